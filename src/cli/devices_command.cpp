@@ -1,0 +1,43 @@
+#include "cli/devices_command.h"
+
+#include <cxxopts.hpp>
+#include <iostream>
+
+#include "core/device_report.h"
+#include "core/device_report_json.h"
+#include "core/device_report_text.h"
+#include "verbs/device_list.h"
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+int run_devices_command(int argc, char** argv) {
+  cxxopts::Options options("rdmabench devices",
+                           "List RDMA devices: ports, state, link layer, MTU, speed, the GID table "
+                           "with each entry's type and mapped address, and the GID index rdmabench "
+                           "picks by default.");
+  options.add_options()("json", "Print JSON instead of a table")(
+      "d,device", "Show only this device", cxxopts::value<std::string>())("h,help", "Show help");
+  const auto args = options.parse(argc, argv);
+  if (args.count("help")) {
+    std::cout << options.help() << "\nExit status: 0 ok, 3 no RDMA device.\n";
+    return 0;
+  }
+
+  std::vector<DeviceReport> devices;
+  if (args.count("device")) {
+    devices.push_back(describe_device(DeviceList().open(args["device"].as<std::string>())));
+  } else {
+    devices = describe_all_devices();
+  }
+  if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
+
+  if (args.count("json")) {
+    std::cout << devices_document(devices).dump(2) << "\n";
+  } else {
+    print_devices(std::cout, devices);
+  }
+  return 0;
+}
+
+}  // namespace rdmabench

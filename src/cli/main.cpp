@@ -1,0 +1,71 @@
+// rdmabench: entry point and subcommand dispatch.
+#include <cxxopts.hpp>
+#include <iostream>
+#include <map>
+#include <string_view>
+
+#include "cli/devices_command.h"
+#include "core/version.h"
+#include "verbs/error.h"
+
+namespace {
+
+using Command = int (*)(int, char**);
+
+struct Subcommand {
+  Command run;
+  const char* summary;
+};
+
+const std::map<std::string_view, Subcommand>& subcommands() {
+  static const std::map<std::string_view, Subcommand> table = {
+      {"devices", {rdmabench::run_devices_command, "list RDMA devices, ports and GIDs"}},
+  };
+  return table;
+}
+
+void print_usage(std::ostream& out) {
+  out << "rdmabench " << rdmabench::kVersion << ": RDMA verbs bandwidth and latency benchmarks\n\n"
+      << "Usage: rdmabench <command> [options]   (rdmabench <command> --help for details)\n\n"
+      << "Commands:\n";
+  for (const auto& [name, cmd] : subcommands()) out << "  " << name << "\t" << cmd.summary << "\n";
+  out << "\nExit status: 0 ok, 1 internal error, 2 usage, 3 no device / device setup,\n"
+      << "4 connection, 5 runtime (completion error or timeout), 6 verification failure.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using rdmabench::ExitCode;
+  if (argc < 2) {
+    print_usage(std::cerr);
+    return static_cast<int>(ExitCode::kUsage);
+  }
+  const std::string_view name = argv[1];
+  if (name == "-h" || name == "--help" || name == "help") {
+    print_usage(std::cout);
+    return 0;
+  }
+  if (name == "--version" || name == "version") {
+    std::cout << "rdmabench " << rdmabench::kVersion << "\n";
+    return 0;
+  }
+  const auto it = subcommands().find(name);
+  if (it == subcommands().end()) {
+    std::cerr << "rdmabench: unknown command '" << name << "'\n\n";
+    print_usage(std::cerr);
+    return static_cast<int>(ExitCode::kUsage);
+  }
+  try {
+    return it->second.run(argc - 1, argv + 1);
+  } catch (const cxxopts::exceptions::exception& e) {
+    std::cerr << "rdmabench " << name << ": " << e.what() << " (see --help)\n";
+    return static_cast<int>(ExitCode::kUsage);
+  } catch (const rdmabench::Error& e) {
+    std::cerr << "rdmabench " << name << ": " << e.what() << "\n";
+    return static_cast<int>(e.exit_code());
+  } catch (const std::exception& e) {
+    std::cerr << "rdmabench " << name << ": internal error: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::kInternal);
+  }
+}

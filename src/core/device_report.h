@@ -1,0 +1,53 @@
+// What `rdmabench devices` reports about each RDMA device: plain data, filled from verbs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/gid.h"
+
+namespace rdmabench {
+
+struct PortReport {
+  uint8_t number = 1;
+  std::string state;       // "ACTIVE", "DOWN", ... (as `rdma link` spells it)
+  std::string link_layer;  // "Ethernet" or "InfiniBand"
+  uint32_t active_mtu = 0;  // bytes
+  uint32_t max_mtu = 0;     // bytes
+  double speed_gbps = 0;    // active width x lane speed
+  std::string width;        // "1X", "4X", ...
+  uint16_t lid = 0;
+  std::string netdev;       // the Ethernet device behind a RoCE port, if known
+  std::vector<GidEntry> gids;
+  std::optional<uint32_t> default_gid_index;
+};
+
+struct DeviceReport {
+  std::string name;
+  std::string driver;  // "rxe" for Soft-RoCE, else the kernel driver name when sysfs tells it
+  std::string node_guid;
+  std::string firmware;
+  uint32_t vendor_id = 0;
+  uint32_t vendor_part_id = 0;
+  uint32_t max_qp_wr = 0;
+  uint32_t max_sge = 0;
+  uint64_t max_mr_size = 0;
+  std::vector<PortReport> ports;
+};
+
+class Context;
+
+// Queries one open device.
+DeviceReport describe_device(const Context& context);
+
+// Every device the verbs library sees (empty when there are none).
+std::vector<DeviceReport> describe_all_devices();
+
+// Unit helpers, exposed for tests.
+uint32_t mtu_bytes(int ibv_mtu_value);
+double lane_speed_gbps(uint8_t active_speed);
+int width_lanes(uint8_t active_width);
+
+}  // namespace rdmabench

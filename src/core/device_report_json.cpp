@@ -1,0 +1,58 @@
+#include "core/device_report_json.h"
+
+#include "core/version.h"
+
+namespace rdmabench {
+
+nlohmann::json to_json(const GidEntry& gid) {
+  nlohmann::json j = {{"index", gid.index},
+                      {"gid", format_gid(gid.raw)},
+                      {"type", to_string(gid.type)},
+                      {"netdev", gid.netdev}};
+  if (auto v4 = mapped_ipv4(gid.raw)) {
+    j["ipv4"] = *v4;
+  } else if (!is_ipv6_link_local(gid.raw) || gid.type != GidType::kIb) {
+    j["ipv6"] = format_gid(gid.raw);
+  }
+  return j;
+}
+
+nlohmann::json to_json(const PortReport& port) {
+  nlohmann::json gids = nlohmann::json::array();
+  for (const auto& g : port.gids) gids.push_back(to_json(g));
+  return {{"port", port.number},
+          {"state", port.state},
+          {"link_layer", port.link_layer},
+          {"active_mtu", port.active_mtu},
+          {"max_mtu", port.max_mtu},
+          {"speed_gbps", port.speed_gbps},
+          {"width", port.width},
+          {"lid", port.lid},
+          {"netdev", port.netdev},
+          {"gids", gids},
+          {"default_gid_index", port.default_gid_index ? nlohmann::json(*port.default_gid_index)
+                                                       : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json to_json(const DeviceReport& device) {
+  nlohmann::json ports = nlohmann::json::array();
+  for (const auto& p : device.ports) ports.push_back(to_json(p));
+  return {{"name", device.name},
+          {"driver", device.driver},
+          {"node_guid", device.node_guid},
+          {"firmware", device.firmware},
+          {"vendor_id", device.vendor_id},
+          {"vendor_part_id", device.vendor_part_id},
+          {"max_qp_wr", device.max_qp_wr},
+          {"max_sge", device.max_sge},
+          {"max_mr_size", device.max_mr_size},
+          {"ports", ports}};
+}
+
+nlohmann::json devices_document(const std::vector<DeviceReport>& devices) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& d : devices) list.push_back(to_json(d));
+  return {{"schema", kDevicesSchemaVersion}, {"rdmabench_version", kVersion}, {"devices", list}};
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,9 @@
+// Version numbers: the program, its JSON schemas, and the client/server control protocol.
+#pragma once
+
+namespace rdmabench {
+
+inline constexpr const char* kVersion = "0.1.0";
+inline constexpr int kDevicesSchemaVersion = 1;
+
+}  // namespace rdmabench

@@ -1,0 +1,40 @@
+// An open RDMA device (ibv_context) and the queries made on it.
+#pragma once
+
+#include <infiniband/verbs.h>
+
+#include <string>
+#include <vector>
+
+#include "core/gid.h"
+
+namespace rdmabench {
+
+class Context {
+ public:
+  // kBorrowed: the context belongs to rdma_cm (cm_id->verbs) and must not be closed here.
+  enum class Ownership { kOwned, kBorrowed };
+
+  Context(ibv_context* context, Ownership ownership);
+  ~Context();
+  Context(Context&& other) noexcept;
+  Context& operator=(Context&&) = delete;
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  std::string device_name() const;
+  ibv_device_attr query_device() const;
+  ibv_port_attr query_port(uint8_t port) const;
+  // Every valid GID of every port (ibv_query_gid_table: no walk over empty sysfs slots).
+  std::vector<GidEntry> query_gids() const;
+  GidEntry query_gid(uint8_t port, uint32_t index) const;
+
+  // For the other verbs wrappers in src/verbs only.
+  ibv_context* native() const noexcept { return context_; }
+
+ private:
+  ibv_context* context_;
+  Ownership ownership_;
+};
+
+}  // namespace rdmabench

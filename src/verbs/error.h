@@ -1,0 +1,58 @@
+// Errors raised by verbs, rdma_cm and system calls.
+#pragma once
+
+#include <cerrno>
+#include <stdexcept>
+#include <string>
+
+namespace rdmabench {
+
+// What a failure means to the user; doubles as the process exit code (documented in README).
+enum class ExitCode : int {
+  kOk = 0,
+  kInternal = 1,      // a bug or an unexpected failure
+  kUsage = 2,         // bad options or input, request larger than the device allows
+  kNoDevice = 3,      // no RDMA device, or device/resource setup failed
+  kConnection = 4,    // server unreachable, control channel failure, version mismatch, CM failure
+  kRuntime = 5,       // a work completion with an error, or a completion that never came
+  kVerification = 6,  // --verify found corrupted payload
+};
+
+// Base of every error rdmabench reports: a message plus the exit code it maps to.
+class Error : public std::runtime_error {
+ public:
+  Error(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  ExitCode exit_code() const noexcept { return code_; }
+
+ private:
+  ExitCode code_;
+};
+
+// A failed call: carries the call's name (e.g. "ibv_modify_qp") and the errno text.
+class VerbsError : public Error {
+ public:
+  VerbsError(const std::string& verb, int err, const std::string& detail = {},
+             ExitCode code = ExitCode::kNoDevice);
+  const std::string& verb() const noexcept { return verb_; }
+  int error_number() const noexcept { return errno_; }
+
+ private:
+  std::string verb_;
+  int errno_;
+};
+
+// ibv_* calls return an errno value; rdma_* and libc calls return -1 and set errno.
+// Either way: throw VerbsError when rc is non-zero.
+inline void check_call(int rc, const char* verb, const std::string& detail = {}) {
+  if (rc == 0) return;
+  throw VerbsError(verb, rc > 0 ? rc : errno, detail);
+}
+
+// For calls that return a pointer, NULL and errno on failure.
+template <typename T>
+T* check_ptr(T* ptr, const char* verb, const std::string& detail = {}) {
+  if (ptr == nullptr) throw VerbsError(verb, errno != 0 ? errno : ENOMEM, detail);
+  return ptr;
+}
+
+}  // namespace rdmabench
