@@ -5,6 +5,8 @@
 #include <string_view>
 
 #include "cli/devices_command.h"
+#include "cli/run_command.h"
+#include "cli/serve_command.h"
 #include "core/version.h"
 #include "verbs/error.h"
 
@@ -20,6 +22,8 @@ struct Subcommand {
 const std::map<std::string_view, Subcommand>& subcommands() {
   static const std::map<std::string_view, Subcommand> table = {
       {"devices", {rdmabench::run_devices_command, "list RDMA devices, ports and GIDs"}},
+      {"serve", {rdmabench::run_serve_command, "serve benchmarks to clients (one at a time)"}},
+      {"run", {rdmabench::run_run_command, "run benchmarks against a server, write JSON"}},
   };
   return table;
 }

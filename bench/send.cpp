@@ -1,0 +1,58 @@
+// send/recv. bw: the client streams SENDs, the server consumes them from a full receive
+// queue. lat: ping-pong; the reported latency is half the round trip.
+#include "engine/pattern.h"
+#include "engine/transfer_loops.h"
+
+namespace rdmabench {
+namespace {
+
+class SendPattern final : public TransportPattern {
+ public:
+  ClientMeasurement run_client(Endpoint& ep, uint64_t n, std::span<uint64_t> samples,
+                               std::chrono::milliseconds timeout) override {
+    return with_poller(ep, timeout, [&](auto& poller) {
+      SendRequest req(ep, IBV_WR_SEND);
+      if (ep.spec().mode == Mode::kBandwidth)
+        return ClientMeasurement{stream_requests(ep, poller, req, n, [](const ibv_wc&) {}), 0};
+      ClientMeasurement m;
+      uint64_t total_ns = 0;
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t t0 = now_ns();
+        req.post(ep, i + 1, signal_this(ep.spec(), ep.sequence++));
+        drain_receives(ep, poller, 1, [&](const ibv_wc& wc) {
+          if (ep.spec().verify) m.verify_errors += check_slot(ep, wc.wr_id);
+        });
+        samples[i] = now_ns() - t0;
+        total_ns += samples[i];
+      }
+      m.seconds = static_cast<double>(total_ns) * 1e-9;
+      return m;
+    });
+  }
+
+  uint64_t run_server(Endpoint& ep, uint64_t n, std::chrono::milliseconds timeout) override {
+    return with_poller(ep, timeout, [&](auto& poller) {
+      uint64_t errors = 0;
+      auto check = [&](const ibv_wc& wc) {
+        if (!ep.spec().verify) return;
+        errors += check_slot(ep, wc.wr_id) + (wc.byte_len != ep.spec().size ? 1 : 0);
+      };
+      if (ep.spec().mode == Mode::kBandwidth) {
+        drain_receives(ep, poller, n, check);
+        return errors;
+      }
+      SendRequest reply(ep, IBV_WR_SEND);
+      for (uint64_t i = 0; i < n; ++i) {
+        drain_receives(ep, poller, 1, check);
+        reply.post(ep, i + 1, signal_this(ep.spec(), ep.sequence++));
+      }
+      return errors;
+    });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<TransportPattern> make_send_pattern() { return std::make_unique<SendPattern>(); }
+
+}  // namespace rdmabench

@@ -1,0 +1,106 @@
+// RDMA write. bw: the client streams writes into the server's buffer; the server stays
+// passive (plain writes produce no completion at the target) and checks the data afterwards
+// under --verify. lat: perftest-style ping-pong where each side detects arrival by polling the
+// last byte of its buffer for a per-message marker; reported as half the round trip.
+// With --cq event, lat waits for each write's own completion through the completion channel
+// before polling memory (arrival itself produces no completion to wait for).
+#include "engine/pattern.h"
+#include "engine/transfer_loops.h"
+
+namespace rdmabench {
+namespace {
+
+uint8_t marker_for(uint64_t seq) { return static_cast<uint8_t>(seq % 255 + 1); }
+
+// Posts one write (signalled by policy, always in event mode) and reaps its completion
+// through the poller in event mode.
+template <typename Poller>
+void post_write(Endpoint& ep, Poller& poller, SendRequest& req, uint64_t seq) {
+  const bool event = ep.spec().cq == CqMode::kEvent;
+  req.post(ep, seq + 1, event || signal_this(ep.spec(), seq));
+  if (event) {
+    CompletionBatch wc;
+    const int got = poller.wait(wc);
+    for (int i = 0; i < got; ++i) check_completion(wc[i], ep.spec());
+  }
+}
+
+// Spins until the target's last byte holds `marker`; reaps send completions meanwhile.
+template <typename Poller>
+void wait_for_marker(Endpoint& ep, Poller& poller, uint8_t marker,
+                     std::chrono::milliseconds timeout) {
+  const volatile uint8_t* last = ep.target(0) + ep.spec().size - 1;
+  CompletionBatch wc;
+  uint64_t deadline = 0;
+  for (uint32_t spins = 0; *last != marker; ++spins) {
+    if ((spins & 0xfff) != 0xfff) continue;
+    const int got = poller.try_poll(wc);
+    for (int i = 0; i < got; ++i) check_completion(wc[i], ep.spec());
+    const uint64_t t = now_ns();
+    if (deadline == 0) {
+      deadline = t + static_cast<uint64_t>(timeout.count()) * 1'000'000;
+    } else if (t > deadline) {
+      throw_completion_timeout(timeout, ep.spec());
+    }
+  }
+}
+
+class WritePattern final : public TransportPattern {
+ public:
+  ClientMeasurement run_client(Endpoint& ep, uint64_t n, std::span<uint64_t> samples,
+                               std::chrono::milliseconds timeout) override {
+    return with_poller(ep, timeout, [&](auto& poller) {
+      SendRequest req(ep, IBV_WR_RDMA_WRITE);
+      if (ep.spec().mode == Mode::kBandwidth)
+        return ClientMeasurement{stream_requests(ep, poller, req, n, [](const ibv_wc&) {}), 0};
+      ClientMeasurement m;
+      uint64_t total_ns = 0;
+      uint8_t* out_marker = ep.source() + ep.spec().size - 1;
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t seq = ep.sequence++;
+        *out_marker = marker_for(seq);
+        const uint64_t t0 = now_ns();
+        post_write(ep, poller, req, seq);
+        wait_for_marker(ep, poller, marker_for(seq), timeout);
+        samples[i] = now_ns() - t0;
+        total_ns += samples[i];
+        if (ep.spec().verify) m.verify_errors += count_payload_errors(ep);
+      }
+      m.seconds = static_cast<double>(total_ns) * 1e-9;
+      return m;
+    });
+  }
+
+  uint64_t run_server(Endpoint& ep, uint64_t n, std::chrono::milliseconds timeout) override {
+    if (ep.spec().mode == Mode::kBandwidth) return 0;  // passive target
+    return with_poller(ep, timeout, [&](auto& poller) {
+      SendRequest reply(ep, IBV_WR_RDMA_WRITE);
+      uint8_t* out_marker = ep.source() + ep.spec().size - 1;
+      uint64_t errors = 0;
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t seq = ep.sequence++;
+        wait_for_marker(ep, poller, marker_for(seq), timeout);
+        if (ep.spec().verify) errors += count_payload_errors(ep);
+        *out_marker = marker_for(seq);
+        post_write(ep, poller, reply, seq);
+      }
+      return errors;
+    });
+  }
+
+  uint64_t verify_after_run(Endpoint& ep) override {
+    return ep.spec().verify && ep.spec().mode == Mode::kBandwidth ? check_slot(ep, 0) : 0;
+  }
+
+ private:
+  // The payload before the marker byte.
+  static uint64_t count_payload_errors(Endpoint& ep) {
+    return count_corrupt({ep.target(0), ep.spec().size - 1}, ep.spec().size);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<TransportPattern> make_write_pattern() { return std::make_unique<WritePattern>(); }
+
+}  // namespace rdmabench

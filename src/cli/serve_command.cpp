@@ -1,0 +1,35 @@
+// `rdmabench serve`
+#include "cli/serve_command.h"
+
+#include <cxxopts.hpp>
+#include <iostream>
+
+#include "engine/server.h"
+
+namespace rdmabench {
+
+int run_serve_command(int argc, char** argv) {
+  cxxopts::Options options("rdmabench serve",
+                           "Serve benchmarks to rdmabench clients, one at a time, until SIGINT/"
+                           "SIGTERM. Clients choose every test parameter; nothing has to match "
+                           "here but --port.");
+  options.add_options()("p,port", "TCP control port", cxxopts::value<uint16_t>()->default_value("18515"))(
+      "d,device", "RDMA device for --cm oob clients (default: the first)",
+      cxxopts::value<std::string>()->default_value(""))(
+      "timeout", "Seconds any blocking step may take within a test",
+      cxxopts::value<double>()->default_value("5"))(
+      "once", "Exit after serving one client")("h,help", "Show help");
+  const auto args = options.parse(argc, argv);
+  if (args.count("help")) {
+    std::cout << options.help() << "\nExit status: 0 after a signal, 3 no device, 4 port in use.\n";
+    return 0;
+  }
+  ServerOptions so;
+  so.port = args["port"].as<uint16_t>();
+  so.device = args["device"].as<std::string>();
+  so.timeout = std::chrono::milliseconds(static_cast<int64_t>(args["timeout"].as<double>() * 1000));
+  so.once = args.count("once") > 0;
+  return run_server(so, std::cout);
+}
+
+}  // namespace rdmabench

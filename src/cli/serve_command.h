@@ -1,0 +1,4 @@
+#pragma once
+namespace rdmabench {
+int run_serve_command(int argc, char** argv);
+}

@@ -1,0 +1,124 @@
+#include "engine/benchmark_suite.h"
+
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "engine/latency_stats.h"
+
+namespace rdmabench {
+
+BenchmarkSuite::BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSession> session)
+    : options_(std::move(options)), session_(std::move(session)) {}
+
+size_t BenchmarkSuite::register_benchmarks() {
+  std::vector<TestSpec> specs;
+  for (Pattern p : options_.patterns)
+    for (Mode m : options_.modes)
+      for (CqMode c : options_.cq_modes)
+        for (uint64_t size : options_.sizes) {
+          TestSpec s = options_.base;
+          s.pattern = p;
+          s.mode = m;
+          s.cq = c;
+          s.size = size;
+          specs.push_back(s);
+        }
+  total_ = specs.size();
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const TestSpec spec = specs[i];
+    auto* b = benchmark::RegisterBenchmark(spec.name().c_str(), [this, spec, i](benchmark::State& st) {
+      run_one(st, spec, i);
+    });
+    b->UseManualTime()->Unit(benchmark::kMicrosecond);
+    if (options_.iterations) b->Iterations(static_cast<benchmark::IterationCount>(*options_.iterations));
+  }
+  return total_;
+}
+
+ClientSession& BenchmarkSuite::session() {
+  if (!session_) {
+    BootstrapOptions bo;
+    bo.device = options_.device;
+    bo.server_host = options_.host;
+    bo.timeout = options_.timeout;
+    session_ = std::make_unique<ClientSession>(options_.host, options_.port, bo);
+  }
+  return *session_;
+}
+
+void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
+  state.SkipWithError(e.what());
+  if (static_cast<int>(e.exit_code()) > static_cast<int>(worst_)) worst_ = e.exit_code();
+  std::cerr << "rdmabench: " << e.what() << "\n";
+  session_.reset();  // start the next benchmark on a fresh control connection
+}
+
+void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size_t index) {
+  if (!interrupted_ && options_.interrupt_fd >= 0) {
+    signalfd_siginfo info{};
+    interrupted_ =
+        read(options_.interrupt_fd, &info, sizeof(info)) == static_cast<ssize_t>(sizeof(info));
+  }
+  if (interrupted_) {
+    state.SkipWithError("interrupted: not run");
+    worst_ = std::max(worst_, ExitCode::kRuntime);
+    return;
+  }
+  if (index != last_announced_) {
+    last_announced_ = index;
+    // Progress on stderr: one rewritten line on a terminal, one line per benchmark otherwise.
+    std::cerr << (isatty(2) ? "\r\033[K" : "") << "[" << index + 1 << "/" << total_ << "] "
+              << spec.name() << (isatty(2) ? "" : "\n") << std::flush;
+  }
+  const uint64_t n = static_cast<uint64_t>(state.max_iterations);
+  try {
+    ClientSession& s = session();
+    if (s.current() == nullptr || s.current()->name() != spec.name()) s.setup(spec);
+    if (spec.mode == Mode::kLatency) samples_.resize(n);  // before timing, never inside it
+    RunResult r;
+    while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(n))) {
+      r = s.run(n, {samples_.data(), spec.mode == Mode::kLatency ? n : 0});
+      const double scale = spec.mode == Mode::kLatency && spec.half_round_trip() ? 0.5 : 1.0;
+      state.SetIterationTime(r.client.seconds * scale);
+    }
+    const double secs = r.client.seconds;
+    const double msgs = static_cast<double>(n);
+    auto& c = state.counters;
+    c["bytes_per_second"] = secs > 0 ? msgs * static_cast<double>(spec.size) / secs : 0;
+    c["msgs_per_second"] = secs > 0 ? msgs / secs : 0;
+    c["client_cpu_us_per_msg"] = static_cast<double>(r.client_cpu_ns) / 1000.0 / msgs;
+    c["server_cpu_us_per_msg"] = static_cast<double>(r.server_cpu_ns) / 1000.0 / msgs;
+    c["client_vcsw_per_msg"] = static_cast<double>(r.client_switches) / msgs;
+    c["server_vcsw_per_msg"] = static_cast<double>(r.server_switches) / msgs;
+    c["size"] = static_cast<double>(spec.size);
+    if (spec.mode == Mode::kLatency) {
+      const LatencyStats st = compute_latency_stats({samples_.data(), n}, spec.half_round_trip() ? 0.5 : 1.0);
+      c["lat_min_us"] = st.min_us;
+      c["lat_mean_us"] = st.mean_us;
+      c["lat_stddev_us"] = st.stddev_us;
+      c["lat_p50_us"] = st.p50_us;
+      c["lat_p90_us"] = st.p90_us;
+      c["lat_p99_us"] = st.p99_us;
+      c["lat_p999_us"] = st.p999_us;
+      c["lat_max_us"] = st.max_us;
+      c["half_round_trip"] = spec.half_round_trip() ? 1 : 0;
+      state.SetLabel(spec.half_round_trip() ? "lat=half round trip" : "lat=full round trip");
+    } else {
+      state.SetLabel("bw=unidirectional stream");
+    }
+    const uint64_t errors = r.client.verify_errors + r.server_verify_errors;
+    if (spec.verify) c["verify_errors"] = static_cast<double>(errors);
+    if (errors > 0)
+      fail(state, Error(ExitCode::kVerification, spec.name() + ": --verify found " +
+                                                     std::to_string(errors) + " corrupt bytes/messages"));
+  } catch (const Error& e) {
+    fail(state, e);
+  } catch (const std::exception& e) {
+    fail(state, Error(ExitCode::kInternal, e.what()));
+  }
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,55 @@
+// Registers one Google Benchmark per (pattern, mode, cq, size) and runs them against a server.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "engine/client_session.h"
+#include "engine/test_spec.h"
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+struct SuiteOptions {
+  std::string host;
+  uint16_t port = 18515;
+  std::chrono::milliseconds timeout{5000};
+  std::string device;
+  std::vector<Pattern> patterns;
+  std::vector<Mode> modes;
+  std::vector<CqMode> cq_modes;
+  std::vector<uint64_t> sizes;
+  std::optional<uint64_t> iterations;  // --iters; otherwise Google Benchmark's min_time decides
+  TestSpec base;                       // depths, signalling, verify, bootstrap, gid, mtu
+  int interrupt_fd = -1;               // readable once the user asked to stop
+};
+
+class BenchmarkSuite {
+ public:
+  BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSession> session);
+  // Registers every benchmark with Google Benchmark; returns how many.
+  size_t register_benchmarks();
+  // The worst failure seen (kOk when every benchmark passed).
+  ExitCode worst() const noexcept { return worst_; }
+
+ private:
+  void run_one(benchmark::State& state, const TestSpec& spec, size_t index);
+  void fail(benchmark::State& state, const Error& e);
+  ClientSession& session();
+
+  SuiteOptions options_;
+  std::unique_ptr<ClientSession> session_;
+  std::vector<uint64_t> samples_;
+  ExitCode worst_ = ExitCode::kOk;
+  size_t total_ = 0;
+  size_t last_announced_ = SIZE_MAX;
+  bool interrupted_ = false;
+};
+
+}  // namespace rdmabench

@@ -1,0 +1,30 @@
+#include "engine/clock.h"
+
+#include <time.h>
+
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+ClockCheck verify_clock() {
+  ClockCheck check;
+  timespec res{};
+  clock_getres(CLOCK_MONOTONIC, &res);
+  check.resolution_ns = res.tv_sec * 1'000'000'000LL + res.tv_nsec;
+  constexpr int kReads = 100000;
+  uint64_t prev = now_ns();
+  const uint64_t first = prev;
+  for (int i = 0; i < kReads; ++i) {
+    const uint64_t t = now_ns();
+    if (t < prev) check.monotonic = false;
+    prev = t;
+  }
+  check.read_cost_ns = static_cast<double>(prev - first) / kReads;
+  if (!check.monotonic) throw Error(ExitCode::kInternal, "CLOCK_MONOTONIC stepped backwards");
+  if (check.resolution_ns > 1000)
+    throw Error(ExitCode::kInternal, "CLOCK_MONOTONIC resolution is " +
+                                         std::to_string(check.resolution_ns) + " ns (> 1 us)");
+  return check;
+}
+
+}  // namespace rdmabench

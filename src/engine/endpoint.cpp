@@ -1,0 +1,97 @@
+#include "engine/endpoint.h"
+
+#include <algorithm>
+
+#include "engine/payload.h"
+#include "verbs/device_list.h"
+
+namespace rdmabench {
+
+namespace {
+constexpr uint64_t kMaxReceiveRingBytes = 64ull << 20;
+constexpr uint32_t kMaxInline = 220;
+}  // namespace
+
+void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec) {
+  const ibv_device_attr dev = context.query_device();
+  const ibv_port_attr pa = context.query_port(port);
+  if (spec.size > pa.max_msg_sz)
+    throw Error(ExitCode::kUsage, "message size " + std::to_string(spec.size) + " exceeds " +
+                                      context.device_name() + "'s max_msg_sz " +
+                                      std::to_string(pa.max_msg_sz));
+  const uint64_t need = static_cast<uint64_t>(std::max(spec.tx_depth, spec.rx_depth));
+  if (need > static_cast<uint64_t>(dev.max_qp_wr))
+    throw Error(ExitCode::kUsage, "queue depth " + std::to_string(need) + " exceeds " +
+                                      context.device_name() + "'s max_qp_wr " +
+                                      std::to_string(dev.max_qp_wr));
+}
+
+Endpoint::Endpoint(const std::string& device, const TestSpec& spec) : spec_(spec) {
+  context_ = std::make_unique<Context>(DeviceList().open(device));
+  build(spec);
+}
+
+Endpoint::Endpoint(std::unique_ptr<CmEventChannel> channel, std::unique_ptr<CmId> id,
+                   const TestSpec& spec)
+    : spec_(spec), cm_channel_(std::move(channel)), cm_id_(std::move(id)) {
+  context_ = std::make_unique<Context>(cm_id_->verbs(), Context::Ownership::kBorrowed);
+  port_ = cm_id_->port_num();
+  build(spec);
+}
+
+Endpoint::~Endpoint() = default;
+
+void Endpoint::build(const TestSpec& spec) {
+  check_device_limits(*context_, port_, spec);
+  const ibv_device_attr dev = context_->query_device();
+  rd_atomic = static_cast<uint32_t>(
+      std::clamp(std::min(dev.max_qp_rd_atom, dev.max_qp_init_rd_atom), 1, 16));
+
+  const bool receives = spec.server_receives();
+  receive_depth_ = receives ? spec.rx_depth : 0;
+  if (receives && spec.mode == Mode::kBandwidth) {
+    ring_ = static_cast<uint32_t>(
+        std::clamp<uint64_t>(kMaxReceiveRingBytes / spec.size, 1, spec.rx_depth));
+  }
+  pd_ = std::make_unique<ProtectionDomain>(*context_);
+  if (spec.cq == CqMode::kEvent) comp_channel_ = std::make_unique<CompletionChannel>(*context_);
+  const int cq_depth = static_cast<int>(spec.tx_depth + std::max<uint32_t>(receive_depth_, 1));
+  cq_ = std::make_unique<CompletionQueue>(*context_, cq_depth, comp_channel_.get());
+  buffer_ = std::make_unique<MemoryRegion>(*pd_, spec.size * (1 + ring_));
+  for (uint32_t i = 0; i <= ring_; ++i) fill_payload({buffer_->data() + i * spec.size, spec.size}, spec.size);
+  // write latency detects arrival by a marker (1..255) in the target's last byte.
+  if (spec.pattern == Pattern::kWrite && spec.mode == Mode::kLatency) target(0)[spec.size - 1] = 0;
+
+  QpCapacity cap;
+  cap.max_send_wr = spec.tx_depth;
+  cap.max_recv_wr = std::max<uint32_t>(receive_depth_, 1);
+  cap.max_inline_data = kMaxInline;
+  if (cm_id_) {
+    qp_ = std::make_unique<QueuePair>(*cm_id_, *pd_, *cq_, cap);
+  } else {
+    qp_ = std::make_unique<QueuePair>(*pd_, *cq_, cap);
+  }
+
+  // Receive work requests are built once; the hot path only re-posts them.
+  recv_sges_.resize(ring_);
+  recv_wrs_.resize(ring_);
+  for (uint32_t i = 0; i < ring_; ++i) {
+    recv_sges_[i] = {reinterpret_cast<uintptr_t>(target(i)), static_cast<uint32_t>(spec.size),
+                     buffer_->lkey()};
+    recv_wrs_[i] = {};
+    recv_wrs_[i].wr_id = i;
+    // write_imm data lands by RDMA; its receive only carries the immediate.
+    recv_wrs_[i].sg_list = spec.pattern == Pattern::kSend ? &recv_sges_[i] : nullptr;
+    recv_wrs_[i].num_sge = spec.pattern == Pattern::kSend ? 1 : 0;
+  }
+}
+
+void Endpoint::post_initial_receives() {
+  for (uint32_t i = 0; i < receive_depth_; ++i) post_receive(i);
+}
+
+RemoteBuffer Endpoint::local_buffer() const {
+  return {buffer_->address() + spec_.size, buffer_->rkey(), spec_.size};
+}
+
+}  // namespace rdmabench

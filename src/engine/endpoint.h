@@ -1,0 +1,91 @@
+// One side of a benchmark connection: device context, PD, CQ (with a completion channel in
+// event mode), registered buffer and RC QP, created in that order and destroyed in reverse.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/test_spec.h"
+#include "verbs/cm_id.h"
+#include "verbs/completion_channel.h"
+#include "verbs/completion_queue.h"
+#include "verbs/context.h"
+#include "verbs/memory_region.h"
+#include "verbs/protection_domain.h"
+#include "verbs/queue_pair.h"
+
+namespace rdmabench {
+
+// Where the peer's buffer is (for RDMA write and read).
+struct RemoteBuffer {
+  uint64_t address = 0;
+  uint32_t rkey = 0;
+  uint64_t length = 0;
+};
+
+class Endpoint {
+ public:
+  // Out-of-band bootstrap: open `device` (empty = first) and build everything on it.
+  Endpoint(const std::string& device, const TestSpec& spec);
+  // rdma_cm bootstrap: build on the device the (resolved or requested) id is bound to.
+  Endpoint(std::unique_ptr<CmEventChannel> channel, std::unique_ptr<CmId> id, const TestSpec& spec);
+  ~Endpoint();
+  Endpoint(const Endpoint&) = delete;
+  Endpoint& operator=(const Endpoint&) = delete;
+
+  const TestSpec& spec() const noexcept { return spec_; }
+  Context& context() noexcept { return *context_; }
+  CompletionQueue& cq() noexcept { return *cq_; }
+  CompletionChannel* completion_channel() noexcept { return comp_channel_.get(); }
+  MemoryRegion& buffer() noexcept { return *buffer_; }
+  QueuePair& qp() noexcept { return *qp_; }
+  CmId* cm_id() noexcept { return cm_id_.get(); }
+  uint8_t port() const noexcept { return port_; }
+
+  // Buffer layout: slot 0 is what this side sends or writes from; slots 1..ring() are where
+  // receives, peer writes and local read results land. Each slot is spec.size bytes.
+  uint32_t ring() const noexcept { return ring_; }
+  uint8_t* source() noexcept { return buffer_->data(); }
+  uint8_t* target(uint64_t i) noexcept {
+    return buffer_->data() + static_cast<size_t>(1 + i % ring_) * spec_.size;
+  }
+  // Re-posts receive i (wr_id = i, landing in target(i)); write_imm receives carry no buffer.
+  void post_receive(uint64_t i) { qp_->post_recv(recv_wrs_[i % ring_]); }
+  // Fills the receive queue (spec.rx_depth receives) once, after the QP reached INIT.
+  void post_initial_receives();
+  uint32_t receive_depth() const noexcept { return receive_depth_; }
+
+  RemoteBuffer local_buffer() const;
+  RemoteBuffer remote;          // filled by the bootstrap
+  uint64_t sequence = 0;        // continues across runs (write-lat markers, imm numbers)
+  uint32_t rd_atomic = 16;      // outstanding RDMA reads negotiated for this QP
+
+ private:
+  void build(const TestSpec& spec);
+
+  TestSpec spec_;
+  std::unique_ptr<CmEventChannel> cm_channel_;
+  std::unique_ptr<CmId> cm_id_;
+  std::unique_ptr<Context> context_;
+  std::unique_ptr<ProtectionDomain> pd_;
+  std::unique_ptr<CompletionChannel> comp_channel_;
+  std::unique_ptr<CompletionQueue> cq_;
+  std::unique_ptr<MemoryRegion> buffer_;
+  std::unique_ptr<QueuePair> qp_;
+  std::vector<ibv_sge> recv_sges_;
+  std::vector<ibv_recv_wr> recv_wrs_;
+  uint32_t ring_ = 1;
+  uint32_t receive_depth_ = 0;
+  uint8_t port_ = 1;
+};
+
+// Rejects what the device cannot do (size beyond max_msg_sz, depths beyond max_qp_wr)
+// with Error(kUsage) naming the limit.
+void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec);
+
+}  // namespace rdmabench

@@ -1,0 +1,53 @@
+// A transport pattern: what the client and the server do in one run of N messages.
+// The implementations live in bench/ (send.cpp, write.cpp, write_imm.cpp, read.cpp).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "engine/completion_poller.h"
+#include "engine/endpoint.h"
+
+namespace rdmabench {
+
+struct ClientMeasurement {
+  double seconds = 0;          // bw: first post to last completion; lat: sum of round trips
+  uint64_t verify_errors = 0;  // corrupt bytes seen by the client (read)
+};
+
+class TransportPattern {
+ public:
+  virtual ~TransportPattern() = default;
+  // Runs `iterations` messages. In lat mode writes one full round trip (ns) per message into
+  // `samples` (sized by the caller, so nothing is allocated here).
+  virtual ClientMeasurement run_client(Endpoint& ep, uint64_t iterations,
+                                       std::span<uint64_t> samples,
+                                       std::chrono::milliseconds timeout) = 0;
+  // The server's active part of the same run (receiving, echoing); passive patterns return
+  // at once. Returns corrupt bytes seen.
+  virtual uint64_t run_server(Endpoint& ep, uint64_t iterations,
+                              std::chrono::milliseconds timeout) = 0;
+  // After the client finished: what the server can check only then (e.g. written data).
+  virtual uint64_t verify_after_run(Endpoint&) { return 0; }
+};
+
+std::unique_ptr<TransportPattern> make_send_pattern();
+std::unique_ptr<TransportPattern> make_write_pattern();
+std::unique_ptr<TransportPattern> make_write_imm_pattern();
+std::unique_ptr<TransportPattern> make_read_pattern();
+std::unique_ptr<TransportPattern> make_pattern(Pattern pattern);
+
+// Calls fn(poller) with the poller the endpoint's CQ mode asks for.
+template <typename Fn>
+decltype(auto) with_poller(Endpoint& ep, std::chrono::milliseconds timeout, Fn&& fn) {
+  if (ep.spec().cq == CqMode::kBusy) {
+    BusyPoller poller(ep, timeout);
+    return fn(poller);
+  }
+  EventPoller poller(ep, timeout);
+  return fn(poller);
+}
+
+}  // namespace rdmabench

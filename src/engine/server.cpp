@@ -1,0 +1,161 @@
+#include "engine/server.h"
+
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <memory>
+#include <ostream>
+
+#include "core/version.h"
+#include "engine/bootstrap.h"
+#include "engine/host_info.h"
+#include "engine/pattern.h"
+#include "engine/resource_usage.h"
+#include "net/control_channel.h"
+#include "verbs/device_list.h"
+
+namespace rdmabench {
+
+namespace {
+
+// SIGINT/SIGTERM as a readable file descriptor, so every wait can watch for them.
+class SignalFd {
+ public:
+  SignalFd() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, nullptr);
+    fd_ = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (fd_ < 0) throw VerbsError("signalfd", errno);
+  }
+  ~SignalFd() { close(fd_); }
+  int fd() const noexcept { return fd_; }
+
+ private:
+  int fd_;
+};
+
+class ClientHandler {
+ public:
+  ClientHandler(ControlChannel& control, const ServerOptions& options, int stop_fd, std::ostream& log)
+      : control_(control), options_(options), stop_fd_(stop_fd), log_(log) {}
+
+  void serve() {
+    greet();
+    for (;;) {
+      const auto msg = control_.receive(options_.idle_timeout, stop_fd_);
+      const std::string type = msg.at("type");
+      if (type == "setup") {
+        setup(spec_from_json(msg.at("spec")));
+      } else if (type == "run") {
+        run(msg.at("iters").get<uint64_t>());
+      } else if (type == "teardown") {
+        endpoint_.reset();
+      } else if (type == "bye") {
+        return;
+      } else {
+        throw Error(ExitCode::kConnection, "unexpected message '" + type + "'");
+      }
+    }
+  }
+
+ private:
+  void greet() {
+    const auto hello = control_.receive(options_.timeout, stop_fd_, "hello");
+    const int theirs = hello.value("protocol", -1);
+    if (theirs != kControlProtocolVersion) {
+      const std::string text = "protocol version mismatch: client speaks " + std::to_string(theirs) +
+                               " (rdmabench " + hello.value("version", std::string("?")) +
+                               "), server speaks " + std::to_string(kControlProtocolVersion) +
+                               " (rdmabench " + kVersion + "); run the same rdmabench version on both hosts";
+      control_.send_error(static_cast<int>(ExitCode::kConnection), text);
+      throw Error(ExitCode::kConnection, text);
+    }
+    control_.send({{"type", "hello"},
+                   {"protocol", kControlProtocolVersion},
+                   {"version", kVersion},
+                   {"hostname", host_name()},
+                   {"kernel", kernel_release()},
+                   {"rdma_core", rdma_core_version()}});
+  }
+
+  void setup(const TestSpec& spec) {
+    endpoint_.reset();
+    BootstrapOptions bo;
+    bo.device = options_.device;
+    bo.timeout = options_.timeout;
+    endpoint_ = server_bootstrap(control_, spec, bo);
+    pattern_ = make_pattern(spec.pattern);
+    log_ << "  " << spec.name() << " via " << to_string(spec.bootstrap) << " on "
+         << endpoint_->context().device_name() << "\n"
+         << std::flush;
+  }
+
+  void run(uint64_t iterations) {
+    if (!endpoint_) throw Error(ExitCode::kConnection, "'run' before 'setup'");
+    const ResourceUsage before = ResourceUsage::now();
+    control_.send({{"type", "ready"}});
+    uint64_t errors = pattern_->run_server(*endpoint_, iterations, options_.timeout);
+    control_.receive(options_.idle_timeout, stop_fd_, "finished");
+    errors += pattern_->verify_after_run(*endpoint_);
+    const ResourceUsage used = ResourceUsage::now() - before;
+    control_.send({{"type", "done"},
+                   {"cpu_ns", used.cpu_ns},
+                   {"voluntary_switches", used.voluntary_switches},
+                   {"verify_errors", errors}});
+  }
+
+  ControlChannel& control_;
+  const ServerOptions& options_;
+  int stop_fd_;
+  std::ostream& log_;
+  std::unique_ptr<TransportPattern> pattern_;
+  std::unique_ptr<Endpoint> endpoint_;  // destroyed first: QP before anything it uses
+};
+
+bool stop_requested(int fd) {
+  signalfd_siginfo info{};
+  return read(fd, &info, sizeof(info)) == static_cast<ssize_t>(sizeof(info));
+}
+
+}  // namespace
+
+int run_server(const ServerOptions& options, std::ostream& log) {
+  SignalFd stop;
+  TcpSocket listener = TcpSocket::listen(options.port);
+  {
+    DeviceList devices;
+    if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
+    std::string names;
+    for (const auto& n : devices.names()) names += " " + n;
+    log << "rdmabench " << kVersion << " serving on TCP port " << options.port
+        << " (protocol " << kControlProtocolVersion << "), devices:" << names << "\n"
+        << std::flush;
+  }
+  for (;;) {
+    auto client = listener.accept(stop.fd());
+    if (!client) break;
+    const std::string peer = client->peer_address();
+    log << "client " << peer << " connected\n" << std::flush;
+    ControlChannel control(std::move(*client), options.timeout);
+    try {
+      ClientHandler(control, options, stop.fd(), log).serve();
+      log << "client " << peer << " done\n" << std::flush;
+    } catch (const Error& e) {
+      log << "client " << peer << " dropped: " << e.what() << "\n" << std::flush;
+      control.send_error(static_cast<int>(e.exit_code()), e.what());
+    } catch (const std::exception& e) {
+      log << "client " << peer << " dropped: " << e.what() << "\n" << std::flush;
+      control.send_error(static_cast<int>(ExitCode::kInternal), e.what());
+    }
+    if (stop_requested(stop.fd())) break;
+    if (options.once) return 0;
+  }
+  log << "rdmabench serve: stopping on signal\n" << std::flush;
+  return 0;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,72 @@
+#include "engine/table_reporter.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace rdmabench {
+
+namespace {
+double counter(const benchmark::BenchmarkReporter::Run& run, const char* name) {
+  const auto it = run.counters.find(name);
+  return it == run.counters.end() ? 0.0 : it->second.value;
+}
+}  // namespace
+
+bool TableReporter::ReportContext(const Context&) {
+  std::cout << summary_ << std::flush;
+  return true;
+}
+
+void TableReporter::header(const std::string& group, bool latency) {
+  std::cout << "\n" << std::string(100, '-') << "\n " << group
+            << (latency ? "   (latency in usec; send/write/write_imm: half round trip, read: full)"
+                        : "   (unidirectional stream)")
+            << "\n";
+  if (latency) {
+    std::printf(" %-10s %-10s %9s %9s %9s %9s %9s %9s %9s %11s %11s\n", "#bytes", "#iters",
+                "t_min", "t_p50", "t_mean", "t_stdev", "t_p99", "t_p99.9", "t_max",
+                "cpu_cli[us]", "cpu_srv[us]");
+  } else {
+    std::printf(" %-10s %-10s %14s %14s %12s %11s %11s %9s\n", "#bytes", "#iters",
+                "BW avg[MB/s]", "BW avg[Gb/s]", "rate[Mpps]", "cpu_cli[us]", "cpu_srv[us]",
+                "vcsw/msg");
+  }
+  std::cout << std::string(100, '-') << "\n";
+}
+
+void TableReporter::ReportRuns(const std::vector<Run>& runs) {
+  for (const auto& run : runs) {
+    const std::string name = run.run_name.function_name;  // pattern/mode/cq/size
+    const auto last = name.rfind('/');
+    const std::string group = name.substr(0, last);
+    const std::string size = name.substr(last + 1);
+    const bool latency = group.find("/lat/") != std::string::npos;
+    if (group != group_) {
+      group_ = group;
+      header(group, latency);
+    }
+    const std::string iters =
+        run.run_type == Run::RT_Aggregate ? run.aggregate_name : std::to_string(run.iterations);
+    if (run.error_occurred) {
+      std::printf(" %-10s %-10s ERROR: %s\n", size.c_str(), iters.c_str(), run.error_message.c_str());
+      continue;
+    }
+    if (latency) {
+      std::printf(" %-10s %-10s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.2f %11.2f\n",
+                  size.c_str(), iters.c_str(), counter(run, "lat_min_us"),
+                  counter(run, "lat_p50_us"), counter(run, "lat_mean_us"),
+                  counter(run, "lat_stddev_us"), counter(run, "lat_p99_us"),
+                  counter(run, "lat_p999_us"), counter(run, "lat_max_us"),
+                  counter(run, "client_cpu_us_per_msg"), counter(run, "server_cpu_us_per_msg"));
+    } else {
+      const double bps = counter(run, "bytes_per_second");
+      std::printf(" %-10s %-10s %14.2f %14.3f %12.4f %11.2f %11.2f %9.3f\n", size.c_str(),
+                  iters.c_str(), bps / 1e6, bps * 8 / 1e9, counter(run, "msgs_per_second") / 1e6,
+                  counter(run, "client_cpu_us_per_msg"), counter(run, "server_cpu_us_per_msg"),
+                  counter(run, "client_vcsw_per_msg"));
+    }
+  }
+  std::cout << std::flush;
+}
+
+}  // namespace rdmabench

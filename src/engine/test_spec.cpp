@@ -1,0 +1,137 @@
+#include "engine/test_spec.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+namespace {
+template <typename E, size_t N>
+std::optional<E> lookup(const std::pair<const char*, E> (&table)[N], const std::string& text) {
+  for (const auto& [name, value] : table)
+    if (text == name) return value;
+  return std::nullopt;
+}
+template <typename E, size_t N>
+std::string reverse(const std::pair<const char*, E> (&table)[N], E value) {
+  for (const auto& [name, v] : table)
+    if (v == value) return name;
+  return "?";
+}
+
+constexpr std::pair<const char*, Pattern> kPatterns[] = {{"send", Pattern::kSend},
+                                                          {"write", Pattern::kWrite},
+                                                          {"write_imm", Pattern::kWriteImm},
+                                                          {"read", Pattern::kRead}};
+constexpr std::pair<const char*, Mode> kModes[] = {{"bw", Mode::kBandwidth},
+                                                    {"lat", Mode::kLatency}};
+constexpr std::pair<const char*, CqMode> kCqModes[] = {{"busy", CqMode::kBusy},
+                                                        {"event", CqMode::kEvent}};
+constexpr std::pair<const char*, Bootstrap> kBootstraps[] = {{"rdmacm", Bootstrap::kRdmaCm},
+                                                              {"oob", Bootstrap::kOob}};
+}  // namespace
+
+std::string to_string(Pattern p) { return reverse(kPatterns, p); }
+std::string to_string(Mode m) { return reverse(kModes, m); }
+std::string to_string(CqMode c) { return reverse(kCqModes, c); }
+std::string to_string(Bootstrap b) { return reverse(kBootstraps, b); }
+std::optional<Pattern> parse_pattern(const std::string& t) { return lookup(kPatterns, t); }
+std::optional<Mode> parse_mode(const std::string& t) { return lookup(kModes, t); }
+std::optional<CqMode> parse_cq_mode(const std::string& t) { return lookup(kCqModes, t); }
+std::optional<Bootstrap> parse_bootstrap(const std::string& t) { return lookup(kBootstraps, t); }
+
+std::string TestSpec::name() const {
+  return to_string(pattern) + "/" + to_string(mode) + "/" + to_string(cq) + "/" +
+         std::to_string(size);
+}
+
+bool TestSpec::server_receives() const {
+  return pattern == Pattern::kSend || pattern == Pattern::kWriteImm;
+}
+
+bool TestSpec::client_receives() const { return server_receives() && mode == Mode::kLatency; }
+
+nlohmann::json to_json(const TestSpec& s) {
+  nlohmann::json j = {{"pattern", to_string(s.pattern)}, {"mode", to_string(s.mode)},
+                      {"cq", to_string(s.cq)},           {"size", s.size},
+                      {"tx_depth", s.tx_depth},          {"rx_depth", s.rx_depth},
+                      {"signal_every", s.signal_every},  {"verify", s.verify},
+                      {"cm", to_string(s.bootstrap)},    {"mtu", s.mtu}};
+  j["gid_index"] = s.gid_index ? nlohmann::json(*s.gid_index) : nlohmann::json(nullptr);
+  return j;
+}
+
+TestSpec spec_from_json(const nlohmann::json& j) {
+  try {
+    TestSpec s;
+    auto pattern = parse_pattern(j.at("pattern").get<std::string>());
+    auto mode = parse_mode(j.at("mode").get<std::string>());
+    auto cq = parse_cq_mode(j.at("cq").get<std::string>());
+    auto cm = parse_bootstrap(j.at("cm").get<std::string>());
+    if (!pattern || !mode || !cq || !cm) throw Error(ExitCode::kUsage, "unknown pattern/mode/cq/cm");
+    s.pattern = *pattern;
+    s.mode = *mode;
+    s.cq = *cq;
+    s.bootstrap = *cm;
+    s.size = j.at("size").get<uint64_t>();
+    s.tx_depth = j.at("tx_depth").get<uint32_t>();
+    s.rx_depth = j.at("rx_depth").get<uint32_t>();
+    s.signal_every = j.at("signal_every").get<uint32_t>();
+    s.verify = j.at("verify").get<bool>();
+    s.mtu = j.at("mtu").get<uint32_t>();
+    if (!j.at("gid_index").is_null()) s.gid_index = j.at("gid_index").get<uint32_t>();
+    return s;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(ExitCode::kUsage, std::string("malformed test spec: ") + e.what());
+  }
+}
+
+std::optional<uint64_t> parse_size(const std::string& raw) {
+  std::string text = raw;
+  text.erase(std::remove_if(text.begin(), text.end(), ::isspace), text.end());
+  if (text.empty()) return std::nullopt;
+  uint64_t mult = 1;
+  const char last = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
+  if (last == 'K' || last == 'M' || last == 'G') {
+    mult = last == 'K' ? 1ull << 10 : last == 'M' ? 1ull << 20 : 1ull << 30;
+    text.pop_back();
+  }
+  if (text.empty() || !std::all_of(text.begin(), text.end(), ::isdigit) || text.size() > 12)
+    return std::nullopt;
+  const uint64_t value = std::stoull(text) * mult;
+  if (value == 0) return std::nullopt;
+  return value;
+}
+
+std::vector<uint64_t> parse_sizes(const std::string& text) {
+  std::vector<uint64_t> out;
+  std::stringstream items(text);
+  std::string item;
+  auto bad = [&](const std::string& why) {
+    return Error(ExitCode::kUsage, "--sizes '" + text + "': " + why +
+                                       " (examples: 2:8M, 4096, 2,64K,1M)");
+  };
+  while (std::getline(items, item, ',')) {
+    const auto colon = item.find(':');
+    if (colon == std::string::npos) {
+      auto v = parse_size(item);
+      if (!v) throw bad("'" + item + "' is not a size");
+      out.push_back(*v);
+      continue;
+    }
+    auto lo = parse_size(item.substr(0, colon));
+    auto hi = parse_size(item.substr(colon + 1));
+    if (!lo || !hi) throw bad("'" + item + "' is not a range");
+    if (*lo > *hi) throw bad("range '" + item + "' goes down");
+    for (uint64_t v = *lo; v <= *hi; v *= 2) out.push_back(v);
+  }
+  if (out.empty()) throw bad("no sizes");
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,60 @@
+// What one benchmark runs: pattern, mode, CQ harvesting, size and queue parameters.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdmabench {
+
+enum class Pattern { kSend, kWrite, kWriteImm, kRead };
+enum class Mode { kBandwidth, kLatency };
+enum class CqMode { kBusy, kEvent };
+enum class Bootstrap { kRdmaCm, kOob };
+
+std::string to_string(Pattern p);  // "send", "write", "write_imm", "read"
+std::string to_string(Mode m);     // "bw", "lat"
+std::string to_string(CqMode c);   // "busy", "event"
+std::string to_string(Bootstrap b);  // "rdmacm", "oob"
+std::optional<Pattern> parse_pattern(const std::string& text);
+std::optional<Mode> parse_mode(const std::string& text);
+std::optional<CqMode> parse_cq_mode(const std::string& text);
+std::optional<Bootstrap> parse_bootstrap(const std::string& text);
+
+inline constexpr Pattern kAllPatterns[] = {Pattern::kSend, Pattern::kWrite, Pattern::kWriteImm,
+                                           Pattern::kRead};
+
+struct TestSpec {
+  Pattern pattern = Pattern::kWrite;
+  Mode mode = Mode::kBandwidth;
+  CqMode cq = CqMode::kBusy;
+  uint64_t size = 65536;
+  uint32_t tx_depth = 128;
+  uint32_t rx_depth = 512;
+  uint32_t signal_every = 16;
+  bool verify = false;
+  Bootstrap bootstrap = Bootstrap::kOob;
+  std::optional<uint32_t> gid_index;
+  uint32_t mtu = 0;  // bytes; 0 = the path's active MTU
+
+  // Google Benchmark name, e.g. "write/bw/busy/65536".
+  std::string name() const;
+  // Does this pattern consume posted receives on the server? On the client?
+  bool server_receives() const;
+  bool client_receives() const;
+  // Latency reported as half the round trip (send, write, write_imm) or the full one (read).
+  bool half_round_trip() const { return pattern != Pattern::kRead; }
+};
+
+nlohmann::json to_json(const TestSpec& spec);
+// Throws Error(kUsage) on a malformed spec.
+TestSpec spec_from_json(const nlohmann::json& j);
+
+// "2:8M" (powers of two from 2 to 8 MiB), "4096", "2,64K,1M", or mixes. K/M/G are binary.
+// Throws Error(kUsage) when malformed, zero, or not increasing within a range.
+std::vector<uint64_t> parse_sizes(const std::string& text);
+std::optional<uint64_t> parse_size(const std::string& text);
+
+}  // namespace rdmabench

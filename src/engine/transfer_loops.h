@@ -1,0 +1,109 @@
+// Hot loops shared by the patterns. Work requests are built before timing starts; between
+// post and poll nothing allocates, logs or locks.
+#pragma once
+
+#include <arpa/inet.h>
+#include <infiniband/verbs.h>
+
+#include <array>
+#include <cstdint>
+
+#include "engine/clock.h"
+#include "engine/completion_poller.h"
+#include "engine/endpoint.h"
+#include "engine/payload.h"
+
+namespace rdmabench {
+
+// One prepared send-queue work request with its scatter entry.
+struct SendRequest {
+  ibv_sge sge{};
+  ibv_send_wr wr{};
+  unsigned base_flags = 0;
+
+  // RDMA ops target the peer's receive/target slot; reads land in our target(0).
+  SendRequest(Endpoint& ep, ibv_wr_opcode opcode) {
+    const auto size = static_cast<uint32_t>(ep.spec().size);
+    uint8_t* local = opcode == IBV_WR_RDMA_READ ? ep.target(0) : ep.source();
+    sge = {reinterpret_cast<uintptr_t>(local), size, ep.buffer().lkey()};
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = opcode;
+    if (opcode != IBV_WR_SEND) {
+      wr.wr.rdma.remote_addr = ep.remote.address;
+      wr.wr.rdma.rkey = ep.remote.rkey;
+    }
+    if (opcode != IBV_WR_RDMA_READ && size <= ep.qp().max_inline_data()) base_flags = IBV_SEND_INLINE;
+  }
+  void post(Endpoint& ep, uint64_t id, bool signaled) {
+    wr.wr_id = id;
+    wr.send_flags = base_flags | (signaled ? IBV_SEND_SIGNALED : 0u);
+    ep.qp().post_send(wr);
+  }
+};
+
+using CompletionBatch = std::array<ibv_wc, 32>;
+
+inline bool is_receive(const ibv_wc& wc) { return (wc.opcode & IBV_WC_RECV) != 0; }
+
+// Streams `n` requests keeping up to tx_depth outstanding, signalling every signal_every-th
+// (and the last). Calls on_completion(wc) for each completion. Returns elapsed seconds.
+template <typename Poller, typename OnCompletion>
+double stream_requests(Endpoint& ep, Poller& poller, SendRequest& req, uint64_t n,
+                       OnCompletion&& on_completion) {
+  const TestSpec& spec = ep.spec();
+  const uint64_t depth = spec.tx_depth;
+  const uint64_t every = spec.signal_every;
+  const bool with_imm = req.wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+  CompletionBatch wc;
+  uint64_t posted = 0, done = 0;
+  const uint64_t start = now_ns();
+  while (done < n) {
+    while (posted < n && posted - done < depth) {
+      if (with_imm) req.wr.imm_data = htonl(static_cast<uint32_t>(ep.sequence + posted));
+      req.post(ep, posted + 1, (posted + 1) % every == 0 || posted + 1 == n);
+      ++posted;
+    }
+    const int got = poller.wait(wc);
+    for (int i = 0; i < got; ++i) {
+      check_completion(wc[i], spec);
+      on_completion(wc[i]);
+      if (!is_receive(wc[i]) && wc[i].wr_id > done) done = wc[i].wr_id;
+    }
+  }
+  const uint64_t end = now_ns();
+  ep.sequence += n;
+  return static_cast<double>(end - start) * 1e-9;
+}
+
+// Waits for `n` receive completions, re-posting each receive; on_receive(wc) sees each one.
+// Send completions that show up on the shared CQ are checked and skipped.
+template <typename Poller, typename OnReceive>
+void drain_receives(Endpoint& ep, Poller& poller, uint64_t n, OnReceive&& on_receive) {
+  CompletionBatch wc;
+  uint64_t received = 0;
+  while (received < n) {
+    const int got = poller.wait(wc);
+    for (int i = 0; i < got; ++i) {
+      check_completion(wc[i], ep.spec());
+      if (!is_receive(wc[i])) continue;
+      on_receive(wc[i]);
+      ep.post_receive(wc[i].wr_id);
+      ++received;
+    }
+  }
+}
+
+// Signalling policy for ping-pong sends: every signal_every-th (bounded by half the send
+// queue), so the send queue never fills while one message is in flight.
+inline bool signal_this(const TestSpec& spec, uint64_t seq) {
+  const uint64_t every = std::max<uint64_t>(1, std::min<uint64_t>(spec.signal_every, spec.tx_depth / 2));
+  return (seq + 1) % every == 0;
+}
+
+// Corrupt bytes in a received message (the whole slot must match the pattern).
+inline uint64_t check_slot(Endpoint& ep, uint64_t slot_index) {
+  return count_corrupt({ep.target(slot_index), ep.spec().size}, ep.spec().size);
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,36 @@
+// The client/server control channel: one JSON object per line over TCP.
+#pragma once
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "net/tcp_socket.h"
+
+namespace rdmabench {
+
+// Bumped whenever a message changes shape; client and server must agree exactly.
+inline constexpr int kControlProtocolVersion = 1;
+
+class ControlChannel {
+ public:
+  ControlChannel(TcpSocket socket, std::chrono::milliseconds timeout)
+      : socket_(std::move(socket)), timeout_(timeout) {}
+
+  void send(const nlohmann::json& message);
+  // Receives the next message. A {"type":"error"} message from the peer is raised as an Error
+  // with the exit code it carries. With `expected_type`, any other type is a protocol error.
+  nlohmann::json receive(const std::string& expected_type = {});
+  nlohmann::json receive(std::chrono::milliseconds timeout, int interrupt_fd,
+                         const std::string& expected_type = {});
+  void send_error(int exit_code, const std::string& message) noexcept;
+
+  const TcpSocket& socket() const noexcept { return socket_; }
+  std::chrono::milliseconds timeout() const noexcept { return timeout_; }
+
+ private:
+  TcpSocket socket_;
+  std::chrono::milliseconds timeout_;
+};
+
+}  // namespace rdmabench

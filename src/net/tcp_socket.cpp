@@ -1,0 +1,212 @@
+#include "net/tcp_socket.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <utility>
+
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+int remaining_ms(Clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  return left.count() < 0 ? 0 : static_cast<int>(left.count());
+}
+
+std::string address_text(const sockaddr_storage& ss) {
+  char text[INET6_ADDRSTRLEN] = {};
+  if (ss.ss_family == AF_INET) {
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(ss).sin_addr, text, sizeof(text));
+  } else {
+    const auto& in6 = reinterpret_cast<const sockaddr_in6&>(ss);
+    if (IN6_IS_ADDR_V4MAPPED(&in6.sin6_addr)) {
+      inet_ntop(AF_INET, in6.sin6_addr.s6_addr + 12, text, sizeof(text));
+    } else {
+      inet_ntop(AF_INET6, &in6.sin6_addr, text, sizeof(text));
+    }
+  }
+  return text;
+}
+
+void set_options(int fd) {
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+}
+}  // namespace
+
+TcpSocket::~TcpSocket() {
+  if (fd_ >= 0) close(fd_);
+}
+
+TcpSocket::TcpSocket(TcpSocket&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)), pending_(std::move(other.pending_)) {}
+
+TcpSocket& TcpSocket::operator=(TcpSocket&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) close(fd_);
+    fd_ = std::exchange(other.fd_, -1);
+    pending_ = std::move(other.pending_);
+  }
+  return *this;
+}
+
+TcpSocket TcpSocket::connect(const std::string& host, uint16_t port,
+                             std::chrono::milliseconds timeout) {
+  const std::string where = host + ":" + std::to_string(port);
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (const int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found); rc != 0)
+    throw Error(ExitCode::kConnection, "cannot resolve server '" + host + "': " + gai_strerror(rc));
+  std::string last_error = "no address";
+  const auto deadline = Clock::now() + timeout;
+  for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
+    TcpSocket sock(socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (sock.fd_ < 0) continue;
+    if (::connect(sock.fd_, ai->ai_addr, ai->ai_addrlen) != 0 && errno != EINPROGRESS) {
+      last_error = std::strerror(errno);
+      continue;
+    }
+    pollfd pfd{sock.fd_, POLLOUT, 0};
+    const int ready = poll(&pfd, 1, remaining_ms(deadline));
+    if (ready <= 0) {
+      last_error = "timed out after " + std::to_string(timeout.count()) + " ms";
+      continue;
+    }
+    int err = 0;
+    socklen_t len = sizeof(err);
+    getsockopt(sock.fd_, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (err != 0) {
+      last_error = std::strerror(err);
+      continue;
+    }
+    set_options(sock.fd_);
+    freeaddrinfo(found);
+    return sock;
+  }
+  freeaddrinfo(found);
+  throw Error(ExitCode::kConnection, "cannot connect to the rdmabench server at " + where + ": " +
+                                         last_error +
+                                         ". Is `rdmabench serve` running there (same --port)?");
+}
+
+TcpSocket TcpSocket::listen(uint16_t port) {
+  TcpSocket sock(socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  bool v6 = sock.fd_ >= 0;
+  if (!v6) sock = TcpSocket(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (sock.fd_ < 0) throw VerbsError("socket", errno);
+  int one = 1, zero = 0;
+  setsockopt(sock.fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+  int rc;
+  if (v6) {
+    setsockopt(sock.fd_, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+    sockaddr_in6 addr{};
+    addr.sin6_family = AF_INET6;
+    addr.sin6_port = htons(port);
+    addr.sin6_addr = in6addr_any;
+    rc = bind(sock.fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  } else {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    rc = bind(sock.fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  }
+  if (rc != 0)
+    throw VerbsError("bind", errno, "TCP port " + std::to_string(port) + " (try another --port)",
+                     ExitCode::kConnection);
+  check_call(::listen(sock.fd_, 8), "listen");
+  return sock;
+}
+
+std::optional<TcpSocket> TcpSocket::accept(int interrupt_fd) {
+  for (;;) {
+    pollfd pfds[2] = {{fd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
+    if (poll(pfds, interrupt_fd >= 0 ? 2 : 1, -1) < 0) {
+      if (errno == EINTR) continue;
+      throw VerbsError("poll", errno);
+    }
+    if (interrupt_fd >= 0 && (pfds[1].revents & POLLIN)) return std::nullopt;
+    const int fd = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      throw VerbsError("accept", errno);
+    }
+    set_options(fd);
+    return TcpSocket(fd);
+  }
+}
+
+void TcpSocket::send_all(std::string_view data, std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  while (!data.empty()) {
+    const ssize_t n = ::send(fd_, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      data.remove_prefix(static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno != EAGAIN && errno != EINTR)
+      throw VerbsError("send(control channel)", errno, peer_address(), ExitCode::kConnection);
+    pollfd pfd{fd_, POLLOUT, 0};
+    if (poll(&pfd, 1, remaining_ms(deadline)) == 0)
+      throw Error(ExitCode::kConnection, "control channel: send timed out (peer not reading)");
+  }
+}
+
+std::string TcpSocket::receive_line(std::chrono::milliseconds timeout, int interrupt_fd) {
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    if (const auto nl = pending_.find('\n'); nl != std::string::npos) {
+      std::string line = pending_.substr(0, nl);
+      pending_.erase(0, nl + 1);
+      return line;
+    }
+    pollfd pfds[2] = {{fd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
+    const int ready = poll(pfds, interrupt_fd >= 0 ? 2 : 1, remaining_ms(deadline));
+    if (ready < 0 && errno != EINTR) throw VerbsError("poll", errno, {}, ExitCode::kConnection);
+    if (interrupt_fd >= 0 && (pfds[1].revents & POLLIN))
+      throw Error(ExitCode::kConnection, "interrupted");
+    if (ready == 0)
+      throw Error(ExitCode::kConnection, "control channel: no message from " + peer_address() +
+                                             " within " + std::to_string(timeout.count()) +
+                                             " ms (see --timeout)");
+    char buf[4096];
+    const ssize_t n = ::recv(fd_, buf, sizeof(buf), MSG_DONTWAIT);
+    if (n == 0) throw Error(ExitCode::kConnection, "control channel: peer closed the connection");
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EINTR) continue;
+      throw VerbsError("recv(control channel)", errno, {}, ExitCode::kConnection);
+    }
+    pending_.append(buf, static_cast<size_t>(n));
+    if (pending_.size() > (1u << 20))
+      throw Error(ExitCode::kConnection, "control channel: message too long (not an rdmabench peer?)");
+  }
+}
+
+std::string TcpSocket::local_address() const {
+  sockaddr_storage ss{};
+  socklen_t len = sizeof(ss);
+  getsockname(fd_, reinterpret_cast<sockaddr*>(&ss), &len);
+  return address_text(ss);
+}
+
+std::string TcpSocket::peer_address() const {
+  sockaddr_storage ss{};
+  socklen_t len = sizeof(ss);
+  if (getpeername(fd_, reinterpret_cast<sockaddr*>(&ss), &len) != 0) return "(unconnected)";
+  return address_text(ss);
+}
+
+}  // namespace rdmabench

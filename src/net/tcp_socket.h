@@ -1,0 +1,44 @@
+// A TCP socket with timeouts on every blocking step.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rdmabench {
+
+class TcpSocket {
+ public:
+  // Connects; throws Error(kConnection) saying what failed and what to check.
+  static TcpSocket connect(const std::string& host, uint16_t port, std::chrono::milliseconds timeout);
+  // Listens on all addresses (IPv4 and IPv6 when available).
+  static TcpSocket listen(uint16_t port);
+
+  TcpSocket() = default;
+  explicit TcpSocket(int fd) : fd_(fd) {}
+  ~TcpSocket();
+  TcpSocket(TcpSocket&& other) noexcept;
+  TcpSocket& operator=(TcpSocket&& other) noexcept;
+  TcpSocket(const TcpSocket&) = delete;
+  TcpSocket& operator=(const TcpSocket&) = delete;
+
+  // Waits for a client; nullopt when `interrupt_fd` became readable first.
+  std::optional<TcpSocket> accept(int interrupt_fd);
+
+  void send_all(std::string_view data, std::chrono::milliseconds timeout);
+  // One '\n'-terminated line (without the '\n'). Throws on timeout, on close, or when
+  // interrupt_fd (if >= 0) becomes readable.
+  std::string receive_line(std::chrono::milliseconds timeout, int interrupt_fd = -1);
+
+  std::string local_address() const;
+  std::string peer_address() const;
+  int fd() const noexcept { return fd_; }
+
+ private:
+  int fd_ = -1;
+  std::string pending_;
+};
+
+}  // namespace rdmabench

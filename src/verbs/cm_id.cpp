@@ -1,0 +1,128 @@
+#include "verbs/cm_id.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+
+#include <cstring>
+
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+namespace {
+sockaddr_storage to_sockaddr(const std::string& host, uint16_t port) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const int rc = getaddrinfo(host.empty() ? nullptr : host.c_str(), std::to_string(port).c_str(),
+                             &hints, &found);
+  if (rc != 0 || found == nullptr)
+    throw Error(ExitCode::kConnection, "cannot resolve '" + host + "': " + gai_strerror(rc));
+  sockaddr_storage out{};
+  std::memcpy(&out, found->ai_addr, found->ai_addrlen);
+  freeaddrinfo(found);
+  return out;
+}
+
+int ms(std::chrono::milliseconds t) { return static_cast<int>(t.count()); }
+}  // namespace
+
+CmEventChannel::CmEventChannel()
+    : channel_(check_ptr(rdma_create_event_channel(), "rdma_create_event_channel")) {
+  const int flags = fcntl(channel_->fd, F_GETFL);
+  fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+CmEventChannel::~CmEventChannel() { rdma_destroy_event_channel(channel_); }
+
+CmEventChannel::Event CmEventChannel::next(std::chrono::milliseconds timeout,
+                                           const char* waiting_for) {
+  pollfd pfd{channel_->fd, POLLIN, 0};
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    if (poll(&pfd, 1, ms(left)) < 0 && errno != EINTR)
+      throw VerbsError("poll(rdma_cm channel)", errno, {}, ExitCode::kConnection);
+    rdma_cm_event* event = nullptr;
+    if (rdma_get_cm_event(channel_, &event) != 0) {
+      if (errno == EAGAIN || errno == EINTR) continue;
+      throw VerbsError("rdma_get_cm_event", errno, {}, ExitCode::kConnection);
+    }
+    Event out{event->event, event->status, event->id};
+    rdma_ack_cm_event(event);
+    return out;
+  }
+  throw Error(ExitCode::kConnection, std::string("rdma_cm: timed out after ") +
+                                         std::to_string(timeout.count()) + " ms waiting for " +
+                                         waiting_for + " (see --timeout)");
+}
+
+CmEventChannel::Event CmEventChannel::expect(rdma_cm_event_type expected,
+                                             std::chrono::milliseconds timeout) {
+  const Event e = next(timeout, rdma_event_str(expected));
+  if (e.type != expected) {
+    std::string text = std::string("rdma_cm: expected ") + rdma_event_str(expected) + ", got " +
+                       rdma_event_str(e.type);
+    if (e.status != 0) text += " (status " + std::to_string(e.status) + ": " + std::strerror(std::abs(e.status)) + ")";
+    if (e.type == RDMA_CM_EVENT_REJECTED) text += "; is an rdmabench server listening there?";
+    throw Error(ExitCode::kConnection, text);
+  }
+  return e;
+}
+
+CmId::CmId(CmEventChannel& channel) : channel_(channel) {
+  check_call(rdma_create_id(channel.native(), &id_, nullptr, RDMA_PS_TCP), "rdma_create_id");
+}
+
+CmId::CmId(rdma_cm_id* adopted, CmEventChannel& channel) : id_(adopted), channel_(channel) {
+  if (adopted->channel != channel.native())
+    check_call(rdma_migrate_id(adopted, channel.native()), "rdma_migrate_id");
+}
+
+CmId::~CmId() {
+  if (id_ == nullptr) return;
+  if (connected_) rdma_disconnect(id_);
+  rdma_destroy_id(id_);
+}
+
+void CmId::resolve(const std::string& host, uint16_t port, std::chrono::milliseconds timeout) {
+  sockaddr_storage dst = to_sockaddr(host, port);
+  const std::string where = host + ":" + std::to_string(port);
+  if (rdma_resolve_addr(id_, nullptr, reinterpret_cast<sockaddr*>(&dst), ms(timeout)) != 0)
+    throw VerbsError("rdma_resolve_addr", errno, where, ExitCode::kConnection);
+  channel_.expect(RDMA_CM_EVENT_ADDR_RESOLVED, timeout + std::chrono::seconds(1));
+  if (rdma_resolve_route(id_, ms(timeout)) != 0)
+    throw VerbsError("rdma_resolve_route", errno, where, ExitCode::kConnection);
+  channel_.expect(RDMA_CM_EVENT_ROUTE_RESOLVED, timeout + std::chrono::seconds(1));
+}
+
+void CmId::listen(const std::string& host, uint16_t port) {
+  sockaddr_storage addr = to_sockaddr(host, port);
+  check_call(rdma_bind_addr(id_, reinterpret_cast<sockaddr*>(&addr)), "rdma_bind_addr",
+             host + ":" + std::to_string(port));
+  check_call(rdma_listen(id_, 4), "rdma_listen");
+}
+
+uint16_t CmId::local_port() const { return ntohs(rdma_get_src_port(id_)); }
+
+void CmId::connect(const rdma_conn_param& param, std::chrono::milliseconds timeout) {
+  rdma_conn_param p = param;
+  if (rdma_connect(id_, &p) != 0)
+    throw VerbsError("rdma_connect", errno, {}, ExitCode::kConnection);
+  channel_.expect(RDMA_CM_EVENT_ESTABLISHED, timeout);
+  connected_ = true;
+}
+
+void CmId::accept(const rdma_conn_param& param, std::chrono::milliseconds timeout) {
+  rdma_conn_param p = param;
+  if (rdma_accept(id_, &p) != 0) throw VerbsError("rdma_accept", errno, {}, ExitCode::kConnection);
+  channel_.expect(RDMA_CM_EVENT_ESTABLISHED, timeout);
+  connected_ = true;
+}
+
+}  // namespace rdmabench

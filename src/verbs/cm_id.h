@@ -1,0 +1,65 @@
+// rdma_cm: the event channel and the connection identifier (rdma_cm_id), with timeouts.
+#pragma once
+
+#include <rdma/rdma_cma.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace rdmabench {
+
+class CmEventChannel {
+ public:
+  CmEventChannel();
+  ~CmEventChannel();
+  CmEventChannel(const CmEventChannel&) = delete;
+  CmEventChannel& operator=(const CmEventChannel&) = delete;
+
+  struct Event {
+    rdma_cm_event_type type;
+    int status;
+    rdma_cm_id* id;  // for CONNECT_REQUEST: the new connection's id
+  };
+  // Waits for the next event (and acks it). Throws Error(kConnection) on timeout.
+  Event next(std::chrono::milliseconds timeout, const char* waiting_for);
+  // Waits for `expected`; any other event is an error naming what came instead.
+  Event expect(rdma_cm_event_type expected, std::chrono::milliseconds timeout);
+
+  rdma_event_channel* native() const noexcept { return channel_; }
+
+ private:
+  rdma_event_channel* channel_;
+};
+
+class CmId {
+ public:
+  explicit CmId(CmEventChannel& channel);
+  // Takes ownership of an id that rdma_cm created (a connection request), and moves its
+  // events to `channel`.
+  CmId(rdma_cm_id* adopted, CmEventChannel& channel);
+  ~CmId();
+  CmId(const CmId&) = delete;
+  CmId& operator=(const CmId&) = delete;
+
+  // Active side: address then route resolution, each bounded by `timeout`.
+  void resolve(const std::string& host, uint16_t port, std::chrono::milliseconds timeout);
+  // Passive side: bind to host (port 0 picks a free one) and listen.
+  void listen(const std::string& host, uint16_t port);
+  uint16_t local_port() const;
+
+  void connect(const rdma_conn_param& param, std::chrono::milliseconds timeout);
+  void accept(const rdma_conn_param& param, std::chrono::milliseconds timeout);
+
+  // The device rdma_cm bound this id to (after resolve, or on a connection request).
+  ibv_context* verbs() const noexcept { return id_->verbs; }
+  uint8_t port_num() const noexcept { return id_->port_num; }
+  rdma_cm_id* native() const noexcept { return id_; }
+
+ private:
+  rdma_cm_id* id_ = nullptr;
+  CmEventChannel& channel_;
+  bool connected_ = false;
+};
+
+}  // namespace rdmabench

@@ -1,0 +1,29 @@
+// Completion event channel (ibv_comp_channel), waited on with a timeout.
+#pragma once
+
+#include <infiniband/verbs.h>
+
+#include <chrono>
+
+#include "verbs/context.h"
+
+namespace rdmabench {
+
+class CompletionChannel {
+ public:
+  explicit CompletionChannel(const Context& context);
+  ~CompletionChannel();
+  CompletionChannel(const CompletionChannel&) = delete;
+  CompletionChannel& operator=(const CompletionChannel&) = delete;
+
+  // Blocks until a CQ event arrives or the timeout passes. On an event, takes it with
+  // ibv_get_cq_event and returns true (the caller acks it through its CompletionQueue).
+  bool wait(std::chrono::milliseconds timeout);
+
+  ibv_comp_channel* native() const noexcept { return channel_; }
+
+ private:
+  ibv_comp_channel* channel_;
+};
+
+}  // namespace rdmabench

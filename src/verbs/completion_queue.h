@@ -1,0 +1,46 @@
+// Completion queue (ibv_cq), optionally bound to a completion channel for event mode.
+#pragma once
+
+#include <infiniband/verbs.h>
+
+#include <span>
+
+#include "verbs/completion_channel.h"
+#include "verbs/context.h"
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+class CompletionQueue {
+ public:
+  CompletionQueue(const Context& context, int depth, CompletionChannel* channel);
+  ~CompletionQueue();
+  CompletionQueue(const CompletionQueue&) = delete;
+  CompletionQueue& operator=(const CompletionQueue&) = delete;
+
+  // Non-blocking; returns how many completions were written to `out`.
+  int poll(std::span<ibv_wc> out) {
+    const int n = ibv_poll_cq(cq_, static_cast<int>(out.size()), out.data());
+    if (n < 0) throw VerbsError("ibv_poll_cq", EIO, {}, ExitCode::kRuntime);
+    return n;
+  }
+
+  // Requests an event for the next completion (ibv_req_notify_cq).
+  void arm() { check_call(ibv_req_notify_cq(cq_, 0), "ibv_req_notify_cq"); }
+
+  // Counts an event taken from the channel; acks them in batches (ibv_ack_cq_events takes a
+  // mutex, so acking each one would cost more than the event itself).
+  void event_received() {
+    if (++unacked_events_ >= kAckBatch) flush_acks();
+  }
+
+  ibv_cq* native() const noexcept { return cq_; }
+
+ private:
+  static constexpr unsigned kAckBatch = 64;
+  void flush_acks() noexcept;
+  ibv_cq* cq_;
+  unsigned unacked_events_ = 0;
+};
+
+}  // namespace rdmabench

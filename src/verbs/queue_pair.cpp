@@ -1,0 +1,97 @@
+#include "verbs/queue_pair.h"
+
+#include <cstring>
+
+#include "verbs/cm_id.h"
+
+namespace rdmabench {
+
+namespace {
+ibv_qp_init_attr init_attr(CompletionQueue& cq, const QpCapacity& capacity) {
+  ibv_qp_init_attr attr{};
+  attr.send_cq = cq.native();
+  attr.recv_cq = cq.native();
+  attr.qp_type = IBV_QPT_RC;
+  attr.sq_sig_all = 0;
+  attr.cap.max_send_wr = capacity.max_send_wr;
+  attr.cap.max_recv_wr = capacity.max_recv_wr;
+  attr.cap.max_send_sge = 1;
+  attr.cap.max_recv_sge = 1;
+  attr.cap.max_inline_data = capacity.max_inline_data;
+  return attr;
+}
+}  // namespace
+
+QueuePair::QueuePair(const ProtectionDomain& pd, CompletionQueue& cq, const QpCapacity& capacity) {
+  ibv_qp_init_attr attr = init_attr(cq, capacity);
+  qp_ = check_ptr(ibv_create_qp(pd.native(), &attr), "ibv_create_qp");
+  max_inline_ = attr.cap.max_inline_data;
+}
+
+QueuePair::QueuePair(CmId& id, const ProtectionDomain& pd, CompletionQueue& cq,
+                     const QpCapacity& capacity) {
+  ibv_qp_init_attr attr = init_attr(cq, capacity);
+  check_call(rdma_create_qp(id.native(), pd.native(), &attr), "rdma_create_qp");
+  cm_id_ = id.native();
+  qp_ = cm_id_->qp;
+  max_inline_ = attr.cap.max_inline_data;
+}
+
+QueuePair::~QueuePair() {
+  if (cm_id_ != nullptr) {
+    rdma_destroy_qp(cm_id_);
+  } else if (qp_ != nullptr) {
+    ibv_destroy_qp(qp_);
+  }
+}
+
+void QueuePair::to_init(uint8_t port) {
+  ibv_qp_attr attr{};
+  attr.qp_state = IBV_QPS_INIT;
+  attr.pkey_index = 0;
+  attr.port_num = port;
+  attr.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+  check_call(ibv_modify_qp(qp_, &attr,
+                           IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS),
+             "ibv_modify_qp", "RESET->INIT");
+}
+
+void QueuePair::to_rtr(const QpAddress& remote, const QpPath& path) {
+  ibv_qp_attr attr{};
+  attr.qp_state = IBV_QPS_RTR;
+  attr.path_mtu = path.mtu;
+  attr.dest_qp_num = remote.qp_number;
+  attr.rq_psn = remote.psn;
+  attr.max_dest_rd_atomic = path.rd_atomic;
+  attr.min_rnr_timer = 12;  // 0.64 ms
+  attr.ah_attr.dlid = remote.lid;
+  attr.ah_attr.sl = 0;
+  attr.ah_attr.src_path_bits = 0;
+  attr.ah_attr.port_num = path.port;
+  if (path.use_grh) {
+    attr.ah_attr.is_global = 1;
+    std::memcpy(attr.ah_attr.grh.dgid.raw, remote.gid.data(), remote.gid.size());
+    attr.ah_attr.grh.sgid_index = static_cast<uint8_t>(path.sgid_index);
+    attr.ah_attr.grh.hop_limit = 64;
+  }
+  check_call(ibv_modify_qp(qp_, &attr,
+                           IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+                               IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER),
+             "ibv_modify_qp", "INIT->RTR");
+}
+
+void QueuePair::to_rts(uint32_t psn, const QpPath& path) {
+  ibv_qp_attr attr{};
+  attr.qp_state = IBV_QPS_RTS;
+  attr.sq_psn = psn;
+  attr.timeout = 14;   // 4.096 us * 2^14 = 67 ms per retry
+  attr.retry_cnt = 7;
+  attr.rnr_retry = 7;  // retry forever when the receiver has no receive posted yet
+  attr.max_rd_atomic = path.rd_atomic;
+  check_call(ibv_modify_qp(qp_, &attr,
+                           IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+                               IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC),
+             "ibv_modify_qp", "RTR->RTS");
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,75 @@
+// Reliable-connected queue pair (ibv_qp): creation, the RESET->INIT->RTR->RTS moves, posting.
+#pragma once
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include <cstdint>
+
+#include "core/gid.h"
+#include "verbs/completion_queue.h"
+#include "verbs/error.h"
+#include "verbs/protection_domain.h"
+
+namespace rdmabench {
+
+class CmId;
+
+struct QpCapacity {
+  uint32_t max_send_wr = 128;
+  uint32_t max_recv_wr = 128;
+  uint32_t max_inline_data = 0;
+};
+
+// What one side tells the other in the out-of-band exchange.
+struct QpAddress {
+  uint32_t qp_number = 0;
+  uint32_t psn = 0;
+  uint16_t lid = 0;
+  RawGid gid{};
+};
+
+struct QpPath {
+  uint8_t port = 1;
+  uint32_t sgid_index = 0;
+  ibv_mtu mtu = IBV_MTU_1024;
+  uint8_t rd_atomic = 16;  // outstanding RDMA reads, each direction
+  bool use_grh = true;     // RoCE always; InfiniBand only across subnets
+};
+
+class QueuePair {
+ public:
+  // A QP moved through its states by hand (out-of-band bootstrap).
+  QueuePair(const ProtectionDomain& pd, CompletionQueue& cq, const QpCapacity& capacity);
+  // A QP that rdma_cm moves through its states (rdma_create_qp on the CM id).
+  QueuePair(CmId& id, const ProtectionDomain& pd, CompletionQueue& cq, const QpCapacity& capacity);
+  ~QueuePair();
+  QueuePair(const QueuePair&) = delete;
+  QueuePair& operator=(const QueuePair&) = delete;
+
+  uint32_t number() const noexcept { return qp_->qp_num; }
+  uint32_t max_inline_data() const noexcept { return max_inline_; }
+
+  void to_init(uint8_t port);
+  void to_rtr(const QpAddress& remote, const QpPath& path);
+  void to_rts(uint32_t psn, const QpPath& path);
+
+  // Hot path: no allocation, no logging. Throws on a refused post (queue full, QP in error).
+  void post_send(ibv_send_wr& wr) {
+    ibv_send_wr* bad = nullptr;
+    if (const int rc = ibv_post_send(qp_, &wr, &bad); rc != 0)
+      throw VerbsError("ibv_post_send", rc, {}, ExitCode::kRuntime);
+  }
+  void post_recv(ibv_recv_wr& wr) {
+    ibv_recv_wr* bad = nullptr;
+    if (const int rc = ibv_post_recv(qp_, &wr, &bad); rc != 0)
+      throw VerbsError("ibv_post_recv", rc, {}, ExitCode::kRuntime);
+  }
+
+ private:
+  ibv_qp* qp_ = nullptr;
+  rdma_cm_id* cm_id_ = nullptr;  // set when rdma_cm owns the QP
+  uint32_t max_inline_ = 0;
+};
+
+}  // namespace rdmabench

@@ -1,0 +1,13 @@
+#include "engine/clock.h"
+
+#include <gtest/gtest.h>
+
+using namespace rdmabench;
+
+TEST(Clock, MonotonicAndFineGrained) {
+  const ClockCheck c = verify_clock();
+  EXPECT_TRUE(c.monotonic);
+  EXPECT_GT(c.resolution_ns, 0);
+  EXPECT_LE(c.resolution_ns, 1000);
+  EXPECT_GT(c.read_cost_ns, 0.0);
+}

@@ -1,0 +1,66 @@
+#include "engine/test_spec.h"
+
+#include <gtest/gtest.h>
+
+#include "verbs/error.h"
+
+using namespace rdmabench;
+
+TEST(Sizes, RangesArePowersOfTwo) {
+  EXPECT_EQ(parse_sizes("2:16"), (std::vector<uint64_t>{2, 4, 8, 16}));
+  EXPECT_EQ(parse_sizes("1K:4K"), (std::vector<uint64_t>{1024, 2048, 4096}));
+  EXPECT_EQ(parse_sizes("2:8M").back(), 8ull << 20);
+  EXPECT_EQ(parse_sizes("2:8M").size(), 23u);
+}
+
+TEST(Sizes, ListsAreSortedAndDeduplicated) {
+  EXPECT_EQ(parse_sizes("1M,2,4096,2"), (std::vector<uint64_t>{2, 4096, 1u << 20}));
+  EXPECT_EQ(parse_sizes("64k"), (std::vector<uint64_t>{65536}));
+}
+
+TEST(Sizes, MalformedIsAUsageError) {
+  for (const char* bad : {"", "0", "abc", "8:2", "2:", "1.5K", "-4", "2,,x"}) {
+    try {
+      parse_sizes(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_code(), ExitCode::kUsage) << bad;
+    }
+  }
+}
+
+TEST(Spec, NameAndJsonRoundTrip) {
+  TestSpec s;
+  s.pattern = Pattern::kWriteImm;
+  s.mode = Mode::kLatency;
+  s.cq = CqMode::kEvent;
+  s.size = 4096;
+  s.gid_index = 3;
+  EXPECT_EQ(s.name(), "write_imm/lat/event/4096");
+  const TestSpec back = spec_from_json(to_json(s));
+  EXPECT_EQ(back.name(), s.name());
+  EXPECT_EQ(back.gid_index, 3u);
+  EXPECT_EQ(back.tx_depth, s.tx_depth);
+}
+
+TEST(Spec, MalformedJsonIsAUsageError) {
+  EXPECT_THROW(spec_from_json(nlohmann::json{{"pattern", "teleport"}}), Error);
+  nlohmann::json j = to_json(TestSpec{});
+  j["pattern"] = "teleport";
+  EXPECT_THROW(spec_from_json(j), Error);
+}
+
+TEST(Spec, ReceiveRolesAndLatencyKind) {
+  TestSpec s;
+  s.pattern = Pattern::kSend;
+  s.mode = Mode::kBandwidth;
+  EXPECT_TRUE(s.server_receives());
+  EXPECT_FALSE(s.client_receives());
+  s.mode = Mode::kLatency;
+  EXPECT_TRUE(s.client_receives());
+  s.pattern = Pattern::kRead;
+  EXPECT_FALSE(s.server_receives());
+  EXPECT_FALSE(s.half_round_trip());
+  s.pattern = Pattern::kWrite;
+  EXPECT_TRUE(s.half_round_trip());
+}
