@@ -18,7 +18,8 @@ int run_serve_command(int argc, char** argv) {
       cxxopts::value<std::string>()->default_value(""))(
       "timeout", "Seconds any blocking step may take within a test",
       cxxopts::value<double>()->default_value("5"))(
-      "once", "Exit after serving one client")("h,help", "Show help");
+      "once", "Exit after serving one client")(
+      "debug-corrupt", "Testing only: damage received data so that --verify must fail")("h,help", "Show help");
   const auto args = options.parse(argc, argv);
   if (args.count("help")) {
     std::cout << options.help() << "\nExit status: 0 after a signal, 3 no device, 4 port in use.\n";
@@ -29,6 +30,7 @@ int run_serve_command(int argc, char** argv) {
   so.device = args["device"].as<std::string>();
   so.timeout = std::chrono::milliseconds(static_cast<int64_t>(args["timeout"].as<double>() * 1000));
   so.once = args.count("once") > 0;
+  so.debug_corrupt = args.count("debug-corrupt") > 0;
   return run_server(so, std::cout);
 }
 

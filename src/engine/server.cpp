@@ -12,6 +12,7 @@
 #include "engine/host_info.h"
 #include "engine/pattern.h"
 #include "engine/resource_usage.h"
+#include "engine/transfer_loops.h"
 #include "net/control_channel.h"
 #include "verbs/device_list.h"
 
@@ -100,6 +101,10 @@ class ClientHandler {
     control_.send({{"type", "ready"}});
     uint64_t errors = pattern_->run_server(*endpoint_, iterations, options_.timeout);
     control_.receive(options_.idle_timeout, stop_fd_, "finished");
+    if (options_.debug_corrupt && endpoint_->spec().verify) {
+      endpoint_->target(0)[0] ^= 0xff;  // proves a corrupt payload reaches the client's exit code
+      errors += check_slot(*endpoint_, 0);
+    }
     errors += pattern_->verify_after_run(*endpoint_);
     const ResourceUsage used = ResourceUsage::now() - before;
     control_.send({{"type", "done"},

@@ -1,0 +1,177 @@
+"""The benchmark engine on real rxe: every pattern x mode x cq at 2 B, 4 KiB and 1 MiB, over
+rdma_cm on the two-host layout and out-of-band on loopback, plus robustness."""
+import json
+import math
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import run
+
+PATTERNS = ["send", "write", "write_imm", "read"]
+
+
+def server_address(layout):
+    return ("10.99.0.1", "rdmacm") if layout == "veth" else ("127.0.0.1", "oob")
+
+
+class Server:
+    def __init__(self, exe, port, tmp_path):
+        self.log_path = tmp_path / f"serve-{port}.log"
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen([exe, "serve", "--port", str(port), "--timeout", "3"],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        self.port = port
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if "serving on TCP port" in self.text():
+                return
+            assert self.proc.poll() is None, self.text()
+            time.sleep(0.05)
+        raise AssertionError("server did not start: " + self.text())
+
+    def text(self):
+        return self.log_path.read_text()
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        rc = self.proc.wait(timeout=10)
+        self.log.close()
+        return rc
+
+
+@pytest.fixture
+def server(rdmabench, tmp_path, layout):
+    srv = Server(rdmabench, 18600 + os.getpid() % 300, tmp_path)
+    yield srv
+    rc = srv.stop()
+    assert rc == 0, f"server exited {rc} on SIGTERM:\n{srv.text()}"
+    assert "stopping on signal" in srv.text()
+
+
+def client(rdmabench, layout, server, *extra, timeout=600):
+    host, cm = server_address(layout)
+    return run([rdmabench, "run", host, "--port", str(server.port), "--cm", cm, *extra], timeout=timeout)
+
+
+def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_path):
+    out = tmp_path / "matrix.json"
+    proc = client(rdmabench, layout, server, "--sizes", "2,4096,1M", "--iters", "20", "--verify",
+                  "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    ctx = doc["context"]
+    assert ctx["rdmabench_schema"] == "1"
+    assert ctx["driver"] == "rxe" and ctx["link_layer"] == "Ethernet"
+    assert ctx["gid_type"] == "RoCE v2"
+    assert ctx["bootstrap"] == server_address(layout)[1]
+    params = json.loads(ctx["rdmabench_params"])
+    assert params["verify"] is True and params["iters"] == 20
+    rows = {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
+    expected = {f"{p}/{m}/{c}/{s}" for p in PATTERNS for m in ("bw", "lat") for c in ("busy", "event")
+                for s in (2, 4096, 1048576)}
+    assert expected == set(rows), set(rows) ^ expected
+    for name, row in rows.items():
+        assert not row.get("error_occurred"), (name, row.get("error_message"))
+        assert row["iterations"] == 20
+        assert row["verify_errors"] == 0
+        for key in ("bytes_per_second", "msgs_per_second", "real_time", "client_cpu_us_per_msg",
+                    "server_cpu_us_per_msg"):
+            assert math.isfinite(row[key]) and row[key] >= 0, (name, key, row[key])
+        assert row["bytes_per_second"] > 0 and row["msgs_per_second"] > 0 and row["real_time"] > 0
+        assert row["client_cpu_us_per_msg"] > 0
+        if "/lat/" in name:
+            assert row["lat_min_us"] > 0
+            assert row["lat_min_us"] <= row["lat_p50_us"] <= row["lat_p99_us"] <= row["lat_max_us"], name
+            assert row["lat_p50_us"] <= row["lat_p90_us"] <= row["lat_p99_us"] <= row["lat_p999_us"]
+            assert row["half_round_trip"] == (0 if name.startswith("read/") else 1)
+            assert "round trip" in row["label"]
+    # the console shows perftest-like tables with units
+    assert "BW avg[MB/s]" in proc.stdout and "t_p99" in proc.stdout
+
+
+@pytest.mark.layout("lo")
+def test_verify_detects_corruption_in_a_write_target(rdmabench, layout, server, tmp_path):
+    """--verify must be able to fail: the server's debug corruption makes it report errors."""
+    # A separate server that flips a byte of every received/written message before checking.
+    srv = subprocess.Popen([rdmabench, "serve", "--port", str(server.port + 1), "--debug-corrupt"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        time.sleep(0.5)
+        proc = run([rdmabench, "run", "127.0.0.1", "--port", str(server.port + 1), "--cm", "oob",
+                    "--pattern", "send,write", "--mode", "bw", "--cq", "busy", "--sizes", "4096",
+                    "--iters", "10", "--verify"], timeout=120)
+        assert proc.returncode == 6, proc.stdout + proc.stderr
+        assert "verify" in proc.stderr
+    finally:
+        srv.send_signal(signal.SIGTERM)
+        srv.wait(timeout=10)
+
+
+def test_sigkilled_client_is_survived_and_next_client_runs(rdmabench, layout, server, tmp_path):
+    host, cm = server_address(layout)
+    victim = subprocess.Popen([rdmabench, "run", host, "--port", str(server.port), "--cm", cm,
+                               "--pattern", "send", "--mode", "bw", "--cq", "busy", "--sizes", "65536",
+                               "--iters", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while "send/bw/busy/65536" not in server.text() and time.time() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0)  # mid-run
+    assert victim.poll() is None, "client finished before it could be killed"
+    victim.kill()
+    victim.wait()
+    proc = client(rdmabench, layout, server, "--pattern", "write", "--mode", "lat", "--cq", "busy",
+                  "--sizes", "64", "--iters", "50")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "dropped" in server.text()
+    assert server.proc.poll() is None
+
+
+def test_no_server_fails_fast_with_connection_exit_code(rdmabench, layout):
+    host, cm = server_address(layout)
+    start = time.time()
+    proc = run([rdmabench, "run", host, "--port", "1", "--cm", cm, "--sizes", "2", "--iters", "1"])
+    assert proc.returncode == 4, proc.stderr
+    assert time.time() - start < 10
+    assert "rdmabench serve" in proc.stderr
+
+
+def test_server_refuses_another_protocol_version(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+        s.sendall(b'{"type":"hello","protocol":999,"version":"9.9.9"}\n')
+        reply = json.loads(s.makefile().readline())
+    assert reply["type"] == "error"
+    assert "999" in reply["message"] and "server speaks 1" in reply["message"]
+
+
+def test_size_beyond_device_limit_is_a_usage_error(rdmabench, layout, server):
+    proc = client(rdmabench, layout, server, "--sizes", "4G", "--iters", "1")
+    assert proc.returncode == 2, proc.stderr
+    assert "max_msg_sz" in proc.stderr
+
+
+@pytest.mark.layout("lo")
+def test_bad_gid_index_and_missing_device(rdmabench, layout, server):
+    proc = client(rdmabench, layout, server, "--gid-index", "77", "--pattern", "write", "--mode", "bw",
+                  "--cq", "busy", "--sizes", "64", "--iters", "5")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "gid-index 77" in proc.stderr
+    proc = client(rdmabench, layout, server, "--device", "nosuch0", "--sizes", "64", "--iters", "5")
+    assert proc.returncode == 3, proc.stderr
+
+
+def test_benchmark_filter_and_repetitions_pass_through(rdmabench, layout, server, tmp_path):
+    out = tmp_path / "f.json"
+    proc = client(rdmabench, layout, server, "--sizes", "64", "--iters", "30",
+                  "--benchmark_filter=^write/lat/busy", "--benchmark_repetitions=3", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(out.read_text())
+    names = {b["name"] for b in doc["benchmarks"]}
+    assert all(n.startswith("write/lat/busy/64") for n in names), names
+    assert sum(1 for b in doc["benchmarks"] if b["run_type"] == "iteration") == 3
+    assert any(b.get("aggregate_name") == "median" for b in doc["benchmarks"])
