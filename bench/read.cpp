@@ -22,10 +22,8 @@ class ReadPattern final : public TransportPattern {
         return m;
       }
       CompletionBatch wc;
-      uint64_t total_ns = 0;
-      for (uint64_t i = 0; i < n; ++i) {
+      m.seconds = time_round_trips(n, samples, [&](uint64_t i) {
         if (verify) std::fill_n(ep.target(0), ep.spec().size, uint8_t{0});
-        const uint64_t t0 = now_ns();
         req.post(ep, i + 1, true);
         for (bool done = false; !done;) {
           const int got = poller.wait(wc);
@@ -34,11 +32,8 @@ class ReadPattern final : public TransportPattern {
             done = done || wc[k].wr_id == i + 1;
           }
         }
-        samples[i] = now_ns() - t0;
-        total_ns += samples[i];
         if (verify) m.verify_errors += check_slot(ep, 0);
-      }
-      m.seconds = static_cast<double>(total_ns) * 1e-9;
+      });
       return m;
     });
   }
@@ -48,6 +43,8 @@ class ReadPattern final : public TransportPattern {
 
 }  // namespace
 
-std::unique_ptr<TransportPattern> make_read_pattern() { return std::make_unique<ReadPattern>(); }
+std::unique_ptr<TransportPattern> make_read_pattern() {
+  return std::make_unique<ReadPattern>();
+}
 
 }  // namespace rdmabench

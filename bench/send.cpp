@@ -15,17 +15,12 @@ class SendPattern final : public TransportPattern {
       if (ep.spec().mode == Mode::kBandwidth)
         return ClientMeasurement{stream_requests(ep, poller, req, n, [](const ibv_wc&) {}), 0};
       ClientMeasurement m;
-      uint64_t total_ns = 0;
-      for (uint64_t i = 0; i < n; ++i) {
-        const uint64_t t0 = now_ns();
+      m.seconds = time_round_trips(n, samples, [&](uint64_t i) {
         req.post(ep, i + 1, signal_this(ep.spec(), ep.sequence++));
         drain_receives(ep, poller, 1, [&](const ibv_wc& wc) {
           if (ep.spec().verify) m.verify_errors += check_slot(ep, wc.wr_id);
         });
-        samples[i] = now_ns() - t0;
-        total_ns += samples[i];
-      }
-      m.seconds = static_cast<double>(total_ns) * 1e-9;
+      });
       return m;
     });
   }
@@ -53,6 +48,8 @@ class SendPattern final : public TransportPattern {
 
 }  // namespace
 
-std::unique_ptr<TransportPattern> make_send_pattern() { return std::make_unique<SendPattern>(); }
+std::unique_ptr<TransportPattern> make_send_pattern() {
+  return std::make_unique<SendPattern>();
+}
 
 }  // namespace rdmabench

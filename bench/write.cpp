@@ -10,7 +10,9 @@
 namespace rdmabench {
 namespace {
 
-uint8_t marker_for(uint64_t seq) { return static_cast<uint8_t>(seq % 255 + 1); }
+uint8_t marker_for(uint64_t seq) {
+  return static_cast<uint8_t>(seq % 255 + 1);
+}
 
 // Posts one write (signalled by policy, always in event mode) and reaps its completion
 // through the poller in event mode.
@@ -54,19 +56,14 @@ class WritePattern final : public TransportPattern {
       if (ep.spec().mode == Mode::kBandwidth)
         return ClientMeasurement{stream_requests(ep, poller, req, n, [](const ibv_wc&) {}), 0};
       ClientMeasurement m;
-      uint64_t total_ns = 0;
       uint8_t* out_marker = ep.source() + ep.spec().size - 1;
-      for (uint64_t i = 0; i < n; ++i) {
+      m.seconds = time_round_trips(n, samples, [&](uint64_t) {
         const uint64_t seq = ep.sequence++;
         *out_marker = marker_for(seq);
-        const uint64_t t0 = now_ns();
         post_write(ep, poller, req, seq);
         wait_for_marker(ep, poller, marker_for(seq), timeout);
-        samples[i] = now_ns() - t0;
-        total_ns += samples[i];
         if (ep.spec().verify) m.verify_errors += count_payload_errors(ep);
-      }
-      m.seconds = static_cast<double>(total_ns) * 1e-9;
+      });
       return m;
     });
   }
@@ -101,6 +98,8 @@ class WritePattern final : public TransportPattern {
 
 }  // namespace
 
-std::unique_ptr<TransportPattern> make_write_pattern() { return std::make_unique<WritePattern>(); }
+std::unique_ptr<TransportPattern> make_write_pattern() {
+  return std::make_unique<WritePattern>();
+}
 
 }  // namespace rdmabench

@@ -17,19 +17,14 @@ class WriteImmPattern final : public TransportPattern {
       if (ep.spec().mode == Mode::kBandwidth)
         return ClientMeasurement{stream_requests(ep, poller, req, n, [](const ibv_wc&) {}), 0};
       ClientMeasurement m;
-      uint64_t total_ns = 0;
-      for (uint64_t i = 0; i < n; ++i) {
+      m.seconds = time_round_trips(n, samples, [&](uint64_t i) {
         const uint64_t seq = ep.sequence++;
         req.wr.imm_data = htonl(static_cast<uint32_t>(seq));
-        const uint64_t t0 = now_ns();
         req.post(ep, i + 1, signal_this(ep.spec(), seq));
         drain_receives(ep, poller, 1, [&](const ibv_wc& wc) {
           if (ep.spec().verify) m.verify_errors += check(ep, wc, seq);
         });
-        samples[i] = now_ns() - t0;
-        total_ns += samples[i];
-      }
-      m.seconds = static_cast<double>(total_ns) * 1e-9;
+      });
       return m;
     });
   }

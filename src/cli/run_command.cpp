@@ -33,7 +33,8 @@ std::vector<T> parse_list(const std::string& text, std::optional<T> (*parse)(con
   std::string item;
   while (std::getline(in, item, ',')) {
     auto v = parse(item);
-    if (!v) throw Error(ExitCode::kUsage, std::string("--") + option + ": unknown value '" + item + "'");
+    if (!v)
+      throw Error(ExitCode::kUsage, std::string("--") + option + ": unknown value '" + item + "'");
     out.push_back(*v);
   }
   if (out.empty()) throw Error(ExitCode::kUsage, std::string("--") + option + " is empty");
@@ -54,18 +55,18 @@ struct BootstrapChoice {
 BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
                                  uint16_t port, const std::string& device,
                                  std::chrono::milliseconds timeout) {
-  auto first_device = [&] {
-    return device.empty() ? DeviceList().open().device_name() : device;
-  };
+  auto first_device = [&] { return device.empty() ? DeviceList().open().device_name() : device; };
   if (requested == "oob") return {Bootstrap::kOob, "requested", first_device()};
   if (requested == "auto" && is_loopback(host))
-    return {Bootstrap::kOob, "loopback address (rdma_cm cannot route 127.0.0.1 on rxe)", first_device()};
+    return {Bootstrap::kOob, "loopback address (rdma_cm cannot route 127.0.0.1 on rxe)",
+            first_device()};
   try {
     CmEventChannel channel;
     CmId probe(channel);
     probe.resolve(host, port, timeout);
     const std::string name = ibv_get_device_name(probe.verbs()->device);
-    return {Bootstrap::kRdmaCm, requested == "auto" ? "address maps to " + name : "requested", name};
+    return {Bootstrap::kRdmaCm, requested == "auto" ? "address maps to " + name : "requested",
+            name};
   } catch (const Error& e) {
     if (requested == "rdmacm")
       throw Error(ExitCode::kConnection, std::string("--cm rdmacm: ") + e.what());
@@ -95,29 +96,34 @@ int run_run_command(int argc, char** argv) {
   options.allow_unrecognised_options();
   options.add_options()("host", "Server address", cxxopts::value<std::string>())(
       "p,port", "Server's TCP control port", cxxopts::value<uint16_t>()->default_value("18515"))(
-      "pattern", "send,write,write_imm,read or all", cxxopts::value<std::string>()->default_value("all"))(
+      "pattern", "send,write,write_imm,read or all",
+      cxxopts::value<std::string>()->default_value("all"))(
       "mode", "bw,lat or all", cxxopts::value<std::string>()->default_value("all"))(
       "cq", "busy,event or all: how both sides harvest completions",
       cxxopts::value<std::string>()->default_value("all"))(
       "sizes", "Message sizes: 2:8M (powers of two), 4096, 2,64K,1M",
       cxxopts::value<std::string>()->default_value("2:8M"))(
-      "iters", "Messages per benchmark run (like perftest -n); default: Google Benchmark decides "
-      "from --benchmark_min_time", cxxopts::value<uint64_t>())(
-      "tx-depth", "Outstanding send work requests (bw)", cxxopts::value<uint32_t>()->default_value("128"))(
-      "rx-depth", "Posted receives at the receiver", cxxopts::value<uint32_t>()->default_value("512"))(
+      "iters",
+      "Messages per benchmark run (like perftest -n); default: Google Benchmark decides "
+      "from --benchmark_min_time",
+      cxxopts::value<uint64_t>())("tx-depth", "Outstanding send work requests (bw)",
+                                  cxxopts::value<uint32_t>()->default_value("128"))(
+      "rx-depth", "Posted receives at the receiver",
+      cxxopts::value<uint32_t>()->default_value("512"))(
       "signal-every", "Request a completion every N sends (selective signalling)",
       cxxopts::value<uint32_t>()->default_value("16"))(
       "cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
       cxxopts::value<std::string>()->default_value("auto"))(
       "d,device", "Local RDMA device for --cm oob (default: the first)",
       cxxopts::value<std::string>()->default_value(""))(
-      "gid-index", "GID index (default: as `rdmabench devices` marks it)", cxxopts::value<uint32_t>())(
-      "mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
-      cxxopts::value<uint32_t>()->default_value("0"))(
-      "timeout", "Seconds any blocking step may take", cxxopts::value<double>()->default_value("5"))(
+      "gid-index", "GID index (default: as `rdmabench devices` marks it)",
+      cxxopts::value<uint32_t>())("mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
+                                  cxxopts::value<uint32_t>()->default_value("0"))(
+      "timeout", "Seconds any blocking step may take",
+      cxxopts::value<double>()->default_value("5"))(
       "verify", "Check payloads at the receiver (and read data at the client)")(
-      "out", "Write Google Benchmark JSON (with rdmabench context) to FILE", cxxopts::value<std::string>())(
-      "h,help", "Show help");
+      "out", "Write Google Benchmark JSON (with rdmabench context) to FILE",
+      cxxopts::value<std::string>())("h,help", "Show help");
   options.parse_positional({"host"});
   const auto args = options.parse(argc, argv);
   if (args.count("help")) {
@@ -126,7 +132,8 @@ int run_run_command(int argc, char** argv) {
                  "error/timeout), 6 verification failure.\n";
     return 0;
   }
-  if (!args.count("host")) throw Error(ExitCode::kUsage, "missing HOST (the address of `rdmabench serve`)");
+  if (!args.count("host"))
+    throw Error(ExitCode::kUsage, "missing HOST (the address of `rdmabench serve`)");
 
   SuiteOptions so;
   so.host = args["host"].as<std::string>();
@@ -152,7 +159,8 @@ int run_run_command(int argc, char** argv) {
   base.verify = args.count("verify") > 0;
   base.mtu = args["mtu"].as<uint32_t>();
   if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
-  if (base.tx_depth == 0 || base.rx_depth == 0) throw Error(ExitCode::kUsage, "depths must be at least 1");
+  if (base.tx_depth == 0 || base.rx_depth == 0)
+    throw Error(ExitCode::kUsage, "depths must be at least 1");
   if (base.signal_every == 0 || base.signal_every > base.tx_depth)
     throw Error(ExitCode::kUsage, "--signal-every must be between 1 and --tx-depth");
   const std::string cm = args["cm"].as<std::string>();
@@ -249,7 +257,8 @@ int run_run_command(int argc, char** argv) {
   for (auto& a : gb_args) gb_argv.push_back(a.data());
   int gb_argc = static_cast<int>(gb_argv.size());
   benchmark::Initialize(&gb_argc, gb_argv.data());
-  if (gb_argc > 1) throw Error(ExitCode::kUsage, std::string("unknown option '") + gb_argv[1] + "'");
+  if (gb_argc > 1)
+    throw Error(ExitCode::kUsage, std::string("unknown option '") + gb_argv[1] + "'");
 
   so.interrupt_fd = make_interrupt_fd();
   BenchmarkSuite suite(so, std::move(session));

@@ -13,13 +13,14 @@ int run_serve_command(int argc, char** argv) {
                            "Serve benchmarks to rdmabench clients, one at a time, until SIGINT/"
                            "SIGTERM. Clients choose every test parameter; nothing has to match "
                            "here but --port.");
-  options.add_options()("p,port", "TCP control port", cxxopts::value<uint16_t>()->default_value("18515"))(
+  options.add_options()("p,port", "TCP control port",
+                        cxxopts::value<uint16_t>()->default_value("18515"))(
       "d,device", "RDMA device for --cm oob clients (default: the first)",
       cxxopts::value<std::string>()->default_value(""))(
       "timeout", "Seconds any blocking step may take within a test",
-      cxxopts::value<double>()->default_value("5"))(
-      "once", "Exit after serving one client")(
-      "debug-corrupt", "Testing only: damage received data so that --verify must fail")("h,help", "Show help");
+      cxxopts::value<double>()->default_value("5"))("once", "Exit after serving one client")(
+      "debug-corrupt", "Testing only: damage received data so that --verify must fail")(
+      "h,help", "Show help");
   const auto args = options.parse(argc, argv);
   if (args.count("help")) {
     std::cout << options.help() << "\nExit status: 0 after a signal, 3 no device, 4 port in use.\n";

@@ -58,13 +58,6 @@ int width_lanes(uint8_t active_width) {
 
 namespace {
 
-std::string read_first_line(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
 // The kernel driver behind a device. Soft-RoCE has no bus device, but exposes "parent".
 std::string driver_of(const std::string& device) {
   namespace fs = std::filesystem;

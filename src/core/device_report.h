@@ -12,14 +12,14 @@ namespace rdmabench {
 
 struct PortReport {
   uint8_t number = 1;
-  std::string state;       // "ACTIVE", "DOWN", ... (as `rdma link` spells it)
-  std::string link_layer;  // "Ethernet" or "InfiniBand"
+  std::string state;        // "ACTIVE", "DOWN", ... (as `rdma link` spells it)
+  std::string link_layer;   // "Ethernet" or "InfiniBand"
   uint32_t active_mtu = 0;  // bytes
   uint32_t max_mtu = 0;     // bytes
   double speed_gbps = 0;    // active width x lane speed
   std::string width;        // "1X", "4X", ...
   uint16_t lid = 0;
-  std::string netdev;       // the Ethernet device behind a RoCE port, if known
+  std::string netdev;  // the Ethernet device behind a RoCE port, if known
   std::vector<GidEntry> gids;
   std::optional<uint32_t> default_gid_index;
 };

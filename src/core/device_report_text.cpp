@@ -16,7 +16,8 @@ void print_devices(std::ostream& out, const std::vector<DeviceReport>& devices) 
       if (p.link_layer == "InfiniBand") out << ", lid " << p.lid;
       out << "\n";
       out << "    " << std::left << std::setw(7) << "index" << std::setw(9) << "type"
-          << std::setw(40) << "gid" << std::setw(17) << "ipv4" << "netdev\n";
+          << std::setw(40) << "gid" << std::setw(17) << "ipv4"
+          << "netdev\n";
       for (const auto& g : p.gids) {
         const bool chosen = p.default_gid_index && *p.default_gid_index == g.index;
         out << "  " << (chosen ? "* " : "  ") << std::setw(7) << g.index << std::setw(9)

@@ -45,7 +45,9 @@ std::optional<std::string> mapped_ipv4(const RawGid& gid) {
   return std::string(text);
 }
 
-bool is_ipv6_link_local(const RawGid& gid) { return gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80; }
+bool is_ipv6_link_local(const RawGid& gid) {
+  return gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80;
+}
 
 bool is_zero(const RawGid& gid) {
   return std::all_of(gid.begin(), gid.end(), [](uint8_t b) { return b == 0; });

@@ -29,11 +29,11 @@ size_t BenchmarkSuite::register_benchmarks() {
   total_ = specs.size();
   for (size_t i = 0; i < specs.size(); ++i) {
     const TestSpec spec = specs[i];
-    auto* b = benchmark::RegisterBenchmark(spec.name().c_str(), [this, spec, i](benchmark::State& st) {
-      run_one(st, spec, i);
-    });
+    auto* b = benchmark::RegisterBenchmark(
+        spec.name().c_str(), [this, spec, i](benchmark::State& st) { run_one(st, spec, i); });
     b->UseManualTime()->Unit(benchmark::kMicrosecond);
-    if (options_.iterations) b->Iterations(static_cast<benchmark::IterationCount>(*options_.iterations));
+    if (options_.iterations)
+      b->Iterations(static_cast<benchmark::IterationCount>(*options_.iterations));
   }
   return total_;
 }
@@ -95,7 +95,8 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
     c["server_vcsw_per_msg"] = static_cast<double>(r.server_switches) / msgs;
     c["size"] = static_cast<double>(spec.size);
     if (spec.mode == Mode::kLatency) {
-      const LatencyStats st = compute_latency_stats({samples_.data(), n}, spec.half_round_trip() ? 0.5 : 1.0);
+      const LatencyStats st =
+          compute_latency_stats({samples_.data(), n}, spec.half_round_trip() ? 0.5 : 1.0);
       c["lat_min_us"] = st.min_us;
       c["lat_mean_us"] = st.mean_us;
       c["lat_stddev_us"] = st.stddev_us;
@@ -112,8 +113,9 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
     const uint64_t errors = r.client.verify_errors + r.server_verify_errors;
     if (spec.verify) c["verify_errors"] = static_cast<double>(errors);
     if (errors > 0)
-      fail(state, Error(ExitCode::kVerification, spec.name() + ": --verify found " +
-                                                     std::to_string(errors) + " corrupt bytes/messages"));
+      fail(state,
+           Error(ExitCode::kVerification, spec.name() + ": --verify found " +
+                                              std::to_string(errors) + " corrupt bytes/messages"));
   } catch (const Error& e) {
     fail(state, e);
   } catch (const std::exception& e) {

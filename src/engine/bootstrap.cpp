@@ -48,7 +48,8 @@ OobLocal prepare_oob(Endpoint& ep) {
                  [&](const GidEntry& g) { return g.port == ep.port(); });
     auto chosen = choose_default_gid(mine, !local.path.use_grh);
     if (!chosen && local.path.use_grh)
-      throw Error(ExitCode::kNoDevice, ep.context().device_name() + " has no usable GID (RoCE needs one)");
+      throw Error(ExitCode::kNoDevice,
+                  ep.context().device_name() + " has no usable GID (RoCE needs one)");
     local.path.sgid_index = chosen.value_or(0);
   }
   GidEntry gid;
@@ -110,13 +111,19 @@ rdma_conn_param conn_param(const Endpoint& ep) {
 
 ibv_mtu mtu_from_bytes(uint32_t bytes) {
   switch (bytes) {
-    case 256: return IBV_MTU_256;
-    case 512: return IBV_MTU_512;
-    case 1024: return IBV_MTU_1024;
-    case 2048: return IBV_MTU_2048;
-    case 4096: return IBV_MTU_4096;
+    case 256:
+      return IBV_MTU_256;
+    case 512:
+      return IBV_MTU_512;
+    case 1024:
+      return IBV_MTU_1024;
+    case 2048:
+      return IBV_MTU_2048;
+    case 4096:
+      return IBV_MTU_4096;
     default:
-      throw Error(ExitCode::kUsage, "--mtu must be 256, 512, 1024, 2048 or 4096, not " + std::to_string(bytes));
+      throw Error(ExitCode::kUsage,
+                  "--mtu must be 256, 512, 1024, 2048 or 4096, not " + std::to_string(bytes));
   }
 }
 

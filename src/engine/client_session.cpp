@@ -5,8 +5,10 @@
 
 namespace rdmabench {
 
-ClientSession::ClientSession(const std::string& host, uint16_t port, const BootstrapOptions& options)
-    : control_(TcpSocket::connect(host, port, options.timeout), options.timeout), options_(options) {
+ClientSession::ClientSession(const std::string& host, uint16_t port,
+                             const BootstrapOptions& options)
+    : control_(TcpSocket::connect(host, port, options.timeout), options.timeout),
+      options_(options) {
   control_.send({{"type", "hello"}, {"protocol", kControlProtocolVersion}, {"version", kVersion}});
   hello_ = control_.receive("hello");
 }

@@ -5,12 +5,18 @@ namespace rdmabench {
 namespace {
 const char* opcode_name(ibv_wc_opcode op) {
   switch (op) {
-    case IBV_WC_SEND: return "SEND";
-    case IBV_WC_RDMA_WRITE: return "RDMA_WRITE";
-    case IBV_WC_RDMA_READ: return "RDMA_READ";
-    case IBV_WC_RECV: return "RECV";
-    case IBV_WC_RECV_RDMA_WITH_IMM: return "RECV_RDMA_WITH_IMM";
-    default: return "OTHER";
+    case IBV_WC_SEND:
+      return "SEND";
+    case IBV_WC_RDMA_WRITE:
+      return "RDMA_WRITE";
+    case IBV_WC_RDMA_READ:
+      return "RDMA_READ";
+    case IBV_WC_RECV:
+      return "RECV";
+    case IBV_WC_RECV_RDMA_WITH_IMM:
+      return "RECV_RDMA_WITH_IMM";
+    default:
+      return "OTHER";
   }
 }
 }  // namespace

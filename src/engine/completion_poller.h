@@ -34,8 +34,10 @@ class BusyPoller {
       if (n > 0) return n;
       if ((spins & 0x3ff) == 0x3ff) {  // look at the clock only now and then
         const uint64_t t = now_ns();
-        if (deadline == 0) deadline = t + static_cast<uint64_t>(timeout_.count()) * 1'000'000;
-        else if (t > deadline) throw_completion_timeout(timeout_, ep_.spec());
+        if (deadline == 0)
+          deadline = t + static_cast<uint64_t>(timeout_.count()) * 1'000'000;
+        else if (t > deadline)
+          throw_completion_timeout(timeout_, ep_.spec());
       }
     }
   }

@@ -58,7 +58,8 @@ void Endpoint::build(const TestSpec& spec) {
   const int cq_depth = static_cast<int>(spec.tx_depth + std::max<uint32_t>(receive_depth_, 1));
   cq_ = std::make_unique<CompletionQueue>(*context_, cq_depth, comp_channel_.get());
   buffer_ = std::make_unique<MemoryRegion>(*pd_, spec.size * (1 + ring_));
-  for (uint32_t i = 0; i <= ring_; ++i) fill_payload({buffer_->data() + i * spec.size, spec.size}, spec.size);
+  for (uint32_t i = 0; i <= ring_; ++i)
+    fill_payload({buffer_->data() + i * spec.size, spec.size}, spec.size);
   // write latency detects arrival by a marker (1..255) in the target's last byte.
   if (spec.pattern == Pattern::kWrite && spec.mode == Mode::kLatency) target(0)[spec.size - 1] = 0;
 

@@ -61,9 +61,9 @@ class Endpoint {
   uint32_t receive_depth() const noexcept { return receive_depth_; }
 
   RemoteBuffer local_buffer() const;
-  RemoteBuffer remote;          // filled by the bootstrap
-  uint64_t sequence = 0;        // continues across runs (write-lat markers, imm numbers)
-  uint32_t rd_atomic = 16;      // outstanding RDMA reads negotiated for this QP
+  RemoteBuffer remote;      // filled by the bootstrap
+  uint64_t sequence = 0;    // continues across runs (write-lat markers, imm numbers)
+  uint32_t rd_atomic = 16;  // outstanding RDMA reads negotiated for this QP
 
  private:
   void build(const TestSpec& spec);

@@ -26,7 +26,8 @@ LatencyStats compute_latency_stats(std::span<uint64_t> samples_ns, double scale)
   for (uint64_t v : samples_ns) sum += static_cast<double>(v);
   const double mean = sum / static_cast<double>(samples_ns.size());
   double sq = 0;
-  for (uint64_t v : samples_ns) sq += (static_cast<double>(v) - mean) * (static_cast<double>(v) - mean);
+  for (uint64_t v : samples_ns)
+    sq += (static_cast<double>(v) - mean) * (static_cast<double>(v) - mean);
   const double var = samples_ns.size() > 1 ? sq / static_cast<double>(samples_ns.size() - 1) : 0.0;
   s.min_us = static_cast<double>(samples_ns.front()) * to_us;
   s.max_us = static_cast<double>(samples_ns.back()) * to_us;

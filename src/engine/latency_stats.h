@@ -7,8 +7,8 @@
 namespace rdmabench {
 
 struct LatencyStats {
-  double min_us = 0, mean_us = 0, stddev_us = 0, p50_us = 0, p90_us = 0, p99_us = 0,
-         p999_us = 0, max_us = 0;
+  double min_us = 0, mean_us = 0, stddev_us = 0, p50_us = 0, p90_us = 0, p99_us = 0, p999_us = 0,
+         max_us = 0;
   uint64_t samples = 0;
 };
 

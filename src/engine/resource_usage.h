@@ -16,7 +16,8 @@ struct ResourceUsage {
     ResourceUsage u;
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    u.cpu_ns = static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec);
+    u.cpu_ns =
+        static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec);
     rusage ru{};
     getrusage(RUSAGE_THREAD, &ru);
     u.voluntary_switches = ru.ru_nvcsw;

@@ -41,7 +41,8 @@ class SignalFd {
 
 class ClientHandler {
  public:
-  ClientHandler(ControlChannel& control, const ServerOptions& options, int stop_fd, std::ostream& log)
+  ClientHandler(ControlChannel& control, const ServerOptions& options, int stop_fd,
+                std::ostream& log)
       : control_(control), options_(options), stop_fd_(stop_fd), log_(log) {}
 
   void serve() {
@@ -68,10 +69,11 @@ class ClientHandler {
     const auto hello = control_.receive(options_.timeout, stop_fd_, "hello");
     const int theirs = hello.value("protocol", -1);
     if (theirs != kControlProtocolVersion) {
-      const std::string text = "protocol version mismatch: client speaks " + std::to_string(theirs) +
-                               " (rdmabench " + hello.value("version", std::string("?")) +
-                               "), server speaks " + std::to_string(kControlProtocolVersion) +
-                               " (rdmabench " + kVersion + "); run the same rdmabench version on both hosts";
+      const std::string text = "protocol version mismatch: client speaks " +
+                               std::to_string(theirs) + " (rdmabench " +
+                               hello.value("version", std::string("?")) + "), server speaks " +
+                               std::to_string(kControlProtocolVersion) + " (rdmabench " + kVersion +
+                               "); run the same rdmabench version on both hosts";
       control_.send_error(static_cast<int>(ExitCode::kConnection), text);
       throw Error(ExitCode::kConnection, text);
     }
@@ -136,8 +138,8 @@ int run_server(const ServerOptions& options, std::ostream& log) {
     if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
     std::string names;
     for (const auto& n : devices.names()) names += " " + n;
-    log << "rdmabench " << kVersion << " serving on TCP port " << options.port
-        << " (protocol " << kControlProtocolVersion << "), devices:" << names << "\n"
+    log << "rdmabench " << kVersion << " serving on TCP port " << options.port << " (protocol "
+        << kControlProtocolVersion << "), devices:" << names << "\n"
         << std::flush;
   }
   for (;;) {

@@ -11,10 +11,10 @@ namespace rdmabench {
 
 struct ServerOptions {
   uint16_t port = 18515;
-  std::string device;                          // for --cm oob (empty = first device)
-  std::chrono::milliseconds timeout{5000};     // every blocking step within a test
+  std::string device;                              // for --cm oob (empty = first device)
+  std::chrono::milliseconds timeout{5000};         // every blocking step within a test
   std::chrono::milliseconds idle_timeout{300000};  // between a client's messages
-  bool once = false;                           // exit after the first client
+  bool once = false;                               // exit after the first client
   bool debug_corrupt = false;  // testing: damage received data before --verify checks it
 };
 

@@ -18,18 +18,18 @@ bool TableReporter::ReportContext(const Context&) {
 }
 
 void TableReporter::header(const std::string& group, bool latency) {
-  std::cout << "\n" << std::string(100, '-') << "\n " << group
+  std::cout << "\n"
+            << std::string(100, '-') << "\n " << group
             << (latency ? "   (latency in usec; send/write/write_imm: half round trip, read: full)"
                         : "   (unidirectional stream)")
             << "\n";
   if (latency) {
-    std::printf(" %-10s %-10s %9s %9s %9s %9s %9s %9s %9s %11s %11s\n", "#bytes", "#iters",
-                "t_min", "t_p50", "t_mean", "t_stdev", "t_p99", "t_p99.9", "t_max",
-                "cpu_cli[us]", "cpu_srv[us]");
+    std::printf(" %-10s %-10s %9s %9s %9s %9s %9s %9s %9s %11s %11s\n", "#bytes", "#iters", "t_min",
+                "t_p50", "t_mean", "t_stdev", "t_p99", "t_p99.9", "t_max", "cpu_cli[us]",
+                "cpu_srv[us]");
   } else {
-    std::printf(" %-10s %-10s %14s %14s %12s %11s %11s %9s\n", "#bytes", "#iters",
-                "BW avg[MB/s]", "BW avg[Gb/s]", "rate[Mpps]", "cpu_cli[us]", "cpu_srv[us]",
-                "vcsw/msg");
+    std::printf(" %-10s %-10s %14s %14s %12s %11s %11s %9s\n", "#bytes", "#iters", "BW avg[MB/s]",
+                "BW avg[Gb/s]", "rate[Mpps]", "cpu_cli[us]", "cpu_srv[us]", "vcsw/msg");
   }
   std::cout << std::string(100, '-') << "\n";
 }
@@ -48,7 +48,8 @@ void TableReporter::ReportRuns(const std::vector<Run>& runs) {
     const std::string iters =
         run.run_type == Run::RT_Aggregate ? run.aggregate_name : std::to_string(run.iterations);
     if (run.error_occurred) {
-      std::printf(" %-10s %-10s ERROR: %s\n", size.c_str(), iters.c_str(), run.error_message.c_str());
+      std::printf(" %-10s %-10s ERROR: %s\n", size.c_str(), iters.c_str(),
+                  run.error_message.c_str());
       continue;
     }
     if (latency) {

@@ -23,25 +23,41 @@ std::string reverse(const std::pair<const char*, E> (&table)[N], E value) {
 }
 
 constexpr std::pair<const char*, Pattern> kPatterns[] = {{"send", Pattern::kSend},
-                                                          {"write", Pattern::kWrite},
-                                                          {"write_imm", Pattern::kWriteImm},
-                                                          {"read", Pattern::kRead}};
+                                                         {"write", Pattern::kWrite},
+                                                         {"write_imm", Pattern::kWriteImm},
+                                                         {"read", Pattern::kRead}};
 constexpr std::pair<const char*, Mode> kModes[] = {{"bw", Mode::kBandwidth},
-                                                    {"lat", Mode::kLatency}};
+                                                   {"lat", Mode::kLatency}};
 constexpr std::pair<const char*, CqMode> kCqModes[] = {{"busy", CqMode::kBusy},
-                                                        {"event", CqMode::kEvent}};
+                                                       {"event", CqMode::kEvent}};
 constexpr std::pair<const char*, Bootstrap> kBootstraps[] = {{"rdmacm", Bootstrap::kRdmaCm},
-                                                              {"oob", Bootstrap::kOob}};
+                                                             {"oob", Bootstrap::kOob}};
 }  // namespace
 
-std::string to_string(Pattern p) { return reverse(kPatterns, p); }
-std::string to_string(Mode m) { return reverse(kModes, m); }
-std::string to_string(CqMode c) { return reverse(kCqModes, c); }
-std::string to_string(Bootstrap b) { return reverse(kBootstraps, b); }
-std::optional<Pattern> parse_pattern(const std::string& t) { return lookup(kPatterns, t); }
-std::optional<Mode> parse_mode(const std::string& t) { return lookup(kModes, t); }
-std::optional<CqMode> parse_cq_mode(const std::string& t) { return lookup(kCqModes, t); }
-std::optional<Bootstrap> parse_bootstrap(const std::string& t) { return lookup(kBootstraps, t); }
+std::string to_string(Pattern p) {
+  return reverse(kPatterns, p);
+}
+std::string to_string(Mode m) {
+  return reverse(kModes, m);
+}
+std::string to_string(CqMode c) {
+  return reverse(kCqModes, c);
+}
+std::string to_string(Bootstrap b) {
+  return reverse(kBootstraps, b);
+}
+std::optional<Pattern> parse_pattern(const std::string& t) {
+  return lookup(kPatterns, t);
+}
+std::optional<Mode> parse_mode(const std::string& t) {
+  return lookup(kModes, t);
+}
+std::optional<CqMode> parse_cq_mode(const std::string& t) {
+  return lookup(kCqModes, t);
+}
+std::optional<Bootstrap> parse_bootstrap(const std::string& t) {
+  return lookup(kBootstraps, t);
+}
 
 std::string TestSpec::name() const {
   return to_string(pattern) + "/" + to_string(mode) + "/" + to_string(cq) + "/" +
@@ -52,7 +68,9 @@ bool TestSpec::server_receives() const {
   return pattern == Pattern::kSend || pattern == Pattern::kWriteImm;
 }
 
-bool TestSpec::client_receives() const { return server_receives() && mode == Mode::kLatency; }
+bool TestSpec::client_receives() const {
+  return server_receives() && mode == Mode::kLatency;
+}
 
 nlohmann::json to_json(const TestSpec& s) {
   nlohmann::json j = {{"pattern", to_string(s.pattern)}, {"mode", to_string(s.mode)},
@@ -71,7 +89,8 @@ TestSpec spec_from_json(const nlohmann::json& j) {
     auto mode = parse_mode(j.at("mode").get<std::string>());
     auto cq = parse_cq_mode(j.at("cq").get<std::string>());
     auto cm = parse_bootstrap(j.at("cm").get<std::string>());
-    if (!pattern || !mode || !cq || !cm) throw Error(ExitCode::kUsage, "unknown pattern/mode/cq/cm");
+    if (!pattern || !mode || !cq || !cm)
+      throw Error(ExitCode::kUsage, "unknown pattern/mode/cq/cm");
     s.pattern = *pattern;
     s.mode = *mode;
     s.cq = *cq;
@@ -111,8 +130,8 @@ std::vector<uint64_t> parse_sizes(const std::string& text) {
   std::stringstream items(text);
   std::string item;
   auto bad = [&](const std::string& why) {
-    return Error(ExitCode::kUsage, "--sizes '" + text + "': " + why +
-                                       " (examples: 2:8M, 4096, 2,64K,1M)");
+    return Error(ExitCode::kUsage,
+                 "--sizes '" + text + "': " + why + " (examples: 2:8M, 4096, 2,64K,1M)");
   };
   while (std::getline(items, item, ',')) {
     const auto colon = item.find(':');

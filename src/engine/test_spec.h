@@ -14,9 +14,9 @@ enum class Mode { kBandwidth, kLatency };
 enum class CqMode { kBusy, kEvent };
 enum class Bootstrap { kRdmaCm, kOob };
 
-std::string to_string(Pattern p);  // "send", "write", "write_imm", "read"
-std::string to_string(Mode m);     // "bw", "lat"
-std::string to_string(CqMode c);   // "busy", "event"
+std::string to_string(Pattern p);    // "send", "write", "write_imm", "read"
+std::string to_string(Mode m);       // "bw", "lat"
+std::string to_string(CqMode c);     // "busy", "event"
 std::string to_string(Bootstrap b);  // "rdmacm", "oob"
 std::optional<Pattern> parse_pattern(const std::string& text);
 std::optional<Mode> parse_mode(const std::string& text);

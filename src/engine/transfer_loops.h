@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "engine/clock.h"
 #include "engine/completion_poller.h"
@@ -33,18 +34,21 @@ struct SendRequest {
       wr.wr.rdma.remote_addr = ep.remote.address;
       wr.wr.rdma.rkey = ep.remote.rkey;
     }
-    if (opcode != IBV_WR_RDMA_READ && size <= ep.qp().max_inline_data()) base_flags = IBV_SEND_INLINE;
+    if (opcode != IBV_WR_RDMA_READ && size <= ep.qp().max_inline_data())
+      base_flags = static_cast<unsigned>(IBV_SEND_INLINE);
   }
   void post(Endpoint& ep, uint64_t id, bool signaled) {
     wr.wr_id = id;
-    wr.send_flags = base_flags | (signaled ? IBV_SEND_SIGNALED : 0u);
+    wr.send_flags = base_flags | (signaled ? static_cast<unsigned>(IBV_SEND_SIGNALED) : 0u);
     ep.qp().post_send(wr);
   }
 };
 
 using CompletionBatch = std::array<ibv_wc, 32>;
 
-inline bool is_receive(const ibv_wc& wc) { return (wc.opcode & IBV_WC_RECV) != 0; }
+inline bool is_receive(const ibv_wc& wc) {
+  return (wc.opcode & IBV_WC_RECV) != 0;
+}
 
 // Streams `n` requests keeping up to tx_depth outstanding, signalling every signal_every-th
 // (and the last). Calls on_completion(wc) for each completion. Returns elapsed seconds.
@@ -97,8 +101,23 @@ void drain_receives(Endpoint& ep, Poller& poller, uint64_t n, OnReceive&& on_rec
 // Signalling policy for ping-pong sends: every signal_every-th (bounded by half the send
 // queue), so the send queue never fills while one message is in flight.
 inline bool signal_this(const TestSpec& spec, uint64_t seq) {
-  const uint64_t every = std::max<uint64_t>(1, std::min<uint64_t>(spec.signal_every, spec.tx_depth / 2));
+  const uint64_t every =
+      std::max<uint64_t>(1, std::min<uint64_t>(spec.signal_every, spec.tx_depth / 2));
   return (seq + 1) % every == 0;
+}
+
+// Times `n` ping-pong round trips: one_round_trip(i) does the whole exchange for message i.
+// Writes each round trip (ns) into samples[i]; returns their sum in seconds.
+template <typename OneRoundTrip>
+double time_round_trips(uint64_t n, std::span<uint64_t> samples, OneRoundTrip&& one_round_trip) {
+  uint64_t total_ns = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t t0 = now_ns();
+    one_round_trip(i);
+    samples[i] = now_ns() - t0;
+    total_ns += samples[i];
+  }
+  return static_cast<double>(total_ns) * 1e-9;
 }
 
 // Corrupt bytes in a received message (the whole slot must match the pattern).

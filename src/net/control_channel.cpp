@@ -17,12 +17,13 @@ nlohmann::json ControlChannel::receive(std::chrono::milliseconds timeout, int in
   const std::string line = socket_.receive_line(timeout, interrupt_fd);
   nlohmann::json message = nlohmann::json::parse(line, nullptr, false);
   if (message.is_discarded() || !message.is_object() || !message.contains("type"))
-    throw Error(ExitCode::kConnection,
-                "control channel: malformed message from " + socket_.peer_address() +
-                    " (not an rdmabench peer?): " + line.substr(0, 80));
+    throw Error(ExitCode::kConnection, "control channel: malformed message from " +
+                                           socket_.peer_address() +
+                                           " (not an rdmabench peer?): " + line.substr(0, 80));
   if (message["type"] == "error") {
     const int code = message.value("exit_code", static_cast<int>(ExitCode::kConnection));
-    throw Error(static_cast<ExitCode>(code), "server: " + message.value("message", std::string("error")));
+    throw Error(static_cast<ExitCode>(code),
+                "server: " + message.value("message", std::string("error")));
   }
   if (!expected_type.empty() && message["type"] != expected_type)
     throw Error(ExitCode::kConnection, "control channel: expected '" + expected_type + "', got '" +

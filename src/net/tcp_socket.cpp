@@ -69,7 +69,8 @@ TcpSocket TcpSocket::connect(const std::string& host, uint16_t port,
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;
-  if (const int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found); rc != 0)
+  if (const int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found);
+      rc != 0)
     throw Error(ExitCode::kConnection, "cannot resolve server '" + host + "': " + gai_strerror(rc));
   std::string last_error = "no address";
   const auto deadline = Clock::now() + timeout;
@@ -191,7 +192,8 @@ std::string TcpSocket::receive_line(std::chrono::milliseconds timeout, int inter
     }
     pending_.append(buf, static_cast<size_t>(n));
     if (pending_.size() > (1u << 20))
-      throw Error(ExitCode::kConnection, "control channel: message too long (not an rdmabench peer?)");
+      throw Error(ExitCode::kConnection,
+                  "control channel: message too long (not an rdmabench peer?)");
   }
 }
 

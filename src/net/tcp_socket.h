@@ -12,7 +12,8 @@ namespace rdmabench {
 class TcpSocket {
  public:
   // Connects; throws Error(kConnection) saying what failed and what to check.
-  static TcpSocket connect(const std::string& host, uint16_t port, std::chrono::milliseconds timeout);
+  static TcpSocket connect(const std::string& host, uint16_t port,
+                           std::chrono::milliseconds timeout);
   // Listens on all addresses (IPv4 and IPv6 when available).
   static TcpSocket listen(uint16_t port);
 

@@ -27,7 +27,9 @@ sockaddr_storage to_sockaddr(const std::string& host, uint16_t port) {
   return out;
 }
 
-int ms(std::chrono::milliseconds t) { return static_cast<int>(t.count()); }
+int ms(std::chrono::milliseconds t) {
+  return static_cast<int>(t.count());
+}
 }  // namespace
 
 CmEventChannel::CmEventChannel()
@@ -36,7 +38,9 @@ CmEventChannel::CmEventChannel()
   fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK);
 }
 
-CmEventChannel::~CmEventChannel() { rdma_destroy_event_channel(channel_); }
+CmEventChannel::~CmEventChannel() {
+  rdma_destroy_event_channel(channel_);
+}
 
 CmEventChannel::Event CmEventChannel::next(std::chrono::milliseconds timeout,
                                            const char* waiting_for) {
@@ -68,7 +72,9 @@ CmEventChannel::Event CmEventChannel::expect(rdma_cm_event_type expected,
   if (e.type != expected) {
     std::string text = std::string("rdma_cm: expected ") + rdma_event_str(expected) + ", got " +
                        rdma_event_str(e.type);
-    if (e.status != 0) text += " (status " + std::to_string(e.status) + ": " + std::strerror(std::abs(e.status)) + ")";
+    if (e.status != 0)
+      text +=
+          " (status " + std::to_string(e.status) + ": " + std::strerror(std::abs(e.status)) + ")";
     if (e.type == RDMA_CM_EVENT_REJECTED) text += "; is an rdmabench server listening there?";
     throw Error(ExitCode::kConnection, text);
   }
@@ -108,7 +114,9 @@ void CmId::listen(const std::string& host, uint16_t port) {
   check_call(rdma_listen(id_, 4), "rdma_listen");
 }
 
-uint16_t CmId::local_port() const { return ntohs(rdma_get_src_port(id_)); }
+uint16_t CmId::local_port() const {
+  return ntohs(rdma_get_src_port(id_));
+}
 
 void CmId::connect(const rdma_conn_param& param, std::chrono::milliseconds timeout) {
   rdma_conn_param p = param;

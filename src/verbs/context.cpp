@@ -45,7 +45,9 @@ Context::~Context() {
 Context::Context(Context&& other) noexcept
     : context_(std::exchange(other.context_, nullptr)), ownership_(other.ownership_) {}
 
-std::string Context::device_name() const { return ibv_get_device_name(context_->device); }
+std::string Context::device_name() const {
+  return ibv_get_device_name(context_->device);
+}
 
 ibv_device_attr Context::query_device() const {
   ibv_device_attr attr{};
@@ -79,8 +81,9 @@ std::vector<GidEntry> Context::query_gids() const {
 GidEntry Context::query_gid(uint8_t port, uint32_t index) const {
   ibv_gid_entry e{};
   const int rc = ibv_query_gid_ex(context_, port, index, &e, 0);
-  check_call(rc, "ibv_query_gid_ex",
-             device_name() + " port " + std::to_string(port) + " gid index " + std::to_string(index));
+  check_call(
+      rc, "ibv_query_gid_ex",
+      device_name() + " port " + std::to_string(port) + " gid index " + std::to_string(index));
   return from_verbs(e);
 }
 

@@ -44,7 +44,8 @@ Context DeviceList::open(const std::string& name) const {
   }
   std::string known;
   for (const auto& n : names()) known += (known.empty() ? "" : ", ") + n;
-  throw Error(ExitCode::kNoDevice, "RDMA device '" + name + "' not found; devices present: " + known);
+  throw Error(ExitCode::kNoDevice,
+              "RDMA device '" + name + "' not found; devices present: " + known);
 }
 
 }  // namespace rdmabench

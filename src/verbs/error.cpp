@@ -6,7 +6,8 @@ namespace rdmabench {
 
 namespace {
 std::string describe(const std::string& verb, int err, const std::string& detail) {
-  std::string text = verb + " failed: " + std::strerror(err) + " (errno " + std::to_string(err) + ")";
+  std::string text =
+      verb + " failed: " + std::strerror(err) + " (errno " + std::to_string(err) + ")";
   if (!detail.empty()) text += " [" + detail + "]";
   return text;
 }

@@ -84,7 +84,7 @@ void QueuePair::to_rts(uint32_t psn, const QpPath& path) {
   ibv_qp_attr attr{};
   attr.qp_state = IBV_QPS_RTS;
   attr.sq_psn = psn;
-  attr.timeout = 14;   // 4.096 us * 2^14 = 67 ms per retry
+  attr.timeout = 14;  // 4.096 us * 2^14 = 67 ms per retry
   attr.retry_cnt = 7;
   attr.rnr_retry = 7;  // retry forever when the receiver has no receive posted yet
   attr.max_rd_atomic = path.rd_atomic;
