@@ -2,10 +2,6 @@
 // everything through Google Benchmark and writes its JSON.
 #include "cli/run_command.h"
 
-#include <signal.h>
-#include <sys/signalfd.h>
-#include <unistd.h>
-
 #include <cxxopts.hpp>
 #include <fstream>
 #include <iostream>
@@ -73,15 +69,6 @@ BootstrapChoice choose_bootstrap(const std::string& requested, const std::string
     return {Bootstrap::kOob, std::string("rdma_cm could not resolve the server: ") + e.what(),
             first_device()};
   }
-}
-
-int make_interrupt_fd() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  sigprocmask(SIG_BLOCK, &set, nullptr);
-  return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
 }  // namespace
@@ -260,13 +247,13 @@ int run_run_command(int argc, char** argv) {
   if (gb_argc > 1)
     throw Error(ExitCode::kUsage, std::string("unknown option '") + gb_argv[1] + "'");
 
-  so.interrupt_fd = make_interrupt_fd();
+  const StopSignals stop;
+  so.stop = &stop;
   BenchmarkSuite suite(so, std::move(session));
   suite.register_benchmarks();
   TableReporter reporter(summary.str());
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  close(so.interrupt_fd);
   if (!out_file.empty()) std::cerr << "rdmabench: results written to " << out_file << "\n";
   if (suite.worst() != ExitCode::kOk)
     std::cerr << "rdmabench: some benchmarks failed (marked ERROR above and in the JSON)\n";

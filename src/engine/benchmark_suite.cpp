@@ -1,6 +1,5 @@
 #include "engine/benchmark_suite.h"
 
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -57,11 +56,7 @@ void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
 }
 
 void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size_t index) {
-  if (!interrupted_ && options_.interrupt_fd >= 0) {
-    signalfd_siginfo info{};
-    interrupted_ =
-        read(options_.interrupt_fd, &info, sizeof(info)) == static_cast<ssize_t>(sizeof(info));
-  }
+  if (!interrupted_ && options_.stop != nullptr) interrupted_ = options_.stop->pending();
   if (interrupted_) {
     state.SkipWithError("interrupted: not run");
     worst_ = std::max(worst_, ExitCode::kRuntime);

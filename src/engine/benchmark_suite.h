@@ -11,6 +11,7 @@
 #include <benchmark/benchmark.h>
 
 #include "engine/client_session.h"
+#include "engine/stop_signals.h"
 #include "engine/test_spec.h"
 #include "verbs/error.h"
 
@@ -27,7 +28,7 @@ struct SuiteOptions {
   std::vector<uint64_t> sizes;
   std::optional<uint64_t> iterations;  // --iters; otherwise Google Benchmark's min_time decides
   TestSpec base;                       // depths, signalling, verify, bootstrap, gid, mtu
-  int interrupt_fd = -1;               // readable once the user asked to stop
+  const StopSignals* stop = nullptr;   // SIGINT/SIGTERM: skip what has not run yet
 };
 
 class BenchmarkSuite {

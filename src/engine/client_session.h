@@ -34,7 +34,6 @@ class ClientSession {
   // Tears down the previous benchmark's connection (if any) and connects for `spec`.
   void setup(const TestSpec& spec);
   const TestSpec* current() const noexcept { return endpoint_ ? &endpoint_->spec() : nullptr; }
-  std::string device_name() { return endpoint_ ? endpoint_->context().device_name() : ""; }
   RunResult run(uint64_t iterations, std::span<uint64_t> samples);
 
  private:

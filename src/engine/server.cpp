@@ -1,9 +1,5 @@
 #include "engine/server.h"
 
-#include <signal.h>
-#include <sys/signalfd.h>
-#include <unistd.h>
-
 #include <memory>
 #include <ostream>
 
@@ -12,6 +8,7 @@
 #include "engine/host_info.h"
 #include "engine/pattern.h"
 #include "engine/resource_usage.h"
+#include "engine/stop_signals.h"
 #include "engine/transfer_loops.h"
 #include "net/control_channel.h"
 #include "verbs/device_list.h"
@@ -19,25 +16,6 @@
 namespace rdmabench {
 
 namespace {
-
-// SIGINT/SIGTERM as a readable file descriptor, so every wait can watch for them.
-class SignalFd {
- public:
-  SignalFd() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigprocmask(SIG_BLOCK, &set, nullptr);
-    fd_ = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-    if (fd_ < 0) throw VerbsError("signalfd", errno);
-  }
-  ~SignalFd() { close(fd_); }
-  int fd() const noexcept { return fd_; }
-
- private:
-  int fd_;
-};
 
 class ClientHandler {
  public:
@@ -123,15 +101,10 @@ class ClientHandler {
   std::unique_ptr<Endpoint> endpoint_;  // destroyed first: QP before anything it uses
 };
 
-bool stop_requested(int fd) {
-  signalfd_siginfo info{};
-  return read(fd, &info, sizeof(info)) == static_cast<ssize_t>(sizeof(info));
-}
-
 }  // namespace
 
 int run_server(const ServerOptions& options, std::ostream& log) {
-  SignalFd stop;
+  StopSignals stop;
   TcpSocket listener = TcpSocket::listen(options.port);
   {
     DeviceList devices;
@@ -158,7 +131,7 @@ int run_server(const ServerOptions& options, std::ostream& log) {
       log << "client " << peer << " dropped: " << e.what() << "\n" << std::flush;
       control.send_error(static_cast<int>(ExitCode::kInternal), e.what());
     }
-    if (stop_requested(stop.fd())) break;
+    if (stop.pending()) break;
     if (options.once) return 0;
   }
   log << "rdmabench serve: stopping on signal\n" << std::flush;
