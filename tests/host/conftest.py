@@ -1,0 +1,46 @@
+"""Shared helpers for the host-side tests of tools/compare and tools/plot.
+
+fixtures/rxe-sweep.json is real output: `rdmabench run 10.99.0.1 --sizes 2,4K,64K --iters 100
+--benchmark_repetitions=3` in the tools/rxe-vm veth guest (rxe over rdma_cm), kept as is except
+that the aggregate rows of all but the send benchmarks were dropped to keep the file small.
+"""
+import copy
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = Path(__file__).parent / "fixtures" / "rxe-sweep.json"
+
+
+def run_tool(name, *args):
+    return subprocess.run(["/usr/bin/python3", str(ROOT / "tools" / name), *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def sweep():
+    """A fresh, writable copy of the fixture document."""
+    return json.loads(FIXTURE.read_text())
+
+
+@pytest.fixture
+def write_json(tmp_path):
+    def write(doc, name):
+        path = tmp_path / name
+        path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+        return path
+    return write
+
+
+def scaled(doc, predicate, counters, factor):
+    """A copy of doc with `counters` multiplied by factor in the rows predicate(name) selects."""
+    out = copy.deepcopy(doc)
+    for row in out["benchmarks"]:
+        if predicate(row["name"]):
+            for key in counters:
+                if key in row:
+                    row[key] *= factor
+    return out

@@ -1,0 +1,172 @@
+"""tools/compare on real rxe results and on doctored copies of them."""
+from conftest import FIXTURE, run_tool, scaled
+
+LATENCY_COUNTERS = ("lat_min_us", "lat_mean_us", "lat_p50_us", "lat_p90_us", "lat_p99_us",
+                    "lat_p999_us", "lat_max_us")
+BANDWIDTH_COUNTERS = ("bytes_per_second", "msgs_per_second")
+
+
+def verdicts(stdout):
+    """benchmark name -> verdict, from the text table."""
+    rows = {}
+    for line in stdout.splitlines():
+        parts = line.split()
+        if parts and parts[0].count("/") == 3 and not parts[0].startswith("-"):
+            rows[parts[0]] = line
+    return rows
+
+
+def test_same_file_is_no_regression():
+    proc = run_tool("compare", FIXTURE, FIXTURE)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no regression" in proc.stdout
+    assert len(verdicts(proc.stdout)) == 48
+
+
+def test_small_noise_is_no_regression(sweep, write_json):
+    new = write_json(scaled(sweep, lambda n: "/bw/" in n, BANDWIDTH_COUNTERS, 0.8), "new.json")
+    proc = run_tool("compare", FIXTURE, new, "--threshold", "50")
+    assert proc.returncode == 0, proc.stdout
+
+
+def test_bandwidth_regression_is_flagged(sweep, write_json):
+    slow = lambda n: n.startswith("write/bw/busy/65536")  # noqa: E731
+    new = write_json(scaled(sweep, slow, BANDWIDTH_COUNTERS, 0.5), "new.json")
+    proc = run_tool("compare", FIXTURE, new, "--threshold", "50")
+    assert proc.returncode == 1, proc.stdout
+    rows = verdicts(proc.stdout)
+    assert "REGRESSION" in rows["write/bw/busy/65536"]
+    assert "2.00x" in rows["write/bw/busy/65536"]
+    flagged = [name for name, line in rows.items() if "REGRESSION" in line]
+    assert flagged == ["write/bw/busy/65536"]
+
+
+def test_latency_regression_is_flagged(sweep, write_json):
+    slow = lambda n: n.startswith("read/lat/event/2/")  # noqa: E731
+    new = write_json(scaled(sweep, slow, LATENCY_COUNTERS, 2.0), "new.json")
+    proc = run_tool("compare", FIXTURE, new, "--threshold", "50")
+    assert proc.returncode == 1, proc.stdout
+    rows = verdicts(proc.stdout)
+    assert "REGRESSION" in rows["read/lat/event/2"]
+    assert [n for n, line in rows.items() if "REGRESSION" in line] == ["read/lat/event/2"]
+
+
+def test_faster_latency_is_not_a_regression(sweep, write_json):
+    new = write_json(scaled(sweep, lambda n: "/lat/" in n, LATENCY_COUNTERS, 0.5), "new.json")
+    proc = run_tool("compare", FIXTURE, new, "--threshold", "50")
+    assert proc.returncode == 0, proc.stdout
+    assert "faster" in verdicts(proc.stdout)["send/lat/busy/2"]
+
+
+def test_single_runs_use_the_threshold_alone_and_say_so(sweep, write_json):
+    single = dict(sweep, benchmarks=[b for b in sweep["benchmarks"]
+                                     if b.get("repetition_index", 0) == 0 and b.get("run_type") != "aggregate"])
+    base = write_json(single, "base.json")
+    new = write_json(scaled(single, lambda n: n.startswith("send/bw/event/4096"), BANDWIDTH_COUNTERS, 0.4),
+                     "new.json")
+    proc = run_tool("compare", base, new, "--threshold", "50")
+    assert proc.returncode == 1, proc.stdout
+    assert "threshold only" in proc.stdout
+    assert "REGRESSION" in verdicts(proc.stdout)["send/bw/event/4096"]
+
+
+def with_more_repetitions(doc, copies):
+    """Every repetition repeated `copies` times with a +-1% wobble, as if run with more repetitions."""
+    rows = []
+    for row in doc["benchmarks"]:
+        if row.get("run_type") == "aggregate":
+            continue
+        for k in range(copies):
+            wobble = 1 + 0.01 * (k - copies // 2)
+            rows.append({key: (value * wobble if key.startswith(("lat_", "bytes_", "msgs_")) else value)
+                         for key, value in row.items()})
+    return dict(doc, benchmarks=rows)
+
+
+def test_three_repetitions_are_too_few_for_the_u_test_and_it_says_so():
+    proc = run_tool("compare", FIXTURE, FIXTURE)
+    assert "too few for the U test" in proc.stdout and "threshold only" in proc.stdout
+
+
+def test_significance_is_required_with_enough_repetitions(sweep, write_json):
+    six = with_more_repetitions(sweep, 2)
+    base = write_json(six, "base.json")
+    # Half the repetitions collapse: the median is 2x worse, but the U test cannot call it.
+    doc = with_more_repetitions(sweep, 2)
+    mine = [b for b in doc["benchmarks"] if b["name"].startswith("write/bw/busy/4096/")]
+    for row in mine[:3]:
+        row["bytes_per_second"] *= 0.1
+    proc = run_tool("compare", base, write_json(doc, "new.json"), "--threshold", "50")
+    assert proc.returncode == 0, proc.stdout
+    assert "Mann-Whitney" in proc.stdout
+    assert "slower, not significant" in verdicts(proc.stdout)["write/bw/busy/4096"]
+    # All of them collapse: significant and beyond the threshold.
+    for row in mine:
+        row["bytes_per_second"] *= 0.4
+    proc = run_tool("compare", base, write_json(doc, "new.json"), "--threshold", "50")
+    assert proc.returncode == 1, proc.stdout
+    assert "REGRESSION" in verdicts(proc.stdout)["write/bw/busy/4096"]
+
+
+def test_benchmark_missing_in_new_fails_and_is_named(sweep, write_json):
+    doc = dict(sweep, benchmarks=[b for b in sweep["benchmarks"] if not b["name"].startswith("read/lat/busy/4096/")])
+    proc = run_tool("compare", FIXTURE, write_json(doc, "new.json"))
+    assert proc.returncode == 1, proc.stdout
+    assert "MISSING in NEW" in verdicts(proc.stdout)["read/lat/busy/4096"]
+
+
+def test_benchmark_missing_in_base_is_reported_not_failed(sweep, write_json):
+    doc = dict(sweep, benchmarks=[b for b in sweep["benchmarks"] if not b["name"].startswith("send/bw/busy/2/")])
+    proc = run_tool("compare", write_json(doc, "base.json"), FIXTURE)
+    assert proc.returncode == 0, proc.stdout
+    assert "missing in BASE" in verdicts(proc.stdout)["send/bw/busy/2"]
+
+
+def test_failed_benchmark_in_new_fails(sweep, write_json):
+    for row in sweep["benchmarks"]:
+        if row["name"].startswith("write_imm/lat/busy/2/"):
+            row.update(error_occurred=True, error_message="ibv_poll_cq: timed out after 5 s")
+    proc = run_tool("compare", FIXTURE, write_json(sweep, "new.json"))
+    assert proc.returncode == 1, proc.stdout
+    assert "FAILED in NEW: ibv_poll_cq: timed out" in verdicts(proc.stdout)["write_imm/lat/busy/2"]
+
+
+def test_markdown_table(sweep, write_json):
+    proc = run_tool("compare", FIXTURE, FIXTURE, "--format", "markdown")
+    assert proc.returncode == 0
+    assert "| benchmark | metric | base | new |" in proc.stdout
+    assert "| send/bw/busy/2 | bandwidth [MB/s] |" in proc.stdout
+
+
+def test_malformed_json_exits_2_with_one_line(write_json):
+    bad = write_json('{"context": {"rdmabench_schema": "1"}, "benchmarks": [', "bad.json")
+    proc = run_tool("compare", FIXTURE, bad)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "not valid JSON" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_foreign_json_exits_2(sweep, write_json):
+    del sweep["context"]["rdmabench_schema"]
+    for doc, why in ((sweep, "not rdmabench output"), ([1, 2], "not Google Benchmark JSON"),
+                     ({"context": {"rdmabench_schema": "9"}, "benchmarks": []}, "schema 9")):
+        proc = run_tool("compare", write_json(doc, "foreign.json"), FIXTURE)
+        assert proc.returncode == 2, proc.stdout
+        assert why in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_missing_counter_and_bad_name_exit_2(sweep, write_json):
+    del sweep["benchmarks"][0]["bytes_per_second"]
+    proc = run_tool("compare", write_json(sweep, "a.json"), FIXTURE)
+    assert proc.returncode == 2 and "bytes_per_second" in proc.stderr
+    sweep["benchmarks"][0]["name"] = "BM_memcpy/64"
+    proc = run_tool("compare", write_json(sweep, "b.json"), FIXTURE)
+    assert proc.returncode == 2 and "BM_memcpy/64" in proc.stderr
+
+
+def test_missing_file_and_bad_options_exit_2(tmp_path):
+    proc = run_tool("compare", tmp_path / "nope.json", FIXTURE)
+    assert proc.returncode == 2 and "cannot read" in proc.stderr
+    proc = run_tool("compare", FIXTURE, FIXTURE, "--threshold", "-5")
+    assert proc.returncode == 2

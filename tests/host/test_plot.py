@@ -1,0 +1,83 @@
+"""tools/plot renders every figure from real rxe results and refuses bad input with exit 2."""
+from conftest import FIXTURE, run_tool
+
+FIGURES = ("bandwidth", "msg_rate", "latency", "polling")
+
+
+def assert_figures(out, formats=("png",)):
+    for name in FIGURES:
+        for fmt in formats:
+            path = out / f"{name}.{fmt}"
+            assert path.is_file(), f"{path} not written"
+            assert path.stat().st_size > 10_000, f"{path} is suspiciously small"
+    head = (out / "bandwidth.png").read_bytes()[:8] if "png" in formats else None
+    assert head in (None, b"\x89PNG\r\n\x1a\n")
+
+
+def test_every_figure_from_the_fixture(tmp_path):
+    proc = run_tool("plot", FIXTURE, "--out", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert_figures(tmp_path)
+    assert proc.stdout.split() == [str(tmp_path / f"{n}.png") for n in FIGURES]
+
+
+def test_png_and_svg(tmp_path):
+    proc = run_tool("plot", FIXTURE, "--out", tmp_path, "--format", "png,svg")
+    assert proc.returncode == 0, proc.stderr
+    assert_figures(tmp_path, ("png", "svg"))
+    svg = (tmp_path / "latency.svg").read_text()
+    for text in ("p50", "p99.9", "round trip", "rxe1 (rxe) via rdmacm"):
+        assert text in svg, text
+
+
+def test_overlay_of_two_runs_with_labels(tmp_path, sweep, write_json):
+    proc = run_tool("plot", FIXTURE, write_json(sweep, "other.json"), "--label", "before",
+                    "--label", "after", "--out", tmp_path, "--format", "svg")
+    assert proc.returncode == 0, proc.stderr
+    svg = (tmp_path / "bandwidth.svg").read_text()
+    assert "before busy" in svg and "after event" in svg
+
+
+def test_chosen_polling_size(tmp_path):
+    proc = run_tool("plot", FIXTURE, "--out", tmp_path, "--format", "svg", "--size", "4096")
+    assert proc.returncode == 0, proc.stderr
+    assert "at 4K B" in (tmp_path / "polling.svg").read_text()
+
+
+def test_figures_without_data_are_skipped_with_a_note(tmp_path, sweep, write_json):
+    sweep["benchmarks"] = [b for b in sweep["benchmarks"] if "/bw/" in b["name"]]
+    proc = run_tool("plot", write_json(sweep, "bw-only.json"), "--out", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "bandwidth.png").is_file() and not (tmp_path / "latency.png").exists()
+    assert "skipped latency: no lat results" in proc.stderr
+
+
+def test_failed_benchmarks_are_left_out_and_named(tmp_path, sweep, write_json):
+    for row in sweep["benchmarks"]:
+        if row["name"].startswith("read/bw/event/65536/"):
+            row.update(error_occurred=True, error_message="timed out")
+    proc = run_tool("plot", write_json(sweep, "partial.json"), "--out", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 failed benchmark(s) left out: read/bw/event/65536" in proc.stderr
+    assert_figures(tmp_path)
+
+
+def test_malformed_json_exits_2_without_traceback(tmp_path, write_json):
+    bad = write_json('{"context": {}, "benchmarks": [{"name": ', "bad.json")
+    proc = run_tool("plot", bad, "--out", tmp_path / "figs")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("plot: ") and proc.stderr.count("\n") == 1
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "figs").exists()
+
+
+def test_foreign_json_exits_2(tmp_path, write_json):
+    gbench = {"context": {"date": "x"}, "benchmarks": [{"name": "BM_x", "real_time": 1}]}
+    proc = run_tool("plot", write_json(gbench, "gbench.json"), "--out", tmp_path)
+    assert proc.returncode == 2 and "not rdmabench output" in proc.stderr
+
+
+def test_bad_options_exit_2(tmp_path):
+    assert run_tool("plot", FIXTURE, "--format", "gif", "--out", tmp_path).returncode == 2
+    assert run_tool("plot", FIXTURE, "--label", "a", "--label", "b", "--out", tmp_path).returncode == 2
+    assert run_tool("plot", tmp_path / "missing.json").returncode == 2

@@ -1,0 +1,192 @@
+"""Reading `rdmabench run --out` JSON (Google Benchmark JSON with an rdmabench context).
+
+One concern: turn a results file into checked, typed data, or fail with a one-line
+ResultsError that names the file and what is wrong. tools/plot and tools/compare share it.
+"""
+
+import json
+import math
+import re
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SUPPORTED_SCHEMAS = {"1"}
+PATTERNS = ("send", "write", "write_imm", "read")
+MODES = ("bw", "lat")
+CQ_MODES = ("busy", "event")
+
+# write/bw/busy/65536 followed by Google Benchmark's own suffixes
+# (/iterations:N, /repeats:N, /manual_time, /real_time, /min_time:X).
+_NAME = re.compile(r"^(?P<pattern>[a-z_]+)/(?P<mode>bw|lat)/(?P<cq>busy|event)/(?P<size>\d+)"
+                   r"(?P<suffix>(/[a-z_]+(:[0-9.]+)?)*)$")
+
+
+class ResultsError(Exception):
+    """A results file that cannot be used; str() is a one-line message naming the file."""
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str  # the counter in the JSON
+    title: str
+    unit: str
+    higher_is_better: bool
+    scale: float = 1.0  # JSON value * scale = value in `unit`
+
+
+BANDWIDTH = Metric("bytes_per_second", "bandwidth", "MB/s", True, 1e-6)
+BANDWIDTH_GBITS = Metric("bytes_per_second", "bandwidth", "Gb/s", True, 8e-9)
+MSG_RATE = Metric("msgs_per_second", "message rate", "msgs/s", True)
+LATENCY = {
+    stat: Metric(f"lat_{stat}_us", f"latency {stat}", "us", False)
+    for stat in ("min", "mean", "p50", "p90", "p99", "p999", "max")
+}
+CLIENT_CPU = Metric("client_cpu_us_per_msg", "client CPU per message", "us", False)
+SERVER_CPU = Metric("server_cpu_us_per_msg", "server CPU per message", "us", False)
+
+_REQUIRED = {
+    "bw": ("bytes_per_second", "msgs_per_second"),
+    "lat": ("lat_p50_us", "lat_p99_us", "lat_p999_us"),
+}
+
+
+@dataclass
+class Benchmark:
+    """Every repetition of one benchmark, e.g. write/bw/busy/65536."""
+
+    name: str
+    pattern: str
+    mode: str
+    cq: str
+    size: int
+    samples: list = field(default_factory=list)  # iteration rows, one per repetition
+    errors: list = field(default_factory=list)  # error messages of failed repetitions
+    label: str = ""
+
+    @property
+    def ok(self):
+        return bool(self.samples)
+
+    def values(self, metric):
+        return [row[metric.key] * metric.scale for row in self.samples if metric.key in row]
+
+    def median(self, metric):
+        vals = self.values(metric)
+        return statistics.median(vals) if vals else math.nan
+
+    def spread(self, metric):
+        vals = self.values(metric)
+        return (min(vals), max(vals)) if vals else (math.nan, math.nan)
+
+    @property
+    def round_trip(self):
+        """'half' or 'full': what the latency figures of this benchmark measure."""
+        if self.samples and self.samples[0].get("half_round_trip", 1.0) == 0.0:
+            return "full"
+        return "half"
+
+
+@dataclass
+class Run:
+    """One results file."""
+
+    path: str
+    label: str
+    context: dict
+    benchmarks: dict  # name -> Benchmark, in file order
+
+    def describe(self):
+        """'rxe1 (rxe) via rdmacm': device, driver and bootstrap from the context."""
+        c = self.context
+        return f"{c.get('device', '?')} ({c.get('driver', '?')}) via {c.get('bootstrap', '?')}"
+
+    @property
+    def repetitions(self):
+        return max((len(b.samples) for b in self.benchmarks.values()), default=0)
+
+    def select(self, mode=None, pattern=None, cq=None):
+        return [
+            b for b in self.benchmarks.values()
+            if b.ok and (mode is None or b.mode == mode) and (pattern is None or b.pattern == pattern)
+            and (cq is None or b.cq == cq)
+        ]
+
+
+def split_name(name):
+    """'write/bw/busy/65536/iterations:200/manual_time' -> ('write/bw/busy/65536', parts)."""
+    m = _NAME.match(name)
+    if not m or m["pattern"] not in PATTERNS:
+        return None
+    base = f"{m['pattern']}/{m['mode']}/{m['cq']}/{m['size']}"
+    return base, (m["pattern"], m["mode"], m["cq"], int(m["size"]))
+
+
+def load(path, label=None):
+    """Read and check one results file; raise ResultsError with a one-line reason."""
+    where = str(path)
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise ResultsError(f"{where}: cannot read: {e.strerror}") from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ResultsError(f"{where}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list) \
+            or not isinstance(doc.get("context"), dict):
+        raise ResultsError(f"{where}: not Google Benchmark JSON (needs 'context' and 'benchmarks')")
+    context = doc["context"]
+    schema = context.get("rdmabench_schema")
+    if schema is None:
+        raise ResultsError(f"{where}: not rdmabench output (no context.rdmabench_schema); "
+                           "write results with `rdmabench run --out FILE`")
+    if str(schema) not in SUPPORTED_SCHEMAS:
+        raise ResultsError(f"{where}: rdmabench schema {schema} is not supported here "
+                           f"(supported: {', '.join(sorted(SUPPORTED_SCHEMAS))}); update the tools")
+
+    benchmarks = {}
+    for i, row in enumerate(doc["benchmarks"]):
+        if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+            raise ResultsError(f"{where}: benchmarks[{i}] has no name")
+        if row.get("run_type") == "aggregate":
+            continue  # mean/median/stddev/cv rows: recomputed from the repetitions
+        parsed = split_name(row["name"])
+        if parsed is None:
+            raise ResultsError(f"{where}: benchmarks[{i}]: '{row['name']}' is not an rdmabench "
+                               "benchmark name (pattern/mode/cq/size)")
+        name, (pattern, mode, cq, size) = parsed
+        bench = benchmarks.setdefault(name, Benchmark(name, pattern, mode, cq, size))
+        if row.get("error_occurred"):
+            bench.errors.append(str(row.get("error_message", "failed")))
+            continue
+        for key in _REQUIRED[mode]:
+            value = row.get(key)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+                raise ResultsError(f"{where}: {row['name']}: counter '{key}' is missing or not a number")
+        bench.samples.append(row)
+        bench.label = row.get("label", bench.label)
+    if not benchmarks:
+        raise ResultsError(f"{where}: holds no benchmarks")
+    return Run(where, label or Path(path).stem, context, benchmarks)
+
+
+def load_all(paths, labels=None):
+    labels = list(labels or [])
+    if labels and len(labels) != len(paths):
+        raise ResultsError(f"{len(labels)} --label values for {len(paths)} files; give one per file")
+    runs = [load(p, labels[i] if labels else None) for i, p in enumerate(paths)]
+    seen = set()
+    for run in runs:
+        if run.label in seen:
+            raise ResultsError(f"two inputs are both labelled '{run.label}'; use --label to tell them apart")
+        seen.add(run.label)
+    return runs
+
+
+def size_text(size):
+    """2 -> '2', 4096 -> '4K', 1048576 -> '1M'."""
+    for unit, factor in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if size >= factor and size % factor == 0:
+            return f"{size // factor}{unit}"
+    return str(size)
