@@ -5,6 +5,7 @@
 #include <netdb.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "verbs/error.h"
@@ -99,9 +100,30 @@ CmId::~CmId() {
 void CmId::resolve(const std::string& host, uint16_t port, std::chrono::milliseconds timeout) {
   sockaddr_storage dst = to_sockaddr(host, port);
   const std::string where = host + ":" + std::to_string(port);
-  if (rdma_resolve_addr(id_, nullptr, reinterpret_cast<sockaddr*>(&dst), ms(timeout)) != 0)
-    throw VerbsError("rdma_resolve_addr", errno, where, ExitCode::kConnection);
-  channel_.expect(RDMA_CM_EVENT_ADDR_RESOLVED, timeout + std::chrono::seconds(1));
+  // Address resolution is retried in short slices: when the neighbour (ARP) entry is not
+  // yet valid, the kernel may miss the update and otherwise sit out the whole timeout.
+  constexpr std::chrono::milliseconds kSlice{1000};
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    const auto slice = std::clamp(left, std::chrono::milliseconds{100}, kSlice);
+    if (rdma_resolve_addr(id_, nullptr, reinterpret_cast<sockaddr*>(&dst), ms(slice)) != 0)
+      throw VerbsError("rdma_resolve_addr", errno, where, ExitCode::kConnection);
+    const auto event =
+        channel_.next(slice + std::chrono::seconds(1), "RDMA_CM_EVENT_ADDR_RESOLVED");
+    if (event.type == RDMA_CM_EVENT_ADDR_RESOLVED) break;
+    const bool retry = event.type == RDMA_CM_EVENT_ADDR_ERROR &&
+                       std::chrono::steady_clock::now() + std::chrono::milliseconds{100} < deadline;
+    if (!retry) {
+      throw Error(
+          ExitCode::kConnection,
+          std::string("rdma_cm: resolving ") + where + ": " + rdma_event_str(event.type) +
+              (event.status != 0 ? std::string(" (") + std::strerror(std::abs(event.status)) + ")"
+                                 : "") +
+              " after " + std::to_string(timeout.count()) + " ms (see --timeout)");
+    }
+  }
   if (rdma_resolve_route(id_, ms(timeout)) != 0)
     throw VerbsError("rdma_resolve_route", errno, where, ExitCode::kConnection);
   channel_.expect(RDMA_CM_EVENT_ROUTE_RESOLVED, timeout + std::chrono::seconds(1));
