@@ -62,7 +62,6 @@ class Benchmark:
     size: int
     samples: list = field(default_factory=list)  # iteration rows, one per repetition
     errors: list = field(default_factory=list)  # error messages of failed repetitions
-    label: str = ""
 
     @property
     def ok(self):
@@ -165,7 +164,6 @@ def load(path, label=None):
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
                 raise ResultsError(f"{where}: {row['name']}: counter '{key}' is missing or not a number")
         bench.samples.append(row)
-        bench.label = row.get("label", bench.label)
     if not benchmarks:
         raise ResultsError(f"{where}: holds no benchmarks")
     return Run(where, label or Path(path).stem, context, benchmarks)
