@@ -13,6 +13,7 @@
 #include "engine/clock.h"
 #include "engine/host_info.h"
 #include "engine/table_reporter.h"
+#include "engine/timing_environment.h"
 #include "verbs/cm_id.h"
 #include "verbs/device_list.h"
 
@@ -162,6 +163,7 @@ int run_run_command(int argc, char** argv) {
   }
 
   const ClockCheck clock = verify_clock();
+  const TimingEnvironment timing = timing_environment();
   const BootstrapChoice choice = choose_bootstrap(cm, so.host, so.port, so.device, so.timeout);
   base.bootstrap = choice.method;
   if (base.mtu != 0 && choice.method == Bootstrap::kRdmaCm)
@@ -223,6 +225,11 @@ int run_run_command(int argc, char** argv) {
       {"server_rdma_core", hello.value("rdma_core", std::string("?"))},
       {"bootstrap", to_string(choice.method)},
       {"bootstrap_reason", choice.reason},
+      {"timing", timing.describe()},
+      {"timing_mode", timing.mode},
+      {"icount_shift", timing.icount_shift},
+      {"qemu_version", timing.qemu_version},
+      {"server_timing", hello.value("timing", std::string("?"))},
       {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(clock.resolution_ns) + " ns"},
       {"rdmabench_params", params.dump()},
   };
@@ -232,6 +239,7 @@ int run_run_command(int argc, char** argv) {
           << gid_type << ") -> " << hello.value("hostname", std::string("?")) << " " << so.host
           << ":" << so.port << " via " << to_string(choice.method) << " (" << choice.reason
           << ")\n";
+  if (timing.deterministic()) summary << "timing: " << timing.describe() << "\n";
   for (const auto& [k, v] : context) benchmark::AddCustomContext(k, v);
 
   std::vector<std::string> gb_args = {"rdmabench-run"};

@@ -9,6 +9,7 @@
 #include "engine/pattern.h"
 #include "engine/resource_usage.h"
 #include "engine/stop_signals.h"
+#include "engine/timing_environment.h"
 #include "engine/transfer_loops.h"
 #include "net/control_channel.h"
 #include "verbs/device_list.h"
@@ -60,7 +61,8 @@ class ClientHandler {
                    {"version", kVersion},
                    {"hostname", host_name()},
                    {"kernel", kernel_release()},
-                   {"rdma_core", rdma_core_version()}});
+                   {"rdma_core", rdma_core_version()},
+                   {"timing", timing_environment().describe()}});
   }
 
   void setup(const TestSpec& spec) {

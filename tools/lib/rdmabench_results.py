@@ -101,6 +101,13 @@ class Run:
         return f"{c.get('device', '?')} ({c.get('driver', '?')}) via {c.get('bootstrap', '?')}"
 
     @property
+    def timing(self):
+        """('icount', shift) for the deterministic guest; ('realtime', '') otherwise."""
+        c = self.context
+        mode = c.get("timing_mode", "realtime")
+        return mode, c.get("icount_shift", "") if mode == "icount" else ""
+
+    @property
     def repetitions(self):
         return max((len(b.samples) for b in self.benchmarks.values()), default=0)
 

@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""How far the same benchmarks moved between runs (tools/gate reproducibility).
+
+Usage: spread.py RUN.json RUN.json [...] [--format text|markdown]
+
+For every benchmark and every counter the engine wrote, takes each run's median over its
+repetitions and prints the spread between runs: (max - min) / median, in percent. A counter
+that is zero in every run shows 0. The last lines give, per counter, the largest spread over
+all benchmarks: the noise a regression threshold must clear.
+"""
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import rdmabench_results as rr  # noqa: E402
+
+# Google Benchmark's own fields in an iteration row: bookkeeping, not measurements.
+NOT_COUNTERS = {"family_index", "per_family_instance_index", "repetitions", "repetition_index",
+                "threads", "iterations", "cpu_time", "half_round_trip"}
+
+SHORT = {"_per_second": "/s", "_per_msg": "/msg", "lat_": "", "bytes": "B", "msgs": "msg"}
+
+
+def counters_of(bench):
+    keys = []
+    for row in bench.samples:
+        for key, value in row.items():
+            if key not in NOT_COUNTERS and key not in keys and isinstance(value, (int, float)) \
+                    and not isinstance(value, bool):
+                keys.append(key)
+    return keys
+
+
+def spread_pct(values):
+    mid = statistics.median(values)
+    if mid == 0:
+        return 0.0 if max(values) == min(values) else float("inf")
+    return (max(values) - min(values)) / abs(mid) * 100
+
+
+def short(key):
+    for long, brief in SHORT.items():
+        key = key.replace(long, brief)
+    return key
+
+
+def spreads(runs):
+    """{benchmark name: {counter: spread %}} over the runs' per-run medians."""
+    out = {}
+    for name, first in runs[0].benchmarks.items():
+        benches = [run.benchmarks.get(name) for run in runs]
+        if not all(b is not None and b.ok for b in benches):
+            out[name] = None
+            continue
+        row = {}
+        for key in counters_of(first):
+            medians = [statistics.median(r[key] for r in b.samples if key in r) for b in benches]
+            row[key] = spread_pct(medians)
+        out[name] = row
+    return out
+
+
+def render(table, counters, markdown):
+    head = ["benchmark", *map(short, counters)]
+    body = []
+    for name, row in table.items():
+        cells = ["failed or missing in a run"] if row is None else \
+            [f"{row[c]:.2f}" if c in row else "-" for c in counters]
+        body.append([name, *cells])
+    worst = ["largest"]
+    for c in counters:
+        vals = [row[c] for row in table.values() if row and c in row]
+        worst.append(f"{max(vals):.2f}" if vals else "-")
+    body.append(worst)
+    if markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in body])
+    widths = [max(len(r[i]) if i < len(r) else 0 for r in [head, *body]) for i in range(len(head))]
+    fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths))  # noqa: E731
+    return "\n".join([fmt(head), fmt(["-" * w for w in widths]), *map(fmt, body)])
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog="spread", description=__doc__.split("\n\n")[0])
+    p.add_argument("runs", nargs="+", metavar="RUN.json")
+    p.add_argument("--format", choices=["text", "markdown"], default="text")
+    args = p.parse_args(argv)
+    if len(args.runs) < 2:
+        p.error("give at least two runs")
+    try:
+        runs = rr.load_all(args.runs, [f"run {i + 1}" for i in range(len(args.runs))])
+    except rr.ResultsError as e:
+        print(f"spread: {e}", file=sys.stderr)
+        return 2
+    table = spreads(runs)
+    counters = []
+    for row in table.values():
+        counters += [c for c in (row or {}) if c not in counters]
+    timing = runs[0].context.get("timing", "unknown timing")
+    print(f"spread between {len(runs)} runs, in % of the median ((max - min) / median of the "
+          f"per-run medians); {timing}")
+    print(render(table, counters, args.format == "markdown"))
+    return 0 if all(row is not None for row in table.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
