@@ -1,8 +1,10 @@
 """Fixtures for the suites that run inside the rxe guest (tools/rxe-vm), against real rxe.
 
 A test marked @pytest.mark.layout("veth") runs only in the two-host layout, one marked
-@pytest.mark.layout("lo") only on loopback; tools/test boots one guest per layout, so every
-test runs exactly once per layout it names. Unmarked tests run in both.
+@pytest.mark.layout("lo") only on loopback, one marked @pytest.mark.layout("veth-icount") only
+in the deterministic two-host guest (tools/rxe-vm --deterministic -m veth); tools/test boots
+one guest per layout, so every test runs exactly once per layout it names. Unmarked tests run
+in lo and veth (not in the deterministic guest, whose busy-CQ timings mean nothing).
 """
 import json
 import os
@@ -15,9 +17,16 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build"))
 
 
+def deterministic_guest():
+    try:
+        return "rdmabench.timing=icount" in Path("/proc/cmdline").read_text().split()
+    except OSError:
+        return False
+
+
 def current_layout():
     if Path("/sys/class/net/veth0").exists():
-        return "veth"
+        return "veth-icount" if deterministic_guest() else "veth"
     devices = list(Path("/sys/class/infiniband").glob("*")) if Path("/sys/class/infiniband").exists() else []
     return "lo" if devices else "none"
 
@@ -31,7 +40,8 @@ def pytest_collection_modifyitems(config, items):
     keep, drop = [], []
     for item in items:
         mark = item.get_closest_marker("layout")
-        (keep if mark is None or layout in mark.args else drop).append(item)
+        names = mark.args if mark else ("lo", "veth")
+        (keep if layout in names else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

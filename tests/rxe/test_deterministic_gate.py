@@ -1,0 +1,88 @@
+"""The deterministic regression gate (tools/gate --deterministic), in the deterministic guest.
+
+Runs only there (tools/test boots tools/rxe-vm --deterministic -m veth for it). Unchanged code
+must pass against the committed results/rxe-baseline-deterministic.json; two injected
+slowdowns must fail:
+- the rdmabench build made by tools/test with meson -Dinject_post_work (RDMABENCH_SLOWDOWN_BUILD),
+  sized by tools/lib/calibrate_slowdown.py to add about 5 % to every benchmark of the suite;
+  every benchmark must be flagged, each by about the slowdown predicted for it;
+- a 20 us netem delay on the veth pair, which every latency benchmark must show.
+The compare tables are kept in build/test-reports/ and printed by tools/test.
+"""
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import BUILD, ROOT
+
+pytestmark = pytest.mark.layout("veth-icount")
+
+REPORTS = BUILD / "test-reports"
+GATE = str(ROOT / "tools" / "gate")
+THRESHOLD = 0.02  # tools/gate --deterministic's default, as a fraction
+ROW = re.compile(r"^(?P<name>[a-z_]+/(bw|lat)/[a-z]+/\d+)\s.*\s(?P<slowdown>[\d.]+)x\s+\S+\s+(?P<verdict>.+?)\s*$")
+
+
+def gate(*args, build=BUILD, timeout=900):
+    env = dict(os.environ, RDMABENCH_PORT="18600", RDMABENCH_BUILD=str(build))
+    return subprocess.run([GATE, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+                          env=env)
+
+
+def keep(name, proc):
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    (REPORTS / name).write_text(f"$ tools/gate ... -> exit {proc.returncode}\n{proc.stdout}")
+
+
+def verdicts(stdout):
+    """{benchmark: (slowdown, verdict)} from tools/compare's table."""
+    rows = {}
+    for line in stdout.splitlines():
+        if m := ROW.match(line):
+            rows[m["name"]] = (float(m["slowdown"]), m["verdict"])
+    return rows
+
+
+def check(*extra, build=BUILD, out):
+    return gate("check", "--here", "--deterministic", "--out", str(REPORTS / out), *extra, build=build)
+
+
+def test_gate_passes_on_unchanged_code():
+    proc = check(out="gate-deterministic.json")
+    keep("gate-deterministic.txt", proc)
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
+    rows = verdicts(proc.stdout)
+    assert len(rows) == 10 and all(v == "ok" for _, v in rows.values()), proc.stdout
+    assert "left out" in proc.stderr and "time slice" in proc.stderr
+
+
+def test_gate_fails_on_a_five_percent_slowdown_of_the_software_path():
+    build = Path(os.environ.get("RDMABENCH_SLOWDOWN_BUILD", ""))
+    calibration = REPORTS / "slowdown-calibration.json"
+    assert (build / "rdmabench").exists() and calibration.exists(), \
+        "tools/test builds the slowdown variant before booting this guest"
+    predicted = json.loads(calibration.read_text())["predicted"]
+    proc = check(out="gate-deterministic-slowdown.json", build=build)
+    keep("gate-deterministic-slowdown.txt", proc)
+    assert proc.returncode == 1, proc.stdout + proc.stderr[-3000:]
+    rows = verdicts(proc.stdout)
+    assert set(rows) == set(predicted), proc.stdout
+    for name, (slowdown, verdict) in rows.items():
+        assert verdict == "REGRESSION", proc.stdout
+        # Guest time counts instructions: the injected loop costs what was predicted, within
+        # the gate's own resolution.
+        assert abs(slowdown - predicted[name]) <= THRESHOLD, (name, slowdown, predicted[name])
+
+
+def test_gate_fails_on_a_network_delay():
+    proc = check("--slow-network", "delay 20us", out="gate-deterministic-netem.json")
+    keep("gate-deterministic-netem.txt", proc)
+    assert "injected slowdown" in proc.stderr
+    assert proc.returncode == 1, proc.stdout + proc.stderr[-3000:]
+    latency = {n: v for n, v in verdicts(proc.stdout).items() if "/lat/" in n}
+    assert len(latency) == 4 and all(v == "REGRESSION" for _, v in latency.values()), proc.stdout
+    qdisc = subprocess.run(["tc", "qdisc", "show", "dev", "veth0"], capture_output=True, text=True).stdout
+    assert "netem" not in qdisc
