@@ -3,6 +3,9 @@
 fixtures/rxe-sweep.json is real output: `rdmabench run 10.99.0.1 --sizes 2,4K,64K --iters 100
 --benchmark_repetitions=3` in the tools/rxe-vm veth guest (rxe over rdma_cm), kept as is except
 that the aggregate rows of all but the send benchmarks were dropped to keep the file small.
+
+fixtures/rxe-deterministic.json is real output of `tools/gate run --deterministic` (the gate's
+deterministic suite, 3 repetitions, in the icount guest), kept as is.
 """
 import copy
 import json
@@ -13,10 +16,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).parent / "fixtures" / "rxe-sweep.json"
+DETERMINISTIC = Path(__file__).parent / "fixtures" / "rxe-deterministic.json"
 
 
 def run_tool(name, *args):
-    return subprocess.run(["/usr/bin/python3", str(ROOT / "tools" / name), *map(str, args)],
+    """Runs tools/NAME (or tools/lib/NAME.py) with the system Python."""
+    path = ROOT / "tools" / name
+    if not path.exists():
+        path = ROOT / "tools" / "lib" / f"{name}.py"
+    return subprocess.run(["/usr/bin/python3", str(path), *map(str, args)],
                           capture_output=True, text=True, timeout=120)
 
 

@@ -1,0 +1,85 @@
+"""The tools' handling of deterministic-guest results: compare's refusal to mix timing modes
+and its notes, the spread report (tools/gate reproducibility) and the slowdown calibration."""
+import json
+
+from conftest import DETERMINISTIC, FIXTURE, run_tool, scaled
+
+
+def deterministic():
+    return json.loads(DETERMINISTIC.read_text())
+
+
+def test_compare_refuses_a_deterministic_run_against_an_ordinary_one():
+    for base, new in ((FIXTURE, DETERMINISTIC), (DETERMINISTIC, FIXTURE)):
+        proc = run_tool("compare", base, new)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert "deterministic" in proc.stderr and "cannot be judged" in proc.stderr
+        assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+        assert proc.stdout == ""
+
+
+def test_compare_refuses_different_icount_shifts(write_json):
+    doc = deterministic()
+    doc["context"]["icount_shift"] = "3"
+    proc = run_tool("compare", DETERMINISTIC, write_json(doc, "shift3.json"))
+    assert proc.returncode == 2
+    assert "shift=2" in proc.stderr and "shift=3" in proc.stderr
+
+
+def test_compare_names_a_different_guest_kernel(write_json):
+    doc = deterministic()
+    doc["context"]["client_kernel"] = "6.1.0-99-amd64"
+    proc = run_tool("compare", DETERMINISTIC, write_json(doc, "kernel.json"), "--threshold", "2")
+    assert proc.returncode == 0, proc.stdout
+    assert "client_kernel" in proc.stdout and "6.1.0-99-amd64" in proc.stdout
+    same = run_tool("compare", DETERMINISTIC, DETERMINISTIC, "--threshold", "2")
+    assert "carry over" not in same.stdout
+    assert "deterministic runs: threshold only" in same.stdout
+
+
+def test_compare_flags_a_three_percent_slowdown_at_two_percent(write_json):
+    doc = scaled(deterministic(), lambda n: n.startswith("read/bw/busy/"),
+                 ("bytes_per_second", "msgs_per_second"), 1 / 1.03)
+    proc = run_tool("compare", DETERMINISTIC, write_json(doc, "slow.json"), "--threshold", "2")
+    assert proc.returncode == 1, proc.stdout
+    flagged = [l.split()[0] for l in proc.stdout.splitlines() if "REGRESSION" in l and "/" in l.split()[0]]
+    assert flagged == ["read/bw/busy/65536"], proc.stdout
+
+
+def test_spread_of_identical_runs_is_zero_and_counts_every_counter():
+    proc = run_tool("spread", DETERMINISTIC, DETERMINISTIC)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "icount" in lines[0]
+    header = lines[1].split()
+    for counter in ("B/s", "p50_us", "client_cpu_us/msg", "server_vcsw/msg"):
+        assert counter in header
+    largest = lines[-1].split()
+    assert largest[0] == "largest" and set(largest[1:]) <= {"0.00", "-"}
+
+
+def test_spread_reports_a_moved_counter(write_json):
+    doc = scaled(deterministic(), lambda n: n.startswith("send/lat/event/"), ("lat_p50_us",), 1.1)
+    proc = run_tool("spread", DETERMINISTIC, write_json(doc, "moved.json"))
+    row = next(l for l in proc.stdout.splitlines() if l.startswith("send/lat/event/2"))
+    column = proc.stdout.splitlines()[1].split().index("p50_us")
+    assert abs(float(row.split()[column]) - 9.52) < 0.05  # (1.1 - 1) / median(1, 1.1)
+
+
+def test_spread_needs_two_runs_and_rdmabench_json(write_json):
+    assert run_tool("spread", DETERMINISTIC).returncode == 2
+    proc = run_tool("spread", DETERMINISTIC, write_json("{nope", "bad.json"))
+    assert proc.returncode == 2 and "not valid JSON" in proc.stderr
+
+
+def test_calibration_predicts_five_percent_and_refuses_wall_clock_runs(tmp_path):
+    out = tmp_path / "cal.json"
+    proc = run_tool("calibrate_slowdown", DETERMINISTIC, "--json", out)
+    assert proc.returncode == 0, proc.stderr
+    fixed, per_kib = map(int, proc.stdout.split())
+    assert fixed > 0 and per_kib > 0
+    predicted = json.loads(out.read_text())["predicted"]
+    assert len(predicted) == 10
+    assert all(1.03 < s < 1.08 for s in predicted.values()), predicted
+    proc = run_tool("calibrate_slowdown", FIXTURE)
+    assert proc.returncode == 2 and "deterministic" in proc.stderr
