@@ -1,79 +1,220 @@
 #!/usr/bin/python3
-"""Runs inside the rxe guest (see tools/vs-perftest): perftest and rdmabench on the same
-device with matching sizes, iterations and tx depth; prints ours/perftest ratios."""
+"""Runs inside the rxe guest (see tools/vs-perftest): perftest and rdmabench on the same rxe
+device, alternating, with matching sizes, iterations, tx depth and signalling; prints
+ours/perftest ratios as the median and range over the rounds.
+
+Usage: vs_perftest_guest.py BUILD --rounds R --bw-iters N --lat-iters N
+
+Figures, in the same units for both tools:
+- bandwidth in MiB/s (perftest's "MB/sec" is 2^20 bytes per second);
+- latency: perftest's t_typical (its median) against rdmabench's p50;
+- CPU per message of the client and of the server process: total user+system CPU time
+  (getrusage of each process), measured at N and at 2N messages; the difference divided by
+  N leaves setup and teardown out for both tools alike.
+In the deterministic guest (tools/rxe-vm --deterministic) only the cases it can measure run:
+no busy polling where the peer's user space must act (README, "Choosing a mode").
+"""
+import argparse
 import json
+import os
 import re
+import statistics
 import subprocess
-import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-BUILD = Path(sys.argv[1])
-ITERS_BW, ITERS_LAT = int(sys.argv[2]), int(sys.argv[3])
-TX_DEPTH = 128
 HOST = "127.0.0.1"
+TX_DEPTH = 128
+PERFTEST_SIGNAL_EVERY = 100  # perftest's default --cq-mod in bw tests
+PERFTEST_PORT, OUR_PORT = 18750, 18760  # perftest's default 18515 is rdmabench's too
+MIB = 1 << 20
 
-CASES = [  # (label, perftest tool, our pattern, mode, size, iterations)
-    ("write bw 64K", "ib_write_bw", "write", "bw", 65536, ITERS_BW),
-    ("read bw 64K", "ib_read_bw", "read", "bw", 65536, ITERS_BW),
-    ("send bw 4K", "ib_send_bw", "send", "bw", 4096, ITERS_BW),
-    ("send lat 2B", "ib_send_lat", "send", "lat", 2, ITERS_LAT),
-    ("write lat 2B", "ib_write_lat", "write", "lat", 2, ITERS_LAT),
+
+@dataclass
+class Case:
+    label: str
+    tool: str      # perftest binary
+    pattern: str   # rdmabench pattern
+    mode: str      # bw or lat
+    cq: str        # busy or event (perftest -e)
+    size: int
+
+
+ORDINARY = [
+    Case("write bw 64K", "ib_write_bw", "write", "bw", "busy", 65536),
+    Case("read bw 64K", "ib_read_bw", "read", "bw", "busy", 65536),
+    Case("send bw 4K", "ib_send_bw", "send", "bw", "busy", 4096),
+    Case("send lat 2B", "ib_send_lat", "send", "lat", "busy", 2),
+    Case("write lat 2B", "ib_write_lat", "write", "lat", "busy", 2),
+]
+# The target of write and read bw is passive, so busy polling is meaningful there; send needs
+# the server's user space, so it runs with events on both tools.
+DETERMINISTIC = [
+    Case("write bw 64K", "ib_write_bw", "write", "bw", "busy", 65536),
+    Case("read bw 64K", "ib_read_bw", "read", "bw", "busy", 65536),
+    Case("send bw 4K -e", "ib_send_bw", "send", "bw", "event", 4096),
+    Case("send lat 2B -e", "ib_send_lat", "send", "lat", "event", 2),
+    Case("read lat 2B -e", "ib_read_lat", "read", "lat", "event", 2),
 ]
 
 
-def perftest(tool, size, iters, mode):
-    args = [tool, "-d", "rxe0", "-x", "1", "-s", str(size), "-n", str(iters), "-F"]
-    if mode == "bw":
+def deterministic_guest():
+    return "rdmabench.timing=icount" in Path("/proc/cmdline").read_text().split()
+
+
+def listening(port):
+    out = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True).stdout
+    return bool(out.strip())
+
+
+def wait_listening(port, server, what):
+    for _ in range(200):
+        if listening(port):
+            return
+        if server.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not listen on port {port}")
+
+
+def cpu_seconds(proc):
+    """Waits for proc; returns its user+system CPU seconds (and checks its exit status)."""
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{proc.args[0]} exited {proc.returncode}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_pair(server_cmd, client_cmd, port, what):
+    """(client stdout, client CPU s, server CPU s) of one server/client pair."""
+    server = subprocess.Popen(server_cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_listening(port, server, what)
+        client = subprocess.Popen(client_cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  text=True)
+        out = client.stdout.read()
+        client_cpu = cpu_seconds(client)
+        return out, client_cpu, cpu_seconds(server)
+    finally:
+        if server.returncode is None:
+            server.kill()
+            server.wait()
+
+
+def perftest(case, iters):
+    """(figure, client CPU s, server CPU s); figure is MiB/s (bw) or median us (lat)."""
+    args = [case.tool, "-d", "rxe0", "-x", "1", "-s", str(case.size), "-n", str(iters), "-F",
+            "-p", str(PERFTEST_PORT)]
+    if case.mode == "bw":
         args += ["-t", str(TX_DEPTH)]
-    server = subprocess.Popen(["timeout", "120", "stdbuf", "-oL", *args], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    time.sleep(1.0)
-    out = subprocess.run(["timeout", "120", "stdbuf", "-oL", *args, HOST], capture_output=True, text=True).stdout
-    server.wait()
-    lines = [l.split() for l in out.splitlines() if re.match(r"^\s*\d+\s+\d+\s+[\d.]+", l)]
-    if not lines:
-        raise RuntimeError(f"{tool}: no result line in:\n{out}")
-    row = lines[-1]
-    if mode == "bw":
-        return float(row[3])  # BW average [MB/sec]
-    return float(row[4])      # t_typical [usec] (median)
+    if case.cq == "event":
+        args += ["-e"]
+    cmd = ["timeout", "300", "stdbuf", "-oL", *args]
+    out, client_cpu, server_cpu = run_pair(cmd, cmd + [HOST], PERFTEST_PORT, case.tool)
+    rows = [l.split() for l in out.splitlines() if re.match(r"^\s*\d+\s+\d+\s+[\d.]+", l)]
+    if not rows:
+        raise RuntimeError(f"{case.tool}: no result line in:\n{out}")
+    figure = float(rows[-1][3] if case.mode == "bw" else rows[-1][4])  # BW average, t_typical
+    return figure, client_cpu, server_cpu
 
 
-def ours(pattern, mode, size, iters, port):
+def ours(build, case, iters):
+    exe = str(build / "rdmabench")
+    server = [exe, "serve", "--port", str(OUR_PORT), "--once", "--timeout", "60"]
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
-        subprocess.run([str(BUILD / "rdmabench"), "run", HOST, "--port", str(port), "--cm", "oob",
-                        "--pattern", pattern, "--mode", mode, "--cq", "busy", "--sizes", str(size),
-                        "--iters", str(iters), "--tx-depth", str(TX_DEPTH), "--out", f.name],
-                       check=True, capture_output=True)
+        client = [exe, "run", HOST, "--port", str(OUR_PORT), "--cm", "oob", "--timeout", "60",
+                  "--pattern", case.pattern, "--mode", case.mode, "--cq", case.cq,
+                  "--sizes", str(case.size), "--iters", str(iters), "--tx-depth", str(TX_DEPTH),
+                  "--signal-every", str(PERFTEST_SIGNAL_EVERY), "--out", f.name]
+        _, client_cpu, server_cpu = run_pair(server, client, OUR_PORT, "rdmabench serve")
         row = json.load(open(f.name))["benchmarks"][0]
-    if mode == "bw":
-        return row["bytes_per_second"] / 1e6  # MB/s, as perftest's MB/sec (10^6)
-    return row["lat_p50_us"]
+    if row.get("error_occurred"):
+        raise RuntimeError(f"rdmabench {case.label}: {row.get('error_message')}")
+    figure = row["bytes_per_second"] / MIB if case.mode == "bw" else row["lat_p50_us"]
+    return figure, client_cpu, server_cpu
+
+
+def measure(tool, case, iters):
+    """figure at 2N messages, and client/server CPU us per message from N and 2N."""
+    fig, c2, s2 = tool(case, 2 * iters)
+    _, c1, s1 = tool(case, iters)
+    return fig, (c2 - c1) / iters * 1e6, (s2 - s1) / iters * 1e6
+
+
+# Below this CPU per message a side is passive (the target of write and read bw): its figure is
+# setup noise, and a ratio of two such figures means nothing.
+PASSIVE_CPU_US = 5.0
+
+
+def ratios(case, theirs, mine):
+    """ours/perftest for bandwidth; perftest/ours for latency and CPU: > 1 means ours is better.
+    A CPU ratio is None where either side is passive."""
+    fig = mine[0] / theirs[0] if case.mode == "bw" else theirs[0] / mine[0]
+    cpu = [theirs[i] / mine[i] if min(theirs[i], mine[i]) >= PASSIVE_CPU_US else None
+           for i in (1, 2)]
+    return fig, *cpu
+
+
+def spread_text(values):
+    if any(v is None for v in values):
+        return "- (passive)"
+    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
 
 
 def main():
-    port = 18700
-    server = subprocess.Popen([str(BUILD / "rdmabench"), "serve", "--port", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(0.5)
-    print(f"{'test':<14} {'metric':<16} {'perftest':>10} {'rdmabench':>10} {'ratio':>7}  better")
-    try:
-        for label, tool, pattern, mode, size, iters in CASES:
-            theirs = perftest(tool, size, iters, mode)
-            mine = ours(pattern, mode, size, iters, port)
-            if mode == "bw":
-                ratio, metric = mine / theirs, "BW avg MB/s"
-            else:
-                ratio, metric = theirs / mine, "median lat us"
-            print(f"{label:<14} {metric:<16} {theirs:>10.2f} {mine:>10.2f} {ratio:>7.2f}  "
-                  f"{'ours' if ratio >= 1 else 'perftest'}", flush=True)
-    finally:
-        server.terminate()
-        server.wait()
-    print("ratio > 1 means rdmabench is faster (bw: ours/perftest; lat: perftest/ours). "
-          "Guest figures are emulated and vary by about 30%.")
+    p = argparse.ArgumentParser()
+    p.add_argument("build", type=Path)
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--bw-iters", type=int, default=1000)
+    p.add_argument("--lat-iters", type=int, default=1000)
+    args = p.parse_args()
+    deterministic = deterministic_guest()
+    cases = DETERMINISTIC if deterministic else ORDINARY
+    # One unmeasured run of every case with both tools first: the first run of a binary reads
+    # its pages over 9p, which costs system time (and warps guest time in the deterministic
+    # guest).
+    for case in cases:
+        perftest(case, 50)
+        ours(args.build, case, 50)
+
+    print(f"{'deterministic guest (icount)' if deterministic else 'ordinary guest'}; "
+          f"{args.rounds} alternating rounds; bw {args.bw_iters}/{2 * args.bw_iters} and lat "
+          f"{args.lat_iters}/{2 * args.lat_iters} messages; tx depth {TX_DEPTH}, a completion "
+          f"every {PERFTEST_SIGNAL_EVERY} sends (perftest's default) on both", flush=True)
+    results = {c.label: [] for c in cases}
+    for r in range(args.rounds):
+        for case in cases:
+            iters = args.bw_iters if case.mode == "bw" else args.lat_iters
+            order = [perftest, lambda c, n: ours(args.build, c, n)]
+            if r % 2:
+                order.reverse()  # alternate which tool goes first
+            first, second = (measure(t, case, iters) for t in order)
+            theirs, mine = (first, second) if r % 2 == 0 else (second, first)
+            results[case.label].append((theirs, mine, ratios(case, theirs, mine)))
+            print(f"round {r + 1} {case.label}: perftest {theirs[0]:.2f}, rdmabench {mine[0]:.2f}",
+                  flush=True)
+
+    print(f"\n{'test':<15} {'unit':<9} {'perftest':>9} {'rdmabench':>9}  {'ratio, median (range)':<24}"
+          f" {'client CPU/msg ratio':<24} {'server CPU/msg ratio':<24}")
+    for case in cases:
+        rows = results[case.label]
+        unit = "MiB/s" if case.mode == "bw" else "p50 us"
+        theirs = statistics.median(t[0][0] for t in rows)
+        mine = statistics.median(t[1][0] for t in rows)
+        cells = [spread_text([t[2][i] for t in rows]) for i in range(3)]
+        print(f"{case.label:<15} {unit:<9} {theirs:>9.2f} {mine:>9.2f}  {cells[0]:<24} {cells[1]:<24} {cells[2]:<24}")
+    print("\nratio > 1: rdmabench better (bandwidth: ours/perftest; latency and CPU per message: "
+          "perftest/ours). CPU per message: process CPU time at 2N minus at N messages, over N;"
+          f" no ratio where either tool's side stays under {PASSIVE_CPU_US:g} us (a passive target).")
+    for case in cases:
+        rows = results[case.label]
+        cpu = [(statistics.median(t[0][i] for t in rows), statistics.median(t[1][i] for t in rows))
+               for i in (1, 2)]
+        print(f"  {case.label:<15} CPU us/msg perftest/rdmabench: client {cpu[0][0]:.2f}/{cpu[0][1]:.2f},"
+              f" server {cpu[1][0]:.2f}/{cpu[1][1]:.2f}")
 
 
 if __name__ == "__main__":
