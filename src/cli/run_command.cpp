@@ -12,6 +12,7 @@
 #include "engine/benchmark_suite.h"
 #include "engine/clock.h"
 #include "engine/host_info.h"
+#include "engine/spec_validation.h"
 #include "engine/table_reporter.h"
 #include "engine/timing_environment.h"
 #include "verbs/cm_id.h"
@@ -147,10 +148,7 @@ int run_run_command(int argc, char** argv) {
   base.verify = args.count("verify") > 0;
   base.mtu = args["mtu"].as<uint32_t>();
   if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
-  if (base.tx_depth == 0 || base.rx_depth == 0)
-    throw Error(ExitCode::kUsage, "depths must be at least 1");
-  if (base.signal_every == 0 || base.signal_every > base.tx_depth)
-    throw Error(ExitCode::kUsage, "--signal-every must be between 1 and --tx-depth");
+  validate_spec(base);  // the device's limits are checked below, once it is open
   const std::string cm = args["cm"].as<std::string>();
   if (cm != "auto" && cm != "rdmacm" && cm != "oob")
     throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "core/gid.h"
+#include "net/message_fields.h"
 
 namespace rdmabench {
 
@@ -13,8 +14,19 @@ nlohmann::json buffer_json(const RemoteBuffer& b) {
   return {{"addr", b.address}, {"rkey", b.rkey}, {"len", b.length}};
 }
 
-RemoteBuffer buffer_from(const nlohmann::json& j) {
-  return {j.at("addr").get<uint64_t>(), j.at("rkey").get<uint32_t>(), j.at("len").get<uint64_t>()};
+// What the peer sends is checked field by field (any program may be on the other end).
+const MessageContext kOob{"oob"};
+const MessageContext kBuf{"buf.buf"};
+
+RemoteBuffer buffer_from(const nlohmann::json& message, const MessageContext& ctx) {
+  const nlohmann::json& j = field(message, ctx, "buf");
+  return {unsigned_as<uint64_t>(j, kBuf, "addr"), unsigned_as<uint32_t>(j, kBuf, "rkey"),
+          unsigned_as<uint64_t>(j, kBuf, "len")};
+}
+
+// The peer's path MTU, as the ibv_mtu enum value it sends (IBV_MTU_256 .. IBV_MTU_4096).
+ibv_mtu peer_mtu(const nlohmann::json& m) {
+  return static_cast<ibv_mtu>(unsigned_as<uint32_t>(m, kOob, "mtu", IBV_MTU_256, IBV_MTU_4096));
 }
 
 uint32_t random_psn() {
@@ -79,10 +91,10 @@ nlohmann::json oob_message(const OobLocal& local, ibv_mtu mtu, Endpoint& ep) {
 
 QpAddress peer_address(const nlohmann::json& m) {
   QpAddress a;
-  a.qp_number = m.at("qpn").get<uint32_t>();
-  a.psn = m.at("psn").get<uint32_t>();
-  a.lid = m.at("lid").get<uint16_t>();
-  auto gid = parse_gid(m.at("gid").get<std::string>());
+  a.qp_number = unsigned_as<uint32_t>(m, kOob, "qpn", 1, 0xffffff);
+  a.psn = unsigned_as<uint32_t>(m, kOob, "psn", 0, 0xffffff);
+  a.lid = unsigned_as<uint16_t>(m, kOob, "lid");
+  auto gid = parse_gid(string_field(m, kOob, "gid"));
   if (!gid) throw Error(ExitCode::kConnection, "peer sent a malformed GID");
   a.gid = *gid;
   return a;
@@ -90,12 +102,12 @@ QpAddress peer_address(const nlohmann::json& m) {
 
 void connect_qp(Endpoint& ep, OobLocal& local, const nlohmann::json& peer, ibv_mtu mtu) {
   local.path.mtu = mtu;
-  local.path.rd_atomic = static_cast<uint8_t>(
-      std::min<uint32_t>(local.path.rd_atomic, peer.at("rd_atomic").get<uint32_t>()));
+  local.path.rd_atomic = static_cast<uint8_t>(std::min<uint32_t>(
+      local.path.rd_atomic, unsigned_as<uint32_t>(peer, kOob, "rd_atomic", 1, 255)));
   ep.rd_atomic = local.path.rd_atomic;
   ep.qp().to_rtr(peer_address(peer), local.path);
   ep.qp().to_rts(local.address.psn, local.path);
-  ep.remote = buffer_from(peer.at("buf"));
+  ep.remote = buffer_from(peer, kOob);
 }
 
 rdma_conn_param conn_param(const Endpoint& ep) {
@@ -135,18 +147,19 @@ std::unique_ptr<Endpoint> client_bootstrap(ControlChannel& control, const TestSp
     if (spec.client_receives()) ep->post_initial_receives();
     control.send(oob_message(local, local.active_mtu, *ep));
     const auto reply = control.receive("oob");
-    connect_qp(*ep, local, reply, static_cast<ibv_mtu>(reply.at("mtu").get<int>()));
+    connect_qp(*ep, local, reply, peer_mtu(reply));
     return ep;
   }
   const auto listen = control.receive("cm_listen");
   auto channel = std::make_unique<CmEventChannel>();
   auto id = std::make_unique<CmId>(*channel);
-  id->resolve(options.server_host, listen.at("port").get<uint16_t>(), options.timeout);
+  id->resolve(options.server_host, unsigned_as<uint16_t>(listen, {"cm_listen"}, "port", 1),
+              options.timeout);
   auto ep = std::make_unique<Endpoint>(std::move(channel), std::move(id), spec);
   if (spec.client_receives()) ep->post_initial_receives();
   ep->cm_id()->connect(conn_param(*ep), options.timeout);
   control.send({{"type", "buf"}, {"buf", buffer_json(ep->local_buffer())}});
-  ep->remote = buffer_from(control.receive("buf").at("buf"));
+  ep->remote = buffer_from(control.receive("buf"), {"buf"});
   return ep;
 }
 
@@ -157,7 +170,7 @@ std::unique_ptr<Endpoint> server_bootstrap(ControlChannel& control, const TestSp
     auto ep = std::make_unique<Endpoint>(options.device, spec);
     OobLocal local = prepare_oob(*ep);
     if (spec.server_receives()) ep->post_initial_receives();
-    ibv_mtu mtu = std::min(local.active_mtu, static_cast<ibv_mtu>(peer.at("mtu").get<int>()));
+    ibv_mtu mtu = std::min(local.active_mtu, peer_mtu(peer));
     if (spec.mtu != 0) mtu = std::min(mtu, mtu_from_bytes(spec.mtu));
     connect_qp(*ep, local, peer, mtu);
     control.send(oob_message(local, mtu, *ep));
@@ -173,7 +186,7 @@ std::unique_ptr<Endpoint> server_bootstrap(ControlChannel& control, const TestSp
   auto ep = std::make_unique<Endpoint>(std::move(channel), std::move(id), spec);
   if (spec.server_receives()) ep->post_initial_receives();
   ep->cm_id()->accept(conn_param(*ep), options.timeout);
-  ep->remote = buffer_from(control.receive("buf").at("buf"));
+  ep->remote = buffer_from(control.receive("buf"), {"buf"});
   control.send({{"type", "buf"}, {"buf", buffer_json(ep->local_buffer())}});
   return ep;
 }

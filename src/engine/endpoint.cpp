@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/payload.h"
+#include "engine/spec_validation.h"
 #include "verbs/device_list.h"
 
 namespace rdmabench {
@@ -12,18 +13,15 @@ constexpr uint64_t kMaxReceiveRingBytes = 64ull << 20;
 constexpr uint32_t kMaxInline = 220;
 }  // namespace
 
-void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec) {
+DeviceLimits device_limits(const Context& context, uint8_t port) {
   const ibv_device_attr dev = context.query_device();
   const ibv_port_attr pa = context.query_port(port);
-  if (spec.size > pa.max_msg_sz)
-    throw Error(ExitCode::kUsage, "message size " + std::to_string(spec.size) + " exceeds " +
-                                      context.device_name() + "'s max_msg_sz " +
-                                      std::to_string(pa.max_msg_sz));
-  const uint64_t need = static_cast<uint64_t>(std::max(spec.tx_depth, spec.rx_depth));
-  if (need > static_cast<uint64_t>(dev.max_qp_wr))
-    throw Error(ExitCode::kUsage, "queue depth " + std::to_string(need) + " exceeds " +
-                                      context.device_name() + "'s max_qp_wr " +
-                                      std::to_string(dev.max_qp_wr));
+  return {context.device_name(), pa.max_msg_sz, static_cast<uint32_t>(dev.max_qp_wr),
+          static_cast<uint32_t>(dev.max_cqe), static_cast<uint32_t>(pa.gid_tbl_len)};
+}
+
+void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec) {
+  validate_spec(spec, device_limits(context, port));
 }
 
 Endpoint::Endpoint(const std::string& device, const TestSpec& spec) : spec_(spec) {

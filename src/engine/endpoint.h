@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/spec_validation.h"
 #include "engine/test_spec.h"
 #include "verbs/cm_id.h"
 #include "verbs/completion_channel.h"
@@ -84,8 +85,9 @@ class Endpoint {
   uint8_t port_ = 1;
 };
 
-// Rejects what the device cannot do (size beyond max_msg_sz, depths beyond max_qp_wr)
-// with Error(kUsage) naming the limit.
+// The limits validate_spec checks a spec against, read from an open device's port.
+DeviceLimits device_limits(const Context& context, uint8_t port);
+// validate_spec against this device: Error(kUsage) naming the field and the limit.
 void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec);
 
 }  // namespace rdmabench

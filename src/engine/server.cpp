@@ -12,11 +12,15 @@
 #include "engine/timing_environment.h"
 #include "engine/transfer_loops.h"
 #include "net/control_channel.h"
+#include "net/message_fields.h"
 #include "verbs/device_list.h"
 
 namespace rdmabench {
 
 namespace {
+
+// More messages than any run could send in a day at a billion per second.
+constexpr uint64_t kMaxIterations = 1ull << 46;
 
 class ClientHandler {
  public:
@@ -28,11 +32,11 @@ class ClientHandler {
     greet();
     for (;;) {
       const auto msg = control_.receive(options_.idle_timeout, stop_fd_);
-      const std::string type = msg.at("type");
+      const std::string type = msg["type"];  // ControlChannel checked it is a string
       if (type == "setup") {
-        setup(spec_from_json(msg.at("spec")));
+        setup(spec_from_json(field(msg, {"setup", ExitCode::kUsage}, "spec")));
       } else if (type == "run") {
-        run(msg.at("iters").get<uint64_t>());
+        run(unsigned_as<uint64_t>(msg, {"run"}, "iters", 1, kMaxIterations));
       } else if (type == "teardown") {
         endpoint_.reset();
       } else if (type == "bye") {
@@ -46,13 +50,17 @@ class ClientHandler {
  private:
   void greet() {
     const auto hello = control_.receive(options_.timeout, stop_fd_, "hello");
-    const int theirs = hello.value("protocol", -1);
+    const auto protocol = hello.find("protocol");
+    const int64_t theirs =
+        protocol != hello.end() && protocol->is_number_integer() ? protocol->get<int64_t>() : -1;
+    const auto version = hello.find("version");
     if (theirs != kControlProtocolVersion) {
-      const std::string text = "protocol version mismatch: client speaks " +
-                               std::to_string(theirs) + " (rdmabench " +
-                               hello.value("version", std::string("?")) + "), server speaks " +
-                               std::to_string(kControlProtocolVersion) + " (rdmabench " + kVersion +
-                               "); run the same rdmabench version on both hosts";
+      const std::string text =
+          "protocol version mismatch: client speaks " + std::to_string(theirs) + " (rdmabench " +
+          (version != hello.end() && version->is_string() ? version->get<std::string>()
+                                                          : std::string("?")) +
+          "), server speaks " + std::to_string(kControlProtocolVersion) + " (rdmabench " +
+          kVersion + "); run the same rdmabench version on both hosts";
       control_.send_error(static_cast<int>(ExitCode::kConnection), text);
       throw Error(ExitCode::kConnection, text);
     }

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <sstream>
 
+#include "engine/spec_validation.h"
+#include "net/message_fields.h"
 #include "verbs/error.h"
 
 namespace rdmabench {
@@ -82,30 +85,35 @@ nlohmann::json to_json(const TestSpec& s) {
   return j;
 }
 
+namespace {
+template <typename E>
+E enum_field(const nlohmann::json& j, const MessageContext& ctx, const std::string& key,
+             std::optional<E> (*parse)(const std::string&), const char* choices) {
+  const std::string text = string_field(j, ctx, key);
+  const auto value = parse(text);
+  if (!value) throw_bad_field(ctx, key, "'" + text.substr(0, 40) + "' is not one of " + choices);
+  return *value;
+}
+}  // namespace
+
 TestSpec spec_from_json(const nlohmann::json& j) {
-  try {
-    TestSpec s;
-    auto pattern = parse_pattern(j.at("pattern").get<std::string>());
-    auto mode = parse_mode(j.at("mode").get<std::string>());
-    auto cq = parse_cq_mode(j.at("cq").get<std::string>());
-    auto cm = parse_bootstrap(j.at("cm").get<std::string>());
-    if (!pattern || !mode || !cq || !cm)
-      throw Error(ExitCode::kUsage, "unknown pattern/mode/cq/cm");
-    s.pattern = *pattern;
-    s.mode = *mode;
-    s.cq = *cq;
-    s.bootstrap = *cm;
-    s.size = j.at("size").get<uint64_t>();
-    s.tx_depth = j.at("tx_depth").get<uint32_t>();
-    s.rx_depth = j.at("rx_depth").get<uint32_t>();
-    s.signal_every = j.at("signal_every").get<uint32_t>();
-    s.verify = j.at("verify").get<bool>();
-    s.mtu = j.at("mtu").get<uint32_t>();
-    if (!j.at("gid_index").is_null()) s.gid_index = j.at("gid_index").get<uint32_t>();
-    return s;
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(ExitCode::kUsage, std::string("malformed test spec: ") + e.what());
-  }
+  const MessageContext ctx{"spec", ExitCode::kUsage};
+  constexpr uint32_t kU32 = std::numeric_limits<uint32_t>::max();
+  TestSpec s;
+  s.pattern = enum_field(j, ctx, "pattern", parse_pattern, "send, write, write_imm, read");
+  s.mode = enum_field(j, ctx, "mode", parse_mode, "bw, lat");
+  s.cq = enum_field(j, ctx, "cq", parse_cq_mode, "busy, event");
+  s.bootstrap = enum_field(j, ctx, "cm", parse_bootstrap, "rdmacm, oob");
+  s.size = unsigned_as<uint64_t>(j, ctx, "size");
+  s.tx_depth = unsigned_as<uint32_t>(j, ctx, "tx_depth", 0, kU32);
+  s.rx_depth = unsigned_as<uint32_t>(j, ctx, "rx_depth", 0, kU32);
+  s.signal_every = unsigned_as<uint32_t>(j, ctx, "signal_every", 0, kU32);
+  s.verify = bool_field(j, ctx, "verify");
+  s.mtu = unsigned_as<uint32_t>(j, ctx, "mtu", 0, kU32);
+  if (!field(j, ctx, "gid_index").is_null())
+    s.gid_index = unsigned_as<uint32_t>(j, ctx, "gid_index", 0, kU32);
+  validate_spec(s);
+  return s;
 }
 
 std::optional<uint64_t> parse_size(const std::string& raw) {

@@ -49,7 +49,7 @@ struct TestSpec {
 };
 
 nlohmann::json to_json(const TestSpec& spec);
-// Throws Error(kUsage) on a malformed spec.
+// Throws Error(kUsage) naming the field on a malformed or invalid spec (validate_spec).
 TestSpec spec_from_json(const nlohmann::json& j);
 
 // "2:8M" (powers of two from 2 to 8 MiB), "4096", "2,64K,1M", or mixes. K/M/G are binary.

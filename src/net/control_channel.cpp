@@ -12,18 +12,42 @@ nlohmann::json ControlChannel::receive(const std::string& expected_type) {
   return receive(timeout_, -1, expected_type);
 }
 
+namespace {
+// The start of what a peer sent, safe to log: other bytes than printable ASCII become \xNN.
+std::string printable_excerpt(const std::string& text, size_t limit = 80) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < text.size() && i < limit; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+}  // namespace
+
 nlohmann::json ControlChannel::receive(std::chrono::milliseconds timeout, int interrupt_fd,
                                        const std::string& expected_type) {
   const std::string line = socket_.receive_line(timeout, interrupt_fd);
   nlohmann::json message = nlohmann::json::parse(line, nullptr, false);
-  if (message.is_discarded() || !message.is_object() || !message.contains("type"))
+  if (message.is_discarded() || !message.is_object() || !message.contains("type") ||
+      !message["type"].is_string())
     throw Error(ExitCode::kConnection, "control channel: malformed message from " +
                                            socket_.peer_address() +
-                                           " (not an rdmabench peer?): " + line.substr(0, 80));
+                                           " (not an rdmabench peer?): " + printable_excerpt(line));
   if (message["type"] == "error") {
-    const int code = message.value("exit_code", static_cast<int>(ExitCode::kConnection));
-    throw Error(static_cast<ExitCode>(code),
-                "server: " + message.value("message", std::string("error")));
+    // A peer's error says which exit code it means; only a failure code is taken from it.
+    const auto& code = message["exit_code"];
+    const bool known = code.is_number_integer() && code.get<int64_t>() >= 1 &&
+                       code.get<int64_t>() <= static_cast<int>(ExitCode::kVerification);
+    const auto& text = message["message"];
+    throw Error(known ? static_cast<ExitCode>(code.get<int>()) : ExitCode::kConnection,
+                "server: " + (text.is_string() ? text.get<std::string>() : std::string("error")));
   }
   if (!expected_type.empty() && message["type"] != expected_type)
     throw Error(ExitCode::kConnection, "control channel: expected '" + expected_type + "', got '" +

@@ -8,7 +8,9 @@ in lo and veth (not in the deterministic guest, whose busy-CQ timings mean nothi
 """
 import json
 import os
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -72,3 +74,46 @@ def run(cmd, timeout=60, check=False, **kw):
 def devices_json(rdmabench, layout):
     proc = run([rdmabench, "devices", "--json"], check=True)
     return json.loads(proc.stdout)
+
+
+def server_address(layout):
+    return ("10.99.0.1", "rdmacm") if layout.startswith("veth") else ("127.0.0.1", "oob")
+
+
+class Server:
+    def __init__(self, exe, port, tmp_path):
+        self.log_path = tmp_path / f"serve-{port}.log"
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen([exe, "serve", "--port", str(port), "--timeout", "3"],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        self.port = port
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if "serving on TCP port" in self.text():
+                return
+            assert self.proc.poll() is None, self.text()
+            time.sleep(0.05)
+        raise AssertionError("server did not start: " + self.text())
+
+    def text(self):
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        rc = self.proc.wait(timeout=10)
+        self.log.close()
+        return rc
+
+
+@pytest.fixture
+def server(rdmabench, tmp_path, layout):
+    srv = Server(rdmabench, 18600 + os.getpid() % 300, tmp_path)
+    yield srv
+    rc = srv.stop()
+    assert rc == 0, f"server exited {rc} on SIGTERM:\n{srv.text()}"
+    assert "stopping on signal" in srv.text()
+
+
+def client(rdmabench, layout, server, *extra, timeout=600):
+    host, cm = server_address(layout)
+    return run([rdmabench, "run", host, "--port", str(server.port), "--cm", cm, *extra], timeout=timeout)

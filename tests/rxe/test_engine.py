@@ -2,61 +2,16 @@
 rdma_cm on the two-host layout and out-of-band on loopback, plus robustness."""
 import json
 import math
-import os
 import signal
 import socket
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
-from conftest import run
+from conftest import client, run, server_address
 
 PATTERNS = ["send", "write", "write_imm", "read"]
-
-
-def server_address(layout):
-    return ("10.99.0.1", "rdmacm") if layout == "veth" else ("127.0.0.1", "oob")
-
-
-class Server:
-    def __init__(self, exe, port, tmp_path):
-        self.log_path = tmp_path / f"serve-{port}.log"
-        self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([exe, "serve", "--port", str(port), "--timeout", "3"],
-                                     stdout=self.log, stderr=subprocess.STDOUT)
-        self.port = port
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            if "serving on TCP port" in self.text():
-                return
-            assert self.proc.poll() is None, self.text()
-            time.sleep(0.05)
-        raise AssertionError("server did not start: " + self.text())
-
-    def text(self):
-        return self.log_path.read_text()
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        rc = self.proc.wait(timeout=10)
-        self.log.close()
-        return rc
-
-
-@pytest.fixture
-def server(rdmabench, tmp_path, layout):
-    srv = Server(rdmabench, 18600 + os.getpid() % 300, tmp_path)
-    yield srv
-    rc = srv.stop()
-    assert rc == 0, f"server exited {rc} on SIGTERM:\n{srv.text()}"
-    assert "stopping on signal" in srv.text()
-
-
-def client(rdmabench, layout, server, *extra, timeout=600):
-    host, cm = server_address(layout)
-    return run([rdmabench, "run", host, "--port", str(server.port), "--cm", cm, *extra], timeout=timeout)
 
 
 def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_path):

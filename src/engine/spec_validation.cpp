@@ -1,0 +1,54 @@
+#include "engine/spec_validation.h"
+
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+namespace {
+
+// JSON field name (and the client option that sets it), for messages.
+std::string named(const std::string& field, const std::string& option) {
+  return "spec field " + field + " (" + option + ")";
+}
+
+void require(bool ok, const std::string& what, uint64_t value, const std::string& limit) {
+  if (!ok) throw Error(ExitCode::kUsage, what + " is " + std::to_string(value) + "; " + limit);
+}
+
+bool is_path_mtu(uint32_t mtu) {
+  return mtu == 0 || mtu == 256 || mtu == 512 || mtu == 1024 || mtu == 2048 || mtu == 4096;
+}
+
+}  // namespace
+
+void validate_spec(const TestSpec& s) {
+  require(s.size >= 1, named("size", "--sizes"), s.size,
+          "messages carry at least 1 byte (write lat needs one for its marker)");
+  require(s.tx_depth >= 1, named("tx_depth", "--tx-depth"), s.tx_depth, "it must be at least 1");
+  require(s.rx_depth >= 1, named("rx_depth", "--rx-depth"), s.rx_depth, "it must be at least 1");
+  require(s.signal_every >= 1 && s.signal_every <= s.tx_depth,
+          named("signal_every", "--signal-every"), s.signal_every,
+          "it must be between 1 and tx_depth (" + std::to_string(s.tx_depth) + ")");
+  require(is_path_mtu(s.mtu), named("mtu", "--mtu"), s.mtu,
+          "it must be 256, 512, 1024, 2048 or 4096 (or 0: the active MTU)");
+}
+
+void validate_spec(const TestSpec& s, const DeviceLimits& d) {
+  validate_spec(s);
+  const std::string of = d.device + "'s ";
+  require(s.size <= d.max_msg_sz, named("size", "--sizes"), s.size,
+          "it exceeds " + of + "max_msg_sz " + std::to_string(d.max_msg_sz));
+  require(s.tx_depth <= d.max_qp_wr, named("tx_depth", "--tx-depth"), s.tx_depth,
+          "it exceeds " + of + "max_qp_wr " + std::to_string(d.max_qp_wr));
+  require(s.rx_depth <= d.max_qp_wr, named("rx_depth", "--rx-depth"), s.rx_depth,
+          "it exceeds " + of + "max_qp_wr " + std::to_string(d.max_qp_wr));
+  const uint64_t cq_depth = uint64_t{s.tx_depth} + s.rx_depth;
+  require(
+      cq_depth <= d.max_cqe, named("tx_depth + rx_depth", "--tx-depth, --rx-depth"), cq_depth,
+      "one completion queue holds both; it exceeds " + of + "max_cqe " + std::to_string(d.max_cqe));
+  if (s.gid_index)
+    require(*s.gid_index < d.gid_table_len, named("gid_index", "--gid-index"), *s.gid_index,
+            "it must be below " + of + "GID table length " + std::to_string(d.gid_table_len));
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,40 @@
+// Typed, range-checked reads of control-message fields. Any program may connect to the control
+// port, so every field a peer sends is checked for presence, type and range before use, and a
+// bad one is named in the error.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+// Where a field sits, for messages: "setup.spec", "oob", "run", ...
+struct MessageContext {
+  std::string where;
+  ExitCode code = ExitCode::kConnection;  // what a bad field means to the peer
+};
+
+[[noreturn]] void throw_bad_field(const MessageContext& ctx, const std::string& key,
+                                  const std::string& problem);
+// The field itself (missing, or `msg` not an object, is an error).
+const nlohmann::json& field(const nlohmann::json& msg, const MessageContext& ctx,
+                            const std::string& key);
+uint64_t unsigned_field(const nlohmann::json& msg, const MessageContext& ctx,
+                        const std::string& key, uint64_t min, uint64_t max);
+std::string string_field(const nlohmann::json& msg, const MessageContext& ctx,
+                         const std::string& key);
+bool bool_field(const nlohmann::json& msg, const MessageContext& ctx, const std::string& key);
+
+// An unsigned integer that fits T, within [min, max].
+template <typename T>
+T unsigned_as(const nlohmann::json& msg, const MessageContext& ctx, const std::string& key,
+              uint64_t min = 0, uint64_t max = std::numeric_limits<T>::max()) {
+  static_assert(std::is_unsigned_v<T>);
+  return static_cast<T>(unsigned_field(msg, ctx, key, min, max));
+}
+
+}  // namespace rdmabench

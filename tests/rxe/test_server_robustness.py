@@ -1,0 +1,135 @@
+"""`rdmabench serve` against what any program may send to its control port: crafted specs,
+random bytes, a truncated message, messages out of order. Each gets a clear error (exit code 2
+for a bad spec, naming the field) or a closed connection, and the server keeps serving: a real
+client completes a benchmark afterwards, and the server still stops cleanly on SIGTERM (the
+fixture's teardown checks that)."""
+import json
+import os
+import random
+import socket
+
+import pytest
+
+from conftest import client
+
+HELLO = {"type": "hello", "protocol": 1, "version": "crafted"}
+GOOD_SPEC = {"pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
+             "rx_depth": 512, "signal_every": 16, "verify": False, "cm": "oob", "mtu": 0,
+             "gid_index": None}
+
+
+class Raw:
+    """A hand-driven control connection: one JSON object per line."""
+
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+        self.buffer = b""
+
+    def send(self, *messages):
+        data = b"".join(m if isinstance(m, bytes) else json.dumps(m).encode() + b"\n"
+                        for m in messages)
+        try:
+            self.sock.sendall(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server may already have answered and closed
+
+    def receive(self):
+        """The next message, or None when the server closed the connection."""
+        while b"\n" not in self.buffer:
+            try:
+                chunk = self.sock.recv(65536)
+            except ConnectionResetError:
+                return None
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def greet(self):
+        self.send(HELLO)
+        reply = self.receive()
+        assert reply and reply["type"] == "hello", reply
+        return self
+
+    def close(self):
+        self.sock.close()
+
+
+def spec_with(**changes):
+    spec = dict(GOOD_SPEC)
+    spec.update(changes)
+    return spec
+
+
+def still_serves(rdmabench, layout, server):
+    proc = client(rdmabench, layout, server, "--pattern", "write", "--mode", "lat", "--cq", "busy",
+                  "--sizes", "2", "--iters", "50", timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert server.proc.poll() is None, server.text()
+
+
+@pytest.mark.parametrize("field, value, named", [
+    ("size", 0, "spec field size"),              # was SIGFPE (exit 136) in the server
+    ("rx_depth", 0, "spec field rx_depth"),      # was std::clamp with lo > hi
+    ("signal_every", 1000, "spec field signal_every"),
+    ("tx_depth", 1 << 30, "max_qp_wr"),
+    ("size", 1 << 40, "max_msg_sz"),
+    ("size", "big", "spec.size must be an unsigned integer"),
+    ("pattern", "atomic", "spec.pattern"),
+    ("mtu", 1000, "spec field mtu"),
+])
+def test_crafted_spec_gets_a_usage_error_and_the_server_keeps_serving(
+        rdmabench, layout, server, field, value, named):
+    raw = Raw(server.port).greet()
+    # As an attacker would: the setup, then at once the out-of-band message that made the old
+    # server build its endpoint from the bad spec.
+    raw.send({"type": "setup", "spec": spec_with(**{field: value})},
+             {"type": "oob", "qpn": 1, "psn": 1, "lid": 0, "gid": "::1", "mtu": 5,
+              "rd_atomic": 1, "buf": {"addr": 0, "rkey": 0, "len": 2}})
+    reply = raw.receive()
+    raw.close()
+    assert reply is not None, f"no answer; server log:\n{server.text()}"
+    assert reply["type"] == "error" and reply["exit_code"] == 2, reply
+    assert named in reply["message"], reply
+    still_serves(rdmabench, layout, server)
+
+
+def test_random_bytes_truncated_and_out_of_order_messages_are_survived(rdmabench, layout, server):
+    rng = random.Random(1234)
+    garbage = [bytes(rng.randrange(256) for _ in range(4096)) + b"\n",
+               os.urandom(100),                                   # no newline, then close
+               b'{"type":"hel',                                   # truncated
+               b'{"type": 7}\n',
+               b'[1, 2, 3]\n',
+               json.dumps({"type": "run", "iters": 5}).encode() + b"\n"]  # before hello
+    for data in garbage:
+        raw = Raw(server.port)
+        raw.send(data)
+        raw.sock.shutdown(socket.SHUT_WR)
+        reply = raw.receive()
+        raw.close()
+        assert reply is None or reply["type"] == "error", reply
+    log = server.log_path.read_bytes()
+    assert all(b == 0x0a or 0x20 <= b < 0x7f for b in log), "the server logged raw peer bytes"
+    for messages in ([{"type": "run", "iters": 5}],                       # run before setup
+                     [{"type": "run", "iters": "many"}],
+                     [{"type": "setup", "spec": "write"}],
+                     [{"type": "setup"}],
+                     [{"type": "launch"}]):
+        raw = Raw(server.port).greet()
+        raw.send(*messages)
+        reply = raw.receive()
+        raw.close()
+        assert reply is not None and reply["type"] == "error", (messages, reply)
+        assert reply["exit_code"] in (2, 4), (messages, reply)
+    still_serves(rdmabench, layout, server)
+
+
+def test_a_wrong_protocol_field_type_is_a_version_mismatch(server):
+    raw = Raw(server.port)
+    raw.send({"type": "hello", "protocol": "one", "version": ["x"]})
+    reply = raw.receive()
+    raw.close()
+    assert reply["type"] == "error" and reply["exit_code"] == 4, reply
+    assert "protocol version mismatch" in reply["message"]

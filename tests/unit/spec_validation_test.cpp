@@ -1,0 +1,107 @@
+#include "engine/spec_validation.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "verbs/error.h"
+
+using namespace rdmabench;
+
+namespace {
+
+DeviceLimits rxe_like() {
+  return {"rxe0", 1ull << 31, 16384, 32767, 1024};
+}
+
+// The message of the Error(kUsage) that f throws, or "" when it throws nothing.
+template <typename F>
+std::string usage_error(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kUsage) << e.what();
+    return e.what();
+  }
+  return "";
+}
+
+nlohmann::json good_spec() {
+  return to_json(TestSpec{});
+}
+
+std::string from_json_error(nlohmann::json j) {
+  return usage_error([&] { spec_from_json(j); });
+}
+
+}  // namespace
+
+TEST(SpecValidation, DefaultSpecIsValidEverywhere) {
+  EXPECT_EQ(usage_error([] { validate_spec(TestSpec{}, rxe_like()); }), "");
+  EXPECT_EQ(from_json_error(good_spec()), "");
+}
+
+TEST(SpecValidation, ZeroSizeIsRefusedNamingTheField) {
+  // Before: a server given size 0 divided by it (SIGFPE) or wrote before its buffer.
+  auto j = good_spec();
+  j["size"] = 0;
+  const std::string e = from_json_error(j);
+  EXPECT_NE(e.find("size"), std::string::npos) << e;
+  EXPECT_NE(e.find("at least 1"), std::string::npos) << e;
+}
+
+TEST(SpecValidation, ZeroDepthsAndSignallingBeyondTheQueueAreRefused) {
+  for (const char* key : {"tx_depth", "rx_depth", "signal_every"}) {
+    auto j = good_spec();
+    j[key] = 0;
+    EXPECT_NE(from_json_error(j).find(key), std::string::npos) << key;
+  }
+  auto j = good_spec();
+  j["signal_every"] = 129;  // tx_depth is 128
+  EXPECT_NE(from_json_error(j).find("between 1 and tx_depth (128)"), std::string::npos);
+}
+
+TEST(SpecValidation, WrongTypesAndRangesAreRefusedNamingTheField) {
+  const std::pair<const char*, nlohmann::json> cases[] = {
+      {"size", "65536"},  {"size", -1},
+      {"size", 1.5},      {"tx_depth", 1ull << 32},
+      {"verify", 1},      {"pattern", "atomic"},
+      {"cq", 7},          {"mtu", 1000},
+      {"gid_index", "1"}, {"size", nlohmann::json()},
+      {"rx_depth", true}, {"cm", nullptr},
+  };
+  for (const auto& [key, value] : cases) {
+    auto j = good_spec();
+    j[key] = value;
+    const std::string e = from_json_error(j);
+    EXPECT_NE(e.find(key), std::string::npos) << key << "=" << value.dump() << ": " << e;
+  }
+}
+
+TEST(SpecValidation, MissingFieldsAndNonObjectsAreRefused) {
+  auto j = good_spec();
+  j.erase("rx_depth");
+  EXPECT_NE(from_json_error(j).find("spec.rx_depth is missing"), std::string::npos);
+  EXPECT_NE(from_json_error(nlohmann::json::array()).find("object"), std::string::npos);
+  EXPECT_NE(from_json_error("write").find("object"), std::string::npos);
+}
+
+TEST(SpecValidation, DeviceLimitsAreNamed) {
+  TestSpec s;
+  s.size = (1ull << 31) + 1;
+  EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("max_msg_sz 2147483648"),
+            std::string::npos);
+  s = TestSpec{};
+  s.tx_depth = 16385;
+  EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("rxe0's max_qp_wr 16384"),
+            std::string::npos);
+  s = TestSpec{};
+  s.tx_depth = 16384;  // each within max_qp_wr, together beyond max_cqe
+  s.rx_depth = 16384;
+  EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("max_cqe 32767"),
+            std::string::npos);
+  s = TestSpec{};
+  s.gid_index = 1024;
+  EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("GID table length 1024"),
+            std::string::npos);
+}
