@@ -5,6 +5,7 @@
 
 #include "core/version.h"
 #include "engine/bootstrap.h"
+#include "engine/control_protocol.h"
 #include "engine/host_info.h"
 #include "engine/pattern.h"
 #include "engine/resource_usage.h"
@@ -12,68 +13,20 @@
 #include "engine/timing_environment.h"
 #include "engine/transfer_loops.h"
 #include "net/control_channel.h"
-#include "net/message_fields.h"
 #include "verbs/device_list.h"
 
 namespace rdmabench {
 
 namespace {
 
-// More messages than any run could send in a day at a billion per second.
-constexpr uint64_t kMaxIterations = 1ull << 46;
-
-class ClientHandler {
+// The device side of one client's tests: bootstrap over the control channel, run patterns.
+class VerbsTestHost final : public TestHost {
  public:
-  ClientHandler(ControlChannel& control, const ServerOptions& options, int stop_fd,
+  VerbsTestHost(ControlChannel& control, const ServerOptions& options, int stop_fd,
                 std::ostream& log)
       : control_(control), options_(options), stop_fd_(stop_fd), log_(log) {}
 
-  void serve() {
-    greet();
-    for (;;) {
-      const auto msg = control_.receive(options_.idle_timeout, stop_fd_);
-      const std::string type = msg["type"];  // ControlChannel checked it is a string
-      if (type == "setup") {
-        setup(spec_from_json(field(msg, {"setup", ExitCode::kUsage}, "spec")));
-      } else if (type == "run") {
-        run(unsigned_as<uint64_t>(msg, {"run"}, "iters", 1, kMaxIterations));
-      } else if (type == "teardown") {
-        endpoint_.reset();
-      } else if (type == "bye") {
-        return;
-      } else {
-        throw Error(ExitCode::kConnection, "unexpected message '" + type + "'");
-      }
-    }
-  }
-
- private:
-  void greet() {
-    const auto hello = control_.receive(options_.timeout, stop_fd_, "hello");
-    const auto protocol = hello.find("protocol");
-    const int64_t theirs =
-        protocol != hello.end() && protocol->is_number_integer() ? protocol->get<int64_t>() : -1;
-    const auto version = hello.find("version");
-    if (theirs != kControlProtocolVersion) {
-      const std::string text =
-          "protocol version mismatch: client speaks " + std::to_string(theirs) + " (rdmabench " +
-          (version != hello.end() && version->is_string() ? version->get<std::string>()
-                                                          : std::string("?")) +
-          "), server speaks " + std::to_string(kControlProtocolVersion) + " (rdmabench " +
-          kVersion + "); run the same rdmabench version on both hosts";
-      control_.send_error(static_cast<int>(ExitCode::kConnection), text);
-      throw Error(ExitCode::kConnection, text);
-    }
-    control_.send({{"type", "hello"},
-                   {"protocol", kControlProtocolVersion},
-                   {"version", kVersion},
-                   {"hostname", host_name()},
-                   {"kernel", kernel_release()},
-                   {"rdma_core", rdma_core_version()},
-                   {"timing", timing_environment().describe()}});
-  }
-
-  void setup(const TestSpec& spec) {
+  void setup(const TestSpec& spec) override {
     endpoint_.reset();
     BootstrapOptions bo;
     bo.device = options_.device;
@@ -85,8 +38,7 @@ class ClientHandler {
          << std::flush;
   }
 
-  void run(uint64_t iterations) {
-    if (!endpoint_) throw Error(ExitCode::kConnection, "'run' before 'setup'");
+  nlohmann::json run(uint64_t iterations) override {
     const ResourceUsage before = ResourceUsage::now();
     control_.send({{"type", "ready"}});
     uint64_t errors = pattern_->run_server(*endpoint_, iterations, options_.timeout);
@@ -97,12 +49,15 @@ class ClientHandler {
     }
     errors += pattern_->verify_after_run(*endpoint_);
     const ResourceUsage used = ResourceUsage::now() - before;
-    control_.send({{"type", "done"},
-                   {"cpu_ns", used.cpu_ns},
-                   {"voluntary_switches", used.voluntary_switches},
-                   {"verify_errors", errors}});
+    return {{"type", "done"},
+            {"cpu_ns", used.cpu_ns},
+            {"voluntary_switches", used.voluntary_switches},
+            {"verify_errors", errors}};
   }
 
+  void teardown() override { endpoint_.reset(); }
+
+ private:
   ControlChannel& control_;
   const ServerOptions& options_;
   int stop_fd_;
@@ -110,6 +65,29 @@ class ClientHandler {
   std::unique_ptr<TransportPattern> pattern_;
   std::unique_ptr<Endpoint> endpoint_;  // destroyed first: QP before anything it uses
 };
+
+nlohmann::json server_hello() {
+  return {{"type", "hello"},
+          {"protocol", kControlProtocolVersion},
+          {"version", kVersion},
+          {"hostname", host_name()},
+          {"kernel", kernel_release()},
+          {"rdma_core", rdma_core_version()},
+          {"timing", timing_environment().describe()}};
+}
+
+// One client, message by message, until it says goodbye (or an Error drops it).
+void serve_client(ControlChannel& control, const ServerOptions& options, int stop_fd,
+                  std::ostream& log) {
+  VerbsTestHost host(control, options, stop_fd, log);
+  ControlProtocol protocol(host, server_hello());
+  bool greeted = false;
+  while (!protocol.finished()) {
+    const auto timeout = greeted ? options.idle_timeout : options.timeout;
+    if (auto reply = protocol.handle(control.receive(timeout, stop_fd))) control.send(*reply);
+    greeted = true;
+  }
+}
 
 }  // namespace
 
@@ -132,7 +110,7 @@ int run_server(const ServerOptions& options, std::ostream& log) {
     log << "client " << peer << " connected\n" << std::flush;
     ControlChannel control(std::move(*client), options.timeout);
     try {
-      ClientHandler(control, options, stop.fd(), log).serve();
+      serve_client(control, options, stop.fd(), log);
       log << "client " << peer << " done\n" << std::flush;
     } catch (const Error& e) {
       log << "client " << peer << " dropped: " << e.what() << "\n" << std::flush;

@@ -31,14 +31,12 @@ std::string printable_excerpt(const std::string& text, size_t limit = 80) {
 }
 }  // namespace
 
-nlohmann::json ControlChannel::receive(std::chrono::milliseconds timeout, int interrupt_fd,
-                                       const std::string& expected_type) {
-  const std::string line = socket_.receive_line(timeout, interrupt_fd);
+nlohmann::json parse_control_message(const std::string& line, const std::string& peer,
+                                     const std::string& expected_type) {
   nlohmann::json message = nlohmann::json::parse(line, nullptr, false);
   if (message.is_discarded() || !message.is_object() || !message.contains("type") ||
       !message["type"].is_string())
-    throw Error(ExitCode::kConnection, "control channel: malformed message from " +
-                                           socket_.peer_address() +
+    throw Error(ExitCode::kConnection, "control channel: malformed message from " + peer +
                                            " (not an rdmabench peer?): " + printable_excerpt(line));
   if (message["type"] == "error") {
     // A peer's error says which exit code it means; only a failure code is taken from it.
@@ -50,9 +48,16 @@ nlohmann::json ControlChannel::receive(std::chrono::milliseconds timeout, int in
                 "server: " + (text.is_string() ? text.get<std::string>() : std::string("error")));
   }
   if (!expected_type.empty() && message["type"] != expected_type)
-    throw Error(ExitCode::kConnection, "control channel: expected '" + expected_type + "', got '" +
-                                           message["type"].get<std::string>() + "'");
+    throw Error(ExitCode::kConnection,
+                "control channel: expected '" + expected_type + "', got '" +
+                    printable_excerpt(message["type"].get<std::string>(), 40) + "'");
   return message;
+}
+
+nlohmann::json ControlChannel::receive(std::chrono::milliseconds timeout, int interrupt_fd,
+                                       const std::string& expected_type) {
+  return parse_control_message(socket_.receive_line(timeout, interrupt_fd), socket_.peer_address(),
+                               expected_type);
 }
 
 void ControlChannel::send_error(int exit_code, const std::string& message) noexcept {

@@ -12,6 +12,12 @@ namespace rdmabench {
 // Bumped whenever a message changes shape; client and server must agree exactly.
 inline constexpr int kControlProtocolVersion = 1;
 
+// One line from the peer as a message: a JSON object with a string "type". A peer's
+// {"type":"error"} is raised as an Error with its exit code; with `expected_type`, any other
+// type is a protocol error. Malformed input is an Error(kConnection) quoting it, escaped.
+nlohmann::json parse_control_message(const std::string& line, const std::string& peer,
+                                     const std::string& expected_type = {});
+
 class ControlChannel {
  public:
   ControlChannel(TcpSocket socket, std::chrono::milliseconds timeout)

@@ -1,0 +1,57 @@
+#include "engine/control_protocol.h"
+
+#include "net/control_channel.h"
+#include "net/message_fields.h"
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& message) {
+  const std::string type = string_field(message, {"message"}, "type");
+  if (state_ == State::kGreeting) {
+    if (type != "hello")
+      throw Error(ExitCode::kConnection,
+                  "expected 'hello' first, got '" + type.substr(0, 40) + "'");
+    return greet(message);
+  }
+  if (type == "setup") {
+    host_.setup(spec_from_json(field(message, {"setup", ExitCode::kUsage}, "spec")));
+    state_ = State::kReady;
+    return std::nullopt;
+  }
+  if (type == "run") {
+    if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'run' before 'setup'");
+    return host_.run(unsigned_as<uint64_t>(message, {"run"}, "iters", 1, kMaxIterations));
+  }
+  if (type == "teardown") {
+    host_.teardown();
+    state_ = State::kIdle;
+    return std::nullopt;
+  }
+  if (type == "bye") {
+    state_ = State::kFinished;
+    return std::nullopt;
+  }
+  throw Error(ExitCode::kConnection, "unexpected message '" + type.substr(0, 40) + "'");
+}
+
+nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {
+  const auto protocol = hello.find("protocol");
+  const int64_t theirs =
+      protocol != hello.end() && protocol->is_number_integer() ? protocol->get<int64_t>() : -1;
+  if (theirs != kControlProtocolVersion) {
+    const auto version = hello.find("version");
+    const std::string their_version =
+        version != hello.end() && version->is_string() ? version->get<std::string>() : "?";
+    throw Error(ExitCode::kConnection,
+                "protocol version mismatch: client speaks " + std::to_string(theirs) +
+                    " (rdmabench " + their_version.substr(0, 40) + "), server speaks " +
+                    std::to_string(kControlProtocolVersion) + " (rdmabench " +
+                    server_hello_.value("version", std::string("?")) +
+                    "); run the same rdmabench version on both hosts");
+  }
+  state_ = State::kIdle;
+  return server_hello_;
+}
+
+}  // namespace rdmabench
