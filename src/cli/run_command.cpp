@@ -2,6 +2,7 @@
 // everything through Google Benchmark and writes its JSON.
 #include "cli/run_command.h"
 
+#include <algorithm>
 #include <cxxopts.hpp>
 #include <fstream>
 #include <iostream>
@@ -110,6 +111,9 @@ int run_run_command(int argc, char** argv) {
                                   cxxopts::value<uint32_t>()->default_value("0"))(
       "timeout", "Seconds any blocking step may take",
       cxxopts::value<double>()->default_value("5"))(
+      "wait", "Seconds to wait for a server that is busy with another client",
+      cxxopts::value<double>()->default_value("120"))(
+      "no-wait", "Fail at once when the server is busy with another client")(
       "verify", "Check payloads at the receiver (and read data at the client)")(
       "out", "Write Google Benchmark JSON (with rdmabench context) to FILE",
       cxxopts::value<std::string>())("h,help", "Show help");
@@ -129,6 +133,10 @@ int run_run_command(int argc, char** argv) {
   so.port = args["port"].as<uint16_t>();
   so.timeout = std::chrono::milliseconds(static_cast<int64_t>(args["timeout"].as<double>() * 1000));
   if (so.timeout.count() <= 0) throw Error(ExitCode::kUsage, "--timeout must be positive");
+  const double wait_s = args["wait"].as<double>();
+  if (!(wait_s >= 0)) throw Error(ExitCode::kUsage, "--wait must be 0 or more seconds");
+  so.wait.wait = std::chrono::milliseconds(
+      args.count("no-wait") ? 0 : static_cast<int64_t>(std::min(wait_s, 1e9) * 1000));
   so.device = args["device"].as<std::string>();
   so.patterns = parse_list<Pattern>(args["pattern"].as<std::string>(), parse_pattern,
                                     {std::begin(kAllPatterns), std::end(kAllPatterns)}, "pattern");
@@ -183,7 +191,7 @@ int run_run_command(int argc, char** argv) {
   bo.device = so.device;
   bo.server_host = so.host;
   bo.timeout = so.timeout;
-  auto session = std::make_unique<ClientSession>(so.host, so.port, bo);
+  auto session = connect_when_free(so.host, so.port, bo, so.wait, std::cerr);
   const auto& hello = session->server_hello();
 
   const PortReport& port = local.ports.at(0);
@@ -255,6 +263,7 @@ int run_run_command(int argc, char** argv) {
 
   const StopSignals stop;
   so.stop = &stop;
+  so.wait.stop = &stop;
   BenchmarkSuite suite(so, std::move(session));
   suite.register_benchmarks();
   TableReporter reporter(summary.str());

@@ -43,7 +43,7 @@ ClientSession& BenchmarkSuite::session() {
     bo.device = options_.device;
     bo.server_host = options_.host;
     bo.timeout = options_.timeout;
-    session_ = std::make_unique<ClientSession>(options_.host, options_.port, bo);
+    session_ = connect_when_free(options_.host, options_.port, bo, options_.wait, std::cerr);
   }
   return *session_;
 }

@@ -29,6 +29,7 @@ struct SuiteOptions {
   std::optional<uint64_t> iterations;  // --iters; otherwise Google Benchmark's min_time decides
   TestSpec base;                       // depths, signalling, verify, bootstrap, gid, mtu
   const StopSignals* stop = nullptr;   // SIGINT/SIGTERM: skip what has not run yet
+  WaitPolicy wait;                     // for a server busy with another client
 };
 
 class BenchmarkSuite {

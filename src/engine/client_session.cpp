@@ -1,5 +1,9 @@
 #include "engine/client_session.h"
 
+#include <chrono>
+#include <ostream>
+#include <thread>
+
 #include "core/version.h"
 #include "engine/resource_usage.h"
 
@@ -10,7 +14,49 @@ ClientSession::ClientSession(const std::string& host, uint16_t port,
     : control_(TcpSocket::connect(host, port, options.timeout), options.timeout),
       options_(options) {
   control_.send({{"type", "hello"}, {"protocol", kControlProtocolVersion}, {"version", kVersion}});
-  hello_ = control_.receive("hello");
+  nlohmann::json reply = control_.receive();
+  auto text = [&](const char* key) {
+    return reply[key].is_string() ? reply[key].get<std::string>() : std::string("?");
+  };
+  if (reply["type"] == "busy") throw ServerBusy(text("serving"), text("since"));
+  if (reply["type"] != "hello")
+    throw Error(ExitCode::kConnection,
+                "control channel: expected 'hello', got '" + text("type").substr(0, 40) + "'");
+  hello_ = std::move(reply);
+}
+
+ServerBusy::ServerBusy(std::string serving_host, std::string serving_since)
+    : Error(ExitCode::kConnection,
+            "the server is busy, serving " + serving_host + " since " + serving_since),
+      serving(std::move(serving_host)),
+      since(std::move(serving_since)) {}
+
+std::unique_ptr<ClientSession> connect_when_free(const std::string& host, uint16_t port,
+                                                 const BootstrapOptions& options,
+                                                 const WaitPolicy& policy, std::ostream& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return std::make_unique<ClientSession>(host, port, options);
+    } catch (const ServerBusy& busy) {
+      const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::steady_clock::now() - start);
+      const bool stopping = policy.stop != nullptr && policy.stop->pending();
+      if (waited >= policy.wait || stopping)
+        throw Error(
+            ExitCode::kConnection,
+            std::string(busy.what()) +
+                (policy.wait.count() == 0
+                     ? " (--no-wait)"
+                     : "; gave up after " + std::to_string(waited.count() / 1000) + " s (--wait)"));
+      if (attempt % 10 == 0)
+        progress << "rdmabench: " << host << ":" << port << " is busy, serving " << busy.serving
+                 << " since " << busy.since << "; waiting for its turn (" << waited.count() / 1000
+                 << " s of --wait " << policy.wait.count() / 1000 << ")\n"
+                 << std::flush;
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+  }
 }
 
 ClientSession::~ClientSession() {

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -10,6 +11,7 @@
 
 #include "engine/bootstrap.h"
 #include "engine/pattern.h"
+#include "engine/stop_signals.h"
 #include "net/control_channel.h"
 
 namespace rdmabench {
@@ -21,6 +23,14 @@ struct RunResult {
   uint64_t server_cpu_ns = 0;
   int64_t server_switches = 0;
   uint64_t server_verify_errors = 0;
+};
+
+// The server answered that it is measuring for another client.
+class ServerBusy : public Error {
+ public:
+  ServerBusy(std::string serving_host, std::string serving_since);
+  const std::string serving;  // that client's address
+  const std::string since;    // ISO 8601 UTC
 };
 
 class ClientSession {
@@ -43,5 +53,19 @@ class ClientSession {
   std::unique_ptr<TransportPattern> pattern_;
   std::unique_ptr<Endpoint> endpoint_;
 };
+
+// How long a client waits for a busy server: up to `wait` (0: fail at once, --no-wait),
+// giving up early on SIGINT/SIGTERM when `stop` is set.
+struct WaitPolicy {
+  std::chrono::milliseconds wait{0};
+  const StopSignals* stop = nullptr;
+};
+
+// Connects and says hello. While the server answers busy, tries again every second with a
+// progress line on `progress`, within policy.wait; then throws Error(kConnection) saying who
+// holds the server.
+std::unique_ptr<ClientSession> connect_when_free(const std::string& host, uint16_t port,
+                                                 const BootstrapOptions& options,
+                                                 const WaitPolicy& policy, std::ostream& progress);
 
 }  // namespace rdmabench

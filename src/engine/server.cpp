@@ -5,6 +5,7 @@
 
 #include "core/version.h"
 #include "engine/bootstrap.h"
+#include "engine/busy_responder.h"
 #include "engine/control_protocol.h"
 #include "engine/host_info.h"
 #include "engine/pattern.h"
@@ -109,6 +110,7 @@ int run_server(const ServerOptions& options, std::ostream& log) {
     const std::string peer = client->peer_address();
     log << "client " << peer << " connected\n" << std::flush;
     ControlChannel control(std::move(*client), options.timeout);
+    const BusyResponder busy(listener, peer, utc_now_iso8601());
     try {
       serve_client(control, options, stop.fd(), log);
       log << "client " << peer << " done\n" << std::flush;

@@ -7,10 +7,12 @@ import json
 import os
 import random
 import socket
+import subprocess
+import time
 
 import pytest
 
-from conftest import client
+from conftest import client, server_address
 
 HELLO = {"type": "hello", "protocol": 1, "version": "crafted"}
 GOOD_SPEC = {"pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
@@ -133,3 +135,43 @@ def test_a_wrong_protocol_field_type_is_a_version_mismatch(server):
     raw.close()
     assert reply["type"] == "error" and reply["exit_code"] == 4, reply
     assert "protocol version mismatch" in reply["message"]
+
+
+def long_client(rdmabench, layout, server):
+    """A client that holds the server for several seconds; returns once the server has it."""
+    host, cm = server_address(layout)
+    proc = subprocess.Popen([rdmabench, "run", host, "--port", str(server.port), "--cm", cm,
+                             "--pattern", "write", "--mode", "bw", "--cq", "busy", "--sizes", "64K",
+                             "--iters", "4000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.time() + 30
+    while "write/bw/busy/65536 via" not in server.text():
+        assert time.time() < deadline and proc.poll() is None, server.text()
+        time.sleep(0.05)
+    return proc
+
+
+def test_a_second_client_is_told_busy_and_waits_its_turn(rdmabench, layout, server):
+    first = long_client(rdmabench, layout, server)
+    raw = Raw(server.port)
+    started = time.monotonic()
+    raw.send(HELLO)
+    reply = raw.receive()
+    raw.close()
+    assert reply and reply["type"] == "busy" and reply["serving"] and reply["since"], reply
+    assert time.monotonic() - started < 3
+
+    started = time.monotonic()
+    impatient = client(rdmabench, layout, server, "--pattern", "write", "--mode", "lat",
+                       "--sizes", "2", "--iters", "10", "--no-wait", timeout=60)
+    assert impatient.returncode == 4, impatient.stderr
+    assert "busy, serving" in impatient.stderr and "--no-wait" in impatient.stderr
+    assert time.monotonic() - started < 5
+
+    patient = client(rdmabench, layout, server, "--pattern", "write", "--mode", "lat",
+                     "--sizes", "2", "--iters", "10", "--wait", "120", timeout=180)
+    out, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    assert patient.returncode == 0, patient.stderr
+    assert "waiting for its turn" in patient.stderr, patient.stderr
+    still_serves(rdmabench, layout, server)

@@ -1,0 +1,34 @@
+// While the server measures for one client, answers every other client that connects, at
+// once and from its own thread: {"type":"busy","serving":HOST,"since":T}. Measurements never
+// overlap, and nobody waits in the listen backlog without being told why.
+#pragma once
+
+#include <string>
+#include <thread>
+
+#include "net/tcp_socket.h"
+
+namespace rdmabench {
+
+class BusyResponder {
+ public:
+  // Starts answering on `listener`, which the caller must not use until this is destroyed.
+  BusyResponder(TcpSocket& listener, std::string serving, std::string since);
+  ~BusyResponder();  // stops answering (returns once the thread has finished)
+  BusyResponder(const BusyResponder&) = delete;
+  BusyResponder& operator=(const BusyResponder&) = delete;
+
+ private:
+  void answer_until_stopped();
+
+  TcpSocket& listener_;
+  const std::string serving_;
+  const std::string since_;
+  int stop_fd_;  // an eventfd: written to stop the thread
+  std::thread thread_;
+};
+
+// Now, as an ISO 8601 UTC time: 2026-11-22T03:10:02Z.
+std::string utc_now_iso8601();
+
+}  // namespace rdmabench
