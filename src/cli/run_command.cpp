@@ -132,7 +132,8 @@ int run_run_command(int argc, char** argv) {
   so.host = args["host"].as<std::string>();
   so.port = args["port"].as<uint16_t>();
   so.timeout = std::chrono::milliseconds(static_cast<int64_t>(args["timeout"].as<double>() * 1000));
-  if (so.timeout.count() <= 0) throw Error(ExitCode::kUsage, "--timeout must be positive");
+  if (const double t = args["timeout"].as<double>(); !(t >= 0.001 && t <= 86400))
+    throw Error(ExitCode::kUsage, "--timeout must be between 0.001 and 86400 seconds");
   const double wait_s = args["wait"].as<double>();
   if (!(wait_s >= 0)) throw Error(ExitCode::kUsage, "--wait must be 0 or more seconds");
   so.wait.wait = std::chrono::milliseconds(

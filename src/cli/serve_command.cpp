@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "engine/server.h"
+#include "verbs/error.h"
 
 namespace rdmabench {
 
@@ -29,7 +30,10 @@ int run_serve_command(int argc, char** argv) {
   ServerOptions so;
   so.port = args["port"].as<uint16_t>();
   so.device = args["device"].as<std::string>();
-  so.timeout = std::chrono::milliseconds(static_cast<int64_t>(args["timeout"].as<double>() * 1000));
+  const double timeout_s = args["timeout"].as<double>();
+  if (!(timeout_s >= 0.001 && timeout_s <= 86400))
+    throw Error(ExitCode::kUsage, "--timeout must be between 0.001 and 86400 seconds");
+  so.timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
   so.once = args.count("once") > 0;
   so.debug_corrupt = args.count("debug-corrupt") > 0;
   return run_server(so, std::cout);

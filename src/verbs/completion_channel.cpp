@@ -1,9 +1,9 @@
 #include "verbs/completion_channel.h"
 
 #include <fcntl.h>
-#include <poll.h>
 
 #include "verbs/error.h"
+#include "verbs/wait_readable.h"
 
 namespace rdmabench {
 
@@ -18,20 +18,19 @@ CompletionChannel::~CompletionChannel() {
 }
 
 bool CompletionChannel::wait(std::chrono::milliseconds timeout) {
-  pollfd pfd{channel_->fd, POLLIN, 0};
-  const int ready = poll(&pfd, 1, static_cast<int>(timeout.count()));
-  if (ready < 0) {
-    if (errno == EINTR) return false;
-    throw VerbsError("poll(completion channel)", errno, {}, ExitCode::kRuntime);
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (!wait_readable(channel_->fd, left, "poll(completion channel)")) return false;
+    ibv_cq* cq = nullptr;
+    void* cq_context = nullptr;
+    if (ibv_get_cq_event(channel_, &cq, &cq_context) == 0) return true;
+    // Readable but nothing to take (another reader, or a spurious wake-up): wait again.
+    if (errno != EAGAIN && errno != EINTR)
+      throw VerbsError("ibv_get_cq_event", errno, {}, ExitCode::kRuntime);
   }
-  if (ready == 0) return false;
-  ibv_cq* cq = nullptr;
-  void* cq_context = nullptr;
-  if (ibv_get_cq_event(channel_, &cq, &cq_context) != 0) {
-    if (errno == EAGAIN) return false;
-    throw VerbsError("ibv_get_cq_event", errno, {}, ExitCode::kRuntime);
-  }
-  return true;
 }
 
 }  // namespace rdmabench

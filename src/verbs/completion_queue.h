@@ -26,7 +26,7 @@ class CompletionQueue {
   }
 
   // Requests an event for the next completion (ibv_req_notify_cq).
-  void arm() { check_call(ibv_req_notify_cq(cq_, 0), "ibv_req_notify_cq"); }
+  void arm() { check_call(ibv_req_notify_cq(cq_, 0), "ibv_req_notify_cq", {}, ExitCode::kRuntime); }
 
   // Counts an event taken from the channel; acks them in batches (ibv_ack_cq_events takes a
   // mutex, so acking each one would cost more than the event itself).

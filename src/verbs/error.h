@@ -43,9 +43,12 @@ class VerbsError : public Error {
 
 // ibv_* calls return an errno value; rdma_* and libc calls return -1 and set errno.
 // Either way: throw VerbsError when rc is non-zero.
-inline void check_call(int rc, const char* verb, const std::string& detail = {}) {
+// `code` says what the failure means: setting a device up (the default), or a failure while
+// running (kRuntime), ...
+inline void check_call(int rc, const char* verb, const std::string& detail = {},
+                       ExitCode code = ExitCode::kNoDevice) {
   if (rc == 0) return;
-  throw VerbsError(verb, rc > 0 ? rc : errno, detail);
+  throw VerbsError(verb, rc > 0 ? rc : errno, detail, code);
 }
 
 // For calls that return a pointer, NULL and errno on failure.

@@ -1,0 +1,29 @@
+"""rdmabench's own option checks, which come before any device is needed (so they run here)."""
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+EXE = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
+
+
+def rdmabench(*args):
+    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=30)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "1e9", "abc"])
+def test_serve_refuses_a_timeout_it_cannot_keep(value):
+    proc = rdmabench("serve", "--timeout", value)
+    assert proc.returncode == 2, proc.stderr
+    assert "--timeout" in proc.stderr or "abc" in proc.stderr
+
+
+@pytest.mark.parametrize("args", [("--timeout", "0"), ("--wait", "-1"), ("--signal-every", "0"),
+                                  ("--tx-depth", "0"), ("--signal-every", "200"), ("--mtu", "1000")])
+def test_run_refuses_bad_options_before_connecting(args):
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", *args)  # refused at once if it got that far
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
