@@ -12,6 +12,7 @@
 #include "core/version.h"
 #include "engine/benchmark_suite.h"
 #include "engine/clock.h"
+#include "engine/control_protocol.h"
 #include "engine/host_info.h"
 #include "engine/spec_validation.h"
 #include "engine/table_reporter.h"
@@ -111,6 +112,8 @@ int run_run_command(int argc, char** argv) {
                                   cxxopts::value<uint32_t>()->default_value("0"))(
       "timeout", "Seconds any blocking step may take",
       cxxopts::value<double>()->default_value("5"))(
+      "warmup", "Messages run before each benchmark's timing starts, left out of every figure",
+      cxxopts::value<uint64_t>()->default_value("16"))(
       "wait", "Seconds to wait for a server that is busy with another client",
       cxxopts::value<double>()->default_value("120"))(
       "no-wait", "Fail at once when the server is busy with another client")(
@@ -148,8 +151,13 @@ int run_run_command(int argc, char** argv) {
   so.sizes = parse_sizes(args["sizes"].as<std::string>());
   if (args.count("iters")) {
     so.iterations = args["iters"].as<uint64_t>();
-    if (*so.iterations == 0) throw Error(ExitCode::kUsage, "--iters must be at least 1");
+    if (*so.iterations == 0 || *so.iterations > kMaxIterations)
+      throw Error(ExitCode::kUsage,
+                  "--iters must be between 1 and " + std::to_string(kMaxIterations));
   }
+  so.warmup = args["warmup"].as<uint64_t>();
+  if (so.warmup > kMaxIterations)
+    throw Error(ExitCode::kUsage, "--warmup must be at most " + std::to_string(kMaxIterations));
   TestSpec& base = so.base;
   base.tx_depth = args["tx-depth"].as<uint32_t>();
   base.rx_depth = args["rx-depth"].as<uint32_t>();
@@ -212,6 +220,7 @@ int run_run_command(int argc, char** argv) {
   params["sizes"] = args["sizes"].as<std::string>();
   params["iters"] = so.iterations ? nlohmann::json(*so.iterations) : nlohmann::json(nullptr);
   params["timeout_s"] = args["timeout"].as<double>();
+  params["warmup"] = so.warmup;
   params["server"] = so.host + ":" + std::to_string(so.port);
 
   const std::vector<std::pair<std::string, std::string>> context = {

@@ -72,15 +72,23 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
   try {
     ClientSession& s = session();
     if (s.current() == nullptr || s.current()->name() != spec.name()) s.setup(spec);
-    if (spec.mode == Mode::kLatency) samples_.resize(n);  // before timing, never inside it
+    // Before timing, never inside it.
+    if (spec.mode == Mode::kLatency) samples_.resize(std::max(n, options_.warmup));
+    if (options_.warmup > 0)  // both sides run it; its figures are dropped
+      s.run(options_.warmup, {samples_.data(), spec.mode == Mode::kLatency ? options_.warmup : 0});
     RunResult r;
     while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(n))) {
       r = s.run(n, {samples_.data(), spec.mode == Mode::kLatency ? n : 0});
       const double scale = spec.mode == Mode::kLatency && spec.half_round_trip() ? 0.5 : 1.0;
       state.SetIterationTime(r.client.seconds * scale);
     }
+    // Every counter is per message, and a message is what real_time is the time of: one
+    // one-way message where latency is half a round trip (two per round trip), one read
+    // (request and response) in read lat, one message in bw. So bytes = msgs x size, and
+    // real_time = 1e6 / msgs_per_second us.
     const double secs = r.client.seconds;
-    const double msgs = static_cast<double>(n);
+    const double msgs =
+        static_cast<double>(n) * (spec.mode == Mode::kLatency && spec.half_round_trip() ? 2 : 1);
     auto& c = state.counters;
     c["bytes_per_second"] = secs > 0 ? msgs * static_cast<double>(spec.size) / secs : 0;
     c["msgs_per_second"] = secs > 0 ? msgs / secs : 0;

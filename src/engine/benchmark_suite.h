@@ -27,6 +27,7 @@ struct SuiteOptions {
   std::vector<CqMode> cq_modes;
   std::vector<uint64_t> sizes;
   std::optional<uint64_t> iterations;  // --iters; otherwise Google Benchmark's min_time decides
+  uint64_t warmup = 16;                // --warmup: messages run before timing, in no statistic
   TestSpec base;                       // depths, signalling, verify, bootstrap, gid, mtu
   const StopSignals* stop = nullptr;   // SIGINT/SIGTERM: skip what has not run yet
   WaitPolicy wait;                     // for a server busy with another client

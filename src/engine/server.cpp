@@ -1,6 +1,7 @@
 #include "engine/server.h"
 
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include "core/version.h"
@@ -40,16 +41,17 @@ class VerbsTestHost final : public TestHost {
   }
 
   nlohmann::json run(uint64_t iterations) override {
-    const ResourceUsage before = ResourceUsage::now();
     control_.send({{"type", "ready"}});
+    // The CPU and context-switch window covers the pattern run alone, as on the client.
+    const ResourceUsage before = ResourceUsage::now();
     uint64_t errors = pattern_->run_server(*endpoint_, iterations, options_.timeout);
+    const ResourceUsage used = ResourceUsage::now() - before;
     control_.receive(options_.idle_timeout, stop_fd_, "finished");
     if (options_.debug_corrupt && endpoint_->spec().verify) {
       endpoint_->target(0)[0] ^= 0xff;  // proves a corrupt payload reaches the client's exit code
       errors += check_slot(*endpoint_, 0);
     }
     errors += pattern_->verify_after_run(*endpoint_);
-    const ResourceUsage used = ResourceUsage::now() - before;
     return {{"type", "done"},
             {"cpu_ns", used.cpu_ns},
             {"voluntary_switches", used.voluntary_switches},
@@ -110,16 +112,22 @@ int run_server(const ServerOptions& options, std::ostream& log) {
     const std::string peer = client->peer_address();
     log << "client " << peer << " connected\n" << std::flush;
     ControlChannel control(std::move(*client), options.timeout);
-    const BusyResponder busy(listener, peer, utc_now_iso8601());
-    try {
-      serve_client(control, options, stop.fd(), log);
+    std::optional<Error> failure;
+    {
+      const BusyResponder busy(listener, peer, utc_now_iso8601());
+      try {
+        serve_client(control, options, stop.fd(), log);
+      } catch (const Error& e) {
+        failure = e;
+      } catch (const std::exception& e) {
+        failure = Error(ExitCode::kInternal, e.what());
+      }
+    }  // no longer busy before the client hears how it ended: it may come straight back
+    if (failure) {
+      log << "client " << peer << " dropped: " << failure->what() << "\n" << std::flush;
+      control.send_error(static_cast<int>(failure->exit_code()), failure->what());
+    } else {
       log << "client " << peer << " done\n" << std::flush;
-    } catch (const Error& e) {
-      log << "client " << peer << " dropped: " << e.what() << "\n" << std::flush;
-      control.send_error(static_cast<int>(e.exit_code()), e.what());
-    } catch (const std::exception& e) {
-      log << "client " << peer << " dropped: " << e.what() << "\n" << std::flush;
-      control.send_error(static_cast<int>(ExitCode::kInternal), e.what());
     }
     if (stop.pending()) break;
     if (options.once) return 0;

@@ -18,16 +18,12 @@ CompletionChannel::~CompletionChannel() {
 }
 
 bool CompletionChannel::wait(std::chrono::milliseconds timeout) {
-  using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + timeout;
   for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (!wait_readable(channel_->fd, left, "poll(completion channel)")) return false;
+    if (!wait_readable(channel_->fd, timeout, "poll(completion channel)")) return false;
     ibv_cq* cq = nullptr;
     void* cq_context = nullptr;
     if (ibv_get_cq_event(channel_, &cq, &cq_context) == 0) return true;
-    // Readable but nothing to take (another reader, or a spurious wake-up): wait again.
+    // Readable but nothing to take (a spurious wake-up, or a signal): wait again.
     if (errno != EAGAIN && errno != EINTR)
       throw VerbsError("ibv_get_cq_event", errno, {}, ExitCode::kRuntime);
   }

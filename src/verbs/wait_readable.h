@@ -6,8 +6,8 @@
 namespace rdmabench {
 
 // Waits until `fd` is readable, for at most `timeout`. A signal that interrupts the wait
-// (EINTR) does not end it: it goes on until the same deadline. Returns false on timeout;
-// throws VerbsError(`what`, errno, kRuntime) when poll fails.
+// (EINTR) does not end it: it goes on, for at most `timeout` more (the common path reads no
+// clock). Returns false on timeout; throws VerbsError(`what`, errno, kRuntime) when poll fails.
 bool wait_readable(int fd, std::chrono::milliseconds timeout, const char* what);
 
 }  // namespace rdmabench

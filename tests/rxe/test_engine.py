@@ -130,3 +130,29 @@ def test_benchmark_filter_and_repetitions_pass_through(rdmabench, layout, server
     assert all(n.startswith("write/lat/busy/64") for n in names), names
     assert sum(1 for b in doc["benchmarks"] if b["run_type"] == "iteration") == 3
     assert any(b.get("aggregate_name") == "median" for b in doc["benchmarks"])
+
+
+def test_counters_agree_and_each_side_measures_only_its_run(rdmabench, layout, server, tmp_path):
+    """bytes = msgs x size and real_time = 1e6 / msgs_per_second on every row (a latency row's
+    message is one one-way message where its latency is half a round trip); the server's CPU
+    and context-switch window covers its pattern run alone: a passive target (write bw, read)
+    spends next to nothing in it, and busy polling never sleeps."""
+    out = tmp_path / "counters.json"
+    proc = client(rdmabench, layout, server, "--sizes", "2,64K", "--iters", "200", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
+    assert len(rows) == 32
+    for name, row in rows.items():
+        size = int(name.split("/")[-1])
+        assert row["bytes_per_second"] == pytest.approx(row["msgs_per_second"] * size, rel=1e-9), name
+        assert row["real_time"] == pytest.approx(1e6 / row["msgs_per_second"], rel=1e-6), name
+        if "/lat/" in name:
+            assert row["lat_mean_us"] == pytest.approx(row["real_time"], rel=1e-6), name
+        messages = row["iterations"] * (2 if "/lat/" in name and not name.startswith("read/") else 1)
+        passive = name.startswith("read/") or name.startswith("write/bw/")
+        if passive:
+            # The whole window is one call that returns at once: well under 50 us in all.
+            assert row["server_cpu_us_per_msg"] * messages < 50, (name, row["server_cpu_us_per_msg"])
+            assert row["server_vcsw_per_msg"] == 0, name
+        if "/busy/" in name:
+            assert row["server_vcsw_per_msg"] == 0, (name, row["server_vcsw_per_msg"])

@@ -175,3 +175,11 @@ def test_a_second_client_is_told_busy_and_waits_its_turn(rdmabench, layout, serv
     assert patient.returncode == 0, patient.stderr
     assert "waiting for its turn" in patient.stderr, patient.stderr
     still_serves(rdmabench, layout, server)
+
+
+def test_back_to_back_clients_are_never_told_busy(rdmabench, layout, server):
+    """A client that has finished must leave the server free for the next one at once."""
+    for _ in range(10):
+        proc = client(rdmabench, layout, server, "--pattern", "send", "--mode", "lat",
+                      "--sizes", "2", "--iters", "5", "--warmup", "0", "--no-wait", timeout=60)
+        assert proc.returncode == 0, proc.stderr
