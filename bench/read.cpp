@@ -14,7 +14,7 @@ class ReadPattern final : public TransportPattern {
     return with_poller(ep, timeout, [&](auto& poller) {
       SendRequest req(ep, IBV_WR_RDMA_READ);
       ClientMeasurement m;
-      const bool verify = ep.spec().verify;
+      const bool verify = ep.checking;
       if (ep.spec().mode == Mode::kBandwidth) {
         m.seconds = stream_requests(ep, poller, req, n, [&](const ibv_wc&) {
           if (verify) m.verify_errors += check_slot(ep, 0);
@@ -38,7 +38,11 @@ class ReadPattern final : public TransportPattern {
     });
   }
 
-  uint64_t run_server(Endpoint&, uint64_t, std::chrono::milliseconds) override { return 0; }
+  // Passive. Testing only (--debug-corrupt, in check runs): damage what the client will read.
+  uint64_t run_server(Endpoint& ep, uint64_t, std::chrono::milliseconds) override {
+    if (ep.corrupt_from != Endpoint::kNever) ep.target(0)[0] ^= 0xff;
+    return 0;
+  }
 };
 
 }  // namespace

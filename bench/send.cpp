@@ -18,7 +18,7 @@ class SendPattern final : public TransportPattern {
       m.seconds = time_round_trips(n, samples, [&](uint64_t i) {
         req.post(ep, i + 1, signal_this(ep.spec(), ep.sequence++));
         drain_receives(ep, poller, 1, [&](const ibv_wc& wc) {
-          if (ep.spec().verify) m.verify_errors += check_slot(ep, wc.wr_id);
+          if (ep.checking) m.verify_errors += check_slot(ep, wc.wr_id);
         });
       });
       return m;
@@ -29,7 +29,7 @@ class SendPattern final : public TransportPattern {
     return with_poller(ep, timeout, [&](auto& poller) {
       uint64_t errors = 0;
       auto check = [&](const ibv_wc& wc) {
-        if (!ep.spec().verify) return;
+        if (!ep.checking) return;
         errors += check_slot(ep, wc.wr_id) + (wc.byte_len != ep.spec().size ? 1 : 0);
       };
       if (ep.spec().mode == Mode::kBandwidth) {

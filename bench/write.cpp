@@ -62,7 +62,7 @@ class WritePattern final : public TransportPattern {
         *out_marker = marker_for(seq);
         post_write(ep, poller, req, seq);
         wait_for_marker(ep, poller, marker_for(seq), timeout);
-        if (ep.spec().verify) m.verify_errors += count_payload_errors(ep);
+        if (ep.checking) m.verify_errors += count_payload_errors(ep);
       });
       return m;
     });
@@ -77,7 +77,7 @@ class WritePattern final : public TransportPattern {
       for (uint64_t i = 0; i < n; ++i) {
         const uint64_t seq = ep.sequence++;
         wait_for_marker(ep, poller, marker_for(seq), timeout);
-        if (ep.spec().verify) errors += count_payload_errors(ep);
+        if (ep.checking) errors += count_payload_errors(ep);
         *out_marker = marker_for(seq);
         post_write(ep, poller, reply, seq);
       }
@@ -86,7 +86,7 @@ class WritePattern final : public TransportPattern {
   }
 
   uint64_t verify_after_run(Endpoint& ep) override {
-    return ep.spec().verify && ep.spec().mode == Mode::kBandwidth ? check_slot(ep, 0) : 0;
+    return ep.checking && ep.spec().mode == Mode::kBandwidth ? check_slot(ep, 0) : 0;
   }
 
  private:

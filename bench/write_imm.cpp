@@ -22,7 +22,7 @@ class WriteImmPattern final : public TransportPattern {
         req.wr.imm_data = htonl(static_cast<uint32_t>(seq));
         req.post(ep, i + 1, signal_this(ep.spec(), seq));
         drain_receives(ep, poller, 1, [&](const ibv_wc& wc) {
-          if (ep.spec().verify) m.verify_errors += check(ep, wc, seq);
+          if (ep.checking) m.verify_errors += check(ep, wc, seq);
         });
       });
       return m;
@@ -35,7 +35,7 @@ class WriteImmPattern final : public TransportPattern {
       if (ep.spec().mode == Mode::kBandwidth) {
         uint64_t expected = ep.sequence;
         drain_receives(ep, poller, n, [&](const ibv_wc& wc) {
-          if (ep.spec().verify) errors += check(ep, wc, expected);
+          if (ep.checking) errors += check(ep, wc, expected);
           ++expected;
         });
         ep.sequence += n;
@@ -45,7 +45,7 @@ class WriteImmPattern final : public TransportPattern {
       for (uint64_t i = 0; i < n; ++i) {
         const uint64_t seq = ep.sequence++;
         drain_receives(ep, poller, 1, [&](const ibv_wc& wc) {
-          if (ep.spec().verify) errors += check(ep, wc, seq);
+          if (ep.checking) errors += check(ep, wc, seq);
         });
         reply.wr.imm_data = htonl(static_cast<uint32_t>(seq));
         reply.post(ep, i + 1, signal_this(ep.spec(), seq));

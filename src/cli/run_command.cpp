@@ -117,7 +117,10 @@ int run_run_command(int argc, char** argv) {
       "wait", "Seconds to wait for a server that is busy with another client",
       cxxopts::value<double>()->default_value("120"))(
       "no-wait", "Fail at once when the server is busy with another client")(
-      "verify", "Check payloads at the receiver (and read data at the client)")(
+      "verify",
+      "After each benchmark's timed runs, run its messages once more, untimed, with every "
+      "message checked by its receiver")(
+      "debug-corrupt", "Testing only: in --verify check runs, damage what the client sends")(
       "out", "Write Google Benchmark JSON (with rdmabench context) to FILE",
       cxxopts::value<std::string>())("h,help", "Show help");
   options.parse_positional({"host"});
@@ -163,6 +166,7 @@ int run_run_command(int argc, char** argv) {
   base.rx_depth = args["rx-depth"].as<uint32_t>();
   base.signal_every = args["signal-every"].as<uint32_t>();
   base.verify = args.count("verify") > 0;
+  so.debug_corrupt = args.count("debug-corrupt") > 0;
   base.mtu = args["mtu"].as<uint32_t>();
   if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
   validate_spec(base);  // the device's limits are checked below, once it is open

@@ -20,8 +20,9 @@ int run_serve_command(int argc, char** argv) {
       cxxopts::value<std::string>()->default_value(""))(
       "timeout", "Seconds any blocking step may take within a test",
       cxxopts::value<double>()->default_value("5"))("once", "Exit after serving one client")(
-      "debug-corrupt", "Testing only: damage received data so that --verify must fail")(
-      "h,help", "Show help");
+      "debug-corrupt",
+      "Testing only: in --verify check runs, damage what the server sends (from the middle message "
+      "on), so that the client's checks must fail")("h,help", "Show help");
   const auto args = options.parse(argc, argv);
   if (args.count("help")) {
     std::cout << options.help() << "\nExit status: 0 after a signal, 3 no device, 4 port in use.\n";

@@ -31,6 +31,7 @@ struct SuiteOptions {
   TestSpec base;                       // depths, signalling, verify, bootstrap, gid, mtu
   const StopSignals* stop = nullptr;   // SIGINT/SIGTERM: skip what has not run yet
   WaitPolicy wait;                     // for a server busy with another client
+  bool debug_corrupt = false;          // testing: damage what the client sends in check runs
 };
 
 class BenchmarkSuite {

@@ -6,6 +6,7 @@
 
 #include "core/version.h"
 #include "engine/resource_usage.h"
+#include "net/message_fields.h"
 
 namespace rdmabench {
 
@@ -78,20 +79,27 @@ void ClientSession::setup(const TestSpec& spec) {
   pattern_ = make_pattern(spec.pattern);
 }
 
-RunResult ClientSession::run(uint64_t iterations, std::span<uint64_t> samples) {
+RunResult ClientSession::run(uint64_t iterations, std::span<uint64_t> samples, bool check,
+                             bool corrupt) {
   RunResult r;
-  control_.send({{"type", "run"}, {"iters", iterations}});
+  Endpoint& ep = *endpoint_;
+  ep.checking = check;
+  ep.posted = 0;
+  if (check && corrupt) ep.corrupt_from = iterations / 2;
+  control_.send({{"type", "run"}, {"iters", iterations}, {"check", check}});
   control_.receive("ready");
   const ResourceUsage before = ResourceUsage::now();
-  r.client = pattern_->run_client(*endpoint_, iterations, samples, options_.timeout);
+  r.client = pattern_->run_client(ep, iterations, samples, options_.timeout);
   const ResourceUsage used = ResourceUsage::now() - before;
+  if (check) ep.end_check_run();
   control_.send({{"type", "finished"}});
   const auto done = control_.receive("done");
   r.client_cpu_ns = used.cpu_ns;
   r.client_switches = used.voluntary_switches;
-  r.server_cpu_ns = done.at("cpu_ns").get<uint64_t>();
-  r.server_switches = done.at("voluntary_switches").get<int64_t>();
-  r.server_verify_errors = done.at("verify_errors").get<uint64_t>();
+  const MessageContext ctx{"done"};
+  r.server_cpu_ns = unsigned_as<uint64_t>(done, ctx, "cpu_ns");
+  r.server_switches = static_cast<int64_t>(unsigned_as<uint32_t>(done, ctx, "voluntary_switches"));
+  r.server_verify_errors = unsigned_as<uint64_t>(done, ctx, "verify_errors");
   return r;
 }
 

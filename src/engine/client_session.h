@@ -44,7 +44,11 @@ class ClientSession {
   // Tears down the previous benchmark's connection (if any) and connects for `spec`.
   void setup(const TestSpec& spec);
   const TestSpec* current() const noexcept { return endpoint_ ? &endpoint_->spec() : nullptr; }
-  RunResult run(uint64_t iterations, std::span<uint64_t> samples);
+  // One run of `iterations` messages. With `check`, a --verify check run: untimed, every
+  // message checked by its receiver; with `corrupt` too (testing), this side damages what it
+  // sends from the middle message on.
+  RunResult run(uint64_t iterations, std::span<uint64_t> samples, bool check = false,
+                bool corrupt = false);
 
  private:
   ControlChannel control_;

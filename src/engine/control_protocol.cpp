@@ -21,7 +21,8 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
   }
   if (type == "run") {
     if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'run' before 'setup'");
-    return host_.run(unsigned_as<uint64_t>(message, {"run"}, "iters", 1, kMaxIterations));
+    return host_.run(unsigned_as<uint64_t>(message, {"run"}, "iters", 1, kMaxIterations),
+                     bool_field(message, {"run"}, "check"));
   }
   if (type == "teardown") {
     host_.teardown();

@@ -19,8 +19,9 @@ class TestHost {
   virtual ~TestHost() = default;
   // Builds and connects an endpoint for a validated spec (may exchange further messages).
   virtual void setup(const TestSpec& spec) = 0;
-  // Runs one measurement; returns the "done" message for the client.
-  virtual nlohmann::json run(uint64_t iterations) = 0;
+  // Runs one measurement, or with `check` a --verify check run (untimed, every message
+  // checked); returns the "done" message for the client.
+  virtual nlohmann::json run(uint64_t iterations, bool check) = 0;
   virtual void teardown() = 0;
 };
 

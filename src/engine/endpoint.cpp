@@ -89,6 +89,16 @@ void Endpoint::post_initial_receives() {
   for (uint32_t i = 0; i < receive_depth_; ++i) post_receive(i);
 }
 
+void Endpoint::end_check_run() {
+  for (uint32_t i = 0; i <= ring_; ++i)
+    fill_payload({buffer_->data() + i * spec_.size, spec_.size}, spec_.size);
+  // write lat's markers are 1..255: 0 can never be mistaken for the next message's arrival.
+  if (spec_.pattern == Pattern::kWrite && spec_.mode == Mode::kLatency)
+    target(0)[spec_.size - 1] = 0;
+  checking = false;
+  corrupt_from = kNever;
+}
+
 RemoteBuffer Endpoint::local_buffer() const {
   return {buffer_->address() + spec_.size, buffer_->rkey(), spec_.size};
 }

@@ -62,8 +62,19 @@ class Endpoint {
   uint32_t receive_depth() const noexcept { return receive_depth_; }
 
   RemoteBuffer local_buffer() const;
-  RemoteBuffer remote;      // filled by the bootstrap
-  uint64_t sequence = 0;    // continues across runs (write-lat markers, imm numbers)
+  RemoteBuffer remote;    // filled by the bootstrap
+  uint64_t sequence = 0;  // continues across runs (write-lat markers, imm numbers)
+
+  // Set per run by the client session or the server, outside any timed window. A --verify
+  // check run is a run of its own, untimed, in which receivers check every message.
+  static constexpr uint64_t kNever = UINT64_MAX;
+  bool checking = false;
+  // Testing only (--debug-corrupt, in check runs): from this send of the run on, the sender's
+  // payload carries one wrong byte, which the receiver's checks must catch.
+  uint64_t corrupt_from = kNever;
+  uint64_t posted = 0;  // sends posted in this run
+  // Back to a clean state after a check run: the pattern in every slot, nothing corrupt.
+  void end_check_run();
   uint32_t rd_atomic = 16;  // outstanding RDMA reads negotiated for this QP
 
  private:

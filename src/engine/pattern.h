@@ -29,7 +29,9 @@ class TransportPattern {
   // at once. Returns corrupt bytes seen.
   virtual uint64_t run_server(Endpoint& ep, uint64_t iterations,
                               std::chrono::milliseconds timeout) = 0;
-  // After the client finished: what the server can check only then (e.g. written data).
+  // After the client finished a check run: what the server can check only then (written
+  // data of write bw). Patterns check per message only when ep.checking (a --verify check run,
+  // never a timed one).
   virtual uint64_t verify_after_run(Endpoint&) { return 0; }
 };
 

@@ -13,7 +13,6 @@
 #include "engine/resource_usage.h"
 #include "engine/stop_signals.h"
 #include "engine/timing_environment.h"
-#include "engine/transfer_loops.h"
 #include "net/control_channel.h"
 #include "verbs/device_list.h"
 
@@ -40,18 +39,21 @@ class VerbsTestHost final : public TestHost {
          << std::flush;
   }
 
-  nlohmann::json run(uint64_t iterations) override {
+  nlohmann::json run(uint64_t iterations, bool check) override {
+    Endpoint& ep = *endpoint_;
+    ep.checking = check;
+    ep.posted = 0;
+    if (check && options_.debug_corrupt) ep.corrupt_from = iterations / 2;
     control_.send({{"type", "ready"}});
     // The CPU and context-switch window covers the pattern run alone, as on the client.
     const ResourceUsage before = ResourceUsage::now();
-    uint64_t errors = pattern_->run_server(*endpoint_, iterations, options_.timeout);
+    uint64_t errors = pattern_->run_server(ep, iterations, options_.timeout);
     const ResourceUsage used = ResourceUsage::now() - before;
     control_.receive(options_.idle_timeout, stop_fd_, "finished");
-    if (options_.debug_corrupt && endpoint_->spec().verify) {
-      endpoint_->target(0)[0] ^= 0xff;  // proves a corrupt payload reaches the client's exit code
-      errors += check_slot(*endpoint_, 0);
+    if (check) {
+      errors += pattern_->verify_after_run(ep);
+      ep.end_check_run();
     }
-    errors += pattern_->verify_after_run(*endpoint_);
     return {{"type", "done"},
             {"cpu_ns", used.cpu_ns},
             {"voluntary_switches", used.voluntary_switches},

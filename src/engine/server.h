@@ -15,7 +15,7 @@ struct ServerOptions {
   std::chrono::milliseconds timeout{5000};         // every blocking step within a test
   std::chrono::milliseconds idle_timeout{300000};  // between a client's messages
   bool once = false;                               // exit after the first client
-  bool debug_corrupt = false;  // testing: damage received data before --verify checks it
+  bool debug_corrupt = false;  // testing: in check runs, damage what this side sends
 };
 
 // Runs until SIGINT/SIGTERM. Returns the process exit code.

@@ -42,6 +42,8 @@ struct SendRequest {
     wr.wr_id = id;
     wr.send_flags = base_flags | (signaled ? static_cast<unsigned>(IBV_SEND_SIGNALED) : 0u);
     injected_post_work(sge.length);  // nothing, except in the gate's slowdown test build
+    if (ep.posted++ == ep.corrupt_from) [[unlikely]]
+      ep.source()[0] ^= 0xff;  // testing only: --debug-corrupt, in check runs
     ep.qp().post_send(wr);
   }
 };

@@ -10,7 +10,7 @@
 namespace rdmabench {
 
 // Bumped whenever a message changes shape; client and server must agree exactly.
-inline constexpr int kControlProtocolVersion = 1;
+inline constexpr int kControlProtocolVersion = 2;  // 2: "run" carries "check"
 
 // One line from the peer as a message: a JSON object with a string "type". A peer's
 // {"type":"error"} is raised as an Error with its exit code; with `expected_type`, any other

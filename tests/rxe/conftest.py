@@ -81,10 +81,10 @@ def server_address(layout):
 
 
 class Server:
-    def __init__(self, exe, port, tmp_path):
+    def __init__(self, exe, port, tmp_path, *extra):
         self.log_path = tmp_path / f"serve-{port}.log"
         self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([exe, "serve", "--port", str(port), "--timeout", "3"],
+        self.proc = subprocess.Popen([exe, "serve", "--port", str(port), "--timeout", "3", *extra],
                                      stdout=self.log, stderr=subprocess.STDOUT)
         self.port = port
         deadline = time.time() + 10

@@ -2,14 +2,13 @@
 rdma_cm on the two-host layout and out-of-band on loopback, plus robustness."""
 import json
 import math
-import signal
 import socket
 import subprocess
 import time
 
 import pytest
 
-from conftest import client, run, server_address
+from conftest import Server, client, run, server_address
 
 PATTERNS = ["send", "write", "write_imm", "read"]
 
@@ -34,7 +33,7 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     for name, row in rows.items():
         assert not row.get("error_occurred"), (name, row.get("error_message"))
         assert row["iterations"] == 20
-        assert row["verify_errors"] == 0
+        assert row["verify_errors"] == 0 and row["verified_messages"] == 20
         for key in ("bytes_per_second", "msgs_per_second", "real_time", "client_cpu_us_per_msg",
                     "server_cpu_us_per_msg"):
             assert math.isfinite(row[key]) and row[key] >= 0, (name, key, row[key])
@@ -50,22 +49,52 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert "BW avg[MB/s]" in proc.stdout and "t_p99" in proc.stdout
 
 
+# Which rows carry data each way: the server receives (and checks) what the client sends in
+# send, write and write_imm; the client receives in every lat ping-pong and in read.
+CLIENT_CHECKS = {"send/lat", "write/lat", "write_imm/lat", "read/bw", "read/lat"}
+SERVER_CHECKS = {"send/bw", "send/lat", "write/bw", "write/lat", "write_imm/bw", "write_imm/lat"}
+
+
+def corrupted_rows(rdmabench, port, host, cm, tmp_path, *extra):
+    out = tmp_path / "corrupt.json"
+    proc = run([rdmabench, "run", host, "--port", str(port), "--cm", cm, "--sizes", "2,4096",
+                "--iters", "20", "--verify", "--out", str(out), *extra], timeout=300)
+    rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
+    assert len(rows) == 32, sorted(rows)
+    failed = {name for name, row in rows.items() if row.get("error_occurred")}
+    for name in failed:
+        assert "--verify found" in rows[name]["error_message"], rows[name]["error_message"]
+    return proc, failed, rows
+
+
+def pattern_mode(name):
+    return "/".join(name.split("/")[:2])
+
+
 @pytest.mark.layout("lo")
-def test_verify_detects_corruption_in_a_write_target(rdmabench, layout, server, tmp_path):
-    """--verify must be able to fail: the server's debug corruption makes it report errors."""
-    # A separate server that flips a byte of every received/written message before checking.
-    srv = subprocess.Popen([rdmabench, "serve", "--port", str(server.port + 1), "--debug-corrupt"],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def test_corruption_by_either_sender_is_caught_by_the_receivers_checks(rdmabench, layout, server,
+                                                                       tmp_path):
+    """--verify must be able to fail, in both directions: a sender that damages one byte of
+    its payload from the middle message of the check run on is caught, on every row where
+    data flows that way; rows where it does not still pass."""
+    host, cm = server_address(layout)
+    proc, failed, rows = corrupted_rows(rdmabench, server.port, host, cm, tmp_path, "--debug-corrupt")
+    assert proc.returncode == 6, proc.stderr[-2000:]
+    assert {pattern_mode(n) for n in failed} == SERVER_CHECKS, sorted(failed)
+    assert all(pattern_mode(n) in SERVER_CHECKS for n in failed)
+    assert len(failed) == 4 * len(SERVER_CHECKS)  # every size and CQ mode
+    for name, row in rows.items():
+        if name not in failed:
+            assert row["verified_messages"] == 20 and row["verify_errors"] == 0, name
+
+    corrupting = Server(rdmabench, server.port + 1, tmp_path, "--debug-corrupt")
     try:
-        time.sleep(0.5)
-        proc = run([rdmabench, "run", "127.0.0.1", "--port", str(server.port + 1), "--cm", "oob",
-                    "--pattern", "send,write", "--mode", "bw", "--cq", "busy", "--sizes", "4096",
-                    "--iters", "10", "--verify"], timeout=120)
-        assert proc.returncode == 6, proc.stdout + proc.stderr
-        assert "verify" in proc.stderr
+        proc, failed, _ = corrupted_rows(rdmabench, corrupting.port, host, cm, tmp_path)
     finally:
-        srv.send_signal(signal.SIGTERM)
-        srv.wait(timeout=10)
+        assert corrupting.stop() == 0
+    assert proc.returncode == 6, proc.stderr[-2000:]
+    assert {pattern_mode(n) for n in failed} == CLIENT_CHECKS, sorted(failed)
+    assert len(failed) == 4 * len(CLIENT_CHECKS)
 
 
 def test_sigkilled_client_is_survived_and_next_client_runs(rdmabench, layout, server, tmp_path):
@@ -101,7 +130,7 @@ def test_server_refuses_another_protocol_version(server):
         s.sendall(b'{"type":"hello","protocol":999,"version":"9.9.9"}\n')
         reply = json.loads(s.makefile().readline())
     assert reply["type"] == "error"
-    assert "999" in reply["message"] and "server speaks 1" in reply["message"]
+    assert "999" in reply["message"] and "server speaks 2" in reply["message"]
 
 
 def test_size_beyond_device_limit_is_a_usage_error(rdmabench, layout, server):

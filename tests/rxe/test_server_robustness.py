@@ -14,7 +14,7 @@ import pytest
 
 from conftest import client, server_address
 
-HELLO = {"type": "hello", "protocol": 1, "version": "crafted"}
+HELLO = {"type": "hello", "protocol": 2, "version": "crafted"}
 GOOD_SPEC = {"pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
              "rx_depth": 512, "signal_every": 16, "verify": False, "cm": "oob", "mtu": 0,
              "gid_index": None}

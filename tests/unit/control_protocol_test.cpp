@@ -16,8 +16,8 @@ namespace {
 class RecordingHost final : public TestHost {
  public:
   void setup(const TestSpec& spec) override { calls.push_back("setup " + spec.name()); }
-  json run(uint64_t iterations) override {
-    calls.push_back("run " + std::to_string(iterations));
+  json run(uint64_t iterations, bool check) override {
+    calls.push_back("run " + std::to_string(iterations) + (check ? " check" : ""));
     return {{"type", "done"}};
   }
   void teardown() override { calls.push_back("teardown"); }
@@ -48,7 +48,7 @@ TEST(ControlProtocol, HelloSetupRunTeardownBye) {
   ControlProtocol p(host, {{"type", "hello"}, {"version", "srv"}});
   EXPECT_EQ(p.handle(hello())->at("version"), "srv");
   EXPECT_FALSE(p.handle(setup()));
-  EXPECT_EQ(p.handle({{"type", "run"}, {"iters", 10}})->at("type"), "done");
+  EXPECT_EQ(p.handle({{"type", "run"}, {"iters", 10}, {"check", false}})->at("type"), "done");
   EXPECT_FALSE(p.handle({{"type", "teardown"}}));
   EXPECT_FALSE(p.finished());
   EXPECT_FALSE(p.handle({{"type", "bye"}}));
@@ -72,14 +72,18 @@ TEST(ControlProtocol, RunNeedsSetupAndSaneIterations) {
   RecordingHost host;
   ControlProtocol p(host, {});
   p.handle(hello());
-  EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", 5}}), ExitCode::kConnection);
+  EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", 5}, {"check", false}}), ExitCode::kConnection);
   p.handle(setup());
+  EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", 5}}), ExitCode::kConnection);  // no check
+  EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", 5}, {"check", 1}}), ExitCode::kConnection);
+  EXPECT_EQ(p.handle({{"type", "run"}, {"iters", 5}, {"check", true}})->at("type"), "done");
   EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", 0}}), ExitCode::kConnection);
   EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", "5"}}), ExitCode::kConnection);
   EXPECT_EQ(error_of(p, {{"type", "run"}}), ExitCode::kConnection);
   p.handle({{"type", "teardown"}});
   EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", 5}}), ExitCode::kConnection);
-  EXPECT_EQ(host.calls, (std::vector<std::string>{"setup write/bw/busy/65536", "teardown"}));
+  EXPECT_EQ(host.calls,
+            (std::vector<std::string>{"setup write/bw/busy/65536", "run 5 check", "teardown"}));
 }
 
 TEST(ControlProtocol, BadSpecsNeverReachTheHost) {
