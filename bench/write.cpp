@@ -14,17 +14,25 @@ uint8_t marker_for(uint64_t seq) {
   return static_cast<uint8_t>(seq % 255 + 1);
 }
 
+// Takes send completions: each frees its send and every earlier one in the send queue.
+inline void reap_sends(Endpoint& ep, const CompletionBatch& wc, int got) {
+  for (int i = 0; i < got; ++i) {
+    check_completion(wc[i], ep.spec());
+    ep.send_credits.reaped(wc[i].wr_id);
+  }
+}
+
 // Posts one write (signalled by policy, always in event mode) and reaps its completion
-// through the poller in event mode.
+// through the poller in event mode. Never posts while unreaped sends could fill the send
+// queue: hardware NICs free a slot only when a completion covering it is polled.
 template <typename Poller>
 void post_write(Endpoint& ep, Poller& poller, SendRequest& req, uint64_t seq) {
+  CompletionBatch wc;
+  while (ep.send_credits.full()) reap_sends(ep, wc, poller.wait(wc));
   const bool event = ep.spec().cq == CqMode::kEvent;
   req.post(ep, seq + 1, event || signal_this(ep.spec(), seq));
-  if (event) {
-    CompletionBatch wc;
-    const int got = poller.wait(wc);
-    for (int i = 0; i < got; ++i) check_completion(wc[i], ep.spec());
-  }
+  ep.send_credits.posted(seq + 1);
+  if (event) reap_sends(ep, wc, poller.wait(wc));
 }
 
 // Spins until the target's last byte holds `marker`; reaps send completions meanwhile.
@@ -36,8 +44,7 @@ void wait_for_marker(Endpoint& ep, Poller& poller, uint8_t marker,
   uint64_t deadline = 0;
   for (uint32_t spins = 0; *last != marker; ++spins) {
     if ((spins & 0xfff) != 0xfff) continue;
-    const int got = poller.try_poll(wc);
-    for (int i = 0; i < got; ++i) check_completion(wc[i], ep.spec());
+    reap_sends(ep, wc, poller.try_poll(wc));
     const uint64_t t = now_ns();
     if (deadline == 0) {
       deadline = t + static_cast<uint64_t>(timeout.count()) * 1'000'000;

@@ -51,6 +51,7 @@ void Endpoint::build(const TestSpec& spec) {
     ring_ = static_cast<uint32_t>(
         std::clamp<uint64_t>(kMaxReceiveRingBytes / spec.size, 1, spec.rx_depth));
   }
+  send_credits = SendQueueCredits(spec.tx_depth, 0);
   pd_ = std::make_unique<ProtectionDomain>(*context_);
   if (spec.cq == CqMode::kEvent) comp_channel_ = std::make_unique<CompletionChannel>(*context_);
   const int cq_depth = static_cast<int>(spec.tx_depth + std::max<uint32_t>(receive_depth_, 1));

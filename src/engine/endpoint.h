@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/send_queue_credits.h"
 #include "engine/spec_validation.h"
 #include "engine/test_spec.h"
 #include "verbs/cm_id.h"
@@ -73,6 +74,9 @@ class Endpoint {
   // payload carries one wrong byte, which the receiver's checks must catch.
   uint64_t corrupt_from = kNever;
   uint64_t posted = 0;  // sends posted in this run
+  // write lat: sends not yet covered by a reaped completion (its ids are sequence + 1, which
+  // continue across runs, and so does what sits in the send queue).
+  SendQueueCredits send_credits{1, 0};
   // Back to a clean state after a check run: the pattern in every slot, nothing corrupt.
   void end_check_run();
   uint32_t rd_atomic = 16;  // outstanding RDMA reads negotiated for this QP
