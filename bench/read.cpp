@@ -38,11 +38,12 @@ class ReadPattern final : public TransportPattern {
     });
   }
 
-  // Passive. Testing only (--debug-corrupt, in check runs): damage what the client will read.
-  uint64_t run_server(Endpoint& ep, uint64_t, std::chrono::milliseconds) override {
+  // Testing only (--debug-corrupt, in check runs): damage what the client will read, before
+  // it starts reading.
+  void before_server_run(Endpoint& ep) override {
     if (ep.corrupt_from != Endpoint::kNever) ep.target(0)[0] ^= 0xff;
-    return 0;
   }
+  uint64_t run_server(Endpoint&, uint64_t, std::chrono::milliseconds) override { return 0; }
 };
 
 }  // namespace

@@ -44,6 +44,7 @@ void wait_for_marker(Endpoint& ep, Poller& poller, uint8_t marker,
   uint64_t deadline = 0;
   for (uint32_t spins = 0; *last != marker; ++spins) {
     if ((spins & 0xfff) != 0xfff) continue;
+    if (ep.abort_requested()) throw_run_aborted(ep.spec());
     reap_sends(ep, wc, poller.try_poll(wc));
     const uint64_t t = now_ns();
     if (deadline == 0) {

@@ -27,6 +27,11 @@ void throw_completion_timeout(std::chrono::milliseconds timeout, const TestSpec&
                                       " (peer gone or stalled? see --timeout)");
 }
 
+void throw_run_aborted(const TestSpec& spec) {
+  throw Error(ExitCode::kConnection,
+              spec.name() + " ended early: the client went away or the server is stopping");
+}
+
 void throw_completion_error(const ibv_wc& wc, const TestSpec& spec) {
   throw Error(ExitCode::kRuntime,
               std::string("work completion error: ") + ibv_wc_status_str(wc.status) + " (status " +

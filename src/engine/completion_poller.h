@@ -16,6 +16,8 @@ namespace rdmabench {
 
 [[noreturn]] void throw_completion_timeout(std::chrono::milliseconds timeout, const TestSpec& spec);
 [[noreturn]] void throw_completion_error(const ibv_wc& wc, const TestSpec& spec);
+// The run was ended early (Endpoint::abort): the client went away or the server is stopping.
+[[noreturn]] void throw_run_aborted(const TestSpec& spec);
 
 inline void check_completion(const ibv_wc& wc, const TestSpec& spec) {
   if (wc.status != IBV_WC_SUCCESS) [[unlikely]]
@@ -33,6 +35,7 @@ class BusyPoller {
       const int n = ep_.cq().poll(out);
       if (n > 0) return n;
       if ((spins & 0x3ff) == 0x3ff) {  // look at the clock only now and then
+        if (ep_.abort_requested()) throw_run_aborted(ep_.spec());
         const uint64_t t = now_ns();
         if (deadline == 0)
           deadline = t + static_cast<uint64_t>(timeout_.count()) * 1'000'000;
@@ -62,7 +65,10 @@ class EventPoller {
       ep_.cq().arm();
       n = ep_.cq().poll(out);
       if (n > 0) return n;
-      if (!channel_.wait(timeout_)) throw_completion_timeout(timeout_, ep_.spec());
+      if (!channel_.wait(timeout_, ep_.abort_fd())) {
+        if (ep_.abort_requested()) throw_run_aborted(ep_.spec());
+        throw_completion_timeout(timeout_, ep_.spec());
+      }
       ep_.cq().event_received();
     }
   }

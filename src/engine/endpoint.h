@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/run_watch.h"
 #include "engine/send_queue_credits.h"
 #include "engine/spec_validation.h"
 #include "engine/test_spec.h"
@@ -74,6 +75,12 @@ class Endpoint {
   // payload carries one wrong byte, which the receiver's checks must catch.
   uint64_t corrupt_from = kNever;
   uint64_t posted = 0;  // sends posted in this run
+  // Set by the server for the length of a run: the loops end it early once it is raised.
+  const RunAbort* abort = nullptr;
+  bool abort_requested() const noexcept {
+    return abort != nullptr && abort->raised.load(std::memory_order_relaxed);
+  }
+  int abort_fd() const noexcept { return abort != nullptr ? abort->fd : -1; }
   // write lat: sends not yet covered by a reaped completion (its ids are sequence + 1, which
   // continue across runs, and so does what sits in the send queue).
   SendQueueCredits send_credits{1, 0};

@@ -25,6 +25,8 @@ class TransportPattern {
   virtual ClientMeasurement run_client(Endpoint& ep, uint64_t iterations,
                                        std::span<uint64_t> samples,
                                        std::chrono::milliseconds timeout) = 0;
+  // The server, before it tells the client to start a run (nothing is timed yet).
+  virtual void before_server_run(Endpoint&) {}
   // The server's active part of the same run (receiving, echoing); passive patterns return
   // at once. Returns corrupt bytes seen.
   virtual uint64_t run_server(Endpoint& ep, uint64_t iterations,

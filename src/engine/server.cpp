@@ -11,6 +11,7 @@
 #include "engine/host_info.h"
 #include "engine/pattern.h"
 #include "engine/resource_usage.h"
+#include "engine/run_watch.h"
 #include "engine/stop_signals.h"
 #include "engine/timing_environment.h"
 #include "net/control_channel.h"
@@ -44,25 +45,49 @@ class VerbsTestHost final : public TestHost {
     ep.checking = check;
     ep.posted = 0;
     if (check && options_.debug_corrupt) ep.corrupt_from = iterations / 2;
-    control_.send({{"type", "ready"}});
-    // The CPU and context-switch window covers the pattern run alone, as on the client.
-    const ResourceUsage before = ResourceUsage::now();
-    uint64_t errors = pattern_->run_server(ep, iterations, options_.timeout);
-    const ResourceUsage used = ResourceUsage::now() - before;
+    // A client that goes away, or SIGTERM, ends the run at once (not after --timeout). The
+    // watch starts before "ready", so that its start-up is in nobody's timed window.
+    const RunWatch watch(control_.socket().fd(), stop_fd_);
+    const Measured measured = run_watched(ep, iterations, watch.abort());
     control_.receive(options_.idle_timeout, stop_fd_, "finished");
+    uint64_t errors = measured.errors;
     if (check) {
       errors += pattern_->verify_after_run(ep);
       ep.end_check_run();
     }
     return {{"type", "done"},
-            {"cpu_ns", used.cpu_ns},
-            {"voluntary_switches", used.voluntary_switches},
+            {"cpu_ns", measured.used.cpu_ns},
+            {"voluntary_switches", measured.used.voluntary_switches},
             {"verify_errors", errors}};
   }
 
   void teardown() override { endpoint_.reset(); }
 
  private:
+  struct Measured {
+    uint64_t errors = 0;
+    ResourceUsage used;
+  };
+
+  // Tells the client to start, then runs the server's part of the pattern under `abort`. The
+  // CPU and context-switch window covers the pattern run alone, as on the client.
+  Measured run_watched(Endpoint& ep, uint64_t iterations, const RunAbort& abort) {
+    ep.abort = &abort;
+    Measured m;
+    try {
+      pattern_->before_server_run(ep);
+      control_.send({{"type", "ready"}});
+      const ResourceUsage before = ResourceUsage::now();
+      m.errors = pattern_->run_server(ep, iterations, options_.timeout);
+      m.used = ResourceUsage::now() - before;
+    } catch (...) {
+      ep.abort = nullptr;
+      throw;
+    }
+    ep.abort = nullptr;
+    return m;
+  }
+
   ControlChannel& control_;
   const ServerOptions& options_;
   int stop_fd_;

@@ -17,9 +17,10 @@ CompletionChannel::~CompletionChannel() {
   if (channel_ != nullptr) ibv_destroy_comp_channel(channel_);
 }
 
-bool CompletionChannel::wait(std::chrono::milliseconds timeout) {
+bool CompletionChannel::wait(std::chrono::milliseconds timeout, int interrupt_fd) {
   for (;;) {
-    if (!wait_readable(channel_->fd, timeout, "poll(completion channel)")) return false;
+    if (!wait_readable(channel_->fd, timeout, "poll(completion channel)", interrupt_fd))
+      return false;
     ibv_cq* cq = nullptr;
     void* cq_context = nullptr;
     if (ibv_get_cq_event(channel_, &cq, &cq_context) == 0) return true;

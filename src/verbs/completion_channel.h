@@ -18,7 +18,8 @@ class CompletionChannel {
 
   // Blocks until a CQ event arrives or the timeout passes. On an event, takes it with
   // ibv_get_cq_event and returns true (the caller acks it through its CompletionQueue).
-  bool wait(std::chrono::milliseconds timeout);
+  // With `interrupt_fd` >= 0, returns false as soon as that descriptor is readable.
+  bool wait(std::chrono::milliseconds timeout, int interrupt_fd = -1);
 
   ibv_comp_channel* native() const noexcept { return channel_; }
 

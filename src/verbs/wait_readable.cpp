@@ -8,20 +8,22 @@
 
 namespace rdmabench {
 
-bool wait_readable(int fd, std::chrono::milliseconds timeout, const char* what) {
+bool wait_readable(int fd, std::chrono::milliseconds timeout, const char* what, int interrupt_fd) {
   // The common path reads no clock: where the TSC is unstable (as in the rxe guest) every
   // clock read is a system call, and this runs once per completion event.
-  pollfd pfd{fd, POLLIN, 0};
-  int ready = poll(&pfd, 1, static_cast<int>(timeout.count()));
-  if (ready >= 0) return ready > 0;
+  pollfd fds[2] = {{fd, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
+  const nfds_t count = interrupt_fd >= 0 ? 2 : 1;
+  int ready = poll(fds, count, static_cast<int>(timeout.count()));
+  if (ready > 0) return fds[0].revents != 0;
+  if (ready == 0) return false;
   // Interrupted by a signal: wait on, for at most `timeout` from now.
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + timeout;
   for (;;) {
     if (errno != EINTR) throw VerbsError(what, errno, {}, ExitCode::kRuntime);
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
-    ready = poll(&pfd, 1, static_cast<int>(std::max<int64_t>(left.count(), 0)));
-    if (ready > 0) return true;
+    ready = poll(fds, count, static_cast<int>(std::max<int64_t>(left.count(), 0)));
+    if (ready > 0) return fds[0].revents != 0;
     if (ready == 0 && Clock::now() >= deadline) return false;
   }
 }

@@ -8,6 +8,8 @@ namespace rdmabench {
 // Waits until `fd` is readable, for at most `timeout`. A signal that interrupts the wait
 // (EINTR) does not end it: it goes on, for at most `timeout` more (the common path reads no
 // clock). Returns false on timeout; throws VerbsError(`what`, errno, kRuntime) when poll fails.
-bool wait_readable(int fd, std::chrono::milliseconds timeout, const char* what);
+// With `interrupt_fd` >= 0, also returns false as soon as that descriptor is readable.
+bool wait_readable(int fd, std::chrono::milliseconds timeout, const char* what,
+                   int interrupt_fd = -1);
 
 }  // namespace rdmabench

@@ -84,7 +84,8 @@ class Server:
     def __init__(self, exe, port, tmp_path, *extra):
         self.log_path = tmp_path / f"serve-{port}.log"
         self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([exe, "serve", "--port", str(port), "--timeout", "3", *extra],
+        options = list(extra) if "--timeout" in extra else ["--timeout", "3", *extra]
+        self.proc = subprocess.Popen([exe, "serve", "--port", str(port), *options],
                                      stdout=self.log, stderr=subprocess.STDOUT)
         self.port = port
         deadline = time.time() + 10

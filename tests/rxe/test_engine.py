@@ -94,7 +94,7 @@ def test_corruption_by_either_sender_is_caught_by_the_receivers_checks(rdmabench
         assert corrupting.stop() == 0
     assert proc.returncode == 6, proc.stderr[-2000:]
     assert {pattern_mode(n) for n in failed} == CLIENT_CHECKS, sorted(failed)
-    assert len(failed) == 4 * len(CLIENT_CHECKS)
+    assert len(failed) == 4 * len(CLIENT_CHECKS), sorted(failed)
 
 
 def test_sigkilled_client_is_survived_and_next_client_runs(rdmabench, layout, server, tmp_path):

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import client, server_address
+from conftest import Server, client, server_address
 
 HELLO = {"type": "hello", "protocol": 2, "version": "crafted"}
 GOOD_SPEC = {"pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
@@ -183,3 +183,51 @@ def test_back_to_back_clients_are_never_told_busy(rdmabench, layout, server):
         proc = client(rdmabench, layout, server, "--pattern", "send", "--mode", "lat",
                       "--sizes", "2", "--iters", "5", "--warmup", "0", "--no-wait", timeout=60)
         assert proc.returncode == 0, proc.stderr
+
+
+def start_long_send(rdmabench, layout, server, cq):
+    """A client streaming sends (the server is active: it consumes every message), mid-run."""
+    host, cm = server_address(layout)
+    proc = subprocess.Popen([rdmabench, "run", host, "--port", str(server.port), "--cm", cm,
+                             "--pattern", "send", "--mode", "bw", "--cq", cq, "--sizes", "64K",
+                             "--iters", "1000000"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while f"send/bw/{cq}/65536 via" not in server.text():
+        assert time.time() < deadline and proc.poll() is None, server.text()
+        time.sleep(0.05)
+    time.sleep(0.5)
+    assert proc.poll() is None
+    return proc
+
+
+@pytest.fixture
+def patient_server(rdmabench, tmp_path):
+    """A server whose --timeout (30 s) is far longer than a prompt end may take."""
+    srv = Server(rdmabench, 18950 + os.getpid() % 40, tmp_path, "--timeout", "30")
+    yield srv
+    if srv.proc.poll() is None:
+        srv.proc.kill()  # a test that failed may have left it mid-run
+        srv.proc.wait()
+
+
+@pytest.mark.parametrize("cq", ["busy", "event"])
+def test_a_vanished_client_ends_the_run_promptly(rdmabench, layout, patient_server, cq):
+    victim = start_long_send(rdmabench, layout, patient_server, cq)
+    victim.kill()
+    victim.wait()
+    killed = time.monotonic()
+    while "dropped" not in patient_server.text():
+        assert time.monotonic() - killed < 5, "the run went on: " + patient_server.text()[-500:]
+        time.sleep(0.05)
+    still_serves(rdmabench, layout, patient_server)
+
+
+@pytest.mark.parametrize("cq", ["busy", "event"])
+def test_sigterm_mid_run_stops_the_server_promptly(rdmabench, layout, patient_server, cq):
+    victim = start_long_send(rdmabench, layout, patient_server, cq)
+    started = time.monotonic()
+    rc = patient_server.stop()
+    assert rc == 0 and time.monotonic() - started < 5, patient_server.text()[-500:]
+    assert "stopping on signal" in patient_server.text()
+    assert victim.wait(timeout=30) != 0
