@@ -13,6 +13,7 @@
 #include "engine/benchmark_suite.h"
 #include "engine/clock.h"
 #include "engine/control_protocol.h"
+#include "engine/device_probe.h"
 #include "engine/host_info.h"
 #include "engine/spec_validation.h"
 #include "engine/table_reporter.h"

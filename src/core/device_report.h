@@ -1,4 +1,5 @@
-// What `rdmabench devices` reports about each RDMA device: plain data, filled from verbs.
+// What `rdmabench devices` reports about each RDMA device: plain data (engine/device_probe
+// fills it from verbs).
 #pragma once
 
 #include <cstdint>
@@ -36,14 +37,6 @@ struct DeviceReport {
   uint64_t max_mr_size = 0;
   std::vector<PortReport> ports;
 };
-
-class Context;
-
-// Queries one open device.
-DeviceReport describe_device(const Context& context);
-
-// Every device the verbs library sees (empty when there are none).
-std::vector<DeviceReport> describe_all_devices();
 
 // Unit helpers, exposed for tests.
 uint32_t mtu_bytes(int ibv_mtu_value);

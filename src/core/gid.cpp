@@ -18,13 +18,6 @@ std::string to_string(GidType type) {
   return "unknown";
 }
 
-std::optional<GidType> parse_gid_type(std::string_view text) {
-  if (text == "IB") return GidType::kIb;
-  if (text == "RoCE v1" || text == "IB/RoCE v1") return GidType::kRoceV1;
-  if (text == "RoCE v2") return GidType::kRoceV2;
-  return std::nullopt;
-}
-
 std::string format_gid(const RawGid& gid) {
   char text[INET6_ADDRSTRLEN] = {};
   inet_ntop(AF_INET6, gid.data(), text, sizeof(text));

@@ -25,9 +25,6 @@ struct GidEntry {
 // "IB", "RoCE v1", "RoCE v2" (the spelling ibv_devinfo and sysfs use).
 std::string to_string(GidType type);
 
-// Parses the spellings above (and sysfs "IB/RoCE v1"); nullopt for anything else.
-std::optional<GidType> parse_gid_type(std::string_view text);
-
 // The GID as IPv6 text, e.g. "fe80::200:ff:fe00:0" or "::ffff:127.0.0.1".
 std::string format_gid(const RawGid& gid);
 

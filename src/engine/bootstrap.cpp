@@ -18,10 +18,11 @@ nlohmann::json buffer_json(const RemoteBuffer& b) {
 const MessageContext kOob{"oob"};
 const MessageContext kBuf{"buf.buf"};
 
-RemoteBuffer buffer_from(const nlohmann::json& message, const MessageContext& ctx) {
+// The peer's buffer, which must hold a whole message of `size` bytes.
+RemoteBuffer buffer_from(const nlohmann::json& message, const MessageContext& ctx, uint64_t size) {
   const nlohmann::json& j = field(message, ctx, "buf");
   return {unsigned_as<uint64_t>(j, kBuf, "addr"), unsigned_as<uint32_t>(j, kBuf, "rkey"),
-          unsigned_as<uint64_t>(j, kBuf, "len")};
+          unsigned_as<uint64_t>(j, kBuf, "len", size)};
 }
 
 // The peer's path MTU, as the ibv_mtu enum value it sends (IBV_MTU_256 .. IBV_MTU_4096).
@@ -107,7 +108,7 @@ void connect_qp(Endpoint& ep, OobLocal& local, const nlohmann::json& peer, ibv_m
   ep.rd_atomic = local.path.rd_atomic;
   ep.qp().to_rtr(peer_address(peer), local.path);
   ep.qp().to_rts(local.address.psn, local.path);
-  ep.remote = buffer_from(peer, kOob);
+  ep.remote = buffer_from(peer, kOob, ep.spec().size);
 }
 
 rdma_conn_param conn_param(const Endpoint& ep) {
@@ -159,7 +160,7 @@ std::unique_ptr<Endpoint> client_bootstrap(ControlChannel& control, const TestSp
   if (spec.client_receives()) ep->post_initial_receives();
   ep->cm_id()->connect(conn_param(*ep), options.timeout);
   control.send({{"type", "buf"}, {"buf", buffer_json(ep->local_buffer())}});
-  ep->remote = buffer_from(control.receive("buf"), {"buf"});
+  ep->remote = buffer_from(control.receive("buf"), {"buf"}, spec.size);
   return ep;
 }
 
@@ -186,7 +187,7 @@ std::unique_ptr<Endpoint> server_bootstrap(ControlChannel& control, const TestSp
   auto ep = std::make_unique<Endpoint>(std::move(channel), std::move(id), spec);
   if (spec.server_receives()) ep->post_initial_receives();
   ep->cm_id()->accept(conn_param(*ep), options.timeout);
-  ep->remote = buffer_from(control.receive("buf"), {"buf"});
+  ep->remote = buffer_from(control.receive("buf"), {"buf"}, spec.size);
   control.send({{"type", "buf"}, {"buf", buffer_json(ep->local_buffer())}});
   return ep;
 }

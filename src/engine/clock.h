@@ -17,7 +17,6 @@ inline uint64_t now_ns() noexcept {
 
 struct ClockCheck {
   int64_t resolution_ns = 0;  // clock_getres(CLOCK_MONOTONIC)
-  double read_cost_ns = 0;    // average cost of one now_ns()
   bool monotonic = true;      // no backwards step seen over the sample
 };
 

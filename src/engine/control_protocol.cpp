@@ -1,8 +1,8 @@
 #include "engine/control_protocol.h"
 
+#include "core/error.h"
 #include "net/control_channel.h"
 #include "net/message_fields.h"
-#include "verbs/error.h"
 
 namespace rdmabench {
 

@@ -50,9 +50,8 @@ class Endpoint {
   CmId* cm_id() noexcept { return cm_id_.get(); }
   uint8_t port() const noexcept { return port_; }
 
-  // Buffer layout: slot 0 is what this side sends or writes from; slots 1..ring() are where
+  // Buffer layout: slot 0 is what this side sends or writes from; slots 1..ring_ are where
   // receives, peer writes and local read results land. Each slot is spec.size bytes.
-  uint32_t ring() const noexcept { return ring_; }
   uint8_t* source() noexcept { return buffer_->data(); }
   uint8_t* target(uint64_t i) noexcept {
     return buffer_->data() + static_cast<size_t>(1 + i % ring_) * spec_.size;
@@ -61,7 +60,6 @@ class Endpoint {
   void post_receive(uint64_t i) { qp_->post_recv(recv_wrs_[i % ring_]); }
   // Fills the receive queue (spec.rx_depth receives) once, after the QP reached INIT.
   void post_initial_receives();
-  uint32_t receive_depth() const noexcept { return receive_depth_; }
 
   RemoteBuffer local_buffer() const;
   RemoteBuffer remote;    // filled by the bootstrap

@@ -1,6 +1,6 @@
 #include "engine/spec_validation.h"
 
-#include "verbs/error.h"
+#include "core/error.h"
 
 namespace rdmabench {
 

@@ -5,9 +5,9 @@
 #include <limits>
 #include <sstream>
 
+#include "core/error.h"
 #include "engine/spec_validation.h"
 #include "net/message_fields.h"
-#include "verbs/error.h"
 
 namespace rdmabench {
 

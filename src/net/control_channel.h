@@ -32,7 +32,6 @@ class ControlChannel {
   void send_error(int exit_code, const std::string& message) noexcept;
 
   const TcpSocket& socket() const noexcept { return socket_; }
-  std::chrono::milliseconds timeout() const noexcept { return timeout_; }
 
  private:
   TcpSocket socket_;

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "verbs/error.h"
+#include "core/error.h"
 
 namespace rdmabench {
 

@@ -1,32 +1,12 @@
-// Errors raised by verbs, rdma_cm and system calls.
+// Errors raised by verbs, rdma_cm and system calls: an Error that names the failed call.
 #pragma once
 
 #include <cerrno>
-#include <stdexcept>
 #include <string>
 
+#include "core/error.h"
+
 namespace rdmabench {
-
-// What a failure means to the user; doubles as the process exit code (documented in README).
-enum class ExitCode : int {
-  kOk = 0,
-  kInternal = 1,      // a bug or an unexpected failure
-  kUsage = 2,         // bad options or input, request larger than the device allows
-  kNoDevice = 3,      // no RDMA device, or device/resource setup failed
-  kConnection = 4,    // server unreachable, control channel failure, version mismatch, CM failure
-  kRuntime = 5,       // a work completion with an error, or a completion that never came
-  kVerification = 6,  // --verify found corrupted payload
-};
-
-// Base of every error rdmabench reports: a message plus the exit code it maps to.
-class Error : public std::runtime_error {
- public:
-  Error(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
-  ExitCode exit_code() const noexcept { return code_; }
-
- private:
-  ExitCode code_;
-};
 
 // A failed call: carries the call's name (e.g. "ibv_modify_qp") and the errno text.
 class VerbsError : public Error {

@@ -9,5 +9,4 @@ TEST(Clock, MonotonicAndFineGrained) {
   EXPECT_TRUE(c.monotonic);
   EXPECT_GT(c.resolution_ns, 0);
   EXPECT_LE(c.resolution_ns, 1000);
-  EXPECT_GT(c.read_cost_ns, 0.0);
 }

@@ -44,12 +44,10 @@ TEST(Gid, LinkLocalAndZero) {
   EXPECT_TRUE(is_zero(parse_gid("::").value()));
 }
 
-TEST(Gid, TypeNamesRoundTrip) {
-  for (auto t : {GidType::kIb, GidType::kRoceV1, GidType::kRoceV2}) {
-    EXPECT_EQ(parse_gid_type(to_string(t)), t);
-  }
-  EXPECT_EQ(parse_gid_type("IB/RoCE v1"), GidType::kRoceV1);
-  EXPECT_FALSE(parse_gid_type("RoCE v3").has_value());
+TEST(Gid, TypeNames) {
+  EXPECT_EQ(to_string(GidType::kIb), "IB");
+  EXPECT_EQ(to_string(GidType::kRoceV1), "RoCE v1");
+  EXPECT_EQ(to_string(GidType::kRoceV2), "RoCE v2");
 }
 
 TEST(GidChoice, PrefersRoceV2Ipv4OnTheRxeLoopbackTable) {
