@@ -6,6 +6,7 @@
 #include <cxxopts.hpp>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "core/device_report.h"
@@ -76,9 +77,16 @@ BootstrapChoice choose_bootstrap(const std::string& requested, const std::string
   }
 }
 
-}  // namespace
+// What the command line asks for, parsed and checked; nothing touched a device yet.
+struct RunRequest {
+  SuiteOptions suite;
+  std::string cm;
+  std::string out_file;
+  nlohmann::json params;                    // every parameter, for the context
+  std::vector<std::string> benchmark_args;  // --benchmark_* flags, for Google Benchmark
+};
 
-int run_run_command(int argc, char** argv) {
+cxxopts::Options run_options() {
   cxxopts::Options options(
       "rdmabench run",
       "Run benchmarks against `rdmabench serve` on HOST. One Google Benchmark per "
@@ -125,22 +133,16 @@ int run_run_command(int argc, char** argv) {
       "out", "Write Google Benchmark JSON (with rdmabench context) to FILE",
       cxxopts::value<std::string>())("h,help", "Show help");
   options.parse_positional({"host"});
-  const auto args = options.parse(argc, argv);
-  if (args.count("help")) {
-    std::cout << options.help()
-              << "\nExit status: 0 ok, 2 usage, 3 no device, 4 connection, 5 runtime (completion "
-                 "error/timeout), 6 verification failure.\n";
-    return 0;
-  }
-  if (!args.count("host"))
-    throw Error(ExitCode::kUsage, "missing HOST (the address of `rdmabench serve`)");
+  return options;
+}
 
-  SuiteOptions so;
+// The parameters that do not come from TestSpec, and the suite's own.
+void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.host = args["host"].as<std::string>();
   so.port = args["port"].as<uint16_t>();
-  so.timeout = std::chrono::milliseconds(static_cast<int64_t>(args["timeout"].as<double>() * 1000));
   if (const double t = args["timeout"].as<double>(); !(t >= 0.001 && t <= 86400))
     throw Error(ExitCode::kUsage, "--timeout must be between 0.001 and 86400 seconds");
+  so.timeout = std::chrono::milliseconds(static_cast<int64_t>(args["timeout"].as<double>() * 1000));
   const double wait_s = args["wait"].as<double>();
   if (!(wait_s >= 0)) throw Error(ExitCode::kUsage, "--wait must be 0 or more seconds");
   so.wait.wait = std::chrono::milliseconds(
@@ -162,63 +164,22 @@ int run_run_command(int argc, char** argv) {
   so.warmup = args["warmup"].as<uint64_t>();
   if (so.warmup > kMaxIterations)
     throw Error(ExitCode::kUsage, "--warmup must be at most " + std::to_string(kMaxIterations));
-  TestSpec& base = so.base;
+  so.debug_corrupt = args.count("debug-corrupt") > 0;
+}
+
+void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   base.tx_depth = args["tx-depth"].as<uint32_t>();
   base.rx_depth = args["rx-depth"].as<uint32_t>();
   base.signal_every = args["signal-every"].as<uint32_t>();
   base.verify = args.count("verify") > 0;
-  so.debug_corrupt = args.count("debug-corrupt") > 0;
   base.mtu = args["mtu"].as<uint32_t>();
   if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
-  validate_spec(base);  // the device's limits are checked below, once it is open
-  const std::string cm = args["cm"].as<std::string>();
-  if (cm != "auto" && cm != "rdmacm" && cm != "oob")
-    throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
+  validate_spec(base);  // the device's limits are checked once it is open
+}
 
-  std::string out_file;
-  if (args.count("out")) {
-    out_file = args["out"].as<std::string>();
-    std::ofstream probe(out_file, std::ios::app);
-    if (!probe) throw Error(ExitCode::kUsage, "--out " + out_file + ": cannot write there");
-  }
-
-  const ClockCheck clock = verify_clock();
-  const TimingEnvironment timing = timing_environment();
-  const BootstrapChoice choice = choose_bootstrap(cm, so.host, so.port, so.device, so.timeout);
-  base.bootstrap = choice.method;
-  if (base.mtu != 0 && choice.method == Bootstrap::kRdmaCm)
-    std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
-
-  // Reject sizes the local device cannot carry before anything runs.
-  const DeviceReport local = [&] {
-    DeviceList list;
-    Context ctx = list.open(choice.device);
-    for (uint64_t size : so.sizes) {
-      TestSpec probe = base;
-      probe.size = size;
-      check_device_limits(ctx, 1, probe);
-    }
-    return describe_device(ctx);
-  }();
-
-  BootstrapOptions bo;
-  bo.device = so.device;
-  bo.server_host = so.host;
-  bo.timeout = so.timeout;
-  auto session = connect_when_free(so.host, so.port, bo, so.wait, std::cerr);
-  const auto& hello = session->server_hello();
-
-  const PortReport& port = local.ports.at(0);
-  std::string gid_type = "-";
-  const uint32_t gid_index = base.gid_index.value_or(port.default_gid_index.value_or(0));
-  for (const auto& g : port.gids)
-    if (g.index == gid_index) gid_type = to_string(g.type);
-
-  nlohmann::json params = to_json(base);
-  params.erase("pattern");
-  params.erase("mode");
-  params.erase("cq");
-  params.erase("size");
+nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& so) {
+  nlohmann::json params = to_json(so.base);
+  for (const char* key : {"pattern", "mode", "cq", "size"}) params.erase(key);
   params["patterns"] = args["pattern"].as<std::string>();
   params["modes"] = args["mode"].as<std::string>();
   params["cq_modes"] = args["cq"].as<std::string>();
@@ -227,46 +188,157 @@ int run_run_command(int argc, char** argv) {
   params["timeout_s"] = args["timeout"].as<double>();
   params["warmup"] = so.warmup;
   params["server"] = so.host + ":" + std::to_string(so.port);
+  return params;
+}
 
-  const std::vector<std::pair<std::string, std::string>> context = {
+// Parse and validate; nullopt after --help.
+std::optional<RunRequest> parse_run_request(int argc, char** argv) {
+  cxxopts::Options options = run_options();
+  const auto args = options.parse(argc, argv);
+  if (args.count("help")) {
+    std::cout << options.help()
+              << "\nExit status: 0 ok, 2 usage, 3 no device, 4 connection, 5 runtime (completion "
+                 "error/timeout), 6 verification failure.\n";
+    return std::nullopt;
+  }
+  if (!args.count("host"))
+    throw Error(ExitCode::kUsage, "missing HOST (the address of `rdmabench serve`)");
+  RunRequest r;
+  parse_suite_options(args, r.suite);
+  parse_base_spec(args, r.suite.base);
+  r.cm = args["cm"].as<std::string>();
+  if (r.cm != "auto" && r.cm != "rdmacm" && r.cm != "oob")
+    throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
+  if (args.count("out")) {
+    r.out_file = args["out"].as<std::string>();
+    std::ofstream probe(r.out_file, std::ios::app);
+    if (!probe) throw Error(ExitCode::kUsage, "--out " + r.out_file + ": cannot write there");
+  }
+  r.params = params_of(args, r.suite);
+  r.benchmark_args = args.unmatched();
+  return r;
+}
+
+// This host's side, checked before anything connects: the clock, the bootstrap, and every
+// size against the local device's limits.
+struct LocalProbe {
+  ClockCheck clock;
+  TimingEnvironment timing;
+  BootstrapChoice choice;
+  DeviceReport device;
+};
+
+LocalProbe probe_local(RunRequest& r) {
+  SuiteOptions& so = r.suite;
+  LocalProbe p{verify_clock(),
+               timing_environment(),
+               choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout),
+               {}};
+  so.base.bootstrap = p.choice.method;
+  if (so.base.mtu != 0 && p.choice.method == Bootstrap::kRdmaCm)
+    std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
+  DeviceList list;
+  Context ctx = list.open(p.choice.device);
+  for (uint64_t size : so.sizes) {
+    TestSpec spec = so.base;
+    spec.size = size;
+    check_device_limits(ctx, 1, spec);
+  }
+  p.device = describe_device(ctx);
+  return p;
+}
+
+// Connects for the first benchmark and asks both sides which path their QPs really use (the
+// context is written before any benchmark runs). A failure here is left to that benchmark.
+nlohmann::json paths_in_use(ClientSession& session, const SuiteOptions& so) {
+  TestSpec first = so.base;
+  first.pattern = so.patterns.front();
+  first.mode = so.modes.front();
+  first.cq = so.cq_modes.front();
+  first.size = so.sizes.front();
+  try {
+    session.setup(first);
+    return session.paths_in_use();
+  } catch (const Error& e) {
+    return {{"error", e.what()}};
+  }
+}
+
+std::string path_field(const nlohmann::json& paths, const char* side, const char* key) {
+  const auto it = paths.find(side);
+  if (it == paths.end() || !it->contains(key)) return "?";
+  const auto& v = (*it)[key];
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+std::vector<std::pair<std::string, std::string>> run_context(const RunRequest& r,
+                                                             const LocalProbe& p,
+                                                             const nlohmann::json& hello,
+                                                             const nlohmann::json& paths) {
+  auto server = [&](const char* key) {
+    const auto it = hello.find(key);
+    return it != hello.end() && it->is_string() ? it->get<std::string>() : std::string("?");
+  };
+  auto client_path = [&](const char* key) { return path_field(paths, "client", key); };
+  auto server_path = [&](const char* key) { return path_field(paths, "server", key); };
+  const PortReport& port = p.device.ports.at(0);
+  return {
       {"rdmabench_schema", "1"},
       {"rdmabench_version", kVersion},
       {"client_host", host_name()},
-      {"server_host", hello.value("hostname", std::string("?"))},
-      {"server_version", hello.value("version", std::string("?"))},
-      {"device", local.name},
-      {"driver", local.driver},
+      {"server_host", server("hostname")},
+      {"server_version", server("version")},
+      {"device", p.device.name},
+      {"driver", p.device.driver},
       {"link_layer", port.link_layer},
       {"active_mtu", std::to_string(port.active_mtu)},
-      {"gid_index", std::to_string(gid_index)},
-      {"gid_type", gid_type},
+      {"port", client_path("port")},
+      {"gid_index", client_path("gid_index")},
+      {"gid", client_path("gid")},
+      {"gid_type", client_path("gid_type")},
+      {"path_mtu", client_path("mtu")},
+      {"server_device", server_path("device")},
+      {"server_port", server_path("port")},
+      {"server_gid_index", server_path("gid_index")},
+      {"server_gid", server_path("gid")},
+      {"server_path_mtu", server_path("mtu")},
+      {"path_error", paths.value("error", std::string())},
       {"client_kernel", kernel_release()},
-      {"server_kernel", hello.value("kernel", std::string("?"))},
+      {"server_kernel", server("kernel")},
       {"rdma_core", rdma_core_version()},
-      {"server_rdma_core", hello.value("rdma_core", std::string("?"))},
-      {"bootstrap", to_string(choice.method)},
-      {"bootstrap_reason", choice.reason},
-      {"timing", timing.describe()},
-      {"timing_mode", timing.mode},
-      {"icount_shift", timing.icount_shift},
-      {"qemu_version", timing.qemu_version},
-      {"server_timing", hello.value("timing", std::string("?"))},
-      {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(clock.resolution_ns) + " ns"},
-      {"rdmabench_params", params.dump()},
+      {"server_rdma_core", server("rdma_core")},
+      {"bootstrap", to_string(p.choice.method)},
+      {"bootstrap_reason", p.choice.reason},
+      {"timing", p.timing.describe()},
+      {"timing_mode", p.timing.mode},
+      {"icount_shift", p.timing.icount_shift},
+      {"qemu_version", p.timing.qemu_version},
+      {"server_timing", server("timing")},
+      {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(p.clock.resolution_ns) + " ns"},
+      {"rdmabench_params", r.params.dump()},
   };
-  std::ostringstream summary;
-  summary << "rdmabench " << kVersion << ": " << local.name << " (" << local.driver << ", "
-          << port.link_layer << ", MTU " << port.active_mtu << ", GID " << gid_index << " "
-          << gid_type << ") -> " << hello.value("hostname", std::string("?")) << " " << so.host
-          << ":" << so.port << " via " << to_string(choice.method) << " (" << choice.reason
-          << ")\n";
-  if (timing.deterministic()) summary << "timing: " << timing.describe() << "\n";
-  for (const auto& [k, v] : context) benchmark::AddCustomContext(k, v);
+}
 
+std::string banner(const RunRequest& r, const LocalProbe& p, const nlohmann::json& hello,
+                   const nlohmann::json& paths) {
+  const PortReport& port = p.device.ports.at(0);
+  std::ostringstream out;
+  out << "rdmabench " << kVersion << ": " << p.device.name << " (" << p.device.driver << ", "
+      << port.link_layer << ", port " << path_field(paths, "client", "port") << ", MTU "
+      << path_field(paths, "client", "mtu") << ", GID " << path_field(paths, "client", "gid_index")
+      << " " << path_field(paths, "client", "gid_type") << ") -> "
+      << hello.value("hostname", std::string("?")) << " " << r.suite.host << ":" << r.suite.port
+      << " via " << to_string(p.choice.method) << " (" << p.choice.reason << ")\n";
+  if (p.timing.deterministic()) out << "timing: " << p.timing.describe() << "\n";
+  return out.str();
+}
+
+// Google Benchmark takes the --benchmark_* flags, and writes --out as JSON.
+void initialize_google_benchmark(const RunRequest& r) {
   std::vector<std::string> gb_args = {"rdmabench-run"};
-  for (const auto& u : args.unmatched()) gb_args.push_back(u);
-  if (!out_file.empty()) {
-    gb_args.push_back("--benchmark_out=" + out_file);
+  for (const auto& u : r.benchmark_args) gb_args.push_back(u);
+  if (!r.out_file.empty()) {
+    gb_args.push_back("--benchmark_out=" + r.out_file);
     gb_args.push_back("--benchmark_out_format=json");
   }
   std::vector<char*> gb_argv;
@@ -275,16 +347,36 @@ int run_run_command(int argc, char** argv) {
   benchmark::Initialize(&gb_argc, gb_argv.data());
   if (gb_argc > 1)
     throw Error(ExitCode::kUsage, std::string("unknown option '") + gb_argv[1] + "'");
+}
+
+}  // namespace
+
+int run_run_command(int argc, char** argv) {
+  std::optional<RunRequest> request = parse_run_request(argc, argv);
+  if (!request) return 0;
+  RunRequest& r = *request;
+  const LocalProbe probe = probe_local(r);
+
+  BootstrapOptions bo;
+  bo.device = r.suite.device;
+  bo.server_host = r.suite.host;
+  bo.timeout = r.suite.timeout;
+  auto session = connect_when_free(r.suite.host, r.suite.port, bo, r.suite.wait, std::cerr);
+  const nlohmann::json hello = session->server_hello();
+  const nlohmann::json paths = paths_in_use(*session, r.suite);
+  if (paths.contains("error")) session.reset();  // the server dropped that connection
+  for (const auto& [k, v] : run_context(r, probe, hello, paths)) benchmark::AddCustomContext(k, v);
+  initialize_google_benchmark(r);
 
   const StopSignals stop;
-  so.stop = &stop;
-  so.wait.stop = &stop;
-  BenchmarkSuite suite(so, std::move(session));
+  r.suite.stop = &stop;
+  r.suite.wait.stop = &stop;
+  BenchmarkSuite suite(r.suite, std::move(session));
   suite.register_benchmarks();
-  TableReporter reporter(summary.str());
+  TableReporter reporter(banner(r, probe, hello, paths));
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  if (!out_file.empty()) std::cerr << "rdmabench: results written to " << out_file << "\n";
+  if (!r.out_file.empty()) std::cerr << "rdmabench: results written to " << r.out_file << "\n";
   if (suite.worst() != ExitCode::kOk)
     std::cerr << "rdmabench: some benchmarks failed (marked ERROR above and in the JSON)\n";
   return static_cast<int>(suite.worst());

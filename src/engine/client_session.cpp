@@ -79,6 +79,13 @@ void ClientSession::setup(const TestSpec& spec) {
   pattern_ = make_pattern(spec.pattern);
 }
 
+nlohmann::json ClientSession::paths_in_use() {
+  control_.send({{"type", "path"}});
+  nlohmann::json server = control_.receive("path");
+  server.erase("type");
+  return {{"client", endpoint_->path_in_use()}, {"server", std::move(server)}};
+}
+
 RunResult ClientSession::run(uint64_t iterations, std::span<uint64_t> samples, bool check,
                              bool corrupt) {
   RunResult r;

@@ -44,6 +44,8 @@ class ClientSession {
   // Tears down the previous benchmark's connection (if any) and connects for `spec`.
   void setup(const TestSpec& spec);
   const TestSpec* current() const noexcept { return endpoint_ ? &endpoint_->spec() : nullptr; }
+  // After setup: the paths both QPs really use, {"client": {...}, "server": {...}}.
+  nlohmann::json paths_in_use();
   // One run of `iterations` messages. With `check`, a --verify check run: untimed, every
   // message checked by its receiver; with `corrupt` too (testing), this side damages what it
   // sends from the middle message on.

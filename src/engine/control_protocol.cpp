@@ -24,6 +24,12 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
     return host_.run(unsigned_as<uint64_t>(message, {"run"}, "iters", 1, kMaxIterations),
                      bool_field(message, {"run"}, "check"));
   }
+  if (type == "path") {
+    if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'path' before 'setup'");
+    nlohmann::json reply = host_.path();
+    reply["type"] = "path";
+    return reply;
+  }
   if (type == "teardown") {
     host_.teardown();
     state_ = State::kIdle;

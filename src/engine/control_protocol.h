@@ -23,6 +23,8 @@ class TestHost {
   // checked); returns the "done" message for the client.
   virtual nlohmann::json run(uint64_t iterations, bool check) = 0;
   virtual void teardown() = 0;
+  // The path the set-up endpoint really uses ({device, port, gid_index, gid, gid_type, mtu}).
+  virtual nlohmann::json path() = 0;
 };
 
 // More messages than any run could send in a day at a billion per second.

@@ -100,6 +100,14 @@ void Endpoint::end_check_run() {
   corrupt_from = kNever;
 }
 
+nlohmann::json Endpoint::path_in_use() {
+  const QpPathInUse path = qp_->path_in_use();
+  const GidEntry gid = context_->query_gid(path.port, path.sgid_index);
+  return {{"device", context_->device_name()}, {"port", path.port},
+          {"gid_index", path.sgid_index},      {"gid", format_gid(gid.raw)},
+          {"gid_type", to_string(gid.type)},   {"mtu", path.mtu_bytes}};
+}
+
 RemoteBuffer Endpoint::local_buffer() const {
   return {buffer_->address() + spec_.size, buffer_->rkey(), spec_.size};
 }

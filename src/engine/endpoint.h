@@ -62,6 +62,9 @@ class Endpoint {
   void post_initial_receives();
 
   RemoteBuffer local_buffer() const;
+  // The path the connected QP really uses, for reports: {device, port, gid_index, gid,
+  // gid_type, mtu}.
+  nlohmann::json path_in_use();
   RemoteBuffer remote;    // filled by the bootstrap
   uint64_t sequence = 0;  // continues across runs (write-lat markers, imm numbers)
 

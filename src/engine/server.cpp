@@ -62,6 +62,7 @@ class VerbsTestHost final : public TestHost {
   }
 
   void teardown() override { endpoint_.reset(); }
+  nlohmann::json path() override { return endpoint_->path_in_use(); }
 
  private:
   struct Measured {

@@ -37,6 +37,13 @@ struct QpPath {
   bool use_grh = true;     // RoCE always; InfiniBand only across subnets
 };
 
+// The path a connected QP really uses (whichever bootstrap set it up).
+struct QpPathInUse {
+  uint8_t port = 0;
+  uint32_t sgid_index = 0;
+  uint32_t mtu_bytes = 0;
+};
+
 class QueuePair {
  public:
   // A QP moved through its states by hand (out-of-band bootstrap).
@@ -53,6 +60,8 @@ class QueuePair {
   void to_init(uint8_t port);
   void to_rtr(const QpAddress& remote, const QpPath& path);
   void to_rts(uint32_t psn, const QpPath& path);
+  // ibv_query_qp: port, source GID index and path MTU, once the QP is at RTR or beyond.
+  QpPathInUse path_in_use() const;
 
   // Hot path: no allocation, no logging. Throws on a refused post (queue full, QP in error).
   void post_send(ibv_send_wr& wr) {

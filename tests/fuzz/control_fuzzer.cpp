@@ -25,6 +25,7 @@ class ValidatingHost final : public rdmabench::TestHost {
   }
   nlohmann::json run(uint64_t, bool) override { return {{"type", "done"}}; }
   void teardown() override {}
+  nlohmann::json path() override { return {{"port", 1}}; }
 };
 
 }  // namespace

@@ -23,6 +23,14 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert ctx["rdmabench_schema"] == "1"
     assert ctx["driver"] == "rxe" and ctx["link_layer"] == "Ethernet"
     assert ctx["gid_type"] == "RoCE v2"
+    # The path both QPs really use, queried from the QPs (rdma_cm chooses its own GID).
+    client_addr, server_addr = (("10.99.0.2", "10.99.0.1") if layout == "veth"
+                                else ("127.0.0.1", "127.0.0.1"))
+    assert ctx["gid"] == f"::ffff:{client_addr}", ctx
+    assert ctx["server_gid"] == f"::ffff:{server_addr}", ctx
+    assert ctx["port"] == "1" and ctx["server_port"] == "1"
+    assert ctx["path_mtu"] == ctx["server_path_mtu"] and int(ctx["path_mtu"]) in (1024, 2048, 4096)
+    assert ctx["path_error"] == ""
     assert ctx["bootstrap"] == server_address(layout)[1]
     params = json.loads(ctx["rdmabench_params"])
     assert params["verify"] is True and params["iters"] == 20

@@ -21,6 +21,7 @@ class RecordingHost final : public TestHost {
     return {{"type", "done"}};
   }
   void teardown() override { calls.push_back("teardown"); }
+  json path() override { return {{"port", 1}}; }
   std::vector<std::string> calls;
 };
 
@@ -49,7 +50,9 @@ TEST(ControlProtocol, HelloSetupRunTeardownBye) {
   EXPECT_EQ(p.handle(hello())->at("version"), "srv");
   EXPECT_FALSE(p.handle(setup()));
   EXPECT_EQ(p.handle({{"type", "run"}, {"iters", 10}, {"check", false}})->at("type"), "done");
+  EXPECT_EQ(p.handle({{"type", "path"}})->at("type"), "path");
   EXPECT_FALSE(p.handle({{"type", "teardown"}}));
+  EXPECT_EQ(error_of(p, {{"type", "path"}}), ExitCode::kConnection);
   EXPECT_FALSE(p.finished());
   EXPECT_FALSE(p.handle({{"type", "bye"}}));
   EXPECT_TRUE(p.finished());
