@@ -84,6 +84,10 @@ struct RunRequest {
   std::string out_file;
   nlohmann::json params;                    // every parameter, for the context
   std::vector<std::string> benchmark_args;  // --benchmark_* flags, for Google Benchmark
+  // Google Benchmark's argv: it keeps pointers into it (argv[0] goes into the context), so it
+  // lives as long as the request.
+  std::vector<std::string> gb_args;
+  std::vector<char*> gb_argv;
 };
 
 cxxopts::Options run_options() {
@@ -334,19 +338,19 @@ std::string banner(const RunRequest& r, const LocalProbe& p, const nlohmann::jso
 }
 
 // Google Benchmark takes the --benchmark_* flags, and writes --out as JSON.
-void initialize_google_benchmark(const RunRequest& r) {
-  std::vector<std::string> gb_args = {"rdmabench-run"};
-  for (const auto& u : r.benchmark_args) gb_args.push_back(u);
+void initialize_google_benchmark(RunRequest& r) {
+  r.gb_args = {"rdmabench-run"};
+  for (const auto& u : r.benchmark_args) r.gb_args.push_back(u);
   if (!r.out_file.empty()) {
-    gb_args.push_back("--benchmark_out=" + r.out_file);
-    gb_args.push_back("--benchmark_out_format=json");
+    r.gb_args.push_back("--benchmark_out=" + r.out_file);
+    r.gb_args.push_back("--benchmark_out_format=json");
   }
-  std::vector<char*> gb_argv;
-  for (auto& a : gb_args) gb_argv.push_back(a.data());
-  int gb_argc = static_cast<int>(gb_argv.size());
-  benchmark::Initialize(&gb_argc, gb_argv.data());
+  r.gb_argv.clear();
+  for (auto& a : r.gb_args) r.gb_argv.push_back(a.data());
+  int gb_argc = static_cast<int>(r.gb_argv.size());
+  benchmark::Initialize(&gb_argc, r.gb_argv.data());
   if (gb_argc > 1)
-    throw Error(ExitCode::kUsage, std::string("unknown option '") + gb_argv[1] + "'");
+    throw Error(ExitCode::kUsage, std::string("unknown option '") + r.gb_argv[1] + "'");
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     doc = json.loads(out.read_text())
     ctx = doc["context"]
     assert ctx["rdmabench_schema"] == "1"
+    assert ctx["executable"] == "rdmabench-run"
     assert ctx["driver"] == "rxe" and ctx["link_layer"] == "Ethernet"
     assert ctx["gid_type"] == "RoCE v2"
     # The path both QPs really use, queried from the QPs (rdma_cm chooses its own GID).
