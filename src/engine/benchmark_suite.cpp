@@ -55,6 +55,44 @@ void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
   session_.reset();  // start the next benchmark on a fresh control connection
 }
 
+namespace {
+
+// Every counter is per message, and a message is what real_time is the time of: one one-way
+// message where latency is half a round trip (two per round trip), one read (request and
+// response) in read lat, one message in bw. So bytes = msgs x size, and real_time =
+// 1e6 / msgs_per_second us.
+void report_counters(benchmark::State& state, const TestSpec& spec, const RunResult& r,
+                     std::vector<uint64_t>& samples, uint64_t n) {  // sorted here
+  const bool half = spec.mode == Mode::kLatency && spec.half_round_trip();
+  const double secs = r.client.seconds;
+  const double msgs = static_cast<double>(n) * (half ? 2 : 1);
+  auto& c = state.counters;
+  c["bytes_per_second"] = secs > 0 ? msgs * static_cast<double>(spec.size) / secs : 0;
+  c["msgs_per_second"] = secs > 0 ? msgs / secs : 0;
+  c["client_cpu_us_per_msg"] = static_cast<double>(r.client_cpu_ns) / 1000.0 / msgs;
+  c["server_cpu_us_per_msg"] = static_cast<double>(r.server_cpu_ns) / 1000.0 / msgs;
+  c["client_vcsw_per_msg"] = static_cast<double>(r.client_switches) / msgs;
+  c["server_vcsw_per_msg"] = static_cast<double>(r.server_switches) / msgs;
+  c["size"] = static_cast<double>(spec.size);
+  if (spec.mode != Mode::kLatency) {
+    state.SetLabel("bw=unidirectional stream");
+    return;
+  }
+  const LatencyStats st = compute_latency_stats({samples.data(), n}, half ? 0.5 : 1.0);
+  c["lat_min_us"] = st.min_us;
+  c["lat_mean_us"] = st.mean_us;
+  c["lat_stddev_us"] = st.stddev_us;
+  c["lat_p50_us"] = st.p50_us;
+  c["lat_p90_us"] = st.p90_us;
+  c["lat_p99_us"] = st.p99_us;
+  c["lat_p999_us"] = st.p999_us;
+  c["lat_max_us"] = st.max_us;
+  c["half_round_trip"] = spec.half_round_trip() ? 1 : 0;
+  state.SetLabel(spec.half_round_trip() ? "lat=half round trip" : "lat=full round trip");
+}
+
+}  // namespace
+
 void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size_t index) {
   if (!interrupted_ && options_.stop != nullptr) interrupted_ = options_.stop->pending();
   if (interrupted_) {
@@ -82,45 +120,15 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
       const double scale = spec.mode == Mode::kLatency && spec.half_round_trip() ? 0.5 : 1.0;
       state.SetIterationTime(r.client.seconds * scale);
     }
-    // Every counter is per message, and a message is what real_time is the time of: one
-    // one-way message where latency is half a round trip (two per round trip), one read
-    // (request and response) in read lat, one message in bw. So bytes = msgs x size, and
-    // real_time = 1e6 / msgs_per_second us.
-    const double secs = r.client.seconds;
-    const double msgs =
-        static_cast<double>(n) * (spec.mode == Mode::kLatency && spec.half_round_trip() ? 2 : 1);
-    auto& c = state.counters;
-    c["bytes_per_second"] = secs > 0 ? msgs * static_cast<double>(spec.size) / secs : 0;
-    c["msgs_per_second"] = secs > 0 ? msgs / secs : 0;
-    c["client_cpu_us_per_msg"] = static_cast<double>(r.client_cpu_ns) / 1000.0 / msgs;
-    c["server_cpu_us_per_msg"] = static_cast<double>(r.server_cpu_ns) / 1000.0 / msgs;
-    c["client_vcsw_per_msg"] = static_cast<double>(r.client_switches) / msgs;
-    c["server_vcsw_per_msg"] = static_cast<double>(r.server_switches) / msgs;
-    c["size"] = static_cast<double>(spec.size);
-    if (spec.mode == Mode::kLatency) {
-      const LatencyStats st =
-          compute_latency_stats({samples_.data(), n}, spec.half_round_trip() ? 0.5 : 1.0);
-      c["lat_min_us"] = st.min_us;
-      c["lat_mean_us"] = st.mean_us;
-      c["lat_stddev_us"] = st.stddev_us;
-      c["lat_p50_us"] = st.p50_us;
-      c["lat_p90_us"] = st.p90_us;
-      c["lat_p99_us"] = st.p99_us;
-      c["lat_p999_us"] = st.p999_us;
-      c["lat_max_us"] = st.max_us;
-      c["half_round_trip"] = spec.half_round_trip() ? 1 : 0;
-      state.SetLabel(spec.half_round_trip() ? "lat=half round trip" : "lat=full round trip");
-    } else {
-      state.SetLabel("bw=unidirectional stream");
-    }
+    report_counters(state, spec, r, samples_, n);
     if (!spec.verify) return;
     // --verify: the same messages once more, untimed, every one checked by its receiver. The
     // figures above come from runs that checked nothing.
     const RunResult v = s.run(n, {samples_.data(), spec.mode == Mode::kLatency ? n : 0}, true,
                               options_.debug_corrupt);
     const uint64_t errors = v.client.verify_errors + v.server_verify_errors;
-    c["verified_messages"] = static_cast<double>(n);
-    c["verify_errors"] = static_cast<double>(errors);
+    state.counters["verified_messages"] = static_cast<double>(n);
+    state.counters["verify_errors"] = static_cast<double>(errors);
     if (errors > 0)
       fail(state,
            Error(ExitCode::kVerification, spec.name() + ": --verify found " +
