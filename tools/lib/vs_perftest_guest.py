@@ -160,7 +160,7 @@ def ratios(case, theirs, mine):
 
 def spread_text(values):
     if any(v is None for v in values):
-        return "- (passive)"
+        return "- (passive or noise)"
     return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
 
 
