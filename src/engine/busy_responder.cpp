@@ -6,14 +6,17 @@
 #include <chrono>
 #include <ctime>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "verbs/error.h"
+#include "verbs/wait_readable.h"
 
 namespace rdmabench {
 
 namespace {
 constexpr std::chrono::milliseconds kHelloWait{2000};
-}
+constexpr std::chrono::milliseconds kRetryPause{100};
+}  // namespace
 
 BusyResponder::BusyResponder(TcpSocket& listener, std::string serving, std::string since)
     : listener_(listener),
@@ -37,9 +40,17 @@ void BusyResponder::answer_until_stopped() {
   const std::string busy =
       nlohmann::json{{"type", "busy"}, {"serving", serving_}, {"since", since_}}.dump() + "\n";
   for (;;) {
+    std::optional<TcpSocket> client;
     try {
-      auto client = listener_.accept(stop_fd_);
-      if (!client) return;
+      client = listener_.accept(stop_fd_);
+    } catch (const std::exception&) {
+      // accept itself failed (out of descriptors, ...): pause instead of spinning on it,
+      // still ready to stop.
+      if (wait_readable(stop_fd_, kRetryPause, "poll(busy responder stop)")) return;
+      continue;
+    }
+    if (!client) return;
+    try {
       // Read the client's hello first: closing on unread data would reset the connection
       // before the client could read the answer.
       try {
