@@ -2,8 +2,8 @@
 // passive (plain writes produce no completion at the target) and checks the data afterwards
 // under --verify. lat: perftest-style ping-pong where each side detects arrival by polling the
 // last byte of its buffer for a per-message marker; reported as half the round trip.
-// With --cq event, lat waits for each write's own completion through the completion channel
-// before polling memory (arrival itself produces no completion to wait for).
+// With a strategy that blocks (every one but busy), lat waits for each write's own completion
+// through the poller before polling memory (arrival itself produces no completion to wait for).
 #include "engine/pattern.h"
 #include "engine/transfer_loops.h"
 
@@ -29,10 +29,11 @@ template <typename Poller>
 void post_write(Endpoint& ep, Poller& poller, SendRequest& req, uint64_t seq) {
   CompletionBatch wc;
   while (ep.send_credits.full()) reap_sends(ep, wc, poller.wait(wc));
-  const bool event = ep.spec().cq == CqMode::kEvent;
-  req.post(ep, seq + 1, event || signal_this(ep.spec(), seq));
+  // A strategy that may sleep waits for this write's own completion (arrival makes none).
+  constexpr bool blocks = Poller::kInfo.blocks;
+  req.post(ep, seq + 1, blocks || signal_this(ep.spec(), seq));
   ep.send_credits.posted(seq + 1);
-  if (event) reap_sends(ep, wc, poller.wait(wc));
+  if constexpr (blocks) reap_sends(ep, wc, poller.wait(wc));
 }
 
 // Spins until the target's last byte holds `marker`; reaps send completions meanwhile.
@@ -44,13 +45,13 @@ void wait_for_marker(Endpoint& ep, Poller& poller, uint8_t marker,
   uint64_t deadline = 0;
   for (uint32_t spins = 0; *last != marker; ++spins) {
     if ((spins & 0xfff) != 0xfff) continue;
-    if (ep.abort_requested()) throw_run_aborted(ep.spec());
+    if (ep.abort_requested()) throw_run_aborted(ep.name());
     reap_sends(ep, wc, poller.try_poll(wc));
     const uint64_t t = now_ns();
     if (deadline == 0) {
       deadline = t + static_cast<uint64_t>(timeout.count()) * 1'000'000;
     } else if (t > deadline) {
-      throw_completion_timeout(timeout, ep.spec());
+      throw_completion_timeout(timeout, ep.name());
     }
   }
 }

@@ -9,10 +9,10 @@
 #include <optional>
 #include <sstream>
 
+#include "core/clock.h"
 #include "core/device_report.h"
 #include "core/version.h"
 #include "engine/benchmark_suite.h"
-#include "engine/clock.h"
 #include "engine/control_protocol.h"
 #include "engine/device_probe.h"
 #include "engine/host_info.h"
@@ -90,6 +90,16 @@ struct RunRequest {
   std::vector<char*> gb_argv;
 };
 
+std::string cq_help() {
+  std::string help =
+      "How each side harvests completions; several separated by ';' (or ',' when plain: "
+      "busy,event); 'all' is busy and event. One strategy for both sides, or "
+      "client=S,server=S. Strategies:";
+  for (const StrategyInfo& info : registered_strategies())
+    help += "\n      " + std::string(info.usage) + ": " + std::string(info.summary);
+  return help;
+}
+
 cxxopts::Options run_options() {
   cxxopts::Options options(
       "rdmabench run",
@@ -103,8 +113,9 @@ cxxopts::Options run_options() {
       "pattern", "send,write,write_imm,read or all",
       cxxopts::value<std::string>()->default_value("all"))(
       "mode", "bw,lat or all", cxxopts::value<std::string>()->default_value("all"))(
-      "cq", "busy,event or all: how both sides harvest completions",
-      cxxopts::value<std::string>()->default_value("all"))(
+      "cq", cq_help(), cxxopts::value<std::string>()->default_value("all"))(
+      "poll-batch", "Completions asked for per ibv_poll_cq call (1..64)",
+      cxxopts::value<uint32_t>()->default_value("32"))(
       "sizes", "Message sizes: 2:8M (powers of two), 4096, 2,64K,1M",
       cxxopts::value<std::string>()->default_value("2:8M"))(
       "iters",
@@ -156,8 +167,7 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
                                     {std::begin(kAllPatterns), std::end(kAllPatterns)}, "pattern");
   so.modes = parse_list<Mode>(args["mode"].as<std::string>(), parse_mode,
                               {Mode::kBandwidth, Mode::kLatency}, "mode");
-  so.cq_modes = parse_list<CqMode>(args["cq"].as<std::string>(), parse_cq_mode,
-                                   {CqMode::kBusy, CqMode::kEvent}, "cq");
+  so.cq_choices = parse_cq_choices(args["cq"].as<std::string>());
   so.sizes = parse_sizes(args["sizes"].as<std::string>());
   if (args.count("iters")) {
     so.iterations = args["iters"].as<uint64_t>();
@@ -175,6 +185,7 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   base.tx_depth = args["tx-depth"].as<uint32_t>();
   base.rx_depth = args["rx-depth"].as<uint32_t>();
   base.signal_every = args["signal-every"].as<uint32_t>();
+  base.poll_batch = args["poll-batch"].as<uint32_t>();
   base.verify = args.count("verify") > 0;
   base.mtu = args["mtu"].as<uint32_t>();
   if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
@@ -186,7 +197,7 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& s
   for (const char* key : {"pattern", "mode", "cq", "size"}) params.erase(key);
   params["patterns"] = args["pattern"].as<std::string>();
   params["modes"] = args["mode"].as<std::string>();
-  params["cq_modes"] = args["cq"].as<std::string>();
+  params["cq"] = args["cq"].as<std::string>();
   params["sizes"] = args["sizes"].as<std::string>();
   params["iters"] = so.iterations ? nlohmann::json(*so.iterations) : nlohmann::json(nullptr);
   params["timeout_s"] = args["timeout"].as<double>();
@@ -258,7 +269,7 @@ nlohmann::json paths_in_use(ClientSession& session, const SuiteOptions& so) {
   TestSpec first = so.base;
   first.pattern = so.patterns.front();
   first.mode = so.modes.front();
-  first.cq = so.cq_modes.front();
+  first.cq = so.cq_choices.front();
   first.size = so.sizes.front();
   try {
     session.setup(first);

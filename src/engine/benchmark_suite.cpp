@@ -16,7 +16,7 @@ size_t BenchmarkSuite::register_benchmarks() {
   std::vector<TestSpec> specs;
   for (Pattern p : options_.patterns)
     for (Mode m : options_.modes)
-      for (CqMode c : options_.cq_modes)
+      for (const CqChoice& c : options_.cq_choices)
         for (uint64_t size : options_.sizes) {
           TestSpec s = options_.base;
           s.pattern = p;
@@ -69,10 +69,14 @@ void report_counters(benchmark::State& state, const TestSpec& spec, const RunRes
   auto& c = state.counters;
   c["bytes_per_second"] = secs > 0 ? msgs * static_cast<double>(spec.size) / secs : 0;
   c["msgs_per_second"] = secs > 0 ? msgs / secs : 0;
-  c["client_cpu_us_per_msg"] = static_cast<double>(r.client_cpu_ns) / 1000.0 / msgs;
-  c["server_cpu_us_per_msg"] = static_cast<double>(r.server_cpu_ns) / 1000.0 / msgs;
-  c["client_vcsw_per_msg"] = static_cast<double>(r.client_switches) / msgs;
-  c["server_vcsw_per_msg"] = static_cast<double>(r.server_switches) / msgs;
+  for (const auto& [side, f] : {std::pair{"client", r.client_side}, {"server", r.server_side}}) {
+    const std::string s = side;
+    c[s + "_cpu_us_per_msg"] = static_cast<double>(f.cpu_ns) / 1000.0 / msgs;
+    c[s + "_vcsw_per_msg"] = static_cast<double>(f.voluntary_switches) / msgs;
+    c[s + "_ivcsw_per_msg"] = static_cast<double>(f.involuntary_switches) / msgs;
+    c[s + "_wakeups_per_msg"] = static_cast<double>(f.wakeups) / msgs;
+    c[s + "_empty_polls_per_msg"] = static_cast<double>(f.empty_polls) / msgs;
+  }
   c["size"] = static_cast<double>(spec.size);
   if (spec.mode != Mode::kLatency) {
     state.SetLabel("bw=unidirectional stream");

@@ -1,4 +1,5 @@
-// Registers one Google Benchmark per (pattern, mode, cq, size) and runs them against a server.
+// Registers one Google Benchmark per (pattern, mode, cq strategies, size) and runs them against a
+// server.
 #pragma once
 
 #include <chrono>
@@ -24,7 +25,7 @@ struct SuiteOptions {
   std::string device;
   std::vector<Pattern> patterns;
   std::vector<Mode> modes;
-  std::vector<CqMode> cq_modes;
+  std::vector<CqChoice> cq_choices;
   std::vector<uint64_t> sizes;
   std::optional<uint64_t> iterations;  // --iters; otherwise Google Benchmark's min_time decides
   uint64_t warmup = 16;                // --warmup: messages run before timing, in no statistic

@@ -140,10 +140,25 @@ ibv_mtu mtu_from_bytes(uint32_t bytes) {
   }
 }
 
+namespace {
+// After rdma_cm failed on the client: when the server failed first (its endpoint could not be
+// built, so it rejected the connection), its error on the control channel says why; raise
+// that instead of the bare rejection. Returns when the server said nothing within a second.
+void raise_peer_error(ControlChannel& control) {
+  try {
+    control.receive(std::chrono::milliseconds(1000), -1);
+  } catch (const PeerError&) {
+    throw;
+  } catch (const Error&) {
+    // Nothing (or nothing readable) from the server: the rdma_cm error stands.
+  }
+}
+}  // namespace
+
 std::unique_ptr<Endpoint> client_bootstrap(ControlChannel& control, const TestSpec& spec,
                                            const BootstrapOptions& options) {
   if (spec.bootstrap == Bootstrap::kOob) {
-    auto ep = std::make_unique<Endpoint>(options.device, spec);
+    auto ep = std::make_unique<Endpoint>(options.device, spec, Side::kClient);
     OobLocal local = prepare_oob(*ep);
     if (spec.client_receives()) ep->post_initial_receives();
     control.send(oob_message(local, local.active_mtu, *ep));
@@ -156,9 +171,14 @@ std::unique_ptr<Endpoint> client_bootstrap(ControlChannel& control, const TestSp
   auto id = std::make_unique<CmId>(*channel);
   id->resolve(options.server_host, unsigned_as<uint16_t>(listen, {"cm_listen"}, "port", 1),
               options.timeout);
-  auto ep = std::make_unique<Endpoint>(std::move(channel), std::move(id), spec);
+  auto ep = std::make_unique<Endpoint>(std::move(channel), std::move(id), spec, Side::kClient);
   if (spec.client_receives()) ep->post_initial_receives();
-  ep->cm_id()->connect(conn_param(*ep), options.timeout);
+  try {
+    ep->cm_id()->connect(conn_param(*ep), options.timeout);
+  } catch (const Error&) {
+    raise_peer_error(control);
+    throw;
+  }
   control.send({{"type", "buf"}, {"buf", buffer_json(ep->local_buffer())}});
   ep->remote = buffer_from(control.receive("buf"), {"buf"}, spec.size);
   return ep;
@@ -168,7 +188,7 @@ std::unique_ptr<Endpoint> server_bootstrap(ControlChannel& control, const TestSp
                                            const BootstrapOptions& options) {
   if (spec.bootstrap == Bootstrap::kOob) {
     const auto peer = control.receive("oob");
-    auto ep = std::make_unique<Endpoint>(options.device, spec);
+    auto ep = std::make_unique<Endpoint>(options.device, spec, Side::kServer);
     OobLocal local = prepare_oob(*ep);
     if (spec.server_receives()) ep->post_initial_receives();
     ibv_mtu mtu = std::min(local.active_mtu, peer_mtu(peer));
@@ -184,7 +204,7 @@ std::unique_ptr<Endpoint> server_bootstrap(ControlChannel& control, const TestSp
   const auto request = listen_channel.expect(RDMA_CM_EVENT_CONNECT_REQUEST, options.timeout);
   auto channel = std::make_unique<CmEventChannel>();
   auto id = std::make_unique<CmId>(request.id, *channel);
-  auto ep = std::make_unique<Endpoint>(std::move(channel), std::move(id), spec);
+  auto ep = std::make_unique<Endpoint>(std::move(channel), std::move(id), spec, Side::kServer);
   if (spec.server_receives()) ep->post_initial_receives();
   ep->cm_id()->accept(conn_param(*ep), options.timeout);
   ep->remote = buffer_from(control.receive("buf"), {"buf"}, spec.size);

@@ -92,6 +92,7 @@ RunResult ClientSession::run(uint64_t iterations, std::span<uint64_t> samples, b
   Endpoint& ep = *endpoint_;
   ep.checking = check;
   ep.posted = 0;
+  ep.poll_counts = {};
   if (check && corrupt) ep.corrupt_from = iterations / 2;
   control_.send({{"type", "run"}, {"iters", iterations}, {"check", check}});
   control_.receive("ready");
@@ -101,11 +102,9 @@ RunResult ClientSession::run(uint64_t iterations, std::span<uint64_t> samples, b
   if (check) ep.end_check_run();
   control_.send({{"type", "finished"}});
   const auto done = control_.receive("done");
-  r.client_cpu_ns = used.cpu_ns;
-  r.client_switches = used.voluntary_switches;
+  r.client_side = SideFigures::of(used, ep.poll_counts);
+  r.server_side = side_figures_from(done);
   const MessageContext ctx{"done"};
-  r.server_cpu_ns = unsigned_as<uint64_t>(done, ctx, "cpu_ns");
-  r.server_switches = static_cast<int64_t>(unsigned_as<uint32_t>(done, ctx, "voluntary_switches"));
   r.server_verify_errors = unsigned_as<uint64_t>(done, ctx, "verify_errors");
   return r;
 }

@@ -11,6 +11,7 @@
 
 #include "engine/bootstrap.h"
 #include "engine/pattern.h"
+#include "engine/side_figures.h"
 #include "engine/stop_signals.h"
 #include "net/control_channel.h"
 
@@ -18,10 +19,8 @@ namespace rdmabench {
 
 struct RunResult {
   ClientMeasurement client;
-  uint64_t client_cpu_ns = 0;
-  int64_t client_switches = 0;
-  uint64_t server_cpu_ns = 0;
-  int64_t server_switches = 0;
+  SideFigures client_side;
+  SideFigures server_side;
   uint64_t server_verify_errors = 0;
 };
 

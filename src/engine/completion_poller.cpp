@@ -1,5 +1,9 @@
 #include "engine/completion_poller.h"
 
+#include <string>
+
+#include "core/error.h"
+
 namespace rdmabench {
 
 namespace {
@@ -20,17 +24,6 @@ const char* opcode_name(ibv_wc_opcode op) {
   }
 }
 }  // namespace
-
-void throw_completion_timeout(std::chrono::milliseconds timeout, const TestSpec& spec) {
-  throw Error(ExitCode::kRuntime, "no completion within " + std::to_string(timeout.count()) +
-                                      " ms in " + spec.name() +
-                                      " (peer gone or stalled? see --timeout)");
-}
-
-void throw_run_aborted(const TestSpec& spec) {
-  throw Error(ExitCode::kConnection,
-              spec.name() + " ended early: the client went away or the server is stopping");
-}
 
 void throw_completion_error(const ibv_wc& wc, const TestSpec& spec) {
   throw Error(ExitCode::kRuntime,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cq/registry.h"
 #include "engine/payload.h"
 #include "engine/spec_validation.h"
 #include "verbs/device_list.h"
@@ -24,14 +25,19 @@ void check_device_limits(const Context& context, uint8_t port, const TestSpec& s
   validate_spec(spec, device_limits(context, port));
 }
 
-Endpoint::Endpoint(const std::string& device, const TestSpec& spec) : spec_(spec) {
+Endpoint::Endpoint(const std::string& device, const TestSpec& spec, Side side)
+    : spec_(spec), side_(side), name_(spec.name()) {
   context_ = std::make_unique<Context>(DeviceList().open(device));
   build(spec);
 }
 
 Endpoint::Endpoint(std::unique_ptr<CmEventChannel> channel, std::unique_ptr<CmId> id,
-                   const TestSpec& spec)
-    : spec_(spec), cm_channel_(std::move(channel)), cm_id_(std::move(id)) {
+                   const TestSpec& spec, Side side)
+    : spec_(spec),
+      side_(side),
+      name_(spec.name()),
+      cm_channel_(std::move(channel)),
+      cm_id_(std::move(id)) {
   context_ = std::make_unique<Context>(cm_id_->verbs(), Context::Ownership::kBorrowed);
   port_ = cm_id_->port_num();
   build(spec);
@@ -53,9 +59,10 @@ void Endpoint::build(const TestSpec& spec) {
   }
   send_credits = SendQueueCredits(spec.tx_depth, 0);
   pd_ = std::make_unique<ProtectionDomain>(*context_);
-  if (spec.cq == CqMode::kEvent) comp_channel_ = std::make_unique<CompletionChannel>(*context_);
+  comp_channel_ = std::make_unique<CompletionChannel>(*context_);  // unused (never armed) by busy
   const int cq_depth = static_cast<int>(spec.tx_depth + std::max<uint32_t>(receive_depth_, 1));
   cq_ = std::make_unique<CompletionQueue>(*context_, cq_depth, comp_channel_.get());
+  prepare_strategy(*cq_, *context_, strategy());
   buffer_ = std::make_unique<MemoryRegion>(*pd_, spec.size * (1 + ring_));
   for (uint32_t i = 0; i <= ring_; ++i)
     fill_payload({buffer_->data() + i * spec.size, spec.size}, spec.size);

@@ -1,5 +1,6 @@
-// One side of a benchmark connection: device context, PD, CQ (with a completion channel in
-// event mode), registered buffer and RC QP, created in that order and destroyed in reverse.
+// One side of a benchmark connection: device context, PD, completion channel, CQ (set up for
+// this side's strategy), registered buffer and RC QP, created in that order and destroyed in
+// reverse.
 #pragma once
 
 #include <chrono>
@@ -10,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "cq/poll_target.h"
+#include "cq/strategy.h"
 #include "engine/run_watch.h"
 #include "engine/send_queue_credits.h"
 #include "engine/spec_validation.h"
@@ -34,14 +37,31 @@ struct RemoteBuffer {
 class Endpoint {
  public:
   // Out-of-band bootstrap: open `device` (empty = first) and build everything on it.
-  Endpoint(const std::string& device, const TestSpec& spec);
+  Endpoint(const std::string& device, const TestSpec& spec, Side side);
   // rdma_cm bootstrap: build on the device the (resolved or requested) id is bound to.
-  Endpoint(std::unique_ptr<CmEventChannel> channel, std::unique_ptr<CmId> id, const TestSpec& spec);
+  Endpoint(std::unique_ptr<CmEventChannel> channel, std::unique_ptr<CmId> id, const TestSpec& spec,
+           Side side);
   ~Endpoint();
   Endpoint(const Endpoint&) = delete;
   Endpoint& operator=(const Endpoint&) = delete;
 
   const TestSpec& spec() const noexcept { return spec_; }
+  const std::string& name() const noexcept { return name_; }  // spec().name(), made once
+  // This side's completion strategy.
+  const CqStrategy& strategy() const noexcept { return spec_.cq.of(side_); }
+  // What this side's poller works on in a run (empty polls and wakeups go to poll_counts).
+  PollTarget poll_target(std::chrono::milliseconds timeout) noexcept {
+    return {*cq_,
+            *comp_channel_,
+            poll_counts,
+            strategy(),
+            timeout,
+            spec_.poll_batch,
+            abort != nullptr ? &abort->raised : nullptr,
+            abort_fd(),
+            &name_};
+  }
+  PollCounts poll_counts;  // reset per run by the session or the server
   Context& context() noexcept { return *context_; }
   CompletionQueue& cq() noexcept { return *cq_; }
   CompletionChannel* completion_channel() noexcept { return comp_channel_.get(); }
@@ -93,6 +113,8 @@ class Endpoint {
   void build(const TestSpec& spec);
 
   TestSpec spec_;
+  Side side_;
+  std::string name_;
   std::unique_ptr<CmEventChannel> cm_channel_;
   std::unique_ptr<CmId> cm_id_;
   std::unique_ptr<Context> context_;

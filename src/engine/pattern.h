@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 
+#include "cq/registry.h"
 #include "engine/completion_poller.h"
 #include "engine/endpoint.h"
 
@@ -43,15 +44,11 @@ std::unique_ptr<TransportPattern> make_write_imm_pattern();
 std::unique_ptr<TransportPattern> make_read_pattern();
 std::unique_ptr<TransportPattern> make_pattern(Pattern pattern);
 
-// Calls fn(poller) with the poller the endpoint's CQ mode asks for.
+// Calls fn(poller) with a poller of this side's strategy.
 template <typename Fn>
 decltype(auto) with_poller(Endpoint& ep, std::chrono::milliseconds timeout, Fn&& fn) {
-  if (ep.spec().cq == CqMode::kBusy) {
-    BusyPoller poller(ep, timeout);
-    return fn(poller);
-  }
-  EventPoller poller(ep, timeout);
-  return fn(poller);
+  PollTarget target = ep.poll_target(timeout);
+  return with_poller(target, std::forward<Fn>(fn));
 }
 
 }  // namespace rdmabench

@@ -1,4 +1,4 @@
-// This thread's CPU time and voluntary context switches (what busy vs event polling costs).
+// This thread's CPU time and context switches (what a completion strategy costs).
 #pragma once
 
 #include <sys/resource.h>
@@ -11,6 +11,7 @@ namespace rdmabench {
 struct ResourceUsage {
   uint64_t cpu_ns = 0;
   int64_t voluntary_switches = 0;
+  int64_t involuntary_switches = 0;
 
   static ResourceUsage now() noexcept {
     ResourceUsage u;
@@ -21,10 +22,12 @@ struct ResourceUsage {
     rusage ru{};
     getrusage(RUSAGE_THREAD, &ru);
     u.voluntary_switches = ru.ru_nvcsw;
+    u.involuntary_switches = ru.ru_nivcsw;
     return u;
   }
   ResourceUsage operator-(const ResourceUsage& o) const noexcept {
-    return {cpu_ns - o.cpu_ns, voluntary_switches - o.voluntary_switches};
+    return {cpu_ns - o.cpu_ns, voluntary_switches - o.voluntary_switches,
+            involuntary_switches - o.involuntary_switches};
   }
 };
 

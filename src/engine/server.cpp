@@ -12,6 +12,7 @@
 #include "engine/pattern.h"
 #include "engine/resource_usage.h"
 #include "engine/run_watch.h"
+#include "engine/side_figures.h"
 #include "engine/stop_signals.h"
 #include "engine/timing_environment.h"
 #include "net/control_channel.h"
@@ -44,6 +45,7 @@ class VerbsTestHost final : public TestHost {
     Endpoint& ep = *endpoint_;
     ep.checking = check;
     ep.posted = 0;
+    ep.poll_counts = {};
     if (check && options_.debug_corrupt) ep.corrupt_from = iterations / 2;
     // A client that goes away, or SIGTERM, ends the run at once (not after --timeout). The
     // watch starts before "ready", so that its start-up is in nobody's timed window.
@@ -55,10 +57,9 @@ class VerbsTestHost final : public TestHost {
       errors += pattern_->verify_after_run(ep);
       ep.end_check_run();
     }
-    return {{"type", "done"},
-            {"cpu_ns", measured.used.cpu_ns},
-            {"voluntary_switches", measured.used.voluntary_switches},
-            {"verify_errors", errors}};
+    nlohmann::json done = {{"type", "done"}, {"verify_errors", errors}};
+    add_to_message(done, SideFigures::of(measured.used, ep.poll_counts));
+    return done;
   }
 
   void teardown() override { endpoint_.reset(); }

@@ -29,6 +29,8 @@ void validate_spec(const TestSpec& s) {
   require(s.signal_every >= 1 && s.signal_every <= s.tx_depth,
           named("signal_every", "--signal-every"), s.signal_every,
           "it must be between 1 and tx_depth (" + std::to_string(s.tx_depth) + ")");
+  require(s.poll_batch >= 1 && s.poll_batch <= kMaxPollBatch, named("poll_batch", "--poll-batch"),
+          s.poll_batch, "it must be between 1 and " + std::to_string(kMaxPollBatch));
   require(is_path_mtu(s.mtu), named("mtu", "--mtu"), s.mtu,
           "it must be 256, 512, 1024, 2048 or 4096 (or 0: the active MTU)");
 }

@@ -19,6 +19,9 @@ struct DeviceLimits {
   uint32_t gid_table_len = 0;
 };
 
+// The most completions one ibv_poll_cq may ask for (--poll-batch).
+inline constexpr uint32_t kMaxPollBatch = 64;
+
 // Relations that hold on any device: sizes and depths of at least 1, signal_every within the
 // send queue, a path MTU RDMA knows (or 0 for the active one).
 void validate_spec(const TestSpec& spec);

@@ -31,8 +31,6 @@ constexpr std::pair<const char*, Pattern> kPatterns[] = {{"send", Pattern::kSend
                                                          {"read", Pattern::kRead}};
 constexpr std::pair<const char*, Mode> kModes[] = {{"bw", Mode::kBandwidth},
                                                    {"lat", Mode::kLatency}};
-constexpr std::pair<const char*, CqMode> kCqModes[] = {{"busy", CqMode::kBusy},
-                                                       {"event", CqMode::kEvent}};
 constexpr std::pair<const char*, Bootstrap> kBootstraps[] = {{"rdmacm", Bootstrap::kRdmaCm},
                                                              {"oob", Bootstrap::kOob}};
 }  // namespace
@@ -43,9 +41,6 @@ std::string to_string(Pattern p) {
 std::string to_string(Mode m) {
   return reverse(kModes, m);
 }
-std::string to_string(CqMode c) {
-  return reverse(kCqModes, c);
-}
 std::string to_string(Bootstrap b) {
   return reverse(kBootstraps, b);
 }
@@ -55,16 +50,12 @@ std::optional<Pattern> parse_pattern(const std::string& t) {
 std::optional<Mode> parse_mode(const std::string& t) {
   return lookup(kModes, t);
 }
-std::optional<CqMode> parse_cq_mode(const std::string& t) {
-  return lookup(kCqModes, t);
-}
 std::optional<Bootstrap> parse_bootstrap(const std::string& t) {
   return lookup(kBootstraps, t);
 }
 
 std::string TestSpec::name() const {
-  return to_string(pattern) + "/" + to_string(mode) + "/" + to_string(cq) + "/" +
-         std::to_string(size);
+  return to_string(pattern) + "/" + to_string(mode) + "/" + cq.text() + "/" + std::to_string(size);
 }
 
 bool TestSpec::server_receives() const {
@@ -76,11 +67,17 @@ bool TestSpec::client_receives() const {
 }
 
 nlohmann::json to_json(const TestSpec& s) {
-  nlohmann::json j = {{"pattern", to_string(s.pattern)}, {"mode", to_string(s.mode)},
-                      {"cq", to_string(s.cq)},           {"size", s.size},
-                      {"tx_depth", s.tx_depth},          {"rx_depth", s.rx_depth},
-                      {"signal_every", s.signal_every},  {"verify", s.verify},
-                      {"cm", to_string(s.bootstrap)},    {"mtu", s.mtu}};
+  nlohmann::json j = {{"pattern", to_string(s.pattern)},
+                      {"mode", to_string(s.mode)},
+                      {"cq", s.cq.text()},
+                      {"size", s.size},
+                      {"tx_depth", s.tx_depth},
+                      {"rx_depth", s.rx_depth},
+                      {"signal_every", s.signal_every},
+                      {"poll_batch", s.poll_batch},
+                      {"verify", s.verify},
+                      {"cm", to_string(s.bootstrap)},
+                      {"mtu", s.mtu}};
   j["gid_index"] = s.gid_index ? nlohmann::json(*s.gid_index) : nlohmann::json(nullptr);
   return j;
 }
@@ -94,6 +91,14 @@ E enum_field(const nlohmann::json& j, const MessageContext& ctx, const std::stri
   if (!value) throw_bad_field(ctx, key, "'" + text.substr(0, 40) + "' is not one of " + choices);
   return *value;
 }
+CqChoice cq_field(const nlohmann::json& j, const MessageContext& ctx) {
+  const std::string text = string_field(j, ctx, "cq");
+  try {
+    return parse_cq_choice(text);
+  } catch (const Error& e) {
+    throw_bad_field(ctx, "cq", e.what());
+  }
+}
 }  // namespace
 
 TestSpec spec_from_json(const nlohmann::json& j) {
@@ -102,12 +107,13 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   TestSpec s;
   s.pattern = enum_field(j, ctx, "pattern", parse_pattern, "send, write, write_imm, read");
   s.mode = enum_field(j, ctx, "mode", parse_mode, "bw, lat");
-  s.cq = enum_field(j, ctx, "cq", parse_cq_mode, "busy, event");
+  s.cq = cq_field(j, ctx);
   s.bootstrap = enum_field(j, ctx, "cm", parse_bootstrap, "rdmacm, oob");
   s.size = unsigned_as<uint64_t>(j, ctx, "size");
   s.tx_depth = unsigned_as<uint32_t>(j, ctx, "tx_depth", 0, kU32);
   s.rx_depth = unsigned_as<uint32_t>(j, ctx, "rx_depth", 0, kU32);
   s.signal_every = unsigned_as<uint32_t>(j, ctx, "signal_every", 0, kU32);
+  s.poll_batch = unsigned_as<uint32_t>(j, ctx, "poll_batch", 0, kU32);
   s.verify = bool_field(j, ctx, "verify");
   s.mtu = unsigned_as<uint32_t>(j, ctx, "mtu", 0, kU32);
   if (!field(j, ctx, "gid_index").is_null())

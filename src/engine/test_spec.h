@@ -7,20 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "cq/strategy.h"
+
 namespace rdmabench {
 
 enum class Pattern { kSend, kWrite, kWriteImm, kRead };
 enum class Mode { kBandwidth, kLatency };
-enum class CqMode { kBusy, kEvent };
 enum class Bootstrap { kRdmaCm, kOob };
 
 std::string to_string(Pattern p);    // "send", "write", "write_imm", "read"
 std::string to_string(Mode m);       // "bw", "lat"
-std::string to_string(CqMode c);     // "busy", "event"
 std::string to_string(Bootstrap b);  // "rdmacm", "oob"
 std::optional<Pattern> parse_pattern(const std::string& text);
 std::optional<Mode> parse_mode(const std::string& text);
-std::optional<CqMode> parse_cq_mode(const std::string& text);
 std::optional<Bootstrap> parse_bootstrap(const std::string& text);
 
 inline constexpr Pattern kAllPatterns[] = {Pattern::kSend, Pattern::kWrite, Pattern::kWriteImm,
@@ -29,17 +28,19 @@ inline constexpr Pattern kAllPatterns[] = {Pattern::kSend, Pattern::kWrite, Patt
 struct TestSpec {
   Pattern pattern = Pattern::kWrite;
   Mode mode = Mode::kBandwidth;
-  CqMode cq = CqMode::kBusy;
+  CqChoice cq;  // each side's completion strategy
   uint64_t size = 65536;
   uint32_t tx_depth = 128;
   uint32_t rx_depth = 512;
   uint32_t signal_every = 16;
+  uint32_t poll_batch = 32;  // completions asked for per ibv_poll_cq
   bool verify = false;
   Bootstrap bootstrap = Bootstrap::kOob;
   std::optional<uint32_t> gid_index;
   uint32_t mtu = 0;  // bytes; 0 = the path's active MTU
 
-  // Google Benchmark name, e.g. "write/bw/busy/65536".
+  // Google Benchmark name, e.g. "write/bw/busy/65536" or
+  // "send/lat/client=busy,server=event/2".
   std::string name() const;
   // Does this pattern consume posted receives on the server? On the client?
   bool server_receives() const;

@@ -9,11 +9,12 @@
 #include <cstdint>
 #include <span>
 
-#include "engine/clock.h"
+#include "core/clock.h"
 #include "engine/completion_poller.h"
 #include "engine/endpoint.h"
 #include "engine/injected_work.h"
 #include "engine/payload.h"
+#include "engine/spec_validation.h"
 
 namespace rdmabench {
 
@@ -48,7 +49,7 @@ struct SendRequest {
   }
 };
 
-using CompletionBatch = std::array<ibv_wc, 32>;
+using CompletionBatch = std::array<ibv_wc, kMaxPollBatch>;
 
 inline bool is_receive(const ibv_wc& wc) {
   return (wc.opcode & IBV_WC_RECV) != 0;

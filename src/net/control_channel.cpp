@@ -44,8 +44,9 @@ nlohmann::json parse_control_message(const std::string& line, const std::string&
     const bool known = code.is_number_integer() && code.get<int64_t>() >= 1 &&
                        code.get<int64_t>() <= static_cast<int>(ExitCode::kVerification);
     const auto& text = message["message"];
-    throw Error(known ? static_cast<ExitCode>(code.get<int>()) : ExitCode::kConnection,
-                "server: " + (text.is_string() ? text.get<std::string>() : std::string("error")));
+    throw PeerError(
+        known ? static_cast<ExitCode>(code.get<int>()) : ExitCode::kConnection,
+        "server: " + (text.is_string() ? text.get<std::string>() : std::string("error")));
   }
   if (!expected_type.empty() && message["type"] != expected_type)
     throw Error(ExitCode::kConnection,

@@ -5,12 +5,20 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/error.h"
 #include "net/tcp_socket.h"
 
 namespace rdmabench {
 
 // Bumped whenever a message changes shape; client and server must agree exactly.
-inline constexpr int kControlProtocolVersion = 2;  // 2: "run" carries "check"
+// 2: "run" carries "check"; 3: per-side CQ strategies, poll_batch, per-side figures in "done"
+inline constexpr int kControlProtocolVersion = 3;
+
+// The peer's own {"type":"error"} message, raised (with the exit code it carries).
+class PeerError : public Error {
+ public:
+  using Error::Error;
+};
 
 // One line from the peer as a message: a JSON object with a string "type". A peer's
 // {"type":"error"} is raised as an Error with its exit code; with `expected_type`, any other

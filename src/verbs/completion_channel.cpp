@@ -17,16 +17,21 @@ CompletionChannel::~CompletionChannel() {
   if (channel_ != nullptr) ibv_destroy_comp_channel(channel_);
 }
 
+bool CompletionChannel::try_take_event() {
+  ibv_cq* cq = nullptr;
+  void* cq_context = nullptr;
+  if (ibv_get_cq_event(channel_, &cq, &cq_context) == 0) return true;
+  if (errno != EAGAIN && errno != EINTR)
+    throw VerbsError("ibv_get_cq_event", errno, {}, ExitCode::kRuntime);
+  return false;
+}
+
 bool CompletionChannel::wait(std::chrono::milliseconds timeout, int interrupt_fd) {
   for (;;) {
     if (!wait_readable(channel_->fd, timeout, "poll(completion channel)", interrupt_fd))
       return false;
-    ibv_cq* cq = nullptr;
-    void* cq_context = nullptr;
-    if (ibv_get_cq_event(channel_, &cq, &cq_context) == 0) return true;
     // Readable but nothing to take (a spurious wake-up, or a signal): wait again.
-    if (errno != EAGAIN && errno != EINTR)
-      throw VerbsError("ibv_get_cq_event", errno, {}, ExitCode::kRuntime);
+    if (try_take_event()) return true;
   }
 }
 

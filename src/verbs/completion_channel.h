@@ -21,6 +21,11 @@ class CompletionChannel {
   // With `interrupt_fd` >= 0, returns false as soon as that descriptor is readable.
   bool wait(std::chrono::milliseconds timeout, int interrupt_fd = -1);
 
+  // Without blocking: takes an event if one is there (the channel's fd is non-blocking).
+  // For callers that wait on fd() themselves (epoll).
+  bool try_take_event();
+  int fd() const noexcept { return channel_->fd; }
+
   ibv_comp_channel* native() const noexcept { return channel_; }
 
  private:

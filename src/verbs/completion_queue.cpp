@@ -7,6 +7,16 @@ CompletionQueue::CompletionQueue(const Context& context, int depth, CompletionCh
                                   channel != nullptr ? channel->native() : nullptr, 0),
                     "ibv_create_cq", "depth " + std::to_string(depth))) {}
 
+void CompletionQueue::moderate(uint16_t count, uint16_t period_us) {
+  ibv_modify_cq_attr attr{};
+  attr.attr_mask = IBV_CQ_ATTR_MODERATE;
+  attr.moderate.cq_count = count;
+  attr.moderate.cq_period = period_us;
+  check_call(ibv_modify_cq(cq_, &attr), "ibv_modify_cq",
+             "moderation " + std::to_string(count) + "," + std::to_string(period_us),
+             ExitCode::kUsage);
+}
+
 void CompletionQueue::flush_acks() noexcept {
   if (unacked_events_ > 0) ibv_ack_cq_events(cq_, unacked_events_);
   unacked_events_ = 0;

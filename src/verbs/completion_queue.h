@@ -34,6 +34,10 @@ class CompletionQueue {
     if (++unacked_events_ >= kAckBatch) flush_acks();
   }
 
+  // CQ moderation (ibv_modify_cq): an event once `count` completions are in or `period_us`
+  // passed. Throws VerbsError(kUsage) where the device refuses it.
+  void moderate(uint16_t count, uint16_t period_us);
+
   ibv_cq* native() const noexcept { return cq_; }
 
  private:

@@ -55,6 +55,12 @@ ibv_device_attr Context::query_device() const {
   return attr;
 }
 
+ibv_cq_moderation_caps Context::cq_moderation_caps() const {
+  ibv_device_attr_ex attr{};
+  check_call(ibv_query_device_ex(context_, nullptr, &attr), "ibv_query_device_ex", device_name());
+  return attr.cq_mod_caps;
+}
+
 ibv_port_attr Context::query_port(uint8_t port) const {
   ibv_port_attr attr{};
   check_call(ibv_query_port(context_, port, &attr), "ibv_query_port",

@@ -22,8 +22,19 @@ def test_serve_refuses_a_timeout_it_cannot_keep(value):
 
 
 @pytest.mark.parametrize("args", [("--timeout", "0"), ("--wait", "-1"), ("--signal-every", "0"),
-                                  ("--tx-depth", "0"), ("--signal-every", "200"), ("--mtu", "1000")])
+                                  ("--tx-depth", "0"), ("--signal-every", "200"), ("--mtu", "1000"),
+                                  ("--cq", "spin"), ("--cq", "hybrid"), ("--cq", "client=busy"),
+                                  ("--cq", "moderated:1"), ("--poll-batch", "0"),
+                                  ("--poll-batch", "65")])
 def test_run_refuses_bad_options_before_connecting(args):
     proc = rdmabench("run", "127.0.0.1", "--port", "1", *args)  # refused at once if it got that far
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.count("\n") == 1, proc.stderr
+
+
+def test_run_help_lists_every_registered_cq_strategy():
+    proc = rdmabench("run", "--help")
+    assert proc.returncode == 0
+    for usage in ("busy", "event", "epoll", "hybrid:<spin budget us>", "adaptive",
+                  "moderated:<count>,<us>", "client=S,server=S", "--poll-batch"):
+        assert usage in proc.stdout, usage

@@ -8,6 +8,7 @@ in lo and veth (not in the deterministic guest, whose busy-CQ timings mean nothi
 """
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -17,6 +18,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build"))
+
+
+# The control protocol version this tree's rdmabench speaks.
+PROTOCOL = int(re.search(r"kControlProtocolVersion = (\d+);",
+                         (ROOT / "src/net/control_channel.h").read_text())[1])
 
 
 def deterministic_guest():

@@ -12,12 +12,12 @@ import time
 
 import pytest
 
-from conftest import Server, client, server_address
+from conftest import PROTOCOL, Server, client, server_address
 
-HELLO = {"type": "hello", "protocol": 2, "version": "crafted"}
+HELLO = {"type": "hello", "protocol": PROTOCOL, "version": "crafted"}
 GOOD_SPEC = {"pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
-             "rx_depth": 512, "signal_every": 16, "verify": False, "cm": "oob", "mtu": 0,
-             "gid_index": None}
+             "rx_depth": 512, "signal_every": 16, "poll_batch": 32, "verify": False, "cm": "oob",
+             "mtu": 0, "gid_index": None}
 
 
 class Raw:
@@ -80,6 +80,9 @@ def still_serves(rdmabench, layout, server):
     ("size", "big", "spec.size must be an unsigned integer"),
     ("pattern", "atomic", "spec.pattern"),
     ("mtu", 1000, "spec field mtu"),
+    ("cq", "hybrid:99999999", "spec.cq"),
+    ("cq", "client=busy", "spec.cq"),
+    ("poll_batch", 0, "spec field poll_batch"),
 ])
 def test_crafted_spec_gets_a_usage_error_and_the_server_keeps_serving(
         rdmabench, layout, server, field, value, named):
@@ -211,7 +214,7 @@ def patient_server(rdmabench, tmp_path):
         srv.proc.wait()
 
 
-@pytest.mark.parametrize("cq", ["busy", "event"])
+@pytest.mark.parametrize("cq", ["busy", "event", "epoll", "hybrid:100"])
 def test_a_vanished_client_ends_the_run_promptly(rdmabench, layout, patient_server, cq):
     victim = start_long_send(rdmabench, layout, patient_server, cq)
     victim.kill()

@@ -1,4 +1,5 @@
 #include "engine/test_spec.h"
+#include "engine/spec_validation.h"
 
 #include <gtest/gtest.h>
 
@@ -33,7 +34,7 @@ TEST(Spec, NameAndJsonRoundTrip) {
   TestSpec s;
   s.pattern = Pattern::kWriteImm;
   s.mode = Mode::kLatency;
-  s.cq = CqMode::kEvent;
+  s.cq = parse_cq_choice("event");
   s.size = 4096;
   s.gid_index = 3;
   EXPECT_EQ(s.name(), "write_imm/lat/event/4096");
@@ -41,6 +42,28 @@ TEST(Spec, NameAndJsonRoundTrip) {
   EXPECT_EQ(back.name(), s.name());
   EXPECT_EQ(back.gid_index, 3u);
   EXPECT_EQ(back.tx_depth, s.tx_depth);
+}
+
+TEST(Spec, EachSideKeepsItsStrategyThroughJson) {
+  TestSpec s;
+  s.pattern = Pattern::kSend;
+  s.mode = Mode::kLatency;
+  s.size = 2;
+  s.cq = parse_cq_choice("server=moderated:16,50,client=hybrid:20");
+  s.poll_batch = 4;
+  EXPECT_EQ(s.name(), "send/lat/client=hybrid:20,server=moderated:16,50/2");
+  const TestSpec back = spec_from_json(to_json(s));
+  EXPECT_EQ(back.cq.of(Side::kClient).text(), "hybrid:20");
+  EXPECT_EQ(back.cq.of(Side::kServer).text(), "moderated:16,50");
+  EXPECT_EQ(back.poll_batch, 4u);
+}
+
+TEST(Spec, PollBatchOutsideItsRangeIsRefused) {
+  for (const uint32_t batch : {0u, kMaxPollBatch + 1}) {
+    nlohmann::json j = to_json(TestSpec{});
+    j["poll_batch"] = batch;
+    EXPECT_THROW(spec_from_json(j), Error) << batch;
+  }
 }
 
 TEST(Spec, MalformedJsonIsAUsageError) {

@@ -14,11 +14,12 @@ from pathlib import Path
 SUPPORTED_SCHEMAS = {"1"}
 PATTERNS = ("send", "write", "write_imm", "read")
 MODES = ("bw", "lat")
-CQ_MODES = ("busy", "event")
 
 # write/bw/busy/65536 followed by Google Benchmark's own suffixes
-# (/iterations:N, /repeats:N, /manual_time, /real_time, /min_time:X).
-_NAME = re.compile(r"^(?P<pattern>[a-z_]+)/(?P<mode>bw|lat)/(?P<cq>busy|event)/(?P<size>\d+)"
+# (/iterations:N, /repeats:N, /manual_time, /real_time, /min_time:X). The CQ part is whatever
+# strategies the engine reports: "busy", "hybrid:20", "client=busy,server=event".
+_NAME = re.compile(r"^(?P<pattern>[a-z_]+)/(?P<mode>bw|lat)/(?P<cq>[a-z_]+(:[0-9,]+)?"
+                   r"|client=[a-z_]+(:[0-9,]+)?,server=[a-z_]+(:[0-9,]+)?)/(?P<size>\d+)"
                    r"(?P<suffix>(/[a-z_]+(:[0-9.]+)?)*)$")
 
 
@@ -110,6 +111,11 @@ class Run:
     @property
     def repetitions(self):
         return max((len(b.samples) for b in self.benchmarks.values()), default=0)
+
+    @property
+    def cq_choices(self):
+        """The CQ strategies (as the engine names them) in this file, in file order."""
+        return list(dict.fromkeys(b.cq for b in self.benchmarks.values()))
 
     def select(self, mode=None, pattern=None, cq=None):
         return [

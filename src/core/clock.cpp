@@ -1,8 +1,8 @@
-#include "engine/clock.h"
+#include "core/clock.h"
 
 #include <time.h>
 
-#include "verbs/error.h"
+#include "core/error.h"
 
 namespace rdmabench {
 

@@ -1,0 +1,67 @@
+// epoll: the completion channel's non-blocking fd in an epoll set, waited on with epoll_wait,
+// the way event-loop servers integrate verbs with their other descriptors. The set is made
+// when the poller is (once per run, outside the timed windows).
+#pragma once
+
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "cq/poll_steps.h"
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+class EpollPoller {
+ public:
+  static constexpr StrategyInfo kInfo{
+      "epoll", "epoll", "the channel's fd in an epoll set, as event loops do", 0, {}, true};
+
+  explicit EpollPoller(PollTarget& target)
+      : target_(target), epoll_fd_(epoll_create1(EPOLL_CLOEXEC)) {
+    check_call(epoll_fd_ < 0 ? -1 : 0, "epoll_create1");
+    add(target.channel.fd());
+    if (target.abort_fd >= 0) add(target.abort_fd);
+  }
+  ~EpollPoller() { close(epoll_fd_); }
+  EpollPoller(const EpollPoller&) = delete;
+  EpollPoller& operator=(const EpollPoller&) = delete;
+
+  int wait(std::span<ibv_wc> out) {
+    for (;;) {
+      int n = target_.poll(out);
+      if (n > 0) return n;
+      target_.cq.arm();
+      n = target_.poll(out);
+      if (n > 0) return n;
+      while (!target_.channel.try_take_event()) wait_ready();
+      ++target_.counts.wakeups;
+      target_.cq.event_received();
+    }
+  }
+  int try_poll(std::span<ibv_wc> out) { return target_.poll(out); }
+
+ private:
+  void add(int fd) {
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.fd = fd;
+    check_call(epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev), "epoll_ctl(EPOLL_CTL_ADD)");
+  }
+  // Until the channel's fd is readable; throws on timeout or abort. A signal (EINTR) waits on.
+  void wait_ready() {
+    epoll_event ev[2];
+    int ready;
+    do {
+      ready = epoll_wait(epoll_fd_, ev, 2, static_cast<int>(target_.timeout.count()));
+    } while (ready < 0 && errno == EINTR);
+    if (ready < 0) throw VerbsError("epoll_wait", errno, {}, ExitCode::kRuntime);
+    if (ready == 0 || target_.abort_requested()) throw_wait_ended(target_);
+  }
+
+  PollTarget& target_;
+  int epoll_fd_;
+};
+
+}  // namespace rdmabench

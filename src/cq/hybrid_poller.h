@@ -1,0 +1,53 @@
+// hybrid:<us>: spins for up to a budget of microseconds, then arms and blocks (spin-then-block,
+// like the kernel's hybrid polling). hybrid:0 is event; a budget far above the round trip is
+// busy.
+#pragma once
+
+#include "core/clock.h"
+#include "cq/poll_steps.h"
+
+namespace rdmabench {
+
+class HybridPoller {
+ public:
+  static constexpr StrategyInfo kInfo{"hybrid",
+                                      "hybrid:<spin budget us>",
+                                      "spin up to the budget, then arm and block",
+                                      1,
+                                      {1'000'000, 0},
+                                      true};
+
+  explicit HybridPoller(PollTarget& target)
+      : target_(target), budget_ns_(uint64_t{target.strategy.arguments.at(0)} * 1000) {}
+
+  int wait(std::span<ibv_wc> out) {
+    int n = target_.poll(out);
+    if (n > 0) return n;
+    if (budget_ns_ > 0 && (n = spin(out)) > 0) return n;
+    for (;;) {
+      n = arm_and_block(target_, out);
+      if (n > 0) return n;
+      n = target_.poll(out);
+      if (n > 0) return n;
+    }
+  }
+  int try_poll(std::span<ibv_wc> out) { return target_.poll(out); }
+
+ private:
+  // Polls until a completion or the budget is spent (the clock is read every 8 polls).
+  int spin(std::span<ibv_wc> out) {
+    const uint64_t start = now_ns();
+    for (uint32_t spins = 1;; ++spins) {
+      const int n = target_.poll(out);
+      if (n > 0) return n;
+      if ((spins & 7) != 0) continue;
+      if (now_ns() - start >= budget_ns_) return 0;
+      if (target_.abort_requested()) throw_run_aborted(*target_.benchmark);
+    }
+  }
+
+  PollTarget& target_;
+  uint64_t budget_ns_;
+};
+
+}  // namespace rdmabench

@@ -1,0 +1,53 @@
+// moderated:<count>,<us>: CQ moderation (ibv_modify_cq): the device raises one event per
+// `count` completions or after `us` microseconds, and the side blocks on the channel as in
+// event. Where the device has no moderation (rxe among them) setting up fails with a clear
+// error naming the device; there is no silent fallback.
+#pragma once
+
+#include "core/error.h"
+#include "cq/poll_steps.h"
+#include "verbs/context.h"
+
+namespace rdmabench {
+
+class ModeratedPoller {
+ public:
+  static constexpr StrategyInfo kInfo{
+      "moderated", "moderated:<count>,<us>", "CQ moderation (ibv_modify_cq), then block as event",
+      2,           {65535, 65535},           true};
+
+  // Once per endpoint, after its CQ is made.
+  static void prepare(CompletionQueue& cq, const Context& context, const CqStrategy& strategy) {
+    const auto count = static_cast<uint16_t>(strategy.arguments.at(0));
+    const auto period = static_cast<uint16_t>(strategy.arguments.at(1));
+    const ibv_cq_moderation_caps caps = context.cq_moderation_caps();
+    if (caps.max_cq_count == 0)
+      throw Error(ExitCode::kUsage,
+                  "--cq " + strategy.text() + ": device " + context.device_name() +
+                      " has no CQ moderation (ibv_query_device_ex: cq_mod_caps.max_cq_count is "
+                      "0); choose another strategy (busy, event, epoll, hybrid, adaptive)");
+    if (count > caps.max_cq_count || period > caps.max_cq_period)
+      throw Error(ExitCode::kUsage, "--cq " + strategy.text() + ": device " +
+                                        context.device_name() + " moderates at most " +
+                                        std::to_string(caps.max_cq_count) + " completions, " +
+                                        std::to_string(caps.max_cq_period) + " us");
+    cq.moderate(count, period);
+  }
+
+  explicit ModeratedPoller(PollTarget& target) : target_(target) {}
+
+  int wait(std::span<ibv_wc> out) {
+    for (;;) {
+      int n = target_.poll(out);
+      if (n > 0) return n;
+      n = arm_and_block(target_, out);
+      if (n > 0) return n;
+    }
+  }
+  int try_poll(std::span<ibv_wc> out) { return target_.poll(out); }
+
+ private:
+  PollTarget& target_;
+};
+
+}  // namespace rdmabench

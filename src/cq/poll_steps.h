@@ -1,0 +1,41 @@
+// The steps the strategies are built from: spinning with a deadline, and arming then blocking.
+#pragma once
+
+#include "core/clock.h"
+#include "cq/poll_target.h"
+
+namespace rdmabench {
+
+// For spinning loops: looks at the abort flag and the clock once every 1024 turns only.
+class SpinDeadline {
+ public:
+  explicit SpinDeadline(const PollTarget& target) : target_(target) {}
+  void check(uint32_t spins) {
+    if ((spins & 0x3ff) != 0x3ff) return;
+    if (target_.abort_requested()) throw_run_aborted(*target_.benchmark);
+    const uint64_t t = now_ns();
+    if (deadline_ == 0)
+      deadline_ = t + static_cast<uint64_t>(target_.timeout.count()) * 1'000'000;
+    else if (t > deadline_)
+      throw_completion_timeout(target_.timeout, *target_.benchmark);
+  }
+
+ private:
+  const PollTarget& target_;
+  uint64_t deadline_ = 0;
+};
+
+// Arms the CQ, polls once more (so a completion that raced the arming is not lost), then
+// blocks on the completion channel. Returns the completions of that poll, or 0 after a wakeup
+// (the caller polls again).
+inline int arm_and_block(PollTarget& target, std::span<ibv_wc> out) {
+  target.cq.arm();
+  const int n = target.poll(out);
+  if (n > 0) return n;
+  if (!target.channel.wait(target.timeout, target.abort_fd)) throw_wait_ended(target);
+  ++target.counts.wakeups;
+  target.cq.event_received();
+  return 0;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,55 @@
+// What a completion poller works on during one run: one side's CQ and completion channel, the
+// run's limits, and the counters that explain a strategy (empty polls, wakeups).
+#pragma once
+
+#include <infiniband/verbs.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "cq/strategy.h"
+#include "verbs/completion_channel.h"
+#include "verbs/completion_queue.h"
+
+namespace rdmabench {
+
+struct PollCounts {
+  uint64_t empty_polls = 0;  // ibv_poll_cq calls that returned nothing
+  uint64_t wakeups = 0;      // completion events taken from the channel
+};
+
+struct PollTarget {
+  CompletionQueue& cq;
+  CompletionChannel& channel;
+  PollCounts& counts;
+  const CqStrategy& strategy;
+  std::chrono::milliseconds timeout;         // the longest wait for one completion
+  uint32_t batch = 32;                       // completions asked for per ibv_poll_cq (--poll-batch)
+  const std::atomic<bool>* abort = nullptr;  // raised: end the run early
+  int abort_fd = -1;                         // readable once raised
+  const std::string* benchmark = nullptr;    // for messages
+
+  bool abort_requested() const noexcept {
+    return abort != nullptr && abort->load(std::memory_order_relaxed);
+  }
+  // One ibv_poll_cq for up to `batch` completions; counts it when it comes back empty.
+  int poll(std::span<ibv_wc> out) {
+    const int n = cq.poll(out.first(std::min<size_t>(batch, out.size())));
+    if (n == 0) ++counts.empty_polls;
+    return n;
+  }
+};
+
+// Error(kRuntime): no completion within the timeout.
+[[noreturn]] void throw_completion_timeout(std::chrono::milliseconds timeout,
+                                           const std::string& benchmark);
+// Error(kConnection): the run was ended early (the client went away or the server stops).
+[[noreturn]] void throw_run_aborted(const std::string& benchmark);
+// The right one of the two after a wait gave up.
+[[noreturn]] void throw_wait_ended(const PollTarget& target);
+
+}  // namespace rdmabench

@@ -1,0 +1,87 @@
+"""Every registered CQ strategy on real rxe: each pattern and mode, both sides alike and
+mixed, every message checked; moderation's clear error where the device has none; hybrid's
+two limits judged by counts (wakeups, empty polls), never by timings."""
+import json
+
+import pytest
+
+from conftest import client
+
+ALIKE = ["busy", "event", "epoll", "hybrid:20", "adaptive"]
+MIXED = ["client=busy,server=event", "client=epoll,server=busy", "client=event,server=hybrid:5",
+         "client=adaptive,server=epoll"]
+SIDES = ("client", "server")
+
+
+def rows_of(path):
+    return {b["name"].split("/iterations")[0]: b for b in json.loads(path.read_text())["benchmarks"]}
+
+
+def test_every_strategy_with_every_pattern_alike_and_mixed_verified(rdmabench, layout, server,
+                                                                    tmp_path):
+    out = tmp_path / "strategies.json"
+    proc = client(rdmabench, layout, server, "--cq", ";".join(ALIKE + MIXED), "--sizes", "2,64K",
+                  "--iters", "100", "--verify", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rows = rows_of(out)
+    expected = {f"{p}/{m}/{c}/{s}" for p in ("send", "write", "write_imm", "read")
+                for m in ("bw", "lat") for c in ALIKE + MIXED for s in (2, 65536)}
+    assert set(rows) == expected, set(rows) ^ expected
+    for name, row in rows.items():
+        assert not row.get("error_occurred"), (name, row.get("error_message"))
+        assert row["verify_errors"] == 0 and row["verified_messages"] == 100, name
+        for side in SIDES:
+            for figure in ("cpu_us", "vcsw", "ivcsw", "wakeups", "empty_polls"):
+                assert row[f"{side}_{figure}_per_msg"] >= 0, (name, side, figure)
+    # busy never sleeps on its channel; a side that blocks does wake up where it waits.
+    for name, row in rows.items():
+        cq = name.split("/")[2]
+        for side in SIDES:
+            strategy = cq if "=" not in cq else dict(s.split("=") for s in cq.split(","))[side]
+            if strategy == "busy":
+                assert row[f"{side}_wakeups_per_msg"] == 0, (name, side)
+    assert rows["send/lat/event/2"]["server_wakeups_per_msg"] > 0
+    assert rows["send/lat/epoll/2"]["server_wakeups_per_msg"] > 0
+    mixed = rows["send/lat/client=busy,server=event/2"]
+    assert mixed["client_wakeups_per_msg"] == 0 and mixed["server_wakeups_per_msg"] > 0
+    assert mixed["client_empty_polls_per_msg"] > 0
+
+
+def test_moderation_on_rxe_is_a_clear_usage_error(rdmabench, layout, server):
+    proc = client(rdmabench, layout, server, "--cq", "moderated:16,50", "--pattern", "send",
+                  "--mode", "lat", "--sizes", "2", "--iters", "10")
+    assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "device rxe" in proc.stderr and "has no CQ moderation" in proc.stderr, proc.stderr[-2000:]
+    assert "choose another strategy" in proc.stderr
+    # Mixed: one side alone asks for it (the server's error comes back over the control
+    # channel); the error still names the device.
+    for cq in ("client=moderated:4,10,server=busy", "client=busy,server=moderated:4,10"):
+        proc = client(rdmabench, layout, server, "--cq", cq, "--pattern", "send", "--mode", "lat",
+                      "--sizes", "2", "--iters", "10")
+        assert proc.returncode == 2 and "has no CQ moderation" in proc.stderr, (cq, proc.stderr[-2000:])
+
+
+def test_hybrid_spans_event_and_busy_by_counts(rdmabench, layout, server, tmp_path):
+    """hybrid:0 blocks at once, as event does: a wakeup for about every message it waits for.
+    hybrid with a budget of one second, far above any round trip here, never blocks: no
+    wakeups, and it polls empty as busy does."""
+    out = tmp_path / "hybrid.json"
+    proc = client(rdmabench, layout, server, "--cq", "event;hybrid:0;hybrid:1000000;busy",
+                  "--pattern", "send", "--mode", "lat", "--sizes", "2", "--iters", "400",
+                  "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rows = rows_of(out)
+    event, h0 = rows["send/lat/event/2"], rows["send/lat/hybrid:0/2"]
+    hmax, busy = rows["send/lat/hybrid:1000000/2"], rows["send/lat/busy/2"]
+    for side in SIDES:
+        w = f"{side}_wakeups_per_msg"
+        # Each side waits for one message per round trip (two one-way messages): 0.5 per msg
+        # when every wait sleeps; a completion that beats the arming saves one.
+        assert event[w] > 0.25 and h0[w] > 0.25, (side, event[w], h0[w])
+        assert h0[w] == pytest.approx(event[w], rel=0.25), (side, event[w], h0[w])
+        assert hmax[w] == 0 and busy[w] == 0, (side, hmax[w], busy[w])
+        e = f"{side}_empty_polls_per_msg"
+        # Blocking waits poll empty about twice per wait (before and after arming); spinning
+        # ones many times more.
+        assert h0[e] <= 3 * event[e] + 1, (side, event[e], h0[e])
+        assert hmax[e] > 5 * h0[e] and busy[e] > 5 * event[e], (side, hmax[e], busy[e], h0[e])
