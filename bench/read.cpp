@@ -22,7 +22,7 @@ class ReadPattern final : public TransportPattern {
         return m;
       }
       CompletionBatch wc;
-      m.seconds = time_round_trips(n, samples, [&](uint64_t i) {
+      time_round_trips(ep.spec(), n, samples, m, [&](uint64_t i) {
         if (verify) std::fill_n(ep.target(0), ep.spec().size, uint8_t{0});
         req.post(ep, i + 1, true);
         for (bool done = false; !done;) {

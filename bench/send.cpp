@@ -15,7 +15,7 @@ class SendPattern final : public TransportPattern {
       if (ep.spec().mode == Mode::kBandwidth)
         return ClientMeasurement{stream_requests(ep, poller, req, n, [](const ibv_wc&) {}), 0};
       ClientMeasurement m;
-      m.seconds = time_round_trips(n, samples, [&](uint64_t i) {
+      time_round_trips(ep.spec(), n, samples, m, [&](uint64_t i) {
         req.post(ep, i + 1, signal_this(ep.spec(), ep.sequence++));
         drain_receives(ep, poller, 1, [&](const ibv_wc& wc) {
           if (ep.checking) m.verify_errors += check_slot(ep, wc.wr_id);

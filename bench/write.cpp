@@ -66,7 +66,7 @@ class WritePattern final : public TransportPattern {
         return ClientMeasurement{stream_requests(ep, poller, req, n, [](const ibv_wc&) {}), 0};
       ClientMeasurement m;
       uint8_t* out_marker = ep.source() + ep.spec().size - 1;
-      m.seconds = time_round_trips(n, samples, [&](uint64_t) {
+      time_round_trips(ep.spec(), n, samples, m, [&](uint64_t) {
         const uint64_t seq = ep.sequence++;
         *out_marker = marker_for(seq);
         post_write(ep, poller, req, seq);

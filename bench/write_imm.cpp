@@ -17,7 +17,7 @@ class WriteImmPattern final : public TransportPattern {
       if (ep.spec().mode == Mode::kBandwidth)
         return ClientMeasurement{stream_requests(ep, poller, req, n, [](const ibv_wc&) {}), 0};
       ClientMeasurement m;
-      m.seconds = time_round_trips(n, samples, [&](uint64_t i) {
+      time_round_trips(ep.spec(), n, samples, m, [&](uint64_t i) {
         const uint64_t seq = ep.sequence++;
         req.wr.imm_data = htonl(static_cast<uint32_t>(seq));
         req.post(ep, i + 1, signal_this(ep.spec(), seq));

@@ -114,6 +114,10 @@ cxxopts::Options run_options() {
       cxxopts::value<std::string>()->default_value("all"))(
       "mode", "bw,lat or all", cxxopts::value<std::string>()->default_value("all"))(
       "cq", cq_help(), cxxopts::value<std::string>()->default_value("all"))(
+      "rate",
+      "lat only: round trips started per second, open loop, each latency counted from its "
+      "intended start; several: 0,1000,10000 (0: back to back)",
+      cxxopts::value<std::string>()->default_value("0"))(
       "poll-batch", "Completions asked for per ibv_poll_cq call (1..64)",
       cxxopts::value<uint32_t>()->default_value("32"))(
       "sizes", "Message sizes: 2:8M (powers of two), 4096, 2,64K,1M",
@@ -151,6 +155,25 @@ cxxopts::Options run_options() {
   return options;
 }
 
+// --rate: round trips per second, comma separated, each 0..kMaxRate.
+std::vector<uint64_t> parse_rates(const std::string& text) {
+  std::vector<uint64_t> rates;
+  std::stringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const bool digits =
+        !item.empty() && item.size() <= 7 && std::all_of(item.begin(), item.end(), ::isdigit);
+    if (!digits || std::stoull(item) > kMaxRate)
+      throw Error(ExitCode::kUsage, "--rate '" + text + "': '" + item +
+                                        "' is not a rate from 0 to " + std::to_string(kMaxRate) +
+                                        " round trips per second (examples: 1000, 0,1000,10000)");
+    if (std::find(rates.begin(), rates.end(), std::stoull(item)) == rates.end())
+      rates.push_back(std::stoull(item));
+  }
+  if (rates.empty()) throw Error(ExitCode::kUsage, "--rate: no rate given");
+  return rates;
+}
+
 // The parameters that do not come from TestSpec, and the suite's own.
 void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.host = args["host"].as<std::string>();
@@ -169,6 +192,7 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
                               {Mode::kBandwidth, Mode::kLatency}, "mode");
   so.cq_choices = parse_cq_choices(args["cq"].as<std::string>());
   so.sizes = parse_sizes(args["sizes"].as<std::string>());
+  so.rates = parse_rates(args["rate"].as<std::string>());
   if (args.count("iters")) {
     so.iterations = args["iters"].as<uint64_t>();
     if (*so.iterations == 0 || *so.iterations > kMaxIterations)
@@ -194,11 +218,12 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
 
 nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& so) {
   nlohmann::json params = to_json(so.base);
-  for (const char* key : {"pattern", "mode", "cq", "size"}) params.erase(key);
+  for (const char* key : {"pattern", "mode", "cq", "size", "rate"}) params.erase(key);
   params["patterns"] = args["pattern"].as<std::string>();
   params["modes"] = args["mode"].as<std::string>();
   params["cq"] = args["cq"].as<std::string>();
   params["sizes"] = args["sizes"].as<std::string>();
+  params["rates"] = args["rate"].as<std::string>();
   params["iters"] = so.iterations ? nlohmann::json(*so.iterations) : nlohmann::json(nullptr);
   params["timeout_s"] = args["timeout"].as<double>();
   params["warmup"] = so.warmup;

@@ -17,14 +17,17 @@ size_t BenchmarkSuite::register_benchmarks() {
   for (Pattern p : options_.patterns)
     for (Mode m : options_.modes)
       for (const CqChoice& c : options_.cq_choices)
-        for (uint64_t size : options_.sizes) {
-          TestSpec s = options_.base;
-          s.pattern = p;
-          s.mode = m;
-          s.cq = c;
-          s.size = size;
-          specs.push_back(s);
-        }
+        for (uint64_t size : options_.sizes)
+          // --rate paces lat only: bw runs once, back to back.
+          for (uint64_t rate : m == Mode::kLatency ? options_.rates : std::vector<uint64_t>{0}) {
+            TestSpec s = options_.base;
+            s.pattern = p;
+            s.mode = m;
+            s.cq = c;
+            s.size = size;
+            s.rate = rate;
+            specs.push_back(s);
+          }
   total_ = specs.size();
   for (size_t i = 0; i < specs.size(); ++i) {
     const TestSpec spec = specs[i];
@@ -82,6 +85,9 @@ void report_counters(benchmark::State& state, const TestSpec& spec, const RunRes
     state.SetLabel("bw=unidirectional stream");
     return;
   }
+  const double span = r.client.span_seconds;
+  c["offered_rate"] = static_cast<double>(spec.rate);  // round trips (reads) per second
+  c["achieved_rate"] = span > 0 ? static_cast<double>(n) / span : 0;
   const LatencyStats st = compute_latency_stats({samples.data(), n}, half ? 0.5 : 1.0);
   c["lat_min_us"] = st.min_us;
   c["lat_mean_us"] = st.mean_us;

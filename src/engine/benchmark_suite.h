@@ -27,6 +27,7 @@ struct SuiteOptions {
   std::vector<Mode> modes;
   std::vector<CqChoice> cq_choices;
   std::vector<uint64_t> sizes;
+  std::vector<uint64_t> rates{0};      // --rate: offered loads for lat (0: back to back)
   std::optional<uint64_t> iterations;  // --iters; otherwise Google Benchmark's min_time decides
   uint64_t warmup = 16;                // --warmup: messages run before timing, in no statistic
   TestSpec base;                       // depths, signalling, verify, bootstrap, gid, mtu

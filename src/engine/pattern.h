@@ -15,6 +15,7 @@ namespace rdmabench {
 
 struct ClientMeasurement {
   double seconds = 0;          // bw: first post to last completion; lat: sum of round trips
+  double span_seconds = 0;     // lat: first send (intended, with --rate) to last reply
   uint64_t verify_errors = 0;  // corrupt bytes seen by the client (read)
 };
 

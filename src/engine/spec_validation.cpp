@@ -31,6 +31,10 @@ void validate_spec(const TestSpec& s) {
           "it must be between 1 and tx_depth (" + std::to_string(s.tx_depth) + ")");
   require(s.poll_batch >= 1 && s.poll_batch <= kMaxPollBatch, named("poll_batch", "--poll-batch"),
           s.poll_batch, "it must be between 1 and " + std::to_string(kMaxPollBatch));
+  require(s.rate == 0 || s.mode == Mode::kLatency, named("rate", "--rate"), s.rate,
+          "it paces lat mode only (bw streams as fast as the queue allows)");
+  require(s.rate <= kMaxRate, named("rate", "--rate"), s.rate,
+          "it must be at most " + std::to_string(kMaxRate) + " round trips per second");
   require(is_path_mtu(s.mtu), named("mtu", "--mtu"), s.mtu,
           "it must be 256, 512, 1024, 2048 or 4096 (or 0: the active MTU)");
 }

@@ -22,6 +22,9 @@ struct DeviceLimits {
 // The most completions one ibv_poll_cq may ask for (--poll-batch).
 inline constexpr uint32_t kMaxPollBatch = 64;
 
+// The highest --rate (round trips per second): one per microsecond.
+inline constexpr uint64_t kMaxRate = 1'000'000;
+
 // Relations that hold on any device: sizes and depths of at least 1, signal_every within the
 // send queue, a path MTU RDMA knows (or 0 for the active one).
 void validate_spec(const TestSpec& spec);

@@ -55,7 +55,8 @@ std::optional<Bootstrap> parse_bootstrap(const std::string& t) {
 }
 
 std::string TestSpec::name() const {
-  return to_string(pattern) + "/" + to_string(mode) + "/" + cq.text() + "/" + std::to_string(size);
+  return to_string(pattern) + "/" + to_string(mode) + "/" + cq.text() + "/" + std::to_string(size) +
+         (rate > 0 ? "/rate:" + std::to_string(rate) : "");
 }
 
 bool TestSpec::server_receives() const {
@@ -75,6 +76,7 @@ nlohmann::json to_json(const TestSpec& s) {
                       {"rx_depth", s.rx_depth},
                       {"signal_every", s.signal_every},
                       {"poll_batch", s.poll_batch},
+                      {"rate", s.rate},
                       {"verify", s.verify},
                       {"cm", to_string(s.bootstrap)},
                       {"mtu", s.mtu}};
@@ -114,6 +116,7 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.rx_depth = unsigned_as<uint32_t>(j, ctx, "rx_depth", 0, kU32);
   s.signal_every = unsigned_as<uint32_t>(j, ctx, "signal_every", 0, kU32);
   s.poll_batch = unsigned_as<uint32_t>(j, ctx, "poll_batch", 0, kU32);
+  s.rate = unsigned_as<uint64_t>(j, ctx, "rate");
   s.verify = bool_field(j, ctx, "verify");
   s.mtu = unsigned_as<uint32_t>(j, ctx, "mtu", 0, kU32);
   if (!field(j, ctx, "gid_index").is_null())

@@ -34,13 +34,14 @@ struct TestSpec {
   uint32_t rx_depth = 512;
   uint32_t signal_every = 16;
   uint32_t poll_batch = 32;  // completions asked for per ibv_poll_cq
+  uint64_t rate = 0;         // lat: round trips started per second, open loop (0: back to back)
   bool verify = false;
   Bootstrap bootstrap = Bootstrap::kOob;
   std::optional<uint32_t> gid_index;
   uint32_t mtu = 0;  // bytes; 0 = the path's active MTU
 
-  // Google Benchmark name, e.g. "write/bw/busy/65536" or
-  // "send/lat/client=busy,server=event/2".
+  // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
+  // or with a rate "send/lat/event/2/rate:10000".
   std::string name() const;
   // Does this pattern consume posted receives on the server? On the client?
   bool server_receives() const;

@@ -9,10 +9,15 @@
 #include <cstdint>
 #include <span>
 
+#include <time.h>
+
+#include <cerrno>
+
 #include "core/clock.h"
 #include "engine/completion_poller.h"
 #include "engine/endpoint.h"
 #include "engine/injected_work.h"
+#include "engine/pattern.h"
 #include "engine/payload.h"
 #include "engine/spec_validation.h"
 
@@ -111,18 +116,42 @@ inline bool signal_this(const TestSpec& spec, uint64_t seq) {
   return (seq + 1) % every == 0;
 }
 
+// Sleeps until CLOCK_MONOTONIC reaches `when_ns` (at once when it has passed).
+inline void sleep_until_ns(uint64_t when_ns) {
+  const timespec at{static_cast<time_t>(when_ns / 1'000'000'000),
+                    static_cast<long>(when_ns % 1'000'000'000)};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nullptr) == EINTR) {
+  }
+}
+
 // Times `n` ping-pong round trips: one_round_trip(i) does the whole exchange for message i.
-// Writes each round trip (ns) into samples[i]; returns their sum in seconds.
+// Writes each round trip (ns) into samples[i], their sum (s) into m.seconds and the time from
+// the first start to the last end into m.span_seconds. With spec.rate (open loop), round trip
+// i is meant to start at i / rate s: the loop sleeps until then, and its sample counts from
+// that intended start, so that a stall also delays (and shows in) the messages behind it
+// (no coordinated omission).
 template <typename OneRoundTrip>
-double time_round_trips(uint64_t n, std::span<uint64_t> samples, OneRoundTrip&& one_round_trip) {
+void time_round_trips(const TestSpec& spec, uint64_t n, std::span<uint64_t> samples,
+                      ClientMeasurement& m, OneRoundTrip&& one_round_trip) {
+  const uint64_t period_ns = spec.rate > 0 ? 1'000'000'000 / spec.rate : 0;
   uint64_t total_ns = 0;
+  const uint64_t first = now_ns();
+  uint64_t end = first;
   for (uint64_t i = 0; i < n; ++i) {
-    const uint64_t t0 = now_ns();
+    uint64_t t0;
+    if (period_ns > 0) {
+      t0 = first + i * period_ns;
+      sleep_until_ns(t0);
+    } else {
+      t0 = now_ns();
+    }
     one_round_trip(i);
-    samples[i] = now_ns() - t0;
+    end = now_ns();
+    samples[i] = end - t0;
     total_ns += samples[i];
   }
-  return static_cast<double>(total_ns) * 1e-9;
+  m.seconds = static_cast<double>(total_ns) * 1e-9;
+  m.span_seconds = static_cast<double>(end - first) * 1e-9;
 }
 
 // Corrupt bytes in a received message (the whole slot must match the pattern).

@@ -85,3 +85,24 @@ def test_hybrid_spans_event_and_busy_by_counts(rdmabench, layout, server, tmp_pa
         # ones many times more.
         assert h0[e] <= 3 * event[e] + 1, (side, event[e], h0[e])
         assert hmax[e] > 5 * h0[e] and busy[e] > 5 * event[e], (side, hmax[e], busy[e], h0[e])
+
+
+def test_rate_paces_lat_open_loop_and_counts_from_the_intended_start(rdmabench, layout, server,
+                                                                       tmp_path):
+    """With --rate R the n round trips cannot take less than (n - 1) / R (a logical bound, not a
+    timing threshold); each lat row records offered and achieved rate; bw ignores --rate."""
+    out = tmp_path / "rate.json"
+    proc = client(rdmabench, layout, server, "--cq", "busy;event", "--pattern", "send,write",
+                  "--sizes", "2", "--iters", "300", "--rate", "0,500,2000", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rows = rows_of(out)
+    for pattern in ("send", "write"):
+        for cq in ("busy", "event"):
+            assert f"{pattern}/bw/{cq}/2" in rows and f"{pattern}/bw/{cq}/2/rate:500" not in rows
+            assert rows[f"{pattern}/lat/{cq}/2"]["offered_rate"] == 0
+            for rate in (500, 2000):
+                row = rows[f"{pattern}/lat/{cq}/2/rate:{rate}"]
+                assert row["offered_rate"] == rate
+                assert 0 < row["achieved_rate"] <= rate * 300 / 299 * 1.0001, row["achieved_rate"]
+    proc = client(rdmabench, layout, server, "--mode", "bw", "--rate", "x", "--sizes", "2")
+    assert proc.returncode == 2 and "--rate" in proc.stderr

@@ -19,7 +19,7 @@ MODES = ("bw", "lat")
 # (/iterations:N, /repeats:N, /manual_time, /real_time, /min_time:X). The CQ part is whatever
 # strategies the engine reports: "busy", "hybrid:20", "client=busy,server=event".
 _NAME = re.compile(r"^(?P<pattern>[a-z_]+)/(?P<mode>bw|lat)/(?P<cq>[a-z_]+(:[0-9,]+)?"
-                   r"|client=[a-z_]+(:[0-9,]+)?,server=[a-z_]+(:[0-9,]+)?)/(?P<size>\d+)"
+                   r"|client=[a-z_]+(:[0-9,]+)?,server=[a-z_]+(:[0-9,]+)?)/(?P<size>\d+)(/rate:(?P<rate>\d+))?"
                    r"(?P<suffix>(/[a-z_]+(:[0-9.]+)?)*)$")
 
 
@@ -61,6 +61,7 @@ class Benchmark:
     mode: str
     cq: str
     size: int
+    rate: int = 0  # lat with --rate: offered round trips per second (0: back to back)
     samples: list = field(default_factory=list)  # iteration rows, one per repetition
     errors: list = field(default_factory=list)  # error messages of failed repetitions
 
@@ -117,11 +118,12 @@ class Run:
         """The CQ strategies (as the engine names them) in this file, in file order."""
         return list(dict.fromkeys(b.cq for b in self.benchmarks.values()))
 
-    def select(self, mode=None, pattern=None, cq=None):
+    def select(self, mode=None, pattern=None, cq=None, rate=0):
+        """Benchmarks that ran; by default the back-to-back ones (rate=None: every rate)."""
         return [
             b for b in self.benchmarks.values()
             if b.ok and (mode is None or b.mode == mode) and (pattern is None or b.pattern == pattern)
-            and (cq is None or b.cq == cq)
+            and (cq is None or b.cq == cq) and (rate is None or b.rate == rate)
         ]
 
 
@@ -130,8 +132,9 @@ def split_name(name):
     m = _NAME.match(name)
     if not m or m["pattern"] not in PATTERNS:
         return None
-    base = f"{m['pattern']}/{m['mode']}/{m['cq']}/{m['size']}"
-    return base, (m["pattern"], m["mode"], m["cq"], int(m["size"]))
+    rate = int(m["rate"] or 0)
+    base = f"{m['pattern']}/{m['mode']}/{m['cq']}/{m['size']}" + (f"/rate:{rate}" if rate else "")
+    return base, (m["pattern"], m["mode"], m["cq"], int(m["size"]), rate)
 
 
 def load(path, label=None):
@@ -167,8 +170,8 @@ def load(path, label=None):
         if parsed is None:
             raise ResultsError(f"{where}: benchmarks[{i}]: '{row['name']}' is not an rdmabench "
                                "benchmark name (pattern/mode/cq/size)")
-        name, (pattern, mode, cq, size) = parsed
-        bench = benchmarks.setdefault(name, Benchmark(name, pattern, mode, cq, size))
+        name, (pattern, mode, cq, size, rate) = parsed
+        bench = benchmarks.setdefault(name, Benchmark(name, pattern, mode, cq, size, rate))
         if row.get("error_occurred"):
             bench.errors.append(str(row.get("error_message", "failed")))
             continue
