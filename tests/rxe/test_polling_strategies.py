@@ -81,10 +81,11 @@ def test_hybrid_spans_event_and_busy_by_counts(rdmabench, layout, server, tmp_pa
         assert h0[w] == pytest.approx(event[w], rel=0.25), (side, event[w], h0[w])
         assert hmax[w] == 0 and busy[w] == 0, (side, hmax[w], busy[w])
         e = f"{side}_empty_polls_per_msg"
-        # Blocking waits poll empty about twice per wait (before and after arming); spinning
-        # ones many times more.
-        assert h0[e] <= 3 * event[e] + 1, (side, event[e], h0[e])
-        assert hmax[e] > 5 * h0[e] and busy[e] > 5 * event[e], (side, hmax[e], busy[e], h0[e])
+        # A blocking wait polls empty at most about twice (before and after arming: one wait
+        # per two messages, so up to about 1 per message); a spinning one polls on through the
+        # round trip, never arming.
+        assert h0[e] <= 1.5 and event[e] <= 1.5, (side, event[e], h0[e])
+        assert hmax[e] > h0[e] and busy[e] > event[e], (side, hmax[e], busy[e], h0[e])
 
 
 def test_rate_paces_lat_open_loop_and_counts_from_the_intended_start(rdmabench, layout, server,

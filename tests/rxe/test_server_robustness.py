@@ -16,7 +16,7 @@ from conftest import PROTOCOL, Server, client, server_address
 
 HELLO = {"type": "hello", "protocol": PROTOCOL, "version": "crafted"}
 GOOD_SPEC = {"pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
-             "rx_depth": 512, "signal_every": 16, "poll_batch": 32, "verify": False, "cm": "oob",
+             "rx_depth": 512, "signal_every": 16, "poll_batch": 32, "rate": 0, "verify": False, "cm": "oob",
              "mtu": 0, "gid_index": None}
 
 
