@@ -186,14 +186,27 @@ def test_counters_agree_and_each_side_measures_only_its_run(rdmabench, layout, s
         assert row["real_time"] == pytest.approx(1e6 / row["msgs_per_second"], rel=1e-6), name
         if "/lat/" in name:
             assert row["lat_mean_us"] == pytest.approx(row["real_time"], rel=1e-6), name
-        messages = row["iterations"] * (2 if "/lat/" in name and not name.startswith("read/") else 1)
-        passive = name.startswith("read/") or name.startswith("write/bw/")
-        if passive:
-            # The whole window is one call that returns at once: well under 50 us in all.
-            assert row["server_cpu_us_per_msg"] * messages < 50, (name, row["server_cpu_us_per_msg"])
-            assert row["server_vcsw_per_msg"] == 0, name
         if "/busy/" in name:
             assert row["server_vcsw_per_msg"] == 0, (name, row["server_vcsw_per_msg"])
+    # A passive target's window is one call that returns at once: well under 50 us in all.
+    # This kernel has no IRQ_TIME_ACCOUNTING, so an interrupt or softirq (rxe's packet work)
+    # that lands in that window is charged to the server's thread; such a charge only ever
+    # adds. So each passive row runs 3 times and the least of them shows what the window
+    # itself covers.
+    out = tmp_path / "passive.json"
+    proc = client(rdmabench, layout, server, "--sizes", "2,64K", "--iters", "200",
+                  "--benchmark_filter=^(read/|write/bw/)", "--benchmark_repetitions=3",
+                  "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    least = {}
+    for b in json.loads(out.read_text())["benchmarks"]:
+        if b.get("run_type") == "iteration":
+            name = b["name"].split("/iterations")[0]
+            least[name] = min(least.get(name, math.inf), b["server_cpu_us_per_msg"] * b["iterations"])
+            assert b["server_vcsw_per_msg"] == 0, name
+    assert len(least) == 12, sorted(least)
+    for name, cpu_us in least.items():
+        assert cpu_us < 50, (name, cpu_us)
 
 
 def test_write_lat_runs_with_a_two_entry_send_queue(rdmabench, layout, server):
