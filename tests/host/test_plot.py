@@ -1,7 +1,15 @@
 """tools/plot renders every figure from real rxe results and refuses bad input with exit 2."""
-from conftest import FIXTURE, run_tool
+import json
+import sys
 
-FIGURES = ("bandwidth", "msg_rate", "latency", "polling")
+from conftest import FIXTURE, ROOT, run_tool
+
+sys.path.insert(0, str(ROOT / "tools" / "lib"))
+import polling_figures  # noqa: E402
+
+# What the sweep fixture (busy and event, no --rate rows) draws; "load" needs paced rows.
+FIGURES = ("bandwidth", "msg_rate", "latency", "polling", "tradeoff", "ladder")
+STUDY = FIXTURE.parent / "rxe-polling-study.json"  # `rdmabench study polling` on rxe, veth guest
 
 
 def assert_figures(out, formats=("png",)):
@@ -81,3 +89,31 @@ def test_bad_options_exit_2(tmp_path):
     assert run_tool("plot", FIXTURE, "--format", "gif", "--out", tmp_path).returncode == 2
     assert run_tool("plot", FIXTURE, "--label", "a", "--label", "b", "--out", tmp_path).returncode == 2
     assert run_tool("plot", tmp_path / "missing.json").returncode == 2
+
+
+def test_polling_study_figures_from_a_real_study(tmp_path):
+    proc = run_tool("plot", STUDY, "--out", tmp_path, "--format", "svg")
+    assert proc.returncode == 0, proc.stderr
+    for name in ("latency", "polling", "tradeoff", "ladder", "load"):
+        assert (tmp_path / f"{name}.svg").stat().st_size > 10_000, name
+    strategies = {b["name"].split("/")[2] for b in json.loads(STUDY.read_text())["benchmarks"]}
+    assert "client=busy,server=event" in strategies and "hybrid:50" in strategies
+    for name in ("tradeoff", "ladder", "load"):
+        svg = (tmp_path / f"{name}.svg").read_text()
+        for strategy in strategies:  # every strategy the engine reported, none hard-coded
+            assert strategy in svg, (name, strategy)
+    assert "Pareto front" in (tmp_path / "tradeoff.svg").read_text()
+    assert "offered load" in (tmp_path / "load.svg").read_text()
+    assert "skipped load" not in proc.stderr
+
+
+def test_load_figure_is_skipped_without_paced_rows(tmp_path):
+    proc = run_tool("plot", FIXTURE, "--out", tmp_path)
+    assert proc.returncode == 0
+    assert "skipped load: no lat results paced" in proc.stderr
+
+
+def test_pareto_front_keeps_only_the_unbeaten():
+    points = [(40, 16, "hybrid"), (44, 15, "busy"), (99, 96, "event"), (45, 20, "mixed"),
+              (40, 30, "worse hybrid")]
+    assert [p[2] for p in polling_figures.pareto_front(points)] == ["hybrid", "busy"]

@@ -45,6 +45,7 @@ LATENCY = {
 }
 CLIENT_CPU = Metric("client_cpu_us_per_msg", "client CPU per message", "us", False)
 SERVER_CPU = Metric("server_cpu_us_per_msg", "server CPU per message", "us", False)
+ACHIEVED_RATE = Metric("achieved_rate", "achieved rate", "round trips/s", True)
 
 _REQUIRED = {
     "bw": ("bytes_per_second", "msgs_per_second"),
