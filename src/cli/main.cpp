@@ -25,8 +25,9 @@ const std::map<std::string_view, Subcommand>& subcommands() {
       {"devices", {rdmabench::run_devices_command, "list RDMA devices, ports and GIDs"}},
       {"serve", {rdmabench::run_serve_command, "serve benchmarks to clients (one at a time)"}},
       {"run", {rdmabench::run_run_command, "run benchmarks against a server, write JSON"}},
-      {"study", {rdmabench::run_study_command,
-                 "a preset sweep: polling (CQ strategies x loads, with repetitions)"}},
+      {"study",
+       {rdmabench::run_study_command,
+        "a preset sweep: polling (CQ strategies x loads, with repetitions)"}},
   };
   return table;
 }

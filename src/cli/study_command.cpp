@@ -20,7 +20,7 @@ const std::vector<std::pair<std::string, std::string>>& polling_preset() {
   static const std::vector<std::pair<std::string, std::string>> preset = {
       {"--cq", "busy;event;epoll;hybrid:50;adaptive;client=busy,server=event"},
       {"--mode", "lat"},
-      {"--pattern", "send,write"},
+      {"--pattern", "send,write_imm"},  // write lat waits for arrival by polling memory
       {"--sizes", "2,4K"},
       {"--rate", "0,1000,5000,20000"},
       {"--iters", "2000"},
