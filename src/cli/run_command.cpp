@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cxxopts.hpp>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -251,8 +252,13 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
     throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
   if (args.count("out")) {
     r.out_file = args["out"].as<std::string>();
-    std::ofstream probe(r.out_file, std::ios::app);
-    if (!probe) throw Error(ExitCode::kUsage, "--out " + r.out_file + ": cannot write there");
+    // Checked now, not after the benchmarks; a file made only for the check goes again, so
+    // a run that fails before any benchmark leaves no empty "results" behind.
+    std::error_code ignored;
+    const bool existed = std::filesystem::exists(r.out_file, ignored);
+    const bool writable = static_cast<bool>(std::ofstream(r.out_file, std::ios::app));
+    if (!existed) std::filesystem::remove(r.out_file, ignored);
+    if (!writable) throw Error(ExitCode::kUsage, "--out " + r.out_file + ": cannot write there");
   }
   r.params = params_of(args, r.suite);
   r.benchmark_args = args.unmatched();

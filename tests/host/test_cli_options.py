@@ -38,3 +38,14 @@ def test_run_help_lists_every_registered_cq_strategy():
     for usage in ("busy", "event", "epoll", "hybrid:<spin budget us>", "adaptive",
                   "moderated:<count>,<us>", "client=S,server=S", "--poll-batch"):
         assert usage in proc.stdout, usage
+
+
+def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
+    # Before: checking that --out was writable created the file, so a run that failed
+    # before any benchmark (here: no RDMA device) left an empty "results" file behind.
+    out = tmp_path / "results.json"
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--out", str(out))
+    assert proc.returncode != 0
+    assert not out.exists()
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--out", str(tmp_path / "no" / "x.json"))
+    assert proc.returncode == 2 and "cannot write there" in proc.stderr
