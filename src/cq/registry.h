@@ -17,8 +17,16 @@ namespace rdmabench {
 template <CompletionPoller... P>
 struct PollerList {};
 
-using RegisteredPollers =
-    PollerList<BusyPoller, EventPoller, EpollPoller, HybridPoller, AdaptivePoller, ModeratedPoller>;
+// One strategy a line (the last without a comma).
+// clang-format off
+using RegisteredPollers = PollerList<
+    BusyPoller,
+    EventPoller,
+    EpollPoller,
+    HybridPoller,
+    AdaptivePoller,
+    ModeratedPoller>;
+// clang-format on
 
 // Calls fn(poller) with a poller of the target's strategy (built here, per run).
 template <typename Fn, typename First, typename... Rest>
