@@ -10,6 +10,7 @@
 #include "cq/event_poller.h"
 #include "cq/hybrid_poller.h"
 #include "cq/moderated_poller.h"
+#include "cq/yield_poller.h"
 #include "verbs/context.h"
 
 namespace rdmabench {
@@ -25,7 +26,8 @@ using RegisteredPollers = PollerList<
     EpollPoller,
     HybridPoller,
     AdaptivePoller,
-    ModeratedPoller>;
+    ModeratedPoller,
+    YieldPoller>;
 // clang-format on
 
 // Calls fn(poller) with a poller of the target's strategy (built here, per run).
