@@ -7,7 +7,7 @@ import pytest
 
 from conftest import client
 
-ALIKE = ["busy", "event", "epoll", "hybrid:20", "adaptive"]
+ALIKE = ["busy", "event", "epoll", "hybrid:20", "adaptive", "yield"]
 MIXED = ["client=busy,server=event", "client=epoll,server=busy", "client=event,server=hybrid:5",
          "client=adaptive,server=epoll"]
 SIDES = ("client", "server")
