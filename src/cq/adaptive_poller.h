@@ -29,7 +29,8 @@ class AdaptivePoller {
     int n = target_.poll(out);
     if (n > 0) return n;  // no wait: nothing learned
     const uint64_t start = now_ns();
-    n = spin(out, start);
+    const uint64_t budget = budget_ns();
+    n = budget > 0 ? spin_within(target_, out, start, budget) : 0;
     while (n == 0) {
       n = arm_and_block(target_, out);
       if (n == 0) n = target_.poll(out);
@@ -43,18 +44,6 @@ class AdaptivePoller {
   uint64_t budget_ns() const { return average_ns_ > kCutoffNs ? 0 : 2 * average_ns_ + kFloorNs; }
   void learn(uint64_t waited_ns) {
     average_ns_ = average_ns_ - average_ns_ / 8 + std::min(waited_ns, 8 * kCutoffNs) / 8;
-  }
-  // Polls until a completion or the budget is spent (the clock is read every 8 polls).
-  int spin(std::span<ibv_wc> out, uint64_t start) {
-    const uint64_t budget = budget_ns();
-    if (budget == 0) return 0;
-    for (uint32_t spins = 1;; ++spins) {
-      const int n = target_.poll(out);
-      if (n > 0) return n;
-      if ((spins & 7) != 0) continue;
-      if (now_ns() - start >= budget) return 0;
-      if (target_.abort_requested()) throw_run_aborted(*target_.benchmark);
-    }
   }
 
   PollTarget& target_;

@@ -23,7 +23,7 @@ class HybridPoller {
   int wait(std::span<ibv_wc> out) {
     int n = target_.poll(out);
     if (n > 0) return n;
-    if (budget_ns_ > 0 && (n = spin(out)) > 0) return n;
+    if (budget_ns_ > 0 && (n = spin_within(target_, out, now_ns(), budget_ns_)) > 0) return n;
     for (;;) {
       n = arm_and_block(target_, out);
       if (n > 0) return n;
@@ -34,18 +34,6 @@ class HybridPoller {
   int try_poll(std::span<ibv_wc> out) { return target_.poll(out); }
 
  private:
-  // Polls until a completion or the budget is spent (the clock is read every 8 polls).
-  int spin(std::span<ibv_wc> out) {
-    const uint64_t start = now_ns();
-    for (uint32_t spins = 1;; ++spins) {
-      const int n = target_.poll(out);
-      if (n > 0) return n;
-      if ((spins & 7) != 0) continue;
-      if (now_ns() - start >= budget_ns_) return 0;
-      if (target_.abort_requested()) throw_run_aborted(*target_.benchmark);
-    }
-  }
-
   PollTarget& target_;
   uint64_t budget_ns_;
 };

@@ -25,6 +25,19 @@ class SpinDeadline {
   uint64_t deadline_ = 0;
 };
 
+// Polls until a completion or until `budget_ns` from `start_ns` is spent (the clock is read
+// every 8 polls, the abort flag with it); returns 0 when the budget ran out.
+inline int spin_within(PollTarget& target, std::span<ibv_wc> out, uint64_t start_ns,
+                       uint64_t budget_ns) {
+  for (uint32_t spins = 1;; ++spins) {
+    const int n = target.poll(out);
+    if (n > 0) return n;
+    if ((spins & 7) != 0) continue;
+    if (now_ns() - start_ns >= budget_ns) return 0;
+    if (target.abort_requested()) throw_run_aborted(*target.benchmark);
+  }
+}
+
 // Arms the CQ, polls once more (so a completion that raced the arming is not lost), then
 // blocks on the completion channel. Returns the completions of that poll, or 0 after a wakeup
 // (the caller polls again).
