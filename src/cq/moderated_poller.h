@@ -5,12 +5,12 @@
 #pragma once
 
 #include "core/error.h"
-#include "cq/poll_steps.h"
+#include "cq/event_poller.h"
 #include "verbs/context.h"
 
 namespace rdmabench {
 
-class ModeratedPoller {
+class ModeratedPoller : public EventPoller {
  public:
   static constexpr StrategyInfo kInfo{
       "moderated", "moderated:<count>,<us>", "CQ moderation (ibv_modify_cq), then block as event",
@@ -34,20 +34,7 @@ class ModeratedPoller {
     cq.moderate(count, period);
   }
 
-  explicit ModeratedPoller(PollTarget& target) : target_(target) {}
-
-  int wait(std::span<ibv_wc> out) {
-    for (;;) {
-      int n = target_.poll(out);
-      if (n > 0) return n;
-      n = arm_and_block(target_, out);
-      if (n > 0) return n;
-    }
-  }
-  int try_poll(std::span<ibv_wc> out) { return target_.poll(out); }
-
- private:
-  PollTarget& target_;
+  using EventPoller::EventPoller;  // waits as event does
 };
 
 }  // namespace rdmabench

@@ -39,9 +39,14 @@ def _series(runs, pattern, size, rate=0):
     return out
 
 
-def tradeoff_figure(plt, runs, size, patterns, look, title):
+def _compared(runs, size, patterns):
+    """(pattern, series) for every pattern with back-to-back rows of two or more strategies."""
     rows = [(p, _series(runs, p, size)) for p in patterns]
-    rows = [(p, s) for p, s in rows if len(s) >= 2]
+    return [(p, s) for p, s in rows if len(s) >= 2]
+
+
+def tradeoff_figure(plt, runs, size, patterns, look, title):
+    rows = _compared(runs, size, patterns)
     if not rows:
         return None
     fig, axes = plt.subplots(len(rows), 2, figsize=(12.8, 4.4 * len(rows)), squeeze=False,
@@ -70,8 +75,7 @@ def tradeoff_figure(plt, runs, size, patterns, look, title):
 
 
 def ladder_figure(plt, runs, size, patterns, look, title):
-    rows = [(p, _series(runs, p, size)) for p in patterns]
-    rows = [(p, s) for p, s in rows if len(s) >= 2]
+    rows = _compared(runs, size, patterns)
     if not rows:
         return None
     cols = 2 if len(rows) > 1 else 1
