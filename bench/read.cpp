@@ -1,6 +1,8 @@
-// RDMA read. The client reads the server's buffer; the server stays passive. bw: a window of
+// RDMA read. The reader reads its peer's buffer; the peer stays passive. bw: a window of
 // outstanding reads (the QP caps reads in flight at the negotiated rd_atomic). lat: one read
 // at a time; reported as the full round trip (a read is a request and its response).
+#include <algorithm>
+
 #include "engine/pattern.h"
 #include "engine/transfer_loops.h"
 
@@ -9,30 +11,24 @@ namespace {
 
 class ReadPattern final : public TransportPattern {
  public:
-  ClientMeasurement run_client(Endpoint& ep, uint64_t n, std::span<uint64_t> samples,
+  ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {
-    return with_poller(ep, timeout, [&](auto& poller) {
-      SendRequest req(ep, IBV_WR_RDMA_READ);
+    return with_poller(s, timeout, [&](auto& poller) {
+      SendRequest req(s, IBV_WR_RDMA_READ);
       ClientMeasurement m;
-      const bool verify = ep.checking;
-      if (ep.spec().mode == Mode::kBandwidth) {
-        m.seconds = stream_requests(ep, poller, req, n, [&](const ibv_wc&) {
-          if (verify) m.verify_errors += check_slot(ep, 0);
-        });
-        return m;
-      }
+      const bool verify = s.checking;
       CompletionBatch wc;
-      time_round_trips(ep.spec(), n, samples, m, [&](uint64_t i) {
-        if (verify) std::fill_n(ep.target(0), ep.spec().size, uint8_t{0});
-        req.post(ep, i + 1, true);
+      time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
+        if (verify) std::fill_n(s.target(0), s.spec().size, uint8_t{0});
+        req.post(s, i + 1, true);
         for (bool done = false; !done;) {
           const int got = poller.wait(wc);
           for (int k = 0; k < got; ++k) {
-            check_completion(wc[k], ep.spec());
+            check_completion(wc[k], s.spec());
             done = done || wc[k].wr_id == i + 1;
           }
         }
-        if (verify) m.verify_errors += check_slot(ep, 0);
+        if (verify) m.verify_errors += check_slot(s, 0);
       });
       return m;
     });
@@ -40,10 +36,15 @@ class ReadPattern final : public TransportPattern {
 
   // Testing only (--debug-corrupt, in check runs): damage what the client will read, before
   // it starts reading.
-  void before_server_run(Endpoint& ep) override {
-    if (ep.corrupt_from != Endpoint::kNever) ep.target(0)[0] ^= 0xff;
+  void before_server_run(QpStream& s) override {
+    if (s.corrupt_from != QpStream::kNever) s.target(0)[0] ^= 0xff;
   }
-  uint64_t run_server(Endpoint&, uint64_t, std::chrono::milliseconds) override { return 0; }
+  ServerCount run_server(QpStream&, const RunLength&, std::chrono::milliseconds) override {
+    return {};  // passive target
+  }
+
+  ibv_wr_opcode bw_opcode() const override { return IBV_WR_RDMA_READ; }
+  uint64_t check_bw_completion(QpStream& s, const ibv_wc&) override { return check_slot(s, 0); }
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-// send/recv. bw: the client streams SENDs, the server consumes them from a full receive
+// send/recv. bw: the sender streams SENDs, the target consumes them from a full receive
 // queue. lat: ping-pong; the reported latency is half the round trip.
 #include "engine/pattern.h"
 #include "engine/transfer_loops.h"
@@ -8,41 +8,46 @@ namespace {
 
 class SendPattern final : public TransportPattern {
  public:
-  ClientMeasurement run_client(Endpoint& ep, uint64_t n, std::span<uint64_t> samples,
+  ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {
-    return with_poller(ep, timeout, [&](auto& poller) {
-      SendRequest req(ep, IBV_WR_SEND);
-      if (ep.spec().mode == Mode::kBandwidth)
-        return ClientMeasurement{stream_requests(ep, poller, req, n, [](const ibv_wc&) {}), 0};
+    return with_poller(s, timeout, [&](auto& poller) {
+      SendRequest req(s, IBV_WR_SEND);
       ClientMeasurement m;
-      time_round_trips(ep.spec(), n, samples, m, [&](uint64_t i) {
-        req.post(ep, i + 1, signal_this(ep.spec(), ep.sequence++));
-        drain_receives(ep, poller, 1, [&](const ibv_wc& wc) {
-          if (ep.checking) m.verify_errors += check_slot(ep, wc.wr_id);
+      time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
+        req.post(s, i + 1, signal_this(s.spec(), s.sequence++));
+        drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
+          if (s.checking) m.verify_errors += check_slot(s, wc.wr_id);
         });
       });
+      if (length.timed_window()) EndOfStream().post(s, m.all_round_trips + 1);
       return m;
     });
   }
 
-  uint64_t run_server(Endpoint& ep, uint64_t n, std::chrono::milliseconds timeout) override {
-    return with_poller(ep, timeout, [&](auto& poller) {
-      uint64_t errors = 0;
-      auto check = [&](const ibv_wc& wc) {
-        if (!ep.checking) return;
-        errors += check_slot(ep, wc.wr_id) + (wc.byte_len != ep.spec().size ? 1 : 0);
-      };
-      if (ep.spec().mode == Mode::kBandwidth) {
-        drain_receives(ep, poller, n, check);
-        return errors;
+  ServerCount run_server(QpStream& s, const RunLength& length,
+                         std::chrono::milliseconds timeout) override {
+    return with_poller(s, timeout, [&](auto& poller) {
+      ServerCount c;
+      SendRequest reply(s, IBV_WR_SEND);
+      const uint64_t n = length.timed_window() ? UINT64_MAX : length.iterations;
+      for (; c.round_trips < n; ++c.round_trips) {
+        if (!drain_receives(s, poller, 1, [&](const ibv_wc& wc) { c.errors += check(s, wc); }))
+          break;  // the client's end of a timed window
+        reply.post(s, c.round_trips + 1, signal_this(s.spec(), s.sequence++));
       }
-      SendRequest reply(ep, IBV_WR_SEND);
-      for (uint64_t i = 0; i < n; ++i) {
-        drain_receives(ep, poller, 1, check);
-        reply.post(ep, i + 1, signal_this(ep.spec(), ep.sequence++));
-      }
-      return errors;
+      return c;
     });
+  }
+
+  ibv_wr_opcode bw_opcode() const override { return IBV_WR_SEND; }
+  uint64_t check_bw_receive(QpStream& s, const ibv_wc& wc, uint64_t) override {
+    return check(s, wc);
+  }
+
+ private:
+  static uint64_t check(QpStream& s, const ibv_wc& wc) {
+    if (!s.checking) return 0;
+    return check_slot(s, wc.wr_id) + (wc.byte_len != s.spec().size ? 1 : 0);
   }
 };
 

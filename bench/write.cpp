@@ -10,12 +10,14 @@
 namespace rdmabench {
 namespace {
 
+// Markers are 1..254; 255 ends a timed window (0 is what a fresh target holds).
 uint8_t marker_for(uint64_t seq) {
-  return static_cast<uint8_t>(seq % 255 + 1);
+  return static_cast<uint8_t>(seq % 254 + 1);
 }
+constexpr uint8_t kEndMarker = 255;
 
 // Takes send completions: each frees its send and every earlier one in the send queue.
-inline void reap_sends(Endpoint& ep, const CompletionBatch& wc, int got) {
+inline void reap_sends(QpStream& ep, const CompletionBatch& wc, int got) {
   for (int i = 0; i < got; ++i) {
     check_completion(wc[i], ep.spec());
     ep.send_credits.reaped(wc[i].wr_id);
@@ -26,7 +28,7 @@ inline void reap_sends(Endpoint& ep, const CompletionBatch& wc, int got) {
 // through the poller in event mode. Never posts while unreaped sends could fill the send
 // queue: hardware NICs free a slot only when a completion covering it is polled.
 template <typename Poller>
-void post_write(Endpoint& ep, Poller& poller, SendRequest& req, uint64_t seq) {
+void post_write(QpStream& ep, Poller& poller, SendRequest& req, uint64_t seq) {
   CompletionBatch wc;
   while (ep.send_credits.full()) reap_sends(ep, wc, poller.wait(wc));
   // A strategy that may sleep waits for this write's own completion (arrival makes none).
@@ -36,14 +38,17 @@ void post_write(Endpoint& ep, Poller& poller, SendRequest& req, uint64_t seq) {
   if constexpr (blocks) reap_sends(ep, wc, poller.wait(wc));
 }
 
-// Spins until the target's last byte holds `marker`; reaps send completions meanwhile.
+// Spins until the target's last byte holds `marker` (or the end marker: returns false);
+// reaps send completions meanwhile.
 template <typename Poller>
-void wait_for_marker(Endpoint& ep, Poller& poller, uint8_t marker,
+bool wait_for_marker(QpStream& ep, Poller& poller, uint8_t marker,
                      std::chrono::milliseconds timeout) {
   const volatile uint8_t* last = ep.target(0) + ep.spec().size - 1;
   CompletionBatch wc;
   uint64_t deadline = 0;
   for (uint32_t spins = 0; *last != marker; ++spins) {
+    if (*last == kEndMarker) [[unlikely]]
+      return false;
     if ((spins & 0xfff) != 0xfff) continue;
     if (ep.abort_requested()) throw_run_aborted(ep.name());
     reap_sends(ep, wc, poller.try_poll(wc));
@@ -54,53 +59,63 @@ void wait_for_marker(Endpoint& ep, Poller& poller, uint8_t marker,
       throw_completion_timeout(timeout, ep.name());
     }
   }
+  return true;
 }
 
 class WritePattern final : public TransportPattern {
  public:
-  ClientMeasurement run_client(Endpoint& ep, uint64_t n, std::span<uint64_t> samples,
+  ClientMeasurement run_client(QpStream& ep, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {
     return with_poller(ep, timeout, [&](auto& poller) {
       SendRequest req(ep, IBV_WR_RDMA_WRITE);
-      if (ep.spec().mode == Mode::kBandwidth)
-        return ClientMeasurement{stream_requests(ep, poller, req, n, [](const ibv_wc&) {}), 0};
       ClientMeasurement m;
       uint8_t* out_marker = ep.source() + ep.spec().size - 1;
-      time_round_trips(ep.spec(), n, samples, m, [&](uint64_t) {
+      time_round_trips(ep.spec(), length, samples, m, [&](uint64_t) {
         const uint64_t seq = ep.sequence++;
         *out_marker = marker_for(seq);
         post_write(ep, poller, req, seq);
         wait_for_marker(ep, poller, marker_for(seq), timeout);
         if (ep.checking) m.verify_errors += count_payload_errors(ep);
       });
+      if (length.timed_window()) {  // the server's echo ends at the end marker
+        *out_marker = kEndMarker;
+        post_write(ep, poller, req, ep.sequence++);
+      }
       return m;
     });
   }
 
-  uint64_t run_server(Endpoint& ep, uint64_t n, std::chrono::milliseconds timeout) override {
-    if (ep.spec().mode == Mode::kBandwidth) return 0;  // passive target
+  ServerCount run_server(QpStream& ep, const RunLength& length,
+                         std::chrono::milliseconds timeout) override {
     return with_poller(ep, timeout, [&](auto& poller) {
       SendRequest reply(ep, IBV_WR_RDMA_WRITE);
       uint8_t* out_marker = ep.source() + ep.spec().size - 1;
-      uint64_t errors = 0;
-      for (uint64_t i = 0; i < n; ++i) {
-        const uint64_t seq = ep.sequence++;
-        wait_for_marker(ep, poller, marker_for(seq), timeout);
-        if (ep.checking) errors += count_payload_errors(ep);
+      ServerCount c;
+      const uint64_t n = length.timed_window() ? UINT64_MAX : length.iterations;
+      for (; c.round_trips < n; ++c.round_trips) {
+        const uint64_t seq = ep.sequence;
+        if (!wait_for_marker(ep, poller, marker_for(seq), timeout)) break;
+        ++ep.sequence;
+        if (ep.checking) c.errors += count_payload_errors(ep);
         *out_marker = marker_for(seq);
         post_write(ep, poller, reply, seq);
       }
-      return errors;
+      if (c.round_trips < n) {  // the end marker came: it took a sequence number too
+        ++ep.sequence;
+        ep.target(0)[ep.spec().size - 1] = 0;
+      }
+      return c;
     });
   }
 
-  uint64_t verify_after_run(Endpoint& ep) override {
+  ibv_wr_opcode bw_opcode() const override { return IBV_WR_RDMA_WRITE; }
+  uint64_t verify_after_run(QpStream& ep) override {
     return ep.checking && ep.spec().mode == Mode::kBandwidth ? check_slot(ep, 0) : 0;
   }
 
  private:
   // The payload before the marker byte.
-  static uint64_t count_payload_errors(Endpoint& ep) {
+  static uint64_t count_payload_errors(QpStream& ep) {
     return count_corrupt({ep.target(0), ep.spec().size - 1}, ep.spec().size);
   }
 };

@@ -1,6 +1,6 @@
 // RDMA write with immediate. The data lands by RDMA in the peer's buffer and the immediate
 // (a message sequence number) is consumed by a receive posted there, so the target sees a
-// completion per message. bw: the client streams, the server consumes and re-posts receives.
+// completion per message. bw: the sender streams, the target consumes and re-posts receives.
 // lat: ping-pong of write-with-immediate both ways; reported as half the round trip.
 #include "engine/pattern.h"
 #include "engine/transfer_loops.h"
@@ -10,56 +10,56 @@ namespace {
 
 class WriteImmPattern final : public TransportPattern {
  public:
-  ClientMeasurement run_client(Endpoint& ep, uint64_t n, std::span<uint64_t> samples,
+  ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {
-    return with_poller(ep, timeout, [&](auto& poller) {
-      SendRequest req(ep, IBV_WR_RDMA_WRITE_WITH_IMM);
-      if (ep.spec().mode == Mode::kBandwidth)
-        return ClientMeasurement{stream_requests(ep, poller, req, n, [](const ibv_wc&) {}), 0};
+    return with_poller(s, timeout, [&](auto& poller) {
+      SendRequest req(s, IBV_WR_RDMA_WRITE_WITH_IMM);
       ClientMeasurement m;
-      time_round_trips(ep.spec(), n, samples, m, [&](uint64_t i) {
-        const uint64_t seq = ep.sequence++;
+      time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
+        const uint64_t seq = s.sequence++;
         req.wr.imm_data = htonl(static_cast<uint32_t>(seq));
-        req.post(ep, i + 1, signal_this(ep.spec(), seq));
-        drain_receives(ep, poller, 1, [&](const ibv_wc& wc) {
-          if (ep.checking) m.verify_errors += check(ep, wc, seq);
+        req.post(s, i + 1, signal_this(s.spec(), seq));
+        drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
+          if (s.checking) m.verify_errors += check(s, wc, seq);
         });
       });
+      if (length.timed_window()) EndOfStream().post(s, m.all_round_trips + 1);
       return m;
     });
   }
 
-  uint64_t run_server(Endpoint& ep, uint64_t n, std::chrono::milliseconds timeout) override {
-    return with_poller(ep, timeout, [&](auto& poller) {
-      uint64_t errors = 0;
-      if (ep.spec().mode == Mode::kBandwidth) {
-        uint64_t expected = ep.sequence;
-        drain_receives(ep, poller, n, [&](const ibv_wc& wc) {
-          if (ep.checking) errors += check(ep, wc, expected);
-          ++expected;
+  ServerCount run_server(QpStream& s, const RunLength& length,
+                         std::chrono::milliseconds timeout) override {
+    return with_poller(s, timeout, [&](auto& poller) {
+      ServerCount c;
+      SendRequest reply(s, IBV_WR_RDMA_WRITE_WITH_IMM);
+      const uint64_t n = length.timed_window() ? UINT64_MAX : length.iterations;
+      for (; c.round_trips < n; ++c.round_trips) {
+        const uint64_t seq = s.sequence;
+        const bool more = drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
+          if (s.checking) c.errors += check(s, wc, seq);
         });
-        ep.sequence += n;
-        return errors;
-      }
-      SendRequest reply(ep, IBV_WR_RDMA_WRITE_WITH_IMM);
-      for (uint64_t i = 0; i < n; ++i) {
-        const uint64_t seq = ep.sequence++;
-        drain_receives(ep, poller, 1, [&](const ibv_wc& wc) {
-          if (ep.checking) errors += check(ep, wc, seq);
-        });
+        if (!more) break;  // the client's end of a timed window
+        ++s.sequence;
         reply.wr.imm_data = htonl(static_cast<uint32_t>(seq));
-        reply.post(ep, i + 1, signal_this(ep.spec(), seq));
+        reply.post(s, c.round_trips + 1, signal_this(s.spec(), seq));
       }
-      return errors;
+      return c;
     });
+  }
+
+  ibv_wr_opcode bw_opcode() const override { return IBV_WR_RDMA_WRITE_WITH_IMM; }
+  // The stream's index-th message of the run carries the stream's sequence + index.
+  uint64_t check_bw_receive(QpStream& s, const ibv_wc& wc, uint64_t index) override {
+    return check(s, wc, s.sequence + index);
   }
 
  private:
   // An out-of-order or wrong immediate counts as one error, plus any corrupt data bytes.
-  static uint64_t check(Endpoint& ep, const ibv_wc& wc, uint64_t expected_seq) {
+  static uint64_t check(QpStream& s, const ibv_wc& wc, uint64_t expected_seq) {
     const bool imm_ok = (wc.wc_flags & IBV_WC_WITH_IMM) != 0 &&
                         ntohl(wc.imm_data) == static_cast<uint32_t>(expected_seq);
-    return (imm_ok ? 0 : 1) + check_slot(ep, 0);
+    return (imm_ok ? 0 : 1) + check_slot(s, 0);
   }
 };
 

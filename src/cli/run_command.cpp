@@ -19,6 +19,7 @@
 #include "engine/host_info.h"
 #include "engine/spec_validation.h"
 #include "engine/table_reporter.h"
+#include "engine/thread_team.h"
 #include "engine/timing_environment.h"
 #include "verbs/cm_id.h"
 #include "verbs/device_list.h"
@@ -124,10 +125,30 @@ cxxopts::Options run_options() {
       "sizes", "Message sizes: 2:8M (powers of two), 4096, 2,64K,1M",
       cxxopts::value<std::string>()->default_value("2:8M"))(
       "iters",
-      "Messages per benchmark run (like perftest -n); default: Google Benchmark decides "
+      "Messages per QP per benchmark run (like perftest -n); default: Google Benchmark decides "
       "from --benchmark_min_time",
-      cxxopts::value<uint64_t>())("tx-depth", "Outstanding send work requests (bw)",
-                                  cxxopts::value<uint32_t>()->default_value("128"))(
+      cxxopts::value<uint64_t>())(
+      "duration",
+      "Seconds: run each benchmark for a timed window instead of --iters (like perftest -D); "
+      "only messages completed inside it count; lat keeps every sample for its percentiles",
+      cxxopts::value<double>())(
+      "margin", "Seconds run before and after the --duration window, in no figure (perftest -f)",
+      cxxopts::value<double>()->default_value("0.5"))(
+      "qps",
+      "QPs per benchmark, spread over the threads (like perftest -q); several make one "
+      "benchmark each: 1,2,4,8. lat needs as many --threads (one ping-pong per thread)",
+      cxxopts::value<std::string>()->default_value("1"))(
+      "threads",
+      "Threads per side (the server matches); each drives its own QPs and CQ, QP i on thread "
+      "i % threads; capped at the QP count",
+      cxxopts::value<uint32_t>()->default_value("1"))(
+      "cpus", "Pin thread t to the t-th CPU of this list (0,2 or 4-7); the server has its own",
+      cxxopts::value<std::string>())(
+      "cq-per-qp", "Give each QP its own CQ (default: one CQ per thread, shared by its QPs)")(
+      "bidir",
+      "bw: both directions at once (like perftest -b); each side times its own direction, and "
+      "the sum is reported")("tx-depth", "Outstanding send work requests (bw)",
+                             cxxopts::value<uint32_t>()->default_value("128"))(
       "rx-depth", "Posted receives at the receiver",
       cxxopts::value<uint32_t>()->default_value("512"))(
       "signal-every", "Request a completion every N sends (selective signalling)",
@@ -175,6 +196,68 @@ std::vector<uint64_t> parse_rates(const std::string& text) {
   return rates;
 }
 
+// --qps: a list of QP counts, each 1..kMaxQps.
+std::vector<uint32_t> parse_qps(const std::string& text) {
+  std::vector<uint32_t> out;
+  std::stringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const bool digits =
+        !item.empty() && item.size() <= 4 && std::all_of(item.begin(), item.end(), ::isdigit);
+    if (!digits || std::stoul(item) == 0 || std::stoul(item) > kMaxQps)
+      throw Error(ExitCode::kUsage, "--qps '" + text + "': '" + item +
+                                        "' is not a QP count from 1 to " + std::to_string(kMaxQps) +
+                                        " (examples: 4, 1,2,4,8)");
+    if (std::find(out.begin(), out.end(), std::stoul(item)) == out.end())
+      out.push_back(static_cast<uint32_t>(std::stoul(item)));
+  }
+  if (out.empty()) throw Error(ExitCode::kUsage, "--qps: no QP count given");
+  return out;
+}
+
+// Seconds given on the command line, within [lo, hi], as nanoseconds.
+uint64_t seconds_option(const cxxopts::ParseResult& args, const char* name, double lo, double hi) {
+  const double v = args[name].as<double>();
+  if (!(v >= lo && v <= hi))
+    throw Error(ExitCode::kUsage, std::string("--") + name + " must be between " +
+                                      std::to_string(lo).substr(0, 5) + " and " +
+                                      std::to_string(static_cast<int64_t>(hi)) + " seconds");
+  return static_cast<uint64_t>(v * 1e3) * 1'000'000;  // whole milliseconds, as "run" carries
+}
+
+// --qps, --threads, --cpus, --cq-per-qp, --bidir, --duration, --margin.
+void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
+  so.qps = parse_qps(args["qps"].as<std::string>());
+  so.threads = args["threads"].as<uint32_t>();
+  if (so.threads == 0 || so.threads > kMaxThreads)
+    throw Error(ExitCode::kUsage, "--threads must be between 1 and " + std::to_string(kMaxThreads));
+  if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());
+  so.base.cq_per_qp = args.count("cq-per-qp") > 0;
+  so.base.bidir = args.count("bidir") > 0;
+  if (args.count("duration")) {
+    if (args.count("iters")) throw Error(ExitCode::kUsage, "give --iters or --duration, not both");
+    so.duration_ns = seconds_option(args, "duration", 0.001, kMaxDurationMs / 1000.0);
+    so.margin_ns = seconds_option(args, "margin", 0, kMaxMarginMs / 1000.0);
+  }
+}
+
+// Every pattern, mode and QP count against the relations that hold on any device (lat needs
+// a thread per QP, --bidir is bw only, ...), before anything connects.
+void validate_combinations(const SuiteOptions& so) {
+  for (Mode m : so.modes)
+    for (uint32_t qps : so.qps) {
+      TestSpec s = so.base;
+      s.mode = m;
+      s.qps = qps;
+      s.threads = std::min(so.threads, qps);
+      s.bidir = so.base.bidir && m == Mode::kBandwidth;
+      validate_spec(s);
+    }
+  if (so.base.bidir &&
+      std::find(so.modes.begin(), so.modes.end(), Mode::kBandwidth) == so.modes.end())
+    throw Error(ExitCode::kUsage, "--bidir needs bw mode (--mode bw or all)");
+}
+
 // The parameters that do not come from TestSpec, and the suite's own.
 void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.host = args["host"].as<std::string>();
@@ -200,6 +283,7 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
       throw Error(ExitCode::kUsage,
                   "--iters must be between 1 and " + std::to_string(kMaxIterations));
   }
+  parse_scale_out(args, so);
   so.warmup = args["warmup"].as<uint64_t>();
   if (so.warmup > kMaxIterations)
     throw Error(ExitCode::kUsage, "--warmup must be at most " + std::to_string(kMaxIterations));
@@ -219,7 +303,15 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
 
 nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& so) {
   nlohmann::json params = to_json(so.base);
-  for (const char* key : {"pattern", "mode", "cq", "size", "rate"}) params.erase(key);
+  for (const char* key : {"pattern", "mode", "cq", "size", "rate", "qps", "threads"})
+    params.erase(key);
+  params["qps"] = args["qps"].as<std::string>();
+  params["threads"] = so.threads;
+  params["cpus"] = args.count("cpus") ? args["cpus"].as<std::string>() : std::string();
+  params["duration_s"] =
+      so.duration_ns > 0 ? nlohmann::json(so.duration_ns * 1e-9) : nlohmann::json(nullptr);
+  params["margin_s"] =
+      so.duration_ns > 0 ? nlohmann::json(so.margin_ns * 1e-9) : nlohmann::json(nullptr);
   params["patterns"] = args["pattern"].as<std::string>();
   params["modes"] = args["mode"].as<std::string>();
   params["cq"] = args["cq"].as<std::string>();
@@ -247,6 +339,7 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
   RunRequest r;
   parse_suite_options(args, r.suite);
   parse_base_spec(args, r.suite.base);
+  validate_combinations(r.suite);
   r.cm = args["cm"].as<std::string>();
   if (r.cm != "auto" && r.cm != "rdmacm" && r.cm != "oob")
     throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
@@ -285,11 +378,15 @@ LocalProbe probe_local(RunRequest& r) {
     std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
   DeviceList list;
   Context ctx = list.open(p.choice.device);
-  for (uint64_t size : so.sizes) {
-    TestSpec spec = so.base;
-    spec.size = size;
-    check_device_limits(ctx, 1, spec);
-  }
+  for (uint64_t size : so.sizes)
+    for (uint32_t qps : so.qps) {
+      TestSpec spec = so.base;
+      spec.size = size;
+      spec.qps = qps;
+      spec.threads = std::min(so.threads, qps);
+      spec.bidir = false;  // a lat spec may not carry it; the depths are the same
+      check_device_limits(ctx, 1, spec);
+    }
   p.device = describe_device(ctx);
   return p;
 }
@@ -298,6 +395,7 @@ LocalProbe probe_local(RunRequest& r) {
 // context is written before any benchmark runs). A failure here is left to that benchmark.
 nlohmann::json paths_in_use(ClientSession& session, const SuiteOptions& so) {
   TestSpec first = so.base;
+  first.bidir = false;  // one QP, one direction: enough to learn the path
   first.pattern = so.patterns.front();
   first.mode = so.modes.front();
   first.cq = so.cq_choices.front();

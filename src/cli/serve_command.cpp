@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "engine/server.h"
+#include "engine/thread_team.h"
 #include "verbs/error.h"
 
 namespace rdmabench {
@@ -20,6 +21,9 @@ int run_serve_command(int argc, char** argv) {
       cxxopts::value<std::string>()->default_value(""))(
       "timeout", "Seconds any blocking step may take within a test",
       cxxopts::value<double>()->default_value("5"))("once", "Exit after serving one client")(
+      "cpus",
+      "Pin server thread t (a client's --threads) to the t-th CPU of this list (0,2 or 4-7)",
+      cxxopts::value<std::string>())(
       "debug-corrupt",
       "Testing only: in --verify check runs, damage what the server sends (from the middle message "
       "on), so that the client's checks must fail")("h,help", "Show help");
@@ -37,6 +41,7 @@ int run_serve_command(int argc, char** argv) {
   so.timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
   so.once = args.count("once") > 0;
   so.debug_corrupt = args.count("debug-corrupt") > 0;
+  if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());
   return run_server(so, std::cout);
 }
 

@@ -5,9 +5,28 @@
 #include <cmath>
 #include <iostream>
 
-#include "engine/latency_stats.h"
+#include "engine/run_counters.h"
 
 namespace rdmabench {
+
+namespace {
+// A timed window's verify run checks this many messages per stream.
+constexpr uint64_t kVerifyMessages = 1000;
+// Samples kept per thread for a timed lat window: at most this many (8 bytes each).
+constexpr uint64_t kMaxTimedSamples = uint64_t{1} << 24;
+}  // namespace
+
+// Room for every round trip a timed window can hold: the window over the fastest round trip
+// the warm-up saw (no round trip is faster than the path allows), with room to spare.
+uint64_t BenchmarkSuite::timed_sample_room(const TestSpec& spec) const {
+  uint64_t fastest = UINT64_MAX;
+  const size_t per_thread = samples_.size() / spec.threads;
+  for (uint32_t t = 0; t < spec.threads; ++t)
+    for (uint64_t i = 0; i < std::min<uint64_t>(options_.warmup, per_thread); ++i)
+      fastest = std::min(fastest, std::max<uint64_t>(samples_[t * per_thread + i], 1));
+  if (fastest == UINT64_MAX) fastest = 1000;
+  return std::min(kMaxTimedSamples, 2 * options_.duration_ns / fastest + 1024);
+}
 
 BenchmarkSuite::BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSession> session)
     : options_(std::move(options)), session_(std::move(session)) {}
@@ -19,23 +38,30 @@ size_t BenchmarkSuite::register_benchmarks() {
       for (const CqChoice& c : options_.cq_choices)
         for (uint64_t size : options_.sizes)
           // --rate paces lat only: bw runs once, back to back.
-          for (uint64_t rate : m == Mode::kLatency ? options_.rates : std::vector<uint64_t>{0}) {
-            TestSpec s = options_.base;
-            s.pattern = p;
-            s.mode = m;
-            s.cq = c;
-            s.size = size;
-            s.rate = rate;
-            specs.push_back(s);
-          }
+          for (uint64_t rate : m == Mode::kLatency ? options_.rates : std::vector<uint64_t>{0})
+            for (uint32_t qps : options_.qps) {
+              TestSpec s = options_.base;
+              s.pattern = p;
+              s.mode = m;
+              s.cq = c;
+              s.size = size;
+              s.rate = rate;
+              s.qps = qps;
+              s.threads = std::min(options_.threads, qps);
+              s.bidir = options_.base.bidir && m == Mode::kBandwidth;
+              specs.push_back(s);
+            }
   total_ = specs.size();
   for (size_t i = 0; i < specs.size(); ++i) {
     const TestSpec spec = specs[i];
     auto* b = benchmark::RegisterBenchmark(
         spec.name().c_str(), [this, spec, i](benchmark::State& st) { run_one(st, spec, i); });
     b->UseManualTime()->Unit(benchmark::kMicrosecond);
-    if (options_.iterations)
+    if (options_.duration_ns > 0) {
+      b->Iterations(1);  // one timed window; its messages are in the counters
+    } else if (options_.iterations) {
       b->Iterations(static_cast<benchmark::IterationCount>(*options_.iterations));
+    }
   }
   return total_;
 }
@@ -58,51 +84,6 @@ void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
   session_.reset();  // start the next benchmark on a fresh control connection
 }
 
-namespace {
-
-// Every counter is per message, and a message is what real_time is the time of: one one-way
-// message where latency is half a round trip (two per round trip), one read (request and
-// response) in read lat, one message in bw. So bytes = msgs x size, and real_time =
-// 1e6 / msgs_per_second us.
-void report_counters(benchmark::State& state, const TestSpec& spec, const RunResult& r,
-                     std::vector<uint64_t>& samples, uint64_t n) {  // sorted here
-  const bool half = spec.mode == Mode::kLatency && spec.half_round_trip();
-  const double secs = r.client.seconds;
-  const double msgs = static_cast<double>(n) * (half ? 2 : 1);
-  auto& c = state.counters;
-  c["bytes_per_second"] = secs > 0 ? msgs * static_cast<double>(spec.size) / secs : 0;
-  c["msgs_per_second"] = secs > 0 ? msgs / secs : 0;
-  for (const auto& [side, f] : {std::pair{"client", r.client_side}, {"server", r.server_side}}) {
-    const std::string s = side;
-    c[s + "_cpu_us_per_msg"] = static_cast<double>(f.cpu_ns) / 1000.0 / msgs;
-    c[s + "_vcsw_per_msg"] = static_cast<double>(f.voluntary_switches) / msgs;
-    c[s + "_ivcsw_per_msg"] = static_cast<double>(f.involuntary_switches) / msgs;
-    c[s + "_wakeups_per_msg"] = static_cast<double>(f.wakeups) / msgs;
-    c[s + "_empty_polls_per_msg"] = static_cast<double>(f.empty_polls) / msgs;
-  }
-  c["size"] = static_cast<double>(spec.size);
-  if (spec.mode != Mode::kLatency) {
-    state.SetLabel("bw=unidirectional stream");
-    return;
-  }
-  const double span = r.client.span_seconds;
-  c["offered_rate"] = static_cast<double>(spec.rate);  // round trips (reads) per second
-  c["achieved_rate"] = span > 0 ? static_cast<double>(n) / span : 0;
-  const LatencyStats st = compute_latency_stats({samples.data(), n}, half ? 0.5 : 1.0);
-  c["lat_min_us"] = st.min_us;
-  c["lat_mean_us"] = st.mean_us;
-  c["lat_stddev_us"] = st.stddev_us;
-  c["lat_p50_us"] = st.p50_us;
-  c["lat_p90_us"] = st.p90_us;
-  c["lat_p99_us"] = st.p99_us;
-  c["lat_p999_us"] = st.p999_us;
-  c["lat_max_us"] = st.max_us;
-  c["half_round_trip"] = spec.half_round_trip() ? 1 : 0;
-  state.SetLabel(spec.half_round_trip() ? "lat=half round trip" : "lat=full round trip");
-}
-
-}  // namespace
-
 void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size_t index) {
   if (!interrupted_ && options_.stop != nullptr) interrupted_ = options_.stop->pending();
   if (interrupted_) {
@@ -120,24 +101,34 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
   try {
     ClientSession& s = session();
     if (s.current() == nullptr || s.current()->name() != spec.name()) s.setup(spec);
-    // Before timing, never inside it.
-    if (spec.mode == Mode::kLatency) samples_.resize(std::max(n, options_.warmup));
-    if (options_.warmup > 0)  // both sides run it; its figures are dropped
-      s.run(options_.warmup, {samples_.data(), spec.mode == Mode::kLatency ? options_.warmup : 0});
+    const bool lat = spec.mode == Mode::kLatency;
+    ClientRun warmup{{options_.warmup, 0, 0}, false, false, options_.cpus};
+    // Before timing, never inside it: room for every sample of every thread.
+    samples_.resize(lat ? std::max(n, options_.warmup) * spec.threads : 0);
+    if (options_.warmup > 0) s.run(warmup, samples_);  // both sides run it; no figure uses it
+    ClientRun request{{n, options_.duration_ns, options_.margin_ns}, false, false, options_.cpus};
+    if (lat && request.length.timed_window())
+      samples_.resize(timed_sample_room(spec) * spec.threads);
     RunResult r;
+    RunCounters counters;
     while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(n))) {
-      r = s.run(n, {samples_.data(), spec.mode == Mode::kLatency ? n : 0});
-      const double scale = spec.mode == Mode::kLatency && spec.half_round_trip() ? 0.5 : 1.0;
-      state.SetIterationTime(r.client.seconds * scale);
+      r = s.run(request, samples_);
+      counters = run_counters(spec, r, samples_);
+      // real_time is the time of one message (so that it is 1e6 / msgs_per_second us).
+      state.SetIterationTime(counters.seconds_per_msg * static_cast<double>(n));
     }
-    report_counters(state, spec, r, samples_, n);
+    for (const auto& [name, value] : counters.counters) state.counters[name] = value;
+    state.SetLabel(counters.label);
     if (!spec.verify) return;
-    // --verify: the same messages once more, untimed, every one checked by its receiver. The
-    // figures above come from runs that checked nothing.
-    const RunResult v = s.run(n, {samples_.data(), spec.mode == Mode::kLatency ? n : 0}, true,
-                              options_.debug_corrupt);
-    const uint64_t errors = v.client.verify_errors + v.server_verify_errors;
-    state.counters["verified_messages"] = static_cast<double>(n);
+    // --verify: the same messages once more (by count, even after a timed window), untimed,
+    // every one checked by its receiver. The figures above come from runs that checked nothing.
+    const uint64_t checked = request.length.timed_window() ? kVerifyMessages : n;
+    samples_.resize(lat ? checked * spec.threads : 0);
+    const RunResult v =
+        s.run({{checked, 0, 0}, true, options_.debug_corrupt, options_.cpus}, samples_);
+    const uint64_t errors = v.client.verify_errors + v.server.verify_errors;
+    state.counters["verified_messages"] =
+        static_cast<double>(checked * spec.qps * (spec.bidir ? 2 : 1));
     state.counters["verify_errors"] = static_cast<double>(errors);
     if (errors > 0)
       fail(state,

@@ -28,7 +28,12 @@ struct SuiteOptions {
   std::vector<CqChoice> cq_choices;
   std::vector<uint64_t> sizes;
   std::vector<uint64_t> rates{0};      // --rate: offered loads for lat (0: back to back)
+  std::vector<uint32_t> qps{1};        // --qps: QPs per benchmark, one benchmark each
+  uint32_t threads = 1;                // --threads (at most the QP count)
+  std::vector<int> cpus;               // --cpus: client thread t on cpus[t % size]
   std::optional<uint64_t> iterations;  // --iters; otherwise Google Benchmark's min_time decides
+  uint64_t duration_ns = 0;            // --duration: a timed window instead of --iters
+  uint64_t margin_ns = 0;              // --margin: before and after the window
   uint64_t warmup = 16;                // --warmup: messages run before timing, in no statistic
   TestSpec base;                       // depths, signalling, verify, bootstrap, gid, mtu
   const StopSignals* stop = nullptr;   // SIGINT/SIGTERM: skip what has not run yet
@@ -48,6 +53,7 @@ class BenchmarkSuite {
   void run_one(benchmark::State& state, const TestSpec& spec, size_t index);
   void fail(benchmark::State& state, const Error& e);
   ClientSession& session();
+  uint64_t timed_sample_room(const TestSpec& spec) const;
 
   SuiteOptions options_;
   std::unique_ptr<ClientSession> session_;

@@ -35,14 +35,15 @@ uint32_t random_psn() {
   return rd() & 0xffffff;
 }
 
-// Everything this side tells the peer in the out-of-band exchange.
+// Everything this side tells the peer in the out-of-band exchange, per stream.
 struct OobLocal {
   QpAddress address;
   QpPath path;
   ibv_mtu active_mtu;
 };
 
-OobLocal prepare_oob(Endpoint& ep) {
+// The port's path for every stream: port state, GRH, the GID index (given or the default).
+OobLocal prepare_path(Endpoint& ep) {
   const TestSpec& spec = ep.spec();
   OobLocal local{};
   const ibv_port_attr port = ep.context().query_port(ep.port());
@@ -51,7 +52,7 @@ OobLocal prepare_oob(Endpoint& ep) {
                                          std::to_string(ep.port()) + " is not ACTIVE");
   local.path.port = ep.port();
   local.path.use_grh = port.link_layer == IBV_LINK_LAYER_ETHERNET;
-  local.path.rd_atomic = static_cast<uint8_t>(ep.rd_atomic);
+  local.path.rd_atomic = static_cast<uint8_t>(ep.rd_atomic());
   if (spec.gid_index) {
     local.path.sgid_index = *spec.gid_index;
   } else {
@@ -73,21 +74,36 @@ OobLocal prepare_oob(Endpoint& ep) {
                                       " is not valid on " + ep.context().device_name() + ": " +
                                       e.what() + " (see rdmabench devices)");
   }
-  local.address = {ep.qp().number(), random_psn(), port.lid, gid.raw};
+  local.address = {0, 0, port.lid, gid.raw};
   local.active_mtu = port.active_mtu;
-  ep.qp().to_init(ep.port());
   return local;
 }
 
-nlohmann::json oob_message(const OobLocal& local, ibv_mtu mtu, Endpoint& ep) {
+// Each stream's own part (QP number, PSN), its QP moved to INIT and, where this side
+// receives, its receive queue filled.
+std::vector<OobLocal> prepare_streams(Endpoint& ep, bool receives) {
+  const OobLocal path = prepare_path(ep);
+  std::vector<OobLocal> locals;
+  for (auto& s : ep.streams()) {
+    OobLocal local = path;
+    local.address.qp_number = s->qp().number();
+    local.address.psn = random_psn();
+    s->qp().to_init(ep.port());
+    if (receives) s->post_initial_receives();
+    locals.push_back(local);
+  }
+  return locals;
+}
+
+nlohmann::json oob_message(const OobLocal& local, ibv_mtu mtu, QpStream& s) {
   return {{"type", "oob"},
           {"qpn", local.address.qp_number},
           {"psn", local.address.psn},
           {"lid", local.address.lid},
           {"gid", format_gid(local.address.gid)},
           {"mtu", static_cast<int>(mtu)},
-          {"rd_atomic", ep.rd_atomic},
-          {"buf", buffer_json(ep.local_buffer())}};
+          {"rd_atomic", s.rd_atomic},
+          {"buf", buffer_json(s.local_buffer())}};
 }
 
 QpAddress peer_address(const nlohmann::json& m) {
@@ -101,20 +117,20 @@ QpAddress peer_address(const nlohmann::json& m) {
   return a;
 }
 
-void connect_qp(Endpoint& ep, OobLocal& local, const nlohmann::json& peer, ibv_mtu mtu) {
+void connect_qp(QpStream& s, OobLocal& local, const nlohmann::json& peer, ibv_mtu mtu) {
   local.path.mtu = mtu;
   local.path.rd_atomic = static_cast<uint8_t>(std::min<uint32_t>(
       local.path.rd_atomic, unsigned_as<uint32_t>(peer, kOob, "rd_atomic", 1, 255)));
-  ep.rd_atomic = local.path.rd_atomic;
-  ep.qp().to_rtr(peer_address(peer), local.path);
-  ep.qp().to_rts(local.address.psn, local.path);
-  ep.remote = buffer_from(peer, kOob, ep.spec().size);
+  s.rd_atomic = local.path.rd_atomic;
+  s.qp().to_rtr(peer_address(peer), local.path);
+  s.qp().to_rts(local.address.psn, local.path);
+  s.remote = buffer_from(peer, kOob, s.spec().size);
 }
 
-rdma_conn_param conn_param(const Endpoint& ep) {
+rdma_conn_param conn_param(const QpStream& s) {
   rdma_conn_param p{};
-  p.initiator_depth = static_cast<uint8_t>(ep.rd_atomic);
-  p.responder_resources = static_cast<uint8_t>(ep.rd_atomic);
+  p.initiator_depth = static_cast<uint8_t>(s.rd_atomic);
+  p.responder_resources = static_cast<uint8_t>(s.rd_atomic);
   p.retry_count = 7;
   p.rnr_retry_count = 7;
   return p;
@@ -153,62 +169,88 @@ void raise_peer_error(ControlChannel& control) {
     // Nothing (or nothing readable) from the server: the rdma_cm error stands.
   }
 }
+
+// rdma_cm's last step on both sides: each stream's buffer, the client's first.
+void exchange_buffers(ControlChannel& control, Endpoint& ep, bool client) {
+  if (client)
+    for (auto& st : ep.streams())
+      control.send({{"type", "buf"}, {"buf", buffer_json(st->local_buffer())}});
+  for (auto& st : ep.streams())
+    st->remote = buffer_from(control.receive("buf"), {"buf"}, ep.spec().size);
+  if (!client)
+    for (auto& st : ep.streams())
+      control.send({{"type", "buf"}, {"buf", buffer_json(st->local_buffer())}});
+}
+
+std::unique_ptr<Endpoint> client_oob(ControlChannel& control, const TestSpec& spec,
+                                     const BootstrapOptions& options) {
+  auto ep = std::make_unique<Endpoint>(options.device, spec, Side::kClient);
+  std::vector<OobLocal> locals = prepare_streams(*ep, spec.client_receives());
+  for (size_t i = 0; i < locals.size(); ++i)
+    control.send(oob_message(locals[i], locals[i].active_mtu, ep->stream(i)));
+  for (size_t i = 0; i < locals.size(); ++i) {
+    const auto reply = control.receive("oob");
+    connect_qp(ep->stream(i), locals[i], reply, peer_mtu(reply));
+  }
+  return ep;
+}
+
 }  // namespace
 
 std::unique_ptr<Endpoint> client_bootstrap(ControlChannel& control, const TestSpec& spec,
                                            const BootstrapOptions& options) {
-  if (spec.bootstrap == Bootstrap::kOob) {
-    auto ep = std::make_unique<Endpoint>(options.device, spec, Side::kClient);
-    OobLocal local = prepare_oob(*ep);
-    if (spec.client_receives()) ep->post_initial_receives();
-    control.send(oob_message(local, local.active_mtu, *ep));
-    const auto reply = control.receive("oob");
-    connect_qp(*ep, local, reply, peer_mtu(reply));
-    return ep;
-  }
+  if (spec.bootstrap == Bootstrap::kOob) return client_oob(control, spec, options);
   const auto listen = control.receive("cm_listen");
-  auto channel = std::make_unique<CmEventChannel>();
-  auto id = std::make_unique<CmId>(*channel);
-  id->resolve(options.server_host, unsigned_as<uint16_t>(listen, {"cm_listen"}, "port", 1),
-              options.timeout);
-  auto ep = std::make_unique<Endpoint>(std::move(channel), std::move(id), spec, Side::kClient);
-  if (spec.client_receives()) ep->post_initial_receives();
-  try {
-    ep->cm_id()->connect(conn_param(*ep), options.timeout);
-  } catch (const Error&) {
-    raise_peer_error(control);
-    throw;
+  const auto port = unsigned_as<uint16_t>(listen, {"cm_listen"}, "port", 1);
+  std::unique_ptr<Endpoint> ep;
+  for (uint32_t i = 0; i < spec.qps; ++i) {
+    StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
+    c.id = std::make_unique<CmId>(*c.channel);
+    c.id->resolve(options.server_host, port, options.timeout);
+    if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kClient);
+    QpStream& s = ep->add_stream(std::move(c));
+    if (spec.client_receives()) s.post_initial_receives();
+    try {
+      s.cm_id()->connect(conn_param(s), options.timeout);
+    } catch (const Error&) {
+      raise_peer_error(control);
+      throw;
+    }
   }
-  control.send({{"type", "buf"}, {"buf", buffer_json(ep->local_buffer())}});
-  ep->remote = buffer_from(control.receive("buf"), {"buf"}, spec.size);
+  exchange_buffers(control, *ep, true);
   return ep;
 }
 
 std::unique_ptr<Endpoint> server_bootstrap(ControlChannel& control, const TestSpec& spec,
                                            const BootstrapOptions& options) {
   if (spec.bootstrap == Bootstrap::kOob) {
-    const auto peer = control.receive("oob");
+    const auto first = control.receive("oob");
     auto ep = std::make_unique<Endpoint>(options.device, spec, Side::kServer);
-    OobLocal local = prepare_oob(*ep);
-    if (spec.server_receives()) ep->post_initial_receives();
-    ibv_mtu mtu = std::min(local.active_mtu, peer_mtu(peer));
-    if (spec.mtu != 0) mtu = std::min(mtu, mtu_from_bytes(spec.mtu));
-    connect_qp(*ep, local, peer, mtu);
-    control.send(oob_message(local, mtu, *ep));
+    std::vector<OobLocal> locals = prepare_streams(*ep, spec.server_receives());
+    for (size_t i = 0; i < locals.size(); ++i) {
+      const auto peer = i == 0 ? first : control.receive("oob");
+      ibv_mtu mtu = std::min(locals[i].active_mtu, peer_mtu(peer));
+      if (spec.mtu != 0) mtu = std::min(mtu, mtu_from_bytes(spec.mtu));
+      connect_qp(ep->stream(i), locals[i], peer, mtu);
+      control.send(oob_message(locals[i], mtu, ep->stream(i)));
+    }
     return ep;
   }
   CmEventChannel listen_channel;
   CmId listener(listen_channel);
   listener.listen(control.socket().local_address(), 0);
   control.send({{"type", "cm_listen"}, {"port", listener.local_port()}});
-  const auto request = listen_channel.expect(RDMA_CM_EVENT_CONNECT_REQUEST, options.timeout);
-  auto channel = std::make_unique<CmEventChannel>();
-  auto id = std::make_unique<CmId>(request.id, *channel);
-  auto ep = std::make_unique<Endpoint>(std::move(channel), std::move(id), spec, Side::kServer);
-  if (spec.server_receives()) ep->post_initial_receives();
-  ep->cm_id()->accept(conn_param(*ep), options.timeout);
-  ep->remote = buffer_from(control.receive("buf"), {"buf"}, spec.size);
-  control.send({{"type", "buf"}, {"buf", buffer_json(ep->local_buffer())}});
+  std::unique_ptr<Endpoint> ep;
+  for (uint32_t i = 0; i < spec.qps; ++i) {
+    const auto request = listen_channel.expect(RDMA_CM_EVENT_CONNECT_REQUEST, options.timeout);
+    StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
+    c.id = std::make_unique<CmId>(request.id, *c.channel);
+    if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kServer);
+    QpStream& s = ep->add_stream(std::move(c));
+    if (spec.server_receives()) s.post_initial_receives();
+    s.cm_id()->accept(conn_param(s), options.timeout);
+  }
+  exchange_buffers(control, *ep, false);
   return ep;
 }
 

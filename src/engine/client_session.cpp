@@ -5,7 +5,6 @@
 #include <thread>
 
 #include "core/version.h"
-#include "engine/resource_usage.h"
 #include "net/message_fields.h"
 
 namespace rdmabench {
@@ -86,26 +85,39 @@ nlohmann::json ClientSession::paths_in_use() {
   return {{"client", endpoint_->path_in_use()}, {"server", std::move(server)}};
 }
 
-RunResult ClientSession::run(uint64_t iterations, std::span<uint64_t> samples, bool check,
-                             bool corrupt) {
+RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> samples) {
   RunResult r;
   Endpoint& ep = *endpoint_;
-  ep.checking = check;
-  ep.posted = 0;
-  ep.poll_counts = {};
-  if (check && corrupt) ep.corrupt_from = iterations / 2;
-  control_.send({{"type", "run"}, {"iters", iterations}, {"check", check}});
+  const TestSpec& spec = ep.spec();
+  const RunLength& length = request.length;
+  // One thread needs no flag to stop the others (and its event waits watch one fd less).
+  const RunAbort abort;
+  const RunAbort* team_abort = spec.threads > 1 ? &abort : nullptr;
+  ep.begin_run(request.check,
+               request.check && request.corrupt ? length.iterations / 2 : QpStream::kNever,
+               team_abort);
+  control_.send({{"type", "run"},
+                 {"iters", length.iterations},
+                 {"duration_ms", length.duration_ns / 1'000'000},
+                 {"margin_ms", length.margin_ns / 1'000'000},
+                 {"check", request.check}});
   control_.receive("ready");
-  const ResourceUsage before = ResourceUsage::now();
-  r.client = pattern_->run_client(ep, iterations, samples, options_.timeout);
-  const ResourceUsage used = ResourceUsage::now() - before;
-  if (check) ep.end_check_run();
+  const SideRunOptions o{length, options_.timeout, request.cpus};
+  try {
+    r.client_threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
+  } catch (...) {
+    ep.end_run();
+    throw;
+  }
+  ep.end_run();
+  r.client = summarize_side(r.client_threads, spec, Side::kClient);
+  if (request.check) {
+    if (spec.bidir)  // the server wrote into this side too
+      for (auto& s : ep.streams()) r.client.verify_errors += pattern_->verify_after_run(*s);
+    ep.end_check_run();
+  }
   control_.send({{"type", "finished"}});
-  const auto done = control_.receive("done");
-  r.client_side = SideFigures::of(used, ep.poll_counts);
-  r.server_side = side_figures_from(done);
-  const MessageContext ctx{"done"};
-  r.server_verify_errors = unsigned_as<uint64_t>(done, ctx, "verify_errors");
+  r.server = side_report_from(control_.receive("done"), spec.threads, spec.qps);
   return r;
 }
 

@@ -8,20 +8,29 @@
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "engine/bootstrap.h"
 #include "engine/pattern.h"
 #include "engine/side_figures.h"
+#include "engine/side_run.h"
 #include "engine/stop_signals.h"
 #include "net/control_channel.h"
 
 namespace rdmabench {
 
 struct RunResult {
-  ClientMeasurement client;
-  SideFigures client_side;
-  SideFigures server_side;
-  uint64_t server_verify_errors = 0;
+  std::vector<ThreadOutcome> client_threads;  // lat: each thread's measurement
+  SideReport client;
+  SideReport server;
+};
+
+// One run as the client asks for it.
+struct ClientRun {
+  RunLength length;
+  bool check = false;     // a --verify check run: untimed, every message checked
+  bool corrupt = false;   // testing, with check: damage what this side sends from the middle on
+  std::vector<int> cpus;  // --cpus: client thread t on cpus[t % size]
 };
 
 // The server answered that it is measuring for another client.
@@ -45,11 +54,8 @@ class ClientSession {
   const TestSpec* current() const noexcept { return endpoint_ ? &endpoint_->spec() : nullptr; }
   // After setup: the paths both QPs really use, {"client": {...}, "server": {...}}.
   nlohmann::json paths_in_use();
-  // One run of `iterations` messages. With `check`, a --verify check run: untimed, every
-  // message checked by its receiver; with `corrupt` too (testing), this side damages what it
-  // sends from the middle message on.
-  RunResult run(uint64_t iterations, std::span<uint64_t> samples, bool check = false,
-                bool corrupt = false);
+  // One run; lat samples of thread t go to samples[t * (size / threads) ...].
+  RunResult run(const ClientRun& request, std::span<uint64_t> samples);
 
  private:
   ControlChannel control_;

@@ -21,8 +21,7 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
   }
   if (type == "run") {
     if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'run' before 'setup'");
-    return host_.run(unsigned_as<uint64_t>(message, {"run"}, "iters", 1, kMaxIterations),
-                     bool_field(message, {"run"}, "check"));
+    return host_.run(run_length_from(message), bool_field(message, {"run"}, "check"));
   }
   if (type == "path") {
     if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'path' before 'setup'");
@@ -40,6 +39,16 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
     return std::nullopt;
   }
   throw Error(ExitCode::kConnection, "unexpected message '" + type.substr(0, 40) + "'");
+}
+
+RunLength run_length_from(const nlohmann::json& run) {
+  const MessageContext ctx{"run"};
+  RunLength length;
+  length.iterations = unsigned_as<uint64_t>(run, ctx, "iters", 1, kMaxIterations);
+  length.duration_ns =
+      unsigned_as<uint64_t>(run, ctx, "duration_ms", 0, kMaxDurationMs) * 1'000'000;
+  length.margin_ns = unsigned_as<uint64_t>(run, ctx, "margin_ms", 0, kMaxMarginMs) * 1'000'000;
+  return length;
 }
 
 nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {

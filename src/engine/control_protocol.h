@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "engine/run_length.h"
 #include "engine/test_spec.h"
 
 namespace rdmabench {
@@ -21,7 +22,7 @@ class TestHost {
   virtual void setup(const TestSpec& spec) = 0;
   // Runs one measurement, or with `check` a --verify check run (untimed, every message
   // checked); returns the "done" message for the client.
-  virtual nlohmann::json run(uint64_t iterations, bool check) = 0;
+  virtual nlohmann::json run(const RunLength& length, bool check) = 0;
   virtual void teardown() = 0;
   // The path the set-up endpoint really uses ({device, port, gid_index, gid, gid_type, mtu}).
   virtual nlohmann::json path() = 0;
@@ -29,6 +30,13 @@ class TestHost {
 
 // More messages than any run could send in a day at a billion per second.
 inline constexpr uint64_t kMaxIterations = 1ull << 46;
+// The longest timed window (--duration) and margin: a day, and an hour.
+inline constexpr uint64_t kMaxDurationMs = 86'400'000;
+inline constexpr uint64_t kMaxMarginMs = 3'600'000;
+
+// The "run" message's length: {"iters": N} or, for a timed window, {"duration_ms": D,
+// "margin_ms": M} beside it (iters then only bounds nothing; it stays for the warm-up).
+RunLength run_length_from(const nlohmann::json& run);
 
 class ControlProtocol {
  public:

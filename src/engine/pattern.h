@@ -1,42 +1,60 @@
-// A transport pattern: what the client and the server do in one run of N messages.
-// The implementations live in bench/ (send.cpp, write.cpp, write_imm.cpp, read.cpp).
+// A transport pattern: what each stream (one QP) does in one run. lat: a ping-pong on one
+// stream, written by the pattern. bw: the shared lane loop (bw_lane.h) streams the pattern's
+// opcode on every stream of a thread; the pattern says only which opcode, and how a check
+// run checks what arrives. The implementations live in bench/; a pattern knows no threads.
 #pragma once
+
+#include <infiniband/verbs.h>
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "cq/registry.h"
 #include "engine/completion_poller.h"
-#include "engine/endpoint.h"
+#include "engine/qp_stream.h"
+#include "engine/resource_usage.h"
+#include "engine/run_length.h"
 
 namespace rdmabench {
 
 struct ClientMeasurement {
-  double seconds = 0;          // bw: first post to last completion; lat: sum of round trips
-  double span_seconds = 0;     // lat: first send (intended, with --rate) to last reply
-  uint64_t verify_errors = 0;  // corrupt bytes seen by the client (read)
+  double seconds = 0;            // lat: sum of counted round trips
+  double span_seconds = 0;       // lat: first counted send (intended, with --rate) to last reply
+  uint64_t round_trips = 0;      // lat: counted (all of them, or those inside the window)
+  uint64_t all_round_trips = 0;  // lat: every one of the run, margins included
+  uint64_t verify_errors = 0;    // corrupt bytes seen by the client (read)
 };
 
 class TransportPattern {
  public:
   virtual ~TransportPattern() = default;
-  // Runs `iterations` messages. In lat mode writes one full round trip (ns) per message into
-  // `samples` (sized by the caller, so nothing is allocated here).
-  virtual ClientMeasurement run_client(Endpoint& ep, uint64_t iterations,
+  // lat: runs the ping-pong on one stream. Writes one full round trip (ns) per counted message
+  // into `samples` (sized by the caller, so nothing is allocated here).
+  virtual ClientMeasurement run_client(QpStream& s, const RunLength& length,
                                        std::span<uint64_t> samples,
                                        std::chrono::milliseconds timeout) = 0;
   // The server, before it tells the client to start a run (nothing is timed yet).
-  virtual void before_server_run(Endpoint&) {}
-  // The server's active part of the same run (receiving, echoing); passive patterns return
-  // at once. Returns corrupt bytes seen.
-  virtual uint64_t run_server(Endpoint& ep, uint64_t iterations,
-                              std::chrono::milliseconds timeout) = 0;
-  // After the client finished a check run: what the server can check only then (written
-  // data of write bw). Patterns check per message only when ep.checking (a --verify check run,
-  // never a timed one).
-  virtual uint64_t verify_after_run(Endpoint&) { return 0; }
+  virtual void before_server_run(QpStream&) {}
+  // lat: the server's echo on one stream, until the client's end (all iterations, or its end
+  // marker in a timed window). Returns corrupt bytes seen and round trips echoed.
+  struct ServerCount {
+    uint64_t errors = 0;
+    uint64_t round_trips = 0;
+  };
+  virtual ServerCount run_server(QpStream& s, const RunLength& length,
+                                 std::chrono::milliseconds timeout) = 0;
+
+  // bw: the opcode every stream streams, and whether the target consumes receives.
+  virtual ibv_wr_opcode bw_opcode() const = 0;
+  // bw check runs only (never timed): a receive of the stream's `index`-th message, and a
+  // send completion at the sender (read checks what it read). Return corrupt bytes/messages.
+  virtual uint64_t check_bw_receive(QpStream&, const ibv_wc&, uint64_t /*index*/) { return 0; }
+  virtual uint64_t check_bw_completion(QpStream&, const ibv_wc&) { return 0; }
+  // After a check run: what the target can check only then (written data of write bw).
+  virtual uint64_t verify_after_run(QpStream&) { return 0; }
 };
 
 std::unique_ptr<TransportPattern> make_send_pattern();
@@ -45,11 +63,18 @@ std::unique_ptr<TransportPattern> make_write_imm_pattern();
 std::unique_ptr<TransportPattern> make_read_pattern();
 std::unique_ptr<TransportPattern> make_pattern(Pattern pattern);
 
-// Calls fn(poller) with a poller of this side's strategy.
+// Calls fn(poller) with a poller of this stream's strategy.
 template <typename Fn>
-decltype(auto) with_poller(Endpoint& ep, std::chrono::milliseconds timeout, Fn&& fn) {
-  PollTarget target = ep.poll_target(timeout);
+decltype(auto) with_poller(QpStream& s, std::chrono::milliseconds timeout, Fn&& fn) {
+  PollTarget target = s.poll_target(timeout);
   return with_poller(target, std::forward<Fn>(fn));
+}
+
+// The end of a stream in a timed window: a zero-byte send with this immediate, which the
+// receiver's next receive takes (the sender sends it once the window and margin are over).
+inline constexpr uint32_t kEndOfStreamImm = 0xffffffffu;
+inline bool is_end_of_stream(const ibv_wc& wc) {
+  return wc.opcode == IBV_WC_RECV && (wc.wc_flags & IBV_WC_WITH_IMM) != 0;
 }
 
 }  // namespace rdmabench

@@ -23,8 +23,18 @@ void signal_eventfd(int fd) noexcept {
 }
 }  // namespace
 
-RunWatch::RunWatch(int socket_fd, int stop_fd) : done_fd_(make_eventfd()) {
-  abort_.fd = make_eventfd();
+RunAbort::RunAbort() : fd(make_eventfd()) {}
+
+RunAbort::~RunAbort() {
+  close(fd);
+}
+
+void RunAbort::raise() const noexcept {
+  if (!raised.exchange(true, std::memory_order_relaxed)) signal_eventfd(fd);
+}
+
+RunWatch::RunWatch(int socket_fd, int stop_fd, const RunAbort& abort)
+    : abort_(abort), done_fd_(make_eventfd()) {
   thread_ = std::thread([this, socket_fd, stop_fd] { watch(socket_fd, stop_fd); });
 }
 
@@ -32,7 +42,6 @@ RunWatch::~RunWatch() {
   signal_eventfd(done_fd_);
   thread_.join();
   close(done_fd_);
-  close(abort_.fd);
 }
 
 void RunWatch::watch(int socket_fd, int stop_fd) {
@@ -45,8 +54,7 @@ void RunWatch::watch(int socket_fd, int stop_fd) {
     }
     if (fds[0].revents != 0) return;
     if (fds[1].revents != 0 || (stop_fd >= 0 && fds[2].revents != 0)) {
-      abort_.raised.store(true, std::memory_order_relaxed);
-      signal_eventfd(abort_.fd);
+      abort_.raise();
       return;
     }
   }

@@ -1,7 +1,7 @@
-// Ends a server's run early when its client goes away or a stop signal arrives, instead of
-// letting it wait out --timeout. A watcher thread polls the control socket for a hang-up and
-// the stop signals' fd; on either it raises a RunAbort, which the completion loops look at
-// where they already look at the clock (busy) or wait on beside the completion channel (event).
+// Ends a run early: when a server's client goes away or a stop signal arrives (RunWatch), or
+// when one of a side's threads failed (ThreadTeam), instead of letting the others wait out
+// --timeout. The completion loops look at the flag where they already look at the clock (busy)
+// or wait on its fd beside the completion channel (event).
 #pragma once
 
 #include <atomic>
@@ -9,25 +9,31 @@
 
 namespace rdmabench {
 
-struct RunAbort {
-  std::atomic<bool> raised{false};
-  int fd = -1;  // an eventfd, readable once raised
+class RunAbort {
+ public:
+  RunAbort();  // owns an eventfd, readable once raised
+  ~RunAbort();
+  RunAbort(const RunAbort&) = delete;
+  RunAbort& operator=(const RunAbort&) = delete;
+
+  void raise() const noexcept;
+  mutable std::atomic<bool> raised{false};  // raising is what a const watcher may do
+  int fd = -1;
 };
 
 class RunWatch {
  public:
-  // Watches `socket_fd` (hang-up, error) and `stop_fd` (readable) until destroyed.
-  RunWatch(int socket_fd, int stop_fd);
+  // Watches `socket_fd` (hang-up, error) and `stop_fd` (readable) until destroyed, and raises
+  // `abort` on either.
+  RunWatch(int socket_fd, int stop_fd, const RunAbort& abort);
   ~RunWatch();
   RunWatch(const RunWatch&) = delete;
   RunWatch& operator=(const RunWatch&) = delete;
 
-  const RunAbort& abort() const noexcept { return abort_; }
-
  private:
   void watch(int socket_fd, int stop_fd);
 
-  RunAbort abort_;
+  const RunAbort& abort_;
   int done_fd_;  // an eventfd: written to end the watch
   std::thread thread_;
 };

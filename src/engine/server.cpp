@@ -13,6 +13,7 @@
 #include "engine/resource_usage.h"
 #include "engine/run_watch.h"
 #include "engine/side_figures.h"
+#include "engine/side_run.h"
 #include "engine/stop_signals.h"
 #include "engine/timing_environment.h"
 #include "net/control_channel.h"
@@ -41,24 +42,30 @@ class VerbsTestHost final : public TestHost {
          << std::flush;
   }
 
-  nlohmann::json run(uint64_t iterations, bool check) override {
+  nlohmann::json run(const RunLength& length, bool check) override {
     Endpoint& ep = *endpoint_;
-    ep.checking = check;
-    ep.posted = 0;
-    ep.poll_counts = {};
-    if (check && options_.debug_corrupt) ep.corrupt_from = iterations / 2;
-    // A client that goes away, or SIGTERM, ends the run at once (not after --timeout). The
-    // watch starts before "ready", so that its start-up is in nobody's timed window.
-    const RunWatch watch(control_.socket().fd(), stop_fd_);
-    const Measured measured = run_watched(ep, iterations, watch.abort());
+    // A client that goes away, or SIGTERM, ends the run at once (not after --timeout); so
+    // does a failure on one of this side's threads. The watch starts before "ready", so that
+    // its start-up is in nobody's timed window.
+    const RunAbort abort;
+    ep.begin_run(check, check && options_.debug_corrupt ? length.iterations / 2 : QpStream::kNever,
+                 &abort);
+    SideReport report;
+    try {
+      const RunWatch watch(control_.socket().fd(), stop_fd_, abort);
+      report = run_watched(ep, length, abort);
+    } catch (...) {
+      ep.end_run();
+      throw;
+    }
+    ep.end_run();
     control_.receive(options_.idle_timeout, stop_fd_, "finished");
-    uint64_t errors = measured.errors;
     if (check) {
-      errors += pattern_->verify_after_run(ep);
+      for (auto& s : ep.streams()) report.verify_errors += pattern_->verify_after_run(*s);
       ep.end_check_run();
     }
-    nlohmann::json done = {{"type", "done"}, {"verify_errors", errors}};
-    add_to_message(done, SideFigures::of(measured.used, ep.poll_counts));
+    nlohmann::json done = {{"type", "done"}};
+    add_to_message(done, report);
     return done;
   }
 
@@ -66,28 +73,14 @@ class VerbsTestHost final : public TestHost {
   nlohmann::json path() override { return endpoint_->path_in_use(); }
 
  private:
-  struct Measured {
-    uint64_t errors = 0;
-    ResourceUsage used;
-  };
-
-  // Tells the client to start, then runs the server's part of the pattern under `abort`. The
-  // CPU and context-switch window covers the pattern run alone, as on the client.
-  Measured run_watched(Endpoint& ep, uint64_t iterations, const RunAbort& abort) {
-    ep.abort = &abort;
-    Measured m;
-    try {
-      pattern_->before_server_run(ep);
-      control_.send({{"type", "ready"}});
-      const ResourceUsage before = ResourceUsage::now();
-      m.errors = pattern_->run_server(ep, iterations, options_.timeout);
-      m.used = ResourceUsage::now() - before;
-    } catch (...) {
-      ep.abort = nullptr;
-      throw;
-    }
-    ep.abort = nullptr;
-    return m;
+  // Tells the client to start, then runs the server's part of the pattern on every thread.
+  // Each thread's CPU and context-switch window covers its own loop alone, as on the client.
+  SideReport run_watched(Endpoint& ep, const RunLength& length, const RunAbort& abort) {
+    for (auto& s : ep.streams()) pattern_->before_server_run(*s);
+    control_.send({{"type", "ready"}});
+    const SideRunOptions o{length, options_.timeout, options_.cpus};
+    return summarize_side(run_side(ep, *pattern_, Side::kServer, o, {}, abort), ep.spec(),
+                          Side::kServer);
   }
 
   ControlChannel& control_;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace rdmabench {
 
@@ -16,6 +17,7 @@ struct ServerOptions {
   std::chrono::milliseconds idle_timeout{300000};  // between a client's messages
   bool once = false;                               // exit after the first client
   bool debug_corrupt = false;  // testing: in check runs, damage what this side sends
+  std::vector<int> cpus;       // --cpus: server thread t runs on cpus[t % size]
 };
 
 // Runs until SIGINT/SIGTERM. Returns the process exit code.

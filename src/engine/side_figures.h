@@ -1,9 +1,11 @@
-// What one side spent on one run, over its pattern run alone: the figures that explain a
-// completion strategy. The server sends its own in the "done" message.
+// What one side spent and moved in one run: the figures that explain a completion strategy
+// (per thread and in total) and, in bw, what it sent per stream. The server sends its own in
+// the "done" message.
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "cq/poll_target.h"
 #include "engine/resource_usage.h"
@@ -21,10 +23,31 @@ struct SideFigures {
     return {used.cpu_ns, static_cast<uint64_t>(used.voluntary_switches),
             static_cast<uint64_t>(used.involuntary_switches), counts.wakeups, counts.empty_polls};
   }
+  SideFigures& operator+=(const SideFigures& o) {
+    cpu_ns += o.cpu_ns;
+    voluntary_switches += o.voluntary_switches;
+    involuntary_switches += o.involuntary_switches;
+    wakeups += o.wakeups;
+    empty_polls += o.empty_polls;
+    return *this;
+  }
 };
 
-// The fields of a "done" message, and back (Error naming a missing or malformed field).
-void add_to_message(nlohmann::json& message, const SideFigures& figures);
-SideFigures side_figures_from(const nlohmann::json& message);
+struct SideReport {
+  SideFigures total;  // the sum over its threads
+  std::vector<SideFigures> threads;
+  uint64_t window_ns = 0;  // bw: its own direction's counted window (longest thread)
+  // Per stream (in stream order). bw: sends counted in the window, and every send of the run
+  // (margins included). lat: round trips counted (client) and every round trip of the run
+  // (server: echoed).
+  std::vector<uint64_t> counted;
+  std::vector<uint64_t> sent;
+  uint64_t verify_errors = 0;
+};
+
+// The fields of a "done" message, and back: Error naming a missing or malformed field, or
+// arrays that do not match the spec's threads and QPs.
+void add_to_message(nlohmann::json& message, const SideReport& report);
+SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uint32_t qps);
 
 }  // namespace rdmabench

@@ -1,5 +1,7 @@
 #include "engine/spec_validation.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 
 namespace rdmabench {
@@ -35,6 +37,17 @@ void validate_spec(const TestSpec& s) {
           "it paces lat mode only (bw streams as fast as the queue allows)");
   require(s.rate <= kMaxRate, named("rate", "--rate"), s.rate,
           "it must be at most " + std::to_string(kMaxRate) + " round trips per second");
+  require(s.qps >= 1 && s.qps <= kMaxQps, named("qps", "--qps"), s.qps,
+          "it must be between 1 and " + std::to_string(kMaxQps));
+  require(s.threads >= 1 && s.threads <= std::min(s.qps, kMaxThreads),
+          named("threads", "--threads"), s.threads,
+          "it must be between 1 and the number of QPs (--qps " + std::to_string(s.qps) +
+              "), at most " + std::to_string(kMaxThreads));
+  require(s.mode == Mode::kBandwidth || s.qps == s.threads, named("qps", "--qps"), s.qps,
+          "lat mode runs one ping-pong QP per thread: give --threads " + std::to_string(s.qps) +
+              " too, or use bw mode");
+  require(!s.bidir || s.mode == Mode::kBandwidth, named("bidir", "--bidir"), 1,
+          "both directions at once is a bw mode (lat is a ping-pong already)");
   require(is_path_mtu(s.mtu), named("mtu", "--mtu"), s.mtu,
           "it must be 256, 512, 1024, 2048 or 4096 (or 0: the active MTU)");
 }
@@ -48,10 +61,12 @@ void validate_spec(const TestSpec& s, const DeviceLimits& d) {
           "it exceeds " + of + "max_qp_wr " + std::to_string(d.max_qp_wr));
   require(s.rx_depth <= d.max_qp_wr, named("rx_depth", "--rx-depth"), s.rx_depth,
           "it exceeds " + of + "max_qp_wr " + std::to_string(d.max_qp_wr));
-  const uint64_t cq_depth = uint64_t{s.tx_depth} + s.rx_depth;
-  require(
-      cq_depth <= d.max_cqe, named("tx_depth + rx_depth", "--tx-depth, --rx-depth"), cq_depth,
-      "one completion queue holds both; it exceeds " + of + "max_cqe " + std::to_string(d.max_cqe));
+  const uint64_t cq_depth = (uint64_t{s.tx_depth} + s.rx_depth) * s.qps_per_cq();
+  require(cq_depth <= d.max_cqe,
+          named("(tx_depth + rx_depth) x QPs per CQ", "--tx-depth, --rx-depth, --qps, --threads"),
+          cq_depth,
+          "one completion queue holds them all; it exceeds " + of + "max_cqe " +
+              std::to_string(d.max_cqe) + " (--cq-per-qp gives each QP its own)");
   if (s.gid_index)
     require(*s.gid_index < d.gid_table_len, named("gid_index", "--gid-index"), *s.gid_index,
             "it must be below " + of + "GID table length " + std::to_string(d.gid_table_len));

@@ -25,6 +25,10 @@ inline constexpr uint32_t kMaxPollBatch = 64;
 // The highest --rate (round trips per second): one per microsecond.
 inline constexpr uint64_t kMaxRate = 1'000'000;
 
+// The most QPs (--qps) and threads (--threads) one benchmark may ask for.
+inline constexpr uint32_t kMaxQps = 256;
+inline constexpr uint32_t kMaxThreads = 64;
+
 // Relations that hold on any device: sizes and depths of at least 1, signal_every within the
 // send queue, a path MTU RDMA knows (or 0 for the active one).
 void validate_spec(const TestSpec& spec);

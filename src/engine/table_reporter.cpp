@@ -36,10 +36,13 @@ void TableReporter::header(const std::string& group, bool latency) {
 
 void TableReporter::ReportRuns(const std::vector<Run>& runs) {
   for (const auto& run : runs) {
-    const std::string name = run.run_name.function_name;  // pattern/mode/cq/size
-    const auto last = name.rfind('/');
-    const std::string group = name.substr(0, last);
-    const std::string size = name.substr(last + 1);
+    // pattern/mode/cq/size[/rate:R][/qps:N]...: the size column, and the rest as the group.
+    const std::string name = run.run_name.function_name;
+    const auto size_at = name.find('/', name.find('/', name.find('/') + 1) + 1) + 1;
+    const auto size_end = name.find('/', size_at);
+    const std::string size = name.substr(size_at, size_end - size_at);
+    const std::string group =
+        name.substr(0, size_at - 1) + (size_end == std::string::npos ? "" : name.substr(size_end));
     const bool latency = group.find("/lat/") != std::string::npos;
     if (group != group_) {
       group_ = group;

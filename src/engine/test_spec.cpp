@@ -56,7 +56,10 @@ std::optional<Bootstrap> parse_bootstrap(const std::string& t) {
 
 std::string TestSpec::name() const {
   return to_string(pattern) + "/" + to_string(mode) + "/" + cq.text() + "/" + std::to_string(size) +
-         (rate > 0 ? "/rate:" + std::to_string(rate) : "");
+         (rate > 0 ? "/rate:" + std::to_string(rate) : "") +
+         (qps > 1 ? "/qps:" + std::to_string(qps) : "") +
+         (threads > 1 ? "/threads:" + std::to_string(threads) : "") +
+         (cq_per_qp ? "/cq-per-qp" : "") + (bidir ? "/bidir" : "");
 }
 
 bool TestSpec::server_receives() const {
@@ -64,7 +67,7 @@ bool TestSpec::server_receives() const {
 }
 
 bool TestSpec::client_receives() const {
-  return server_receives() && mode == Mode::kLatency;
+  return server_receives() && (mode == Mode::kLatency || bidir);
 }
 
 nlohmann::json to_json(const TestSpec& s) {
@@ -77,6 +80,10 @@ nlohmann::json to_json(const TestSpec& s) {
                       {"signal_every", s.signal_every},
                       {"poll_batch", s.poll_batch},
                       {"rate", s.rate},
+                      {"qps", s.qps},
+                      {"threads", s.threads},
+                      {"cq_per_qp", s.cq_per_qp},
+                      {"bidir", s.bidir},
                       {"verify", s.verify},
                       {"cm", to_string(s.bootstrap)},
                       {"mtu", s.mtu}};
@@ -117,6 +124,10 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.signal_every = unsigned_as<uint32_t>(j, ctx, "signal_every", 0, kU32);
   s.poll_batch = unsigned_as<uint32_t>(j, ctx, "poll_batch", 0, kU32);
   s.rate = unsigned_as<uint64_t>(j, ctx, "rate");
+  s.qps = unsigned_as<uint32_t>(j, ctx, "qps", 1, kMaxQps);
+  s.threads = unsigned_as<uint32_t>(j, ctx, "threads", 1, kMaxThreads);
+  s.cq_per_qp = bool_field(j, ctx, "cq_per_qp");
+  s.bidir = bool_field(j, ctx, "bidir");
   s.verify = bool_field(j, ctx, "verify");
   s.mtu = unsigned_as<uint32_t>(j, ctx, "mtu", 0, kU32);
   if (!field(j, ctx, "gid_index").is_null())

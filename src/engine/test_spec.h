@@ -35,17 +35,27 @@ struct TestSpec {
   uint32_t signal_every = 16;
   uint32_t poll_batch = 32;  // completions asked for per ibv_poll_cq
   uint64_t rate = 0;         // lat: round trips started per second, open loop (0: back to back)
+  uint32_t qps = 1;          // QPs per side, spread over the threads (QP i on thread i % threads)
+  uint32_t threads = 1;      // threads per side; each drives its own QPs and CQs
+  bool cq_per_qp = false;    // one CQ per QP (default: one per thread)
+  bool bidir = false;        // bw: both sides stream at once, each timing its own direction
   bool verify = false;
   Bootstrap bootstrap = Bootstrap::kOob;
   std::optional<uint32_t> gid_index;
   uint32_t mtu = 0;  // bytes; 0 = the path's active MTU
 
   // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
-  // or with a rate "send/lat/event/2/rate:10000".
+  // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"
+  // (then "/cq-per-qp" and "/bidir" where set).
   std::string name() const;
   // Does this pattern consume posted receives on the server? On the client?
   bool server_receives() const;
   bool client_receives() const;
+  // The CQ of QP i, and how many CQs a side has.
+  uint32_t cq_of_qp(uint32_t i) const { return cq_per_qp ? i : i % threads; }
+  uint32_t cq_count() const { return cq_per_qp ? qps : threads; }
+  // How many QPs share one CQ at most.
+  uint32_t qps_per_cq() const { return cq_per_qp ? 1 : (qps + threads - 1) / threads; }
   // Latency reported as half the round trip (send, write, write_imm) or the full one (read).
   bool half_round_trip() const { return pattern != Pattern::kRead; }
 };

@@ -11,8 +11,10 @@
 namespace rdmabench {
 
 // Bumped whenever a message changes shape; client and server must agree exactly.
-// 2: "run" carries "check"; 3: per-side CQ strategies, poll_batch, per-side figures in "done"
-inline constexpr int kControlProtocolVersion = 3;
+// 2: "run" carries "check"; 3: per-side CQ strategies, poll_batch, per-side figures in "done";
+// 4: qps, threads, cq_per_qp, bidir in the spec; duration_ms, margin_ms in "run"; per-thread
+// figures, per-stream counts and the sending window in "done"
+inline constexpr int kControlProtocolVersion = 4;
 
 // The peer's own {"type":"error"} message, raised (with the exit code it carries).
 class PeerError : public Error {

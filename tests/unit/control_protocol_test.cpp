@@ -16,8 +16,14 @@ namespace {
 class RecordingHost final : public TestHost {
  public:
   void setup(const TestSpec& spec) override { calls.push_back("setup " + spec.name()); }
-  json run(uint64_t iterations, bool check) override {
-    calls.push_back("run " + std::to_string(iterations) + (check ? " check" : ""));
+  json run(const RunLength& length, bool check) override {
+    std::string call = "run " + std::to_string(length.iterations);
+    if (check) call += " check";
+    if (length.timed_window()) {
+      call += " " + std::to_string(length.duration_ns);
+      call += "ns+" + std::to_string(length.margin_ns) + "ns";
+    }
+    calls.push_back(call);
     return {{"type", "done"}};
   }
   void teardown() override { calls.push_back("teardown"); }
@@ -27,6 +33,15 @@ class RecordingHost final : public TestHost {
 
 json hello() {
   return {{"type", "hello"}, {"protocol", kControlProtocolVersion}, {"version", "test"}};
+}
+
+// A "run" message: by iterations, or with a timed window.
+json run(json iters, json check, uint64_t duration_ms = 0, uint64_t margin_ms = 0) {
+  return {{"type", "run"},
+          {"iters", std::move(iters)},
+          {"check", std::move(check)},
+          {"duration_ms", duration_ms},
+          {"margin_ms", margin_ms}};
 }
 
 json setup() {
@@ -49,15 +64,16 @@ TEST(ControlProtocol, HelloSetupRunTeardownBye) {
   ControlProtocol p(host, {{"type", "hello"}, {"version", "srv"}});
   EXPECT_EQ(p.handle(hello())->at("version"), "srv");
   EXPECT_FALSE(p.handle(setup()));
-  EXPECT_EQ(p.handle({{"type", "run"}, {"iters", 10}, {"check", false}})->at("type"), "done");
+  EXPECT_EQ(p.handle(run(10, false))->at("type"), "done");
+  EXPECT_EQ(p.handle(run(1, false, 2000, 500))->at("type"), "done");
   EXPECT_EQ(p.handle({{"type", "path"}})->at("type"), "path");
   EXPECT_FALSE(p.handle({{"type", "teardown"}}));
   EXPECT_EQ(error_of(p, {{"type", "path"}}), ExitCode::kConnection);
   EXPECT_FALSE(p.finished());
   EXPECT_FALSE(p.handle({{"type", "bye"}}));
   EXPECT_TRUE(p.finished());
-  EXPECT_EQ(host.calls,
-            (std::vector<std::string>{"setup write/bw/busy/65536", "run 10", "teardown"}));
+  EXPECT_EQ(host.calls, (std::vector<std::string>{"setup write/bw/busy/65536", "run 10",
+                                                  "run 1 2000000000ns+500000000ns", "teardown"}));
 }
 
 TEST(ControlProtocol, HelloComesFirstAndVersionsMustMatch) {
@@ -75,16 +91,24 @@ TEST(ControlProtocol, RunNeedsSetupAndSaneIterations) {
   RecordingHost host;
   ControlProtocol p(host, {});
   p.handle(hello());
-  EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", 5}, {"check", false}}), ExitCode::kConnection);
+  EXPECT_EQ(error_of(p, run(5, false)), ExitCode::kConnection);
   p.handle(setup());
-  EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", 5}}), ExitCode::kConnection);  // no check
-  EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", 5}, {"check", 1}}), ExitCode::kConnection);
-  EXPECT_EQ(p.handle({{"type", "run"}, {"iters", 5}, {"check", true}})->at("type"), "done");
-  EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", 0}}), ExitCode::kConnection);
-  EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", "5"}}), ExitCode::kConnection);
+  json no_check = run(5, false);
+  no_check.erase("check");
+  EXPECT_EQ(error_of(p, no_check), ExitCode::kConnection);
+  EXPECT_EQ(error_of(p, run(5, 1)), ExitCode::kConnection);
+  EXPECT_EQ(p.handle(run(5, true))->at("type"), "done");
+  EXPECT_EQ(error_of(p, run(0, false)), ExitCode::kConnection);
+  EXPECT_EQ(error_of(p, run("5", false)), ExitCode::kConnection);
   EXPECT_EQ(error_of(p, {{"type", "run"}}), ExitCode::kConnection);
+  // A timed window: both fields, each within its bound (a day; an hour of margin).
+  json no_margin = run(5, false, 1000);
+  no_margin.erase("margin_ms");
+  EXPECT_EQ(error_of(p, no_margin), ExitCode::kConnection);
+  EXPECT_EQ(error_of(p, run(5, false, kMaxDurationMs + 1)), ExitCode::kConnection);
+  EXPECT_EQ(error_of(p, run(5, false, 1000, kMaxMarginMs + 1)), ExitCode::kConnection);
   p.handle({{"type", "teardown"}});
-  EXPECT_EQ(error_of(p, {{"type", "run"}, {"iters", 5}}), ExitCode::kConnection);
+  EXPECT_EQ(error_of(p, run(5, false)), ExitCode::kConnection);
   EXPECT_EQ(host.calls,
             (std::vector<std::string>{"setup write/bw/busy/65536", "run 5 check", "teardown"}));
 }
