@@ -105,3 +105,57 @@ TEST(SpecValidation, DeviceLimitsAreNamed) {
   EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("GID table length 1024"),
             std::string::npos);
 }
+
+TEST(SpecValidation, ScaleOutRelationsAreNamed) {
+  TestSpec s;
+  s.qps = 4;
+  s.threads = 2;
+  EXPECT_EQ(usage_error([&] { validate_spec(s, rxe_like()); }), "");
+  s.threads = 5;  // more threads than QPs
+  EXPECT_NE(usage_error([&] { validate_spec(s); }).find("spec field threads"), std::string::npos);
+  s.threads = 2;
+  s.mode = Mode::kLatency;  // one ping-pong per thread
+  EXPECT_NE(usage_error([&] { validate_spec(s); }).find("--threads 4"), std::string::npos);
+  s.threads = 4;
+  EXPECT_EQ(usage_error([&] { validate_spec(s); }), "");
+  s.bidir = true;  // bw only
+  EXPECT_NE(usage_error([&] { validate_spec(s); }).find("spec field bidir"), std::string::npos);
+  s = TestSpec{};
+  s.qps = kMaxQps + 1;
+  s.threads = 1;
+  EXPECT_NE(usage_error([&] { validate_spec(s); }).find("spec field qps"), std::string::npos);
+}
+
+TEST(SpecValidation, QpsSharingACqMustFitTheDevicesCq) {
+  TestSpec s;
+  s.tx_depth = 8192;
+  s.rx_depth = 8192;  // 16384 per QP: fits rxe_like's 32767 CQEs once, not twice
+  EXPECT_EQ(usage_error([&] { validate_spec(s, rxe_like()); }), "");
+  s.qps = 2;
+  EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("max_cqe"), std::string::npos);
+  s.cq_per_qp = true;  // each its own
+  EXPECT_EQ(usage_error([&] { validate_spec(s, rxe_like()); }), "");
+  s.cq_per_qp = false;
+  s.threads = 2;  // one CQ per thread, one QP each
+  EXPECT_EQ(usage_error([&] { validate_spec(s, rxe_like()); }), "");
+}
+
+TEST(SpecValidation, ScaleOutFieldsComeBackFromJson) {
+  TestSpec s;
+  s.qps = 8;
+  s.threads = 4;
+  s.cq_per_qp = true;
+  s.bidir = true;
+  const TestSpec back = spec_from_json(to_json(s));
+  EXPECT_EQ(back.qps, 8u);
+  EXPECT_EQ(back.threads, 4u);
+  EXPECT_TRUE(back.cq_per_qp);
+  EXPECT_TRUE(back.bidir);
+  EXPECT_EQ(back.name(), "write/bw/busy/65536/qps:8/threads:4/cq-per-qp/bidir");
+  auto j = good_spec();
+  j["threads"] = 2;  // more than the one QP
+  EXPECT_NE(from_json_error(j).find("spec field threads"), std::string::npos);
+  j = good_spec();
+  j.erase("bidir");
+  EXPECT_NE(from_json_error(j).find("spec.bidir"), std::string::npos);
+}

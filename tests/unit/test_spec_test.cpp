@@ -79,6 +79,9 @@ TEST(Spec, ReceiveRolesAndLatencyKind) {
   s.mode = Mode::kBandwidth;
   EXPECT_TRUE(s.server_receives());
   EXPECT_FALSE(s.client_receives());
+  s.bidir = true;  // the server streams back: the client receives too
+  EXPECT_TRUE(s.client_receives());
+  s.bidir = false;
   s.mode = Mode::kLatency;
   EXPECT_TRUE(s.client_receives());
   s.pattern = Pattern::kRead;
@@ -86,4 +89,18 @@ TEST(Spec, ReceiveRolesAndLatencyKind) {
   EXPECT_FALSE(s.half_round_trip());
   s.pattern = Pattern::kWrite;
   EXPECT_TRUE(s.half_round_trip());
+}
+
+TEST(Spec, QpsSpreadOverThreadsAndTheirCqs) {
+  TestSpec s;
+  s.qps = 5;
+  s.threads = 2;
+  EXPECT_EQ(s.cq_count(), 2u);
+  EXPECT_EQ(s.cq_of_qp(4), 0u);  // QP i on thread i % threads, whose CQ it shares
+  EXPECT_EQ(s.cq_of_qp(3), 1u);
+  EXPECT_EQ(s.qps_per_cq(), 3u);
+  s.cq_per_qp = true;
+  EXPECT_EQ(s.cq_count(), 5u);
+  EXPECT_EQ(s.cq_of_qp(4), 4u);
+  EXPECT_EQ(s.qps_per_cq(), 1u);
 }

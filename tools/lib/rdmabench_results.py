@@ -12,15 +12,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SUPPORTED_SCHEMAS = {"1"}
-PATTERNS = ("send", "write", "write_imm", "read")
 MODES = ("bw", "lat")
 
-# write/bw/busy/65536 followed by Google Benchmark's own suffixes
-# (/iterations:N, /repeats:N, /manual_time, /real_time, /min_time:X). The CQ part is whatever
-# strategies the engine reports: "busy", "hybrid:20", "client=busy,server=event".
+# write/bw/busy/65536, then what the engine adds (/rate:R, /qps:N, /threads:T, /cq-per-qp,
+# /bidir), then Google Benchmark's own suffixes (/iterations:N, /repeats:N, /manual_time,
+# /real_time, /min_time:X). The pattern and CQ parts are whatever the engine reports:
+# "busy", "hybrid:20", "client=busy,server=event".
 _NAME = re.compile(r"^(?P<pattern>[a-z_]+)/(?P<mode>bw|lat)/(?P<cq>[a-z_]+(:[0-9,]+)?"
                    r"|client=[a-z_]+(:[0-9,]+)?,server=[a-z_]+(:[0-9,]+)?)/(?P<size>\d+)(/rate:(?P<rate>\d+))?"
+                   r"(/qps:(?P<qps>\d+))?(/threads:(?P<threads>\d+))?(?P<cq_per_qp>/cq-per-qp)?"
+                   r"(?P<bidir>/bidir)?"
                    r"(?P<suffix>(/[a-z_]+(:[0-9.]+)?)*)$")
+_PER_QP = re.compile(r"^qp(?P<index>\d+)_bytes_per_second$")
 
 
 class ResultsError(Exception):
@@ -63,6 +66,10 @@ class Benchmark:
     cq: str
     size: int
     rate: int = 0  # lat with --rate: offered round trips per second (0: back to back)
+    qps: int = 1  # --qps: QPs, spread over the threads
+    threads: int = 1
+    cq_per_qp: bool = False
+    bidir: bool = False  # bw: both directions at once; the figures are their sum
     samples: list = field(default_factory=list)  # iteration rows, one per repetition
     errors: list = field(default_factory=list)  # error messages of failed repetitions
 
@@ -80,6 +87,25 @@ class Benchmark:
     def spread(self, metric):
         vals = self.values(metric)
         return (min(vals), max(vals)) if vals else (math.nan, math.nan)
+
+    @property
+    def scale(self):
+        """'' for one QP one way; else what the name adds, e.g. 'qps:4/threads:2/bidir'."""
+        parts = [f"qps:{self.qps}"] if self.qps > 1 else []
+        parts += [f"threads:{self.threads}"] if self.threads > 1 else []
+        parts += ["cq-per-qp"] if self.cq_per_qp else []
+        parts += ["bidir"] if self.bidir else []
+        return "/".join(parts)
+
+    def per_qp(self, metric=None):
+        """Per QP (in QP order), the median over repetitions of its bandwidth in the metric's
+        unit (client to server; the engine writes qpN_bytes_per_second over the aggregate
+        window, so they add up to the forward direction)."""
+        scale = metric.scale if metric else 1.0
+        keys = sorted((int(m["index"]), k) for k in (self.samples[0] if self.samples else {})
+                      if (m := _PER_QP.match(k)))
+        return [statistics.median(row[k] * scale for row in self.samples if k in row)
+                for _, k in keys]
 
     @property
     def round_trip(self):
@@ -119,23 +145,34 @@ class Run:
         """The CQ strategies (as the engine names them) in this file, in file order."""
         return list(dict.fromkeys(b.cq for b in self.benchmarks.values()))
 
-    def select(self, mode=None, pattern=None, cq=None, rate=0):
-        """Benchmarks that ran; by default the back-to-back ones (rate=None: every rate)."""
+    @property
+    def patterns(self):
+        """The patterns in this file, in file order (whatever the engine ran)."""
+        return list(dict.fromkeys(b.pattern for b in self.benchmarks.values()))
+
+    def select(self, mode=None, pattern=None, cq=None, rate=0, scale=""):
+        """Benchmarks that ran; by default the back-to-back ones (rate=None: every rate) on
+        one QP one way (scale=None: every --qps/--threads/--bidir variant)."""
         return [
             b for b in self.benchmarks.values()
             if b.ok and (mode is None or b.mode == mode) and (pattern is None or b.pattern == pattern)
             and (cq is None or b.cq == cq) and (rate is None or b.rate == rate)
+            and (scale is None or b.scale == scale)
         ]
 
 
 def split_name(name):
     """'write/bw/busy/65536/iterations:200/manual_time' -> ('write/bw/busy/65536', parts)."""
     m = _NAME.match(name)
-    if not m or m["pattern"] not in PATTERNS:
+    if not m:
         return None
     rate = int(m["rate"] or 0)
-    base = f"{m['pattern']}/{m['mode']}/{m['cq']}/{m['size']}" + (f"/rate:{rate}" if rate else "")
-    return base, (m["pattern"], m["mode"], m["cq"], int(m["size"]), rate)
+    qps, threads = int(m["qps"] or 1), int(m["threads"] or 1)
+    base = (f"{m['pattern']}/{m['mode']}/{m['cq']}/{m['size']}" + (f"/rate:{rate}" if rate else "")
+            + (f"/qps:{qps}" if qps > 1 else "") + (f"/threads:{threads}" if threads > 1 else "")
+            + (m["cq_per_qp"] or "") + (m["bidir"] or ""))
+    return base, (m["pattern"], m["mode"], m["cq"], int(m["size"]), rate, qps, threads,
+                  bool(m["cq_per_qp"]), bool(m["bidir"]))
 
 
 def load(path, label=None):
@@ -171,8 +208,8 @@ def load(path, label=None):
         if parsed is None:
             raise ResultsError(f"{where}: benchmarks[{i}]: '{row['name']}' is not an rdmabench "
                                "benchmark name (pattern/mode/cq/size)")
-        name, (pattern, mode, cq, size, rate) = parsed
-        bench = benchmarks.setdefault(name, Benchmark(name, pattern, mode, cq, size, rate))
+        name, fields = parsed
+        bench = benchmarks.setdefault(name, Benchmark(name, *fields))
         if row.get("error_occurred"):
             bench.errors.append(str(row.get("error_message", "failed")))
             continue

@@ -3,7 +3,7 @@
 device, alternating, with matching sizes, iterations, tx depth and signalling; prints
 ours/perftest ratios as the median and range over the rounds.
 
-Usage: vs_perftest_guest.py BUILD --rounds R --bw-iters N --lat-iters N
+Usage: vs_perftest_guest.py BUILD --rounds R --bw-iters N --lat-iters N [--scale-out]
 
 Figures, in the same units for both tools:
 - bandwidth in MiB/s (perftest's "MB/sec" is 2^20 bytes per second);
@@ -13,6 +13,11 @@ Figures, in the same units for both tools:
   N leaves setup and teardown out for both tools alike.
 In the deterministic guest (tools/rxe-vm --deterministic) only the cases it can measure run:
 no busy polling where the peer's user space must act (README, "Choosing a mode").
+--scale-out runs the scale-out cases instead: several QPs (-q 4 / --qps 4), both directions
+(-b / --bidir; both tools report the sum) and a timed latency window (-D / --duration, with
+the same margin: perftest's -f). A timed case is run once per round (no CPU figures: its
+message count is not fixed), and compares perftest's t_avg, the only latency -D reports,
+with our mean.
 """
 import argparse
 import json
@@ -40,6 +45,12 @@ class Case:
     mode: str      # bw or lat
     cq: str        # busy or event (perftest -e)
     size: int
+    perftest_args: tuple = ()  # what the case adds on each tool's command line
+    our_args: tuple = ()
+    duration: int = 0          # s: a timed window (-D / --duration) with DURATION_MARGIN
+
+
+DURATION_MARGIN = 1  # s, perftest's -f (whole seconds) and our --margin
 
 
 ORDINARY = [
@@ -57,6 +68,15 @@ DETERMINISTIC = [
     Case("send bw 4K -e", "ib_send_bw", "send", "bw", "event", 4096),
     Case("send lat 2B -e", "ib_send_lat", "send", "lat", "event", 2),
     Case("read lat 2B -e", "ib_read_lat", "read", "lat", "event", 2),
+]
+
+
+SCALE_OUT = [
+    Case("write bw 64K -q 4", "ib_write_bw", "write", "bw", "busy", 65536, ("-q", "4"),
+         ("--qps", "4")),
+    Case("write bw 64K -b", "ib_write_bw", "write", "bw", "busy", 65536, ("-b",), ("--bidir",)),
+    Case("send bw 4K -b", "ib_send_bw", "send", "bw", "busy", 4096, ("-b",), ("--bidir",)),
+    Case("write lat 2B -D 4", "ib_write_lat", "write", "lat", "busy", 2, (), (), 4),
 ]
 
 
@@ -106,8 +126,10 @@ def run_pair(server_cmd, client_cmd, port, what):
 
 def perftest(case, iters):
     """(figure, client CPU s, server CPU s); figure is MiB/s (bw) or median us (lat)."""
-    args = [case.tool, "-d", "rxe0", "-x", "1", "-s", str(case.size), "-n", str(iters), "-F",
-            "-p", str(PERFTEST_PORT)]
+    args = [case.tool, "-d", "rxe0", "-x", "1", "-s", str(case.size), "-F",
+            "-p", str(PERFTEST_PORT), *case.perftest_args]
+    args += ["-D", str(case.duration), "-f", str(DURATION_MARGIN)] if case.duration else \
+        ["-n", str(iters)]
     if case.mode == "bw":
         args += ["-t", str(TX_DEPTH)]
     if case.cq == "event":
@@ -117,7 +139,8 @@ def perftest(case, iters):
     rows = [l.split() for l in out.splitlines() if re.match(r"^\s*\d+\s+\d+\s+[\d.]+", l)]
     if not rows:
         raise RuntimeError(f"{case.tool}: no result line in:\n{out}")
-    figure = float(rows[-1][3] if case.mode == "bw" else rows[-1][4])  # BW average, t_typical
+    # BW average; t_typical, or with -D t_avg (the only latency it reports)
+    figure = float(rows[-1][3] if case.mode == "bw" else rows[-1][2 if case.duration else 4])
     return figure, client_cpu, server_cpu
 
 
@@ -127,18 +150,26 @@ def ours(build, case, iters):
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         client = [exe, "run", HOST, "--port", str(OUR_PORT), "--cm", "oob", "--timeout", "60",
                   "--pattern", case.pattern, "--mode", case.mode, "--cq", case.cq,
-                  "--sizes", str(case.size), "--iters", str(iters), "--tx-depth", str(TX_DEPTH),
-                  "--signal-every", str(PERFTEST_SIGNAL_EVERY), "--out", f.name]
+                  "--sizes", str(case.size), "--tx-depth", str(TX_DEPTH),
+                  "--signal-every", str(PERFTEST_SIGNAL_EVERY), "--out", f.name, *case.our_args]
+        client += ["--duration", str(case.duration), "--margin", str(DURATION_MARGIN)] \
+            if case.duration else ["--iters", str(iters)]
         _, client_cpu, server_cpu = run_pair(server, client, OUR_PORT, "rdmabench serve")
         row = json.load(open(f.name))["benchmarks"][0]
     if row.get("error_occurred"):
         raise RuntimeError(f"rdmabench {case.label}: {row.get('error_message')}")
-    figure = row["bytes_per_second"] / MIB if case.mode == "bw" else row["lat_p50_us"]
+    if case.mode == "bw":
+        figure = row["bytes_per_second"] / MIB
+    else:
+        figure = row["lat_mean_us" if case.duration else "lat_p50_us"]
     return figure, client_cpu, server_cpu
 
 
 def measure(tool, case, iters):
-    """figure at 2N messages, and client/server CPU us per message from N and 2N."""
+    """figure at 2N messages, and client/server CPU us per message from N and 2N (a timed
+    window: the figure alone)."""
+    if case.duration:
+        return tool(case, 0)[0], None, None
     fig, c2, s2 = tool(case, 2 * iters)
     _, c1, s1 = tool(case, iters)
     return fig, (c2 - c1) / iters * 1e6, (s2 - s1) / iters * 1e6
@@ -153,7 +184,8 @@ def ratios(case, theirs, mine):
     """ours/perftest for bandwidth; perftest/ours for latency and CPU: > 1 means ours is better.
     A CPU ratio is None where either side is passive."""
     fig = mine[0] / theirs[0] if case.mode == "bw" else theirs[0] / mine[0]
-    cpu = [theirs[i] / mine[i] if min(theirs[i], mine[i]) >= PASSIVE_CPU_US else None
+    cpu = [theirs[i] / mine[i]
+           if theirs[i] is not None and min(theirs[i], mine[i]) >= PASSIVE_CPU_US else None
            for i in (1, 2)]
     return fig, *cpu
 
@@ -170,15 +202,18 @@ def main():
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--bw-iters", type=int, default=1000)
     p.add_argument("--lat-iters", type=int, default=1000)
+    p.add_argument("--scale-out", action="store_true")
     args = p.parse_args()
     deterministic = deterministic_guest()
-    cases = DETERMINISTIC if deterministic else ORDINARY
+    cases = SCALE_OUT if args.scale_out else DETERMINISTIC if deterministic else ORDINARY
     # One unmeasured run of every case with both tools first: the first run of a binary reads
     # its pages over 9p, which costs system time (and warps guest time in the deterministic
     # guest).
     for case in cases:
-        perftest(case, 50)
-        ours(args.build, case, 50)
+        warm = Case(case.label, case.tool, case.pattern, case.mode, case.cq, case.size,
+                    case.perftest_args, case.our_args)  # by count, however the case runs
+        perftest(warm, 50)
+        ours(args.build, warm, 50)
 
     print(f"{'deterministic guest (icount)' if deterministic else 'ordinary guest'}; "
           f"{args.rounds} alternating rounds; bw {args.bw_iters}/{2 * args.bw_iters} and lat "
@@ -201,7 +236,7 @@ def main():
           f" {'client CPU/msg ratio':<24} {'server CPU/msg ratio':<24}")
     for case in cases:
         rows = results[case.label]
-        unit = "MiB/s" if case.mode == "bw" else "p50 us"
+        unit = "MiB/s" if case.mode == "bw" else "mean us" if case.duration else "p50 us"
         theirs = statistics.median(t[0][0] for t in rows)
         mine = statistics.median(t[1][0] for t in rows)
         cells = [spread_text([t[2][i] for t in rows]) for i in range(3)]
@@ -211,6 +246,8 @@ def main():
           f" no ratio where either tool's side stays under {PASSIVE_CPU_US:g} us (a passive target).")
     for case in cases:
         rows = results[case.label]
+        if case.duration:
+            continue  # no CPU figures for a timed window
         cpu = [(statistics.median(t[0][i] for t in rows), statistics.median(t[1][i] for t in rows))
                for i in (1, 2)]
         print(f"  {case.label:<15} CPU us/msg perftest/rdmabench: client {cpu[0][0]:.2f}/{cpu[0][1]:.2f},"

@@ -1,0 +1,157 @@
+"""Scaling one pair of hosts out: many QPs (--qps), threads (--threads), both directions at
+once (--bidir) and timed windows (--duration), on real rxe, every pattern, all with --verify.
+
+What must hold: the per-QP figures add up to the aggregate; each direction of a --bidir run
+and their sum are reported, and agree; a timed window's message count is what its window and
+rate say; every receiver checked every message; and a client killed mid-run leaves a
+multi-threaded server serving."""
+import json
+import math
+import subprocess
+import time
+
+import pytest
+
+from conftest import client, server_address
+from test_server_robustness import patient_server, still_serves  # noqa: F401 (fixture)
+
+PATTERNS = ["send", "write", "write_imm", "read"]
+
+
+def run_rows(rdmabench, layout, server, tmp_path, *options, timeout=600):
+    out = tmp_path / "scale.json"
+    proc = client(rdmabench, layout, server, "--pattern", "all", "--cq", "busy",
+                  "--sizes", "4K", "--verify", "--out", str(out), *options, timeout=timeout)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    return {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}, doc["context"]
+
+
+def per_qp(row, reverse=False):
+    keys = sorted((int(k[2:].split("_")[0]), k) for k in row
+                  if k.startswith("qp") and k.endswith("_reverse_bytes_per_second" if reverse
+                                                         else "_bytes_per_second")
+                  and ("reverse" in k) == reverse)
+    return [row[k] for _, k in keys]
+
+
+def check_counters_agree(row):
+    """bytes = msgs x size, real_time = 1e6 / msgs_per_second, and every message verified."""
+    assert math.isclose(row["bytes_per_second"], row["msgs_per_second"] * row["size"], rel_tol=1e-9)
+    assert math.isclose(row["real_time"], 1e6 / row["msgs_per_second"], rel_tol=1e-6)
+    assert row["verify_errors"] == 0 and row["verified_messages"] > 0, row
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_four_qps_add_up_to_the_aggregate(rdmabench, layout, server, tmp_path, threads):
+    rows, _ = run_rows(rdmabench, layout, server, tmp_path, "--mode", "bw", "--qps", "4",
+                       "--threads", str(threads), "--iters", "400")
+    suffix = "/qps:4" + (f"/threads:{threads}" if threads > 1 else "")
+    assert sorted(rows) == sorted(f"{p}/bw/busy/4096{suffix}" for p in PATTERNS)
+    for name, row in rows.items():
+        check_counters_agree(row)
+        qps = per_qp(row)
+        assert len(qps) == 4 and all(q > 0 for q in qps), (name, qps)
+        assert math.isclose(sum(qps), row["bytes_per_second"], rel_tol=1e-9), name
+        # By iterations every QP moves the same messages; the window is the whole run.
+        assert [row[f"qp{i}_msgs"] for i in range(4)] == [400] * 4, name
+        assert row["msgs"] == 1600 and row["verified_messages"] == 4 * 400, name
+        if threads > 1:  # CPU per message for each thread of each side
+            for side in ("client", "server"):
+                for t in range(threads):
+                    assert row[f"{side}_thread{t}_msgs"] == 800, (name, side, t)
+                    assert f"{side}_thread{t}_cpu_us_per_msg" in row, (name, side, t)
+            assert row["client_thread0_cpu_us_per_msg"] > 0 and row["client_thread1_cpu_us_per_msg"] > 0
+
+
+def test_cq_per_qp_gives_each_qp_its_own_cq(rdmabench, layout, server, tmp_path):
+    rows, _ = run_rows(rdmabench, layout, server, tmp_path, "--mode", "bw", "--qps", "4",
+                       "--threads", "2", "--cq-per-qp", "--cq", "event", "--iters", "300")
+    for name, row in rows.items():
+        assert name.endswith("/qps:4/threads:2/cq-per-qp"), name
+        check_counters_agree(row)
+        assert math.isclose(sum(per_qp(row)), row["bytes_per_second"], rel_tol=1e-9), name
+
+
+def test_bidir_reports_each_direction_and_their_sum(rdmabench, layout, server, tmp_path):
+    rows, _ = run_rows(rdmabench, layout, server, tmp_path, "--mode", "bw", "--bidir",
+                       "--qps", "2", "--iters", "400")
+    assert sorted(rows) == sorted(f"{p}/bw/busy/4096/qps:2/bidir" for p in PATTERNS)
+    for name, row in rows.items():
+        check_counters_agree(row)
+        fwd, rev = row["forward_bytes_per_second"], row["reverse_bytes_per_second"]
+        assert fwd > 0 and rev > 0, name
+        assert math.isclose(fwd + rev, row["bytes_per_second"], rel_tol=1e-9), name
+        assert math.isclose(sum(per_qp(row)), fwd, rel_tol=1e-9), name
+        assert math.isclose(sum(per_qp(row, reverse=True)), rev, rel_tol=1e-9), name
+        assert row["msgs"] == 2 * 2 * 400 and row["verified_messages"] == 2 * 2 * 400, name
+        assert "sum of both directions" in row["label"] and "overlapping" in row["label"], name
+        # Both sides send and receive: both spend CPU on it.
+        assert row["server_cpu_us_per_msg"] > 0, name
+
+
+def test_a_timed_window_counts_what_completes_inside_it(rdmabench, layout, server, tmp_path):
+    started = time.monotonic()
+    rows, ctx = run_rows(rdmabench, layout, server, tmp_path, "--mode", "all", "--duration", "2",
+                         "--margin", "0.25", timeout=900)
+    params = json.loads(ctx["rdmabench_params"])
+    assert params["duration_s"] == 2 and params["margin_s"] == 0.25
+    assert sorted(rows) == sorted(f"{p}/{m}/busy/4096" for p in PATTERNS for m in ("bw", "lat"))
+    for name, row in rows.items():
+        check_counters_agree(row)
+        assert row["iterations"] == 1, name  # one window per benchmark
+        if "/bw/" in name:
+            # The window is the duration, and the count is the rate over it.
+            assert row["window_s"] == 2, name
+            assert math.isclose(row["msgs"], row["msgs_per_second"] * 2, rel_tol=1e-9), name
+            assert row["msgs"] > 100, name
+        else:
+            # Every sample inside the window is kept: round trips back to back fill it.
+            per_trip = 2 if row["half_round_trip"] else 1
+            trips = row["msgs"] / per_trip
+            busy = trips * row["lat_mean_us"] * per_trip * 1e-6
+            assert 1.5 < busy <= 2.0, (name, trips, row["lat_mean_us"])
+            assert row["lat_p50_us"] <= row["lat_p99_us"] <= row["lat_max_us"], name
+    # Eight benchmarks, each at least its window and margins.
+    assert time.monotonic() - started > 8 * 2.5
+
+
+def test_lat_threads_each_run_their_own_ping_pong(rdmabench, layout, server, tmp_path):
+    rows, _ = run_rows(rdmabench, layout, server, tmp_path, "--mode", "lat", "--qps", "2",
+                       "--threads", "2", "--iters", "300")
+    for name, row in rows.items():
+        check_counters_agree(row)
+        per_trip = 2 if row["half_round_trip"] else 1
+        assert row["msgs"] == 2 * 300 * per_trip, name
+
+
+def test_bad_scale_out_options_are_usage_errors(rdmabench, layout, server):
+    for options, says in [(["--qps", "0"], "--qps"), (["--qps", "4", "--mode", "lat"], "--threads 4"),
+                          (["--bidir", "--mode", "lat"], "--bidir"),
+                          (["--duration", "1", "--iters", "5"], "not both"),
+                          (["--threads", "0"], "--threads"), (["--cpus", "99999"], "--cpus"),
+                          (["--duration", "-1"], "--duration")]:
+        proc = client(rdmabench, layout, server, "--sizes", "4K", *options, timeout=60)
+        assert proc.returncode == 2 and says in proc.stderr, (options, proc.stderr)
+
+
+def test_a_killed_multithreaded_client_leaves_the_server_serving(rdmabench, layout,
+                                                                  patient_server):
+    host, cm = server_address(layout)
+    proc = subprocess.Popen([rdmabench, "run", host, "--port", str(patient_server.port), "--cm", cm,
+                             "--pattern", "send", "--mode", "bw", "--cq", "busy", "--sizes", "64K",
+                             "--qps", "4", "--threads", "2", "--iters", "1000000"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while "send/bw/busy/65536/qps:4/threads:2 via" not in patient_server.text():
+        assert time.time() < deadline and proc.poll() is None, patient_server.text()
+        time.sleep(0.05)
+    time.sleep(0.5)
+    assert proc.poll() is None
+    proc.kill()
+    proc.wait()
+    killed = time.monotonic()
+    while "dropped" not in patient_server.text():
+        assert time.monotonic() - killed < 5, "the run went on: " + patient_server.text()[-500:]
+        time.sleep(0.05)
+    still_serves(rdmabench, layout, patient_server)
