@@ -177,42 +177,37 @@ cxxopts::Options run_options() {
   return options;
 }
 
-// --rate: round trips per second, comma separated, each 0..kMaxRate.
-std::vector<uint64_t> parse_rates(const std::string& text) {
-  std::vector<uint64_t> rates;
+// A comma-separated list of whole numbers in [lo, hi], without repeats: --rate, --qps.
+std::vector<uint64_t> parse_number_list(const std::string& text, const std::string& option,
+                                        uint64_t lo, uint64_t hi, const std::string& what) {
+  std::vector<uint64_t> out;
   std::stringstream items(text);
   std::string item;
   while (std::getline(items, item, ',')) {
     const bool digits =
-        !item.empty() && item.size() <= 7 && std::all_of(item.begin(), item.end(), ::isdigit);
-    if (!digits || std::stoull(item) > kMaxRate)
-      throw Error(ExitCode::kUsage, "--rate '" + text + "': '" + item +
-                                        "' is not a rate from 0 to " + std::to_string(kMaxRate) +
-                                        " round trips per second (examples: 1000, 0,1000,10000)");
-    if (std::find(rates.begin(), rates.end(), std::stoull(item)) == rates.end())
-      rates.push_back(std::stoull(item));
+        !item.empty() && item.size() <= 9 && std::all_of(item.begin(), item.end(), ::isdigit);
+    if (!digits || std::stoull(item) < lo || std::stoull(item) > hi)
+      throw Error(ExitCode::kUsage, "--" + option + " '" + text + "': '" + item + "' is not " +
+                                        what + " from " + std::to_string(lo) + " to " +
+                                        std::to_string(hi));
+    if (std::find(out.begin(), out.end(), std::stoull(item)) == out.end())
+      out.push_back(std::stoull(item));
   }
-  if (rates.empty()) throw Error(ExitCode::kUsage, "--rate: no rate given");
-  return rates;
+  if (out.empty()) throw Error(ExitCode::kUsage, "--" + option + ": nothing given");
+  return out;
 }
 
-// --qps: a list of QP counts, each 1..kMaxQps.
+// --rate: round trips per second, each 0..kMaxRate.
+std::vector<uint64_t> parse_rates(const std::string& text) {
+  return parse_number_list(text, "rate", 0, kMaxRate,
+                           "a rate in round trips per second (examples: 1000, 0,1000,10000)");
+}
+
+// --qps: QP counts, each 1..kMaxQps.
 std::vector<uint32_t> parse_qps(const std::string& text) {
-  std::vector<uint32_t> out;
-  std::stringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ',')) {
-    const bool digits =
-        !item.empty() && item.size() <= 4 && std::all_of(item.begin(), item.end(), ::isdigit);
-    if (!digits || std::stoul(item) == 0 || std::stoul(item) > kMaxQps)
-      throw Error(ExitCode::kUsage, "--qps '" + text + "': '" + item +
-                                        "' is not a QP count from 1 to " + std::to_string(kMaxQps) +
-                                        " (examples: 4, 1,2,4,8)");
-    if (std::find(out.begin(), out.end(), std::stoul(item)) == out.end())
-      out.push_back(static_cast<uint32_t>(std::stoul(item)));
-  }
-  if (out.empty()) throw Error(ExitCode::kUsage, "--qps: no QP count given");
-  return out;
+  const auto counts =
+      parse_number_list(text, "qps", 1, kMaxQps, "a QP count (examples: 4, 1,2,4,8)");
+  return {counts.begin(), counts.end()};
 }
 
 // Seconds given on the command line, within [lo, hi], as nanoseconds.

@@ -32,9 +32,10 @@ struct LanePlan {
 
 // One stream's counts after a run.
 struct StreamTally {
-  uint64_t counted = 0;   // sends completed: all of them, or those inside the timed window
-  uint64_t sent = 0;      // every send completed, margins included (no end marker)
-  uint64_t received = 0;  // the peer's messages taken (no end marker)
+  uint64_t counted = 0;    // sends completed: all of them, or those inside the timed window
+  uint64_t sent = 0;       // every send completed, margins included (no end marker)
+  uint64_t received = 0;   // the peer's messages taken (no end marker)
+  uint64_t finish_ns = 0;  // by iterations: from the lane's start to this stream's last send
 };
 
 struct LaneResult {
@@ -55,7 +56,7 @@ struct StreamState {
   EndOfStream end;
   uint64_t limit;  // sends this run will post (unbounded in a timed window, until it closes)
   uint64_t first_sequence;
-  uint64_t posted = 0, done = 0, received = 0, counted = 0;
+  uint64_t posted = 0, done = 0, received = 0, counted = 0, finished_at = 0;
   bool peer_ended = false;
 };
 
@@ -149,7 +150,10 @@ LaneResult run_bw_lane(const Lane& lane, Pollers& pollers, const LanePlan& plan,
       if (seq <= st.done) continue;
       if (!timed || (t >= window_start && t < window_end)) st.counted += seq - st.done;
       st.done = seq;
-      if (st.done == st.limit && --sending == 0) sends_done_at = t;
+      if (st.done == st.limit) {
+        st.finished_at = t;
+        if (--sending == 0) sends_done_at = t;
+      }
     }
     if (open && t >= stop_at) {  // close: one last (signalled) message per stream
       open = false;
@@ -162,7 +166,8 @@ LaneResult run_bw_lane(const Lane& lane, Pollers& pollers, const LanePlan& plan,
     StreamState& st = streams[i];
     // A timed window's closing message is no message when it is the end marker.
     const uint64_t sent = timed && plan.sends && plan.peer_receives ? st.done - 1 : st.done;
-    result.streams[i] = {timed ? st.counted : sent, sent, st.received};
+    result.streams[i] = {timed ? st.counted : sent, sent, st.received,
+                         timed || st.finished_at == 0 ? 0 : st.finished_at - start};
     st.s.sequence = st.first_sequence + sent + st.received;
   }
   return result;

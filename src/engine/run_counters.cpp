@@ -53,6 +53,9 @@ double add_bandwidth(RunCounters& out, const TestSpec& spec, const RunResult& r)
     c[q + "_msgs"] = static_cast<double>(r.client.counted[i]);
     c[q + "_bytes_per_second"] =
         window > 0 ? static_cast<double>(r.client.counted[i]) * size / window : 0;
+    // By iterations every QP moves the same messages: how soon each finished shows fairness.
+    if (r.client.finish_ns[i] > 0)
+      c[q + "_finish_s"] = static_cast<double>(r.client.finish_ns[i]) * 1e-9;
   }
   c["msgs"] = sum(r.client.counted);
   c["window_s"] = window;

@@ -42,6 +42,7 @@ struct SideReport {
   // (server: echoed).
   std::vector<uint64_t> counted;
   std::vector<uint64_t> sent;
+  std::vector<uint64_t> finish_ns;  // bw by iterations: when each stream's last send completed
   uint64_t verify_errors = 0;
 };
 

@@ -91,6 +91,7 @@ SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestS
   SideReport r;
   r.counted.assign(spec.qps, 0);
   r.sent.assign(spec.qps, 0);
+  r.finish_ns.assign(spec.qps, 0);
   const bool bw = spec.mode == Mode::kBandwidth;
   for (uint32_t t = 0; t < threads.size(); ++t) {
     const ThreadOutcome& o = threads[t];
@@ -107,6 +108,7 @@ SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestS
     for (size_t i = 0; i < o.streams.size(); ++i) {
       r.counted[t + i * spec.threads] = o.streams[i].counted;
       r.sent[t + i * spec.threads] = o.streams[i].sent;
+      r.finish_ns[t + i * spec.threads] = o.streams[i].finish_ns;
     }
   }
   return r;

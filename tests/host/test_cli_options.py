@@ -25,11 +25,31 @@ def test_serve_refuses_a_timeout_it_cannot_keep(value):
                                   ("--tx-depth", "0"), ("--signal-every", "200"), ("--mtu", "1000"),
                                   ("--cq", "spin"), ("--cq", "hybrid"), ("--cq", "client=busy"),
                                   ("--cq", "moderated:1"), ("--poll-batch", "0"),
-                                  ("--poll-batch", "65")])
+                                  ("--poll-batch", "65"), ("--rate", "abc"), ("--qps", "0"),
+                                  ("--qps", "1,x"), ("--qps", "4", "--mode", "lat"),
+                                  ("--qps", "4", "--threads", "2", "--mode", "all"),
+                                  ("--bidir", "--mode", "lat"), ("--duration", "1", "--iters", "5"),
+                                  ("--duration", "-1"), ("--duration", "0"), ("--margin", "-1", "--duration", "1"),
+                                  ("--threads", "0"), ("--threads", "65"), ("--cpus", "99999"),
+                                  ("--cpus", "1-0"), ("--cpus", "x")])
 def test_run_refuses_bad_options_before_connecting(args):
     proc = rdmabench("run", "127.0.0.1", "--port", "1", *args)  # refused at once if it got that far
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.count("\n") == 1, proc.stderr
+
+
+@pytest.mark.parametrize("args, says", [(("--qps", "4", "--mode", "lat"), "--threads 4"),
+                                        (("--bidir", "--mode", "lat"), "bidir"),
+                                        (("--duration", "1", "--iters", "5"), "not both"),
+                                        (("--cpus", "99999"), "does not exist")])
+def test_scale_out_mistakes_say_what_to_do(args, says):
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", *args)
+    assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+
+
+def test_serve_refuses_a_cpu_list_it_cannot_use():
+    proc = rdmabench("serve", "--port", "1", "--cpus", "0-x")
+    assert proc.returncode == 2 and "--cpus" in proc.stderr, proc.stderr
 
 
 def test_run_help_lists_every_registered_cq_strategy():

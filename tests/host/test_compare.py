@@ -170,3 +170,29 @@ def test_missing_file_and_bad_options_exit_2(tmp_path):
     assert proc.returncode == 2 and "cannot read" in proc.stderr
     proc = run_tool("compare", FIXTURE, FIXTURE, "--threshold", "-5")
     assert proc.returncode == 2
+
+
+QPS = FIXTURE.parent / "rxe-qps.json"  # `run --qps 1,2,4,8`, veth guest
+
+
+def test_per_qp_rows_only_on_request():
+    plain = run_tool("compare", QPS, QPS)
+    assert plain.returncode == 0 and " qp0 " not in plain.stdout
+    per_qp = run_tool("compare", QPS, QPS, "--per-qp")
+    assert per_qp.returncode == 0, per_qp.stdout
+    # One row per QP of every benchmark with several: 2 + 4 + 8 for write and for send.
+    assert per_qp.stdout.count(" qp") - plain.stdout.count(" qp") >= 2 * (2 + 4 + 8)
+
+
+def test_one_slow_qp_fails_per_qp_while_the_aggregate_holds(write_json):
+    import json
+    doc = json.loads(QPS.read_text())
+    for row in doc["benchmarks"]:
+        if row["name"].startswith("write/bw/busy/65536/qps:4/"):
+            row["qp2_bytes_per_second"] *= 0.5  # the sum is left as it was
+    new = write_json(doc, "new.json")
+    assert run_tool("compare", QPS, new).returncode == 0
+    proc = run_tool("compare", QPS, new, "--per-qp")
+    assert proc.returncode == 1, proc.stdout
+    failing = [l for l in proc.stdout.splitlines() if "REGRESSION" in l and l.startswith("write/")]
+    assert len(failing) == 1 and "write/bw/busy/65536/qps:4 qp2" in failing[0], failing

@@ -117,3 +117,24 @@ def test_pareto_front_keeps_only_the_unbeaten():
     points = [(40, 16, "hybrid"), (44, 15, "busy"), (99, 96, "event"), (45, 20, "mixed"),
               (40, 30, "worse hybrid")]
     assert [p[2] for p in polling_figures.pareto_front(points)] == ["hybrid", "busy"]
+
+
+QPS = FIXTURE.parent / "rxe-qps.json"  # `run --qps 1,2,4,8` (write, send bw 64K, 3 reps), veth guest
+
+
+def test_bandwidth_against_qp_count(tmp_path):
+    proc = run_tool("plot", QPS, "--out", tmp_path, "--format", "svg", "--per-qp")
+    assert proc.returncode == 0, proc.stderr
+    svg = (tmp_path / "qp_scaling.svg").read_text()
+    assert len(svg) > 10_000 and "QPs (" in svg and "each QP" in svg
+    for pattern in {b["name"].split("/")[0] for b in json.loads(QPS.read_text())["benchmarks"]}:
+        assert f"{pattern} busy" in svg, pattern  # a line per pattern the engine ran
+    # The one-QP rows still make the other figures; scaled-out rows stay out of them.
+    assert (tmp_path / "bandwidth.svg").is_file()
+    assert "qps:" not in (tmp_path / "bandwidth.svg").read_text()
+
+
+def test_qp_scaling_is_skipped_without_two_qp_counts(tmp_path):
+    proc = run_tool("plot", FIXTURE, "--out", tmp_path)
+    assert proc.returncode == 0
+    assert "skipped qp_scaling: no bw results at two or more QP counts" in proc.stderr

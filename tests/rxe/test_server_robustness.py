@@ -194,15 +194,17 @@ def test_back_to_back_clients_are_never_told_busy(rdmabench, layout, server):
         assert proc.returncode == 0, proc.stderr
 
 
-def start_long_send(rdmabench, layout, server, cq):
-    """A client streaming sends (the server is active: it consumes every message), mid-run."""
+def start_long_send(rdmabench, layout, server, cq, *scale):
+    """A client streaming sends (the server is active: it consumes every message), mid-run.
+    `scale`: --qps/--threads options, which the benchmark name then carries."""
     host, cm = server_address(layout)
     proc = subprocess.Popen([rdmabench, "run", host, "--port", str(server.port), "--cm", cm,
                              "--pattern", "send", "--mode", "bw", "--cq", cq, "--sizes", "64K",
-                             "--iters", "1000000"], stdout=subprocess.DEVNULL,
+                             "--iters", "1000000", *scale], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
+    suffix = "".join("/" + scale[i][2:] + ":" + scale[i + 1] for i in range(0, len(scale), 2))
     deadline = time.time() + 30
-    while f"send/bw/{cq}/65536 via" not in server.text():
+    while f"send/bw/{cq}/65536{suffix} via" not in server.text():
         assert time.time() < deadline and proc.poll() is None, server.text()
         time.sleep(0.05)
     time.sleep(0.5)
@@ -220,9 +222,14 @@ def patient_server(rdmabench, tmp_path):
         srv.proc.wait()
 
 
-@pytest.mark.parametrize("cq", ["busy", "event", "epoll", "hybrid:100"])
-def test_a_vanished_client_ends_the_run_promptly(rdmabench, layout, patient_server, cq):
-    victim = start_long_send(rdmabench, layout, patient_server, cq)
+@pytest.mark.parametrize("cq, scale", [("busy", ()), ("event", ()), ("epoll", ()),
+                                       ("hybrid:100", ()),
+                                       ("busy", ("--qps", "4", "--threads", "2")),
+                                       ("event", ("--qps", "4", "--threads", "2"))])
+def test_a_vanished_client_ends_the_run_promptly(rdmabench, layout, patient_server, cq, scale):
+    """Also with four QPs on two threads: every server thread must stop, and the server
+    serve on."""
+    victim = start_long_send(rdmabench, layout, patient_server, cq, *scale)
     victim.kill()
     victim.wait()
     killed = time.monotonic()

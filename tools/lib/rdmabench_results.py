@@ -213,7 +213,7 @@ def load(path, label=None):
         if row.get("error_occurred"):
             bench.errors.append(str(row.get("error_message", "failed")))
             continue
-        for key in _REQUIRED[mode]:
+        for key in _REQUIRED[bench.mode]:
             value = row.get(key)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
                 raise ResultsError(f"{where}: {row['name']}: counter '{key}' is missing or not a number")

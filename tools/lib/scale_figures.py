@@ -54,7 +54,7 @@ def qp_scaling_figure(plt, runs, per_qp, title):
         ax.set_xlabel("QPs (--qps)")
         ax.set_ylabel(f"{metric.title} ({metric.unit})")
         ax.set_ylim(bottom=0)
-        ax.set_title(f"{rr.size_text(size)} B messages" + (", dots: each QP" if per_qp else ""))
+        ax.set_title(f"{rr.size_text(size)} messages" + (", dots: each QP" if per_qp else ""))
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.suptitle(f"Bandwidth against QP count (aggregate)\n{title}")
