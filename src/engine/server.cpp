@@ -18,6 +18,7 @@
 #include "engine/timing_environment.h"
 #include "net/control_channel.h"
 #include "verbs/device_list.h"
+#include "verbs/wait_readable.h"
 
 namespace rdmabench {
 
@@ -116,21 +117,11 @@ void serve_client(ControlChannel& control, const ServerOptions& options, int sto
 
 }  // namespace
 
-int run_server(const ServerOptions& options, std::ostream& log) {
-  StopSignals stop;
-  TcpSocket listener = TcpSocket::listen(options.port);
-  {
-    DeviceList devices;
-    if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
-    std::string names;
-    for (const auto& n : devices.names()) names += " " + n;
-    log << "rdmabench " << kVersion << " serving on TCP port " << options.port << " (protocol "
-        << kControlProtocolVersion << "), devices:" << names << "\n"
-        << std::flush;
-  }
+void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_fd,
+                   std::ostream& log) {
   for (;;) {
-    auto client = listener.accept(stop.fd());
-    if (!client) break;
+    auto client = listener.accept(stop_fd);
+    if (!client) return;
     const std::string peer = client->peer_address();
     log << "client " << peer << " connected\n" << std::flush;
     ControlChannel control(std::move(*client), options.timeout);
@@ -138,7 +129,7 @@ int run_server(const ServerOptions& options, std::ostream& log) {
     {
       const BusyResponder busy(listener, peer, utc_now_iso8601());
       try {
-        serve_client(control, options, stop.fd(), log);
+        serve_client(control, options, stop_fd, log);
       } catch (const Error& e) {
         failure = e;
       } catch (const std::exception& e) {
@@ -151,10 +142,24 @@ int run_server(const ServerOptions& options, std::ostream& log) {
     } else {
       log << "client " << peer << " done\n" << std::flush;
     }
-    if (stop.pending()) break;
-    if (options.once) return 0;
+    if (wait_readable(stop_fd, std::chrono::milliseconds(0), "poll(stop)") || options.once) return;
   }
-  log << "rdmabench serve: stopping on signal\n" << std::flush;
+}
+
+int run_server(const ServerOptions& options, std::ostream& log) {
+  StopSignals stop;
+  TcpSocket listener = TcpSocket::listen(options.port);
+  {
+    DeviceList devices;
+    if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
+    std::string names;
+    for (const auto& n : devices.names()) names += " " + n;
+    log << "rdmabench " << kVersion << " serving on TCP port " << options.port << " (protocol "
+        << kControlProtocolVersion << "), devices:" << names << "\n"
+        << std::flush;
+  }
+  serve_clients(listener, options, stop.fd(), log);
+  if (stop.pending()) log << "rdmabench serve: stopping on signal\n" << std::flush;
   return 0;
 }
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "net/tcp_socket.h"
+
 namespace rdmabench {
 
 struct ServerOptions {
@@ -22,5 +24,11 @@ struct ServerOptions {
 
 // Runs until SIGINT/SIGTERM. Returns the process exit code.
 int run_server(const ServerOptions& options, std::ostream& log);
+
+// Serves the clients that connect to `listener`, one at a time, until `stop_fd` is readable
+// (checked while waiting for a client, within every blocking step of a test, and after each
+// client) or, with options.once, after the first client. The port in `options` is not used.
+void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_fd,
+                   std::ostream& log);
 
 }  // namespace rdmabench
