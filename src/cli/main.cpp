@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "cli/devices_command.h"
+#include "cli/mesh_command.h"
 #include "cli/run_command.h"
 #include "cli/serve_command.h"
 #include "cli/study_command.h"
@@ -28,6 +29,9 @@ const std::map<std::string_view, Subcommand>& subcommands() {
       {"study",
        {rdmabench::run_study_command,
         "a preset sweep: polling (CQ strategies x loads, with repetitions)"}},
+      {"mesh",
+       {rdmabench::run_mesh_command,
+        "all-pairs fabric check, one rank per host under mpirun or srun; names slow hosts"}},
   };
   return table;
 }
@@ -38,7 +42,8 @@ void print_usage(std::ostream& out) {
       << "Commands:\n";
   for (const auto& [name, cmd] : subcommands()) out << "  " << name << "\t" << cmd.summary << "\n";
   out << "\nExit status: 0 ok, 1 internal error, 2 usage, 3 no device / device setup,\n"
-      << "4 connection, 5 runtime (completion error or timeout), 6 verification failure.\n";
+      << "4 connection, 5 runtime (completion error or timeout), 6 verification failure,\n"
+      << "7 mesh found slow pairs or hosts.\n";
 }
 
 }  // namespace

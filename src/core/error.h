@@ -16,6 +16,7 @@ enum class ExitCode : int {
   kConnection = 4,    // server unreachable, control channel failure, version mismatch, CM failure
   kRuntime = 5,       // a work completion with an error, or a completion that never came
   kVerification = 6,  // --verify found corrupted payload
+  kOutliers = 7,      // mesh: a pair or a host is far slower than the rest
 };
 
 // Base of every error rdmabench reports: a message plus the exit code it maps to.

@@ -1,0 +1,172 @@
+// `rdmabench mesh`: its options; the job itself is src/mesh/mesh_job.cpp.
+#include "cli/mesh_command.h"
+
+#include <chrono>
+#include <cxxopts.hpp>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "core/error.h"
+#include "engine/control_protocol.h"
+#include "engine/spec_validation.h"
+#include "mesh/mesh_job.h"
+#include "mesh/schedule.h"
+
+namespace rdmabench {
+
+namespace {
+
+cxxopts::Options mesh_options() {
+  cxxopts::Options options(
+      "rdmabench mesh",
+      "All-pairs fabric check. Launch one rank per host: mpirun -np N --map-by node rdmabench "
+      "mesh ... or srun -N N rdmabench mesh .... Every rank serves on its port and measures "
+      "towards the others as the schedule says; rank 0 prints the N x N matrices and names "
+      "slow pairs and hosts, and writes them with --out. MPI is used only to meet and gather; "
+      "every figure is measured over verbs.");
+  options.add_options()("pattern", "send, write, write_imm or read",
+                        cxxopts::value<std::string>()->default_value("write"))(
+      "mode", "bw, lat or bw,lat", cxxopts::value<std::string>()->default_value("bw,lat"))(
+      "size", "bw message size", cxxopts::value<std::string>()->default_value("64K"))(
+      "lat-size", "lat message size", cxxopts::value<std::string>()->default_value("2"))(
+      "iters", "bw messages per pair", cxxopts::value<uint64_t>()->default_value("1000"))(
+      "lat-iters", "lat round trips per pair", cxxopts::value<uint64_t>()->default_value("1000"))(
+      "cq",
+      "Completion strategy, as for rdmabench run (busy, event, client=busy,server=event, ...)",
+      cxxopts::value<std::string>()->default_value("busy"))(
+      "schedule",
+      "shift: N-1 rounds, in round d rank i measures towards i+d, all pairs at once; isolated: "
+      "one pair at a time",
+      cxxopts::value<std::string>()->default_value("shift"))(
+      "pairs", "FILE of 'CLIENT SERVER' rank pairs, one a line, instead of --schedule",
+      cxxopts::value<std::string>())(
+      "min-fraction",
+      "A pair is slow below this fraction of the median bandwidth (above median / it for "
+      "latency); exit 7 when any is",
+      cxxopts::value<double>()->default_value("0.8"))(
+      "p,port", "TCP control port; a host's k-th rank serves on port + k",
+      cxxopts::value<uint16_t>()->default_value("18515"))(
+      "d,device", "RDMA device; a list gives a host's k-th rank the k-th (default: the first)",
+      cxxopts::value<std::string>()->default_value(""))(
+      "address",
+      "Address the other ranks reach this rank's server at; a list gives a host's k-th rank the "
+      "k-th (default: this host's first IPv4 address that is not loopback)",
+      cxxopts::value<std::string>()->default_value(""))(
+      "gid-index", "GID index (default: as `rdmabench devices` marks it)",
+      cxxopts::value<uint32_t>())("timeout", "Seconds any blocking step may take",
+                                  cxxopts::value<double>()->default_value("5"))(
+      "warmup", "Messages run before each pair's timing starts",
+      cxxopts::value<uint64_t>()->default_value("16"))(
+      "verify", "Check every message of each pair in an untimed run after its timed one")(
+      "out", "Write the report (matrices, hosts, verdict) as JSON to FILE",
+      cxxopts::value<std::string>())("verbose", "Log every rank's server")("h,help", "Show help");
+  return options;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) items.push_back(item);
+  return items;
+}
+
+uint64_t one_size(const std::string& text, const char* option) {
+  const auto sizes = parse_sizes(text);
+  if (sizes.size() != 1)
+    throw Error(ExitCode::kUsage,
+                std::string("--") + option + " takes one size, not '" + text + "'");
+  return sizes.front();
+}
+
+// One spec per mode, each validated (the device's limits are checked by each pair's setup).
+std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args) {
+  const auto pattern = parse_pattern(args["pattern"].as<std::string>());
+  if (!pattern)
+    throw Error(ExitCode::kUsage, "--pattern: unknown '" + args["pattern"].as<std::string>() +
+                                      "' (send, write, write_imm, read)");
+  std::vector<TestSpec> specs;
+  for (const std::string& item : split_list(args["mode"].as<std::string>())) {
+    const auto mode = parse_mode(item);
+    if (!mode) throw Error(ExitCode::kUsage, "--mode: unknown '" + item + "' (bw, lat)");
+    TestSpec s;
+    s.pattern = *pattern;
+    s.mode = *mode;
+    s.cq = parse_cq_choice(args["cq"].as<std::string>());
+    s.size = one_size(args[*mode == Mode::kLatency ? "lat-size" : "size"].as<std::string>(),
+                      *mode == Mode::kLatency ? "lat-size" : "size");
+    s.verify = args.count("verify") > 0;
+    if (args.count("gid-index")) s.gid_index = args["gid-index"].as<uint32_t>();
+    validate_spec(s);
+    specs.push_back(s);
+  }
+  if (specs.empty()) throw Error(ExitCode::kUsage, "--mode is empty");
+  return specs;
+}
+
+void parse_run_options(const cxxopts::ParseResult& args, MeshJob& r) {
+  for (const char* option : {"iters", "lat-iters"}) {
+    const uint64_t n = args[option].as<uint64_t>();
+    if (n == 0 || n > kMaxIterations)
+      throw Error(ExitCode::kUsage, std::string("--") + option + " must be between 1 and " +
+                                        std::to_string(kMaxIterations));
+  }
+  r.iterations[Mode::kBandwidth] = args["iters"].as<uint64_t>();
+  r.iterations[Mode::kLatency] = args["lat-iters"].as<uint64_t>();
+  const double timeout_s = args["timeout"].as<double>();
+  if (!(timeout_s >= 0.001 && timeout_s <= 86400))
+    throw Error(ExitCode::kUsage, "--timeout must be between 0.001 and 86400 seconds");
+  r.run.timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
+  r.run.wait = 2 * r.run.timeout;
+  r.run.warmup = args["warmup"].as<uint64_t>();
+  if (r.run.warmup > kMaxIterations)
+    throw Error(ExitCode::kUsage, "--warmup must be at most " + std::to_string(kMaxIterations));
+}
+
+// Parse and validate; nullopt after --help. Touches neither MPI nor a device.
+std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
+  cxxopts::Options options = mesh_options();
+  cxxopts::ParseResult args;
+  try {
+    args = options.parse(argc, argv);
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw Error(ExitCode::kUsage, std::string(e.what()) + " (see --help)");
+  }
+  if (args.count("help")) {
+    std::cout << options.help()
+              << "\nExit status: 0 every pair within --min-fraction, 7 slow pairs or hosts found, "
+                 "2 usage, 3 no device, 4 connection, 5 runtime, 6 verification failure.\n";
+    return std::nullopt;
+  }
+  if (!args.unmatched().empty())
+    throw Error(ExitCode::kUsage, "unexpected argument '" + args.unmatched().front() + "'");
+  MeshJob r;
+  r.specs = mesh_specs(args);
+  parse_run_options(args, r);
+  r.schedule = args["schedule"].as<std::string>();
+  if (!parse_schedule_kind(r.schedule))
+    throw Error(ExitCode::kUsage, "--schedule: unknown '" + r.schedule + "' (shift, isolated)");
+  if (args.count("pairs")) r.pairs_file = args["pairs"].as<std::string>();
+  r.min_fraction = args["min-fraction"].as<double>();
+  if (!(r.min_fraction > 0 && r.min_fraction <= 1))
+    throw Error(ExitCode::kUsage, "--min-fraction must be above 0 and at most 1");
+  r.port = args["port"].as<uint16_t>();
+  r.devices = split_list(args["device"].as<std::string>());
+  r.addresses = split_list(args["address"].as<std::string>());
+  if (args.count("out")) r.out_file = args["out"].as<std::string>();
+  r.verbose = args.count("verbose") > 0;
+  for (const auto& kv : args.arguments()) r.params[kv.key()] = kv.value();
+  return r;
+}
+
+}  // namespace
+
+int run_mesh_command(int argc, char** argv) {
+  const auto job = parse_mesh_request(argc, argv);
+  if (!job) return 0;
+  const MpiWorld world(argc, argv);
+  return run_mesh_job(world, *job);
+}
+
+}  // namespace rdmabench

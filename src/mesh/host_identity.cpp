@@ -1,0 +1,62 @@
+#include "mesh/host_identity.h"
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+
+#include "core/device_report.h"
+#include "core/error.h"
+#include "engine/device_probe.h"
+#include "engine/host_info.h"
+#include "engine/timing_environment.h"
+#include "verbs/context.h"
+#include "verbs/device_list.h"
+
+namespace rdmabench {
+
+nlohmann::json host_identity(int rank, const std::string& address, uint16_t port,
+                             const std::string& device) {
+  const DeviceList devices;
+  if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
+  const DeviceReport report = describe_device(devices.open(device));
+  nlohmann::json j = {{"rank", rank},
+                      {"hostname", host_name()},
+                      {"address", address},
+                      {"port", port},
+                      {"device", report.name},
+                      {"driver", report.driver},
+                      {"firmware", report.firmware},
+                      {"node_guid", report.node_guid},
+                      {"kernel", kernel_release()},
+                      {"rdma_core", rdma_core_version()},
+                      {"timing", timing_environment().describe()}};
+  if (!report.ports.empty()) {
+    const PortReport& port1 = report.ports.front();
+    j["link_layer"] = port1.link_layer;
+    j["port_state"] = port1.state;
+    for (const GidEntry& gid : port1.gids)
+      if (port1.default_gid_index && gid.index == *port1.default_gid_index) {
+        j["gid_index"] = gid.index;
+        j["gid"] = format_gid(gid.raw);
+        j["gid_type"] = to_string(gid.type);
+      }
+  }
+  return j;
+}
+
+std::string first_ipv4_address() {
+  ifaddrs* all = nullptr;
+  if (getifaddrs(&all) != 0) return "";
+  std::string found;
+  for (const ifaddrs* a = all; a != nullptr && found.empty(); a = a->ifa_next) {
+    if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != AF_INET) continue;
+    const auto* in = reinterpret_cast<const sockaddr_in*>(a->ifa_addr);
+    if ((ntohl(in->sin_addr.s_addr) >> 24) == 127) continue;
+    char text[INET_ADDRSTRLEN];
+    if (inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text)) != nullptr) found = text;
+  }
+  freeifaddrs(all);
+  return found;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,204 @@
+#include "mesh/mesh_job.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/version.h"
+#include "engine/background_server.h"
+#include "engine/busy_responder.h"
+#include "mesh/host_identity.h"
+#include "mesh/mesh_report.h"
+#include "mesh/schedule.h"
+
+namespace rdmabench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A host's k-th rank takes the k-th item of a per-host list; one item serves every rank.
+std::string for_local_rank(const std::vector<std::string>& list, int local_rank,
+                           const char* option) {
+  if (list.empty()) return "";
+  if (list.size() == 1) return list.front();
+  if (static_cast<size_t>(local_rank) >= list.size())
+    throw Error(ExitCode::kUsage, std::string("--") + option + " names " +
+                                      std::to_string(list.size()) +
+                                      " items, but this host has a rank " +
+                                      std::to_string(local_rank) + " (counting from 0)");
+  return list[static_cast<size_t>(local_rank)];
+}
+
+// This rank's identity, or {"error", "exit_code"} when it cannot take part. Every rank
+// contributes one, so that no rank waits for another that has already given up.
+nlohmann::json local_identity(const MpiWorld& world, const MeshJob& job) {
+  try {
+    if (world.size() < 2)
+      throw Error(ExitCode::kUsage,
+                  "mesh needs at least 2 ranks, one per host: mpirun -np N --map-by node "
+                  "rdmabench mesh ... or srun -N N rdmabench mesh ...");
+    std::string address = for_local_rank(job.addresses, world.local_rank(), "address");
+    if (address.empty()) address = first_ipv4_address();
+    if (address.empty())
+      throw Error(ExitCode::kUsage, "this host has no IPv4 address but loopback: give --address");
+    const uint16_t port = static_cast<uint16_t>(job.port + world.local_rank());
+    return host_identity(world.rank(), address, port,
+                         for_local_rank(job.devices, world.local_rank(), "device"));
+  } catch (const Error& e) {
+    return {{"rank", world.rank()},
+            {"error", e.what()},
+            {"exit_code", static_cast<int>(e.exit_code())}};
+  }
+}
+
+// Every rank's identity, by rank; throws the first rank's failure on every rank.
+nlohmann::json meet(const MpiWorld& world, const nlohmann::json& mine) {
+  nlohmann::json hosts = nlohmann::json::array();
+  for (const std::string& text : world.all_gather(mine.dump()))
+    hosts.push_back(nlohmann::json::parse(text));
+  for (const auto& h : hosts)
+    if (h.contains("error"))
+      throw Error(
+          static_cast<ExitCode>(h["exit_code"].get<int>()),
+          "rank " + std::to_string(h["rank"].get<int>()) + ": " + h["error"].get<std::string>());
+  return hosts;
+}
+
+// The rounds, the same on every rank: a pairs file is read by rank 0 and shared.
+std::vector<MeshRound> schedule_of(const MpiWorld& world, const MeshJob& job) {
+  if (job.pairs_file.empty())
+    return *parse_schedule_kind(job.schedule) == ScheduleKind::kShift
+               ? shift_schedule(world.size())
+               : isolated_schedule(world.size());
+  std::string text;
+  if (world.rank() == 0) {
+    std::ifstream in(job.pairs_file);
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = in ? all.str() : std::string("\x01");  // unreadable, told to every rank below
+  }
+  text = world.all_gather(text).front();
+  if (text == "\x01")
+    throw Error(ExitCode::kUsage, "--pairs: cannot read " + job.pairs_file + " (on rank 0)");
+  std::istringstream in(text);
+  return rounds_from_pairs(parse_pairs(in, world.size(), job.pairs_file));
+}
+
+// Runs every benchmark's rounds; returns the pairs this rank measured as their client.
+std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
+                                   const nlohmann::json& hosts,
+                                   const std::vector<MeshRound>& rounds, std::ostream& log) {
+  std::vector<PairResult> mine;
+  const size_t total = job.specs.size() * rounds.size();
+  size_t step = 0;
+  const auto started = Clock::now();
+  for (const TestSpec& spec : job.specs) {
+    PairRunOptions run = job.run;
+    run.iterations = job.iterations.at(spec.mode);
+    run.device = hosts[static_cast<size_t>(world.rank())]["device"].get<std::string>();
+    for (size_t k = 0; k < rounds.size(); ++k) {
+      world.barrier();  // every pair of the round starts together
+      if (world.rank() == 0)
+        std::cerr
+            << "[" << ++step << "/" << total << "] " << spec.name() << ": round " << k + 1 << "/"
+            << rounds.size() << ", " << rounds[k].size() << " pairs at once ("
+            << std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started).count()
+            << " s)\n"
+            << std::flush;
+      for (const MeshPair& p : rounds[k]) {
+        if (p.client != world.rank()) continue;
+        const auto& server = hosts[static_cast<size_t>(p.server)];
+        mine.push_back(measure_pair(server["address"].get<std::string>(),
+                                    server["port"].get<uint16_t>(), spec, p, run, log));
+      }
+    }
+  }
+  world.barrier();  // no client is still connected to any server
+  return mine;
+}
+
+nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t rounds) {
+  return {{"schema", "rdmabench-mesh/1"},
+          {"rdmabench_version", kVersion},
+          {"date", utc_now_iso8601()},
+          {"mpi", world.library()},
+          {"ranks", world.size()},
+          {"schedule", job.pairs_file.empty() ? job.schedule : "pairs:" + job.pairs_file},
+          {"rounds", rounds},
+          {"min_fraction", job.min_fraction},
+          {"rdmabench_params", job.params}};
+}
+
+// Gathers every rank's results at rank 0, which prints and writes the report; every rank
+// returns the verdict's exit code.
+int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts, size_t rounds,
+           const std::vector<PairResult>& mine) {
+  nlohmann::json measured = nlohmann::json::array();
+  for (const PairResult& r : mine) measured.push_back(r.to_json());
+  const auto gathered = world.gather(measured.dump(), 0);
+  int code = 0;
+  if (world.rank() == 0) {
+    std::vector<PairResult> results;
+    for (const std::string& text : gathered)
+      for (const auto& r : nlohmann::json::parse(text)) results.push_back(PairResult::from_json(r));
+    const nlohmann::json report =
+        mesh_report(mesh_context(world, job, rounds), hosts, results, job.min_fraction);
+    print_mesh_report(report, std::cout);
+    code = report["verdict"]["exit_code"].get<int>();
+    if (!job.out_file.empty()) {
+      std::ofstream out(job.out_file);
+      out << report.dump(1) << "\n";
+      if (!out.flush())
+        std::cerr << "rdmabench mesh: cannot write " << job.out_file << "\n";
+      else
+        std::cerr << "rdmabench mesh: wrote " << job.out_file << "\n";
+    }
+  }
+  return world.broadcast(code, 0);
+}
+
+// Where --out goes must be writable before anything is measured (rank 0 only).
+void check_out_file(const std::string& path) {
+  const std::string probe = path + ".rdmabench-probe";
+  if (!std::ofstream(probe)) throw Error(ExitCode::kUsage, "--out: cannot write next to " + path);
+  std::remove(probe.c_str());
+}
+
+}  // namespace
+
+int run_mesh_job(const MpiWorld& world, const MeshJob& job) {
+  std::ostream quiet(nullptr);
+  std::ostream& log = job.verbose ? std::cerr : quiet;
+  nlohmann::json identity = local_identity(world, job);
+  std::optional<BackgroundServer> server;
+  try {
+    if (world.rank() == 0 && !job.out_file.empty()) check_out_file(job.out_file);
+    if (!identity.contains("error"))
+      server.emplace(ServerOptions{identity["port"].get<uint16_t>(),
+                                   identity["device"].get<std::string>(), job.run.timeout},
+                     log);
+  } catch (const Error& e) {
+    identity = {{"rank", world.rank()},
+                {"error", e.what()},
+                {"exit_code", static_cast<int>(e.exit_code())}};
+  }
+  try {
+    const nlohmann::json hosts = meet(world, identity);
+    const auto rounds = schedule_of(world, job);
+    if (world.rank() == 0)
+      std::cerr << "rdmabench mesh: " << world.size() << " ranks, " << rounds.size()
+                << " rounds per benchmark (" << world.library() << ")\n";
+    const auto mine = run_rounds(world, job, hosts, rounds, log);
+    return report(world, job, hosts, rounds.size(), mine);
+  } catch (const Error& e) {
+    if (world.rank() == 0) std::cerr << "rdmabench mesh: " << e.what() << "\n";
+    return static_cast<int>(e.exit_code());
+  }
+}
+
+}  // namespace rdmabench

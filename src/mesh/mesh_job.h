@@ -1,0 +1,34 @@
+// One rank's part of `rdmabench mesh`: serve in the background, meet the other ranks, measure
+// the pairs the schedule gives this rank round by round, and gather everything at rank 0,
+// which reports. Every rank returns the same exit code.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/test_spec.h"
+#include "mesh/mpi_world.h"
+#include "mesh/pair_measurement.h"
+
+namespace rdmabench {
+
+struct MeshJob {
+  std::vector<TestSpec> specs;          // one per mode, measured in this order
+  std::map<Mode, uint64_t> iterations;  // messages per pair, by mode
+  std::string schedule = "shift";       // shift or isolated (unless pairs_file)
+  std::string pairs_file;               // read by rank 0
+  double min_fraction = 0.8;
+  uint16_t port = 18515;                        // a host's k-th rank serves on port + k
+  std::vector<std::string> devices, addresses;  // by local rank; empty: defaults
+  PairRunOptions run;
+  std::string out_file;  // written by rank 0
+  bool verbose = false;  // every rank's server logs to stderr
+  nlohmann::json params;
+};
+
+int run_mesh_job(const MpiWorld& world, const MeshJob& job);
+
+}  // namespace rdmabench

@@ -1,0 +1,191 @@
+#include "mesh/mesh_report.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <ostream>
+#include <set>
+
+#include "core/error.h"
+
+namespace rdmabench {
+
+nlohmann::json PairResult::to_json() const {
+  nlohmann::json j = {{"benchmark", benchmark}, {"client", pair.client}, {"server", pair.server}};
+  if (error.empty())
+    j["counters"] = counters;
+  else
+    j["error"] = {{"message", error}, {"exit_code", exit_code}};
+  return j;
+}
+
+PairResult PairResult::from_json(const nlohmann::json& j) {
+  PairResult r;
+  r.benchmark = j.at("benchmark").get<std::string>();
+  r.pair = {j.at("client").get<int>(), j.at("server").get<int>()};
+  if (j.contains("error")) {
+    r.error = j["error"].at("message").get<std::string>();
+    r.exit_code = j["error"].at("exit_code").get<int>();
+  } else {
+    r.counters = j.at("counters").get<std::map<std::string, double>>();
+  }
+  return r;
+}
+
+JudgedFigure judged_figure(const std::string& benchmark) {
+  if (benchmark.find("/lat/") != std::string::npos) return {"lat_p50_us", false};
+  return {"bytes_per_second", true};
+}
+
+namespace {
+
+nlohmann::json matrix_json(const MeshMatrix& m) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : m) {
+    nlohmann::json cells = nlohmann::json::array();
+    for (const auto& cell : row) cells.push_back(cell ? nlohmann::json(*cell) : nlohmann::json());
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+nlohmann::json pairs_json(const std::vector<MeshPair>& pairs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const MeshPair& p : pairs) out.push_back({p.client, p.server});
+  return out;
+}
+
+// One benchmark's matrices (every counter any of its pairs reported), errors and verdict.
+nlohmann::json benchmark_report(const std::string& name, const std::vector<PairResult>& results,
+                                size_t hosts, double min_fraction) {
+  std::map<std::string, MeshMatrix> matrices;
+  nlohmann::json errors = nlohmann::json::array();
+  for (const PairResult& r : results) {
+    if (r.benchmark != name) continue;
+    if (!r.error.empty()) {
+      errors.push_back({{"client", r.pair.client},
+                        {"server", r.pair.server},
+                        {"message", r.error},
+                        {"exit_code", r.exit_code}});
+      continue;
+    }
+    for (const auto& [counter, value] : r.counters) {
+      auto& m = matrices[counter];
+      if (m.empty()) m.assign(hosts, std::vector<std::optional<double>>(hosts));
+      m.at(static_cast<size_t>(r.pair.client)).at(static_cast<size_t>(r.pair.server)) = value;
+    }
+  }
+  const JudgedFigure figure = judged_figure(name);
+  const MeshMatrix judged = matrices.count(figure.counter)
+                                ? matrices[figure.counter]
+                                : MeshMatrix(hosts, std::vector<std::optional<double>>(hosts));
+  const OutlierReport o = find_outliers(judged, {min_fraction, figure.higher_is_better});
+  nlohmann::json heatmaps = {figure.counter};
+  for (const char* extra : {"lat_p99_us", "client_cpu_us_per_msg", "server_cpu_us_per_msg"})
+    if (matrices.count(extra) && extra != figure.counter) heatmaps.push_back(extra);
+  nlohmann::json j = {{"name", name},
+                      {"figure", figure.counter},
+                      {"higher_is_better", figure.higher_is_better},
+                      {"heatmaps", heatmaps},
+                      {"errors", errors},
+                      {"outliers",
+                       {{"min_fraction", min_fraction},
+                        {"median", o.median},
+                        {"threshold", o.threshold},
+                        {"slow_pairs", pairs_json(o.slow_pairs)},
+                        {"slow_senders", o.slow_senders},
+                        {"slow_receivers", o.slow_receivers},
+                        {"slow_hosts", o.slow_hosts()}}}};
+  j["matrices"] = nlohmann::json::object();
+  for (const auto& [counter, m] : matrices) j["matrices"][counter] = matrix_json(m);
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
+                           const std::vector<PairResult>& results, double min_fraction) {
+  std::vector<std::string> names;
+  for (const PairResult& r : results)
+    if (std::find(names.begin(), names.end(), r.benchmark) == names.end())
+      names.push_back(r.benchmark);
+  nlohmann::json benchmarks = nlohmann::json::array();
+  std::set<int> slow_hosts;
+  size_t slow_pairs = 0, failed_pairs = 0;
+  int exit_code = 0;
+  for (const std::string& name : names) {
+    nlohmann::json b = benchmark_report(name, results, hosts.size(), min_fraction);
+    for (int h : b["outliers"]["slow_hosts"]) slow_hosts.insert(h);
+    slow_pairs += b["outliers"]["slow_pairs"].size();
+    failed_pairs += b["errors"].size();
+    for (const auto& e : b["errors"]) exit_code = std::max(exit_code, e["exit_code"].get<int>());
+    benchmarks.push_back(std::move(b));
+  }
+  if (exit_code == 0 && slow_pairs > 0) exit_code = static_cast<int>(ExitCode::kOutliers);
+  return {{"context", context},
+          {"hosts", hosts},
+          {"benchmarks", benchmarks},
+          {"verdict",
+           {{"slow_hosts", slow_hosts},
+            {"slow_pairs", slow_pairs},
+            {"failed_pairs", failed_pairs},
+            {"exit_code", exit_code}}}};
+}
+
+namespace {
+
+std::string host_label(const nlohmann::json& hosts, int rank) {
+  const auto& h = hosts.at(static_cast<size_t>(rank));
+  return std::to_string(rank) + " " + h.value("hostname", std::string("?")) + " " +
+         h.value("device", std::string("?"));
+}
+
+void print_matrix(const nlohmann::json& b, const nlohmann::json& hosts, std::ostream& out) {
+  const std::string figure = b["figure"];
+  const bool bw = figure == "bytes_per_second";
+  out << b["name"].get<std::string>() << ": " << (bw ? "Gb/s" : figure)
+      << ", row = client rank, column = server rank\n"
+      << std::setw(8) << "";
+  for (size_t s = 0; s < hosts.size(); ++s) out << std::setw(10) << s;
+  out << "\n";
+  const auto& m = b["matrices"].contains(figure) ? b["matrices"][figure] : nlohmann::json();
+  for (size_t c = 0; c < hosts.size(); ++c) {
+    out << std::setw(8) << c;
+    for (size_t s = 0; s < hosts.size(); ++s) {
+      const bool has = m.is_array() && !m[c][s].is_null();
+      out << std::setw(10);
+      if (has)
+        out << std::fixed << std::setprecision(bw ? 3 : 1)
+            << m[c][s].get<double>() * (bw ? 8e-9 : 1);
+      else
+        out << "-";
+    }
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+void print_mesh_report(const nlohmann::json& report, std::ostream& out) {
+  const auto& hosts = report["hosts"];
+  for (const auto& b : report["benchmarks"]) {
+    print_matrix(b, hosts, out);
+    const auto& o = b["outliers"];
+    out << "  median " << o["median"].get<double>() << ", slow past "
+        << o["threshold"].get<double>() << " (--min-fraction " << o["min_fraction"].get<double>()
+        << ")\n";
+    for (const auto& p : o["slow_pairs"])
+      out << "  SLOW pair " << p[0].get<int>() << " -> " << p[1].get<int>() << "\n";
+    for (const auto& e : b["errors"])
+      out << "  FAILED pair " << e["client"].get<int>() << " -> " << e["server"].get<int>() << ": "
+          << e["message"].get<std::string>() << "\n";
+    out << "\n";
+  }
+  const auto& v = report["verdict"];
+  for (int h : v["slow_hosts"])
+    out << "SLOW HOST " << host_label(hosts, h) << ": its whole row or column is slow\n";
+  out << "verdict: " << v["slow_pairs"].get<size_t>() << " slow pairs, "
+      << v["failed_pairs"].get<size_t>() << " failed pairs, " << v["slow_hosts"].size()
+      << " slow hosts (exit " << v["exit_code"].get<int>() << ")\n";
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,44 @@
+// The mesh's results, gathered at rank 0: one N x N matrix per counter the engine reported
+// for each measured mode, the outlier verdict on each mode's figure, and the text summary.
+// Pure functions of the gathered results (no MPI, no device), so they can be unit-tested.
+#pragma once
+
+#include <iosfwd>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "mesh/outliers.h"
+
+namespace rdmabench {
+
+// One measured pair: the counters of its run (run_counters), or why it failed.
+struct PairResult {
+  std::string benchmark;  // TestSpec::name(), e.g. write/bw/busy/65536
+  MeshPair pair;
+  std::map<std::string, double> counters;
+  std::string error;  // non-empty: the run failed, no counters
+  int exit_code = 0;  // the failure's ExitCode
+  nlohmann::json to_json() const;
+  static PairResult from_json(const nlohmann::json& j);
+};
+
+// What a benchmark is judged on: bytes_per_second for bw (higher is better), lat_p50_us for
+// lat (lower is better).
+struct JudgedFigure {
+  std::string counter;
+  bool higher_is_better = true;
+};
+JudgedFigure judged_figure(const std::string& benchmark);
+
+// The whole report: {"context", "hosts", "benchmarks": [{name, figure, higher_is_better,
+// heatmaps, matrices: {counter: N x N (null where unmeasured)}, errors: [...], outliers}],
+// "verdict": {slow_hosts, slow_pairs, failed_pairs, exit_code}}.
+nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
+                           const std::vector<PairResult>& results, double min_fraction);
+
+// A person's summary of the report: each benchmark's figure as a matrix, then the verdict.
+void print_mesh_report(const nlohmann::json& report, std::ostream& out);
+
+}  // namespace rdmabench

@@ -1,0 +1,28 @@
+// MpiWorld in a build without MPI (meson found no MPI library): `rdmabench mesh` says how to
+// get one instead of failing to build.
+#include "core/error.h"
+#include "mesh/mpi_world.h"
+
+namespace rdmabench {
+
+MpiWorld::MpiWorld(int&, char**&) {
+  throw Error(ExitCode::kUsage,
+              "this rdmabench was built without MPI, which mesh needs: install libopenmpi-dev "
+              "(tools/setup-deps does) and rebuild (meson setup --reconfigure build)");
+}
+MpiWorld::~MpiWorld() = default;
+std::string MpiWorld::library() const {
+  return "";
+}
+std::vector<std::string> MpiWorld::all_gather(const std::string& mine) const {
+  return {mine};
+}
+std::vector<std::string> MpiWorld::gather(const std::string& mine, int) const {
+  return {mine};
+}
+void MpiWorld::barrier() const {}
+int MpiWorld::broadcast(int value, int) const {
+  return value;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,28 @@
+// One mesh pair, measured from its client rank: connect to the server rank's background
+// server, warm up, run the benchmark once by iterations, and keep its counters (the same
+// run_counters as `rdmabench run`), or why it failed.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include "engine/test_spec.h"
+#include "mesh/mesh_report.h"
+
+namespace rdmabench {
+
+struct PairRunOptions {
+  uint64_t iterations = 1000;               // messages of the timed run
+  uint64_t warmup = 16;                     // messages run first on both sides, in no figure
+  std::string device;                       // this rank's device (oob)
+  std::chrono::milliseconds timeout{5000};  // every blocking step
+  std::chrono::milliseconds wait{10000};    // a server still finishing its last client
+};
+
+// Never throws an rdmabench Error: a failure is the result's error and exit code.
+PairResult measure_pair(const std::string& server_host, uint16_t server_port, const TestSpec& spec,
+                        MeshPair pair, const PairRunOptions& options, std::ostream& log);
+
+}  // namespace rdmabench

@@ -1,0 +1,39 @@
+// Which pairs of mesh ranks measure when: a list of rounds, each a set of (client, server)
+// pairs that run at the same time. Pure functions, no MPI.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdmabench {
+
+struct MeshPair {
+  int client = 0;  // the rank that runs the pattern against...
+  int server = 0;  // ...this rank's server
+  bool operator==(const MeshPair&) const = default;
+};
+
+using MeshRound = std::vector<MeshPair>;
+
+enum class ScheduleKind { kShift, kIsolated, kPairs };
+std::optional<ScheduleKind> parse_schedule_kind(const std::string& text);
+
+// N-1 rounds; in round d (1..N-1) every rank i measures towards rank (i+d) mod N, all at once,
+// so every rank is a client once and a server once per round, as in mpiGraph.
+std::vector<MeshRound> shift_schedule(int hosts);
+
+// Every ordered pair alone in its own round (in shift order), for clean per-link figures.
+std::vector<MeshRound> isolated_schedule(int hosts);
+
+// Pairs from a file: one "CLIENT SERVER" pair of ranks a line ('#' starts a comment). Throws
+// Error(kUsage) naming the source and line for a bad line, a rank outside 0..hosts-1, a rank
+// paired with itself, or a pair given twice.
+std::vector<MeshPair> parse_pairs(std::istream& in, int hosts, const std::string& source);
+
+// Packs pairs, in their order, into as few rounds as first fit gives, a rank at most once a
+// client and once a server in each round (a rank serves one client at a time).
+std::vector<MeshRound> rounds_from_pairs(const std::vector<MeshPair>& pairs);
+
+}  // namespace rdmabench

@@ -1,0 +1,88 @@
+#include "mesh/schedule.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+
+using namespace rdmabench;
+
+namespace {
+std::string usage_error(const std::string& text, int hosts) {
+  std::istringstream in(text);
+  try {
+    parse_pairs(in, hosts, "pairs.txt");
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
+    return e.what();
+  }
+  return "";
+}
+
+// Every rank at most once a client and once a server in every round.
+void expect_one_role_each(const std::vector<MeshRound>& rounds) {
+  for (const MeshRound& round : rounds) {
+    std::set<int> clients, servers;
+    for (const MeshPair& p : round) {
+      EXPECT_TRUE(clients.insert(p.client).second);
+      EXPECT_TRUE(servers.insert(p.server).second);
+    }
+  }
+}
+}  // namespace
+
+TEST(MeshSchedule, ShiftCoversEveryOrderedPairOnceInNMinusOneRounds) {
+  const auto rounds = shift_schedule(4);
+  ASSERT_EQ(rounds.size(), 3u);
+  std::set<std::pair<int, int>> seen;
+  for (size_t d = 0; d < rounds.size(); ++d) {
+    ASSERT_EQ(rounds[d].size(), 4u);
+    for (const MeshPair& p : rounds[d]) {
+      EXPECT_EQ(p.server, (p.client + static_cast<int>(d) + 1) % 4);
+      EXPECT_TRUE(seen.emplace(p.client, p.server).second);
+    }
+  }
+  EXPECT_EQ(seen.size(), 12u);
+  expect_one_role_each(rounds);
+  EXPECT_TRUE(shift_schedule(1).empty());
+}
+
+TEST(MeshSchedule, IsolatedRunsOnePairARound) {
+  const auto rounds = isolated_schedule(3);
+  ASSERT_EQ(rounds.size(), 6u);
+  for (const MeshRound& round : rounds) EXPECT_EQ(round.size(), 1u);
+  EXPECT_EQ(rounds[0][0], (MeshPair{0, 1}));
+  EXPECT_EQ(rounds[5][0], (MeshPair{2, 1}));
+}
+
+TEST(MeshSchedule, PairsFileParsesWithCommentsAndBlankLines) {
+  std::istringstream in("# from to\n0 1\n\n  2 0   # back\n1\t2\n");
+  EXPECT_EQ(parse_pairs(in, 3, "f"), (std::vector<MeshPair>{{0, 1}, {2, 0}, {1, 2}}));
+}
+
+TEST(MeshSchedule, BadPairsNameTheLineAndTheProblem) {
+  EXPECT_EQ(usage_error("0 1\n0 x\n", 2), "pairs.txt:2: expected two ranks, CLIENT SERVER");
+  EXPECT_EQ(usage_error("0 1 2\n", 3), "pairs.txt:1: expected two ranks, CLIENT SERVER");
+  EXPECT_EQ(usage_error("0 4\n", 4), "pairs.txt:1: rank 4 is not between 0 and 3 (4 ranks)");
+  EXPECT_EQ(usage_error("-1 0\n", 4), "pairs.txt:1: rank -1 is not between 0 and 3 (4 ranks)");
+  EXPECT_EQ(usage_error("1 1\n", 2), "pairs.txt:1: a rank cannot measure against itself");
+  EXPECT_EQ(usage_error("0 1\n1 0\n0 1\n", 2), "pairs.txt:3: the pair is given twice");
+  EXPECT_EQ(usage_error("# nothing\n", 2), "pairs.txt: no pairs");
+}
+
+TEST(MeshSchedule, PairsPackIntoRoundsWhereEachRankServesOneClient) {
+  // 0->1 and 2->1 share a server: they cannot run together.
+  const auto rounds = rounds_from_pairs({{0, 1}, {2, 1}, {1, 0}, {3, 2}, {0, 3}});
+  expect_one_role_each(rounds);
+  ASSERT_EQ(rounds.size(), 2u);
+  EXPECT_EQ(rounds[0], (MeshRound{{0, 1}, {1, 0}, {3, 2}}));
+  EXPECT_EQ(rounds[1], (MeshRound{{2, 1}, {0, 3}}));
+}
+
+TEST(MeshSchedule, ScheduleNames) {
+  EXPECT_EQ(parse_schedule_kind("shift"), ScheduleKind::kShift);
+  EXPECT_EQ(parse_schedule_kind("isolated"), ScheduleKind::kIsolated);
+  EXPECT_EQ(parse_schedule_kind("ring"), std::nullopt);
+}
