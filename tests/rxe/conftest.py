@@ -2,7 +2,8 @@
 
 A test marked @pytest.mark.layout("veth") runs only in the two-host layout, one marked
 @pytest.mark.layout("lo") only on loopback, one marked @pytest.mark.layout("veth-icount") only
-in the deterministic two-host guest (tools/rxe-vm --deterministic -m veth); tools/test boots
+in the deterministic two-host guest (tools/rxe-vm --deterministic -m veth), one marked
+@pytest.mark.layout("mesh") only among the four hosts of tools/rxe-vm -m mesh:4; tools/test boots
 one guest per layout, so every test runs exactly once per layout it names. Unmarked tests run
 in lo and veth (not in the deterministic guest, whose busy-CQ timings mean nothing).
 """
@@ -33,6 +34,8 @@ def deterministic_guest():
 
 
 def current_layout():
+    if Path("/sys/class/net/rxebr").exists():
+        return "mesh"
     if Path("/sys/class/net/veth0").exists():
         return "veth-icount" if deterministic_guest() else "veth"
     devices = list(Path("/sys/class/infiniband").glob("*")) if Path("/sys/class/infiniband").exists() else []
@@ -40,7 +43,7 @@ def current_layout():
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "layout(name): run only in that rxe-vm layout (lo or veth)")
+    config.addinivalue_line("markers", "layout(name): run only in that rxe-vm layout (lo, veth, veth-icount or mesh)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -58,7 +61,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def layout():
     name = current_layout()
-    assert name != "none", "no RDMA device in this guest: the rxe suites must run under tools/rxe-vm -m lo|veth"
+    assert name != "none", "no RDMA device in this guest: the rxe suites must run under tools/rxe-vm -m lo|veth|mesh:4"
     return name
 
 

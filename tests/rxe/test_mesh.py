@@ -1,0 +1,126 @@
+"""rdmabench mesh among the four rxe "hosts" of tools/rxe-vm -m mesh:4, launched by Open MPI's
+mpirun as on a cluster: every pair is measured over its own veth (the packet counters say so),
+a clean mesh is not flagged, and one host slowed with tc netem is named, alone.
+
+Open MPI's own traffic stays off the RDMA devices (pml ob1, btl self,vader,tcp, no UCX). The
+four ranks share the guest's two vCPUs (--oversubscribe), so every side waits for completions
+with events, and the verdicts are judged on --schedule isolated: in a shift round four pairs'
+eight processes take turns on two vCPUs, and their latency differs by up to 2x with no link
+at fault (measured in the deterministic guest: 129 to 278 us p50 where isolated pairs give
+147 to 172 us). The shift schedule's mechanics are tested on their own."""
+import json
+import pytest
+
+from conftest import run
+
+pytestmark = pytest.mark.layout("mesh")
+
+HOSTS = 4
+DEVICES = ",".join(f"rxe{i}" for i in range(HOSTS))
+ADDRESSES = ",".join(f"10.99.1.{i + 1}" for i in range(HOSTS))
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "pml", "ob1",
+          "--mca", "btl", "self,vader,tcp", "--mca", "osc", "^ucx"]
+# Large enough that a quarter of the round's pairs sharing two vCPUs still measure a steady
+# figure; bw and lat with events (the ranks are oversubscribed).
+MESH = ["--address", ADDRESSES, "--pattern", "send", "--cq", "event", "--iters", "600",
+        "--lat-iters", "600", "--timeout", "10"]
+ISOLATED = ["--schedule", "isolated"]
+
+
+def mesh(rdmabench, tmp_path, *extra, ranks=HOSTS, devices=DEVICES, timeout=300):
+    out = tmp_path / "mesh.json"
+    proc = run([*MPIRUN, "-np", str(ranks), rdmabench, "mesh", "--device", devices, *MESH,
+                "--out", str(out), *extra], timeout=timeout)
+    report = json.loads(out.read_text()) if out.exists() else None
+    return proc, report
+
+
+def packets():
+    stats = lambda d, k: int(open(f"/sys/class/net/{d}/statistics/{k}_packets").read())
+    return {f"h{i}": (stats(f"h{i}", "rx"), stats(f"h{i}", "tx")) for i in range(HOSTS)}
+
+
+def off_diagonal():
+    return [(c, s) for c in range(HOSTS) for s in range(HOSTS) if c != s]
+
+
+@pytest.fixture
+def slow_host_2():
+    """Host 2's link, both ways: 1 ms more delay and 40 Mbit/s (about a fifth of a pair's bw)."""
+    for dev in ("h2", "h2-br"):
+        run(["tc", "qdisc", "add", "dev", dev, "root", "netem", "delay", "1ms", "rate", "40mbit",
+             "limit", "10000"], check=True)
+    yield 2
+    for dev in ("h2", "h2-br"):
+        run(["tc", "qdisc", "del", "dev", dev, "root"], check=True)
+
+
+def test_a_clean_mesh_measures_every_pair_over_its_own_link(rdmabench, tmp_path):
+    before = packets()
+    proc, report = mesh(rdmabench, tmp_path, *ISOLATED)
+    after = packets()
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert report["context"]["ranks"] == HOSTS and report["context"]["rounds"] == HOSTS * (HOSTS - 1)
+    assert [h["device"] for h in report["hosts"]] == DEVICES.split(",")
+    assert all(h["kernel"] and h["gid"].endswith(f"10.99.1.{h['rank'] + 1}") for h in report["hosts"])
+    assert [b["name"] for b in report["benchmarks"]] == ["send/bw/event/65536", "send/lat/event/2"]
+    for b in report["benchmarks"]:
+        m = b["matrices"][b["figure"]]
+        assert all(m[i][i] is None for i in range(HOSTS)), b["name"]
+        assert all(m[c][s] > 0 for c, s in off_diagonal()), b["name"]
+        assert b["outliers"]["slow_pairs"] == [] and b["errors"] == [], (b["name"], proc.stdout)
+        for counter in ("client_cpu_us_per_msg", "server_cpu_us_per_msg"):
+            assert counter in b["heatmaps"] and counter in b["matrices"], b["name"]
+    assert report["verdict"] == {"slow_hosts": [], "slow_pairs": 0, "failed_pairs": 0, "exit_code": 0}
+    # Each host sent and received at least every bw message of its 3 + 3 pairs on its own veth.
+    for dev, (rx, tx) in after.items():
+        assert rx - before[dev][0] > 3 * 600 and tx - before[dev][1] > 3 * 600, (dev, before, after)
+    assert "verdict: 0 slow pairs, 0 failed pairs, 0 slow hosts (exit 0)" in proc.stdout
+
+
+def test_a_slow_link_names_exactly_that_host(rdmabench, tmp_path, slow_host_2):
+    proc, report = mesh(rdmabench, tmp_path, *ISOLATED)
+    assert proc.returncode == 7, proc.stdout + proc.stderr
+    assert report["verdict"]["slow_hosts"] == [slow_host_2], proc.stdout
+    for b in report["benchmarks"]:
+        slow = {tuple(p) for p in b["outliers"]["slow_pairs"]}
+        touching = {(c, s) for c, s in off_diagonal() if slow_host_2 in (c, s)}
+        assert slow == touching, (b["name"], sorted(slow), proc.stdout)
+    assert f"SLOW HOST {slow_host_2} " in proc.stdout
+
+
+def test_shift_rounds_run_every_pair_of_a_round_at_once(rdmabench, tmp_path):
+    proc, report = mesh(rdmabench, tmp_path, "--mode", "bw", "--min-fraction", "0.5")
+    assert proc.returncode in (0, 7), proc.stdout + proc.stderr  # the verdict: see the top
+    assert report["context"]["schedule"] == "shift" and report["context"]["rounds"] == HOSTS - 1
+    assert "[1/3] send/bw/event/65536: round 1/3, 4 pairs at once" in proc.stderr
+    b = report["benchmarks"][0]
+    assert b["errors"] == [] and report["verdict"]["failed_pairs"] == 0
+    m = b["matrices"]["bytes_per_second"]
+    assert all(m[c][s] > 0 for c, s in off_diagonal()), m
+
+
+def test_pairs_from_a_file(rdmabench, tmp_path):
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("# client server\n0 3\n3 0\n1 2\n")
+    proc, report = mesh(rdmabench, tmp_path, "--pairs", str(pairs), "--mode", "bw")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert report["context"]["rounds"] == 1  # no rank is twice a client or a server
+    m = report["benchmarks"][0]["matrices"]["bytes_per_second"]
+    measured = {(c, s) for c, s in off_diagonal() if m[c][s] is not None}
+    assert measured == {(0, 3), (3, 0), (1, 2)}
+
+
+@pytest.mark.parametrize("case", ["bad-pairs", "one-rank", "no-such-device"])
+def test_bad_input_gets_a_clear_error_on_every_rank(rdmabench, tmp_path, case):
+    extra, ranks, devices = [], HOSTS, DEVICES
+    if case == "bad-pairs":
+        (tmp_path / "pairs.txt").write_text("0 1\n2 7\n")
+        extra, expected, code = ["--pairs", str(tmp_path / "pairs.txt")], "pairs.txt:2: rank 7", 2
+    elif case == "one-rank":
+        ranks, expected, code = 1, "mesh needs at least 2 ranks", 2
+    else:
+        devices, expected, code = "rxe0,rxe1,nosuch,rxe3", "rank 2: ", 3
+    proc, report = mesh(rdmabench, tmp_path, *extra, ranks=ranks, devices=devices, timeout=120)
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    assert expected in proc.stderr and report is None, proc.stderr
