@@ -79,9 +79,12 @@ nlohmann::json benchmark_report(const std::string& name, const std::vector<PairR
                                 ? matrices[figure.counter]
                                 : MeshMatrix(hosts, std::vector<std::optional<double>>(hosts));
   const OutlierReport o = find_outliers(judged, {min_fraction, figure.higher_is_better});
-  nlohmann::json heatmaps = {figure.counter};
+  // What a person looks at first: the judged figure, the tail, and each side's CPU.
+  nlohmann::json heatmaps = {
+      {{"counter", figure.counter}, {"higher_is_better", figure.higher_is_better}}};
   for (const char* extra : {"lat_p99_us", "client_cpu_us_per_msg", "server_cpu_us_per_msg"})
-    if (matrices.count(extra) && extra != figure.counter) heatmaps.push_back(extra);
+    if (matrices.count(extra) && extra != figure.counter)
+      heatmaps.push_back({{"counter", extra}, {"higher_is_better", false}});
   nlohmann::json j = {{"name", name},
                       {"figure", figure.counter},
                       {"higher_is_better", figure.higher_is_better},

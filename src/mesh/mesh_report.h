@@ -33,7 +33,8 @@ struct JudgedFigure {
 JudgedFigure judged_figure(const std::string& benchmark);
 
 // The whole report: {"context", "hosts", "benchmarks": [{name, figure, higher_is_better,
-// heatmaps, matrices: {counter: N x N (null where unmeasured)}, errors: [...], outliers}],
+// heatmaps: [{counter, higher_is_better}], matrices: {counter: N x N (null where
+// unmeasured)}, errors: [...], outliers}],
 // "verdict": {slow_hosts, slow_pairs, failed_pairs, exit_code}}.
 nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
                            const std::vector<PairResult>& results, double min_fraction);

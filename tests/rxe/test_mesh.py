@@ -4,10 +4,13 @@ a clean mesh is not flagged, and one host slowed with tc netem is named, alone.
 
 Open MPI's own traffic stays off the RDMA devices (pml ob1, btl self,vader,tcp, no UCX). The
 four ranks share the guest's two vCPUs (--oversubscribe), so every side waits for completions
-with events, and the verdicts are judged on --schedule isolated: in a shift round four pairs'
-eight processes take turns on two vCPUs, and their latency differs by up to 2x with no link
-at fault (measured in the deterministic guest: 129 to 278 us p50 where isolated pairs give
-147 to 172 us). The shift schedule's mechanics are tested on their own."""
+with events, and the verdicts are judged on --schedule isolated in the deterministic guest
+(tools/test boots it with --deterministic). Measured there, clean: bw 0.228-0.235 Gb/s on
+every pair, p50 latency at 147.5-148.2 or 166.9-172.0 us (two levels), so the slowest healthy
+pair is 7 % inside the 0.8 threshold; host 2 slowed: 0.039 Gb/s and 1134-1137 us on each of its
+six pairs. In the ordinary guest the same isolated pairs spread from 0.16 to 0.34 Gb/s with
+no link at fault, and in a shift round four pairs' eight processes take turns on two vCPUs
+(latency differs by up to 2x): the shift schedule's mechanics are tested on their own."""
 import json
 import pytest
 
@@ -22,8 +25,8 @@ MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "pml", "o
           "--mca", "btl", "self,vader,tcp", "--mca", "osc", "^ucx"]
 # Large enough that a quarter of the round's pairs sharing two vCPUs still measure a steady
 # figure; bw and lat with events (the ranks are oversubscribed).
-MESH = ["--address", ADDRESSES, "--pattern", "send", "--cq", "event", "--iters", "600",
-        "--lat-iters", "600", "--timeout", "10"]
+MESH = ["--address", ADDRESSES, "--pattern", "send", "--cq", "event", "--iters", "300",
+        "--lat-iters", "300", "--timeout", "30"]
 ISOLATED = ["--schedule", "isolated"]
 
 
@@ -70,11 +73,12 @@ def test_a_clean_mesh_measures_every_pair_over_its_own_link(rdmabench, tmp_path)
         assert all(m[c][s] > 0 for c, s in off_diagonal()), b["name"]
         assert b["outliers"]["slow_pairs"] == [] and b["errors"] == [], (b["name"], proc.stdout)
         for counter in ("client_cpu_us_per_msg", "server_cpu_us_per_msg"):
-            assert counter in b["heatmaps"] and counter in b["matrices"], b["name"]
+            assert counter in [h["counter"] for h in b["heatmaps"]], b["name"]
+            assert counter in b["matrices"], b["name"]
     assert report["verdict"] == {"slow_hosts": [], "slow_pairs": 0, "failed_pairs": 0, "exit_code": 0}
     # Each host sent and received at least every bw message of its 3 + 3 pairs on its own veth.
     for dev, (rx, tx) in after.items():
-        assert rx - before[dev][0] > 3 * 600 and tx - before[dev][1] > 3 * 600, (dev, before, after)
+        assert rx - before[dev][0] > 3 * 300 and tx - before[dev][1] > 3 * 300, (dev, before, after)
     assert "verdict: 0 slow pairs, 0 failed pairs, 0 slow hosts (exit 0)" in proc.stdout
 
 

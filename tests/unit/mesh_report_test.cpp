@@ -40,7 +40,9 @@ TEST(MeshReport, MatricesHoldEveryCounterByClientAndServer) {
   const json& b = report["benchmarks"][0];
   EXPECT_EQ(b["figure"], "bytes_per_second");
   EXPECT_TRUE(b["higher_is_better"].get<bool>());
-  EXPECT_EQ(b["heatmaps"], json({"bytes_per_second", "client_cpu_us_per_msg"}));
+  EXPECT_EQ(b["heatmaps"],
+            json::parse(R"([{"counter": "bytes_per_second", "higher_is_better": true},
+                            {"counter": "client_cpu_us_per_msg", "higher_is_better": false}])"));
   EXPECT_TRUE(b["matrices"]["bytes_per_second"][1][1].is_null());
   EXPECT_EQ(b["matrices"]["bytes_per_second"][0][2], 1e8);
   EXPECT_EQ(b["matrices"]["client_cpu_us_per_msg"][2][1], 2.0);
