@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <ostream>
 #include <set>
+#include <sstream>
 
 #include "core/error.h"
 
@@ -142,10 +143,17 @@ std::string host_label(const nlohmann::json& hosts, int rank) {
          h.value("device", std::string("?"));
 }
 
+// A figure as the summary shows it: bandwidth in Gb/s, anything else as the engine wrote it.
+std::string shown(const std::string& figure, double value) {
+  const bool bw = figure == "bytes_per_second";
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(bw ? 3 : 1) << value * (bw ? 8e-9 : 1);
+  return text.str();
+}
+
 void print_matrix(const nlohmann::json& b, const nlohmann::json& hosts, std::ostream& out) {
   const std::string figure = b["figure"];
-  const bool bw = figure == "bytes_per_second";
-  out << b["name"].get<std::string>() << ": " << (bw ? "Gb/s" : figure)
+  out << b["name"].get<std::string>() << ": " << (figure == "bytes_per_second" ? "Gb/s" : figure)
       << ", row = client rank, column = server rank\n"
       << std::setw(8) << "";
   for (size_t s = 0; s < hosts.size(); ++s) out << std::setw(10) << s;
@@ -155,12 +163,7 @@ void print_matrix(const nlohmann::json& b, const nlohmann::json& hosts, std::ost
     out << std::setw(8) << c;
     for (size_t s = 0; s < hosts.size(); ++s) {
       const bool has = m.is_array() && !m[c][s].is_null();
-      out << std::setw(10);
-      if (has)
-        out << std::fixed << std::setprecision(bw ? 3 : 1)
-            << m[c][s].get<double>() * (bw ? 8e-9 : 1);
-      else
-        out << "-";
+      out << std::setw(10) << (has ? shown(figure, m[c][s].get<double>()) : "-");
     }
     out << "\n";
   }
@@ -173,9 +176,11 @@ void print_mesh_report(const nlohmann::json& report, std::ostream& out) {
   for (const auto& b : report["benchmarks"]) {
     print_matrix(b, hosts, out);
     const auto& o = b["outliers"];
-    out << "  median " << o["median"].get<double>() << ", slow past "
-        << o["threshold"].get<double>() << " (--min-fraction " << o["min_fraction"].get<double>()
-        << ")\n";
+    const std::string figure = b["figure"];
+    out << "  median " << shown(figure, o["median"].get<double>()) << ", slow "
+        << (b["higher_is_better"].get<bool>() ? "below " : "above ")
+        << shown(figure, o["threshold"].get<double>()) << " (--min-fraction "
+        << o["min_fraction"].get<double>() << ")\n";
     for (const auto& p : o["slow_pairs"])
       out << "  SLOW pair " << p[0].get<int>() << " -> " << p[1].get<int>() << "\n";
     for (const auto& e : b["errors"])

@@ -59,6 +59,10 @@ TEST(MeshReport, ASlowHostIsTheVerdictAndTheExitCode) {
   print_mesh_report(report, text);
   EXPECT_NE(text.str().find("SLOW HOST 1 h1 rxe"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("SLOW pair 0 -> 1"), std::string::npos) << text.str();
+  // The median and the threshold in the matrix's own unit (Gb/s).
+  EXPECT_NE(text.str().find("median 0.800, slow below 0.640 (--min-fraction 0.8)"),
+            std::string::npos)
+      << text.str();
 }
 
 TEST(MeshReport, AFailedPairIsReportedWithItsExitCode) {
