@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "cli/option_checks.h"
 #include "core/error.h"
 #include "engine/control_protocol.h"
 #include "engine/spec_validation.h"
@@ -106,22 +107,11 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args) {
 }
 
 void parse_run_options(const cxxopts::ParseResult& args, MeshJob& r) {
-  for (const char* option : {"iters", "lat-iters"}) {
-    const uint64_t n = args[option].as<uint64_t>();
-    if (n == 0 || n > kMaxIterations)
-      throw Error(ExitCode::kUsage, std::string("--") + option + " must be between 1 and " +
-                                        std::to_string(kMaxIterations));
-  }
-  r.iterations[Mode::kBandwidth] = args["iters"].as<uint64_t>();
-  r.iterations[Mode::kLatency] = args["lat-iters"].as<uint64_t>();
-  const double timeout_s = args["timeout"].as<double>();
-  if (!(timeout_s >= 0.001 && timeout_s <= 86400))
-    throw Error(ExitCode::kUsage, "--timeout must be between 0.001 and 86400 seconds");
-  r.run.timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
+  r.iterations[Mode::kBandwidth] = iterations_option(args["iters"].as<uint64_t>(), "iters");
+  r.iterations[Mode::kLatency] = iterations_option(args["lat-iters"].as<uint64_t>(), "lat-iters");
+  r.run.timeout = timeout_option(args["timeout"].as<double>());
   r.run.wait = 2 * r.run.timeout;
-  r.run.warmup = args["warmup"].as<uint64_t>();
-  if (r.run.warmup > kMaxIterations)
-    throw Error(ExitCode::kUsage, "--warmup must be at most " + std::to_string(kMaxIterations));
+  r.run.warmup = warmup_option(args["warmup"].as<uint64_t>());
 }
 
 // Parse and validate; nullopt after --help. Touches neither MPI nor a device.

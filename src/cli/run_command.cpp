@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "cli/option_checks.h"
 #include "core/clock.h"
 #include "core/device_report.h"
 #include "core/version.h"
@@ -257,9 +258,7 @@ void validate_combinations(const SuiteOptions& so) {
 void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.host = args["host"].as<std::string>();
   so.port = args["port"].as<uint16_t>();
-  if (const double t = args["timeout"].as<double>(); !(t >= 0.001 && t <= 86400))
-    throw Error(ExitCode::kUsage, "--timeout must be between 0.001 and 86400 seconds");
-  so.timeout = std::chrono::milliseconds(static_cast<int64_t>(args["timeout"].as<double>() * 1000));
+  so.timeout = timeout_option(args["timeout"].as<double>());
   const double wait_s = args["wait"].as<double>();
   if (!(wait_s >= 0)) throw Error(ExitCode::kUsage, "--wait must be 0 or more seconds");
   so.wait.wait = std::chrono::milliseconds(
@@ -272,16 +271,9 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.cq_choices = parse_cq_choices(args["cq"].as<std::string>());
   so.sizes = parse_sizes(args["sizes"].as<std::string>());
   so.rates = parse_rates(args["rate"].as<std::string>());
-  if (args.count("iters")) {
-    so.iterations = args["iters"].as<uint64_t>();
-    if (*so.iterations == 0 || *so.iterations > kMaxIterations)
-      throw Error(ExitCode::kUsage,
-                  "--iters must be between 1 and " + std::to_string(kMaxIterations));
-  }
+  if (args.count("iters")) so.iterations = iterations_option(args["iters"].as<uint64_t>(), "iters");
   parse_scale_out(args, so);
-  so.warmup = args["warmup"].as<uint64_t>();
-  if (so.warmup > kMaxIterations)
-    throw Error(ExitCode::kUsage, "--warmup must be at most " + std::to_string(kMaxIterations));
+  so.warmup = warmup_option(args["warmup"].as<uint64_t>());
   so.debug_corrupt = args.count("debug-corrupt") > 0;
 }
 

@@ -4,6 +4,7 @@
 #include <cxxopts.hpp>
 #include <iostream>
 
+#include "cli/option_checks.h"
 #include "engine/server.h"
 #include "engine/thread_team.h"
 #include "verbs/error.h"
@@ -35,10 +36,7 @@ int run_serve_command(int argc, char** argv) {
   ServerOptions so;
   so.port = args["port"].as<uint16_t>();
   so.device = args["device"].as<std::string>();
-  const double timeout_s = args["timeout"].as<double>();
-  if (!(timeout_s >= 0.001 && timeout_s <= 86400))
-    throw Error(ExitCode::kUsage, "--timeout must be between 0.001 and 86400 seconds");
-  so.timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
+  so.timeout = timeout_option(args["timeout"].as<double>());
   so.once = args.count("once") > 0;
   so.debug_corrupt = args.count("debug-corrupt") > 0;
   if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());

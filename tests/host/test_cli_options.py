@@ -69,3 +69,38 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
     assert not out.exists()
     proc = rdmabench("run", "127.0.0.1", "--port", "1", "--out", str(tmp_path / "no" / "x.json"))
     assert proc.returncode == 2 and "cannot write there" in proc.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--iters", "0"), "--iters must be between 1 and"),
+    (("--lat-iters", "0"), "--lat-iters must be between 1 and"),
+    (("--timeout", "0"), "--timeout must be between"),
+    (("--warmup", "99999999999999999"), "--warmup must be at most"),
+    (("--schedule", "ring"), "--schedule: unknown 'ring' (shift, isolated)"),
+    (("--min-fraction", "0"), "--min-fraction must be above 0"),
+    (("--min-fraction", "1.5"), "--min-fraction must be above 0"),
+    (("--pattern", "atomic"), "--pattern: unknown 'atomic'"),
+    (("--mode", "bw,x"), "--mode: unknown 'x'"),
+    (("--size", "2,4"), "--size takes one size"),
+    (("--cq", "spin"), "spin"),
+    (("--bogus",), "bogus"),
+    (("somewhere",), "unexpected argument 'somewhere'")])
+def test_mesh_refuses_bad_options_before_mpi_starts(args, says):
+    proc = rdmabench("mesh", *args)
+    assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+
+
+def test_mesh_alone_says_how_to_launch_it():
+    # Without mpirun, MPI starts a one-rank job (a singleton): too few ranks.
+    proc = rdmabench("mesh")
+    assert proc.returncode == 2, proc.stderr
+    assert "mesh needs at least 2 ranks" in proc.stderr and "mpirun -np N" in proc.stderr
+
+
+def test_mesh_help_gives_the_launch_lines_and_exit_codes():
+    proc = rdmabench("mesh", "--help")
+    assert proc.returncode == 0
+    for text in ("mpirun -np N --map-by node", "srun -N N", "--schedule", "--pairs",
+                 "--min-fraction", "7 slow pairs or hosts"):
+        assert text in proc.stdout, text

@@ -1,0 +1,29 @@
+#include "cli/option_checks.h"
+
+#include <string>
+
+#include "core/error.h"
+#include "engine/control_protocol.h"
+
+namespace rdmabench {
+
+std::chrono::milliseconds timeout_option(double seconds) {
+  if (!(seconds >= 0.001 && seconds <= 86400))
+    throw Error(ExitCode::kUsage, "--timeout must be between 0.001 and 86400 seconds");
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
+uint64_t iterations_option(uint64_t count, const char* option) {
+  if (count == 0 || count > kMaxIterations)
+    throw Error(ExitCode::kUsage, std::string("--") + option + " must be between 1 and " +
+                                      std::to_string(kMaxIterations));
+  return count;
+}
+
+uint64_t warmup_option(uint64_t count) {
+  if (count > kMaxIterations)
+    throw Error(ExitCode::kUsage, "--warmup must be at most " + std::to_string(kMaxIterations));
+  return count;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,17 @@
+// Range checks that several subcommands' options share, each throwing Error(kUsage) with a
+// message that names the option and its range.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace rdmabench {
+
+// --timeout: 0.001 to 86400 seconds.
+std::chrono::milliseconds timeout_option(double seconds);
+// A message count (--iters, --lat-iters): 1 to kMaxIterations.
+uint64_t iterations_option(uint64_t count, const char* option);
+// --warmup: at most kMaxIterations.
+uint64_t warmup_option(uint64_t count);
+
+}  // namespace rdmabench
