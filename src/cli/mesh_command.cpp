@@ -95,8 +95,8 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args) {
     s.pattern = *pattern;
     s.mode = *mode;
     s.cq = parse_cq_choice(args["cq"].as<std::string>());
-    s.size = one_size(args[*mode == Mode::kLatency ? "lat-size" : "size"].as<std::string>(),
-                      *mode == Mode::kLatency ? "lat-size" : "size");
+    const char* size_option = *mode == Mode::kLatency ? "lat-size" : "size";
+    s.size = one_size(args[size_option].as<std::string>(), size_option);
     s.verify = args.count("verify") > 0;
     if (args.count("gid-index")) s.gid_index = args["gid-index"].as<uint32_t>();
     validate_spec(s);

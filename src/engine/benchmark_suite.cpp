@@ -126,14 +126,11 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
     samples_.resize(lat ? checked * spec.threads : 0);
     const RunResult v =
         s.run({{checked, 0, 0}, true, options_.debug_corrupt, options_.cpus}, samples_);
-    const uint64_t errors = v.client.verify_errors + v.server.verify_errors;
+    const uint64_t errors = verify_errors(v);
     state.counters["verified_messages"] =
         static_cast<double>(checked * spec.qps * (spec.bidir ? 2 : 1));
     state.counters["verify_errors"] = static_cast<double>(errors);
-    if (errors > 0)
-      fail(state,
-           Error(ExitCode::kVerification, spec.name() + ": --verify found " +
-                                              std::to_string(errors) + " corrupt bytes/messages"));
+    if (errors > 0) fail(state, verify_failure(spec, errors));
   } catch (const Error& e) {
     fail(state, e);
   } catch (const std::exception& e) {

@@ -129,4 +129,13 @@ RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uin
   return out;
 }
 
+uint64_t verify_errors(const RunResult& check) {
+  return check.client.verify_errors + check.server.verify_errors;
+}
+
+Error verify_failure(const TestSpec& spec, uint64_t errors) {
+  return Error(ExitCode::kVerification, spec.name() + ": --verify found " + std::to_string(errors) +
+                                            " corrupt bytes/messages");
+}
+
 }  // namespace rdmabench

@@ -25,4 +25,9 @@ struct RunCounters {
 // sorted here.
 RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uint64_t> samples);
 
+// What a --verify check run found: the corrupt bytes/messages of both sides.
+uint64_t verify_errors(const RunResult& check);
+// The failure of a check run that found `errors` (Error(kVerification), naming the benchmark).
+Error verify_failure(const TestSpec& spec, uint64_t errors);
+
 }  // namespace rdmabench

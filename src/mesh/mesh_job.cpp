@@ -34,21 +34,37 @@ std::string for_local_rank(const std::vector<std::string>& list, int local_rank,
   return list[static_cast<size_t>(local_rank)];
 }
 
-// This rank's identity, or {"error", "exit_code"} when it cannot take part. Every rank
-// contributes one, so that no rank waits for another that has already given up.
-nlohmann::json local_identity(const MpiWorld& world, const MeshJob& job) {
+// Where --out goes must be writable before anything is measured (rank 0 only).
+void check_out_file(const std::string& path) {
+  const std::string probe = path + ".rdmabench-probe";
+  if (!std::ofstream(probe)) throw Error(ExitCode::kUsage, "--out: cannot write next to " + path);
+  std::remove(probe.c_str());
+}
+
+// Gets this rank ready to take part: its identity, with its server started in `server`; or
+// {"error", "exit_code"} when it cannot. Every rank contributes one, so that no rank waits
+// for another that has already given up.
+nlohmann::json join(const MpiWorld& world, const MeshJob& job,
+                    std::optional<BackgroundServer>& server, std::ostream& log) {
   try {
     if (world.size() < 2)
       throw Error(ExitCode::kUsage,
                   "mesh needs at least 2 ranks, one per host: mpirun -np N --map-by node "
                   "rdmabench mesh ... or srun -N N rdmabench mesh ...");
+    if (world.rank() == 0 && !job.out_file.empty()) check_out_file(job.out_file);
     std::string address = for_local_rank(job.addresses, world.local_rank(), "address");
     if (address.empty()) address = first_ipv4_address();
     if (address.empty())
       throw Error(ExitCode::kUsage, "this host has no IPv4 address but loopback: give --address");
     const uint16_t port = static_cast<uint16_t>(job.port + world.local_rank());
-    return host_identity(world.rank(), address, port,
-                         for_local_rank(job.devices, world.local_rank(), "device"));
+    nlohmann::json identity = host_identity(
+        world.rank(), address, port, for_local_rank(job.devices, world.local_rank(), "device"));
+    ServerOptions options;
+    options.port = port;
+    options.device = identity["device"].get<std::string>();
+    options.timeout = job.run.timeout;
+    server.emplace(std::move(options), log);
+    return identity;
   } catch (const Error& e) {
     return {{"rank", world.rank()},
             {"error", e.what()},
@@ -162,31 +178,13 @@ int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& host
   return world.broadcast(code, 0);
 }
 
-// Where --out goes must be writable before anything is measured (rank 0 only).
-void check_out_file(const std::string& path) {
-  const std::string probe = path + ".rdmabench-probe";
-  if (!std::ofstream(probe)) throw Error(ExitCode::kUsage, "--out: cannot write next to " + path);
-  std::remove(probe.c_str());
-}
-
 }  // namespace
 
 int run_mesh_job(const MpiWorld& world, const MeshJob& job) {
   std::ostream quiet(nullptr);
   std::ostream& log = job.verbose ? std::cerr : quiet;
-  nlohmann::json identity = local_identity(world, job);
-  std::optional<BackgroundServer> server;
-  try {
-    if (world.rank() == 0 && !job.out_file.empty()) check_out_file(job.out_file);
-    if (!identity.contains("error"))
-      server.emplace(ServerOptions{identity["port"].get<uint16_t>(),
-                                   identity["device"].get<std::string>(), job.run.timeout},
-                     log);
-  } catch (const Error& e) {
-    identity = {{"rank", world.rank()},
-                {"error", e.what()},
-                {"exit_code", static_cast<int>(e.exit_code())}};
-  }
+  std::optional<BackgroundServer> server;  // stopped (and joined) last
+  const nlohmann::json identity = join(world, job, server, log);
   try {
     const nlohmann::json hosts = meet(world, identity);
     const auto rounds = schedule_of(world, job);

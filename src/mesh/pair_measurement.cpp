@@ -21,10 +21,7 @@ std::map<std::string, double> measure(ClientSession& s, const TestSpec& spec,
   if (!spec.verify) return counters;
   // --verify: the same messages once more, untimed, every one checked by its receiver.
   const RunResult v = s.run({{o.iterations, 0, 0}, true, false, {}}, samples);
-  const uint64_t errors = v.client.verify_errors + v.server.verify_errors;
-  if (errors > 0)
-    throw Error(ExitCode::kVerification, spec.name() + ": --verify found " +
-                                             std::to_string(errors) + " corrupt bytes/messages");
+  if (const uint64_t errors = verify_errors(v); errors > 0) throw verify_failure(spec, errors);
   counters["verified_messages"] = static_cast<double>(o.iterations);
   return counters;
 }
