@@ -6,26 +6,24 @@
 #include <iostream>
 
 #include "engine/run_counters.h"
+#include "engine/timed_sample_room.h"
 
 namespace rdmabench {
 
 namespace {
 // A timed window's verify run checks this many messages per stream.
 constexpr uint64_t kVerifyMessages = 1000;
-// Samples kept per thread for a timed lat window: at most this many (8 bytes each).
-constexpr uint64_t kMaxTimedSamples = uint64_t{1} << 24;
 }  // namespace
 
-// Room for every round trip a timed window can hold: the window over the fastest round trip
-// the warm-up saw (no round trip is faster than the path allows), with room to spare.
+// Room for every round trip a timed window can hold, from the fastest round trip the
+// warm-up saw (timed_sample_room.h).
 uint64_t BenchmarkSuite::timed_sample_room(const TestSpec& spec) const {
   uint64_t fastest = UINT64_MAX;
   const size_t per_thread = samples_.size() / spec.threads;
   for (uint32_t t = 0; t < spec.threads; ++t)
     for (uint64_t i = 0; i < std::min<uint64_t>(options_.warmup, per_thread); ++i)
-      fastest = std::min(fastest, std::max<uint64_t>(samples_[t * per_thread + i], 1));
-  if (fastest == UINT64_MAX) fastest = 1000;
-  return std::min(kMaxTimedSamples, 2 * options_.duration_ns / fastest + 1024);
+      fastest = std::min(fastest, samples_[t * per_thread + i]);
+  return rdmabench::timed_sample_room(options_.duration_ns, fastest);
 }
 
 BenchmarkSuite::BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSession> session)

@@ -1,0 +1,24 @@
+// How many latency samples a timed window (--duration) keeps room for, per thread: sized
+// before the window opens, since nothing may allocate inside it.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace rdmabench {
+
+// At most this many samples per thread (8 bytes each).
+inline constexpr uint64_t kMaxTimedSamples = uint64_t{1} << 24;
+// The sizing never takes a round trip to be slower than this: a warm-up that met a stall
+// (an emulated guest's, a page-in) must not leave the window short of room.
+inline constexpr uint64_t kSlowestSizingRoundTripNs = 10'000;
+
+// Room for every round trip a window of `window_ns` can hold: twice the window over the
+// fastest round trip the warm-up saw (none is faster than the path allows), or over
+// kSlowestSizingRoundTripNs when the warm-up saw none that fast; capped at kMaxTimedSamples.
+inline uint64_t timed_sample_room(uint64_t window_ns, uint64_t fastest_warmup_ns) {
+  const uint64_t fastest = std::clamp<uint64_t>(fastest_warmup_ns, 1, kSlowestSizingRoundTripNs);
+  return std::min(kMaxTimedSamples, 2 * window_ns / fastest + 1024);
+}
+
+}  // namespace rdmabench
