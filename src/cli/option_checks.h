@@ -14,4 +14,9 @@ uint64_t iterations_option(uint64_t count, const char* option);
 // --warmup: at most kMaxIterations.
 uint64_t warmup_option(uint64_t count);
 
+// --qp-timeout's help, the same for run and mesh (the spec's validation checks its range).
+inline constexpr const char* kQpTimeoutHelp =
+    "Local ACK timeout of every QP: 4.096 us x 2^N before a retransmission (like perftest -u; "
+    "14 is 67 ms); 0 turns the retransmission timer off";
+
 }  // namespace rdmabench

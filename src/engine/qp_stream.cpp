@@ -78,7 +78,8 @@ nlohmann::json QpStream::path_in_use(const Context& context) {
   const GidEntry gid = context.query_gid(path.port, path.sgid_index);
   return {{"device", context.device_name()}, {"port", path.port},
           {"gid_index", path.sgid_index},    {"gid", format_gid(gid.raw)},
-          {"gid_type", to_string(gid.type)}, {"mtu", path.mtu_bytes}};
+          {"gid_type", to_string(gid.type)}, {"mtu", path.mtu_bytes},
+          {"qp_timeout", path.ack_timeout}};
 }
 
 RemoteBuffer QpStream::local_buffer() const {

@@ -25,6 +25,9 @@ inline constexpr uint32_t kMaxPollBatch = 64;
 // The highest --rate (round trips per second): one per microsecond.
 inline constexpr uint64_t kMaxRate = 1'000'000;
 
+// The highest local ACK timeout exponent (--qp-timeout): the QP attribute has 5 bits.
+inline constexpr uint32_t kMaxQpTimeout = 31;
+
 // The most QPs (--qps) and threads (--threads) one benchmark may ask for.
 inline constexpr uint32_t kMaxQps = 256;
 inline constexpr uint32_t kMaxThreads = 64;

@@ -147,6 +147,7 @@ nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t ro
           {"schedule", job.pairs_file.empty() ? job.schedule : "pairs:" + job.pairs_file},
           {"rounds", rounds},
           {"min_fraction", job.min_fraction},
+          {"qp_timeout", job.specs.front().qp_timeout},
           {"rdmabench_params", job.params}};
 }
 

@@ -14,7 +14,7 @@ namespace rdmabench {
 // 2: "run" carries "check"; 3: per-side CQ strategies, poll_batch, per-side figures in "done";
 // 4: qps, threads, cq_per_qp, bidir in the spec; duration_ms, margin_ms in "run"; per-thread
 // figures, per-stream counts and the sending window in "done"
-inline constexpr int kControlProtocolVersion = 4;
+inline constexpr int kControlProtocolVersion = 5;
 
 // The peer's own {"type":"error"} message, raised (with the exit code it carries).
 class PeerError : public Error {

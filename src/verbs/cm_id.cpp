@@ -140,6 +140,12 @@ uint16_t CmId::local_port() const {
   return ntohs(rdma_get_src_port(id_));
 }
 
+void CmId::set_ack_timeout(uint8_t exponent) {
+  if (rdma_set_option(id_, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &exponent,
+                      sizeof exponent) != 0)
+    throw VerbsError("rdma_set_option(RDMA_OPTION_ID_ACK_TIMEOUT)", errno);
+}
+
 void CmId::connect(const rdma_conn_param& param, std::chrono::milliseconds timeout) {
   rdma_conn_param p = param;
   if (rdma_connect(id_, &p) != 0)

@@ -48,6 +48,9 @@ class CmId {
   void listen(const std::string& host, uint16_t port);
   uint16_t local_port() const;
 
+  // The QP's local ACK timeout exponent (0..31, 0: no retransmission timer), applied when
+  // rdma_cm moves the QP to RTS: set it before connect or accept.
+  void set_ack_timeout(uint8_t exponent);
   void connect(const rdma_conn_param& param, std::chrono::milliseconds timeout);
   void accept(const rdma_conn_param& param, std::chrono::milliseconds timeout);
 

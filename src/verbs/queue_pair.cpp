@@ -84,7 +84,7 @@ void QueuePair::to_rts(uint32_t psn, const QpPath& path) {
   ibv_qp_attr attr{};
   attr.qp_state = IBV_QPS_RTS;
   attr.sq_psn = psn;
-  attr.timeout = 14;  // 4.096 us * 2^14 = 67 ms per retry
+  attr.timeout = path.ack_timeout;  // 4.096 us * 2^n per retry (14: 67 ms), 0: none
   attr.retry_cnt = 7;
   attr.rnr_retry = 7;  // retry forever when the receiver has no receive posted yet
   attr.max_rd_atomic = path.rd_atomic;
@@ -97,12 +97,14 @@ void QueuePair::to_rts(uint32_t psn, const QpPath& path) {
 QpPathInUse QueuePair::path_in_use() const {
   ibv_qp_attr attr{};
   ibv_qp_init_attr init{};
-  check_call(ibv_query_qp(qp_, &attr, IBV_QP_PORT | IBV_QP_AV | IBV_QP_PATH_MTU, &init),
-             "ibv_query_qp");
+  check_call(
+      ibv_query_qp(qp_, &attr, IBV_QP_PORT | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_TIMEOUT, &init),
+      "ibv_query_qp");
   QpPathInUse path;
   path.port = attr.port_num != 0 ? attr.port_num : attr.ah_attr.port_num;
   path.sgid_index = attr.ah_attr.grh.sgid_index;
   path.mtu_bytes = 128u << attr.path_mtu;  // IBV_MTU_256 is 1
+  path.ack_timeout = attr.timeout;
   return path;
 }
 

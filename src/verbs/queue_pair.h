@@ -33,8 +33,9 @@ struct QpPath {
   uint8_t port = 1;
   uint32_t sgid_index = 0;
   ibv_mtu mtu = IBV_MTU_1024;
-  uint8_t rd_atomic = 16;  // outstanding RDMA reads, each direction
-  bool use_grh = true;     // RoCE always; InfiniBand only across subnets
+  uint8_t rd_atomic = 16;    // outstanding RDMA reads, each direction
+  bool use_grh = true;       // RoCE always; InfiniBand only across subnets
+  uint8_t ack_timeout = 14;  // local ACK timeout, 4.096 us x 2^n per retry; 0 = no timer
 };
 
 // The path a connected QP really uses (whichever bootstrap set it up).
@@ -42,6 +43,7 @@ struct QpPathInUse {
   uint8_t port = 0;
   uint32_t sgid_index = 0;
   uint32_t mtu_bytes = 0;
+  uint8_t ack_timeout = 0;  // the local ACK timeout exponent (0: no retransmission timer)
 };
 
 class QueuePair {

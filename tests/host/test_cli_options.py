@@ -23,6 +23,7 @@ def test_serve_refuses_a_timeout_it_cannot_keep(value):
 
 @pytest.mark.parametrize("args", [("--timeout", "0"), ("--wait", "-1"), ("--signal-every", "0"),
                                   ("--tx-depth", "0"), ("--signal-every", "200"), ("--mtu", "1000"),
+                                  ("--qp-timeout", "32"), ("--qp-timeout", "-1"),
                                   ("--cq", "spin"), ("--cq", "hybrid"), ("--cq", "client=busy"),
                                   ("--cq", "moderated:1"), ("--poll-batch", "0"),
                                   ("--poll-batch", "65"), ("--rate", "abc"), ("--qps", "0"),
@@ -83,6 +84,7 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
     (("--mode", "bw,x"), "--mode: unknown 'x'"),
     (("--size", "2,4"), "--size takes one size"),
     (("--cq", "spin"), "spin"),
+    (("--qp-timeout", "32"), "(--qp-timeout) is 32; it must be between 0"),
     (("--bogus",), "bogus"),
     (("somewhere",), "unexpected argument 'somewhere'")])
 def test_mesh_refuses_bad_options_before_mpi_starts(args, says):

@@ -32,6 +32,7 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert ctx["port"] == "1" and ctx["server_port"] == "1"
     assert ctx["path_mtu"] == ctx["server_path_mtu"] and int(ctx["path_mtu"]) in (1024, 2048, 4096)
     assert ctx["path_error"] == ""
+    assert ctx["qp_timeout"] == ctx["server_qp_timeout"] == "14"  # perftest's default (-u)
     assert ctx["bootstrap"] == server_address(layout)[1]
     params = json.loads(ctx["rdmabench_params"])
     assert params["verify"] is True and params["iters"] == 20
@@ -56,6 +57,22 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
             assert "round trip" in row["label"]
     # the console shows perftest-like tables with units
     assert "BW avg[MB/s]" in proc.stdout and "t_p99" in proc.stdout
+
+
+@pytest.mark.parametrize("exponent", ["0", "20"])
+def test_qp_timeout_reaches_both_qps(rdmabench, layout, server, tmp_path, exponent):
+    """--qp-timeout is the local ACK timeout of the client's QPs and, through the spec, the
+    server's: the context reports what ibv_query_qp says each QP has (rdma_cm on veth, out of
+    band on loopback). 0 turns rxe's retransmission timer off."""
+    out = tmp_path / "timeout.json"
+    proc = client(rdmabench, layout, server, "--pattern", "write,read", "--mode", "bw,lat",
+                  "--sizes", "4096", "--iters", "50", "--qps", "2", "--threads", "2", "--verify",
+                  "--qp-timeout", exponent, "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert doc["context"]["qp_timeout"] == doc["context"]["server_qp_timeout"] == exponent
+    assert json.loads(doc["context"]["rdmabench_params"])["qp_timeout"] == int(exponent)
+    assert all(not b.get("error_occurred") for b in doc["benchmarks"]), proc.stdout[-3000:]
 
 
 # Which rows carry data each way: the server receives (and checks) what the client sends in

@@ -66,6 +66,18 @@ TEST(Spec, PollBatchOutsideItsRangeIsRefused) {
   }
 }
 
+TEST(Spec, QpTimeoutTravelsToTheServerAndIsCheckedThere) {
+  TestSpec s;
+  EXPECT_EQ(s.qp_timeout, 14u);  // perftest's default: 4.096 us x 2^14 = 67 ms
+  s.qp_timeout = 0;              // no retransmission timer
+  EXPECT_EQ(spec_from_json(to_json(s)).qp_timeout, 0u);
+  nlohmann::json j = to_json(TestSpec{});
+  j["qp_timeout"] = kMaxQpTimeout + 1;  // the QP attribute has 5 bits
+  EXPECT_THROW(spec_from_json(j), Error);
+  j.erase("qp_timeout");  // a client that does not say is refused, not guessed for
+  EXPECT_THROW(spec_from_json(j), Error);
+}
+
 TEST(Spec, MalformedJsonIsAUsageError) {
   EXPECT_THROW(spec_from_json(nlohmann::json{{"pattern", "teleport"}}), Error);
   nlohmann::json j = to_json(TestSpec{});
