@@ -56,8 +56,7 @@ cxxopts::Options mesh_options() {
       "k-th (default: this host's first IPv4 address that is not loopback)",
       cxxopts::value<std::string>()->default_value(""))(
       "gid-index", "GID index (default: as `rdmabench devices` marks it)",
-      cxxopts::value<uint32_t>())("qp-timeout", kQpTimeoutHelp,
-                                  cxxopts::value<uint32_t>()->default_value("14"))(
+      cxxopts::value<uint32_t>())("qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
       "timeout", "Seconds any blocking step may take",
       cxxopts::value<double>()->default_value("5"))(
       "warmup", "Messages run before each pair's timing starts",
@@ -101,7 +100,7 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args) {
     s.size = one_size(args[size_option].as<std::string>(), size_option);
     s.verify = args.count("verify") > 0;
     if (args.count("gid-index")) s.gid_index = args["gid-index"].as<uint32_t>();
-    s.qp_timeout = args["qp-timeout"].as<uint32_t>();
+    if (args.count("qp-timeout")) s.qp_timeout = args["qp-timeout"].as<uint32_t>();
     validate_spec(s);
     specs.push_back(s);
   }

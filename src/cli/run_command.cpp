@@ -161,7 +161,7 @@ cxxopts::Options run_options() {
       "gid-index", "GID index (default: as `rdmabench devices` marks it)",
       cxxopts::value<uint32_t>())("mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
                                   cxxopts::value<uint32_t>()->default_value("0"))(
-      "qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>()->default_value("14"))(
+      "qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
       "timeout", "Seconds any blocking step may take",
       cxxopts::value<double>()->default_value("5"))(
       "warmup", "Messages run before each benchmark's timing starts, left out of every figure",
@@ -285,7 +285,7 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   base.poll_batch = args["poll-batch"].as<uint32_t>();
   base.verify = args.count("verify") > 0;
   base.mtu = args["mtu"].as<uint32_t>();
-  base.qp_timeout = args["qp-timeout"].as<uint32_t>();
+  if (args.count("qp-timeout")) base.qp_timeout = args["qp-timeout"].as<uint32_t>();
   if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
   validate_spec(base);  // the device's limits are checked once it is open
 }

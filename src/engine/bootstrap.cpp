@@ -4,6 +4,7 @@
 #include <random>
 
 #include "core/gid.h"
+#include "engine/spec_validation.h"
 #include "net/message_fields.h"
 
 namespace rdmabench {
@@ -53,7 +54,7 @@ OobLocal prepare_path(Endpoint& ep) {
   local.path.port = ep.port();
   local.path.use_grh = port.link_layer == IBV_LINK_LAYER_ETHERNET;
   local.path.rd_atomic = static_cast<uint8_t>(ep.rd_atomic());
-  local.path.ack_timeout = static_cast<uint8_t>(spec.qp_timeout);
+  local.path.ack_timeout = static_cast<uint8_t>(spec.qp_timeout.value_or(kOobQpTimeout));
   if (spec.gid_index) {
     local.path.sgid_index = *spec.gid_index;
   } else {
@@ -211,7 +212,7 @@ std::unique_ptr<Endpoint> client_bootstrap(ControlChannel& control, const TestSp
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kClient);
     QpStream& s = ep->add_stream(std::move(c));
     if (spec.client_receives()) s.post_initial_receives();
-    s.cm_id()->set_ack_timeout(static_cast<uint8_t>(spec.qp_timeout));
+    if (spec.qp_timeout) s.cm_id()->set_ack_timeout(static_cast<uint8_t>(*spec.qp_timeout));
     try {
       s.cm_id()->connect(conn_param(s), options.timeout);
     } catch (const Error&) {
@@ -250,7 +251,7 @@ std::unique_ptr<Endpoint> server_bootstrap(ControlChannel& control, const TestSp
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kServer);
     QpStream& s = ep->add_stream(std::move(c));
     if (spec.server_receives()) s.post_initial_receives();
-    s.cm_id()->set_ack_timeout(static_cast<uint8_t>(spec.qp_timeout));
+    if (spec.qp_timeout) s.cm_id()->set_ack_timeout(static_cast<uint8_t>(*spec.qp_timeout));
     s.cm_id()->accept(conn_param(s), options.timeout);
   }
   exchange_buffers(control, *ep, false);

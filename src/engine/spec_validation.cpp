@@ -50,7 +50,8 @@ void validate_spec(const TestSpec& s) {
           "both directions at once is a bw mode (lat is a ping-pong already)");
   require(is_path_mtu(s.mtu), named("mtu", "--mtu"), s.mtu,
           "it must be 256, 512, 1024, 2048 or 4096 (or 0: the active MTU)");
-  require(s.qp_timeout <= kMaxQpTimeout, named("qp_timeout", "--qp-timeout"), s.qp_timeout,
+  require(s.qp_timeout.value_or(0) <= kMaxQpTimeout, named("qp_timeout", "--qp-timeout"),
+          s.qp_timeout.value_or(0),
           "it must be between 0 (no retransmission timer) and " + std::to_string(kMaxQpTimeout) +
               " (4.096 us x 2^n)");
 }

@@ -86,8 +86,8 @@ nlohmann::json to_json(const TestSpec& s) {
                       {"bidir", s.bidir},
                       {"verify", s.verify},
                       {"cm", to_string(s.bootstrap)},
-                      {"mtu", s.mtu},
-                      {"qp_timeout", s.qp_timeout}};
+                      {"mtu", s.mtu}};
+  j["qp_timeout"] = s.qp_timeout ? nlohmann::json(*s.qp_timeout) : nlohmann::json(nullptr);
   j["gid_index"] = s.gid_index ? nlohmann::json(*s.gid_index) : nlohmann::json(nullptr);
   return j;
 }
@@ -131,7 +131,8 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.bidir = bool_field(j, ctx, "bidir");
   s.verify = bool_field(j, ctx, "verify");
   s.mtu = unsigned_as<uint32_t>(j, ctx, "mtu", 0, kU32);
-  s.qp_timeout = unsigned_as<uint32_t>(j, ctx, "qp_timeout", 0, kU32);
+  if (!field(j, ctx, "qp_timeout").is_null())
+    s.qp_timeout = unsigned_as<uint32_t>(j, ctx, "qp_timeout", 0, kU32);
   if (!field(j, ctx, "gid_index").is_null())
     s.gid_index = unsigned_as<uint32_t>(j, ctx, "gid_index", 0, kU32);
   validate_spec(s);

@@ -44,8 +44,9 @@ struct TestSpec {
   std::optional<uint32_t> gid_index;
   uint32_t mtu = 0;  // bytes; 0 = the path's active MTU
   // Local ACK timeout exponent of every QP (4.096 us x 2^n before a retransmission, like
-  // perftest -u); 0 = no retransmission timer.
-  uint32_t qp_timeout = 14;
+  // perftest -u); 0 = no retransmission timer. Unset: kOobQpTimeout for oob, rdma_cm's own
+  // choice for rdmacm.
+  std::optional<uint32_t> qp_timeout;
 
   // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
   // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"

@@ -17,8 +17,8 @@ from conftest import PROTOCOL, Server, client, server_address
 HELLO = {"type": "hello", "protocol": PROTOCOL, "version": "crafted"}
 GOOD_SPEC = {"pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
              "rx_depth": 512, "signal_every": 16, "poll_batch": 32, "rate": 0, "verify": False, "cm": "oob",
-             "mtu": 0, "gid_index": None, "qps": 1, "threads": 1, "cq_per_qp": False,
-             "bidir": False}
+             "mtu": 0, "qp_timeout": 14, "gid_index": None, "qps": 1, "threads": 1,
+             "cq_per_qp": False, "bidir": False}
 
 
 class Raw:
@@ -89,6 +89,7 @@ def still_serves(rdmabench, layout, server):
     ("threads", 2, "spec field threads"),        # more threads than QPs
     ("bidir", True, "spec field bidir"),         # lat is a ping-pong already
     ("cq_per_qp", "yes", "spec.cq_per_qp"),
+    ("qp_timeout", 32, "spec field qp_timeout"),  # the QP attribute has 5 bits
 ])
 def test_crafted_spec_gets_a_usage_error_and_the_server_keeps_serving(
         rdmabench, layout, server, field, value, named):
