@@ -18,7 +18,8 @@ shift run although no packet was lost (every host's sent and received packet cou
 drops), and about one shift run in three then failed a pair with "remote invalid request
 error" (rxe's retry of a multi-packet send). 18 (1 s) still left 1-3 retries per host and run;
 with 0, six shift runs in seven had none and none of the seven failed. The links lose nothing,
-so nothing needs the timer, and a stuck pair still fails after --timeout. The retries are
+so nothing needs the timer, and a stuck pair still fails after --timeout. With it off, the
+clean isolated pairs measured 0.217-0.237 Gb/s, latency at the same two levels. The retries are
 rxe's hw_counters/completer_retry_err under /sys/class/infiniband/rxe*/ports/1."""
 import json
 import pytest
