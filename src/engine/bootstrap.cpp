@@ -4,7 +4,6 @@
 #include <random>
 
 #include "core/gid.h"
-#include "engine/spec_validation.h"
 #include "net/message_fields.h"
 
 namespace rdmabench {
@@ -54,7 +53,7 @@ OobLocal prepare_path(Endpoint& ep) {
   local.path.port = ep.port();
   local.path.use_grh = port.link_layer == IBV_LINK_LAYER_ETHERNET;
   local.path.rd_atomic = static_cast<uint8_t>(ep.rd_atomic());
-  local.path.ack_timeout = static_cast<uint8_t>(spec.qp_timeout.value_or(kOobQpTimeout));
+  local.path.ack_timeout = static_cast<uint8_t>(spec.oob_qp_timeout());
   if (spec.gid_index) {
     local.path.sgid_index = *spec.gid_index;
   } else {
@@ -127,6 +126,13 @@ void connect_qp(QpStream& s, OobLocal& local, const nlohmann::json& peer, ibv_mt
   s.qp().to_rtr(peer_address(peer), local.path);
   s.qp().to_rts(local.address.psn, local.path);
   s.remote = buffer_from(peer, kOob, s.spec().size);
+}
+
+// An rdma_cm stream before connect or accept: its receives posted where this side receives,
+// and the local ACK timeout set when --qp-timeout gave one (else rdma_cm chooses).
+void ready_cm_stream(QpStream& s, bool receives) {
+  if (receives) s.post_initial_receives();
+  if (s.spec().qp_timeout) s.cm_id()->set_ack_timeout(static_cast<uint8_t>(*s.spec().qp_timeout));
 }
 
 rdma_conn_param conn_param(const QpStream& s) {
@@ -211,8 +217,7 @@ std::unique_ptr<Endpoint> client_bootstrap(ControlChannel& control, const TestSp
     c.id->resolve(options.server_host, port, options.timeout);
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kClient);
     QpStream& s = ep->add_stream(std::move(c));
-    if (spec.client_receives()) s.post_initial_receives();
-    if (spec.qp_timeout) s.cm_id()->set_ack_timeout(static_cast<uint8_t>(*spec.qp_timeout));
+    ready_cm_stream(s, spec.client_receives());
     try {
       s.cm_id()->connect(conn_param(s), options.timeout);
     } catch (const Error&) {
@@ -250,8 +255,7 @@ std::unique_ptr<Endpoint> server_bootstrap(ControlChannel& control, const TestSp
     c.id = std::make_unique<CmId>(request.id, *c.channel);
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kServer);
     QpStream& s = ep->add_stream(std::move(c));
-    if (spec.server_receives()) s.post_initial_receives();
-    if (spec.qp_timeout) s.cm_id()->set_ack_timeout(static_cast<uint8_t>(*spec.qp_timeout));
+    ready_cm_stream(s, spec.server_receives());
     s.cm_id()->accept(conn_param(s), options.timeout);
   }
   exchange_buffers(control, *ep, false);

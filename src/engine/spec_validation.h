@@ -27,8 +27,6 @@ inline constexpr uint64_t kMaxRate = 1'000'000;
 
 // The highest local ACK timeout exponent (--qp-timeout): the QP attribute has 5 bits.
 inline constexpr uint32_t kMaxQpTimeout = 31;
-// The out-of-band bootstrap's local ACK timeout unless --qp-timeout says: perftest's 14 (67 ms).
-inline constexpr uint32_t kOobQpTimeout = 14;
 
 // The most QPs (--qps) and threads (--threads) one benchmark may ask for.
 inline constexpr uint32_t kMaxQps = 256;

@@ -70,6 +70,13 @@ bool TestSpec::client_receives() const {
   return server_receives() && (mode == Mode::kLatency || bidir);
 }
 
+namespace {
+// An optional spec field as JSON: its value, or null when unset.
+nlohmann::json or_null(const std::optional<uint32_t>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+}  // namespace
+
 nlohmann::json to_json(const TestSpec& s) {
   nlohmann::json j = {{"pattern", to_string(s.pattern)},
                       {"mode", to_string(s.mode)},
@@ -87,8 +94,8 @@ nlohmann::json to_json(const TestSpec& s) {
                       {"verify", s.verify},
                       {"cm", to_string(s.bootstrap)},
                       {"mtu", s.mtu}};
-  j["qp_timeout"] = s.qp_timeout ? nlohmann::json(*s.qp_timeout) : nlohmann::json(nullptr);
-  j["gid_index"] = s.gid_index ? nlohmann::json(*s.gid_index) : nlohmann::json(nullptr);
+  j["qp_timeout"] = or_null(s.qp_timeout);
+  j["gid_index"] = or_null(s.gid_index);
   return j;
 }
 
@@ -100,6 +107,12 @@ E enum_field(const nlohmann::json& j, const MessageContext& ctx, const std::stri
   const auto value = parse(text);
   if (!value) throw_bad_field(ctx, key, "'" + text.substr(0, 40) + "' is not one of " + choices);
   return *value;
+}
+// An optional spec field, which must be present: null (unset) or an unsigned 32-bit value.
+std::optional<uint32_t> optional_u32(const nlohmann::json& j, const MessageContext& ctx,
+                                     const std::string& key) {
+  if (field(j, ctx, key).is_null()) return std::nullopt;
+  return unsigned_as<uint32_t>(j, ctx, key, 0, std::numeric_limits<uint32_t>::max());
 }
 CqChoice cq_field(const nlohmann::json& j, const MessageContext& ctx) {
   const std::string text = string_field(j, ctx, "cq");
@@ -131,10 +144,8 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.bidir = bool_field(j, ctx, "bidir");
   s.verify = bool_field(j, ctx, "verify");
   s.mtu = unsigned_as<uint32_t>(j, ctx, "mtu", 0, kU32);
-  if (!field(j, ctx, "qp_timeout").is_null())
-    s.qp_timeout = unsigned_as<uint32_t>(j, ctx, "qp_timeout", 0, kU32);
-  if (!field(j, ctx, "gid_index").is_null())
-    s.gid_index = unsigned_as<uint32_t>(j, ctx, "gid_index", 0, kU32);
+  s.qp_timeout = optional_u32(j, ctx, "qp_timeout");
+  s.gid_index = optional_u32(j, ctx, "gid_index");
   validate_spec(s);
   return s;
 }

@@ -22,6 +22,9 @@ std::optional<Pattern> parse_pattern(const std::string& text);
 std::optional<Mode> parse_mode(const std::string& text);
 std::optional<Bootstrap> parse_bootstrap(const std::string& text);
 
+// The out-of-band bootstrap's local ACK timeout unless --qp-timeout says: perftest's 14 (67 ms).
+inline constexpr uint32_t kOobQpTimeout = 14;
+
 inline constexpr Pattern kAllPatterns[] = {Pattern::kSend, Pattern::kWrite, Pattern::kWriteImm,
                                            Pattern::kRead};
 
@@ -52,6 +55,8 @@ struct TestSpec {
   // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"
   // (then "/cq-per-qp" and "/bidir" where set).
   std::string name() const;
+  // The local ACK timeout the out-of-band bootstrap gives every QP.
+  uint32_t oob_qp_timeout() const { return qp_timeout.value_or(kOobQpTimeout); }
   // Does this pattern consume posted receives on the server? On the client?
   bool server_receives() const;
   bool client_receives() const;

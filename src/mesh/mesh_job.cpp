@@ -11,7 +11,6 @@
 #include "core/version.h"
 #include "engine/background_server.h"
 #include "engine/busy_responder.h"
-#include "engine/spec_validation.h"
 #include "mesh/host_identity.h"
 #include "mesh/mesh_report.h"
 #include "mesh/schedule.h"
@@ -148,7 +147,7 @@ nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t ro
           {"schedule", job.pairs_file.empty() ? job.schedule : "pairs:" + job.pairs_file},
           {"rounds", rounds},
           {"min_fraction", job.min_fraction},
-          {"qp_timeout", job.specs.front().qp_timeout.value_or(kOobQpTimeout)},  // mesh: oob
+          {"qp_timeout", job.specs.front().oob_qp_timeout()},  // every pair bootstraps oob
           {"rdmabench_params", job.params}};
 }
 
