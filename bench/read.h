@@ -3,14 +3,27 @@
 // at a time; reported as the full round trip (a read is a request and its response).
 #include <algorithm>
 
+#pragma once
+
 #include "engine/pattern.h"
 #include "engine/transfer_loops.h"
 
 namespace rdmabench {
-namespace {
 
 class ReadPattern final : public TransportPattern {
  public:
+  static constexpr PatternInfo kInfo{
+      .name = "read",
+      .summary = "RDMA READ of the peer's buffer; lat is the full round trip (ib_read_bw/lat)",
+      .opcode = IBV_WR_RDMA_READ,
+      .target_receives = false,
+      .receive_holds_data = false,
+      .immediate = Immediate::kNone,
+      .half_round_trip = false,
+      .arrival = Arrival::kCompletion,
+      .remote_access = IBV_ACCESS_REMOTE_READ,
+      .sizes = {}};
+
   ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {
     return with_poller(s, timeout, [&](auto& poller) {
@@ -43,14 +56,7 @@ class ReadPattern final : public TransportPattern {
     return {};  // passive target
   }
 
-  ibv_wr_opcode bw_opcode() const override { return IBV_WR_RDMA_READ; }
   uint64_t check_bw_completion(QpStream& s, const ibv_wc&) override { return check_slot(s, 0); }
 };
-
-}  // namespace
-
-std::unique_ptr<TransportPattern> make_read_pattern() {
-  return std::make_unique<ReadPattern>();
-}
 
 }  // namespace rdmabench

@@ -1,13 +1,26 @@
 // send/recv. bw: the sender streams SENDs, the target consumes them from a full receive
 // queue. lat: ping-pong; the reported latency is half the round trip.
+#pragma once
+
 #include "engine/pattern.h"
 #include "engine/transfer_loops.h"
 
 namespace rdmabench {
-namespace {
 
 class SendPattern final : public TransportPattern {
  public:
+  static constexpr PatternInfo kInfo{
+      .name = "send",
+      .summary = "SEND into receives posted at the target (ib_send_bw, ib_send_lat)",
+      .opcode = IBV_WR_SEND,
+      .target_receives = true,
+      .receive_holds_data = true,
+      .immediate = Immediate::kNone,
+      .half_round_trip = true,
+      .arrival = Arrival::kReceive,
+      .remote_access = 0,
+      .sizes = {}};
+
   ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {
     return with_poller(s, timeout, [&](auto& poller) {
@@ -16,7 +29,7 @@ class SendPattern final : public TransportPattern {
       time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
         req.post(s, i + 1, signal_this(s.spec(), s.sequence++));
         drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
-          if (s.checking) m.verify_errors += check_slot(s, wc.wr_id);
+          if (s.checking) m.verify_errors += check(s, wc);
         });
       });
       if (length.timed_window()) EndOfStream().post(s, m.all_round_trips + 1);
@@ -39,7 +52,6 @@ class SendPattern final : public TransportPattern {
     });
   }
 
-  ibv_wr_opcode bw_opcode() const override { return IBV_WR_SEND; }
   uint64_t check_bw_receive(QpStream& s, const ibv_wc& wc, uint64_t) override {
     return check(s, wc);
   }
@@ -50,11 +62,5 @@ class SendPattern final : public TransportPattern {
     return check_slot(s, wc.wr_id) + (wc.byte_len != s.spec().size ? 1 : 0);
   }
 };
-
-}  // namespace
-
-std::unique_ptr<TransportPattern> make_send_pattern() {
-  return std::make_unique<SendPattern>();
-}
 
 }  // namespace rdmabench

@@ -4,14 +4,16 @@
 // last byte of its buffer for a per-message marker; reported as half the round trip.
 // With a strategy that blocks (every one but busy), lat waits for each write's own completion
 // through the poller before polling memory (arrival itself produces no completion to wait for).
+#pragma once
+
 #include "engine/pattern.h"
 #include "engine/transfer_loops.h"
 
 namespace rdmabench {
-namespace {
+namespace write_detail {
 
 // Markers are 1..254; 255 ends a timed window (0 is what a fresh target holds).
-uint8_t marker_for(uint64_t seq) {
+inline uint8_t marker_for(uint64_t seq) {
   return static_cast<uint8_t>(seq % 254 + 1);
 }
 constexpr uint8_t kEndMarker = 255;
@@ -62,8 +64,22 @@ bool wait_for_marker(QpStream& ep, Poller& poller, uint8_t marker,
   return true;
 }
 
+}  // namespace write_detail
+
 class WritePattern final : public TransportPattern {
  public:
+  static constexpr PatternInfo kInfo{
+      .name = "write",
+      .summary = "RDMA WRITE; lat polls the last byte for the peer's marker (ib_write_bw/lat)",
+      .opcode = IBV_WR_RDMA_WRITE,
+      .target_receives = false,
+      .receive_holds_data = false,
+      .immediate = Immediate::kNone,
+      .half_round_trip = true,
+      .arrival = Arrival::kMarker,
+      .remote_access = IBV_ACCESS_REMOTE_WRITE,
+      .sizes = {1, UINT64_MAX, "write lat needs a byte for its marker"}};
+
   ClientMeasurement run_client(QpStream& ep, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {
     return with_poller(ep, timeout, [&](auto& poller) {
@@ -72,14 +88,14 @@ class WritePattern final : public TransportPattern {
       uint8_t* out_marker = ep.source() + ep.spec().size - 1;
       time_round_trips(ep.spec(), length, samples, m, [&](uint64_t) {
         const uint64_t seq = ep.sequence++;
-        *out_marker = marker_for(seq);
-        post_write(ep, poller, req, seq);
-        wait_for_marker(ep, poller, marker_for(seq), timeout);
+        *out_marker = write_detail::marker_for(seq);
+        write_detail::post_write(ep, poller, req, seq);
+        write_detail::wait_for_marker(ep, poller, write_detail::marker_for(seq), timeout);
         if (ep.checking) m.verify_errors += count_payload_errors(ep);
       });
       if (length.timed_window()) {  // the server's echo ends at the end marker
-        *out_marker = kEndMarker;
-        post_write(ep, poller, req, ep.sequence++);
+        *out_marker = write_detail::kEndMarker;
+        write_detail::post_write(ep, poller, req, ep.sequence++);
       }
       return m;
     });
@@ -94,11 +110,12 @@ class WritePattern final : public TransportPattern {
       const uint64_t n = length.timed_window() ? UINT64_MAX : length.iterations;
       for (; c.round_trips < n; ++c.round_trips) {
         const uint64_t seq = ep.sequence;
-        if (!wait_for_marker(ep, poller, marker_for(seq), timeout)) break;
+        if (!write_detail::wait_for_marker(ep, poller, write_detail::marker_for(seq), timeout))
+          break;
         ++ep.sequence;
         if (ep.checking) c.errors += count_payload_errors(ep);
-        *out_marker = marker_for(seq);
-        post_write(ep, poller, reply, seq);
+        *out_marker = write_detail::marker_for(seq);
+        write_detail::post_write(ep, poller, reply, seq);
       }
       if (c.round_trips < n) {  // the end marker came: it took a sequence number too
         ++ep.sequence;
@@ -108,7 +125,6 @@ class WritePattern final : public TransportPattern {
     });
   }
 
-  ibv_wr_opcode bw_opcode() const override { return IBV_WR_RDMA_WRITE; }
   uint64_t verify_after_run(QpStream& ep) override {
     return ep.checking && ep.spec().mode == Mode::kBandwidth ? check_slot(ep, 0) : 0;
   }
@@ -119,11 +135,5 @@ class WritePattern final : public TransportPattern {
     return count_corrupt({ep.target(0), ep.spec().size - 1}, ep.spec().size);
   }
 };
-
-}  // namespace
-
-std::unique_ptr<TransportPattern> make_write_pattern() {
-  return std::make_unique<WritePattern>();
-}
 
 }  // namespace rdmabench

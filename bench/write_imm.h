@@ -2,14 +2,27 @@
 // (a message sequence number) is consumed by a receive posted there, so the target sees a
 // completion per message. bw: the sender streams, the target consumes and re-posts receives.
 // lat: ping-pong of write-with-immediate both ways; reported as half the round trip.
+#pragma once
+
 #include "engine/pattern.h"
 #include "engine/transfer_loops.h"
 
 namespace rdmabench {
-namespace {
 
 class WriteImmPattern final : public TransportPattern {
  public:
+  static constexpr PatternInfo kInfo{
+      .name = "write_imm",
+      .summary = "RDMA WRITE with immediate: data by RDMA, the immediate into a posted receive",
+      .opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
+      .target_receives = true,
+      .receive_holds_data = false,
+      .immediate = Immediate::kSequence,
+      .half_round_trip = true,
+      .arrival = Arrival::kReceive,
+      .remote_access = IBV_ACCESS_REMOTE_WRITE,
+      .sizes = {}};
+
   ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {
     return with_poller(s, timeout, [&](auto& poller) {
@@ -48,7 +61,6 @@ class WriteImmPattern final : public TransportPattern {
     });
   }
 
-  ibv_wr_opcode bw_opcode() const override { return IBV_WR_RDMA_WRITE_WITH_IMM; }
   // The stream's index-th message of the run carries the stream's sequence + index.
   uint64_t check_bw_receive(QpStream& s, const ibv_wc& wc, uint64_t index) override {
     return check(s, wc, s.sequence + index);
@@ -62,11 +74,5 @@ class WriteImmPattern final : public TransportPattern {
     return (imm_ok ? 0 : 1) + check_slot(s, 0);
   }
 };
-
-}  // namespace
-
-std::unique_ptr<TransportPattern> make_write_imm_pattern() {
-  return std::make_unique<WriteImmPattern>();
-}
 
 }  // namespace rdmabench

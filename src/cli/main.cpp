@@ -9,6 +9,7 @@
 #include "cli/run_command.h"
 #include "cli/serve_command.h"
 #include "cli/study_command.h"
+#include "cli/version_command.h"
 #include "core/version.h"
 #include "verbs/error.h"
 
@@ -32,6 +33,9 @@ const std::map<std::string_view, Subcommand>& subcommands() {
       {"mesh",
        {rdmabench::run_mesh_command,
         "all-pairs fabric check, one rank per host under mpirun or srun; names slow hosts"}},
+      {"version",
+       {rdmabench::run_version_command,
+        "the version; --json: protocol, schemas, registered patterns and CQ strategies"}},
   };
   return table;
 }
@@ -59,7 +63,7 @@ int main(int argc, char** argv) {
     print_usage(std::cout);
     return 0;
   }
-  if (name == "--version" || name == "version") {
+  if (name == "--version") {
     std::cout << "rdmabench " << rdmabench::kVersion << "\n";
     return 0;
   }

@@ -11,6 +11,7 @@
 #include "cli/option_checks.h"
 #include "core/error.h"
 #include "engine/control_protocol.h"
+#include "engine/pattern_info.h"
 #include "engine/spec_validation.h"
 #include "mesh/mesh_job.h"
 #include "mesh/schedule.h"
@@ -27,7 +28,7 @@ cxxopts::Options mesh_options() {
       "towards the others as the schedule says; rank 0 prints the N x N matrices and names "
       "slow pairs and hosts, and writes them with --out. MPI is used only to meet and gather; "
       "every figure is measured over verbs.");
-  options.add_options()("pattern", "send, write, write_imm or read",
+  options.add_options()("pattern", "One of: " + pattern_names(),
                         cxxopts::value<std::string>()->default_value("write"))(
       "mode", "bw, lat or bw,lat", cxxopts::value<std::string>()->default_value("bw,lat"))(
       "size", "bw message size", cxxopts::value<std::string>()->default_value("64K"))(
@@ -87,7 +88,7 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args) {
   const auto pattern = parse_pattern(args["pattern"].as<std::string>());
   if (!pattern)
     throw Error(ExitCode::kUsage, "--pattern: unknown '" + args["pattern"].as<std::string>() +
-                                      "' (send, write, write_imm, read)");
+                                      "' (" + pattern_names() + ")");
   std::vector<TestSpec> specs;
   for (const std::string& item : split_list(args["mode"].as<std::string>())) {
     const auto mode = parse_mode(item);

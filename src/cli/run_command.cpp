@@ -31,7 +31,8 @@ namespace {
 
 template <typename T>
 std::vector<T> parse_list(const std::string& text, std::optional<T> (*parse)(const std::string&),
-                          const std::vector<T>& all, const char* option) {
+                          const std::vector<T>& all, const char* option,
+                          const std::string& choices) {
   if (text == "all") return all;
   std::vector<T> out;
   std::stringstream in(text);
@@ -39,7 +40,8 @@ std::vector<T> parse_list(const std::string& text, std::optional<T> (*parse)(con
   while (std::getline(in, item, ',')) {
     auto v = parse(item);
     if (!v)
-      throw Error(ExitCode::kUsage, std::string("--") + option + ": unknown value '" + item + "'");
+      throw Error(ExitCode::kUsage, std::string("--") + option + ": unknown value '" + item +
+                                        "' (choices: " + choices + ", or all alone)");
     out.push_back(*v);
   }
   if (out.empty()) throw Error(ExitCode::kUsage, std::string("--") + option + " is empty");
@@ -103,6 +105,13 @@ std::string cq_help() {
   return help;
 }
 
+std::string pattern_help() {
+  std::string help = "Patterns, comma separated, or all (each at the --sizes it accepts):";
+  for (const Pattern& p : registered_patterns())
+    help += "\n      " + p.name() + ": " + std::string(p->summary);
+  return help;
+}
+
 cxxopts::Options run_options() {
   cxxopts::Options options(
       "rdmabench run",
@@ -113,8 +122,7 @@ cxxopts::Options run_options() {
   options.allow_unrecognised_options();
   options.add_options()("host", "Server address", cxxopts::value<std::string>())(
       "p,port", "Server's TCP control port", cxxopts::value<uint16_t>()->default_value("18515"))(
-      "pattern", "send,write,write_imm,read or all",
-      cxxopts::value<std::string>()->default_value("all"))(
+      "pattern", pattern_help(), cxxopts::value<std::string>()->default_value("all"))(
       "mode", "bw,lat or all", cxxopts::value<std::string>()->default_value("all"))(
       "cq", cq_help(), cxxopts::value<std::string>()->default_value("all"))(
       "rate",
@@ -255,6 +263,18 @@ void validate_combinations(const SuiteOptions& so) {
     throw Error(ExitCode::kUsage, "--bidir needs bw mode (--mode bw or all)");
 }
 
+// --pattern against --sizes: each pattern runs the sizes its rule accepts. A named pattern
+// with a size it refuses is an error; `all` leaves such pairs out and says so.
+void parse_patterns(const std::string& text, SuiteOptions& so) {
+  const auto named =
+      parse_list<Pattern>(text, parse_pattern, registered_patterns(), "pattern", pattern_names());
+  PatternSizes expanded = expand_patterns(named, so.sizes, text == "all");
+  so.patterns = std::move(expanded.runs);
+  for (const SkippedPair& s : expanded.skipped)
+    std::cerr << "rdmabench: note: --pattern all leaves out " << s.pattern.name() << " at "
+              << s.size << " B (" << s.why << ")\n";
+}
+
 // The parameters that do not come from TestSpec, and the suite's own.
 void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.host = args["host"].as<std::string>();
@@ -265,12 +285,11 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.wait.wait = std::chrono::milliseconds(
       args.count("no-wait") ? 0 : static_cast<int64_t>(std::min(wait_s, 1e9) * 1000));
   so.device = args["device"].as<std::string>();
-  so.patterns = parse_list<Pattern>(args["pattern"].as<std::string>(), parse_pattern,
-                                    {std::begin(kAllPatterns), std::end(kAllPatterns)}, "pattern");
   so.modes = parse_list<Mode>(args["mode"].as<std::string>(), parse_mode,
-                              {Mode::kBandwidth, Mode::kLatency}, "mode");
+                              {Mode::kBandwidth, Mode::kLatency}, "mode", "bw, lat");
   so.cq_choices = parse_cq_choices(args["cq"].as<std::string>());
   so.sizes = parse_sizes(args["sizes"].as<std::string>());
+  parse_patterns(args["pattern"].as<std::string>(), so);
   so.rates = parse_rates(args["rate"].as<std::string>());
   if (args.count("iters")) so.iterations = iterations_option(args["iters"].as<uint64_t>(), "iters");
   parse_scale_out(args, so);
@@ -385,10 +404,10 @@ LocalProbe probe_local(RunRequest& r) {
 nlohmann::json paths_in_use(ClientSession& session, const SuiteOptions& so) {
   TestSpec first = so.base;
   first.bidir = false;  // one QP, one direction: enough to learn the path
-  first.pattern = so.patterns.front();
+  first.pattern = so.patterns.front().first;
   first.mode = so.modes.front();
   first.cq = so.cq_choices.front();
-  first.size = so.sizes.front();
+  first.size = so.patterns.front().second.front();
   try {
     session.setup(first);
     return session.paths_in_use();
@@ -416,7 +435,7 @@ std::vector<std::pair<std::string, std::string>> run_context(const RunRequest& r
   auto server_path = [&](const char* key) { return path_field(paths, "server", key); };
   const PortReport& port = p.device.ports.at(0);
   return {
-      {"rdmabench_schema", "1"},
+      {"rdmabench_schema", std::to_string(kResultsSchemaVersion)},
       {"rdmabench_version", kVersion},
       {"client_host", host_name()},
       {"server_host", server("hostname")},

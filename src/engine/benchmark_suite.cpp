@@ -31,10 +31,10 @@ BenchmarkSuite::BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSessi
 
 size_t BenchmarkSuite::register_benchmarks() {
   std::vector<TestSpec> specs;
-  for (Pattern p : options_.patterns)
+  for (const auto& [p, sizes] : options_.patterns)
     for (Mode m : options_.modes)
       for (const CqChoice& c : options_.cq_choices)
-        for (uint64_t size : options_.sizes)
+        for (uint64_t size : sizes)
           // --rate paces lat only: bw runs once, back to back.
           for (uint64_t rate : m == Mode::kLatency ? options_.rates : std::vector<uint64_t>{0})
             for (uint32_t qps : options_.qps) {

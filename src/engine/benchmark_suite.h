@@ -23,7 +23,8 @@ struct SuiteOptions {
   uint16_t port = 18515;
   std::chrono::milliseconds timeout{5000};
   std::string device;
-  std::vector<Pattern> patterns;
+  // Each pattern with the sizes it runs (expand_patterns); `sizes` holds every size given.
+  std::vector<std::pair<Pattern, std::vector<uint64_t>>> patterns;
   std::vector<Mode> modes;
   std::vector<CqChoice> cq_choices;
   std::vector<uint64_t> sizes;

@@ -89,7 +89,7 @@ std::vector<OobLocal> prepare_streams(Endpoint& ep, bool receives) {
     OobLocal local = path;
     local.address.qp_number = s->qp().number();
     local.address.psn = random_psn();
-    s->qp().to_init(ep.port());
+    s->qp().to_init(ep.port(), s->access_flags());
     if (receives) s->post_initial_receives();
     locals.push_back(local);
   }

@@ -1,7 +1,8 @@
 // The bandwidth loop of one thread: it streams the pattern's opcode on every stream of its
 // lane, keeping up to tx_depth outstanding on each, and takes completions from the lane's
 // CQ(s), handing each to its stream by the stream index in its wr_id. Both sides use it: the
-// sender (client; the server too with --bidir) and the receiver of send/write_imm. Everything
+// sender (client; the server too with --bidir) and the receiver of a pattern whose target takes
+// receives (send, write_imm, send_imm). Everything
 // is prepared before the clock starts; between post and poll nothing allocates, logs, locks
 // or makes a virtual call (check runs excepted, which are never timed).
 #pragma once
@@ -25,7 +26,7 @@ namespace rdmabench {
 struct LanePlan {
   RunLength length;
   bool sends = false;          // streams this side's direction
-  bool receives = false;       // consumes the peer's stream (send, write_imm)
+  bool receives = false;       // consumes the peer's stream (its pattern's target receives)
   bool peer_receives = false;  // the peer consumes ours: a timed window ends with a marker
   uint32_t threads = 1;        // lane t holds streams t, t + threads, ...
 };
@@ -106,8 +107,8 @@ LaneResult run_bw_lane(const Lane& lane, Pollers& pollers, const LanePlan& plan,
   using lane_detail::StreamState;
   const TestSpec& spec = lane.streams.front()->spec();
   const bool timed = plan.length.timed_window();
-  const ibv_wr_opcode opcode = pattern.bw_opcode();
-  const bool with_imm = opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+  const ibv_wr_opcode opcode = spec.pattern->opcode;
+  const bool with_imm = spec.pattern->immediate == Immediate::kSequence;
   const uint64_t n = plan.sends ? (timed ? UINT64_MAX : plan.length.iterations) : 0;
   std::deque<StreamState> streams;
   for (QpStream* s : lane.streams) streams.emplace_back(*s, opcode, n);

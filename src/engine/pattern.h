@@ -1,9 +1,11 @@
 // A transport pattern: what each stream (one QP) does in one run. lat: a ping-pong on one
-// stream, written by the pattern. bw: the shared lane loop (bw_lane.h) streams the pattern's
-// opcode on every stream of a thread; the pattern says only which opcode, and how a check
-// run checks what arrives. The implementations live in bench/; a pattern knows no threads.
+// stream, written by the pattern. bw: the shared lane loop (bw_lane.h) streams the opcode of
+// the pattern's description (PatternInfo) on every stream of a thread; the pattern says only
+// how a check run checks what arrives. The implementations, and the registry that lists them,
+// live in bench/; a pattern knows no threads.
 #pragma once
 
+#include <arpa/inet.h>
 #include <infiniband/verbs.h>
 
 #include <chrono>
@@ -14,6 +16,7 @@
 
 #include "cq/registry.h"
 #include "engine/completion_poller.h"
+#include "engine/pattern_info.h"
 #include "engine/qp_stream.h"
 #include "engine/resource_usage.h"
 #include "engine/run_length.h"
@@ -47,8 +50,6 @@ class TransportPattern {
   virtual ServerCount run_server(QpStream& s, const RunLength& length,
                                  std::chrono::milliseconds timeout) = 0;
 
-  // bw: the opcode every stream streams, and whether the target consumes receives.
-  virtual ibv_wr_opcode bw_opcode() const = 0;
   // bw check runs only (never timed): a receive of the stream's `index`-th message, and a
   // send completion at the sender (read checks what it read). Return corrupt bytes/messages.
   virtual uint64_t check_bw_receive(QpStream&, const ibv_wc&, uint64_t /*index*/) { return 0; }
@@ -57,10 +58,7 @@ class TransportPattern {
   virtual uint64_t verify_after_run(QpStream&) { return 0; }
 };
 
-std::unique_ptr<TransportPattern> make_send_pattern();
-std::unique_ptr<TransportPattern> make_write_pattern();
-std::unique_ptr<TransportPattern> make_write_imm_pattern();
-std::unique_ptr<TransportPattern> make_read_pattern();
+// The implementation of a registered pattern (bench/registry.cpp).
 std::unique_ptr<TransportPattern> make_pattern(Pattern pattern);
 
 // Calls fn(poller) with a poller of this stream's strategy.
@@ -72,9 +70,11 @@ decltype(auto) with_poller(QpStream& s, std::chrono::milliseconds timeout, Fn&& 
 
 // The end of a stream in a timed window: a zero-byte send with this immediate, which the
 // receiver's next receive takes (the sender sends it once the window and margin are over).
+// Messages carry at least a byte, so a send with immediate (send_imm) is never taken for it.
 inline constexpr uint32_t kEndOfStreamImm = 0xffffffffu;
 inline bool is_end_of_stream(const ibv_wc& wc) {
-  return wc.opcode == IBV_WC_RECV && (wc.wc_flags & IBV_WC_WITH_IMM) != 0;
+  return wc.opcode == IBV_WC_RECV && (wc.wc_flags & IBV_WC_WITH_IMM) != 0 && wc.byte_len == 0 &&
+         ntohl(wc.imm_data) == kEndOfStreamImm;
 }
 
 }  // namespace rdmabench

@@ -26,7 +26,7 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   if (receives && spec.mode == Mode::kBandwidth)
     ring_ = static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / spec.size, 1, spec.rx_depth));
   send_credits = SendQueueCredits(spec.tx_depth, 0);
-  buffer_ = std::make_unique<MemoryRegion>(pd, spec.size * (1 + ring_));
+  buffer_ = std::make_unique<MemoryRegion>(pd, spec.size * (1 + ring_), access_flags());
   fill_buffer();
 
   QpCapacity cap;
@@ -47,9 +47,10 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
                      buffer_->lkey()};
     recv_wrs_[i] = {};
     recv_wrs_[i].wr_id = (uint64_t{index_} << kStreamShift) | i;
-    // write_imm data lands by RDMA; its receive only carries the immediate.
-    recv_wrs_[i].sg_list = spec.pattern == Pattern::kSend ? &recv_sges_[i] : nullptr;
-    recv_wrs_[i].num_sge = spec.pattern == Pattern::kSend ? 1 : 0;
+    // A receive holds the payload (send), or only the immediate (write_imm: data by RDMA).
+    const bool holds_data = spec.pattern->receive_holds_data;
+    recv_wrs_[i].sg_list = holds_data ? &recv_sges_[i] : nullptr;
+    recv_wrs_[i].num_sge = holds_data ? 1 : 0;
   }
 }
 
@@ -59,7 +60,7 @@ void QpStream::fill_buffer() {
   for (uint32_t i = 0; i <= ring_; ++i)
     fill_payload({buffer_->data() + i * spec_.size, spec_.size}, spec_.size);
   // write lat detects arrival by a marker (1..255) in the target's last byte.
-  if (spec_.pattern == Pattern::kWrite && spec_.mode == Mode::kLatency)
+  if (spec_.pattern->arrival == Arrival::kMarker && spec_.mode == Mode::kLatency)
     target(0)[spec_.size - 1] = 0;
 }
 

@@ -89,6 +89,10 @@ class QpStream {
   uint64_t send_id(uint64_t seq) const noexcept { return (uint64_t{index_} << kStreamShift) | seq; }
 
   RemoteBuffer local_buffer() const;
+  // What the buffer and the QP grant: local write, and the remote access the pattern needs.
+  int access_flags() const noexcept {
+    return IBV_ACCESS_LOCAL_WRITE | static_cast<int>(spec_.pattern->remote_access);
+  }
   // The path the connected QP really uses, for reports: {device, port, gid_index, gid,
   // gid_type, mtu}.
   nlohmann::json path_in_use(const Context& context);

@@ -24,8 +24,9 @@ bool is_path_mtu(uint32_t mtu) {
 }  // namespace
 
 void validate_spec(const TestSpec& s) {
-  require(s.size >= 1, named("size", "--sizes"), s.size,
-          "messages carry at least 1 byte (write lat needs one for its marker)");
+  require(s.size >= 1, named("size", "--sizes"), s.size, "messages carry at least 1 byte");
+  require(s.pattern->sizes.accepts(s.size), named("size", "--sizes"), s.size,
+          s.pattern.name() + ": " + std::string(s.pattern->sizes.why));
   require(s.tx_depth >= 1, named("tx_depth", "--tx-depth"), s.tx_depth, "it must be at least 1");
   require(s.rx_depth >= 1, named("rx_depth", "--rx-depth"), s.rx_depth, "it must be at least 1");
   require(s.signal_every >= 1 && s.signal_every <= s.tx_depth,

@@ -3,12 +3,28 @@
 #include <cstdio>
 #include <iostream>
 
+#include "engine/pattern_info.h"
+
 namespace rdmabench {
 
 namespace {
 double counter(const benchmark::BenchmarkReporter::Run& run, const char* name) {
   const auto it = run.counters.find(name);
   return it == run.counters.end() ? 0.0 : it->second.value;
+}
+
+// "(latency in usec; send/write/write_imm/send_imm: half round trip, read: full)", from the
+// registered patterns' descriptions.
+std::string latency_legend() {
+  std::string half, full;
+  for (const Pattern& p : registered_patterns()) {
+    std::string& list = p->half_round_trip ? half : full;
+    list += (list.empty() ? "" : "/") + p.name();
+  }
+  std::string legend = "(latency in usec";
+  if (!half.empty()) legend += "; " + half + ": half round trip";
+  if (!full.empty()) legend += (half.empty() ? "; " : ", ") + full + ": full";
+  return legend + ")";
 }
 }  // namespace
 
@@ -19,10 +35,8 @@ bool TableReporter::ReportContext(const Context&) {
 
 void TableReporter::header(const std::string& group, bool latency) {
   std::cout << "\n"
-            << std::string(100, '-') << "\n " << group
-            << (latency ? "   (latency in usec; send/write/write_imm: half round trip, read: full)"
-                        : "   (unidirectional stream)")
-            << "\n";
+            << std::string(100, '-') << "\n " << group << "   "
+            << (latency ? latency_legend() : "(unidirectional stream)") << "\n";
   if (latency) {
     std::printf(" %-10s %-10s %9s %9s %9s %9s %9s %9s %9s %11s %11s\n", "#bytes", "#iters", "t_min",
                 "t_p50", "t_mean", "t_stdev", "t_p99", "t_p99.9", "t_max", "cpu_cli[us]",

@@ -25,27 +25,17 @@ std::string reverse(const std::pair<const char*, E> (&table)[N], E value) {
   return "?";
 }
 
-constexpr std::pair<const char*, Pattern> kPatterns[] = {{"send", Pattern::kSend},
-                                                         {"write", Pattern::kWrite},
-                                                         {"write_imm", Pattern::kWriteImm},
-                                                         {"read", Pattern::kRead}};
 constexpr std::pair<const char*, Mode> kModes[] = {{"bw", Mode::kBandwidth},
                                                    {"lat", Mode::kLatency}};
 constexpr std::pair<const char*, Bootstrap> kBootstraps[] = {{"rdmacm", Bootstrap::kRdmaCm},
                                                              {"oob", Bootstrap::kOob}};
 }  // namespace
 
-std::string to_string(Pattern p) {
-  return reverse(kPatterns, p);
-}
 std::string to_string(Mode m) {
   return reverse(kModes, m);
 }
 std::string to_string(Bootstrap b) {
   return reverse(kBootstraps, b);
-}
-std::optional<Pattern> parse_pattern(const std::string& t) {
-  return lookup(kPatterns, t);
 }
 std::optional<Mode> parse_mode(const std::string& t) {
   return lookup(kModes, t);
@@ -55,15 +45,11 @@ std::optional<Bootstrap> parse_bootstrap(const std::string& t) {
 }
 
 std::string TestSpec::name() const {
-  return to_string(pattern) + "/" + to_string(mode) + "/" + cq.text() + "/" + std::to_string(size) +
+  return pattern.name() + "/" + to_string(mode) + "/" + cq.text() + "/" + std::to_string(size) +
          (rate > 0 ? "/rate:" + std::to_string(rate) : "") +
          (qps > 1 ? "/qps:" + std::to_string(qps) : "") +
          (threads > 1 ? "/threads:" + std::to_string(threads) : "") +
          (cq_per_qp ? "/cq-per-qp" : "") + (bidir ? "/bidir" : "");
-}
-
-bool TestSpec::server_receives() const {
-  return pattern == Pattern::kSend || pattern == Pattern::kWriteImm;
 }
 
 bool TestSpec::client_receives() const {
@@ -78,7 +64,7 @@ nlohmann::json or_null(const std::optional<uint32_t>& value) {
 }  // namespace
 
 nlohmann::json to_json(const TestSpec& s) {
-  nlohmann::json j = {{"pattern", to_string(s.pattern)},
+  nlohmann::json j = {{"pattern", s.pattern.name()},
                       {"mode", to_string(s.mode)},
                       {"cq", s.cq.text()},
                       {"size", s.size},
@@ -102,7 +88,7 @@ nlohmann::json to_json(const TestSpec& s) {
 namespace {
 template <typename E>
 E enum_field(const nlohmann::json& j, const MessageContext& ctx, const std::string& key,
-             std::optional<E> (*parse)(const std::string&), const char* choices) {
+             std::optional<E> (*parse)(const std::string&), const std::string& choices) {
   const std::string text = string_field(j, ctx, key);
   const auto value = parse(text);
   if (!value) throw_bad_field(ctx, key, "'" + text.substr(0, 40) + "' is not one of " + choices);
@@ -128,7 +114,7 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   const MessageContext ctx{"spec", ExitCode::kUsage};
   constexpr uint32_t kU32 = std::numeric_limits<uint32_t>::max();
   TestSpec s;
-  s.pattern = enum_field(j, ctx, "pattern", parse_pattern, "send, write, write_imm, read");
+  s.pattern = enum_field(j, ctx, "pattern", parse_pattern, pattern_names());
   s.mode = enum_field(j, ctx, "mode", parse_mode, "bw, lat");
   s.cq = cq_field(j, ctx);
   s.bootstrap = enum_field(j, ctx, "cm", parse_bootstrap, "rdmacm, oob");

@@ -8,28 +8,23 @@
 #include <vector>
 
 #include "cq/strategy.h"
+#include "engine/pattern_info.h"
 
 namespace rdmabench {
 
-enum class Pattern { kSend, kWrite, kWriteImm, kRead };
 enum class Mode { kBandwidth, kLatency };
 enum class Bootstrap { kRdmaCm, kOob };
 
-std::string to_string(Pattern p);    // "send", "write", "write_imm", "read"
 std::string to_string(Mode m);       // "bw", "lat"
 std::string to_string(Bootstrap b);  // "rdmacm", "oob"
-std::optional<Pattern> parse_pattern(const std::string& text);
 std::optional<Mode> parse_mode(const std::string& text);
 std::optional<Bootstrap> parse_bootstrap(const std::string& text);
 
 // The out-of-band bootstrap's local ACK timeout unless --qp-timeout says: perftest's 14 (67 ms).
 inline constexpr uint32_t kOobQpTimeout = 14;
 
-inline constexpr Pattern kAllPatterns[] = {Pattern::kSend, Pattern::kWrite, Pattern::kWriteImm,
-                                           Pattern::kRead};
-
 struct TestSpec {
-  Pattern pattern = Pattern::kWrite;
+  Pattern pattern = default_pattern();
   Mode mode = Mode::kBandwidth;
   CqChoice cq;  // each side's completion strategy
   uint64_t size = 65536;
@@ -58,15 +53,15 @@ struct TestSpec {
   // The local ACK timeout the out-of-band bootstrap gives every QP.
   uint32_t oob_qp_timeout() const { return qp_timeout.value_or(kOobQpTimeout); }
   // Does this pattern consume posted receives on the server? On the client?
-  bool server_receives() const;
+  bool server_receives() const { return pattern->target_receives; }
   bool client_receives() const;
   // The CQ of QP i, and how many CQs a side has.
   uint32_t cq_of_qp(uint32_t i) const { return cq_per_qp ? i : i % threads; }
   uint32_t cq_count() const { return cq_per_qp ? qps : threads; }
   // How many QPs share one CQ at most.
   uint32_t qps_per_cq() const { return cq_per_qp ? 1 : (qps + threads - 1) / threads; }
-  // Latency reported as half the round trip (send, write, write_imm) or the full one (read).
-  bool half_round_trip() const { return pattern != Pattern::kRead; }
+  // Latency reported as half the round trip (a message each way) or the full one (read).
+  bool half_round_trip() const { return pattern->half_round_trip; }
 };
 
 nlohmann::json to_json(const TestSpec& spec);

@@ -39,7 +39,8 @@ struct SendRequest {
     wr.sg_list = &sge;
     wr.num_sge = 1;
     wr.opcode = opcode;
-    if (opcode != IBV_WR_SEND) {
+    if (opcode == IBV_WR_RDMA_WRITE || opcode == IBV_WR_RDMA_WRITE_WITH_IMM ||
+        opcode == IBV_WR_RDMA_READ) {
       wr.wr.rdma.remote_addr = ep.remote.address;
       wr.wr.rdma.rkey = ep.remote.rkey;
     }

@@ -45,12 +45,12 @@ QueuePair::~QueuePair() {
   }
 }
 
-void QueuePair::to_init(uint8_t port) {
+void QueuePair::to_init(uint8_t port, int access) {
   ibv_qp_attr attr{};
   attr.qp_state = IBV_QPS_INIT;
   attr.pkey_index = 0;
   attr.port_num = port;
-  attr.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+  attr.qp_access_flags = static_cast<unsigned>(access);
   check_call(ibv_modify_qp(qp_, &attr,
                            IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS),
              "ibv_modify_qp", "RESET->INIT");

@@ -59,7 +59,8 @@ class QueuePair {
   uint32_t number() const noexcept { return qp_->qp_num; }
   uint32_t max_inline_data() const noexcept { return max_inline_; }
 
-  void to_init(uint8_t port);
+  // RESET->INIT on `port`, granting `access` (IBV_ACCESS_* flags).
+  void to_init(uint8_t port, int access);
   void to_rtr(const QpAddress& remote, const QpPath& path);
   void to_rts(uint32_t psn, const QpPath& path);
   // ibv_query_qp: port, source GID index and path MTU, once the QP is at RTR or beyond.

@@ -21,9 +21,12 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build"))
 
 
-# The control protocol version this tree's rdmabench speaks.
-PROTOCOL = int(re.search(r"kControlProtocolVersion = (\d+);",
-                         (ROOT / "src/net/control_channel.h").read_text())[1])
+# What this tree's rdmabench says of itself: its control protocol, and its registered
+# patterns (every pattern suite runs each of them, so a new one is tested without an edit here).
+REGISTRY = json.loads(subprocess.run([str(BUILD / "rdmabench"), "version", "--json"], check=True,
+                                     capture_output=True, text=True).stdout)
+PROTOCOL = REGISTRY["protocol"]
+PATTERNS = [p["name"] for p in REGISTRY["patterns"]]
 
 
 def deterministic_guest():

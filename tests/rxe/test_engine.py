@@ -8,9 +8,7 @@ import time
 
 import pytest
 
-from conftest import PROTOCOL, Server, client, run, server_address
-
-PATTERNS = ["send", "write", "write_imm", "read"]
+from conftest import PATTERNS, PROTOCOL, REGISTRY, Server, client, run, server_address
 
 
 def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_path):
@@ -78,9 +76,12 @@ def test_qp_timeout_reaches_both_qps(rdmabench, layout, server, tmp_path, expone
 
 
 # Which rows carry data each way: the server receives (and checks) what the client sends in
-# send, write and write_imm; the client receives in every lat ping-pong and in read.
-CLIENT_CHECKS = {"send/lat", "write/lat", "write_imm/lat", "read/bw", "read/lat"}
-SERVER_CHECKS = {"send/bw", "send/lat", "write/bw", "write/lat", "write_imm/bw", "write_imm/lat"}
+# every pattern whose data goes to the target (send, write, ...); the client receives in every
+# lat ping-pong and where data comes back to the initiator (read).
+TO_TARGET = [p["name"] for p in REGISTRY["patterns"] if p["data_to"] == "target"]
+CLIENT_CHECKS = ({f"{p}/lat" for p in PATTERNS}
+                 | {f"{p}/bw" for p in PATTERNS if p not in TO_TARGET})
+SERVER_CHECKS = {f"{p}/{m}" for p in TO_TARGET for m in ("bw", "lat")}
 
 
 def corrupted_rows(rdmabench, port, host, cm, tmp_path, *extra):
@@ -88,7 +89,7 @@ def corrupted_rows(rdmabench, port, host, cm, tmp_path, *extra):
     proc = run([rdmabench, "run", host, "--port", str(port), "--cm", cm, "--sizes", "2,4096",
                 "--iters", "20", "--verify", "--out", str(out), *extra], timeout=300)
     rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
-    assert len(rows) == 32, sorted(rows)
+    assert len(rows) == 8 * len(PATTERNS), sorted(rows)  # 2 modes, 2 CQs, 2 sizes
     failed = {name for name, row in rows.items() if row.get("error_occurred")}
     for name in failed:
         assert "--verify found" in rows[name]["error_message"], rows[name]["error_message"]
@@ -198,7 +199,7 @@ def test_counters_agree_and_each_side_measures_only_its_run(rdmabench, layout, s
     proc = client(rdmabench, layout, server, "--sizes", "2,64K", "--iters", "200", "--out", str(out))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
-    assert len(rows) == 32
+    assert len(rows) == 8 * len(PATTERNS)  # 2 modes, 2 CQs, 2 sizes
     for name, row in rows.items():
         size = int(name.split("/")[-1])
         assert row["bytes_per_second"] == pytest.approx(row["msgs_per_second"] * size, rel=1e-9), name

@@ -11,9 +11,8 @@ import time
 
 import pytest
 
-from conftest import client
+from conftest import PATTERNS, client
 
-PATTERNS = ["send", "write", "write_imm", "read"]
 
 
 def run_rows(rdmabench, layout, server, tmp_path, *options, timeout=600):

@@ -1,0 +1,62 @@
+#include "cli/version_command.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/error.h"
+#include "core/version.h"
+#include "cq/strategy.h"
+#include "engine/pattern_info.h"
+#include "net/control_channel.h"
+
+namespace rdmabench {
+
+namespace {
+
+nlohmann::json pattern_json(const Pattern& p) {
+  const PatternInfo& i = p.info();
+  return {{"name", p.name()},
+          {"summary", i.summary},
+          {"target_receives", i.target_receives},
+          // Whose buffer the payload lands in: the target's, or (read) the initiator's.
+          {"data_to", i.opcode == IBV_WR_RDMA_READ ? "initiator" : "target"},
+          {"half_round_trip", i.half_round_trip},
+          {"min_size", i.sizes.min},
+          {"max_size",
+           i.sizes.max == UINT64_MAX ? nlohmann::json(nullptr) : nlohmann::json(i.sizes.max)}};
+}
+
+nlohmann::json registry_json() {
+  nlohmann::json patterns = nlohmann::json::array();
+  for (const Pattern& p : registered_patterns()) patterns.push_back(pattern_json(p));
+  nlohmann::json strategies = nlohmann::json::array();
+  for (const StrategyInfo& s : registered_strategies())
+    strategies.push_back({{"name", s.name}, {"usage", s.usage}, {"blocks", s.blocks}});
+  return {{"version", kVersion},
+          {"protocol", kControlProtocolVersion},
+          {"results_schema", kResultsSchemaVersion},
+          {"devices_schema", kDevicesSchemaVersion},
+          {"patterns", patterns},
+          {"strategies", strategies}};
+}
+
+}  // namespace
+
+int run_version_command(int argc, char** argv) {
+  const std::string option = argc > 1 ? argv[1] : "";
+  if (argc > 2 || (!option.empty() && option != "--json" && option != "--help"))
+    throw Error(ExitCode::kUsage, "unknown option '" + (argc > 2 ? std::string(argv[2]) : option) +
+                                      "' (usage: rdmabench version [--json])");
+  if (option == "--help") {
+    std::cout << "Usage: rdmabench version [--json]\n  --json  also the control protocol, the "
+                 "schemas, and the registered patterns and CQ strategies, as JSON\n";
+  } else if (option == "--json") {
+    std::cout << registry_json().dump(2) << "\n";
+  } else {
+    std::cout << "rdmabench " << kVersion << "\n";
+  }
+  return 0;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,49 @@
+#include "engine/pattern_info.h"
+
+#include "core/error.h"
+
+namespace rdmabench {
+
+std::optional<Pattern> parse_pattern(const std::string& name) {
+  for (const Pattern& p : registered_patterns())
+    if (p->name == name) return p;
+  return std::nullopt;
+}
+
+std::string pattern_names() {
+  std::string all;
+  for (const Pattern& p : registered_patterns()) {
+    if (!all.empty()) all += ", ";
+    all += p->name;
+  }
+  return all;
+}
+
+Pattern default_pattern() {
+  static const Pattern write = *parse_pattern("write");
+  return write;
+}
+
+PatternSizes expand_patterns(const std::vector<Pattern>& patterns,
+                             const std::vector<uint64_t>& sizes, bool all) {
+  PatternSizes out;
+  for (const Pattern& p : patterns) {
+    std::vector<uint64_t> accepted;
+    for (uint64_t size : sizes) {
+      if (p->sizes.accepts(size)) {
+        accepted.push_back(size);
+        continue;
+      }
+      if (!all)
+        throw Error(ExitCode::kUsage, "--pattern " + p.name() + " with --sizes " +
+                                          std::to_string(size) + ": " + std::string(p->sizes.why));
+      out.skipped.push_back({p, size, std::string(p->sizes.why)});
+    }
+    if (!accepted.empty()) out.runs.emplace_back(p, std::move(accepted));
+  }
+  if (out.runs.empty())
+    throw Error(ExitCode::kUsage, "no pattern accepts any of the --sizes given");
+  return out;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,124 @@
+// The pattern registry: descriptions that agree with themselves, names the spec and the
+// command line resolve, and --pattern against --sizes decided by each pattern's size rule.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/error.h"
+#include "engine/pattern_info.h"
+#include "engine/spec_validation.h"
+#include "engine/test_spec.h"
+
+using namespace rdmabench;
+
+namespace {
+
+// A pattern that moves 8-byte operands only, as an atomic does (none is registered yet).
+constexpr PatternInfo kEightBytes{.name = "eight",
+                                  .summary = "test only",
+                                  .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+                                  .target_receives = false,
+                                  .receive_holds_data = false,
+                                  .immediate = Immediate::kNone,
+                                  .half_round_trip = false,
+                                  .arrival = Arrival::kCompletion,
+                                  .remote_access = IBV_ACCESS_REMOTE_ATOMIC,
+                                  .sizes = {8, 8, "operands are 8 bytes"}};
+
+bool carries_immediate(ibv_wr_opcode op) {
+  return op == IBV_WR_SEND_WITH_IMM || op == IBV_WR_RDMA_WRITE_WITH_IMM;
+}
+
+}  // namespace
+
+TEST(PatternRegistry, NamesAreUniqueAndResolve) {
+  std::set<std::string> names;
+  for (const Pattern& p : registered_patterns()) {
+    EXPECT_TRUE(names.insert(p.name()).second) << p.name();
+    EXPECT_EQ(parse_pattern(p.name()), p);
+    EXPECT_FALSE(p->summary.empty()) << p.name();
+  }
+  EXPECT_FALSE(parse_pattern("teleport"));
+  EXPECT_EQ(names, (std::set<std::string>{"send", "write", "write_imm", "read", "send_imm"}));
+  EXPECT_EQ(pattern_names(), "send, write, write_imm, read, send_imm");
+}
+
+TEST(PatternRegistry, EachDescriptionAgreesWithItself) {
+  for (const Pattern& p : registered_patterns()) {
+    const PatternInfo& i = p.info();
+    // A receive can hold data only where the target takes receives at all.
+    EXPECT_TRUE(!i.receive_holds_data || i.target_receives) << p.name();
+    // A sequence in the immediate needs an opcode that carries one, and a receive to read it.
+    EXPECT_EQ(i.immediate == Immediate::kSequence, carries_immediate(i.opcode)) << p.name();
+    EXPECT_TRUE(i.immediate == Immediate::kNone || i.target_receives) << p.name();
+    // lat sees arrival by a receive exactly where the target takes receives.
+    EXPECT_EQ(i.arrival == Arrival::kReceive, i.target_receives) << p.name();
+    // One-sided RDMA needs the peer's buffer to grant it.
+    if (i.opcode == IBV_WR_RDMA_WRITE || i.opcode == IBV_WR_RDMA_WRITE_WITH_IMM) {
+      EXPECT_TRUE(i.remote_access & IBV_ACCESS_REMOTE_WRITE) << p.name();
+    }
+    if (i.opcode == IBV_WR_RDMA_READ) {
+      EXPECT_TRUE(i.remote_access & IBV_ACCESS_REMOTE_READ) << p.name();
+    }
+    EXPECT_TRUE(i.sizes.accepts(i.sizes.min)) << p.name();
+  }
+}
+
+TEST(PatternRegistry, EveryPatternTravelsInTheSpec) {
+  for (const Pattern& p : registered_patterns()) {
+    TestSpec s;
+    s.pattern = p;
+    s.size = 64;
+    const TestSpec back = spec_from_json(to_json(s));
+    EXPECT_EQ(back.pattern, p);
+    EXPECT_EQ(back.name(), p.name() + "/bw/busy/64");
+  }
+}
+
+TEST(PatternRegistry, SendImmReceivesDataAndASequence) {
+  const Pattern p = *parse_pattern("send_imm");
+  EXPECT_EQ(p->opcode, IBV_WR_SEND_WITH_IMM);
+  TestSpec s;
+  s.pattern = p;
+  EXPECT_TRUE(s.server_receives());
+  EXPECT_TRUE(s.half_round_trip());
+}
+
+TEST(PatternSizes, AllLeavesOutWhatARuleRefusesAndSaysWhy) {
+  const Pattern send = *parse_pattern("send");
+  const Pattern eight(kEightBytes);
+  const PatternSizes got = expand_patterns({send, eight}, {2, 8, 64}, true);
+  ASSERT_EQ(got.runs.size(), 2u);
+  EXPECT_EQ(got.runs[0].first, send);
+  EXPECT_EQ(got.runs[0].second, (std::vector<uint64_t>{2, 8, 64}));
+  EXPECT_EQ(got.runs[1].first, eight);
+  EXPECT_EQ(got.runs[1].second, (std::vector<uint64_t>{8}));
+  ASSERT_EQ(got.skipped.size(), 2u);
+  EXPECT_EQ(got.skipped[0].size, 2u);
+  EXPECT_EQ(got.skipped[1].size, 64u);
+  EXPECT_EQ(got.skipped[1].why, "operands are 8 bytes");
+}
+
+TEST(PatternSizes, ANamedPatternWithASizeItRefusesIsAUsageError) {
+  try {
+    expand_patterns({Pattern(kEightBytes)}, {8, 64}, false);
+    FAIL() << "accepted 64 B for an 8-byte pattern";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("eight"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("operands are 8 bytes"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PatternSizes, NoPatternAtAnySizeIsAUsageError) {
+  EXPECT_THROW(expand_patterns({Pattern(kEightBytes)}, {2, 4}, true), Error);
+}
+
+TEST(PatternSizes, TheSpecChecksTheRuleToo) {
+  TestSpec s;
+  s.pattern = Pattern(kEightBytes);
+  s.size = 8;
+  EXPECT_NO_THROW(validate_spec(s));
+  s.size = 16;  // a crafted spec on the control port gets the same answer
+  EXPECT_THROW(validate_spec(s), Error);
+}
