@@ -5,6 +5,7 @@
 #pragma once
 
 #include "engine/pattern.h"
+#include "engine/sequenced_ping_pong.h"
 #include "engine/transfer_loops.h"
 
 namespace rdmabench {
@@ -25,40 +26,11 @@ class SendImmPattern final : public TransportPattern {
 
   ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {
-    return with_poller(s, timeout, [&](auto& poller) {
-      SendRequest req(s, kInfo.opcode);
-      ClientMeasurement m;
-      time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
-        const uint64_t seq = s.sequence++;
-        req.wr.imm_data = htonl(static_cast<uint32_t>(seq));
-        req.post(s, i + 1, signal_this(s.spec(), seq));
-        drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
-          if (s.checking) m.verify_errors += check(s, wc, seq);
-        });
-      });
-      if (length.timed_window()) EndOfStream().post(s, m.all_round_trips + 1);
-      return m;
-    });
+    return sequenced_ping_pong(s, kInfo.opcode, length, samples, timeout, check);
   }
-
   ServerCount run_server(QpStream& s, const RunLength& length,
                          std::chrono::milliseconds timeout) override {
-    return with_poller(s, timeout, [&](auto& poller) {
-      ServerCount c;
-      SendRequest reply(s, kInfo.opcode);
-      const uint64_t n = length.timed_window() ? UINT64_MAX : length.iterations;
-      for (; c.round_trips < n; ++c.round_trips) {
-        const uint64_t seq = s.sequence;
-        const bool more = drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
-          if (s.checking) c.errors += check(s, wc, seq);
-        });
-        if (!more) break;  // the client's end of a timed window
-        ++s.sequence;
-        reply.wr.imm_data = htonl(static_cast<uint32_t>(seq));
-        reply.post(s, c.round_trips + 1, signal_this(s.spec(), seq));
-      }
-      return c;
-    });
+    return sequenced_echo(s, kInfo.opcode, length, timeout, check);
   }
 
   // The stream's index-th message of the run carries the stream's sequence + index.
@@ -70,8 +42,7 @@ class SendImmPattern final : public TransportPattern {
   // A wrong or missing immediate, or a wrong length, counts as one error each, plus any
   // corrupt payload bytes in the receive's slot.
   static uint64_t check(QpStream& s, const ibv_wc& wc, uint64_t expected_seq) {
-    const bool imm_ok = (wc.wc_flags & IBV_WC_WITH_IMM) != 0 &&
-                        ntohl(wc.imm_data) == static_cast<uint32_t>(expected_seq);
+    const bool imm_ok = carries_sequence(wc, expected_seq);
     return (imm_ok ? 0 : 1) + (wc.byte_len != s.spec().size ? 1 : 0) + check_slot(s, wc.wr_id);
   }
 };

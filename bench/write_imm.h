@@ -5,6 +5,7 @@
 #pragma once
 
 #include "engine/pattern.h"
+#include "engine/sequenced_ping_pong.h"
 #include "engine/transfer_loops.h"
 
 namespace rdmabench {
@@ -25,40 +26,11 @@ class WriteImmPattern final : public TransportPattern {
 
   ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {
-    return with_poller(s, timeout, [&](auto& poller) {
-      SendRequest req(s, IBV_WR_RDMA_WRITE_WITH_IMM);
-      ClientMeasurement m;
-      time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
-        const uint64_t seq = s.sequence++;
-        req.wr.imm_data = htonl(static_cast<uint32_t>(seq));
-        req.post(s, i + 1, signal_this(s.spec(), seq));
-        drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
-          if (s.checking) m.verify_errors += check(s, wc, seq);
-        });
-      });
-      if (length.timed_window()) EndOfStream().post(s, m.all_round_trips + 1);
-      return m;
-    });
+    return sequenced_ping_pong(s, kInfo.opcode, length, samples, timeout, check);
   }
-
   ServerCount run_server(QpStream& s, const RunLength& length,
                          std::chrono::milliseconds timeout) override {
-    return with_poller(s, timeout, [&](auto& poller) {
-      ServerCount c;
-      SendRequest reply(s, IBV_WR_RDMA_WRITE_WITH_IMM);
-      const uint64_t n = length.timed_window() ? UINT64_MAX : length.iterations;
-      for (; c.round_trips < n; ++c.round_trips) {
-        const uint64_t seq = s.sequence;
-        const bool more = drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
-          if (s.checking) c.errors += check(s, wc, seq);
-        });
-        if (!more) break;  // the client's end of a timed window
-        ++s.sequence;
-        reply.wr.imm_data = htonl(static_cast<uint32_t>(seq));
-        reply.post(s, c.round_trips + 1, signal_this(s.spec(), seq));
-      }
-      return c;
-    });
+    return sequenced_echo(s, kInfo.opcode, length, timeout, check);
   }
 
   // The stream's index-th message of the run carries the stream's sequence + index.
@@ -69,8 +41,7 @@ class WriteImmPattern final : public TransportPattern {
  private:
   // An out-of-order or wrong immediate counts as one error, plus any corrupt data bytes.
   static uint64_t check(QpStream& s, const ibv_wc& wc, uint64_t expected_seq) {
-    const bool imm_ok = (wc.wc_flags & IBV_WC_WITH_IMM) != 0 &&
-                        ntohl(wc.imm_data) == static_cast<uint32_t>(expected_seq);
+    const bool imm_ok = carries_sequence(wc, expected_seq);
     return (imm_ok ? 0 : 1) + check_slot(s, 0);
   }
 };
