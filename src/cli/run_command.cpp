@@ -18,6 +18,7 @@
 #include "engine/control_protocol.h"
 #include "engine/device_probe.h"
 #include "engine/host_info.h"
+#include "engine/results_reporter.h"
 #include "engine/spec_validation.h"
 #include "engine/table_reporter.h"
 #include "engine/thread_team.h"
@@ -416,26 +417,34 @@ nlohmann::json paths_in_use(ClientSession& session, const SuiteOptions& so) {
   }
 }
 
-std::string path_field(const nlohmann::json& paths, const char* side, const char* key) {
+// A side's path field as the server or ibv_query_qp gave it (null when unknown).
+nlohmann::json path_value(const nlohmann::json& paths, const char* side, const char* key) {
   const auto it = paths.find(side);
-  if (it == paths.end() || !it->contains(key)) return "?";
-  const auto& v = (*it)[key];
-  return v.is_string() ? v.get<std::string>() : v.dump();
+  if (it == paths.end() || !it->contains(key)) return nullptr;
+  return (*it)[key];
 }
 
-std::vector<std::pair<std::string, std::string>> run_context(const RunRequest& r,
-                                                             const LocalProbe& p,
-                                                             const nlohmann::json& hello,
-                                                             const nlohmann::json& paths) {
+std::string path_field(const nlohmann::json& paths, const char* side, const char* key) {
+  const nlohmann::json v = path_value(paths, side, key);
+  return v.is_null() ? "?" : v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// The results' context: typed (numbers as numbers, unknown as null, the parameters as an
+// object).
+nlohmann::json run_context(const RunRequest& r, const LocalProbe& p, const nlohmann::json& hello,
+                           const nlohmann::json& paths) {
   auto server = [&](const char* key) {
     const auto it = hello.find(key);
     return it != hello.end() && it->is_string() ? it->get<std::string>() : std::string("?");
   };
-  auto client_path = [&](const char* key) { return path_field(paths, "client", key); };
-  auto server_path = [&](const char* key) { return path_field(paths, "server", key); };
+  auto client_path = [&](const char* key) { return path_value(paths, "client", key); };
+  auto server_path = [&](const char* key) { return path_value(paths, "server", key); };
   const PortReport& port = p.device.ports.at(0);
+  const nlohmann::json icount_shift = p.timing.icount_shift.empty()
+                                          ? nlohmann::json(nullptr)
+                                          : nlohmann::json(std::stoi(p.timing.icount_shift));
   return {
-      {"rdmabench_schema", std::to_string(kResultsSchemaVersion)},
+      {"rdmabench_schema", kResultsSchemaVersion},
       {"rdmabench_version", kVersion},
       {"client_host", host_name()},
       {"server_host", server("hostname")},
@@ -443,7 +452,7 @@ std::vector<std::pair<std::string, std::string>> run_context(const RunRequest& r
       {"device", p.device.name},
       {"driver", p.device.driver},
       {"link_layer", port.link_layer},
-      {"active_mtu", std::to_string(port.active_mtu)},
+      {"active_mtu", port.active_mtu},
       {"port", client_path("port")},
       {"gid_index", client_path("gid_index")},
       {"gid", client_path("gid")},
@@ -465,11 +474,11 @@ std::vector<std::pair<std::string, std::string>> run_context(const RunRequest& r
       {"bootstrap_reason", p.choice.reason},
       {"timing", p.timing.describe()},
       {"timing_mode", p.timing.mode},
-      {"icount_shift", p.timing.icount_shift},
+      {"icount_shift", icount_shift},
       {"qemu_version", p.timing.qemu_version},
       {"server_timing", server("timing")},
       {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(p.clock.resolution_ns) + " ns"},
-      {"rdmabench_params", r.params.dump()},
+      {"rdmabench_params", r.params},
   };
 }
 
@@ -491,10 +500,7 @@ std::string banner(const RunRequest& r, const LocalProbe& p, const nlohmann::jso
 void initialize_google_benchmark(RunRequest& r) {
   r.gb_args = {"rdmabench-run"};
   for (const auto& u : r.benchmark_args) r.gb_args.push_back(u);
-  if (!r.out_file.empty()) {
-    r.gb_args.push_back("--benchmark_out=" + r.out_file);
-    r.gb_args.push_back("--benchmark_out_format=json");
-  }
+  if (!r.out_file.empty()) r.gb_args.push_back("--benchmark_out=" + r.out_file);
   r.gb_argv.clear();
   for (auto& a : r.gb_args) r.gb_argv.push_back(a.data());
   int gb_argc = static_cast<int>(r.gb_argv.size());
@@ -519,7 +525,6 @@ int run_run_command(int argc, char** argv) {
   const nlohmann::json hello = session->server_hello();
   const nlohmann::json paths = paths_in_use(*session, r.suite);
   if (paths.contains("error")) session.reset();  // the server dropped that connection
-  for (const auto& [k, v] : run_context(r, probe, hello, paths)) benchmark::AddCustomContext(k, v);
   initialize_google_benchmark(r);
 
   const StopSignals stop;
@@ -527,8 +532,9 @@ int run_run_command(int argc, char** argv) {
   r.suite.wait.stop = &stop;
   BenchmarkSuite suite(r.suite, std::move(session));
   suite.register_benchmarks();
-  TableReporter reporter(banner(r, probe, hello, paths));
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  TableReporter reporter(banner(r, probe, hello, paths), suite.specs());
+  ResultsReporter results(run_context(r, probe, hello, paths), suite.specs());
+  benchmark::RunSpecifiedBenchmarks(&reporter, r.out_file.empty() ? nullptr : &results);
   benchmark::Shutdown();
   if (!r.out_file.empty()) std::cerr << "rdmabench: results written to " << r.out_file << "\n";
   if (suite.worst() != ExitCode::kOk)

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/version.h"
 #include "cq/strategy.h"
+#include "engine/counter_catalogue.h"
 #include "engine/pattern_info.h"
 #include "net/control_channel.h"
 
@@ -38,7 +39,8 @@ nlohmann::json registry_json() {
           {"results_schema", kResultsSchemaVersion},
           {"devices_schema", kDevicesSchemaVersion},
           {"patterns", patterns},
-          {"strategies", strategies}};
+          {"strategies", strategies},
+          {"counters", counter_catalogue_json()}};
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 namespace rdmabench {
 
 // rdmabench version [--json]: the program's version; with --json also the control protocol,
-// the schemas, and what is registered (patterns and CQ strategies), for scripts and tests.
+// the schemas, what is registered (patterns, CQ strategies) and the counter catalogue.
 int run_version_command(int argc, char** argv);
 
 }  // namespace rdmabench

@@ -5,6 +5,6 @@ namespace rdmabench {
 
 inline constexpr const char* kVersion = "0.1.0";
 inline constexpr int kDevicesSchemaVersion = 1;
-inline constexpr int kResultsSchemaVersion = 1;  // context.rdmabench_schema of `run --out`
+inline constexpr int kResultsSchemaVersion = 2;  // context.rdmabench_schema of `run --out`
 
 }  // namespace rdmabench

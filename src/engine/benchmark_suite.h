@@ -42,11 +42,17 @@ struct SuiteOptions {
   bool debug_corrupt = false;          // testing: damage what the client sends in check runs
 };
 
+// Every benchmark the options ask for, in the order they run: pattern (at the sizes it
+// accepts), mode, CQ choice, size, rate (lat only), QP count.
+std::vector<TestSpec> expand_specs(const SuiteOptions& options);
+
 class BenchmarkSuite {
  public:
   BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSession> session);
   // Registers every benchmark with Google Benchmark; returns how many.
   size_t register_benchmarks();
+  // What register_benchmarks registered, in order.
+  const std::vector<TestSpec>& specs() const noexcept { return specs_; }
   // The worst failure seen (kOk when every benchmark passed).
   ExitCode worst() const noexcept { return worst_; }
 
@@ -54,10 +60,10 @@ class BenchmarkSuite {
   void run_one(benchmark::State& state, const TestSpec& spec, size_t index);
   void fail(benchmark::State& state, const Error& e);
   ClientSession& session();
-  uint64_t timed_sample_room(const TestSpec& spec) const;
 
   SuiteOptions options_;
   std::unique_ptr<ClientSession> session_;
+  std::vector<TestSpec> specs_;
   std::vector<uint64_t> samples_;
   ExitCode worst_ = ExitCode::kOk;
   size_t total_ = 0;

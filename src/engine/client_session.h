@@ -12,26 +12,13 @@
 
 #include "engine/bootstrap.h"
 #include "engine/pattern.h"
+#include "engine/run_source.h"
 #include "engine/side_figures.h"
 #include "engine/side_run.h"
 #include "engine/stop_signals.h"
 #include "net/control_channel.h"
 
 namespace rdmabench {
-
-struct RunResult {
-  std::vector<ThreadOutcome> client_threads;  // lat: each thread's measurement
-  SideReport client;
-  SideReport server;
-};
-
-// One run as the client asks for it.
-struct ClientRun {
-  RunLength length;
-  bool check = false;     // a --verify check run: untimed, every message checked
-  bool corrupt = false;   // testing, with check: damage what this side sends from the middle on
-  std::vector<int> cpus;  // --cpus: client thread t on cpus[t % size]
-};
 
 // The server answered that it is measuring for another client.
 class ServerBusy : public Error {
@@ -41,10 +28,10 @@ class ServerBusy : public Error {
   const std::string since;    // ISO 8601 UTC
 };
 
-class ClientSession {
+class ClientSession : public RunSource {
  public:
   ClientSession(const std::string& host, uint16_t port, const BootstrapOptions& options);
-  ~ClientSession();
+  ~ClientSession() override;
   ClientSession(const ClientSession&) = delete;
   ClientSession& operator=(const ClientSession&) = delete;
 
@@ -55,7 +42,7 @@ class ClientSession {
   // After setup: the paths both QPs really use, {"client": {...}, "server": {...}}.
   nlohmann::json paths_in_use();
   // One run; lat samples of thread t go to samples[t * (size / threads) ...].
-  RunResult run(const ClientRun& request, std::span<uint64_t> samples);
+  RunResult run(const ClientRun& request, std::span<uint64_t> samples) override;
 
  private:
   ControlChannel control_;

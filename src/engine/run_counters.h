@@ -10,7 +10,8 @@
 #include <span>
 #include <string>
 
-#include "engine/client_session.h"
+#include "core/error.h"
+#include "engine/run_source.h"
 #include "engine/test_spec.h"
 
 namespace rdmabench {

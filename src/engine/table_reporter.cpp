@@ -28,6 +28,11 @@ std::string latency_legend() {
 }
 }  // namespace
 
+TableReporter::TableReporter(std::string context_summary, const std::vector<TestSpec>& specs)
+    : summary_(std::move(context_summary)) {
+  for (const TestSpec& s : specs) specs_.emplace(s.name(), s);
+}
+
 bool TableReporter::ReportContext(const Context&) {
   std::cout << summary_ << std::flush;
   return true;
@@ -50,14 +55,13 @@ void TableReporter::header(const std::string& group, bool latency) {
 
 void TableReporter::ReportRuns(const std::vector<Run>& runs) {
   for (const auto& run : runs) {
-    // pattern/mode/cq/size[/rate:R][/qps:N]...: the size column, and the rest as the group.
-    const std::string name = run.run_name.function_name;
-    const auto size_at = name.find('/', name.find('/', name.find('/') + 1) + 1) + 1;
-    const auto size_end = name.find('/', size_at);
-    const std::string size = name.substr(size_at, size_end - size_at);
-    const std::string group =
-        name.substr(0, size_at - 1) + (size_end == std::string::npos ? "" : name.substr(size_end));
-    const bool latency = group.find("/lat/") != std::string::npos;
+    // One table per spec but for its size, which is the first column.
+    const auto found = specs_.find(run.run_name.function_name);
+    if (found == specs_.end()) continue;  // not one of ours
+    const TestSpec& spec = found->second;
+    const std::string size = std::to_string(spec.size);
+    const std::string group = spec.table_name();
+    const bool latency = spec.mode == Mode::kLatency;
     if (group != group_) {
       group_ = group;
       header(group, latency);

@@ -4,19 +4,25 @@
 
 #include <benchmark/benchmark.h>
 
+#include <map>
 #include <string>
+#include <vector>
+
+#include "engine/test_spec.h"
 
 namespace rdmabench {
 
 class TableReporter : public benchmark::BenchmarkReporter {
  public:
-  explicit TableReporter(std::string context_summary) : summary_(std::move(context_summary)) {}
+  // `specs`: every registered benchmark (a row finds its size and table by its spec).
+  TableReporter(std::string context_summary, const std::vector<TestSpec>& specs);
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
 
  private:
   void header(const std::string& group, bool latency);
   std::string summary_;
+  std::map<std::string, TestSpec> specs_;  // by benchmark name
   std::string group_;
 };
 

@@ -44,12 +44,23 @@ std::optional<Bootstrap> parse_bootstrap(const std::string& t) {
   return lookup(kBootstraps, t);
 }
 
+namespace {
+// What the name adds after the size: rate, scale-out, direction.
+std::string name_suffix(const TestSpec& s) {
+  return (s.rate > 0 ? "/rate:" + std::to_string(s.rate) : "") +
+         (s.qps > 1 ? "/qps:" + std::to_string(s.qps) : "") +
+         (s.threads > 1 ? "/threads:" + std::to_string(s.threads) : "") +
+         (s.cq_per_qp ? "/cq-per-qp" : "") + (s.bidir ? "/bidir" : "");
+}
+}  // namespace
+
 std::string TestSpec::name() const {
   return pattern.name() + "/" + to_string(mode) + "/" + cq.text() + "/" + std::to_string(size) +
-         (rate > 0 ? "/rate:" + std::to_string(rate) : "") +
-         (qps > 1 ? "/qps:" + std::to_string(qps) : "") +
-         (threads > 1 ? "/threads:" + std::to_string(threads) : "") +
-         (cq_per_qp ? "/cq-per-qp" : "") + (bidir ? "/bidir" : "");
+         name_suffix(*this);
+}
+
+std::string TestSpec::table_name() const {
+  return pattern.name() + "/" + to_string(mode) + "/" + cq.text() + name_suffix(*this);
 }
 
 bool TestSpec::client_receives() const {

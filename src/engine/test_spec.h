@@ -50,6 +50,8 @@ struct TestSpec {
   // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"
   // (then "/cq-per-qp" and "/bidir" where set).
   std::string name() const;
+  // The name without its size: the table a row goes in ("write/bw/busy/qps:4").
+  std::string table_name() const;
   // The local ACK timeout the out-of-band bootstrap gives every QP.
   uint32_t oob_qp_timeout() const { return qp_timeout.value_or(kOobQpTimeout); }
   // Does this pattern consume posted receives on the server? On the client?

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "engine/run_source.h"
 #include "engine/test_spec.h"
 #include "mesh/mesh_report.h"
 
@@ -20,6 +21,12 @@ struct PairRunOptions {
   std::chrono::milliseconds timeout{5000};  // every blocking step
   std::chrono::milliseconds wait{10000};    // a server still finishing its last client
 };
+
+// The pair's benchmark on a session set up for `spec`: the measurement `rdmabench run` makes
+// (benchmark_measurement.h), by iterations. Throws Error(kVerification) when --verify found
+// corrupt messages.
+std::map<std::string, double> measure_one_pair(RunSource& source, const TestSpec& spec,
+                                               const PairRunOptions& options);
 
 // Never throws an rdmabench Error: a failure is the result's error and exit code.
 PairResult measure_pair(const std::string& server_host, uint16_t server_port, const TestSpec& spec,

@@ -1,4 +1,6 @@
 """tools/compare on real rxe results and on doctored copies of them."""
+import json
+
 from conftest import FIXTURE, run_tool, scaled
 
 LATENCY_COUNTERS = ("lat_min_us", "lat_mean_us", "lat_p50_us", "lat_p90_us", "lat_p99_us",
@@ -156,13 +158,40 @@ def test_foreign_json_exits_2(sweep, write_json):
         assert why in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_missing_counter_and_bad_name_exit_2(sweep, write_json):
-    del sweep["benchmarks"][0]["bytes_per_second"]
-    proc = run_tool("compare", write_json(sweep, "a.json"), FIXTURE)
+def test_missing_counter_and_missing_spec_exit_2(sweep, write_json):
+    first = json.loads(json.dumps(sweep))
+    del first["benchmarks"][0]["bytes_per_second"]
+    proc = run_tool("compare", write_json(first, "a.json"), FIXTURE)
     assert proc.returncode == 2 and "bytes_per_second" in proc.stderr
-    sweep["benchmarks"][0]["name"] = "BM_memcpy/64"
-    proc = run_tool("compare", write_json(sweep, "b.json"), FIXTURE)
-    assert proc.returncode == 2 and "BM_memcpy/64" in proc.stderr
+    # The tools read each row's spec, never its name: a row without one is refused, naming it.
+    for broken in (None, {"pattern": "send"}, dict(sweep["benchmarks"][1]["rdmabench_spec"], size="64")):
+        doc = json.loads(json.dumps(sweep))
+        row = doc["benchmarks"][1]
+        if broken is None:
+            del row["rdmabench_spec"]
+        else:
+            row["rdmabench_spec"] = broken
+        proc = run_tool("compare", write_json(doc, "b.json"), FIXTURE)
+        assert proc.returncode == 2, broken
+        assert row["name"] in proc.stderr and "rdmabench_spec" in proc.stderr, proc.stderr
+        assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_a_row_is_known_by_its_spec_not_its_name(sweep, write_json):
+    """A name Google Benchmark's tools would print differently changes nothing."""
+    for row in sweep["benchmarks"]:
+        row["name"] = "renamed/" + row["name"]
+    proc = run_tool("compare", write_json(sweep, "renamed.json"), FIXTURE)
+    assert proc.returncode == 0, proc.stderr
+    assert "send/bw/busy/2" in proc.stdout and "renamed/" not in proc.stdout
+
+
+def test_schema_1_is_refused_with_one_line(sweep, write_json):
+    sweep["context"]["rdmabench_schema"] = "1"
+    proc = run_tool("compare", write_json(sweep, "old.json"), FIXTURE)
+    assert proc.returncode == 2
+    assert "schema 1" in proc.stderr and "run it again" in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
 
 
 def test_missing_file_and_bad_options_exit_2(tmp_path):

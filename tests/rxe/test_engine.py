@@ -11,6 +11,24 @@ import pytest
 from conftest import PATTERNS, PROTOCOL, REGISTRY, Server, client, run, server_address
 
 
+# A row's own fields (Google Benchmark's, and the spec); everything else is a counter.
+GOOGLE_BENCHMARK_FIELDS = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
+                           "repetitions", "repetition_index", "threads", "iterations", "real_time",
+                           "cpu_time", "time_unit", "label", "error_occurred", "error_message",
+                           "aggregate_name", "aggregate_unit", "rdmabench_spec"}
+
+
+def catalogued(counter):
+    """Is `counter` in the engine's catalogue? ({qp} and {thread} stand for an index.)"""
+    for entry in REGISTRY["counters"]:
+        head, _, rest = entry["name"].partition("{")
+        tail = rest.partition("}")[2]
+        if entry["name"] == counter or (rest and counter.startswith(head) and counter.endswith(tail)
+                                        and counter[len(head):len(counter) - len(tail)].isdigit()):
+            return True
+    return False
+
+
 def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_path):
     out = tmp_path / "matrix.json"
     proc = client(rdmabench, layout, server, "--sizes", "2,4096,1M", "--iters", "20", "--verify",
@@ -18,7 +36,8 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
     ctx = doc["context"]
-    assert ctx["rdmabench_schema"] == "1"
+    assert ctx["rdmabench_schema"] == REGISTRY["results_schema"] == 2
+    assert ctx["rdmabench_counters"] == REGISTRY["counters"]
     assert ctx["executable"] == "rdmabench-run"
     assert ctx["driver"] == "rxe" and ctx["link_layer"] == "Ethernet"
     assert ctx["gid_type"] == "RoCE v2"
@@ -27,14 +46,14 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
                                 else ("127.0.0.1", "127.0.0.1"))
     assert ctx["gid"] == f"::ffff:{client_addr}", ctx
     assert ctx["server_gid"] == f"::ffff:{server_addr}", ctx
-    assert ctx["port"] == "1" and ctx["server_port"] == "1"
-    assert ctx["path_mtu"] == ctx["server_path_mtu"] and int(ctx["path_mtu"]) in (1024, 2048, 4096)
+    assert ctx["port"] == 1 and ctx["server_port"] == 1  # typed: numbers are numbers
+    assert ctx["path_mtu"] == ctx["server_path_mtu"] and ctx["path_mtu"] in (1024, 2048, 4096)
     assert ctx["path_error"] == ""
     # Without --qp-timeout: perftest's 14 out of band, rdma_cm's own choice (the same both sides).
     assert ctx["qp_timeout"] == ctx["server_qp_timeout"], ctx
-    assert ctx["qp_timeout"] == "14" if ctx["bootstrap"] == "oob" else 0 < int(ctx["qp_timeout"]) < 32
+    assert ctx["qp_timeout"] == 14 if ctx["bootstrap"] == "oob" else 0 < ctx["qp_timeout"] < 32
     assert ctx["bootstrap"] == server_address(layout)[1]
-    params = json.loads(ctx["rdmabench_params"])
+    params = ctx["rdmabench_params"]
     assert params["verify"] is True and params["iters"] == 20
     rows = {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
     expected = {f"{p}/{m}/{c}/{s}" for p in PATTERNS for m in ("bw", "lat") for c in ("busy", "event")
@@ -42,6 +61,12 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert expected == set(rows), set(rows) ^ expected
     for name, row in rows.items():
         assert not row.get("error_occurred"), (name, row.get("error_message"))
+        # Each row says what it is, and every counter it has is in the catalogue.
+        spec = row["rdmabench_spec"]
+        assert spec["name"] == name and f"{spec['pattern']}/{spec['mode']}/{spec['cq']}/{spec['size']}" == name
+        assert spec["verify"] is True and spec["qps"] == 1 and spec["bidir"] is False
+        counters = set(row) - GOOGLE_BENCHMARK_FIELDS
+        assert counters and all(catalogued(k) for k in counters), sorted(k for k in counters if not catalogued(k))
         assert row["iterations"] == 20
         assert row["verify_errors"] == 0 and row["verified_messages"] == 20
         for key in ("bytes_per_second", "msgs_per_second", "real_time", "client_cpu_us_per_msg",
@@ -70,8 +95,8 @@ def test_qp_timeout_reaches_both_qps(rdmabench, layout, server, tmp_path, expone
                   "--qp-timeout", exponent, "--out", str(out))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
-    assert doc["context"]["qp_timeout"] == doc["context"]["server_qp_timeout"] == exponent
-    assert json.loads(doc["context"]["rdmabench_params"])["qp_timeout"] == int(exponent)
+    assert doc["context"]["qp_timeout"] == doc["context"]["server_qp_timeout"] == int(exponent)
+    assert doc["context"]["rdmabench_params"]["qp_timeout"] == int(exponent)
     assert all(not b.get("error_occurred") for b in doc["benchmarks"]), proc.stdout[-3000:]
 
 

@@ -11,18 +11,14 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SUPPORTED_SCHEMAS = {"1"}
+# Schema 2: each row carries its spec as an object (rdmabench_spec), the context is typed and
+# holds the counter catalogue. Schema 1 rows carried their spec only in their name.
+SUPPORTED_SCHEMAS = {2}
 MODES = ("bw", "lat")
 
-# write/bw/busy/65536, then what the engine adds (/rate:R, /qps:N, /threads:T, /cq-per-qp,
-# /bidir), then Google Benchmark's own suffixes (/iterations:N, /repeats:N, /manual_time,
-# /real_time, /min_time:X). The pattern and CQ parts are whatever the engine reports:
-# "busy", "hybrid:20", "client=busy,server=event".
-_NAME = re.compile(r"^(?P<pattern>[a-z_]+)/(?P<mode>bw|lat)/(?P<cq>[a-z_]+(:[0-9,]+)?"
-                   r"|client=[a-z_]+(:[0-9,]+)?,server=[a-z_]+(:[0-9,]+)?)/(?P<size>\d+)(/rate:(?P<rate>\d+))?"
-                   r"(/qps:(?P<qps>\d+))?(/threads:(?P<threads>\d+))?(?P<cq_per_qp>/cq-per-qp)?"
-                   r"(?P<bidir>/bidir)?"
-                   r"(?P<suffix>(/[a-z_]+(:[0-9.]+)?)*)$")
+# What a row's spec must say, and the Benchmark field each goes to.
+_SPEC_FIELDS = {"name": str, "pattern": str, "mode": str, "cq": str, "size": int, "rate": int,
+                "qps": int, "threads": int, "cq_per_qp": bool, "bidir": bool}
 _PER_QP = re.compile(r"^qp(?P<index>\d+)_bytes_per_second$")
 
 
@@ -32,23 +28,24 @@ class ResultsError(Exception):
 
 @dataclass(frozen=True)
 class Metric:
+    """How a tool shows one counter. Which direction is better is the engine's to say: see
+    Run.higher_is_better, from the counter catalogue in the file."""
     key: str  # the counter in the JSON
     title: str
     unit: str
-    higher_is_better: bool
     scale: float = 1.0  # JSON value * scale = value in `unit`
 
 
-BANDWIDTH = Metric("bytes_per_second", "bandwidth", "MB/s", True, 1e-6)
-BANDWIDTH_GBITS = Metric("bytes_per_second", "bandwidth", "Gb/s", True, 8e-9)
-MSG_RATE = Metric("msgs_per_second", "message rate", "msgs/s", True)
+BANDWIDTH = Metric("bytes_per_second", "bandwidth", "MB/s", 1e-6)
+BANDWIDTH_GBITS = Metric("bytes_per_second", "bandwidth", "Gb/s", 8e-9)
+MSG_RATE = Metric("msgs_per_second", "message rate", "msgs/s")
 LATENCY = {
-    stat: Metric(f"lat_{stat}_us", f"latency {stat}", "us", False)
+    stat: Metric(f"lat_{stat}_us", f"latency {stat}", "us")
     for stat in ("min", "mean", "p50", "p90", "p99", "p999", "max")
 }
-CLIENT_CPU = Metric("client_cpu_us_per_msg", "client CPU per message", "us", False)
-SERVER_CPU = Metric("server_cpu_us_per_msg", "server CPU per message", "us", False)
-ACHIEVED_RATE = Metric("achieved_rate", "achieved rate", "round trips/s", True)
+CLIENT_CPU = Metric("client_cpu_us_per_msg", "client CPU per message", "us")
+SERVER_CPU = Metric("server_cpu_us_per_msg", "server CPU per message", "us")
+ACHIEVED_RATE = Metric("achieved_rate", "achieved rate", "round trips/s")
 
 _REQUIRED = {
     "bw": ("bytes_per_second", "msgs_per_second"),
@@ -91,11 +88,14 @@ class Benchmark:
     @property
     def scale(self):
         """'' for one QP one way; else what the name adds, e.g. 'qps:4/threads:2/bidir'."""
-        parts = [f"qps:{self.qps}"] if self.qps > 1 else []
-        parts += [f"threads:{self.threads}"] if self.threads > 1 else []
+        return "/".join(([f"qps:{self.qps}"] if self.qps > 1 else []) + self.scale_beyond_qps())
+
+    def scale_beyond_qps(self):
+        """The scale-out settings but the QP count: ['threads:2', 'cq-per-qp', 'bidir']."""
+        parts = [f"threads:{self.threads}"] if self.threads > 1 else []
         parts += ["cq-per-qp"] if self.cq_per_qp else []
         parts += ["bidir"] if self.bidir else []
-        return "/".join(parts)
+        return parts
 
     def per_qp(self, metric=None):
         """Per QP (in QP order), the median over repetitions of its bandwidth in the metric's
@@ -123,6 +123,23 @@ class Run:
     label: str
     context: dict
     benchmarks: dict  # name -> Benchmark, in file order
+
+    def higher_is_better(self, key):
+        """The catalogue's direction for counter `key`; ResultsError where it says none."""
+        entry = self.counter(key)
+        if entry is None or entry.get("better") not in ("higher", "lower"):
+            raise ResultsError(f"{self.path}: the counter catalogue gives no direction for '{key}'")
+        return entry["better"] == "higher"
+
+    def counter(self, key):
+        """The counter catalogue's entry for `key` (unit, per, better, description), or None."""
+        for entry in self.context.get("rdmabench_counters", []):
+            head, _, rest = entry["name"].partition("{")
+            tail = rest.partition("}")[2]
+            if entry["name"] == key or (rest and key.startswith(head) and key.endswith(tail)
+                                         and key[len(head):len(key) - len(tail)].isdigit()):
+                return entry
+        return None
 
     def describe(self):
         """'rxe1 (rxe) via rdmacm': device, driver and bootstrap from the context."""
@@ -161,18 +178,19 @@ class Run:
         ]
 
 
-def split_name(name):
-    """'write/bw/busy/65536/iterations:200/manual_time' -> ('write/bw/busy/65536', parts)."""
-    m = _NAME.match(name)
-    if not m:
+def spec_of(row):
+    """A row's spec (what the engine wrote in rdmabench_spec) as Benchmark fields, or None when
+    it is missing or malformed."""
+    spec = row.get("rdmabench_spec")
+    if not isinstance(spec, dict):
         return None
-    rate = int(m["rate"] or 0)
-    qps, threads = int(m["qps"] or 1), int(m["threads"] or 1)
-    base = (f"{m['pattern']}/{m['mode']}/{m['cq']}/{m['size']}" + (f"/rate:{rate}" if rate else "")
-            + (f"/qps:{qps}" if qps > 1 else "") + (f"/threads:{threads}" if threads > 1 else "")
-            + (m["cq_per_qp"] or "") + (m["bidir"] or ""))
-    return base, (m["pattern"], m["mode"], m["cq"], int(m["size"]), rate, qps, threads,
-                  bool(m["cq_per_qp"]), bool(m["bidir"]))
+    fields = []
+    for key, kind in _SPEC_FIELDS.items():
+        value = spec.get(key)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            return None
+        fields.append(value)
+    return fields
 
 
 def load(path, label=None):
@@ -194,9 +212,12 @@ def load(path, label=None):
     if schema is None:
         raise ResultsError(f"{where}: not rdmabench output (no context.rdmabench_schema); "
                            "write results with `rdmabench run --out FILE`")
-    if str(schema) not in SUPPORTED_SCHEMAS:
+    if str(schema) == "1":
+        raise ResultsError(f"{where}: rdmabench schema 1 (before each row carried its spec) is no "
+                           "longer read; run it again with this rdmabench")
+    if schema not in SUPPORTED_SCHEMAS:
         raise ResultsError(f"{where}: rdmabench schema {schema} is not supported here "
-                           f"(supported: {', '.join(sorted(SUPPORTED_SCHEMAS))}); update the tools")
+                           f"(supported: {', '.join(map(str, sorted(SUPPORTED_SCHEMAS)))}); update the tools")
 
     benchmarks = {}
     for i, row in enumerate(doc["benchmarks"]):
@@ -204,12 +225,11 @@ def load(path, label=None):
             raise ResultsError(f"{where}: benchmarks[{i}] has no name")
         if row.get("run_type") == "aggregate":
             continue  # mean/median/stddev/cv rows: recomputed from the repetitions
-        parsed = split_name(row["name"])
-        if parsed is None:
-            raise ResultsError(f"{where}: benchmarks[{i}]: '{row['name']}' is not an rdmabench "
-                               "benchmark name (pattern/mode/cq/size)")
-        name, fields = parsed
-        bench = benchmarks.setdefault(name, Benchmark(name, *fields))
+        fields = spec_of(row)
+        if fields is None:
+            raise ResultsError(f"{where}: benchmarks[{i}] ('{row['name']}') has no valid rdmabench_spec "
+                               f"(needs {', '.join(_SPEC_FIELDS)})")
+        bench = benchmarks.setdefault(fields[0], Benchmark(*fields))
         if row.get("error_occurred"):
             bench.errors.append(str(row.get("error_message", "failed")))
             continue
@@ -220,6 +240,10 @@ def load(path, label=None):
         bench.samples.append(row)
     if not benchmarks:
         raise ResultsError(f"{where}: holds no benchmarks")
+    catalogue = context.get("rdmabench_counters")
+    if not isinstance(catalogue, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str)
+                                                  for c in catalogue):
+        raise ResultsError(f"{where}: context.rdmabench_counters (the counter catalogue) is missing or malformed")
     return Run(where, label or Path(path).stem, context, benchmarks)
 
 

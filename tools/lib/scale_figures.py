@@ -19,7 +19,7 @@ def scaling_series(runs):
     series = {}
     for run in runs:
         for b in run.select("bw", scale=None):
-            rest = "/".join(p for p in b.scale.split("/") if p and not p.startswith("qps:"))
+            rest = "/".join(b.scale_beyond_qps())
             series.setdefault((run.label, b.pattern, b.cq, b.size, rest), []).append(b)
     return {k: sorted(v, key=lambda b: b.qps) for k, v in series.items()
             if len({b.qps for b in v}) >= 2}

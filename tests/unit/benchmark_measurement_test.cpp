@@ -1,0 +1,128 @@
+// One measurement procedure for `run` and `mesh`, on a fake connection: what it runs, in which
+// order, how it sizes its samples, and the check run's counters, which the mesh used to
+// count differently (verified_messages without the QPs, no verify_errors).
+#include "engine/benchmark_measurement.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "mesh/pair_measurement.h"
+
+using namespace rdmabench;
+
+namespace {
+
+// Answers every run with consistent figures: each stream moved what was asked, each lat
+// round trip took 2 us; a check run reports `check_errors`.
+class FakeRuns : public RunSource {
+ public:
+  explicit FakeRuns(const TestSpec& spec) : spec_(spec) {}
+  RunResult run(const ClientRun& request, std::span<uint64_t> samples) override {
+    requests.push_back(request);
+    sample_room.push_back(samples.size());
+    const uint64_t n = request.length.iterations;
+    RunResult r;
+    r.client_threads.resize(spec_.threads);
+    const size_t per_thread = samples.size() / spec_.threads;
+    for (uint32_t t = 0; t < spec_.threads; ++t) {
+      auto& lat = r.client_threads[t].lat;
+      lat.round_trips = spec_.mode == Mode::kLatency ? n : 0;
+      lat.seconds = static_cast<double>(lat.round_trips) * 2e-6;
+      lat.span_seconds = lat.seconds;
+      for (uint64_t i = 0; i < lat.round_trips; ++i) samples[t * per_thread + i] = 2000;
+    }
+    for (SideReport* side : {&r.client, &r.server}) {
+      side->threads.assign(spec_.threads, SideFigures{1000, 0, 0, 0, 0});
+      side->total = SideFigures{1000ull * spec_.threads, 0, 0, 0, 0};
+      side->counted.assign(spec_.qps, n);
+      side->sent.assign(spec_.qps, n);
+      side->finish_ns.assign(spec_.qps, 0);
+      side->window_ns = n * 1000;
+    }
+    if (request.check) r.client.verify_errors = check_errors;
+    return r;
+  }
+  std::vector<ClientRun> requests;
+  std::vector<size_t> sample_room;
+  uint64_t check_errors = 0;
+
+ private:
+  const TestSpec& spec_;
+};
+
+TestSpec verified(const char* pattern, Mode mode, uint32_t qps, uint32_t threads) {
+  TestSpec s;
+  s.pattern = *parse_pattern(pattern);
+  s.mode = mode;
+  s.size = 64;
+  s.qps = qps;
+  s.threads = threads;
+  s.verify = true;
+  return s;
+}
+
+}  // namespace
+
+TEST(BenchmarkMeasurement, WarmUpThenTimedRunThenCheckRun) {
+  const TestSpec spec = verified("send", Mode::kBandwidth, 4, 2);
+  FakeRuns fake(spec);
+  std::vector<uint64_t> samples;
+  BenchmarkMeasurement m(fake, spec, {{500, 0, 0}, 16, {0, 1}, false}, samples);
+  m.warm_up();
+  const RunCounters c = m.timed_run();
+  const CheckOutcome checked = m.check();
+  ASSERT_EQ(fake.requests.size(), 3u);
+  EXPECT_EQ(fake.requests[0].length.iterations, 16u);
+  EXPECT_FALSE(fake.requests[0].check);
+  EXPECT_EQ(fake.requests[1].length.iterations, 500u);
+  EXPECT_FALSE(fake.requests[1].check);
+  EXPECT_TRUE(fake.requests[2].check);
+  EXPECT_EQ(fake.requests[2].cpus, (std::vector<int>{0, 1}));
+  EXPECT_DOUBLE_EQ(c.counters.at("msgs"), 4 * 500);
+  EXPECT_EQ(checked.messages, 4u * 500);  // every QP's messages were checked
+  EXPECT_EQ(checked.errors, 0u);
+}
+
+TEST(BenchmarkMeasurement, ATimedWindowHasRoomForEveryRoundTripAndChecksAFixedCount) {
+  const TestSpec spec = verified("write", Mode::kLatency, 2, 2);
+  FakeRuns fake(spec);
+  std::vector<uint64_t> samples;
+  // A 1 s window after a warm-up whose round trips took 2 us: room for 2 x 1 s / 2 us + 1024
+  // per thread.
+  BenchmarkMeasurement m(fake, spec, {{1, 1'000'000'000, 0}, 16, {}, false}, samples);
+  m.warm_up();
+  EXPECT_EQ(samples.size(), 2u * (2 * 1'000'000'000 / 2000 + 1024));
+  m.check();
+  EXPECT_EQ(fake.requests.back().length.iterations, kVerifyMessagesAfterWindow);
+  EXPECT_FALSE(fake.requests.back().length.timed_window());
+}
+
+TEST(BenchmarkMeasurement, TheMeshCountsTheCheckRunAsRunDoes) {
+  const TestSpec spec = verified("write_imm", Mode::kBandwidth, 2, 1);
+  FakeRuns fake(spec);
+  PairRunOptions o;
+  o.iterations = 300;
+  const auto counters = measure_one_pair(fake, spec, o);
+  const CheckOutcome as_run = check_outcome(spec, 300, 0);
+  EXPECT_DOUBLE_EQ(counters.at("verified_messages"), static_cast<double>(as_run.messages));
+  EXPECT_DOUBLE_EQ(counters.at("verified_messages"), 600);
+  EXPECT_DOUBLE_EQ(counters.at("verify_errors"), 0);
+}
+
+TEST(BenchmarkMeasurement, TheMeshFailsAPairWhoseCheckRunFoundCorruption) {
+  const TestSpec spec = verified("send", Mode::kLatency, 1, 1);
+  FakeRuns fake(spec);
+  fake.check_errors = 3;
+  try {
+    measure_one_pair(fake, spec, PairRunOptions{});
+    FAIL() << "a corrupt check run passed";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kVerification);
+  }
+}
+
+TEST(BenchmarkMeasurement, BothDirectionsAreCheckedWithBidir) {
+  TestSpec spec = verified("send", Mode::kBandwidth, 3, 1);
+  spec.bidir = true;
+  EXPECT_EQ(check_outcome(spec, 100, 0).messages, 600u);
+}

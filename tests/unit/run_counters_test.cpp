@@ -1,0 +1,121 @@
+// The arithmetic behind every published figure, without a device: run_counters on made-up
+// run results, against the counter catalogue and against itself (bytes = msgs x size,
+// real_time = 1 / msgs_per_second, per-QP and per-thread shares that add up).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "engine/counter_catalogue.h"
+#include "engine/run_counters.h"
+
+using namespace rdmabench;
+
+namespace {
+
+SideFigures figures(uint64_t cpu_ns) {
+  return {cpu_ns, 2, 1, 3, 4};
+}
+
+// Two threads, two QPs (one each), 4 KiB, both directions: the client counted 100 messages
+// per QP in a 1 s window, the server 50 per QP in its own 0.5 s window.
+RunResult bidir_bw_result() {
+  RunResult r;
+  r.client.threads = {figures(1'000'000), figures(3'000'000)};
+  r.client.total = figures(4'000'000);
+  r.client.window_ns = 1'000'000'000;
+  r.client.counted = {100, 100};
+  r.client.sent = {100, 100};
+  r.client.finish_ns = {0, 0};
+  r.server.threads = {figures(500'000), figures(500'000)};
+  r.server.total = figures(1'000'000);
+  r.server.window_ns = 500'000'000;
+  r.server.counted = {50, 50};
+  r.server.sent = {50, 50};
+  return r;
+}
+
+TestSpec spec_of(const char* pattern, Mode mode, uint32_t qps, uint32_t threads) {
+  TestSpec s;
+  s.pattern = *parse_pattern(pattern);
+  s.mode = mode;
+  s.size = 4096;
+  s.qps = qps;
+  s.threads = threads;
+  return s;
+}
+
+void expect_catalogued(const RunCounters& c) {
+  for (const auto& [name, value] : c.counters)
+    EXPECT_NE(find_counter(name), nullptr) << name << " is not in the counter catalogue";
+}
+
+}  // namespace
+
+TEST(RunCounters, BidirectionalBandwidthAddsBothDirectionsEachOverItsWindow) {
+  TestSpec s = spec_of("write", Mode::kBandwidth, 2, 2);
+  s.bidir = true;
+  const RunCounters c = run_counters(s, bidir_bw_result(), {});
+  expect_catalogued(c);
+  const auto& k = c.counters;
+  EXPECT_DOUBLE_EQ(k.at("msgs_per_second"), 200.0 / 1.0 + 100.0 / 0.5);
+  EXPECT_DOUBLE_EQ(k.at("bytes_per_second"), k.at("msgs_per_second") * 4096);
+  EXPECT_DOUBLE_EQ(k.at("forward_bytes_per_second") + k.at("reverse_bytes_per_second"),
+                   k.at("bytes_per_second"));
+  EXPECT_DOUBLE_EQ(k.at("qp0_bytes_per_second") + k.at("qp1_bytes_per_second"),
+                   k.at("forward_bytes_per_second"));
+  EXPECT_DOUBLE_EQ(k.at("msgs"), 300);
+  EXPECT_DOUBLE_EQ(c.seconds_per_msg, 1.0 / k.at("msgs_per_second"));
+  // CPU per message over every message of the run, both directions: 4 ms / 300.
+  EXPECT_DOUBLE_EQ(k.at("client_cpu_us_per_msg"), 4000.0 / 300);
+  // A thread's CPU over its own QP's messages (QP t on thread t): 3 ms / 150.
+  EXPECT_DOUBLE_EQ(k.at("client_thread1_cpu_us_per_msg"), 3000.0 / 150);
+  EXPECT_DOUBLE_EQ(k.at("client_thread0_msgs") + k.at("client_thread1_msgs"), 300);
+}
+
+TEST(RunCounters, LatencyCountsTwoMessagesPerRoundTripWhereItReportsHalf) {
+  for (const char* pattern : {"send", "read"}) {
+    const TestSpec s = spec_of(pattern, Mode::kLatency, 2, 2);
+    const bool half = s.half_round_trip();
+    RunResult r;
+    r.client_threads.resize(2);
+    std::vector<uint64_t> samples = {10'000, 20'000, 0, 30'000, 40'000, 0};  // 3 per thread
+    for (auto& t : r.client_threads) {
+      t.lat.round_trips = 2;
+      t.lat.seconds = 1e-3;
+      t.lat.span_seconds = 2e-3;
+    }
+    r.client.threads = {figures(1000), figures(1000)};
+    r.client.total = figures(2000);
+    r.client.counted = {2, 2};
+    r.client.sent = {2, 2};
+    r.server.threads = r.client.threads;
+    r.server.total = r.client.total;
+    r.server.counted = {2, 2};
+    r.server.sent = {2, 2};
+    const RunCounters c = run_counters(s, r, samples);
+    expect_catalogued(c);
+    const auto& k = c.counters;
+    const double factor = half ? 0.5 : 1.0;
+    EXPECT_DOUBLE_EQ(k.at("lat_min_us"), 10.0 * factor) << pattern;
+    EXPECT_DOUBLE_EQ(k.at("lat_max_us"), 40.0 * factor) << pattern;
+    EXPECT_DOUBLE_EQ(k.at("lat_mean_us"), 25.0 * factor) << pattern;
+    EXPECT_DOUBLE_EQ(k.at("msgs"), half ? 8 : 4) << pattern;
+    EXPECT_DOUBLE_EQ(k.at("half_round_trip"), half ? 1 : 0) << pattern;
+    EXPECT_DOUBLE_EQ(k.at("bytes_per_second"), k.at("msgs_per_second") * 4096) << pattern;
+    EXPECT_DOUBLE_EQ(k.at("achieved_rate"), 4 / 2e-3) << pattern;
+  }
+}
+
+TEST(CounterCatalogue, NamesAreUniqueAndPlaceholdersMatchIndicesOnly) {
+  std::set<std::string_view> names;
+  for (const CounterInfo& c : counter_catalogue()) {
+    EXPECT_TRUE(names.insert(c.name).second) << c.name;
+    EXPECT_FALSE(c.unit.empty()) << c.name;
+  }
+  EXPECT_NE(find_counter("qp12_bytes_per_second"), nullptr);
+  EXPECT_EQ(find_counter("qpX_bytes_per_second"), nullptr);
+  EXPECT_EQ(find_counter("qp_bytes_per_second"), nullptr);
+  EXPECT_EQ(find_counter("bandwidth"), nullptr);
+  EXPECT_EQ(find_counter("lat_p99_us")->better, Better::kLower);
+  EXPECT_EQ(find_counter("bytes_per_second")->better, Better::kHigher);
+}
