@@ -113,25 +113,16 @@ std::string pattern_help() {
   return help;
 }
 
-cxxopts::Options run_options() {
-  cxxopts::Options options(
-      "rdmabench run",
-      "Run benchmarks against `rdmabench serve` on HOST. One Google Benchmark per "
-      "pattern/mode/cq/size, named like write/bw/busy/65536; --benchmark_* flags work as usual "
-      "(filter, repetitions, min_time).");
-  options.positional_help("HOST [--benchmark_...]");
-  options.allow_unrecognised_options();
-  options.add_options()("host", "Server address", cxxopts::value<std::string>())(
-      "p,port", "Server's TCP control port", cxxopts::value<uint16_t>()->default_value("18515"))(
-      "pattern", pattern_help(), cxxopts::value<std::string>()->default_value("all"))(
+// What runs: patterns, modes, CQ strategies, sizes, and for how long.
+void add_what_to_run(cxxopts::Options& options) {
+  options.add_options("What to run")("pattern", pattern_help(),
+                                     cxxopts::value<std::string>()->default_value("all"))(
       "mode", "bw,lat or all", cxxopts::value<std::string>()->default_value("all"))(
       "cq", cq_help(), cxxopts::value<std::string>()->default_value("all"))(
       "rate",
       "lat only: round trips started per second, open loop, each latency counted from its "
       "intended start; several: 0,1000,10000 (0: back to back)",
       cxxopts::value<std::string>()->default_value("0"))(
-      "poll-batch", "Completions asked for per ibv_poll_cq call (1..64)",
-      cxxopts::value<uint32_t>()->default_value("32"))(
       "sizes", "Message sizes: 2:8M (powers of two), 4096, 2,64K,1M",
       cxxopts::value<std::string>()->default_value("2:8M"))(
       "iters",
@@ -144,6 +135,16 @@ cxxopts::Options run_options() {
       cxxopts::value<double>())(
       "margin", "Seconds run before and after the --duration window, in no figure (perftest -f)",
       cxxopts::value<double>()->default_value("0.5"))(
+      "warmup", "Messages run before each benchmark's timing starts, left out of every figure",
+      cxxopts::value<uint64_t>()->default_value("16"))(
+      "verify",
+      "After each benchmark's timed runs, run its messages once more, untimed, with every "
+      "message checked by its receiver");
+}
+
+// QPs, threads and queues.
+void add_scale_and_queues(cxxopts::Options& options) {
+  options.add_options("Scale out and queues")(
       "qps",
       "QPs per benchmark, spread over the threads (like perftest -q); several make one "
       "benchmark each: 1,2,4,8. lat needs as many --threads (one ping-pong per thread)",
@@ -163,6 +164,14 @@ cxxopts::Options run_options() {
       cxxopts::value<uint32_t>()->default_value("512"))(
       "signal-every", "Request a completion every N sends (selective signalling)",
       cxxopts::value<uint32_t>()->default_value("16"))(
+      "poll-batch", "Completions asked for per ibv_poll_cq call (1..64)",
+      cxxopts::value<uint32_t>()->default_value("32"));
+}
+
+// The server, the device and the path, and how long to wait.
+void add_connection(cxxopts::Options& options) {
+  options.add_options("Connection")("host", "Server address", cxxopts::value<std::string>())(
+      "p,port", "Server's TCP control port", cxxopts::value<uint16_t>()->default_value("18515"))(
       "cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
       cxxopts::value<std::string>()->default_value("auto"))(
       "d,device", "Local RDMA device for --cm oob (default: the first)",
@@ -173,17 +182,27 @@ cxxopts::Options run_options() {
       "qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
       "timeout", "Seconds any blocking step may take",
       cxxopts::value<double>()->default_value("5"))(
-      "warmup", "Messages run before each benchmark's timing starts, left out of every figure",
-      cxxopts::value<uint64_t>()->default_value("16"))(
       "wait", "Seconds to wait for a server that is busy with another client",
       cxxopts::value<double>()->default_value("120"))(
-      "no-wait", "Fail at once when the server is busy with another client")(
-      "verify",
-      "After each benchmark's timed runs, run its messages once more, untimed, with every "
-      "message checked by its receiver")(
+      "no-wait", "Fail at once when the server is busy with another client");
+}
+
+cxxopts::Options run_options() {
+  cxxopts::Options options(
+      "rdmabench run",
+      "Run benchmarks against `rdmabench serve` on HOST. One Google Benchmark per "
+      "pattern/mode/cq/size, named like write/bw/busy/65536; --benchmark_* flags work as usual "
+      "(filter, repetitions, min_time).");
+  options.positional_help("HOST [--benchmark_...]");
+  options.allow_unrecognised_options();
+  add_what_to_run(options);
+  add_scale_and_queues(options);
+  add_connection(options);
+  options.add_options("Output")("out",
+                                "Write Google Benchmark JSON (with rdmabench context) to FILE",
+                                cxxopts::value<std::string>())(
       "debug-corrupt", "Testing only: in --verify check runs, damage what the client sends")(
-      "out", "Write Google Benchmark JSON (with rdmabench context) to FILE",
-      cxxopts::value<std::string>())("h,help", "Show help");
+      "h,help", "Show help");
   options.parse_positional({"host"});
   return options;
 }
@@ -338,7 +357,7 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
   cxxopts::Options options = run_options();
   const auto args = options.parse(argc, argv);
   if (args.count("help")) {
-    std::cout << options.help()
+    std::cout << options.help({"What to run", "Scale out and queues", "Connection", "Output"})
               << "\nExit status: 0 ok, 2 usage, 3 no device, 4 connection, 5 runtime (completion "
                  "error/timeout), 6 verification failure.\n";
     return std::nullopt;

@@ -23,6 +23,13 @@ nlohmann::json pattern_json(const Pattern& p) {
           // Whose buffer the payload lands in: the target's, or (read) the initiator's.
           {"data_to", i.opcode == IBV_WR_RDMA_READ ? "initiator" : "target"},
           {"half_round_trip", i.half_round_trip},
+          // lat: how a side sees the peer's message arrive (a marker spins on memory).
+          {"arrival", i.arrival == Arrival::kReceive  ? "receive"
+                      : i.arrival == Arrival::kMarker ? "marker"
+                                                      : "completion"},
+          // Which modes leave the target's user space idle while the client streams.
+          {"passive_target",
+           {{"bw", !i.target_receives}, {"lat", i.arrival == Arrival::kCompletion}}},
           {"min_size", i.sizes.min},
           {"max_size",
            i.sizes.max == UINT64_MAX ? nlohmann::json(nullptr) : nlohmann::json(i.sizes.max)}};

@@ -6,6 +6,10 @@ that the aggregate rows of all but the send benchmarks were dropped to keep the 
 
 fixtures/rxe-deterministic.json is real output of `tools/gate run --deterministic` (the gate's
 deterministic suite, 3 repetitions, in the icount guest), kept as is.
+
+The results fixtures were written in schema 1 and converted to schema 2 (each row's spec from
+its name, the context typed, the counter catalogue of this tree's rdmabench added) when the
+engine began to write schema 2; their figures are unchanged.
 """
 import copy
 import json

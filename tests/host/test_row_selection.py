@@ -1,0 +1,73 @@
+"""tools/lib/row_selection.py: which rows the gate and the demo run, decided from what the engine
+says of its patterns and strategies (here from this tree's build, and from made-up ones)."""
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_tool
+
+sys.path.insert(0, str(ROOT / "tools" / "lib"))
+import row_selection as rs  # noqa: E402
+
+RDMABENCH = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
+BUSY = {"name": "busy", "blocks": False}
+EVENT = {"name": "event", "blocks": True}
+
+
+def pattern(name, arrival, passive_bw, passive_lat):
+    return {"name": name, "arrival": arrival, "passive_target": {"bw": passive_bw, "lat": passive_lat}}
+
+
+@pytest.fixture(scope="module")
+def registry():
+    assert RDMABENCH.exists(), f"{RDMABENCH} is built before the host tests"
+    return rs.registry(str(RDMABENCH))
+
+
+def test_the_deterministic_suite_is_what_the_guest_can_measure(registry):
+    kept, left_out = rs.deterministic_rows(registry)
+    kept = {f"{p}/{m}/{c}": limit for p, m, c, limit in kept}
+    # Blocking on both sides: every pattern but write lat, whose arrival spins on memory.
+    for p in (p["name"] for p in registry["patterns"]):
+        assert f"{p}/bw/event" in kept and kept[f"{p}/bw/event"] is None
+        assert (f"{p}/lat/event" in kept) == (p != "write"), p
+    # Busy against a passive target, up to 64 KiB; busy where the peer acts, never.
+    assert kept["write/bw/busy"] == kept["read/bw/busy"] == kept["read/lat/busy"] == 65536
+    for row in ("send/bw/busy", "send/lat/busy", "write/lat/busy", "write_imm/bw/busy"):
+        assert row not in kept and row in dict(left_out), row
+    assert "time slice" in dict(left_out)["send/lat/busy"]
+
+
+def test_the_filter_selects_exactly_the_kept_rows(registry):
+    flt = re.compile(rs.deterministic_filter(registry))
+    assert flt.match("read/bw/busy/65536/iterations:200/manual_time")
+    assert not flt.match("read/bw/busy/131072/iterations:200/manual_time")
+    assert flt.match("send/bw/event/1048576/iterations:200")
+    assert not flt.match("send/bw/busy/2/iterations:200")
+    sized = re.compile(rs.deterministic_filter(registry, 65536, 2))
+    assert sized.match("send/lat/event/2/") and not sized.match("send/lat/event/4/")
+
+
+def test_a_new_pattern_is_judged_by_its_description():
+    registry = {"patterns": [pattern("fadd", "completion", True, True), pattern("memo", "marker", False, False)],
+                "strategies": [BUSY, EVENT]}
+    kept, left_out = rs.deterministic_rows(registry)
+    assert ("fadd", "lat", "busy", 65536) in kept and ("fadd", "bw", "event", None) in kept
+    assert ("memo", "bw", "event", None) in kept
+    assert {row for row, _ in left_out} == {"memo/bw/busy", "memo/lat/busy", "memo/lat/event"}
+
+
+def test_the_ordinary_gate_runs_every_pattern_at_two_sizes(registry):
+    flt = re.compile(rs.sizes_filter(registry, 65536, 2))
+    for p in (p["name"] for p in registry["patterns"]):
+        assert flt.match(f"{p}/bw/client=busy,server=event/65536/iterations:200")
+        assert flt.match(f"{p}/lat/hybrid:20/2/iterations:200") and not flt.match(f"{p}/lat/busy/65536/")
+
+
+def test_bad_arguments_exit_2():
+    proc = run_tool("row_selection", RDMABENCH, "deterministic", "--bw-size", "65536")
+    assert proc.returncode == 2 and "together" in proc.stderr
+    proc = run_tool("row_selection", RDMABENCH, "deterministic", "--bw-size", "1048576", "--lat-size", "2")
+    assert proc.returncode == 2 and "65536" in proc.stderr

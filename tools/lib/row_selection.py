@@ -1,0 +1,111 @@
+"""Which benchmark rows a suite runs, decided from what the engine says of its patterns and CQ
+strategies (`rdmabench version --json`), never from a list of names kept here.
+
+The deterministic guest (tools/rxe-vm --deterministic) runs its two vCPUs in turns on one host
+thread, so a side that spins while its peer's user space has to act sees that peer's work only
+when QEMU switches vCPUs (about 6 ms): such a row measures QEMU's time slice, not the software.
+A side spins when its strategy never blocks (busy) or, in lat, when the pattern sees arrival by
+polling memory for a marker (write), whatever the strategy. The peer acts unless the pattern
+leaves the target passive in that mode (write and read bw, read lat). A row that spins against a
+passive target holds only up to 64 KiB: measured over the demo's sweep at icount shift 2 and 3,
+write and read bw busy scale with the guest's time per instruction up to 64 KiB (1.9-2.3x from
+shift 2 to 3) and no further (4.2x at 128 KiB, 1.1-1.3x at 512 KiB and 1 MiB). README,
+"Choosing a mode".
+
+Usage: row_selection.py RDMABENCH deterministic [--bw-size N --lat-size N]  (a Google Benchmark filter)
+       row_selection.py RDMABENCH left-out                                    (what the guest cannot measure, and why)
+       row_selection.py RDMABENCH sizes --bw-size N --lat-size N             (every row, bw at one size, lat at another)
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+
+CQS = ("busy", "event")  # what `--cq all` runs, and so what the gate and the demo run
+MODES = ("bw", "lat")
+SPIN_LIMIT = 65536  # the largest size a spinning row against a passive target holds
+# Decimal sizes 1..65536, for a row limited to SPIN_LIMIT in a filter.
+UP_TO_SPIN_LIMIT = r"([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-6])"
+
+
+def registry(rdmabench):
+    out = subprocess.run([rdmabench, "version", "--json"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def judge(pattern, mode, strategy):
+    """(kept, largest size or None, reason when left out) for one row in the deterministic guest."""
+    spins = not strategy["blocks"] or (mode == "lat" and pattern["arrival"] == "marker")
+    if not spins:
+        return True, None, ""
+    if pattern["passive_target"][mode]:
+        return True, SPIN_LIMIT, ""
+    if mode == "lat" and pattern["arrival"] == "marker" and strategy["blocks"]:
+        return False, None, "polls memory for the peer's marker whatever --cq, so it spins like busy"
+    if mode == "lat":
+        return False, None, "busy-CQ ping-pong measures QEMU's time slice (about 6 ms)"
+    return False, None, "both sides spin, each paced by QEMU's vCPU switch"
+
+
+def deterministic_rows(reg):
+    """[(pattern, mode, cq, largest size or None)] and [(row, reason)] left out."""
+    strategies = {s["name"]: s for s in reg["strategies"]}
+    kept, left_out = [], []
+    for p in reg["patterns"]:
+        for mode in MODES:
+            for cq in CQS:
+                ok, limit, why = judge(p, mode, strategies[cq])
+                row = f"{p['name']}/{mode}/{cq}"
+                if ok:
+                    kept.append((p["name"], mode, cq, limit))
+                else:
+                    left_out.append((row, why))
+    return kept, left_out
+
+
+def deterministic_filter(reg, bw_size=None, lat_size=None):
+    """A --benchmark_filter for the rows the deterministic guest can measure; with sizes, only
+    bw rows of bw_size and lat rows of lat_size (each at most SPIN_LIMIT)."""
+    rows = []
+    for pattern, mode, cq, limit in deterministic_rows(reg)[0]:
+        if bw_size is not None:
+            rows.append(f"{pattern}/{mode}/{cq}/{bw_size if mode == 'bw' else lat_size}")
+        else:
+            rows.append(f"{pattern}/{mode}/{cq}/{UP_TO_SPIN_LIMIT if limit else '[0-9]+'}")
+    return "^(" + "|".join(rows) + ")/"
+
+
+def sizes_filter(reg, bw_size, lat_size):
+    """Every pattern and CQ choice, bw rows at bw_size and lat rows at lat_size."""
+    names = "|".join(p["name"] for p in reg["patterns"])
+    return f"^({names})/(bw/[^/]+/{bw_size}|lat/[^/]+/{lat_size})/"
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rdmabench")
+    parser.add_argument("what", choices=("deterministic", "left-out", "sizes"))
+    parser.add_argument("--bw-size", type=int)
+    parser.add_argument("--lat-size", type=int)
+    args = parser.parse_args(argv)
+    if (args.bw_size is None) != (args.lat_size is None) or (args.what == "sizes" and args.bw_size is None):
+        parser.error("give --bw-size and --lat-size together")
+    for size in (args.bw_size, args.lat_size):
+        if size is not None and not 1 <= size <= SPIN_LIMIT and args.what == "deterministic":
+            parser.error(f"sizes must be 1..{SPIN_LIMIT} in the deterministic guest")
+    reg = registry(args.rdmabench)
+    if args.what == "deterministic":
+        print(deterministic_filter(reg, args.bw_size, args.lat_size))
+    elif args.what == "sizes":
+        print(sizes_filter(reg, args.bw_size, args.lat_size))
+    else:
+        for row, why in deterministic_rows(reg)[1]:
+            print(f"{row}: {why}")
+        print(f"spinning rows against a passive target above {SPIN_LIMIT // 1024} KiB: "
+              "no longer scale with the guest's time per instruction")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
