@@ -73,13 +73,18 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
                     "server_cpu_us_per_msg"):
             assert math.isfinite(row[key]) and row[key] >= 0, (name, key, row[key])
         assert row["bytes_per_second"] > 0 and row["msgs_per_second"] > 0 and row["real_time"] > 0
-        assert row["client_cpu_us_per_msg"] > 0
         if "/lat/" in name:
             assert row["lat_min_us"] > 0
             assert row["lat_min_us"] <= row["lat_p50_us"] <= row["lat_p99_us"] <= row["lat_max_us"], name
             assert row["lat_p50_us"] <= row["lat_p90_us"] <= row["lat_p99_us"] <= row["lat_p999_us"]
             assert row["half_round_trip"] == (0 if name.startswith("read/") else 1)
             assert "round trip" in row["label"]
+    # The client spends CPU on every row, but one row's 20 small messages can take less than a
+    # scheduler tick, and this guest's per-thread CPU clock can stand still that long: its TSC
+    # is marked unstable, so each CPU's scheduler clock is held to at most one tick past the
+    # last tick, and a late tick (a loaded host) stops it until the tick comes (a clean-clone
+    # run under load read 0 on one row). Over the whole matrix it must have moved.
+    assert sum(row["client_cpu_us_per_msg"] for row in rows.values()) > 0
     # the console shows perftest-like tables with units
     assert "BW avg[MB/s]" in proc.stdout and "t_p99" in proc.stdout
 
