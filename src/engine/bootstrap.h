@@ -1,9 +1,8 @@
-// The one connection bootstrap every pattern uses. After the client has sent "setup", both
-// sides call their half; each returns a connected Endpoint that knows the peer's buffer.
-//   rdmacm: the server listens on a fresh rdma_cm port and says which; the client resolves
-//           and connects; rdma_cm moves the QPs through their states.
-//   oob:    QP number, PSN, LID, GID, MTU and buffer are exchanged over the control channel
-//           and each side moves its QP RESET->INIT->RTR->RTS itself.
+// The connection bootstrap every pattern uses. After the client has sent "setup", both sides
+// call their half, which hands over to the spec's bootstrap, one file each:
+//   rdmacm_bootstrap.cpp: rdma_cm moves the QPs through their states;
+//   oob_bootstrap.cpp:    QP addresses exchanged over the control channel, states moved by hand.
+// Each returns a connected Endpoint that knows the peer's buffer.
 #pragma once
 
 #include <chrono>

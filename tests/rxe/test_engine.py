@@ -4,11 +4,15 @@ import json
 import math
 import socket
 import subprocess
+import sys
 import time
 
 import pytest
 
-from conftest import PATTERNS, PROTOCOL, REGISTRY, Server, client, run, server_address
+from conftest import PATTERNS, PROTOCOL, REGISTRY, ROOT, Server, client, run, server_address
+
+sys.path.insert(0, str(ROOT / "tools" / "lib"))
+import rdmabench_results as rr  # noqa: E402  (the tools' own reading of the catalogue)
 
 
 # A row's own fields (Google Benchmark's, and the spec); everything else is a counter.
@@ -20,13 +24,7 @@ GOOGLE_BENCHMARK_FIELDS = {"name", "family_index", "per_family_instance_index", 
 
 def catalogued(counter):
     """Is `counter` in the engine's catalogue? ({qp} and {thread} stand for an index.)"""
-    for entry in REGISTRY["counters"]:
-        head, _, rest = entry["name"].partition("{")
-        tail = rest.partition("}")[2]
-        if entry["name"] == counter or (rest and counter.startswith(head) and counter.endswith(tail)
-                                        and counter[len(head):len(counter) - len(tail)].isdigit()):
-            return True
-    return False
+    return rr.catalogue_entry(REGISTRY["counters"], counter) is not None
 
 
 def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_path):

@@ -133,13 +133,7 @@ class Run:
 
     def counter(self, key):
         """The counter catalogue's entry for `key` (unit, per, better, description), or None."""
-        for entry in self.context.get("rdmabench_counters", []):
-            head, _, rest = entry["name"].partition("{")
-            tail = rest.partition("}")[2]
-            if entry["name"] == key or (rest and key.startswith(head) and key.endswith(tail)
-                                         and key[len(head):len(key) - len(tail)].isdigit()):
-                return entry
-        return None
+        return catalogue_entry(self.context.get("rdmabench_counters", []), key)
 
     def describe(self):
         """'rxe1 (rxe) via rdmacm': device, driver and bootstrap from the context."""
@@ -176,6 +170,18 @@ class Run:
             and (cq is None or b.cq == cq) and (rate is None or b.rate == rate)
             and (scale is None or b.scale == scale)
         ]
+
+
+def catalogue_entry(catalogue, key):
+    """The entry of a counter catalogue (the engine's list) that counter `key` belongs to, or
+    None; an entry's one {placeholder} stands for a decimal index (qp{qp}_msgs: qp3_msgs)."""
+    for entry in catalogue:
+        head, _, rest = entry["name"].partition("{")
+        tail = rest.partition("}")[2]
+        if entry["name"] == key or (rest and key.startswith(head) and key.endswith(tail)
+                                     and key[len(head):len(key) - len(tail)].isdigit()):
+            return entry
+    return None
 
 
 def spec_of(row):
