@@ -17,22 +17,20 @@ namespace {
 
 nlohmann::json pattern_json(const Pattern& p) {
   const PatternInfo& i = p.info();
-  return {{"name", p.name()},
-          {"summary", i.summary},
-          {"target_receives", i.target_receives},
-          // Whose buffer the payload lands in: the target's, or (read) the initiator's.
-          {"data_to", i.opcode == IBV_WR_RDMA_READ ? "initiator" : "target"},
-          {"half_round_trip", i.half_round_trip},
-          // lat: how a side sees the peer's message arrive (a marker spins on memory).
-          {"arrival", i.arrival == Arrival::kReceive  ? "receive"
-                      : i.arrival == Arrival::kMarker ? "marker"
-                                                      : "completion"},
-          // Which modes leave the target's user space idle while the client streams.
-          {"passive_target",
-           {{"bw", !i.target_receives}, {"lat", i.arrival == Arrival::kCompletion}}},
-          {"min_size", i.sizes.min},
-          {"max_size",
-           i.sizes.max == UINT64_MAX ? nlohmann::json(nullptr) : nlohmann::json(i.sizes.max)}};
+  return {
+      {"name", p.name()},
+      {"summary", i.summary},
+      {"target_receives", i.target_receives},
+      // Whose buffer the payload lands in: the target's, or (read) the initiator's.
+      {"data_to", i.opcode == IBV_WR_RDMA_READ ? "initiator" : "target"},
+      {"half_round_trip", i.half_round_trip},
+      // lat: how a side sees the peer's message arrive (a marker spins on memory).
+      {"arrival", to_string(i.arrival)},
+      // Which modes leave the target's user space idle while the client streams.
+      {"passive_target", {{"bw", !i.target_receives}, {"lat", i.arrival == Arrival::kCompletion}}},
+      {"min_size", i.sizes.min},
+      {"max_size",
+       i.sizes.max == UINT64_MAX ? nlohmann::json(nullptr) : nlohmann::json(i.sizes.max)}};
 }
 
 nlohmann::json registry_json() {
@@ -59,7 +57,8 @@ int run_version_command(int argc, char** argv) {
                                       "' (usage: rdmabench version [--json])");
   if (option == "--help") {
     std::cout << "Usage: rdmabench version [--json]\n  --json  also the control protocol, the "
-                 "schemas, and the registered patterns and CQ strategies, as JSON\n";
+                 "schemas, the registered patterns and CQ strategies, and the counter catalogue, "
+                 "as JSON\n";
   } else if (option == "--json") {
     std::cout << registry_json().dump(2) << "\n";
   } else {

@@ -4,6 +4,10 @@
 
 namespace rdmabench {
 
+std::string_view to_string(Arrival a) {
+  return a == Arrival::kReceive ? "receive" : a == Arrival::kMarker ? "marker" : "completion";
+}
+
 std::optional<Pattern> parse_pattern(const std::string& name) {
   for (const Pattern& p : registered_patterns())
     if (p->name == name) return p;

@@ -23,6 +23,8 @@ enum class Arrival {
   kCompletion,  // its own request's completion (read: the response is the arrival)
 };
 
+std::string_view to_string(Arrival a);  // "receive", "marker", "completion"
+
 // Which message sizes a pattern can move; a size outside gets `why`.
 struct SizeRule {
   uint64_t min = 1;
