@@ -1,5 +1,6 @@
 // The registered patterns' descriptions, apart from their implementations (registry.cpp), so
-// that device-free code (the spec, the control-path fuzzer) can name and check patterns.
+// that device-free code (the spec's JSON, the control-path fuzzer) can name and check patterns.
+#include "bench/pattern_catalogue.h"
 #include "bench/registry.h"
 
 namespace rdmabench {
@@ -13,6 +14,21 @@ std::vector<Pattern> infos_of(PatternList<P...>) {
 
 const std::vector<Pattern>& registered_patterns() {
   static const std::vector<Pattern> all = infos_of(RegisteredPatterns{});
+  return all;
+}
+
+std::optional<Pattern> parse_pattern(const std::string& name) {
+  for (const Pattern& p : registered_patterns())
+    if (p->name == name) return p;
+  return std::nullopt;
+}
+
+std::string pattern_names() {
+  std::string all;
+  for (const Pattern& p : registered_patterns()) {
+    if (!all.empty()) all += ", ";
+    all += p->name;
+  }
   return all;
 }
 

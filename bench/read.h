@@ -5,8 +5,8 @@
 
 #pragma once
 
-#include "engine/pattern.h"
-#include "engine/transfer_loops.h"
+#include "datapath/pattern.h"
+#include "datapath/transfer_loops.h"
 
 namespace rdmabench {
 

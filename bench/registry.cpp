@@ -1,4 +1,5 @@
 #include "bench/registry.h"
+#include "bench/pattern_catalogue.h"
 
 #include "core/error.h"
 

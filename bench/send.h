@@ -2,8 +2,8 @@
 // queue. lat: ping-pong; the reported latency is half the round trip.
 #pragma once
 
-#include "engine/pattern.h"
-#include "engine/transfer_loops.h"
+#include "datapath/pattern.h"
+#include "datapath/transfer_loops.h"
 
 namespace rdmabench {
 

@@ -4,9 +4,9 @@
 // consumes and re-posts receives. lat: ping-pong both ways; reported as half the round trip.
 #pragma once
 
-#include "engine/pattern.h"
-#include "engine/sequenced_ping_pong.h"
-#include "engine/transfer_loops.h"
+#include "datapath/pattern.h"
+#include "datapath/sequenced_ping_pong.h"
+#include "datapath/transfer_loops.h"
 
 namespace rdmabench {
 

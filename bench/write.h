@@ -6,8 +6,8 @@
 // through the poller before polling memory (arrival itself produces no completion to wait for).
 #pragma once
 
-#include "engine/pattern.h"
-#include "engine/transfer_loops.h"
+#include "datapath/pattern.h"
+#include "datapath/transfer_loops.h"
 
 namespace rdmabench {
 namespace write_detail {

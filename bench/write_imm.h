@@ -4,9 +4,9 @@
 // lat: ping-pong of write-with-immediate both ways; reported as half the round trip.
 #pragma once
 
-#include "engine/pattern.h"
-#include "engine/sequenced_ping_pong.h"
-#include "engine/transfer_loops.h"
+#include "datapath/pattern.h"
+#include "datapath/sequenced_ping_pong.h"
+#include "datapath/transfer_loops.h"
 
 namespace rdmabench {
 

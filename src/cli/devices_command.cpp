@@ -6,7 +6,7 @@
 #include "core/device_report.h"
 #include "core/device_report_json.h"
 #include "core/device_report_text.h"
-#include "engine/device_probe.h"
+#include "host/device_probe.h"
 #include "verbs/device_list.h"
 #include "verbs/error.h"
 

@@ -8,13 +8,14 @@
 #include <optional>
 #include <sstream>
 
+#include "bench/pattern_catalogue.h"
 #include "cli/option_checks.h"
+#include "control/control_protocol.h"
 #include "core/error.h"
-#include "engine/control_protocol.h"
-#include "engine/pattern_info.h"
-#include "engine/spec_validation.h"
 #include "mesh/mesh_job.h"
 #include "mesh/schedule.h"
+#include "spec/pattern_info.h"
+#include "spec/spec_validation.h"
 
 namespace rdmabench {
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
+#include "control/control_protocol.h"
 #include "core/error.h"
-#include "engine/control_protocol.h"
 
 namespace rdmabench {
 

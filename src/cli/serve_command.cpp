@@ -5,8 +5,8 @@
 #include <iostream>
 
 #include "cli/option_checks.h"
-#include "engine/server.h"
-#include "engine/thread_team.h"
+#include "control/server.h"
+#include "datapath/thread_team.h"
 #include "verbs/error.h"
 
 namespace rdmabench {

@@ -4,12 +4,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "bench/pattern_catalogue.h"
+#include "control/protocol_version.h"
 #include "core/error.h"
 #include "core/version.h"
 #include "cq/strategy.h"
-#include "engine/counter_catalogue.h"
-#include "engine/pattern_info.h"
+#include "measure/counter_catalogue.h"
 #include "net/control_channel.h"
+#include "spec/pattern_info.h"
 
 namespace rdmabench {
 

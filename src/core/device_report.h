@@ -1,4 +1,4 @@
-// What `rdmabench devices` reports about each RDMA device: plain data (engine/device_probe
+// What `rdmabench devices` reports about each RDMA device: plain data (host/device_probe
 // fills it from verbs).
 #pragma once
 

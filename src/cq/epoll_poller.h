@@ -8,8 +8,8 @@
 
 #include <cerrno>
 
+#include "core/system_error.h"
 #include "cq/poll_steps.h"
-#include "verbs/error.h"
 
 namespace rdmabench {
 
@@ -20,7 +20,7 @@ class EpollPoller {
 
   explicit EpollPoller(PollTarget& target)
       : target_(target), epoll_fd_(epoll_create1(EPOLL_CLOEXEC)) {
-    check_call(epoll_fd_ < 0 ? -1 : 0, "epoll_create1");
+    check_system(epoll_fd_ < 0 ? -1 : 0, "epoll_create1", {}, ExitCode::kNoDevice);
     add(target.channel.fd());
     if (target.abort_fd >= 0) add(target.abort_fd);
   }
@@ -47,7 +47,8 @@ class EpollPoller {
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.fd = fd;
-    check_call(epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev), "epoll_ctl(EPOLL_CTL_ADD)");
+    check_system(epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev), "epoll_ctl(EPOLL_CTL_ADD)", {},
+                 ExitCode::kNoDevice);
   }
   // Until the channel's fd is readable; throws on timeout or abort. A signal (EINTR) waits on.
   void wait_ready() {
@@ -56,7 +57,7 @@ class EpollPoller {
     do {
       ready = epoll_wait(epoll_fd_, ev, 2, static_cast<int>(target_.timeout.count()));
     } while (ready < 0 && errno == EINTR);
-    if (ready < 0) throw VerbsError("epoll_wait", errno, {}, ExitCode::kRuntime);
+    if (ready < 0) throw SystemError("epoll_wait", errno, {}, ExitCode::kRuntime);
     if (ready == 0 || target_.abort_requested()) throw_wait_ended(target_);
   }
 

@@ -61,10 +61,6 @@ std::string CqStrategy::text() const {
   return out;
 }
 
-std::string to_string(Side side) {
-  return side == Side::kClient ? "client" : "server";
-}
-
 std::string CqChoice::text() const {
   if (client == server) return client.text();
   return "client=" + client.text() + ",server=" + server.text();

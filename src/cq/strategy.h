@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/side.h"
+
 namespace rdmabench {
 
 // What a registered strategy is, for parsing, --help and the reports.
@@ -29,9 +31,6 @@ struct CqStrategy {
   std::string text() const;  // "hybrid:20"
   bool operator==(const CqStrategy&) const = default;
 };
-
-enum class Side { kClient, kServer };
-std::string to_string(Side side);  // "client", "server"
 
 struct CqChoice {
   CqStrategy client;

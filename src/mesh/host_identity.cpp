@@ -6,9 +6,9 @@
 
 #include "core/device_report.h"
 #include "core/error.h"
-#include "engine/device_probe.h"
-#include "engine/host_info.h"
-#include "engine/timing_environment.h"
+#include "host/device_probe.h"
+#include "host/host_info.h"
+#include "host/timing_environment.h"
 #include "verbs/context.h"
 #include "verbs/device_list.h"
 

@@ -7,10 +7,10 @@
 #include <optional>
 #include <sstream>
 
+#include "control/background_server.h"
+#include "control/busy_responder.h"
 #include "core/error.h"
 #include "core/version.h"
-#include "engine/background_server.h"
-#include "engine/busy_responder.h"
 #include "mesh/host_identity.h"
 #include "mesh/mesh_report.h"
 #include "mesh/schedule.h"

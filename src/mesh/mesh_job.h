@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/test_spec.h"
 #include "mesh/mpi_world.h"
 #include "mesh/pair_measurement.h"
+#include "spec/test_spec.h"
 
 namespace rdmabench {
 

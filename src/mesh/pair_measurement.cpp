@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/benchmark_measurement.h"
-#include "engine/client_session.h"
+#include "control/client_session.h"
+#include "measure/benchmark_measurement.h"
 
 namespace rdmabench {
 

@@ -8,9 +8,9 @@
 #include <iosfwd>
 #include <string>
 
-#include "engine/run_source.h"
-#include "engine/test_spec.h"
+#include "measure/run_source.h"
 #include "mesh/mesh_report.h"
+#include "spec/test_spec.h"
 
 namespace rdmabench {
 

@@ -1,6 +1,6 @@
 #include "net/control_channel.h"
 
-#include "verbs/error.h"
+#include "core/error.h"
 
 namespace rdmabench {
 

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <utility>
 
-#include "verbs/error.h"
+#include "net/socket_error.h"
 
 namespace rdmabench {
 
@@ -108,7 +108,7 @@ TcpSocket TcpSocket::listen(uint16_t port) {
   TcpSocket sock(socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0));
   bool v6 = sock.fd_ >= 0;
   if (!v6) sock = TcpSocket(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (sock.fd_ < 0) throw VerbsError("socket", errno);
+  if (sock.fd_ < 0) throw SocketError("socket", errno);
   int one = 1, zero = 0;
   setsockopt(sock.fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
   int rc;
@@ -126,9 +126,8 @@ TcpSocket TcpSocket::listen(uint16_t port) {
     rc = bind(sock.fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
   }
   if (rc != 0)
-    throw VerbsError("bind", errno, "TCP port " + std::to_string(port) + " (try another --port)",
-                     ExitCode::kConnection);
-  check_call(::listen(sock.fd_, 8), "listen");
+    throw SocketError("bind", errno, "TCP port " + std::to_string(port) + " (try another --port)");
+  if (::listen(sock.fd_, 8) != 0) throw SocketError("listen", errno);
   return sock;
 }
 
@@ -137,13 +136,13 @@ std::optional<TcpSocket> TcpSocket::accept(int interrupt_fd) {
     pollfd pfds[2] = {{fd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
     if (poll(pfds, interrupt_fd >= 0 ? 2 : 1, -1) < 0) {
       if (errno == EINTR) continue;
-      throw VerbsError("poll", errno);
+      throw SocketError("poll", errno);
     }
     if (interrupt_fd >= 0 && (pfds[1].revents & POLLIN)) return std::nullopt;
     const int fd = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
-      throw VerbsError("accept", errno);
+      throw SocketError("accept", errno);
     }
     set_options(fd);
     return TcpSocket(fd);
@@ -159,7 +158,7 @@ void TcpSocket::send_all(std::string_view data, std::chrono::milliseconds timeou
       continue;
     }
     if (n < 0 && errno != EAGAIN && errno != EINTR)
-      throw VerbsError("send(control channel)", errno, peer_address(), ExitCode::kConnection);
+      throw SocketError("send(control channel)", errno, peer_address());
     pollfd pfd{fd_, POLLOUT, 0};
     if (poll(&pfd, 1, remaining_ms(deadline)) == 0)
       throw Error(ExitCode::kConnection, "control channel: send timed out (peer not reading)");
@@ -176,7 +175,7 @@ std::string TcpSocket::receive_line(std::chrono::milliseconds timeout, int inter
     }
     pollfd pfds[2] = {{fd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
     const int ready = poll(pfds, interrupt_fd >= 0 ? 2 : 1, remaining_ms(deadline));
-    if (ready < 0 && errno != EINTR) throw VerbsError("poll", errno, {}, ExitCode::kConnection);
+    if (ready < 0 && errno != EINTR) throw SocketError("poll", errno);
     if (interrupt_fd >= 0 && (pfds[1].revents & POLLIN))
       throw Error(ExitCode::kConnection, "interrupted");
     if (ready == 0)
@@ -188,7 +187,7 @@ std::string TcpSocket::receive_line(std::chrono::milliseconds timeout, int inter
     if (n == 0) throw Error(ExitCode::kConnection, "control channel: peer closed the connection");
     if (n < 0) {
       if (errno == EAGAIN || errno == EINTR) continue;
-      throw VerbsError("recv(control channel)", errno, {}, ExitCode::kConnection);
+      throw SocketError("recv(control channel)", errno);
     }
     pending_.append(buf, static_cast<size_t>(n));
     if (pending_.size() > (1u << 20))

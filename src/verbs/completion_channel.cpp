@@ -2,8 +2,8 @@
 
 #include <fcntl.h>
 
+#include "core/wait_readable.h"
 #include "verbs/error.h"
-#include "verbs/wait_readable.h"
 
 namespace rdmabench {
 

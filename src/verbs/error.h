@@ -1,24 +1,21 @@
-// Errors raised by verbs, rdma_cm and system calls: an Error that names the failed call.
+// Errors raised by verbs and rdma_cm calls: a SystemError that names the failed call.
 #pragma once
 
 #include <cerrno>
 #include <string>
 
-#include "core/error.h"
+#include "core/system_error.h"
 
 namespace rdmabench {
 
-// A failed call: carries the call's name (e.g. "ibv_modify_qp") and the errno text.
-class VerbsError : public Error {
+// A failed ibv_*/rdma_* call: carries the call's name (e.g. "ibv_modify_qp") and the errno
+// text. By default it means the device or its resources could not be set up.
+class VerbsError : public SystemError {
  public:
   VerbsError(const std::string& verb, int err, const std::string& detail = {},
-             ExitCode code = ExitCode::kNoDevice);
-  const std::string& verb() const noexcept { return verb_; }
-  int error_number() const noexcept { return errno_; }
-
- private:
-  std::string verb_;
-  int errno_;
+             ExitCode code = ExitCode::kNoDevice)
+      : SystemError(verb, err, detail, code) {}
+  const std::string& verb() const noexcept { return call(); }
 };
 
 // ibv_* calls return an errno value; rdma_* and libc calls return -1 and set errno.

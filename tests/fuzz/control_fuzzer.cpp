@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "engine/control_protocol.h"
-#include "engine/spec_validation.h"
+#include "control/control_protocol.h"
 #include "net/control_channel.h"
+#include "spec/spec_validation.h"
 #include "verbs/error.h"
 
 namespace {

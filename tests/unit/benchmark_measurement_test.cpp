@@ -1,12 +1,14 @@
 // One measurement procedure for `run` and `mesh`, on a fake connection: what it runs, in which
 // order, how it sizes its samples, and the check run's counters, which the mesh used to
 // count differently (verified_messages without the QPs, no verify_errors).
-#include "engine/benchmark_measurement.h"
+#include "measure/benchmark_measurement.h"
 
 #include <gtest/gtest.h>
 
+#include "bench/pattern_catalogue.h"
 #include "core/error.h"
 #include "mesh/pair_measurement.h"
+#include "spec_fixture.h"
 
 using namespace rdmabench;
 
@@ -51,7 +53,7 @@ class FakeRuns : public RunSource {
 };
 
 TestSpec verified(const char* pattern, Mode mode, uint32_t qps, uint32_t threads) {
-  TestSpec s;
+  TestSpec s = a_spec();
   s.pattern = *parse_pattern(pattern);
   s.mode = mode;
   s.size = 64;

@@ -1,4 +1,4 @@
-#include "engine/busy_responder.h"
+#include "control/busy_responder.h"
 
 #include <gtest/gtest.h>
 #include <netinet/in.h>

@@ -1,11 +1,14 @@
-#include "engine/control_protocol.h"
+#include "control/control_protocol.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "control/protocol_version.h"
+#include "control/spec_json.h"
 #include "net/control_channel.h"
+#include "spec_fixture.h"
 #include "verbs/error.h"
 
 using namespace rdmabench;
@@ -45,7 +48,7 @@ json run(json iters, json check, uint64_t duration_ms = 0, uint64_t margin_ms = 
 }
 
 json setup() {
-  return {{"type", "setup"}, {"spec", to_json(TestSpec{})}};
+  return {{"type", "setup"}, {"spec", to_json(a_spec())}};
 }
 
 ExitCode error_of(ControlProtocol& p, const json& message) {

@@ -11,7 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "engine/control_protocol.h"
+#include "control/control_protocol.h"
+#include "control/protocol_version.h"
 #include "net/control_channel.h"
 #include "verbs/error.h"
 

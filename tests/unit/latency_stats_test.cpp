@@ -1,4 +1,4 @@
-#include "engine/latency_stats.h"
+#include "measure/latency_stats.h"
 
 #include <gtest/gtest.h>
 

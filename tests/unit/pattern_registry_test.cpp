@@ -4,10 +4,13 @@
 
 #include <set>
 
+#include "bench/pattern_catalogue.h"
+#include "control/spec_json.h"
 #include "core/error.h"
-#include "engine/pattern_info.h"
-#include "engine/spec_validation.h"
-#include "engine/test_spec.h"
+#include "spec/pattern_info.h"
+#include "spec/spec_validation.h"
+#include "spec/test_spec.h"
+#include "spec_fixture.h"
 
 using namespace rdmabench;
 
@@ -66,7 +69,7 @@ TEST(PatternRegistry, EachDescriptionAgreesWithItself) {
 
 TEST(PatternRegistry, EveryPatternTravelsInTheSpec) {
   for (const Pattern& p : registered_patterns()) {
-    TestSpec s;
+    TestSpec s = a_spec();
     s.pattern = p;
     s.size = 64;
     const TestSpec back = spec_from_json(to_json(s));
@@ -78,7 +81,7 @@ TEST(PatternRegistry, EveryPatternTravelsInTheSpec) {
 TEST(PatternRegistry, SendImmReceivesDataAndASequence) {
   const Pattern p = *parse_pattern("send_imm");
   EXPECT_EQ(p->opcode, IBV_WR_SEND_WITH_IMM);
-  TestSpec s;
+  TestSpec s = a_spec();
   s.pattern = p;
   EXPECT_TRUE(s.server_receives());
   EXPECT_TRUE(s.half_round_trip());
@@ -115,7 +118,7 @@ TEST(PatternSizes, NoPatternAtAnySizeIsAUsageError) {
 }
 
 TEST(PatternSizes, TheSpecChecksTheRuleToo) {
-  TestSpec s;
+  TestSpec s = a_spec();
   s.pattern = Pattern(kEightBytes);
   s.size = 8;
   EXPECT_NO_THROW(validate_spec(s));

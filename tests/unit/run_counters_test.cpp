@@ -5,8 +5,10 @@
 
 #include <set>
 
-#include "engine/counter_catalogue.h"
-#include "engine/run_counters.h"
+#include "bench/pattern_catalogue.h"
+#include "measure/counter_catalogue.h"
+#include "measure/run_counters.h"
+#include "spec_fixture.h"
 
 using namespace rdmabench;
 
@@ -35,7 +37,7 @@ RunResult bidir_bw_result() {
 }
 
 TestSpec spec_of(const char* pattern, Mode mode, uint32_t qps, uint32_t threads) {
-  TestSpec s;
+  TestSpec s = a_spec();
   s.pattern = *parse_pattern(pattern);
   s.mode = mode;
   s.size = 4096;

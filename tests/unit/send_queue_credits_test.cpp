@@ -1,4 +1,4 @@
-#include "engine/send_queue_credits.h"
+#include "datapath/send_queue_credits.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,12 @@
-#include "engine/spec_validation.h"
+#include "spec/spec_validation.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "bench/pattern_catalogue.h"
+#include "control/spec_json.h"
+#include "spec_fixture.h"
 #include "verbs/error.h"
 
 using namespace rdmabench;
@@ -27,7 +30,7 @@ std::string usage_error(F&& f) {
 }
 
 nlohmann::json good_spec() {
-  return to_json(TestSpec{});
+  return to_json(a_spec());
 }
 
 std::string from_json_error(nlohmann::json j) {
@@ -37,8 +40,19 @@ std::string from_json_error(nlohmann::json j) {
 }  // namespace
 
 TEST(SpecValidation, DefaultSpecIsValidEverywhere) {
-  EXPECT_EQ(usage_error([] { validate_spec(TestSpec{}, rxe_like()); }), "");
+  EXPECT_EQ(usage_error([] { validate_spec(a_spec(), rxe_like()); }), "");
   EXPECT_EQ(from_json_error(good_spec()), "");
+}
+
+// The spec layer lies below the pattern registry, so a spec starts with no pattern: one that is
+// never given one is refused, not run as some pattern by default.
+TEST(SpecValidation, ASpecWithoutAPatternIsRefused) {
+  EXPECT_EQ(usage_error([] { validate_spec(TestSpec{}); }),
+            "spec field pattern (--pattern): no pattern was chosen");
+  nlohmann::json j = good_spec();
+  j["pattern"] = "(none)";
+  EXPECT_NE(from_json_error(j).find("spec.pattern '(none)' is not one of send, write"),
+            std::string::npos);
 }
 
 TEST(SpecValidation, ZeroSizeIsRefusedNamingTheField) {
@@ -87,27 +101,27 @@ TEST(SpecValidation, MissingFieldsAndNonObjectsAreRefused) {
 }
 
 TEST(SpecValidation, DeviceLimitsAreNamed) {
-  TestSpec s;
+  TestSpec s = a_spec();
   s.size = (1ull << 31) + 1;
   EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("max_msg_sz 2147483648"),
             std::string::npos);
-  s = TestSpec{};
+  s = a_spec();
   s.tx_depth = 16385;
   EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("rxe0's max_qp_wr 16384"),
             std::string::npos);
-  s = TestSpec{};
+  s = a_spec();
   s.tx_depth = 16384;  // each within max_qp_wr, together beyond max_cqe
   s.rx_depth = 16384;
   EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("max_cqe 32767"),
             std::string::npos);
-  s = TestSpec{};
+  s = a_spec();
   s.gid_index = 1024;
   EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("GID table length 1024"),
             std::string::npos);
 }
 
 TEST(SpecValidation, ScaleOutRelationsAreNamed) {
-  TestSpec s;
+  TestSpec s = a_spec();
   s.qps = 4;
   s.threads = 2;
   EXPECT_EQ(usage_error([&] { validate_spec(s, rxe_like()); }), "");
@@ -120,14 +134,14 @@ TEST(SpecValidation, ScaleOutRelationsAreNamed) {
   EXPECT_EQ(usage_error([&] { validate_spec(s); }), "");
   s.bidir = true;  // bw only
   EXPECT_NE(usage_error([&] { validate_spec(s); }).find("spec field bidir"), std::string::npos);
-  s = TestSpec{};
+  s = a_spec();
   s.qps = kMaxQps + 1;
   s.threads = 1;
   EXPECT_NE(usage_error([&] { validate_spec(s); }).find("spec field qps"), std::string::npos);
 }
 
 TEST(SpecValidation, QpsSharingACqMustFitTheDevicesCq) {
-  TestSpec s;
+  TestSpec s = a_spec();
   s.tx_depth = 8192;
   s.rx_depth = 8192;  // 16384 per QP: fits rxe_like's 32767 CQEs once, not twice
   EXPECT_EQ(usage_error([&] { validate_spec(s, rxe_like()); }), "");
@@ -141,7 +155,7 @@ TEST(SpecValidation, QpsSharingACqMustFitTheDevicesCq) {
 }
 
 TEST(SpecValidation, ScaleOutFieldsComeBackFromJson) {
-  TestSpec s;
+  TestSpec s = a_spec();
   s.qps = 8;
   s.threads = 4;
   s.cq_per_qp = true;

@@ -1,8 +1,11 @@
-#include "engine/test_spec.h"
-#include "engine/spec_validation.h"
+#include "spec/test_spec.h"
+#include "spec/spec_validation.h"
 
 #include <gtest/gtest.h>
 
+#include "bench/pattern_catalogue.h"
+#include "control/spec_json.h"
+#include "spec_fixture.h"
 #include "verbs/error.h"
 
 using namespace rdmabench;
@@ -39,7 +42,7 @@ TEST(Sizes, MalformedIsAUsageError) {
 }
 
 TEST(Spec, NameAndJsonRoundTrip) {
-  TestSpec s;
+  TestSpec s = a_spec();
   s.pattern = pattern("write_imm");
   s.mode = Mode::kLatency;
   s.cq = parse_cq_choice("event");
@@ -53,7 +56,7 @@ TEST(Spec, NameAndJsonRoundTrip) {
 }
 
 TEST(Spec, EachSideKeepsItsStrategyThroughJson) {
-  TestSpec s;
+  TestSpec s = a_spec();
   s.pattern = pattern("send");
   s.mode = Mode::kLatency;
   s.size = 2;
@@ -68,19 +71,19 @@ TEST(Spec, EachSideKeepsItsStrategyThroughJson) {
 
 TEST(Spec, PollBatchOutsideItsRangeIsRefused) {
   for (const uint32_t batch : {0u, kMaxPollBatch + 1}) {
-    nlohmann::json j = to_json(TestSpec{});
+    nlohmann::json j = to_json(a_spec());
     j["poll_batch"] = batch;
     EXPECT_THROW(spec_from_json(j), Error) << batch;
   }
 }
 
 TEST(Spec, QpTimeoutTravelsToTheServerAndIsCheckedThere) {
-  TestSpec s;
+  TestSpec s = a_spec();
   EXPECT_FALSE(s.qp_timeout);  // the bootstrap's own: 14 out of band, rdma_cm's choice
   EXPECT_FALSE(spec_from_json(to_json(s)).qp_timeout);
   s.qp_timeout = 0;  // no retransmission timer
   EXPECT_EQ(spec_from_json(to_json(s)).qp_timeout, 0u);
-  nlohmann::json j = to_json(TestSpec{});
+  nlohmann::json j = to_json(a_spec());
   j["qp_timeout"] = kMaxQpTimeout + 1;  // the QP attribute has 5 bits
   EXPECT_THROW(spec_from_json(j), Error);
   j.erase("qp_timeout");  // a client that does not say is refused, not guessed for
@@ -89,13 +92,13 @@ TEST(Spec, QpTimeoutTravelsToTheServerAndIsCheckedThere) {
 
 TEST(Spec, MalformedJsonIsAUsageError) {
   EXPECT_THROW(spec_from_json(nlohmann::json{{"pattern", "teleport"}}), Error);
-  nlohmann::json j = to_json(TestSpec{});
+  nlohmann::json j = to_json(a_spec());
   j["pattern"] = "teleport";
   EXPECT_THROW(spec_from_json(j), Error);
 }
 
 TEST(Spec, ReceiveRolesAndLatencyKind) {
-  TestSpec s;
+  TestSpec s = a_spec();
   s.pattern = pattern("send");
   s.mode = Mode::kBandwidth;
   EXPECT_TRUE(s.server_receives());
@@ -113,7 +116,7 @@ TEST(Spec, ReceiveRolesAndLatencyKind) {
 }
 
 TEST(Spec, QpsSpreadOverThreadsAndTheirCqs) {
-  TestSpec s;
+  TestSpec s = a_spec();
   s.qps = 5;
   s.threads = 2;
   EXPECT_EQ(s.cq_count(), 2u);

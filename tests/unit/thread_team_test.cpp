@@ -1,4 +1,4 @@
-#include "engine/thread_team.h"
+#include "datapath/thread_team.h"
 
 #include <gtest/gtest.h>
 

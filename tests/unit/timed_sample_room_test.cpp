@@ -1,4 +1,4 @@
-#include "engine/timed_sample_room.h"
+#include "measure/timed_sample_room.h"
 
 #include <gtest/gtest.h>
 

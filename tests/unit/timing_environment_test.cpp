@@ -1,4 +1,4 @@
-#include "engine/timing_environment.h"
+#include "host/timing_environment.h"
 
 #include <gtest/gtest.h>
 

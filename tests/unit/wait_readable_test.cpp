@@ -1,4 +1,4 @@
-#include "verbs/wait_readable.h"
+#include "core/wait_readable.h"
 
 #include <gtest/gtest.h>
 #include <pthread.h>

@@ -1,0 +1,31 @@
+// The connection bootstrap every pattern uses. After the client has sent "setup", both sides
+// call their half, which hands over to the spec's bootstrap, one file each:
+//   rdmacm_bootstrap.cpp: rdma_cm moves the QPs through their states;
+//   oob_bootstrap.cpp:    QP addresses exchanged over the control channel, states moved by hand.
+// Each returns a connected Endpoint that knows the peer's buffer.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "datapath/endpoint.h"
+#include "net/control_channel.h"
+
+namespace rdmabench {
+
+struct BootstrapOptions {
+  std::string device;       // oob: the device to open (empty = first)
+  std::string server_host;  // client: where the server is
+  std::chrono::milliseconds timeout{5000};
+};
+
+std::unique_ptr<Endpoint> client_bootstrap(ControlChannel& control, const TestSpec& spec,
+                                           const BootstrapOptions& options);
+std::unique_ptr<Endpoint> server_bootstrap(ControlChannel& control, const TestSpec& spec,
+                                           const BootstrapOptions& options);
+
+// ibv_mtu for a size in bytes (256..4096); throws Error(kUsage) otherwise.
+ibv_mtu mtu_from_bytes(uint32_t bytes);
+
+}  // namespace rdmabench

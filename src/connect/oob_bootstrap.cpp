@@ -1,0 +1,149 @@
+#include "connect/oob_bootstrap.h"
+
+#include <algorithm>
+#include <random>
+
+#include "connect/peer_buffer.h"
+#include "core/gid.h"
+#include "net/message_fields.h"
+
+namespace rdmabench {
+
+namespace {
+
+const MessageContext kOob{"oob"};
+
+// The peer's path MTU, as the ibv_mtu enum value it sends (IBV_MTU_256 .. IBV_MTU_4096).
+ibv_mtu peer_mtu(const nlohmann::json& m) {
+  return static_cast<ibv_mtu>(unsigned_as<uint32_t>(m, kOob, "mtu", IBV_MTU_256, IBV_MTU_4096));
+}
+
+uint32_t random_psn() {
+  std::random_device rd;
+  return rd() & 0xffffff;
+}
+
+// Everything this side tells the peer in the out-of-band exchange, per stream.
+struct OobLocal {
+  QpAddress address;
+  QpPath path;
+  ibv_mtu active_mtu;
+};
+
+// The port's path for every stream: port state, GRH, the GID index (given or the default).
+OobLocal prepare_path(Endpoint& ep) {
+  const TestSpec& spec = ep.spec();
+  OobLocal local{};
+  const ibv_port_attr port = ep.context().query_port(ep.port());
+  if (port.state != IBV_PORT_ACTIVE)
+    throw Error(ExitCode::kNoDevice, ep.context().device_name() + " port " +
+                                         std::to_string(ep.port()) + " is not ACTIVE");
+  local.path.port = ep.port();
+  local.path.use_grh = port.link_layer == IBV_LINK_LAYER_ETHERNET;
+  local.path.rd_atomic = static_cast<uint8_t>(ep.rd_atomic());
+  local.path.ack_timeout = static_cast<uint8_t>(spec.oob_qp_timeout());
+  if (spec.gid_index) {
+    local.path.sgid_index = *spec.gid_index;
+  } else {
+    const auto gids = ep.context().query_gids();
+    std::vector<GidEntry> mine;
+    std::copy_if(gids.begin(), gids.end(), std::back_inserter(mine),
+                 [&](const GidEntry& g) { return g.port == ep.port(); });
+    auto chosen = choose_default_gid(mine, !local.path.use_grh);
+    if (!chosen && local.path.use_grh)
+      throw Error(ExitCode::kNoDevice,
+                  ep.context().device_name() + " has no usable GID (RoCE needs one)");
+    local.path.sgid_index = chosen.value_or(0);
+  }
+  GidEntry gid;
+  try {
+    gid = ep.context().query_gid(ep.port(), local.path.sgid_index);
+  } catch (const VerbsError& e) {
+    throw Error(ExitCode::kUsage, "--gid-index " + std::to_string(local.path.sgid_index) +
+                                      " is not valid on " + ep.context().device_name() + ": " +
+                                      e.what() + " (see rdmabench devices)");
+  }
+  local.address = {0, 0, port.lid, gid.raw};
+  local.active_mtu = port.active_mtu;
+  return local;
+}
+
+// Each stream's own part (QP number, PSN), its QP moved to INIT and, where this side
+// receives, its receive queue filled.
+std::vector<OobLocal> prepare_streams(Endpoint& ep, bool receives) {
+  const OobLocal path = prepare_path(ep);
+  std::vector<OobLocal> locals;
+  for (auto& s : ep.streams()) {
+    OobLocal local = path;
+    local.address.qp_number = s->qp().number();
+    local.address.psn = random_psn();
+    s->qp().to_init(ep.port(), s->access_flags());
+    if (receives) s->post_initial_receives();
+    locals.push_back(local);
+  }
+  return locals;
+}
+
+nlohmann::json oob_message(const OobLocal& local, ibv_mtu mtu, QpStream& s) {
+  return {{"type", "oob"},
+          {"qpn", local.address.qp_number},
+          {"psn", local.address.psn},
+          {"lid", local.address.lid},
+          {"gid", format_gid(local.address.gid)},
+          {"mtu", static_cast<int>(mtu)},
+          {"rd_atomic", s.rd_atomic},
+          {"buf", buffer_json(s.local_buffer())}};
+}
+
+QpAddress peer_address(const nlohmann::json& m) {
+  QpAddress a;
+  a.qp_number = unsigned_as<uint32_t>(m, kOob, "qpn", 1, 0xffffff);
+  a.psn = unsigned_as<uint32_t>(m, kOob, "psn", 0, 0xffffff);
+  a.lid = unsigned_as<uint16_t>(m, kOob, "lid");
+  auto gid = parse_gid(string_field(m, kOob, "gid"));
+  if (!gid) throw Error(ExitCode::kConnection, "peer sent a malformed GID");
+  a.gid = *gid;
+  return a;
+}
+
+void connect_qp(QpStream& s, OobLocal& local, const nlohmann::json& peer, ibv_mtu mtu) {
+  local.path.mtu = mtu;
+  local.path.rd_atomic = static_cast<uint8_t>(std::min<uint32_t>(
+      local.path.rd_atomic, unsigned_as<uint32_t>(peer, kOob, "rd_atomic", 1, 255)));
+  s.rd_atomic = local.path.rd_atomic;
+  s.qp().to_rtr(peer_address(peer), local.path);
+  s.qp().to_rts(local.address.psn, local.path);
+  s.remote = buffer_from(peer, kOob, s.spec().size);
+}
+
+}  // namespace
+
+std::unique_ptr<Endpoint> oob_client(ControlChannel& control, const TestSpec& spec,
+                                     const BootstrapOptions& options) {
+  auto ep = std::make_unique<Endpoint>(options.device, spec, Side::kClient);
+  std::vector<OobLocal> locals = prepare_streams(*ep, spec.client_receives());
+  for (size_t i = 0; i < locals.size(); ++i)
+    control.send(oob_message(locals[i], locals[i].active_mtu, ep->stream(i)));
+  for (size_t i = 0; i < locals.size(); ++i) {
+    const auto reply = control.receive("oob");
+    connect_qp(ep->stream(i), locals[i], reply, peer_mtu(reply));
+  }
+  return ep;
+}
+
+std::unique_ptr<Endpoint> oob_server(ControlChannel& control, const TestSpec& spec,
+                                     const BootstrapOptions& options) {
+  const auto first = control.receive("oob");
+  auto ep = std::make_unique<Endpoint>(options.device, spec, Side::kServer);
+  std::vector<OobLocal> locals = prepare_streams(*ep, spec.server_receives());
+  for (size_t i = 0; i < locals.size(); ++i) {
+    const auto peer = i == 0 ? first : control.receive("oob");
+    ibv_mtu mtu = std::min(locals[i].active_mtu, peer_mtu(peer));
+    if (spec.mtu != 0) mtu = std::min(mtu, mtu_from_bytes(spec.mtu));
+    connect_qp(ep->stream(i), locals[i], peer, mtu);
+    control.send(oob_message(locals[i], mtu, ep->stream(i)));
+  }
+  return ep;
+}
+
+}  // namespace rdmabench

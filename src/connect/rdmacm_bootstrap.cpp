@@ -1,0 +1,96 @@
+#include "connect/rdmacm_bootstrap.h"
+
+#include "connect/peer_buffer.h"
+#include "net/message_fields.h"
+
+namespace rdmabench {
+
+namespace {
+
+// An rdma_cm stream before connect or accept: its receives posted where this side receives,
+// and the local ACK timeout set when --qp-timeout gave one (else rdma_cm chooses).
+void ready_cm_stream(QpStream& s, bool receives) {
+  if (receives) s.post_initial_receives();
+  if (s.spec().qp_timeout) s.cm_id()->set_ack_timeout(static_cast<uint8_t>(*s.spec().qp_timeout));
+}
+
+rdma_conn_param conn_param(const QpStream& s) {
+  rdma_conn_param p{};
+  p.initiator_depth = static_cast<uint8_t>(s.rd_atomic);
+  p.responder_resources = static_cast<uint8_t>(s.rd_atomic);
+  p.retry_count = 7;
+  p.rnr_retry_count = 7;
+  return p;
+}
+
+// After rdma_cm failed on the client: when the server failed first (its endpoint could not be
+// built, so it rejected the connection), its error on the control channel says why; raise
+// that instead of the bare rejection. Returns when the server said nothing within a second.
+void raise_peer_error(ControlChannel& control) {
+  try {
+    control.receive(std::chrono::milliseconds(1000), -1);
+  } catch (const PeerError&) {
+    throw;
+  } catch (const Error&) {
+    // Nothing (or nothing readable) from the server: the rdma_cm error stands.
+  }
+}
+
+// rdma_cm's last step on both sides: each stream's buffer, the client's first.
+void exchange_buffers(ControlChannel& control, Endpoint& ep, bool client) {
+  if (client)
+    for (auto& st : ep.streams())
+      control.send({{"type", "buf"}, {"buf", buffer_json(st->local_buffer())}});
+  for (auto& st : ep.streams())
+    st->remote = buffer_from(control.receive("buf"), {"buf"}, ep.spec().size);
+  if (!client)
+    for (auto& st : ep.streams())
+      control.send({{"type", "buf"}, {"buf", buffer_json(st->local_buffer())}});
+}
+
+}  // namespace
+
+std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec& spec,
+                                        const BootstrapOptions& options) {
+  const auto listen = control.receive("cm_listen");
+  const auto port = unsigned_as<uint16_t>(listen, {"cm_listen"}, "port", 1);
+  std::unique_ptr<Endpoint> ep;
+  for (uint32_t i = 0; i < spec.qps; ++i) {
+    StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
+    c.id = std::make_unique<CmId>(*c.channel);
+    c.id->resolve(options.server_host, port, options.timeout);
+    if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kClient);
+    QpStream& s = ep->add_stream(std::move(c));
+    ready_cm_stream(s, spec.client_receives());
+    try {
+      s.cm_id()->connect(conn_param(s), options.timeout);
+    } catch (const Error&) {
+      raise_peer_error(control);
+      throw;
+    }
+  }
+  exchange_buffers(control, *ep, true);
+  return ep;
+}
+
+std::unique_ptr<Endpoint> rdmacm_server(ControlChannel& control, const TestSpec& spec,
+                                        const BootstrapOptions& options) {
+  CmEventChannel listen_channel;
+  CmId listener(listen_channel);
+  listener.listen(control.socket().local_address(), 0);
+  control.send({{"type", "cm_listen"}, {"port", listener.local_port()}});
+  std::unique_ptr<Endpoint> ep;
+  for (uint32_t i = 0; i < spec.qps; ++i) {
+    const auto request = listen_channel.expect(RDMA_CM_EVENT_CONNECT_REQUEST, options.timeout);
+    StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
+    c.id = std::make_unique<CmId>(request.id, *c.channel);
+    if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kServer);
+    QpStream& s = ep->add_stream(std::move(c));
+    ready_cm_stream(s, spec.server_receives());
+    s.cm_id()->accept(conn_param(s), options.timeout);
+  }
+  exchange_buffers(control, *ep, false);
+  return ep;
+}
+
+}  // namespace rdmabench

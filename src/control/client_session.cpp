@@ -1,0 +1,127 @@
+#include "control/client_session.h"
+
+#include <chrono>
+#include <ostream>
+#include <thread>
+
+#include "bench/pattern_catalogue.h"
+#include "control/protocol_version.h"
+#include "control/spec_json.h"
+#include "core/version.h"
+#include "net/message_fields.h"
+
+namespace rdmabench {
+
+ClientSession::ClientSession(const std::string& host, uint16_t port,
+                             const BootstrapOptions& options)
+    : control_(TcpSocket::connect(host, port, options.timeout), options.timeout),
+      options_(options) {
+  control_.send({{"type", "hello"}, {"protocol", kControlProtocolVersion}, {"version", kVersion}});
+  nlohmann::json reply = control_.receive();
+  auto text = [&](const char* key) {
+    return reply[key].is_string() ? reply[key].get<std::string>() : std::string("?");
+  };
+  if (reply["type"] == "busy") throw ServerBusy(text("serving"), text("since"));
+  if (reply["type"] != "hello")
+    throw Error(ExitCode::kConnection,
+                "control channel: expected 'hello', got '" + text("type").substr(0, 40) + "'");
+  hello_ = std::move(reply);
+}
+
+ServerBusy::ServerBusy(std::string serving_host, std::string serving_since)
+    : Error(ExitCode::kConnection,
+            "the server is busy, serving " + serving_host + " since " + serving_since),
+      serving(std::move(serving_host)),
+      since(std::move(serving_since)) {}
+
+std::unique_ptr<ClientSession> connect_when_free(const std::string& host, uint16_t port,
+                                                 const BootstrapOptions& options,
+                                                 const WaitPolicy& policy, std::ostream& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return std::make_unique<ClientSession>(host, port, options);
+    } catch (const ServerBusy& busy) {
+      const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::steady_clock::now() - start);
+      const bool stopping = policy.stop != nullptr && policy.stop->pending();
+      if (waited >= policy.wait || stopping)
+        throw Error(
+            ExitCode::kConnection,
+            std::string(busy.what()) +
+                (policy.wait.count() == 0
+                     ? " (--no-wait)"
+                     : "; gave up after " + std::to_string(waited.count() / 1000) + " s (--wait)"));
+      if (attempt % 10 == 0)
+        progress << "rdmabench: " << host << ":" << port << " is busy, serving " << busy.serving
+                 << " since " << busy.since << "; waiting for its turn (" << waited.count() / 1000
+                 << " s of --wait " << policy.wait.count() / 1000 << ")\n"
+                 << std::flush;
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+  }
+}
+
+ClientSession::~ClientSession() {
+  endpoint_.reset();
+  try {
+    control_.send({{"type", "bye"}});
+  } catch (...) {
+    // The server is gone; nothing to say goodbye to.
+  }
+}
+
+void ClientSession::setup(const TestSpec& spec) {
+  if (endpoint_) {
+    endpoint_.reset();
+    control_.send({{"type", "teardown"}});
+  }
+  control_.send({{"type", "setup"}, {"spec", to_json(spec)}});
+  endpoint_ = client_bootstrap(control_, spec, options_);
+  pattern_ = make_pattern(spec.pattern);
+}
+
+nlohmann::json ClientSession::paths_in_use() {
+  control_.send({{"type", "path"}});
+  nlohmann::json server = control_.receive("path");
+  server.erase("type");
+  return {{"client", endpoint_->path_in_use()}, {"server", std::move(server)}};
+}
+
+RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> samples) {
+  RunResult r;
+  Endpoint& ep = *endpoint_;
+  const TestSpec& spec = ep.spec();
+  const RunLength& length = request.length;
+  // One thread needs no flag to stop the others (and its event waits watch one fd less).
+  const RunAbort abort;
+  const RunAbort* team_abort = spec.threads > 1 ? &abort : nullptr;
+  ep.begin_run(request.check,
+               request.check && request.corrupt ? length.iterations / 2 : QpStream::kNever,
+               team_abort);
+  control_.send({{"type", "run"},
+                 {"iters", length.iterations},
+                 {"duration_ms", length.duration_ns / 1'000'000},
+                 {"margin_ms", length.margin_ns / 1'000'000},
+                 {"check", request.check}});
+  control_.receive("ready");
+  const SideRunOptions o{length, options_.timeout, request.cpus};
+  try {
+    r.client_threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
+  } catch (...) {
+    ep.end_run();
+    throw;
+  }
+  ep.end_run();
+  r.client = summarize_side(r.client_threads, spec, Side::kClient);
+  if (request.check) {
+    if (spec.bidir)  // the server wrote into this side too
+      for (auto& s : ep.streams()) r.client.verify_errors += pattern_->verify_after_run(*s);
+    ep.end_check_run();
+  }
+  control_.send({{"type", "finished"}});
+  r.server = side_report_from(control_.receive("done"), spec.threads, spec.qps);
+  return r;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,69 @@
+// The client's side of one control connection: hello, then setup/run/teardown per benchmark.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "connect/bootstrap.h"
+#include "control/stop_signals.h"
+#include "datapath/pattern.h"
+#include "datapath/side_figures.h"
+#include "datapath/side_run.h"
+#include "measure/run_source.h"
+#include "net/control_channel.h"
+
+namespace rdmabench {
+
+// The server answered that it is measuring for another client.
+class ServerBusy : public Error {
+ public:
+  ServerBusy(std::string serving_host, std::string serving_since);
+  const std::string serving;  // that client's address
+  const std::string since;    // ISO 8601 UTC
+};
+
+class ClientSession : public RunSource {
+ public:
+  ClientSession(const std::string& host, uint16_t port, const BootstrapOptions& options);
+  ~ClientSession() override;
+  ClientSession(const ClientSession&) = delete;
+  ClientSession& operator=(const ClientSession&) = delete;
+
+  const nlohmann::json& server_hello() const noexcept { return hello_; }
+  // Tears down the previous benchmark's connection (if any) and connects for `spec`.
+  void setup(const TestSpec& spec);
+  const TestSpec* current() const noexcept { return endpoint_ ? &endpoint_->spec() : nullptr; }
+  // After setup: the paths both QPs really use, {"client": {...}, "server": {...}}.
+  nlohmann::json paths_in_use();
+  // One run; lat samples of thread t go to samples[t * (size / threads) ...].
+  RunResult run(const ClientRun& request, std::span<uint64_t> samples) override;
+
+ private:
+  ControlChannel control_;
+  BootstrapOptions options_;
+  nlohmann::json hello_;
+  std::unique_ptr<TransportPattern> pattern_;
+  std::unique_ptr<Endpoint> endpoint_;
+};
+
+// How long a client waits for a busy server: up to `wait` (0: fail at once, --no-wait),
+// giving up early on SIGINT/SIGTERM when `stop` is set.
+struct WaitPolicy {
+  std::chrono::milliseconds wait{0};
+  const StopSignals* stop = nullptr;
+};
+
+// Connects and says hello. While the server answers busy, tries again every second with a
+// progress line on `progress`, within policy.wait; then throws Error(kConnection) saying who
+// holds the server.
+std::unique_ptr<ClientSession> connect_when_free(const std::string& host, uint16_t port,
+                                                 const BootstrapOptions& options,
+                                                 const WaitPolicy& policy, std::ostream& progress);
+
+}  // namespace rdmabench

@@ -1,0 +1,75 @@
+#include "control/control_protocol.h"
+
+#include "control/protocol_version.h"
+#include "control/spec_json.h"
+#include "core/error.h"
+#include "net/control_channel.h"
+#include "net/message_fields.h"
+
+namespace rdmabench {
+
+std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& message) {
+  const std::string type = string_field(message, {"message"}, "type");
+  if (state_ == State::kGreeting) {
+    if (type != "hello")
+      throw Error(ExitCode::kConnection,
+                  "expected 'hello' first, got '" + type.substr(0, 40) + "'");
+    return greet(message);
+  }
+  if (type == "setup") {
+    host_.setup(spec_from_json(field(message, {"setup", ExitCode::kUsage}, "spec")));
+    state_ = State::kReady;
+    return std::nullopt;
+  }
+  if (type == "run") {
+    if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'run' before 'setup'");
+    return host_.run(run_length_from(message), bool_field(message, {"run"}, "check"));
+  }
+  if (type == "path") {
+    if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'path' before 'setup'");
+    nlohmann::json reply = host_.path();
+    reply["type"] = "path";
+    return reply;
+  }
+  if (type == "teardown") {
+    host_.teardown();
+    state_ = State::kIdle;
+    return std::nullopt;
+  }
+  if (type == "bye") {
+    state_ = State::kFinished;
+    return std::nullopt;
+  }
+  throw Error(ExitCode::kConnection, "unexpected message '" + type.substr(0, 40) + "'");
+}
+
+RunLength run_length_from(const nlohmann::json& run) {
+  const MessageContext ctx{"run"};
+  RunLength length;
+  length.iterations = unsigned_as<uint64_t>(run, ctx, "iters", 1, kMaxIterations);
+  length.duration_ns =
+      unsigned_as<uint64_t>(run, ctx, "duration_ms", 0, kMaxDurationMs) * 1'000'000;
+  length.margin_ns = unsigned_as<uint64_t>(run, ctx, "margin_ms", 0, kMaxMarginMs) * 1'000'000;
+  return length;
+}
+
+nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {
+  const auto protocol = hello.find("protocol");
+  const int64_t theirs =
+      protocol != hello.end() && protocol->is_number_integer() ? protocol->get<int64_t>() : -1;
+  if (theirs != kControlProtocolVersion) {
+    const auto version = hello.find("version");
+    const std::string their_version =
+        version != hello.end() && version->is_string() ? version->get<std::string>() : "?";
+    throw Error(ExitCode::kConnection,
+                "protocol version mismatch: client speaks " + std::to_string(theirs) +
+                    " (rdmabench " + their_version.substr(0, 40) + "), server speaks " +
+                    std::to_string(kControlProtocolVersion) + " (rdmabench " +
+                    server_hello_.value("version", std::string("?")) +
+                    "); run the same rdmabench version on both hosts");
+  }
+  state_ = State::kIdle;
+  return server_hello_;
+}
+
+}  // namespace rdmabench

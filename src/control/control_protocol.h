@@ -1,0 +1,63 @@
+// The server's side of the control protocol for one client, apart from sockets and verbs:
+// it checks each message the client sends against the protocol's state (hello first; run only
+// after setup; ...) and its fields, and says what to answer. The device work is a TestHost's,
+// so the protocol can be tested and fuzzed without a device.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "spec/run_length.h"
+#include "spec/test_spec.h"
+
+namespace rdmabench {
+
+// Does what the client asks on the device. The real one bootstraps and runs patterns over the
+// control channel (server.cpp); the fuzzer's does nothing.
+class TestHost {
+ public:
+  virtual ~TestHost() = default;
+  // Builds and connects an endpoint for a validated spec (may exchange further messages).
+  virtual void setup(const TestSpec& spec) = 0;
+  // Runs one measurement, or with `check` a --verify check run (untimed, every message
+  // checked); returns the "done" message for the client.
+  virtual nlohmann::json run(const RunLength& length, bool check) = 0;
+  virtual void teardown() = 0;
+  // The path the set-up endpoint really uses ({device, port, gid_index, gid, gid_type, mtu}).
+  virtual nlohmann::json path() = 0;
+};
+
+// More messages than any run could send in a day at a billion per second.
+inline constexpr uint64_t kMaxIterations = 1ull << 46;
+// The longest timed window (--duration) and margin: a day, and an hour.
+inline constexpr uint64_t kMaxDurationMs = 86'400'000;
+inline constexpr uint64_t kMaxMarginMs = 3'600'000;
+
+// The "run" message's length: {"iters": N} or, for a timed window, {"duration_ms": D,
+// "margin_ms": M} beside it (iters then only bounds nothing; it stays for the warm-up).
+RunLength run_length_from(const nlohmann::json& run);
+
+class ControlProtocol {
+ public:
+  ControlProtocol(TestHost& host, nlohmann::json server_hello)
+      : host_(host), server_hello_(std::move(server_hello)) {}
+
+  // Handles one message from the client; returns the answer, if the protocol has one.
+  // Throws Error (kUsage for a bad spec, kConnection for a protocol violation) for the server
+  // to send back before it drops the client.
+  std::optional<nlohmann::json> handle(const nlohmann::json& message);
+  // The client said goodbye.
+  bool finished() const noexcept { return state_ == State::kFinished; }
+
+ private:
+  enum class State { kGreeting, kIdle, kReady, kFinished };
+
+  nlohmann::json greet(const nlohmann::json& hello);
+
+  TestHost& host_;
+  nlohmann::json server_hello_;
+  State state_ = State::kGreeting;
+};
+
+}  // namespace rdmabench

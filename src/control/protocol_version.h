@@ -1,0 +1,13 @@
+// The version of the control protocol (control_protocol.h): the messages client and server
+// exchange over the channel (net/control_channel.h carries them, whatever they say).
+#pragma once
+
+namespace rdmabench {
+
+// Bumped whenever a message changes shape; client and server must agree exactly.
+// 2: "run" carries "check"; 3: per-side CQ strategies, poll_batch, per-side figures in "done";
+// 4: qps, threads, cq_per_qp, bidir in the spec; duration_ms, margin_ms in "run"; per-thread
+// figures, per-stream counts and the sending window in "done"; 5: qp_timeout in the spec
+inline constexpr int kControlProtocolVersion = 5;
+
+}  // namespace rdmabench

@@ -1,0 +1,168 @@
+#include "control/server.h"
+
+#include <memory>
+#include <optional>
+#include <ostream>
+
+#include "bench/pattern_catalogue.h"
+#include "connect/bootstrap.h"
+#include "control/busy_responder.h"
+#include "control/control_protocol.h"
+#include "control/protocol_version.h"
+#include "control/stop_signals.h"
+#include "core/version.h"
+#include "core/wait_readable.h"
+#include "datapath/pattern.h"
+#include "datapath/resource_usage.h"
+#include "datapath/run_watch.h"
+#include "datapath/side_figures.h"
+#include "datapath/side_run.h"
+#include "host/host_info.h"
+#include "host/timing_environment.h"
+#include "net/control_channel.h"
+#include "verbs/device_list.h"
+
+namespace rdmabench {
+
+namespace {
+
+// The device side of one client's tests: bootstrap over the control channel, run patterns.
+class VerbsTestHost final : public TestHost {
+ public:
+  VerbsTestHost(ControlChannel& control, const ServerOptions& options, int stop_fd,
+                std::ostream& log)
+      : control_(control), options_(options), stop_fd_(stop_fd), log_(log) {}
+
+  void setup(const TestSpec& spec) override {
+    endpoint_.reset();
+    BootstrapOptions bo;
+    bo.device = options_.device;
+    bo.timeout = options_.timeout;
+    endpoint_ = server_bootstrap(control_, spec, bo);
+    pattern_ = make_pattern(spec.pattern);
+    log_ << "  " << spec.name() << " via " << to_string(spec.bootstrap) << " on "
+         << endpoint_->context().device_name() << "\n"
+         << std::flush;
+  }
+
+  nlohmann::json run(const RunLength& length, bool check) override {
+    Endpoint& ep = *endpoint_;
+    // A client that goes away, or SIGTERM, ends the run at once (not after --timeout); so
+    // does a failure on one of this side's threads. The watch starts before "ready", so that
+    // its start-up is in nobody's timed window.
+    const RunAbort abort;
+    ep.begin_run(check, check && options_.debug_corrupt ? length.iterations / 2 : QpStream::kNever,
+                 &abort);
+    SideReport report;
+    try {
+      const RunWatch watch(control_.socket().fd(), stop_fd_, abort);
+      report = run_watched(ep, length, abort);
+    } catch (...) {
+      ep.end_run();
+      throw;
+    }
+    ep.end_run();
+    control_.receive(options_.idle_timeout, stop_fd_, "finished");
+    if (check) {
+      for (auto& s : ep.streams()) report.verify_errors += pattern_->verify_after_run(*s);
+      ep.end_check_run();
+    }
+    nlohmann::json done = {{"type", "done"}};
+    add_to_message(done, report);
+    return done;
+  }
+
+  void teardown() override { endpoint_.reset(); }
+  nlohmann::json path() override { return endpoint_->path_in_use(); }
+
+ private:
+  // Tells the client to start, then runs the server's part of the pattern on every thread.
+  // Each thread's CPU and context-switch window covers its own loop alone, as on the client.
+  SideReport run_watched(Endpoint& ep, const RunLength& length, const RunAbort& abort) {
+    for (auto& s : ep.streams()) pattern_->before_server_run(*s);
+    control_.send({{"type", "ready"}});
+    const SideRunOptions o{length, options_.timeout, options_.cpus};
+    return summarize_side(run_side(ep, *pattern_, Side::kServer, o, {}, abort), ep.spec(),
+                          Side::kServer);
+  }
+
+  ControlChannel& control_;
+  const ServerOptions& options_;
+  int stop_fd_;
+  std::ostream& log_;
+  std::unique_ptr<TransportPattern> pattern_;
+  std::unique_ptr<Endpoint> endpoint_;  // destroyed first: QP before anything it uses
+};
+
+nlohmann::json server_hello() {
+  return {{"type", "hello"},
+          {"protocol", kControlProtocolVersion},
+          {"version", kVersion},
+          {"hostname", host_name()},
+          {"kernel", kernel_release()},
+          {"rdma_core", rdma_core_version()},
+          {"timing", timing_environment().describe()}};
+}
+
+// One client, message by message, until it says goodbye (or an Error drops it).
+void serve_client(ControlChannel& control, const ServerOptions& options, int stop_fd,
+                  std::ostream& log) {
+  VerbsTestHost host(control, options, stop_fd, log);
+  ControlProtocol protocol(host, server_hello());
+  bool greeted = false;
+  while (!protocol.finished()) {
+    const auto timeout = greeted ? options.idle_timeout : options.timeout;
+    if (auto reply = protocol.handle(control.receive(timeout, stop_fd))) control.send(*reply);
+    greeted = true;
+  }
+}
+
+}  // namespace
+
+void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_fd,
+                   std::ostream& log) {
+  for (;;) {
+    auto client = listener.accept(stop_fd);
+    if (!client) return;
+    const std::string peer = client->peer_address();
+    log << "client " << peer << " connected\n" << std::flush;
+    ControlChannel control(std::move(*client), options.timeout);
+    std::optional<Error> failure;
+    {
+      const BusyResponder busy(listener, peer, utc_now_iso8601());
+      try {
+        serve_client(control, options, stop_fd, log);
+      } catch (const Error& e) {
+        failure = e;
+      } catch (const std::exception& e) {
+        failure = Error(ExitCode::kInternal, e.what());
+      }
+    }  // no longer busy before the client hears how it ended: it may come straight back
+    if (failure) {
+      log << "client " << peer << " dropped: " << failure->what() << "\n" << std::flush;
+      control.send_error(static_cast<int>(failure->exit_code()), failure->what());
+    } else {
+      log << "client " << peer << " done\n" << std::flush;
+    }
+    if (wait_readable(stop_fd, std::chrono::milliseconds(0), "poll(stop)") || options.once) return;
+  }
+}
+
+int run_server(const ServerOptions& options, std::ostream& log) {
+  StopSignals stop;
+  TcpSocket listener = TcpSocket::listen(options.port);
+  {
+    DeviceList devices;
+    if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
+    std::string names;
+    for (const auto& n : devices.names()) names += " " + n;
+    log << "rdmabench " << kVersion << " serving on TCP port " << options.port << " (protocol "
+        << kControlProtocolVersion << "), devices:" << names << "\n"
+        << std::flush;
+  }
+  serve_clients(listener, options, stop.fd(), log);
+  if (stop.pending()) log << "rdmabench serve: stopping on signal\n" << std::flush;
+  return 0;
+}
+
+}  // namespace rdmabench

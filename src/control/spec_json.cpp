@@ -1,0 +1,92 @@
+#include "control/spec_json.h"
+
+#include <limits>
+
+#include "bench/pattern_catalogue.h"
+#include "core/error.h"
+#include "net/message_fields.h"
+#include "spec/spec_validation.h"
+
+namespace rdmabench {
+
+namespace {
+// An optional spec field as JSON: its value, or null when unset.
+nlohmann::json or_null(const std::optional<uint32_t>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+}  // namespace
+
+nlohmann::json to_json(const TestSpec& s) {
+  nlohmann::json j = {{"pattern", s.pattern.name()},
+                      {"mode", to_string(s.mode)},
+                      {"cq", s.cq.text()},
+                      {"size", s.size},
+                      {"tx_depth", s.tx_depth},
+                      {"rx_depth", s.rx_depth},
+                      {"signal_every", s.signal_every},
+                      {"poll_batch", s.poll_batch},
+                      {"rate", s.rate},
+                      {"qps", s.qps},
+                      {"threads", s.threads},
+                      {"cq_per_qp", s.cq_per_qp},
+                      {"bidir", s.bidir},
+                      {"verify", s.verify},
+                      {"cm", to_string(s.bootstrap)},
+                      {"mtu", s.mtu}};
+  j["qp_timeout"] = or_null(s.qp_timeout);
+  j["gid_index"] = or_null(s.gid_index);
+  return j;
+}
+
+namespace {
+template <typename E>
+E enum_field(const nlohmann::json& j, const MessageContext& ctx, const std::string& key,
+             std::optional<E> (*parse)(const std::string&), const std::string& choices) {
+  const std::string text = string_field(j, ctx, key);
+  const auto value = parse(text);
+  if (!value) throw_bad_field(ctx, key, "'" + text.substr(0, 40) + "' is not one of " + choices);
+  return *value;
+}
+// An optional spec field, which must be present: null (unset) or an unsigned 32-bit value.
+std::optional<uint32_t> optional_u32(const nlohmann::json& j, const MessageContext& ctx,
+                                     const std::string& key) {
+  if (field(j, ctx, key).is_null()) return std::nullopt;
+  return unsigned_as<uint32_t>(j, ctx, key, 0, std::numeric_limits<uint32_t>::max());
+}
+CqChoice cq_field(const nlohmann::json& j, const MessageContext& ctx) {
+  const std::string text = string_field(j, ctx, "cq");
+  try {
+    return parse_cq_choice(text);
+  } catch (const Error& e) {
+    throw_bad_field(ctx, "cq", e.what());
+  }
+}
+}  // namespace
+
+TestSpec spec_from_json(const nlohmann::json& j) {
+  const MessageContext ctx{"spec", ExitCode::kUsage};
+  constexpr uint32_t kU32 = std::numeric_limits<uint32_t>::max();
+  TestSpec s;
+  s.pattern = enum_field(j, ctx, "pattern", parse_pattern, pattern_names());
+  s.mode = enum_field(j, ctx, "mode", parse_mode, "bw, lat");
+  s.cq = cq_field(j, ctx);
+  s.bootstrap = enum_field(j, ctx, "cm", parse_bootstrap, "rdmacm, oob");
+  s.size = unsigned_as<uint64_t>(j, ctx, "size");
+  s.tx_depth = unsigned_as<uint32_t>(j, ctx, "tx_depth", 0, kU32);
+  s.rx_depth = unsigned_as<uint32_t>(j, ctx, "rx_depth", 0, kU32);
+  s.signal_every = unsigned_as<uint32_t>(j, ctx, "signal_every", 0, kU32);
+  s.poll_batch = unsigned_as<uint32_t>(j, ctx, "poll_batch", 0, kU32);
+  s.rate = unsigned_as<uint64_t>(j, ctx, "rate");
+  s.qps = unsigned_as<uint32_t>(j, ctx, "qps", 1, kMaxQps);
+  s.threads = unsigned_as<uint32_t>(j, ctx, "threads", 1, kMaxThreads);
+  s.cq_per_qp = bool_field(j, ctx, "cq_per_qp");
+  s.bidir = bool_field(j, ctx, "bidir");
+  s.verify = bool_field(j, ctx, "verify");
+  s.mtu = unsigned_as<uint32_t>(j, ctx, "mtu", 0, kU32);
+  s.qp_timeout = optional_u32(j, ctx, "qp_timeout");
+  s.gid_index = optional_u32(j, ctx, "gid_index");
+  validate_spec(s);
+  return s;
+}
+
+}  // namespace rdmabench

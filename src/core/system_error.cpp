@@ -1,0 +1,19 @@
+#include "core/system_error.h"
+
+#include <cstring>
+
+namespace rdmabench {
+
+namespace {
+std::string describe(const std::string& call, int err, const std::string& detail) {
+  std::string text =
+      call + " failed: " + std::strerror(err) + " (errno " + std::to_string(err) + ")";
+  if (!detail.empty()) text += " [" + detail + "]";
+  return text;
+}
+}  // namespace
+
+SystemError::SystemError(const std::string& call, int err, const std::string& detail, ExitCode code)
+    : Error(code, describe(call, err, detail)), call_(call), errno_(err) {}
+
+}  // namespace rdmabench

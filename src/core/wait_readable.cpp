@@ -1,0 +1,31 @@
+#include "core/wait_readable.h"
+
+#include <poll.h>
+
+#include <cerrno>
+
+#include "core/system_error.h"
+
+namespace rdmabench {
+
+bool wait_readable(int fd, std::chrono::milliseconds timeout, const char* what, int interrupt_fd) {
+  // The common path reads no clock: where the TSC is unstable (as in the rxe guest) every
+  // clock read is a system call, and this runs once per completion event.
+  pollfd fds[2] = {{fd, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
+  const nfds_t count = interrupt_fd >= 0 ? 2 : 1;
+  int ready = poll(fds, count, static_cast<int>(timeout.count()));
+  if (ready > 0) return fds[0].revents != 0;
+  if (ready == 0) return false;
+  // Interrupted by a signal: wait on, for at most `timeout` from now.
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    if (errno != EINTR) throw SystemError(what, errno, {}, ExitCode::kRuntime);
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+    ready = poll(fds, count, static_cast<int>(std::max<int64_t>(left.count(), 0)));
+    if (ready > 0) return fds[0].revents != 0;
+    if (ready == 0 && Clock::now() >= deadline) return false;
+  }
+}
+
+}  // namespace rdmabench

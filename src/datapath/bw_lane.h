@@ -1,0 +1,177 @@
+// The bandwidth loop of one thread: it streams the pattern's opcode on every stream of its
+// lane, keeping up to tx_depth outstanding on each, and takes completions from the lane's
+// CQ(s), handing each to its stream by the stream index in its wr_id. Both sides use it: the
+// sender (client; the server too with --bidir) and the receiver of a pattern whose target takes
+// receives (send, write_imm, send_imm). Everything
+// is prepared before the clock starts; between post and poll nothing allocates, logs, locks
+// or makes a virtual call (check runs excepted, which are never timed).
+#pragma once
+
+#include <arpa/inet.h>
+
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <vector>
+
+#include "core/clock.h"
+#include "datapath/endpoint.h"
+#include "datapath/pattern.h"
+#include "datapath/resource_usage.h"
+#include "datapath/transfer_loops.h"
+
+namespace rdmabench {
+
+// What this side does on each stream of its lane in one bw run.
+struct LanePlan {
+  RunLength length;
+  bool sends = false;          // streams this side's direction
+  bool receives = false;       // consumes the peer's stream (its pattern's target receives)
+  bool peer_receives = false;  // the peer consumes ours: a timed window ends with a marker
+  uint32_t threads = 1;        // lane t holds streams t, t + threads, ...
+};
+
+// One stream's counts after a run.
+struct StreamTally {
+  uint64_t counted = 0;    // sends completed: all of them, or those inside the timed window
+  uint64_t sent = 0;       // every send completed, margins included (no end marker)
+  uint64_t received = 0;   // the peer's messages taken (no end marker)
+  uint64_t finish_ns = 0;  // by iterations: from the lane's start to this stream's last send
+};
+
+struct LaneResult {
+  uint64_t window_ns = 0;  // the counted window: first post to last send completion, or the
+                           // timed window
+  ResourceUsage used;      // this thread's CPU over the whole run
+  std::vector<StreamTally> streams;
+  uint64_t verify_errors = 0;
+};
+
+namespace lane_detail {
+
+struct StreamState {
+  StreamState(QpStream& st, ibv_wr_opcode opcode, uint64_t n)
+      : s(st), req(st, opcode), limit(n), first_sequence(st.sequence) {}
+  QpStream& s;
+  SendRequest req;
+  EndOfStream end;
+  uint64_t limit;  // sends this run will post (unbounded in a timed window, until it closes)
+  uint64_t first_sequence;
+  uint64_t posted = 0, done = 0, received = 0, counted = 0, finished_at = 0;
+  bool peer_ended = false;
+};
+
+// Posts on `st` while the send queue has room and the run has messages left. The closing
+// message of a timed window is the end marker when the peer receives.
+inline void fill_send_queue(StreamState& st, const TestSpec& spec, bool with_imm, bool marker) {
+  while (st.posted < st.limit && st.posted - st.done < spec.tx_depth) {
+    const uint64_t next = st.posted + 1;
+    if (marker && next == st.limit) [[unlikely]] {
+      st.end.post(st.s, st.s.send_id(next));
+    } else {
+      if (with_imm)
+        st.req.wr.imm_data = htonl(static_cast<uint32_t>(st.first_sequence + st.posted));
+      st.req.post(st.s, st.s.send_id(next), next % spec.signal_every == 0 || next == st.limit);
+    }
+    st.posted = next;
+  }
+}
+
+// One batch of completions: by a blocking wait when the lane has one CQ, otherwise a poll of
+// each in turn and a blocking wait on the CQ of the first stream still waiting.
+template <typename Pollers>
+int harvest(Pollers& pollers, const Lane& lane, std::deque<StreamState>& streams,
+            const LanePlan& plan, size_t& next_group, CompletionBatch& wc) {
+  if (pollers.size() == 1) return pollers[0].wait(wc);
+  for (size_t k = 0; k < pollers.size(); ++k) {
+    const size_t g = next_group;
+    next_group = (next_group + 1) % pollers.size();
+    if (const int got = pollers[g].try_poll(wc); got > 0) return got;
+  }
+  for (size_t i = 0; i < streams.size(); ++i) {
+    const StreamState& st = streams[i];
+    const bool receiving =
+        plan.receives &&
+        (plan.length.timed_window() ? !st.peer_ended : st.received < plan.length.iterations);
+    if (st.done < st.limit || receiving) return pollers[lane.group_of_stream[i]].wait(wc);
+  }
+  return pollers[0].wait(wc);
+}
+
+}  // namespace lane_detail
+
+// Runs one lane; `pollers` holds one poller per CQ of the lane (lane.groups order).
+template <typename Pollers>
+LaneResult run_bw_lane(const Lane& lane, Pollers& pollers, const LanePlan& plan,
+                       TransportPattern& pattern) {
+  using lane_detail::StreamState;
+  const TestSpec& spec = lane.streams.front()->spec();
+  const bool timed = plan.length.timed_window();
+  const ibv_wr_opcode opcode = spec.pattern->opcode;
+  const bool with_imm = spec.pattern->immediate == Immediate::kSequence;
+  const uint64_t n = plan.sends ? (timed ? UINT64_MAX : plan.length.iterations) : 0;
+  std::deque<StreamState> streams;
+  for (QpStream* s : lane.streams) streams.emplace_back(*s, opcode, n);
+  LaneResult result;
+  result.streams.resize(streams.size());
+  size_t sending = plan.sends ? streams.size() : 0;  // streams whose sends are not all done
+  size_t receiving = plan.receives ? streams.size() : 0;
+  size_t next_group = 0;
+  CompletionBatch wc;
+  const ResourceUsage before = ResourceUsage::now();
+  const uint64_t start = now_ns();
+  const uint64_t window_start = start + plan.length.margin_ns;
+  const uint64_t window_end = window_start + plan.length.duration_ns;
+  const uint64_t stop_at = window_end + plan.length.margin_ns;
+  uint64_t sends_done_at = start;
+  bool open = timed && plan.sends;                  // a timed window still taking new messages
+  const bool marker = timed && plan.peer_receives;  // a timed window closes with the end marker
+  while (sending > 0 || receiving > 0) {
+    for (StreamState& st : streams) lane_detail::fill_send_queue(st, spec, with_imm, marker);
+    const int got = lane_detail::harvest(pollers, lane, streams, plan, next_group, wc);
+    const uint64_t t = timed || got > 0 ? now_ns() : 0;
+    for (int i = 0; i < got; ++i) {
+      check_completion(wc[i], spec);
+      StreamState& st = streams[stream_of(wc[i].wr_id) / plan.threads];
+      if (is_receive(wc[i])) {
+        st.s.post_receive(wc[i].wr_id);
+        if (is_end_of_stream(wc[i])) [[unlikely]] {
+          st.peer_ended = true;
+          if (timed) --receiving;
+          continue;
+        }
+        if (st.s.checking) [[unlikely]]
+          result.verify_errors += pattern.check_bw_receive(st.s, wc[i], st.received);
+        if (++st.received == plan.length.iterations && !timed) --receiving;
+        continue;
+      }
+      if (st.s.checking) [[unlikely]]
+        result.verify_errors += pattern.check_bw_completion(st.s, wc[i]);
+      const uint64_t seq = wc[i].wr_id & kInStreamMask;
+      if (seq <= st.done) continue;
+      if (!timed || (t >= window_start && t < window_end)) st.counted += seq - st.done;
+      st.done = seq;
+      if (st.done == st.limit) {
+        st.finished_at = t;
+        if (--sending == 0) sends_done_at = t;
+      }
+    }
+    if (open && t >= stop_at) {  // close: one last (signalled) message per stream
+      open = false;
+      for (StreamState& st : streams) st.limit = st.posted + 1;
+    }
+  }
+  result.used = ResourceUsage::now() - before;
+  result.window_ns = timed ? plan.length.duration_ns : sends_done_at - start;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    StreamState& st = streams[i];
+    // A timed window's closing message is no message when it is the end marker.
+    const uint64_t sent = timed && plan.sends && plan.peer_receives ? st.done - 1 : st.done;
+    result.streams[i] = {timed ? st.counted : sent, sent, st.received,
+                         timed || st.finished_at == 0 ? 0 : st.finished_at - start};
+    st.s.sequence = st.first_sequence + sent + st.received;
+  }
+  return result;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,101 @@
+#include "datapath/endpoint.h"
+
+#include <algorithm>
+
+#include "verbs/device_list.h"
+
+namespace rdmabench {
+
+namespace {
+// Receive rings of all of a side's streams together stay within this.
+constexpr uint64_t kMaxReceiveRingBytes = 64ull << 20;
+}  // namespace
+
+DeviceLimits device_limits(const Context& context, uint8_t port) {
+  const ibv_device_attr dev = context.query_device();
+  const ibv_port_attr pa = context.query_port(port);
+  return {context.device_name(), pa.max_msg_sz, static_cast<uint32_t>(dev.max_qp_wr),
+          static_cast<uint32_t>(dev.max_cqe), static_cast<uint32_t>(pa.gid_tbl_len)};
+}
+
+void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec) {
+  validate_spec(spec, device_limits(context, port));
+}
+
+Endpoint::Endpoint(const std::string& device, const TestSpec& spec, Side side)
+    : spec_(spec), side_(side), name_(spec.name()) {
+  context_ = std::make_unique<Context>(DeviceList().open(device));
+  build();
+  for (uint32_t i = 0; i < spec_.qps; ++i) add_stream();
+}
+
+Endpoint::Endpoint(const CmId& first, const TestSpec& spec, Side side)
+    : spec_(spec), side_(side), name_(spec.name()) {
+  context_ = std::make_unique<Context>(first.verbs(), Context::Ownership::kBorrowed);
+  port_ = first.port_num();
+  build();
+}
+
+Endpoint::~Endpoint() = default;
+
+void Endpoint::build() {
+  check_device_limits(*context_, port_, spec_);
+  const ibv_device_attr dev = context_->query_device();
+  rd_atomic_ = static_cast<uint32_t>(
+      std::clamp(std::min(dev.max_qp_rd_atom, dev.max_qp_init_rd_atom), 1, 16));
+  pd_ = std::make_unique<ProtectionDomain>(*context_);
+  const uint32_t receives = spec_.server_receives() ? spec_.rx_depth : 1;
+  const int depth = static_cast<int>((spec_.tx_depth + receives) * spec_.qps_per_cq());
+  for (uint32_t g = 0; g < spec_.cq_count(); ++g)
+    groups_.push_back(std::make_unique<CompletionGroup>(*context_, depth, spec_.cq.of(side_)));
+}
+
+QpStream& Endpoint::add_stream(StreamConnection connection) {
+  const auto i = static_cast<uint32_t>(streams_.size());
+  streams_.push_back(std::make_unique<QpStream>(spec_, side_, name_, i, *pd_,
+                                                *groups_[spec_.cq_of_qp(i)], std::move(connection),
+                                                kMaxReceiveRingBytes / spec_.qps));
+  streams_.back()->rd_atomic = rd_atomic_;
+  return *streams_.back();
+}
+
+Lane Endpoint::lane(uint32_t t) {
+  Lane lane;
+  for (uint32_t i = t; i < streams_.size(); i += spec_.threads) {
+    lane.streams.push_back(streams_[i].get());
+    CompletionGroup* g = groups_[spec_.cq_of_qp(i)].get();
+    auto at = std::find(lane.groups.begin(), lane.groups.end(), g);
+    if (at == lane.groups.end()) at = lane.groups.insert(at, g);
+    lane.group_of_stream.push_back(static_cast<uint32_t>(at - lane.groups.begin()));
+  }
+  return lane;
+}
+
+void Endpoint::begin_run(bool check, uint64_t corrupt_from, const RunAbort* abort) {
+  for (auto& s : streams_) {
+    s->checking = check;
+    s->posted = 0;
+    s->abort = abort;
+    if (check) s->corrupt_from = corrupt_from;
+  }
+  for (auto& g : groups_) g->counts = {};
+}
+
+void Endpoint::end_run() {
+  for (auto& s : streams_) s->abort = nullptr;
+}
+
+PollCounts Endpoint::poll_counts_of_lane(uint32_t t) {
+  PollCounts sum;
+  for (CompletionGroup* g : lane(t).groups) {
+    sum.empty_polls += g->counts.empty_polls;
+    sum.wakeups += g->counts.wakeups;
+  }
+  return sum;
+}
+
+void Endpoint::end_check_run() {
+  for (auto& s : streams_) s->end_check_run();
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,82 @@
+// One side of a benchmark connection: device context, PD, completion groups (a CQ per thread,
+// or per QP) and any number of QP streams, created in that order and destroyed in reverse.
+// Thread t of a side drives the streams i with i % threads == t: its lane.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cq/strategy.h"
+#include "datapath/completion_group.h"
+#include "datapath/qp_stream.h"
+#include "spec/spec_validation.h"
+#include "spec/test_spec.h"
+#include "verbs/context.h"
+#include "verbs/protection_domain.h"
+
+namespace rdmabench {
+
+// The streams one thread drives, and the distinct CQs they complete on (one, unless
+// --cq-per-qp gave each stream its own).
+struct Lane {
+  std::vector<QpStream*> streams;
+  std::vector<CompletionGroup*> groups;
+  std::vector<uint32_t> group_of_stream;  // index into groups, per stream of the lane
+};
+
+class Endpoint {
+ public:
+  // Out-of-band bootstrap: open `device` (empty = first) and build all spec.qps streams on it.
+  Endpoint(const std::string& device, const TestSpec& spec, Side side);
+  // rdma_cm bootstrap: build on the device rdma_cm bound the first id to; the streams come
+  // one per connection with add_stream.
+  Endpoint(const CmId& first, const TestSpec& spec, Side side);
+  ~Endpoint();
+  Endpoint(const Endpoint&) = delete;
+  Endpoint& operator=(const Endpoint&) = delete;
+
+  const TestSpec& spec() const noexcept { return spec_; }
+  const std::string& name() const noexcept { return name_; }  // spec().name(), made once
+  Context& context() noexcept { return *context_; }
+  uint8_t port() const noexcept { return port_; }
+  uint32_t rd_atomic() const noexcept { return rd_atomic_; }
+
+  // Adds the next stream (the QP on an rdma_cm id when `connection` has one).
+  QpStream& add_stream(StreamConnection connection = {});
+  std::vector<std::unique_ptr<QpStream>>& streams() noexcept { return streams_; }
+  QpStream& stream(size_t i) noexcept { return *streams_[i]; }
+  // Thread t's streams and CQs (valid once every stream is added).
+  Lane lane(uint32_t t);
+
+  // Per run, outside any timed window: every stream's run state and every CQ's counters.
+  void begin_run(bool check, uint64_t corrupt_from, const RunAbort* abort);
+  void end_run();  // the run's abort flag is gone
+  PollCounts poll_counts_of_lane(uint32_t t);
+  void end_check_run();
+  // The paths the connected QPs really use: the first stream's (all share device and port).
+  nlohmann::json path_in_use() { return streams_.front()->path_in_use(*context_); }
+
+ private:
+  void build();
+
+  TestSpec spec_;
+  Side side_;
+  std::string name_;
+  std::unique_ptr<Context> context_;
+  uint8_t port_ = 1;
+  uint32_t rd_atomic_ = 16;
+  std::unique_ptr<ProtectionDomain> pd_;
+  std::vector<std::unique_ptr<CompletionGroup>> groups_;
+  std::vector<std::unique_ptr<QpStream>> streams_;  // destroyed first: QPs before their CQs
+};
+
+// The limits validate_spec checks a spec against, read from an open device's port.
+DeviceLimits device_limits(const Context& context, uint8_t port);
+// validate_spec against this device: Error(kUsage) naming the field and the limit.
+void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec);
+
+}  // namespace rdmabench

@@ -1,0 +1,90 @@
+#include "datapath/qp_stream.h"
+
+#include <algorithm>
+
+#include "core/gid.h"
+#include "datapath/payload.h"
+
+namespace rdmabench {
+
+namespace {
+constexpr uint32_t kMaxInline = 220;
+}  // namespace
+
+QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uint32_t index,
+                   const ProtectionDomain& pd, CompletionGroup& group, StreamConnection connection,
+                   uint64_t ring_bytes)
+    : spec_(spec),
+      side_(side),
+      name_(name),
+      index_(index),
+      group_(group),
+      connection_(std::move(connection)) {
+  const bool receives = side == Side::kServer ? spec.server_receives() : spec.client_receives();
+  // Both sides size alike: a side that never receives keeps one unused receive slot.
+  receive_depth_ = spec.server_receives() ? spec.rx_depth : 0;
+  if (receives && spec.mode == Mode::kBandwidth)
+    ring_ = static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / spec.size, 1, spec.rx_depth));
+  send_credits = SendQueueCredits(spec.tx_depth, 0);
+  buffer_ = std::make_unique<MemoryRegion>(pd, spec.size * (1 + ring_), access_flags());
+  fill_buffer();
+
+  QpCapacity cap;
+  cap.max_send_wr = spec.tx_depth;
+  cap.max_recv_wr = std::max<uint32_t>(receive_depth_, 1);
+  cap.max_inline_data = kMaxInline;
+  if (connection_.id) {
+    qp_ = std::make_unique<QueuePair>(*connection_.id, pd, *group.cq, cap);
+  } else {
+    qp_ = std::make_unique<QueuePair>(pd, *group.cq, cap);
+  }
+
+  // Receive work requests are built once; the hot path only re-posts them.
+  recv_sges_.resize(ring_);
+  recv_wrs_.resize(ring_);
+  for (uint32_t i = 0; i < ring_; ++i) {
+    recv_sges_[i] = {reinterpret_cast<uintptr_t>(target(i)), static_cast<uint32_t>(spec.size),
+                     buffer_->lkey()};
+    recv_wrs_[i] = {};
+    recv_wrs_[i].wr_id = (uint64_t{index_} << kStreamShift) | i;
+    // A receive holds the payload (send), or only the immediate (write_imm: data by RDMA).
+    const bool holds_data = spec.pattern->receive_holds_data;
+    recv_wrs_[i].sg_list = holds_data ? &recv_sges_[i] : nullptr;
+    recv_wrs_[i].num_sge = holds_data ? 1 : 0;
+  }
+}
+
+QpStream::~QpStream() = default;
+
+void QpStream::fill_buffer() {
+  for (uint32_t i = 0; i <= ring_; ++i)
+    fill_payload({buffer_->data() + i * spec_.size, spec_.size}, spec_.size);
+  // write lat detects arrival by a marker (1..255) in the target's last byte.
+  if (spec_.pattern->arrival == Arrival::kMarker && spec_.mode == Mode::kLatency)
+    target(0)[spec_.size - 1] = 0;
+}
+
+void QpStream::post_initial_receives() {
+  for (uint32_t i = 0; i < receive_depth_; ++i) post_receive(i);
+}
+
+void QpStream::end_check_run() {
+  fill_buffer();  // 0 in write lat's marker byte can never be mistaken for an arrival
+  checking = false;
+  corrupt_from = kNever;
+}
+
+nlohmann::json QpStream::path_in_use(const Context& context) {
+  const QpPathInUse path = qp_->path_in_use();
+  const GidEntry gid = context.query_gid(path.port, path.sgid_index);
+  return {{"device", context.device_name()}, {"port", path.port},
+          {"gid_index", path.sgid_index},    {"gid", format_gid(gid.raw)},
+          {"gid_type", to_string(gid.type)}, {"mtu", path.mtu_bytes},
+          {"qp_timeout", path.ack_timeout}};
+}
+
+RemoteBuffer QpStream::local_buffer() const {
+  return {buffer_->address() + spec_.size, buffer_->rkey(), spec_.size};
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,140 @@
+// One QP of an endpoint and everything a pattern's loop needs to drive it: its registered
+// buffer, its prepared receives, the peer's buffer, and its run state. A pattern's loop works
+// on streams and knows nothing of threads; several streams may share one CompletionGroup.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cq/poll_target.h"
+#include "cq/strategy.h"
+#include "datapath/completion_group.h"
+#include "datapath/run_watch.h"
+#include "datapath/send_queue_credits.h"
+#include "spec/test_spec.h"
+#include "verbs/cm_id.h"
+#include "verbs/memory_region.h"
+#include "verbs/protection_domain.h"
+#include "verbs/queue_pair.h"
+
+namespace rdmabench {
+
+// Where the peer's buffer is (for RDMA write and read).
+struct RemoteBuffer {
+  uint64_t address = 0;
+  uint32_t rkey = 0;
+  uint64_t length = 0;
+};
+
+// Work request ids carry the stream's index above this bit, so that a CQ shared by several
+// streams can hand each completion to its own stream.
+inline constexpr unsigned kStreamShift = 48;
+inline constexpr uint64_t kInStreamMask = (uint64_t{1} << kStreamShift) - 1;
+inline uint32_t stream_of(uint64_t wr_id) noexcept {
+  return static_cast<uint32_t>(wr_id >> kStreamShift);
+}
+
+// Where a stream's QP comes from: built by hand (oob) or on an rdma_cm id.
+struct StreamConnection {
+  std::unique_ptr<CmEventChannel> channel;  // rdma_cm only
+  std::unique_ptr<CmId> id;
+};
+
+class QpStream {
+ public:
+  QpStream(const TestSpec& spec, Side side, const std::string& name, uint32_t index,
+           const ProtectionDomain& pd, CompletionGroup& group, StreamConnection connection,
+           uint64_t ring_bytes);
+  ~QpStream();
+  QpStream(const QpStream&) = delete;
+  QpStream& operator=(const QpStream&) = delete;
+
+  const TestSpec& spec() const noexcept { return spec_; }
+  const std::string& name() const noexcept { return name_; }  // the benchmark's, for messages
+  uint32_t index() const noexcept { return index_; }
+  const CqStrategy& strategy() const noexcept { return spec_.cq.of(side_); }
+  CompletionGroup& group() noexcept { return group_; }
+  // What this stream's poller works on in a run (its CQ may be shared with other streams).
+  PollTarget poll_target(std::chrono::milliseconds timeout) noexcept {
+    return {*group_.cq,
+            *group_.channel,
+            group_.counts,
+            strategy(),
+            timeout,
+            spec_.poll_batch,
+            abort != nullptr ? &abort->raised : nullptr,
+            abort_fd(),
+            &name_};
+  }
+  MemoryRegion& buffer() noexcept { return *buffer_; }
+  QueuePair& qp() noexcept { return *qp_; }
+  CmId* cm_id() noexcept { return connection_.id.get(); }
+
+  // Buffer layout: slot 0 is what this side sends or writes from; slots 1..ring_ are where
+  // receives, peer writes and local read results land. Each slot is spec.size bytes.
+  uint8_t* source() noexcept { return buffer_->data(); }
+  uint8_t* target(uint64_t i) noexcept {
+    return buffer_->data() + static_cast<size_t>(1 + (i & kInStreamMask) % ring_) * spec_.size;
+  }
+  // Re-posts receive i (its wr_id carries the stream; it lands in target(i)); write_imm
+  // receives carry no buffer.
+  void post_receive(uint64_t i) { qp_->post_recv(recv_wrs_[(i & kInStreamMask) % ring_]); }
+  // Fills the receive queue (spec.rx_depth receives) once, after the QP reached INIT.
+  void post_initial_receives();
+  // The id of this stream's send number `seq` (1-based within a run).
+  uint64_t send_id(uint64_t seq) const noexcept { return (uint64_t{index_} << kStreamShift) | seq; }
+
+  RemoteBuffer local_buffer() const;
+  // What the buffer and the QP grant: local write, and the remote access the pattern needs.
+  int access_flags() const noexcept {
+    return IBV_ACCESS_LOCAL_WRITE | static_cast<int>(spec_.pattern->remote_access);
+  }
+  // The path the connected QP really uses, for reports: {device, port, gid_index, gid,
+  // gid_type, mtu}.
+  nlohmann::json path_in_use(const Context& context);
+  RemoteBuffer remote;    // filled by the bootstrap
+  uint64_t sequence = 0;  // continues across runs (write-lat markers, imm numbers)
+
+  // Set per run by the client session or the server, outside any timed window. A --verify
+  // check run is a run of its own, untimed, in which receivers check every message.
+  static constexpr uint64_t kNever = UINT64_MAX;
+  bool checking = false;
+  // Testing only (--debug-corrupt, in check runs): from this send of the run on, the sender's
+  // payload carries one wrong byte, which the receiver's checks must catch.
+  uint64_t corrupt_from = kNever;
+  uint64_t posted = 0;  // sends posted in this run
+  // Set for the length of a run: the loops end it early once it is raised.
+  const RunAbort* abort = nullptr;
+  bool abort_requested() const noexcept {
+    return abort != nullptr && abort->raised.load(std::memory_order_relaxed);
+  }
+  int abort_fd() const noexcept { return abort != nullptr ? abort->fd : -1; }
+  // write lat: sends not yet covered by a reaped completion (its ids are sequence + 1, which
+  // continue across runs, and so does what sits in the send queue).
+  SendQueueCredits send_credits{1, 0};
+  // Back to a clean state after a check run: the pattern in every slot, nothing corrupt.
+  void end_check_run();
+  uint32_t rd_atomic = 16;  // outstanding RDMA reads negotiated for this QP
+
+ private:
+  void fill_buffer();
+
+  const TestSpec& spec_;
+  Side side_;
+  const std::string& name_;
+  uint32_t index_;
+  CompletionGroup& group_;
+  StreamConnection connection_;
+  std::unique_ptr<MemoryRegion> buffer_;
+  std::unique_ptr<QueuePair> qp_;  // destroyed first
+  std::vector<ibv_sge> recv_sges_;
+  std::vector<ibv_recv_wr> recv_wrs_;
+  uint32_t ring_ = 1;
+  uint32_t receive_depth_ = 0;
+};
+
+}  // namespace rdmabench

@@ -1,0 +1,63 @@
+#include "datapath/run_watch.h"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "core/system_error.h"
+
+namespace rdmabench {
+
+namespace {
+int make_eventfd() {
+  const int fd = eventfd(0, EFD_CLOEXEC);
+  check_system(fd < 0 ? -1 : 0, "eventfd", {}, ExitCode::kNoDevice);
+  return fd;
+}
+
+void signal_eventfd(int fd) noexcept {
+  const uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = write(fd, &one, sizeof(one));  // cannot fail for 1
+}
+}  // namespace
+
+RunAbort::RunAbort() : fd(make_eventfd()) {}
+
+RunAbort::~RunAbort() {
+  close(fd);
+}
+
+void RunAbort::raise() const noexcept {
+  if (!raised.exchange(true, std::memory_order_relaxed)) signal_eventfd(fd);
+}
+
+RunWatch::RunWatch(int socket_fd, int stop_fd, const RunAbort& abort)
+    : abort_(abort), done_fd_(make_eventfd()) {
+  thread_ = std::thread([this, socket_fd, stop_fd] { watch(socket_fd, stop_fd); });
+}
+
+RunWatch::~RunWatch() {
+  signal_eventfd(done_fd_);
+  thread_.join();
+  close(done_fd_);
+}
+
+void RunWatch::watch(int socket_fd, int stop_fd) {
+  // POLLIN is not asked for on the socket: the client's next message is no reason to stop.
+  pollfd fds[3] = {{done_fd_, POLLIN, 0}, {socket_fd, POLLRDHUP, 0}, {stop_fd, POLLIN, 0}};
+  for (;;) {
+    if (poll(fds, stop_fd >= 0 ? 3 : 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return;  // cannot watch; the run still ends at its --timeout
+    }
+    if (fds[0].revents != 0) return;
+    if (fds[1].revents != 0 || (stop_fd >= 0 && fds[2].revents != 0)) {
+      abort_.raise();
+      return;
+    }
+  }
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,61 @@
+// lat for the patterns whose messages carry their sequence number as the immediate, both
+// ways (write_imm, send_imm): the client's ping-pong and the server's echo. `check(s, wc, seq)`
+// counts what a check run finds wrong in the receive of message `seq`; it is called in check
+// runs only.
+#pragma once
+
+#include <arpa/inet.h>
+
+#include "datapath/pattern.h"
+#include "datapath/transfer_loops.h"
+
+namespace rdmabench {
+
+template <typename Check>
+ClientMeasurement sequenced_ping_pong(QpStream& s, ibv_wr_opcode opcode, const RunLength& length,
+                                      std::span<uint64_t> samples,
+                                      std::chrono::milliseconds timeout, Check check) {
+  return with_poller(s, timeout, [&](auto& poller) {
+    SendRequest req(s, opcode);
+    ClientMeasurement m;
+    time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
+      const uint64_t seq = s.sequence++;
+      req.wr.imm_data = htonl(static_cast<uint32_t>(seq));
+      req.post(s, i + 1, signal_this(s.spec(), seq));
+      drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
+        if (s.checking) m.verify_errors += check(s, wc, seq);
+      });
+    });
+    if (length.timed_window()) EndOfStream().post(s, m.all_round_trips + 1);
+    return m;
+  });
+}
+
+template <typename Check>
+TransportPattern::ServerCount sequenced_echo(QpStream& s, ibv_wr_opcode opcode,
+                                             const RunLength& length,
+                                             std::chrono::milliseconds timeout, Check check) {
+  return with_poller(s, timeout, [&](auto& poller) {
+    TransportPattern::ServerCount c;
+    SendRequest reply(s, opcode);
+    const uint64_t n = length.timed_window() ? UINT64_MAX : length.iterations;
+    for (; c.round_trips < n; ++c.round_trips) {
+      const uint64_t seq = s.sequence;
+      const bool more = drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
+        if (s.checking) c.errors += check(s, wc, seq);
+      });
+      if (!more) break;  // the client's end of a timed window
+      ++s.sequence;
+      reply.wr.imm_data = htonl(static_cast<uint32_t>(seq));
+      reply.post(s, c.round_trips + 1, signal_this(s.spec(), seq));
+    }
+    return c;
+  });
+}
+
+// Did this receive carry the immediate `seq`?
+inline bool carries_sequence(const ibv_wc& wc, uint64_t seq) {
+  return (wc.wc_flags & IBV_WC_WITH_IMM) != 0 && ntohl(wc.imm_data) == static_cast<uint32_t>(seq);
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,71 @@
+#include "datapath/side_figures.h"
+
+#include "net/message_fields.h"
+
+namespace rdmabench {
+
+namespace {
+
+nlohmann::json figures_json(const SideFigures& f) {
+  return {{"cpu_ns", f.cpu_ns},
+          {"voluntary_switches", f.voluntary_switches},
+          {"involuntary_switches", f.involuntary_switches},
+          {"wakeups", f.wakeups},
+          {"empty_polls", f.empty_polls}};
+}
+
+SideFigures figures_from(const nlohmann::json& j, const MessageContext& ctx) {
+  SideFigures f;
+  f.cpu_ns = unsigned_as<uint64_t>(j, ctx, "cpu_ns");
+  f.voluntary_switches = unsigned_as<uint64_t>(j, ctx, "voluntary_switches");
+  f.involuntary_switches = unsigned_as<uint64_t>(j, ctx, "involuntary_switches");
+  f.wakeups = unsigned_as<uint64_t>(j, ctx, "wakeups");
+  f.empty_polls = unsigned_as<uint64_t>(j, ctx, "empty_polls");
+  return f;
+}
+
+const nlohmann::json& array_of(const nlohmann::json& j, const MessageContext& ctx,
+                               const std::string& key, size_t length) {
+  const nlohmann::json& a = field(j, ctx, key);
+  if (!a.is_array() || a.size() != length)
+    throw_bad_field(ctx, key, "must be an array of " + std::to_string(length));
+  return a;
+}
+
+std::vector<uint64_t> counts_of(const nlohmann::json& j, const MessageContext& ctx,
+                                const std::string& key, size_t length) {
+  std::vector<uint64_t> out;
+  for (const auto& c : array_of(j, ctx, key, length)) {
+    if (!c.is_number_unsigned()) throw_bad_field(ctx, key, "must hold unsigned integers");
+    out.push_back(c.get<uint64_t>());
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_to_message(nlohmann::json& message, const SideReport& r) {
+  message["figures"] = figures_json(r.total);
+  nlohmann::json threads = nlohmann::json::array();
+  for (const SideFigures& f : r.threads) threads.push_back(figures_json(f));
+  message["threads"] = std::move(threads);
+  message["window_ns"] = r.window_ns;
+  message["counted"] = r.counted;
+  message["sent"] = r.sent;
+  message["verify_errors"] = r.verify_errors;
+}
+
+SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uint32_t qps) {
+  const MessageContext ctx{"done"};
+  SideReport r;
+  r.total = figures_from(field(message, ctx, "figures"), {"done.figures"});
+  for (const auto& t : array_of(message, ctx, "threads", threads))
+    r.threads.push_back(figures_from(t, {"done.threads[]"}));
+  r.window_ns = unsigned_as<uint64_t>(message, ctx, "window_ns");
+  r.counted = counts_of(message, ctx, "counted", qps);
+  r.sent = counts_of(message, ctx, "sent", qps);
+  r.verify_errors = unsigned_as<uint64_t>(message, ctx, "verify_errors");
+  return r;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,54 @@
+// What one side spent and moved in one run: the figures that explain a completion strategy
+// (per thread and in total) and, in bw, what it sent per stream. The server sends its own in
+// the "done" message.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "cq/poll_target.h"
+#include "datapath/resource_usage.h"
+
+namespace rdmabench {
+
+struct SideFigures {
+  uint64_t cpu_ns = 0;
+  uint64_t voluntary_switches = 0;
+  uint64_t involuntary_switches = 0;
+  uint64_t wakeups = 0;      // completion events taken
+  uint64_t empty_polls = 0;  // ibv_poll_cq calls that found nothing
+
+  static SideFigures of(const ResourceUsage& used, const PollCounts& counts) {
+    return {used.cpu_ns, static_cast<uint64_t>(used.voluntary_switches),
+            static_cast<uint64_t>(used.involuntary_switches), counts.wakeups, counts.empty_polls};
+  }
+  SideFigures& operator+=(const SideFigures& o) {
+    cpu_ns += o.cpu_ns;
+    voluntary_switches += o.voluntary_switches;
+    involuntary_switches += o.involuntary_switches;
+    wakeups += o.wakeups;
+    empty_polls += o.empty_polls;
+    return *this;
+  }
+};
+
+struct SideReport {
+  SideFigures total;  // the sum over its threads
+  std::vector<SideFigures> threads;
+  uint64_t window_ns = 0;  // bw: its own direction's counted window (longest thread)
+  // Per stream (in stream order). bw: sends counted in the window, and every send of the run
+  // (margins included). lat: round trips counted (client) and every round trip of the run
+  // (server: echoed).
+  std::vector<uint64_t> counted;
+  std::vector<uint64_t> sent;
+  std::vector<uint64_t> finish_ns;  // bw by iterations: when each stream's last send completed
+  uint64_t verify_errors = 0;
+};
+
+// The fields of a "done" message, and back: Error naming a missing or malformed field, or
+// arrays that do not match the spec's threads and QPs.
+void add_to_message(nlohmann::json& message, const SideReport& report);
+SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uint32_t qps);
+
+}  // namespace rdmabench

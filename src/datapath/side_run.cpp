@@ -1,0 +1,117 @@
+#include "datapath/side_run.h"
+
+#include <algorithm>
+#include <deque>
+
+#include "datapath/thread_team.h"
+
+namespace rdmabench {
+
+bool side_sends(const TestSpec& spec, Side side) {
+  return side == Side::kClient || spec.bidir;
+}
+
+bool side_receives(const TestSpec& spec, Side side) {
+  return spec.server_receives() && (side == Side::kServer || spec.bidir);
+}
+
+namespace {
+
+ThreadOutcome run_bw_thread(const Lane& lane, TransportPattern& pattern, const LanePlan& plan,
+                            std::chrono::milliseconds timeout) {
+  std::vector<PollTarget> targets;
+  targets.reserve(lane.groups.size());  // the pollers keep references: no reallocation
+  for (size_t g = 0; g < lane.groups.size(); ++g) {
+    // A CQ's target takes the strategy and limits of the first stream on it.
+    size_t first = 0;
+    while (lane.group_of_stream[first] != g) ++first;
+    targets.push_back(lane.streams[first]->poll_target(timeout));
+  }
+  return with_poller(targets[0], [&](auto& first_poller) {
+    using Poller = std::remove_reference_t<decltype(first_poller)>;
+    std::deque<Poller> pollers;  // one per CQ (pollers may not be copied or moved)
+    for (PollTarget& t : targets) pollers.emplace_back(t);
+    const LaneResult r = run_bw_lane(lane, pollers, plan, pattern);
+    ThreadOutcome out;
+    out.used = r.used;
+    out.window_ns = plan.sends ? r.window_ns : 0;
+    out.streams = r.streams;
+    out.verify_errors = r.verify_errors;
+    return out;
+  });
+}
+
+ThreadOutcome run_lat_thread(QpStream& s, TransportPattern& pattern, Side side,
+                             const SideRunOptions& o, std::span<uint64_t> samples) {
+  ThreadOutcome out;
+  const ResourceUsage before = ResourceUsage::now();
+  if (side == Side::kClient) {
+    out.lat = pattern.run_client(s, o.length, samples, o.timeout);
+    out.verify_errors = out.lat.verify_errors;
+  } else {
+    const auto c = pattern.run_server(s, o.length, o.timeout);
+    out.echoed = c.round_trips;
+    out.verify_errors = c.errors;
+  }
+  out.used = ResourceUsage::now() - before;
+  return out;
+}
+
+}  // namespace
+
+std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Side side,
+                                    const SideRunOptions& options, std::span<uint64_t> samples,
+                                    const RunAbort& abort) {
+  const TestSpec& spec = ep.spec();
+  const uint32_t threads = spec.threads;
+  std::vector<ThreadOutcome> out(threads);
+  std::vector<Lane> lanes;
+  for (uint32_t t = 0; t < threads; ++t) lanes.push_back(ep.lane(t));
+  LanePlan plan{options.length, side_sends(spec, side), side_receives(spec, side),
+                side_receives(spec, side == Side::kClient ? Side::kServer : Side::kClient),
+                threads};
+  const bool bw = spec.mode == Mode::kBandwidth;
+  if (bw && !plan.sends && !plan.receives) return out;  // a passive target: nothing to run
+  const size_t per_thread = samples.size() / threads;
+  run_team(threads, options.cpus, abort, [&](uint32_t t) {
+    out[t] = bw ? run_bw_thread(lanes[t], pattern, plan, options.timeout)
+                : run_lat_thread(*lanes[t].streams.front(), pattern, side, options,
+                                 samples.subspan(t * per_thread, per_thread));
+  });
+  for (uint32_t t = 0; t < threads; ++t) out[t].counts = ep.poll_counts_of_lane(t);
+  return out;
+}
+
+}  // namespace rdmabench
+
+namespace rdmabench {
+
+SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestSpec& spec,
+                          Side side) {
+  SideReport r;
+  r.counted.assign(spec.qps, 0);
+  r.sent.assign(spec.qps, 0);
+  r.finish_ns.assign(spec.qps, 0);
+  const bool bw = spec.mode == Mode::kBandwidth;
+  for (uint32_t t = 0; t < threads.size(); ++t) {
+    const ThreadOutcome& o = threads[t];
+    const SideFigures f = SideFigures::of(o.used, o.counts);
+    r.threads.push_back(f);
+    r.total += f;
+    r.window_ns = std::max(r.window_ns, o.window_ns);
+    r.verify_errors += o.verify_errors;
+    if (!bw) {  // lat: thread t drives stream t alone
+      r.counted[t] = side == Side::kClient ? o.lat.round_trips : o.echoed;
+      r.sent[t] = side == Side::kClient ? o.lat.all_round_trips : o.echoed;
+      continue;
+    }
+    for (size_t i = 0; i < o.streams.size(); ++i) {
+      r.counted[t + i * spec.threads] = o.streams[i].counted;
+      r.sent[t + i * spec.threads] = o.streams[i].sent;
+      r.finish_ns[t + i * spec.threads] = o.streams[i].finish_ns;
+    }
+  }
+  return r;
+}
+
+}  // namespace rdmabench

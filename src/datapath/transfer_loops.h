@@ -1,0 +1,174 @@
+// Hot loops shared by the patterns. Work requests are built before timing starts; between
+// post and poll nothing allocates, logs or locks.
+#pragma once
+
+#include <arpa/inet.h>
+#include <infiniband/verbs.h>
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include <sys/prctl.h>
+#include <time.h>
+
+#include <cerrno>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "datapath/completion_poller.h"
+#include "datapath/injected_work.h"
+#include "datapath/pattern.h"
+#include "datapath/payload.h"
+#include "datapath/qp_stream.h"
+#include "spec/spec_validation.h"
+
+namespace rdmabench {
+
+// One prepared send-queue work request with its scatter entry.
+struct SendRequest {
+  ibv_sge sge{};
+  ibv_send_wr wr{};
+  unsigned base_flags = 0;
+
+  // RDMA ops target the peer's receive/target slot; reads land in our target(0).
+  SendRequest(QpStream& ep, ibv_wr_opcode opcode) {
+    const auto size = static_cast<uint32_t>(ep.spec().size);
+    uint8_t* local = opcode == IBV_WR_RDMA_READ ? ep.target(0) : ep.source();
+    sge = {reinterpret_cast<uintptr_t>(local), size, ep.buffer().lkey()};
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = opcode;
+    if (opcode == IBV_WR_RDMA_WRITE || opcode == IBV_WR_RDMA_WRITE_WITH_IMM ||
+        opcode == IBV_WR_RDMA_READ) {
+      wr.wr.rdma.remote_addr = ep.remote.address;
+      wr.wr.rdma.rkey = ep.remote.rkey;
+    }
+    if (opcode != IBV_WR_RDMA_READ && size <= ep.qp().max_inline_data())
+      base_flags = static_cast<unsigned>(IBV_SEND_INLINE);
+  }
+  void post(QpStream& ep, uint64_t id, bool signaled) {
+    wr.wr_id = id;
+    wr.send_flags = base_flags | (signaled ? static_cast<unsigned>(IBV_SEND_SIGNALED) : 0u);
+    injected_post_work(sge.length);  // nothing, except in the gate's slowdown test build
+    if (ep.posted++ == ep.corrupt_from) [[unlikely]]
+      ep.source()[0] ^= 0xff;  // testing only: --debug-corrupt, in check runs
+    ep.qp().post_send(wr);
+  }
+};
+
+using CompletionBatch = std::array<ibv_wc, kMaxPollBatch>;
+
+inline bool is_receive(const ibv_wc& wc) {
+  return (wc.opcode & IBV_WC_RECV) != 0;
+}
+
+// Waits for `n` receive completions, re-posting each receive; on_receive(wc) sees each one.
+// Send completions that show up on the shared CQ are checked and skipped. Returns false when
+// the peer's end-of-stream marker came instead (it ends a timed window).
+template <typename Poller, typename OnReceive>
+bool drain_receives(QpStream& ep, Poller& poller, uint64_t n, OnReceive&& on_receive) {
+  CompletionBatch wc;
+  uint64_t received = 0;
+  bool ended = false;
+  while (received < n && !ended) {
+    const int got = poller.wait(wc);
+    for (int i = 0; i < got; ++i) {
+      check_completion(wc[i], ep.spec());
+      if (!is_receive(wc[i])) continue;
+      ep.post_receive(wc[i].wr_id);
+      if (is_end_of_stream(wc[i])) [[unlikely]] {
+        ended = true;
+        continue;
+      }
+      on_receive(wc[i]);
+      ++received;
+    }
+  }
+  return !ended;
+}
+
+// A zero-byte send with the end-of-stream immediate, signalled (prepared before a run).
+struct EndOfStream {
+  ibv_send_wr wr{};
+  EndOfStream() {
+    wr.opcode = IBV_WR_SEND_WITH_IMM;
+    wr.imm_data = htonl(kEndOfStreamImm);
+    wr.send_flags = IBV_SEND_SIGNALED;
+  }
+  void post(QpStream& s, uint64_t id) {
+    wr.wr_id = id;
+    s.qp().post_send(wr);
+  }
+};
+
+// Signalling policy for ping-pong sends: every signal_every-th (bounded by half the send
+// queue), so the send queue never fills while one message is in flight.
+inline bool signal_this(const TestSpec& spec, uint64_t seq) {
+  const uint64_t every =
+      std::max<uint64_t>(1, std::min<uint64_t>(spec.signal_every, spec.tx_depth / 2));
+  return (seq + 1) % every == 0;
+}
+
+// Sleeps until CLOCK_MONOTONIC reaches `when_ns` (at once when it has passed).
+inline void sleep_until_ns(uint64_t when_ns) {
+  const timespec at{static_cast<time_t>(when_ns / 1'000'000'000),
+                    static_cast<long>(when_ns % 1'000'000'000)};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nullptr) == EINTR) {
+  }
+}
+
+// Times ping-pong round trips: one_round_trip(i) does the whole exchange for message i.
+// By iterations: `length.iterations` of them, each counted. With a timed window: for margin +
+// duration + margin; those that start and end inside the window are counted. Writes each
+// counted round trip (ns) into samples, their sum (s) into m.seconds, the time from the first
+// counted start to the last counted end into m.span_seconds. With spec.rate (open loop), round
+// trip i is meant to start at i / rate s: the loop sleeps until then, and its sample counts
+// from that intended start, so that a stall also delays (and shows in) the messages behind it
+// (no coordinated omission).
+template <typename OneRoundTrip>
+void time_round_trips(const TestSpec& spec, const RunLength& length, std::span<uint64_t> samples,
+                      ClientMeasurement& m, OneRoundTrip&& one_round_trip) {
+  const uint64_t period_ns = spec.rate > 0 ? 1'000'000'000 / spec.rate : 0;
+  // The default 50 us timer slack would add its own lateness to every paced start.
+  if (period_ns > 0) prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  const bool timed = length.timed_window();
+  uint64_t total_ns = 0, counted = 0, first_counted = 0, last_end = 0;
+  const uint64_t first = now_ns();
+  const uint64_t window_start = first + length.margin_ns;
+  const uint64_t window_end = window_start + length.duration_ns;
+  const uint64_t stop_at = window_end + length.margin_ns;
+  uint64_t i = 0;
+  for (uint64_t end = first; timed ? end < stop_at : i < length.iterations; ++i) {
+    uint64_t t0;
+    if (period_ns > 0) {
+      t0 = first + i * period_ns;
+      // Behind schedule: go at once (a sleep to a passed time still waits for a timer).
+      if (now_ns() < t0) sleep_until_ns(t0);
+    } else {
+      t0 = now_ns();
+    }
+    one_round_trip(i);
+    end = now_ns();
+    if (timed && (t0 < window_start || end > window_end)) continue;
+    if (counted == samples.size()) [[unlikely]]
+      throw Error(ExitCode::kUsage, "the window holds more than " + std::to_string(samples.size()) +
+                                        " round trips, the most kept for percentiles; give a "
+                                        "shorter --duration");
+    if (counted == 0) first_counted = t0;
+    samples[counted++] = end - t0;
+    total_ns += end - t0;
+    last_end = end;
+  }
+  m.round_trips = counted;
+  m.all_round_trips = i;
+  m.seconds = static_cast<double>(total_ns) * 1e-9;
+  m.span_seconds = counted > 0 ? static_cast<double>(last_end - first_counted) * 1e-9 : 0;
+}
+
+// Corrupt bytes in a received message (the whole slot must match the pattern).
+inline uint64_t check_slot(QpStream& ep, uint64_t slot_index) {
+  return count_corrupt({ep.target(slot_index), ep.spec().size}, ep.spec().size);
+}
+
+}  // namespace rdmabench

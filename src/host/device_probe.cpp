@@ -1,0 +1,91 @@
+// Filling device reports from verbs (what `rdmabench devices` and the run context show).
+#include "host/device_probe.h"
+
+#include <infiniband/verbs.h>
+
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "verbs/context.h"
+#include "verbs/device_list.h"
+
+namespace rdmabench {
+
+namespace {
+
+// The kernel driver behind a device. Soft-RoCE has no bus device, but exposes "parent".
+std::string driver_of(const std::string& device) {
+  namespace fs = std::filesystem;
+  const fs::path base = fs::path("/sys/class/infiniband") / device;
+  std::error_code ec;
+  const fs::path link = fs::read_symlink(base / "device" / "driver", ec);
+  if (!ec) return link.filename().string();
+  if (device.rfind("rxe", 0) == 0 || fs::exists(base / "parent", ec)) return "rxe";
+  return "unknown";
+}
+
+// The spelling `rdma link` uses: "ACTIVE", "DOWN", ...
+std::string port_state_name(ibv_port_state state) {
+  std::string text = ibv_port_state_str(state);
+  for (auto& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::string guid_text(__be64 guid) {
+  const uint64_t host = be64toh(guid);
+  char text[24];
+  std::snprintf(text, sizeof(text), "%04x:%04x:%04x:%04x", static_cast<unsigned>(host >> 48),
+                static_cast<unsigned>((host >> 32) & 0xffff),
+                static_cast<unsigned>((host >> 16) & 0xffff), static_cast<unsigned>(host & 0xffff));
+  return text;
+}
+
+}  // namespace
+
+DeviceReport describe_device(const Context& context) {
+  const ibv_device_attr dev = context.query_device();
+  DeviceReport report;
+  report.name = context.device_name();
+  report.driver = driver_of(report.name);
+  report.node_guid = guid_text(dev.node_guid);
+  report.firmware = dev.fw_ver;
+  report.vendor_id = dev.vendor_id;
+  report.vendor_part_id = dev.vendor_part_id;
+  report.max_qp_wr = static_cast<uint32_t>(dev.max_qp_wr);
+  report.max_sge = static_cast<uint32_t>(dev.max_sge);
+  report.max_mr_size = dev.max_mr_size;
+
+  const std::vector<GidEntry> all_gids = context.query_gids();
+  for (uint8_t p = 1; p <= dev.phys_port_cnt; ++p) {
+    const ibv_port_attr attr = context.query_port(p);
+    PortReport port;
+    port.number = p;
+    port.state = port_state_name(attr.state);
+    port.link_layer = attr.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand";
+    port.active_mtu = mtu_bytes(attr.active_mtu);
+    port.max_mtu = mtu_bytes(attr.max_mtu);
+    port.speed_gbps = lane_speed_gbps(attr.active_speed) * width_lanes(attr.active_width);
+    port.width = std::to_string(width_lanes(attr.active_width)) + "X";
+    port.lid = attr.lid;
+    for (const auto& g : all_gids) {
+      if (g.port != p) continue;
+      port.gids.push_back(g);
+      if (port.netdev.empty()) port.netdev = g.netdev;
+    }
+    port.default_gid_index =
+        choose_default_gid(port.gids, attr.link_layer != IBV_LINK_LAYER_ETHERNET);
+    report.ports.push_back(std::move(port));
+  }
+  return report;
+}
+
+std::vector<DeviceReport> describe_all_devices() {
+  DeviceList list;
+  std::vector<DeviceReport> out;
+  for (const auto& name : list.names()) out.push_back(describe_device(list.open(name)));
+  return out;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,50 @@
+#include "measure/benchmark_measurement.h"
+
+#include <algorithm>
+
+#include "measure/timed_sample_room.h"
+
+namespace rdmabench {
+
+CheckOutcome check_outcome(const TestSpec& spec, uint64_t per_stream, uint64_t errors) {
+  return {per_stream * spec.qps * (spec.bidir ? 2 : 1), errors};
+}
+
+BenchmarkMeasurement::BenchmarkMeasurement(RunSource& source, const TestSpec& spec,
+                                           MeasurePlan plan, std::vector<uint64_t>& samples)
+    : source_(source), spec_(spec), plan_(std::move(plan)), samples_(samples) {}
+
+// Room for every round trip a timed window can hold, from the fastest round trip the
+// warm-up saw (timed_sample_room.h).
+uint64_t BenchmarkMeasurement::timed_sample_room() const {
+  uint64_t fastest = UINT64_MAX;
+  const size_t per_thread = samples_.size() / spec_.threads;
+  for (uint32_t t = 0; t < spec_.threads; ++t)
+    for (uint64_t i = 0; i < std::min<uint64_t>(plan_.warmup, per_thread); ++i)
+      fastest = std::min(fastest, samples_[t * per_thread + i]);
+  return rdmabench::timed_sample_room(plan_.length.duration_ns, fastest);
+}
+
+void BenchmarkMeasurement::warm_up() {
+  const bool lat = spec_.mode == Mode::kLatency;
+  samples_.resize(lat ? std::max(plan_.length.iterations, plan_.warmup) * spec_.threads : 0);
+  if (plan_.warmup > 0) source_.run({{plan_.warmup, 0, 0}, false, false, plan_.cpus}, samples_);
+  if (lat && plan_.length.timed_window()) samples_.resize(timed_sample_room() * spec_.threads);
+}
+
+RunCounters BenchmarkMeasurement::timed_run() {
+  const RunResult r = source_.run({plan_.length, false, false, plan_.cpus}, samples_);
+  return run_counters(spec_, r, samples_);
+}
+
+CheckOutcome BenchmarkMeasurement::check() {
+  // By count, even after a timed window; the figures came from runs that checked nothing.
+  const uint64_t per_stream =
+      plan_.length.timed_window() ? kVerifyMessagesAfterWindow : plan_.length.iterations;
+  samples_.resize(spec_.mode == Mode::kLatency ? per_stream * spec_.threads : 0);
+  const RunResult v =
+      source_.run({{per_stream, 0, 0}, true, plan_.debug_corrupt, plan_.cpus}, samples_);
+  return check_outcome(spec_, per_stream, verify_errors(v));
+}
+
+}  // namespace rdmabench

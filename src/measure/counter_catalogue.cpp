@@ -1,0 +1,98 @@
+#include "measure/counter_catalogue.h"
+
+#include <cctype>
+
+namespace rdmabench {
+
+namespace {
+
+constexpr Better kUp = Better::kHigher;
+constexpr Better kDown = Better::kLower;
+constexpr Better kNone = Better::kNeither;
+
+// clang-format off
+const std::vector<CounterInfo> kCatalogue = {
+    {"bytes_per_second", "B/s", "", kUp, "payload bytes per second (bw: both directions with --bidir; lat: msgs_per_second x size)"},
+    {"msgs_per_second", "messages/s", "", kUp, "messages per second; real_time is the time of one"},
+    {"size", "B", "msg", kNone, "message size"},
+    {"msgs", "messages", "", kNone, "messages counted (bw: in the window; lat: one-way messages of counted round trips)"},
+    {"window_s", "s", "", kNone, "bw: the counted window of the forward direction"},
+    {"reverse_window_s", "s", "", kNone, "bw --bidir: the counted window of the reverse direction"},
+    {"forward_bytes_per_second", "B/s", "", kUp, "bw --bidir: client to server"},
+    {"reverse_bytes_per_second", "B/s", "", kUp, "bw --bidir: server to client"},
+    {"qp{qp}_msgs", "messages", "qp", kNone, "bw: messages this QP completed in the window"},
+    {"qp{qp}_bytes_per_second", "B/s", "qp", kUp, "bw: this QP's client-to-server share over the aggregate window"},
+    {"qp{qp}_reverse_bytes_per_second", "B/s", "qp", kUp, "bw --bidir: this QP's server-to-client share"},
+    {"qp{qp}_finish_s", "s", "qp", kDown, "bw by iterations: when this QP's last send completed, from the start"},
+    {"offered_rate", "round trips/s", "", kNone, "lat --rate: the offered load (0: back to back)"},
+    {"achieved_rate", "round trips/s", "", kUp, "lat: counted round trips over their span"},
+    {"lat_min_us", "us", "msg", kDown, "latency minimum"},
+    {"lat_mean_us", "us", "msg", kDown, "latency mean"},
+    {"lat_stddev_us", "us", "msg", kDown, "latency standard deviation"},
+    {"lat_p50_us", "us", "msg", kDown, "latency median"},
+    {"lat_p90_us", "us", "msg", kDown, "latency 90th percentile"},
+    {"lat_p99_us", "us", "msg", kDown, "latency 99th percentile"},
+    {"lat_p999_us", "us", "msg", kDown, "latency 99.9th percentile"},
+    {"lat_max_us", "us", "msg", kDown, "latency maximum"},
+    {"half_round_trip", "1", "", kNone, "lat: 1 when latency is half the round trip, 0 when the full one (read)"},
+    {"client_cpu_us_per_msg", "us", "msg", kDown, "client CPU time (user + system) of its run"},
+    {"server_cpu_us_per_msg", "us", "msg", kDown, "server CPU time (user + system) of its run"},
+    {"client_vcsw_per_msg", "switches", "msg", kDown, "client voluntary context switches"},
+    {"server_vcsw_per_msg", "switches", "msg", kDown, "server voluntary context switches"},
+    {"client_ivcsw_per_msg", "switches", "msg", kDown, "client involuntary context switches"},
+    {"server_ivcsw_per_msg", "switches", "msg", kDown, "server involuntary context switches"},
+    {"client_wakeups_per_msg", "wakeups", "msg", kNone, "client completion events taken from its channel"},
+    {"server_wakeups_per_msg", "wakeups", "msg", kNone, "server completion events taken from its channel"},
+    {"client_empty_polls_per_msg", "polls", "msg", kNone, "client ibv_poll_cq calls that found nothing"},
+    {"server_empty_polls_per_msg", "polls", "msg", kNone, "server ibv_poll_cq calls that found nothing"},
+    {"client_thread{thread}_cpu_us_per_msg", "us", "msg", kDown, "this client thread's CPU per message of its own QPs"},
+    {"server_thread{thread}_cpu_us_per_msg", "us", "msg", kDown, "this server thread's CPU per message of its own QPs"},
+    {"client_thread{thread}_msgs", "messages", "thread", kNone, "messages of this client thread's QPs"},
+    {"server_thread{thread}_msgs", "messages", "thread", kNone, "messages of this server thread's QPs"},
+    {"verified_messages", "messages", "", kNone, "--verify: messages the check run checked"},
+    {"verify_errors", "errors", "", kDown, "--verify: corrupt bytes or messages the check run found"},
+};
+// clang-format on
+
+std::string_view to_string(Better b) {
+  return b == Better::kHigher ? "higher" : b == Better::kLower ? "lower" : "neither";
+}
+
+// Does `name` fit `pattern`, whose one {placeholder} stands for a decimal index?
+bool fits(std::string_view pattern, std::string_view name) {
+  const size_t open = pattern.find('{');
+  if (open == std::string_view::npos) return pattern == name;
+  const size_t close = pattern.find('}', open);
+  const std::string_view head = pattern.substr(0, open), tail = pattern.substr(close + 1);
+  if (name.size() <= head.size() + tail.size() || !name.starts_with(head) || !name.ends_with(tail))
+    return false;
+  const std::string_view index = name.substr(head.size(), name.size() - head.size() - tail.size());
+  for (char c : index)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+}  // namespace
+
+const std::vector<CounterInfo>& counter_catalogue() {
+  return kCatalogue;
+}
+
+const CounterInfo* find_counter(std::string_view name) {
+  for (const CounterInfo& c : kCatalogue)
+    if (fits(c.name, name)) return &c;
+  return nullptr;
+}
+
+nlohmann::json counter_catalogue_json() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const CounterInfo& c : kCatalogue)
+    out.push_back({{"name", c.name},
+                   {"unit", c.unit},
+                   {"per", c.per},
+                   {"better", to_string(c.better)},
+                   {"description", c.description}});
+  return out;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,141 @@
+#include "measure/run_counters.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "measure/latency_stats.h"
+
+namespace rdmabench {
+
+namespace {
+
+double sum(const std::vector<uint64_t>& v) {
+  return static_cast<double>(std::accumulate(v.begin(), v.end(), uint64_t{0}));
+}
+
+// Messages that crossed stream i in the whole run, margins included, both directions.
+double stream_messages(const TestSpec& spec, const RunResult& r, size_t i) {
+  if (spec.mode == Mode::kLatency)
+    return static_cast<double>(r.client.sent[i]) * (spec.half_round_trip() ? 2 : 1);
+  return static_cast<double>(r.client.sent[i] + r.server.sent[i]);
+}
+
+// CPU and what a strategy costs, per message, for one side and for each of its threads (a
+// thread's messages are those of its own streams).
+void add_side(RunCounters& out, const TestSpec& spec, const RunResult& r, const std::string& side,
+              const SideReport& rep, double all_msgs) {
+  auto& c = out.counters;
+  const SideFigures& f = rep.total;
+  c[side + "_cpu_us_per_msg"] = static_cast<double>(f.cpu_ns) / 1000.0 / all_msgs;
+  c[side + "_vcsw_per_msg"] = static_cast<double>(f.voluntary_switches) / all_msgs;
+  c[side + "_ivcsw_per_msg"] = static_cast<double>(f.involuntary_switches) / all_msgs;
+  c[side + "_wakeups_per_msg"] = static_cast<double>(f.wakeups) / all_msgs;
+  c[side + "_empty_polls_per_msg"] = static_cast<double>(f.empty_polls) / all_msgs;
+  if (spec.threads == 1) return;
+  for (uint32_t t = 0; t < spec.threads; ++t) {
+    double msgs = 0;
+    for (uint32_t i = t; i < spec.qps; i += spec.threads) msgs += stream_messages(spec, r, i);
+    const std::string th = side + "_thread" + std::to_string(t);
+    c[th + "_cpu_us_per_msg"] =
+        msgs > 0 ? static_cast<double>(rep.threads[t].cpu_ns) / 1000.0 / msgs : 0;
+    c[th + "_msgs"] = msgs;
+  }
+}
+
+// bw: each direction over its own window, and the sum; per stream over the window.
+double add_bandwidth(RunCounters& out, const TestSpec& spec, const RunResult& r) {
+  auto& c = out.counters;
+  const double size = static_cast<double>(spec.size);
+  const double window = static_cast<double>(r.client.window_ns) * 1e-9;
+  const double forward = window > 0 ? sum(r.client.counted) / window : 0;
+  for (uint32_t i = 0; i < spec.qps; ++i) {
+    const std::string q = "qp" + std::to_string(i);
+    c[q + "_msgs"] = static_cast<double>(r.client.counted[i]);
+    c[q + "_bytes_per_second"] =
+        window > 0 ? static_cast<double>(r.client.counted[i]) * size / window : 0;
+    // By iterations every QP moves the same messages: how soon each finished shows fairness.
+    if (r.client.finish_ns[i] > 0)
+      c[q + "_finish_s"] = static_cast<double>(r.client.finish_ns[i]) * 1e-9;
+  }
+  c["msgs"] = sum(r.client.counted);
+  c["window_s"] = window;
+  if (!spec.bidir) {
+    out.label = "bw=unidirectional stream";
+    return forward;
+  }
+  const double back_window = static_cast<double>(r.server.window_ns) * 1e-9;
+  const double backward = back_window > 0 ? sum(r.server.counted) / back_window : 0;
+  for (uint32_t i = 0; i < spec.qps; ++i)
+    c["qp" + std::to_string(i) + "_reverse_bytes_per_second"] =
+        back_window > 0 ? static_cast<double>(r.server.counted[i]) * size / back_window : 0;
+  c["msgs"] += sum(r.server.counted);
+  c["forward_bytes_per_second"] = forward * size;
+  c["reverse_bytes_per_second"] = backward * size;
+  c["reverse_window_s"] = back_window;
+  out.label = "bw=bidirectional, sum of both directions each over its own window (overlapping)";
+  return forward + backward;
+}
+
+// lat: percentiles over every counted sample of every thread.
+double add_latency(RunCounters& out, const TestSpec& spec, const RunResult& r,
+                   std::span<uint64_t> samples) {
+  auto& c = out.counters;
+  const bool half = spec.half_round_trip();
+  const size_t per_thread = samples.size() / spec.threads;
+  uint64_t n = 0;
+  double seconds = 0, span = 0;
+  for (uint32_t t = 0; t < spec.threads; ++t) {
+    const ClientMeasurement& m = r.client_threads[t].lat;
+    std::copy_n(samples.begin() + static_cast<std::ptrdiff_t>(t * per_thread), m.round_trips,
+                samples.begin() + static_cast<std::ptrdiff_t>(n));
+    n += m.round_trips;
+    seconds = std::max(seconds, m.seconds);  // the threads ran side by side
+    span = std::max(span, m.span_seconds);
+  }
+  const double msgs = static_cast<double>(n) * (half ? 2 : 1);
+  c["msgs"] = msgs;
+  c["offered_rate"] = static_cast<double>(spec.rate);  // round trips (reads) per second
+  c["achieved_rate"] = span > 0 ? static_cast<double>(n) / span : 0;
+  const LatencyStats st = compute_latency_stats({samples.data(), n}, half ? 0.5 : 1.0);
+  c["lat_min_us"] = st.min_us;
+  c["lat_mean_us"] = st.mean_us;
+  c["lat_stddev_us"] = st.stddev_us;
+  c["lat_p50_us"] = st.p50_us;
+  c["lat_p90_us"] = st.p90_us;
+  c["lat_p99_us"] = st.p99_us;
+  c["lat_p999_us"] = st.p999_us;
+  c["lat_max_us"] = st.max_us;
+  c["half_round_trip"] = half ? 1 : 0;
+  out.label = half ? "lat=half round trip" : "lat=full round trip";
+  return seconds > 0 ? msgs / seconds : 0;
+}
+
+}  // namespace
+
+RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uint64_t> samples) {
+  RunCounters out;
+  const double rate = spec.mode == Mode::kBandwidth ? add_bandwidth(out, spec, r)
+                                                    : add_latency(out, spec, r, samples);
+  auto& c = out.counters;
+  c["msgs_per_second"] = rate;
+  c["bytes_per_second"] = rate * static_cast<double>(spec.size);
+  c["size"] = static_cast<double>(spec.size);
+  out.seconds_per_msg = rate > 0 ? 1.0 / rate : 0;
+  double all_msgs = 0;  // every message of the run, both directions, margins included
+  for (uint32_t i = 0; i < spec.qps; ++i) all_msgs += stream_messages(spec, r, i);
+  all_msgs = std::max(all_msgs, 1.0);
+  add_side(out, spec, r, "client", r.client, all_msgs);
+  add_side(out, spec, r, "server", r.server, all_msgs);
+  return out;
+}
+
+uint64_t verify_errors(const RunResult& check) {
+  return check.client.verify_errors + check.server.verify_errors;
+}
+
+Error verify_failure(const TestSpec& spec, uint64_t errors) {
+  return Error(ExitCode::kVerification, spec.name() + ": --verify found " + std::to_string(errors) +
+                                            " corrupt bytes/messages");
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,34 @@
+// Turns one run's result into the benchmark's counters. Every counter is per message, and a
+// message is what real_time is the time of: one one-way message where latency is half a round
+// trip (two per round trip), one read (request and response) in read lat, one message in bw
+// (both directions with --bidir). So bytes = msgs x size, and real_time = 1e6 /
+// msgs_per_second us.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+
+#include "core/error.h"
+#include "measure/run_source.h"
+#include "spec/test_spec.h"
+
+namespace rdmabench {
+
+struct RunCounters {
+  std::map<std::string, double> counters;
+  double seconds_per_msg = 0;  // what real_time reports (manual time per iteration / msgs)
+  std::string label;
+};
+
+// `samples` holds thread t's lat samples from t * (size / threads) on; they are gathered and
+// sorted here.
+RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uint64_t> samples);
+
+// What a --verify check run found: the corrupt bytes/messages of both sides.
+uint64_t verify_errors(const RunResult& check);
+// The failure of a check run that found `errors` (Error(kVerification), naming the benchmark).
+Error verify_failure(const TestSpec& spec, uint64_t errors);
+
+}  // namespace rdmabench

@@ -1,0 +1,33 @@
+// What measuring a benchmark needs of a connection: one run at a time, on a spec that is set
+// up already. ClientSession is one; the unit tests have a fake.
+#pragma once
+
+#include <span>
+
+#include "datapath/side_figures.h"
+#include "datapath/side_run.h"
+
+namespace rdmabench {
+
+struct RunResult {
+  std::vector<ThreadOutcome> client_threads;  // lat: each thread's measurement
+  SideReport client;
+  SideReport server;
+};
+
+// One run as the client asks for it.
+struct ClientRun {
+  RunLength length;
+  bool check = false;     // a --verify check run: untimed, every message checked
+  bool corrupt = false;   // testing, with check: damage what this side sends from the middle on
+  std::vector<int> cpus;  // --cpus: client thread t on cpus[t % size]
+};
+
+class RunSource {
+ public:
+  virtual ~RunSource() = default;
+  // One run; lat samples of thread t go to samples[t * (size / threads) ...].
+  virtual RunResult run(const ClientRun& request, std::span<uint64_t> samples) = 0;
+};
+
+}  // namespace rdmabench

@@ -1,0 +1,117 @@
+#include "runner/benchmark_suite.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "measure/benchmark_measurement.h"
+#include "measure/run_counters.h"
+
+namespace rdmabench {
+
+BenchmarkSuite::BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSession> session)
+    : options_(std::move(options)), session_(std::move(session)) {}
+
+std::vector<TestSpec> expand_specs(const SuiteOptions& options) {
+  std::vector<TestSpec> specs;
+  for (const auto& [p, sizes] : options.patterns)
+    for (Mode m : options.modes)
+      for (const CqChoice& c : options.cq_choices)
+        for (uint64_t size : sizes)
+          // --rate paces lat only: bw runs once, back to back.
+          for (uint64_t rate : m == Mode::kLatency ? options.rates : std::vector<uint64_t>{0})
+            for (uint32_t qps : options.qps) {
+              TestSpec s = options.base;
+              s.pattern = p;
+              s.mode = m;
+              s.cq = c;
+              s.size = size;
+              s.rate = rate;
+              s.qps = qps;
+              s.threads = std::min(options.threads, qps);
+              s.bidir = options.base.bidir && m == Mode::kBandwidth;
+              specs.push_back(s);
+            }
+  return specs;
+}
+
+size_t BenchmarkSuite::register_benchmarks() {
+  specs_ = expand_specs(options_);
+  total_ = specs_.size();
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    const TestSpec spec = specs_[i];
+    auto* b = benchmark::RegisterBenchmark(
+        spec.name().c_str(), [this, spec, i](benchmark::State& st) { run_one(st, spec, i); });
+    b->UseManualTime()->Unit(benchmark::kMicrosecond);
+    if (options_.duration_ns > 0) {
+      b->Iterations(1);  // one timed window; its messages are in the counters
+    } else if (options_.iterations) {
+      b->Iterations(static_cast<benchmark::IterationCount>(*options_.iterations));
+    }
+  }
+  return total_;
+}
+
+ClientSession& BenchmarkSuite::session() {
+  if (!session_) {
+    BootstrapOptions bo;
+    bo.device = options_.device;
+    bo.server_host = options_.host;
+    bo.timeout = options_.timeout;
+    session_ = connect_when_free(options_.host, options_.port, bo, options_.wait, std::cerr);
+  }
+  return *session_;
+}
+
+void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
+  state.SkipWithError(e.what());
+  if (static_cast<int>(e.exit_code()) > static_cast<int>(worst_)) worst_ = e.exit_code();
+  std::cerr << "rdmabench: " << e.what() << "\n";
+  session_.reset();  // start the next benchmark on a fresh control connection
+}
+
+void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size_t index) {
+  if (!interrupted_ && options_.stop != nullptr) interrupted_ = options_.stop->pending();
+  if (interrupted_) {
+    state.SkipWithError("interrupted: not run");
+    worst_ = std::max(worst_, ExitCode::kRuntime);
+    return;
+  }
+  if (index != last_announced_) {
+    last_announced_ = index;
+    // Progress on stderr: one rewritten line on a terminal, one line per benchmark otherwise.
+    std::cerr << (isatty(2) ? "\r\033[K" : "") << "[" << index + 1 << "/" << total_ << "] "
+              << spec.name() << (isatty(2) ? "" : "\n") << std::flush;
+  }
+  const uint64_t n = static_cast<uint64_t>(state.max_iterations);
+  try {
+    ClientSession& s = session();
+    if (s.current() == nullptr || s.current()->name() != spec.name()) s.setup(spec);
+    BenchmarkMeasurement m(s, spec,
+                           {{n, options_.duration_ns, options_.margin_ns},
+                            options_.warmup,
+                            options_.cpus,
+                            options_.debug_corrupt},
+                           samples_);
+    m.warm_up();
+    RunCounters counters;
+    while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(n))) {
+      counters = m.timed_run();
+      // real_time is the time of one message (so that it is 1e6 / msgs_per_second us).
+      state.SetIterationTime(counters.seconds_per_msg * static_cast<double>(n));
+    }
+    for (const auto& [name, value] : counters.counters) state.counters[name] = value;
+    state.SetLabel(counters.label);
+    if (!spec.verify) return;
+    const CheckOutcome checked = m.check();
+    for (const auto& [name, value] : checked.counters()) state.counters[name] = value;
+    if (checked.errors > 0) fail(state, verify_failure(spec, checked.errors));
+  } catch (const Error& e) {
+    fail(state, e);
+  } catch (const std::exception& e) {
+    fail(state, Error(ExitCode::kInternal, e.what()));
+  }
+}
+
+}  // namespace rdmabench

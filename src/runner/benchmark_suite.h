@@ -1,0 +1,74 @@
+// Registers one Google Benchmark per (pattern, mode, cq strategies, size) and runs them against a
+// server.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "control/client_session.h"
+#include "control/stop_signals.h"
+#include "spec/test_spec.h"
+#include "verbs/error.h"
+
+namespace rdmabench {
+
+struct SuiteOptions {
+  std::string host;
+  uint16_t port = 18515;
+  std::chrono::milliseconds timeout{5000};
+  std::string device;
+  // Each pattern with the sizes it runs (expand_patterns); `sizes` holds every size given.
+  std::vector<std::pair<Pattern, std::vector<uint64_t>>> patterns;
+  std::vector<Mode> modes;
+  std::vector<CqChoice> cq_choices;
+  std::vector<uint64_t> sizes;
+  std::vector<uint64_t> rates{0};      // --rate: offered loads for lat (0: back to back)
+  std::vector<uint32_t> qps{1};        // --qps: QPs per benchmark, one benchmark each
+  uint32_t threads = 1;                // --threads (at most the QP count)
+  std::vector<int> cpus;               // --cpus: client thread t on cpus[t % size]
+  std::optional<uint64_t> iterations;  // --iters; otherwise Google Benchmark's min_time decides
+  uint64_t duration_ns = 0;            // --duration: a timed window instead of --iters
+  uint64_t margin_ns = 0;              // --margin: before and after the window
+  uint64_t warmup = 16;                // --warmup: messages run before timing, in no statistic
+  TestSpec base;                       // depths, signalling, verify, bootstrap, gid, mtu
+  const StopSignals* stop = nullptr;   // SIGINT/SIGTERM: skip what has not run yet
+  WaitPolicy wait;                     // for a server busy with another client
+  bool debug_corrupt = false;          // testing: damage what the client sends in check runs
+};
+
+// Every benchmark the options ask for, in the order they run: pattern (at the sizes it
+// accepts), mode, CQ choice, size, rate (lat only), QP count.
+std::vector<TestSpec> expand_specs(const SuiteOptions& options);
+
+class BenchmarkSuite {
+ public:
+  BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSession> session);
+  // Registers every benchmark with Google Benchmark; returns how many.
+  size_t register_benchmarks();
+  // What register_benchmarks registered, in order.
+  const std::vector<TestSpec>& specs() const noexcept { return specs_; }
+  // The worst failure seen (kOk when every benchmark passed).
+  ExitCode worst() const noexcept { return worst_; }
+
+ private:
+  void run_one(benchmark::State& state, const TestSpec& spec, size_t index);
+  void fail(benchmark::State& state, const Error& e);
+  ClientSession& session();
+
+  SuiteOptions options_;
+  std::unique_ptr<ClientSession> session_;
+  std::vector<TestSpec> specs_;
+  std::vector<uint64_t> samples_;
+  ExitCode worst_ = ExitCode::kOk;
+  size_t total_ = 0;
+  size_t last_announced_ = SIZE_MAX;
+  bool interrupted_ = false;
+};
+
+}  // namespace rdmabench

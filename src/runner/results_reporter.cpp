@@ -1,0 +1,101 @@
+#include "runner/results_reporter.h"
+
+#include <ctime>
+
+#include "control/spec_json.h"
+#include "measure/counter_catalogue.h"
+
+namespace rdmabench {
+
+namespace {
+
+std::string local_time_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S%z", &tm);
+  std::string out = text;
+  if (out.size() > 2) out.insert(out.size() - 2, ":");  // +0000 -> +00:00, as Google Benchmark
+  return out;
+}
+
+// What Google Benchmark's own JSON context says of the machine.
+nlohmann::json machine_context(const benchmark::BenchmarkReporter::Context& c) {
+  nlohmann::json caches = nlohmann::json::array();
+  for (const auto& cache : c.cpu_info.caches)
+    caches.push_back({{"type", cache.type},
+                      {"level", cache.level},
+                      {"size", cache.size},
+                      {"num_sharing", cache.num_sharing}});
+  return {{"date", local_time_iso8601()},
+          {"host_name", c.sys_info.name},
+          {"executable", benchmark::BenchmarkReporter::Context::executable_name},
+          {"num_cpus", c.cpu_info.num_cpus},
+          {"mhz_per_cpu", static_cast<int64_t>(c.cpu_info.cycles_per_second / 1e6)},
+          {"cpu_scaling_enabled", c.cpu_info.scaling == benchmark::CPUInfo::Scaling::ENABLED},
+          {"caches", caches},
+          {"load_avg", c.cpu_info.load_avg}};
+}
+
+}  // namespace
+
+nlohmann::json results_spec(const TestSpec& spec) {
+  nlohmann::json j = to_json(spec);
+  j["name"] = spec.name();
+  j["client_cq"] = spec.cq.client.text();
+  j["server_cq"] = spec.cq.server.text();
+  return j;
+}
+
+ResultsReporter::ResultsReporter(nlohmann::json context, const std::vector<TestSpec>& specs)
+    : context_(std::move(context)) {
+  for (const TestSpec& s : specs) specs_.emplace(s.name(), results_spec(s));
+}
+
+bool ResultsReporter::ReportContext(const Context& context) {
+  nlohmann::json merged = machine_context(context);
+  for (const auto& [key, value] : context_.items()) merged[key] = value;
+  merged["rdmabench_counters"] = counter_catalogue_json();
+  context_ = std::move(merged);
+  return true;
+}
+
+nlohmann::json ResultsReporter::row(const Run& run) const {
+  nlohmann::json r = {{"name", run.benchmark_name()},
+                      {"family_index", run.family_index},
+                      {"per_family_instance_index", run.per_family_instance_index},
+                      {"run_name", run.run_name.str()},
+                      {"run_type", run.run_type == Run::RT_Iteration ? "iteration" : "aggregate"},
+                      {"repetitions", run.repetitions},
+                      {"repetition_index", run.repetition_index},
+                      {"threads", run.threads}};
+  if (run.run_type == Run::RT_Aggregate) {
+    r["aggregate_name"] = run.aggregate_name;
+    r["aggregate_unit"] = run.aggregate_unit == benchmark::kPercentage ? "percentage" : "time";
+  }
+  if (run.error_occurred) {
+    r["error_occurred"] = true;
+    r["error_message"] = run.error_message;
+  }
+  r["iterations"] = run.iterations;
+  r["real_time"] = run.GetAdjustedRealTime();
+  r["cpu_time"] = run.GetAdjustedCPUTime();
+  r["time_unit"] = benchmark::GetTimeUnitString(run.time_unit);
+  for (const auto& [name, counter] : run.counters) r[name] = counter.value;
+  if (!run.report_label.empty()) r["label"] = run.report_label;
+  const auto spec = specs_.find(run.run_name.function_name);
+  if (spec != specs_.end()) r["rdmabench_spec"] = spec->second;
+  return r;
+}
+
+void ResultsReporter::ReportRuns(const std::vector<Run>& runs) {
+  for (const Run& run : runs) rows_.push_back(row(run));
+}
+
+void ResultsReporter::Finalize() {
+  GetOutputStream() << nlohmann::json{{"context", context_}, {"benchmarks", rows_}}.dump(2) << "\n"
+                    << std::flush;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,82 @@
+#include "spec/spec_validation.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace rdmabench {
+
+namespace {
+
+// JSON field name (and the client option that sets it), for messages.
+std::string named(const std::string& field, const std::string& option) {
+  return "spec field " + field + " (" + option + ")";
+}
+
+void require(bool ok, const std::string& what, uint64_t value, const std::string& limit) {
+  if (!ok) throw Error(ExitCode::kUsage, what + " is " + std::to_string(value) + "; " + limit);
+}
+
+bool is_path_mtu(uint32_t mtu) {
+  return mtu == 0 || mtu == 256 || mtu == 512 || mtu == 1024 || mtu == 2048 || mtu == 4096;
+}
+
+}  // namespace
+
+void validate_spec(const TestSpec& s) {
+  if (!s.pattern.chosen())
+    throw Error(ExitCode::kUsage, "spec field pattern (--pattern): no pattern was chosen");
+  require(s.size >= 1, named("size", "--sizes"), s.size, "messages carry at least 1 byte");
+  require(s.pattern->sizes.accepts(s.size), named("size", "--sizes"), s.size,
+          s.pattern.name() + ": " + std::string(s.pattern->sizes.why));
+  require(s.tx_depth >= 1, named("tx_depth", "--tx-depth"), s.tx_depth, "it must be at least 1");
+  require(s.rx_depth >= 1, named("rx_depth", "--rx-depth"), s.rx_depth, "it must be at least 1");
+  require(s.signal_every >= 1 && s.signal_every <= s.tx_depth,
+          named("signal_every", "--signal-every"), s.signal_every,
+          "it must be between 1 and tx_depth (" + std::to_string(s.tx_depth) + ")");
+  require(s.poll_batch >= 1 && s.poll_batch <= kMaxPollBatch, named("poll_batch", "--poll-batch"),
+          s.poll_batch, "it must be between 1 and " + std::to_string(kMaxPollBatch));
+  require(s.rate == 0 || s.mode == Mode::kLatency, named("rate", "--rate"), s.rate,
+          "it paces lat mode only (bw streams as fast as the queue allows)");
+  require(s.rate <= kMaxRate, named("rate", "--rate"), s.rate,
+          "it must be at most " + std::to_string(kMaxRate) + " round trips per second");
+  require(s.qps >= 1 && s.qps <= kMaxQps, named("qps", "--qps"), s.qps,
+          "it must be between 1 and " + std::to_string(kMaxQps));
+  require(s.threads >= 1 && s.threads <= std::min(s.qps, kMaxThreads),
+          named("threads", "--threads"), s.threads,
+          "it must be between 1 and the number of QPs (--qps " + std::to_string(s.qps) +
+              "), at most " + std::to_string(kMaxThreads));
+  require(s.mode == Mode::kBandwidth || s.qps == s.threads, named("qps", "--qps"), s.qps,
+          "lat mode runs one ping-pong QP per thread: give --threads " + std::to_string(s.qps) +
+              " too, or use bw mode");
+  require(!s.bidir || s.mode == Mode::kBandwidth, named("bidir", "--bidir"), 1,
+          "both directions at once is a bw mode (lat is a ping-pong already)");
+  require(is_path_mtu(s.mtu), named("mtu", "--mtu"), s.mtu,
+          "it must be 256, 512, 1024, 2048 or 4096 (or 0: the active MTU)");
+  require(s.qp_timeout.value_or(0) <= kMaxQpTimeout, named("qp_timeout", "--qp-timeout"),
+          s.qp_timeout.value_or(0),
+          "it must be between 0 (no retransmission timer) and " + std::to_string(kMaxQpTimeout) +
+              " (4.096 us x 2^n)");
+}
+
+void validate_spec(const TestSpec& s, const DeviceLimits& d) {
+  validate_spec(s);
+  const std::string of = d.device + "'s ";
+  require(s.size <= d.max_msg_sz, named("size", "--sizes"), s.size,
+          "it exceeds " + of + "max_msg_sz " + std::to_string(d.max_msg_sz));
+  require(s.tx_depth <= d.max_qp_wr, named("tx_depth", "--tx-depth"), s.tx_depth,
+          "it exceeds " + of + "max_qp_wr " + std::to_string(d.max_qp_wr));
+  require(s.rx_depth <= d.max_qp_wr, named("rx_depth", "--rx-depth"), s.rx_depth,
+          "it exceeds " + of + "max_qp_wr " + std::to_string(d.max_qp_wr));
+  const uint64_t cq_depth = (uint64_t{s.tx_depth} + s.rx_depth) * s.qps_per_cq();
+  require(cq_depth <= d.max_cqe,
+          named("(tx_depth + rx_depth) x QPs per CQ", "--tx-depth, --rx-depth, --qps, --threads"),
+          cq_depth,
+          "one completion queue holds them all; it exceeds " + of + "max_cqe " +
+              std::to_string(d.max_cqe) + " (--cq-per-qp gives each QP its own)");
+  if (s.gid_index)
+    require(*s.gid_index < d.gid_table_len, named("gid_index", "--gid-index"), *s.gid_index,
+            "it must be below " + of + "GID table length " + std::to_string(d.gid_table_len));
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,41 @@
+// One validation of a test spec, used by the client on its options and by the server on what a
+// client sends: ranges against the device's limits and the relations between values. Errors
+// are Error(kUsage) naming the field, the value and the limit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "spec/test_spec.h"
+
+namespace rdmabench {
+
+// The limits of one device port that a spec must respect (plain data: testable without one).
+struct DeviceLimits {
+  std::string device;
+  uint64_t max_msg_sz = 0;
+  uint32_t max_qp_wr = 0;
+  uint32_t max_cqe = 0;
+  uint32_t gid_table_len = 0;
+};
+
+// The most completions one ibv_poll_cq may ask for (--poll-batch).
+inline constexpr uint32_t kMaxPollBatch = 64;
+
+// The highest --rate (round trips per second): one per microsecond.
+inline constexpr uint64_t kMaxRate = 1'000'000;
+
+// The highest local ACK timeout exponent (--qp-timeout): the QP attribute has 5 bits.
+inline constexpr uint32_t kMaxQpTimeout = 31;
+
+// The most QPs (--qps) and threads (--threads) one benchmark may ask for.
+inline constexpr uint32_t kMaxQps = 256;
+inline constexpr uint32_t kMaxThreads = 64;
+
+// Relations that hold on any device: sizes and depths of at least 1, signal_every within the
+// send queue, a path MTU RDMA knows (or 0 for the active one).
+void validate_spec(const TestSpec& spec);
+// The same, and the device's limits.
+void validate_spec(const TestSpec& spec, const DeviceLimits& limits);
+
+}  // namespace rdmabench

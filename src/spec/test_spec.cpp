@@ -1,0 +1,114 @@
+#include "spec/test_spec.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <sstream>
+
+#include "core/error.h"
+#include "spec/spec_validation.h"
+
+namespace rdmabench {
+
+namespace {
+template <typename E, size_t N>
+std::optional<E> lookup(const std::pair<const char*, E> (&table)[N], const std::string& text) {
+  for (const auto& [name, value] : table)
+    if (text == name) return value;
+  return std::nullopt;
+}
+template <typename E, size_t N>
+std::string reverse(const std::pair<const char*, E> (&table)[N], E value) {
+  for (const auto& [name, v] : table)
+    if (v == value) return name;
+  return "?";
+}
+
+constexpr std::pair<const char*, Mode> kModes[] = {{"bw", Mode::kBandwidth},
+                                                   {"lat", Mode::kLatency}};
+constexpr std::pair<const char*, Bootstrap> kBootstraps[] = {{"rdmacm", Bootstrap::kRdmaCm},
+                                                             {"oob", Bootstrap::kOob}};
+}  // namespace
+
+std::string to_string(Mode m) {
+  return reverse(kModes, m);
+}
+std::string to_string(Bootstrap b) {
+  return reverse(kBootstraps, b);
+}
+std::optional<Mode> parse_mode(const std::string& t) {
+  return lookup(kModes, t);
+}
+std::optional<Bootstrap> parse_bootstrap(const std::string& t) {
+  return lookup(kBootstraps, t);
+}
+
+namespace {
+// What the name adds after the size: rate, scale-out, direction.
+std::string name_suffix(const TestSpec& s) {
+  return (s.rate > 0 ? "/rate:" + std::to_string(s.rate) : "") +
+         (s.qps > 1 ? "/qps:" + std::to_string(s.qps) : "") +
+         (s.threads > 1 ? "/threads:" + std::to_string(s.threads) : "") +
+         (s.cq_per_qp ? "/cq-per-qp" : "") + (s.bidir ? "/bidir" : "");
+}
+}  // namespace
+
+std::string TestSpec::name() const {
+  return pattern.name() + "/" + to_string(mode) + "/" + cq.text() + "/" + std::to_string(size) +
+         name_suffix(*this);
+}
+
+std::string TestSpec::table_name() const {
+  return pattern.name() + "/" + to_string(mode) + "/" + cq.text() + name_suffix(*this);
+}
+
+bool TestSpec::client_receives() const {
+  return server_receives() && (mode == Mode::kLatency || bidir);
+}
+
+std::optional<uint64_t> parse_size(const std::string& raw) {
+  std::string text = raw;
+  text.erase(std::remove_if(text.begin(), text.end(), ::isspace), text.end());
+  if (text.empty()) return std::nullopt;
+  uint64_t mult = 1;
+  const char last = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
+  if (last == 'K' || last == 'M' || last == 'G') {
+    mult = last == 'K' ? 1ull << 10 : last == 'M' ? 1ull << 20 : 1ull << 30;
+    text.pop_back();
+  }
+  if (text.empty() || !std::all_of(text.begin(), text.end(), ::isdigit) || text.size() > 12)
+    return std::nullopt;
+  const uint64_t value = std::stoull(text) * mult;
+  if (value == 0) return std::nullopt;
+  return value;
+}
+
+std::vector<uint64_t> parse_sizes(const std::string& text) {
+  std::vector<uint64_t> out;
+  std::stringstream items(text);
+  std::string item;
+  auto bad = [&](const std::string& why) {
+    return Error(ExitCode::kUsage,
+                 "--sizes '" + text + "': " + why + " (examples: 2:8M, 4096, 2,64K,1M)");
+  };
+  while (std::getline(items, item, ',')) {
+    const auto colon = item.find(':');
+    if (colon == std::string::npos) {
+      auto v = parse_size(item);
+      if (!v) throw bad("'" + item + "' is not a size");
+      out.push_back(*v);
+      continue;
+    }
+    auto lo = parse_size(item.substr(0, colon));
+    auto hi = parse_size(item.substr(colon + 1));
+    if (!lo || !hi) throw bad("'" + item + "' is not a range");
+    if (*lo > *hi) throw bad("range '" + item + "' goes down");
+    for (uint64_t v = *lo; v <= *hi; v *= 2) out.push_back(v);
+  }
+  if (out.empty()) throw bad("no sizes");
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,73 @@
+// What one benchmark runs: pattern, mode, CQ harvesting, size and queue parameters.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cq/strategy.h"
+#include "spec/pattern_info.h"
+
+namespace rdmabench {
+
+enum class Mode { kBandwidth, kLatency };
+enum class Bootstrap { kRdmaCm, kOob };
+
+std::string to_string(Mode m);       // "bw", "lat"
+std::string to_string(Bootstrap b);  // "rdmacm", "oob"
+std::optional<Mode> parse_mode(const std::string& text);
+std::optional<Bootstrap> parse_bootstrap(const std::string& text);
+
+// The out-of-band bootstrap's local ACK timeout unless --qp-timeout says: perftest's 14 (67 ms).
+inline constexpr uint32_t kOobQpTimeout = 14;
+
+struct TestSpec {
+  Pattern pattern;  // none until chosen (bench/pattern_catalogue.h); validate_spec refuses none
+  Mode mode = Mode::kBandwidth;
+  CqChoice cq;  // each side's completion strategy
+  uint64_t size = 65536;
+  uint32_t tx_depth = 128;
+  uint32_t rx_depth = 512;
+  uint32_t signal_every = 16;
+  uint32_t poll_batch = 32;  // completions asked for per ibv_poll_cq
+  uint64_t rate = 0;         // lat: round trips started per second, open loop (0: back to back)
+  uint32_t qps = 1;          // QPs per side, spread over the threads (QP i on thread i % threads)
+  uint32_t threads = 1;      // threads per side; each drives its own QPs and CQs
+  bool cq_per_qp = false;    // one CQ per QP (default: one per thread)
+  bool bidir = false;        // bw: both sides stream at once, each timing its own direction
+  bool verify = false;
+  Bootstrap bootstrap = Bootstrap::kOob;
+  std::optional<uint32_t> gid_index;
+  uint32_t mtu = 0;  // bytes; 0 = the path's active MTU
+  // Local ACK timeout exponent of every QP (4.096 us x 2^n before a retransmission, like
+  // perftest -u); 0 = no retransmission timer. Unset: kOobQpTimeout for oob, rdma_cm's own
+  // choice for rdmacm.
+  std::optional<uint32_t> qp_timeout;
+
+  // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
+  // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"
+  // (then "/cq-per-qp" and "/bidir" where set).
+  std::string name() const;
+  // The name without its size: the table a row goes in ("write/bw/busy/qps:4").
+  std::string table_name() const;
+  // The local ACK timeout the out-of-band bootstrap gives every QP.
+  uint32_t oob_qp_timeout() const { return qp_timeout.value_or(kOobQpTimeout); }
+  // Does this pattern consume posted receives on the server? On the client?
+  bool server_receives() const { return pattern->target_receives; }
+  bool client_receives() const;
+  // The CQ of QP i, and how many CQs a side has.
+  uint32_t cq_of_qp(uint32_t i) const { return cq_per_qp ? i : i % threads; }
+  uint32_t cq_count() const { return cq_per_qp ? qps : threads; }
+  // How many QPs share one CQ at most.
+  uint32_t qps_per_cq() const { return cq_per_qp ? 1 : (qps + threads - 1) / threads; }
+  // Latency reported as half the round trip (a message each way) or the full one (read).
+  bool half_round_trip() const { return pattern->half_round_trip; }
+};
+
+// "2:8M" (powers of two from 2 to 8 MiB), "4096", "2,64K,1M", or mixes. K/M/G are binary.
+// Throws Error(kUsage) when malformed, zero, or not increasing within a range.
+std::vector<uint64_t> parse_sizes(const std::string& text);
+std::optional<uint64_t> parse_size(const std::string& text);
+
+}  // namespace rdmabench
