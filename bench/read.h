@@ -22,7 +22,8 @@ class ReadPattern final : public TransportPattern {
       .half_round_trip = false,
       .arrival = Arrival::kCompletion,
       .remote_access = IBV_ACCESS_REMOTE_READ,
-      .sizes = {}};
+      .sizes = {},
+      .needs = {.reliable = true, .connected = true}};
 
   ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {

@@ -22,7 +22,8 @@ class SendImmPattern final : public TransportPattern {
       .half_round_trip = true,
       .arrival = Arrival::kReceive,
       .remote_access = 0,
-      .sizes = {}};
+      .sizes = {},
+      .needs = {}};
 
   ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {

@@ -78,7 +78,8 @@ class WritePattern final : public TransportPattern {
       .half_round_trip = true,
       .arrival = Arrival::kMarker,
       .remote_access = IBV_ACCESS_REMOTE_WRITE,
-      .sizes = {1, UINT64_MAX, "write lat needs a byte for its marker"}};
+      .sizes = {1, UINT64_MAX, "write lat needs a byte for its marker"},
+      .needs = {.reliable = false, .connected = true}};
 
   ClientMeasurement run_client(QpStream& ep, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {

@@ -22,7 +22,8 @@ class WriteImmPattern final : public TransportPattern {
       .half_round_trip = true,
       .arrival = Arrival::kReceive,
       .remote_access = IBV_ACCESS_REMOTE_WRITE,
-      .sizes = {}};
+      .sizes = {},
+      .needs = {.reliable = false, .connected = true}};
 
   ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
                                std::chrono::milliseconds timeout) override {

@@ -72,7 +72,7 @@ BootstrapChoice choose_bootstrap(const std::string& requested, const std::string
             first_device()};
   try {
     CmEventChannel channel;
-    CmId probe(channel);
+    CmId probe(channel, default_transport()->cm_port_space);  // any: only the route
     probe.resolve(host, port, timeout);
     const std::string name = ibv_get_device_name(probe.verbs()->device);
     return {Bootstrap::kRdmaCm, requested == "auto" ? "address maps to " + name : "requested",
@@ -115,10 +115,19 @@ std::string pattern_help() {
   return help;
 }
 
+std::string transport_help() {
+  std::string help = "The QP type every benchmark runs over:";
+  for (const Transport& t : registered_transports())
+    help += "\n      " + t.name() + ": " + std::string(t->summary);
+  return help;
+}
+
 // What runs: patterns, modes, CQ strategies, sizes, and for how long.
 void add_what_to_run(cxxopts::Options& options) {
   options.add_options("What to run")("pattern", pattern_help(),
                                      cxxopts::value<std::string>()->default_value("all"))(
+      "transport", transport_help(),
+      cxxopts::value<std::string>()->default_value(default_transport().name()))(
       "mode", "bw,lat or all", cxxopts::value<std::string>()->default_value("all"))(
       "cq", cq_help(), cxxopts::value<std::string>()->default_value("all"))(
       "rate",
@@ -269,17 +278,21 @@ void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
 }
 
 // Every pattern, mode and QP count against the relations that hold on any device (lat needs
-// a thread per QP, --bidir is bw only, ...), before anything connects.
+// a thread per QP, --bidir is bw only, ...), before anything connects; the device's limits are
+// checked once it is open.
 void validate_combinations(const SuiteOptions& so) {
-  for (Mode m : so.modes)
-    for (uint32_t qps : so.qps) {
-      TestSpec s = so.base;
-      s.mode = m;
-      s.qps = qps;
-      s.threads = std::min(so.threads, qps);
-      s.bidir = so.base.bidir && m == Mode::kBandwidth;
-      validate_spec(s);
-    }
+  for (const auto& [pattern, sizes] : so.patterns)
+    for (Mode m : so.modes)
+      for (uint32_t qps : so.qps) {
+        TestSpec s = so.base;
+        s.pattern = pattern;
+        s.size = sizes.front();
+        s.mode = m;
+        s.qps = qps;
+        s.threads = std::min(so.threads, qps);
+        s.bidir = so.base.bidir && m == Mode::kBandwidth;
+        validate_spec(s);
+      }
   if (so.base.bidir &&
       std::find(so.modes.begin(), so.modes.end(), Mode::kBandwidth) == so.modes.end())
     throw Error(ExitCode::kUsage, "--bidir needs bw mode (--mode bw or all)");
@@ -290,11 +303,12 @@ void validate_combinations(const SuiteOptions& so) {
 void parse_patterns(const std::string& text, SuiteOptions& so) {
   const auto named =
       parse_list<Pattern>(text, parse_pattern, registered_patterns(), "pattern", pattern_names());
-  PatternSizes expanded = expand_patterns(named, so.sizes, text == "all");
+  PatternSizes expanded = expand_patterns(named, so.sizes, so.base.transport, text == "all");
   so.patterns = std::move(expanded.runs);
   for (const SkippedPair& s : expanded.skipped)
-    std::cerr << "rdmabench: note: --pattern all leaves out " << s.pattern.name() << " at "
-              << s.size << " B (" << s.why << ")\n";
+    std::cerr << "rdmabench: note: --pattern all leaves out " << s.pattern.name()
+              << (s.size > 0 ? " at " + std::to_string(s.size) + " B" : std::string()) << " ("
+              << s.why << ")\n";
 }
 
 // The parameters that do not come from TestSpec, and the suite's own.
@@ -311,6 +325,11 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
                               {Mode::kBandwidth, Mode::kLatency}, "mode", "bw, lat");
   so.cq_choices = parse_cq_choices(args["cq"].as<std::string>());
   so.sizes = parse_sizes(args["sizes"].as<std::string>());
+  const auto transport = parse_transport(args["transport"].as<std::string>());
+  if (!transport)
+    throw Error(ExitCode::kUsage, "--transport: unknown '" + args["transport"].as<std::string>() +
+                                      "' (" + transport_names() + ")");
+  so.base.transport = *transport;
   parse_patterns(args["pattern"].as<std::string>(), so);
   so.rates = parse_rates(args["rate"].as<std::string>());
   if (args.count("iters")) so.iterations = iterations_option(args["iters"].as<uint64_t>(), "iters");
@@ -328,7 +347,6 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   base.mtu = args["mtu"].as<uint32_t>();
   if (args.count("qp-timeout")) base.qp_timeout = args["qp-timeout"].as<uint32_t>();
   if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
-  validate_spec(base);  // the device's limits are checked once it is open
 }
 
 nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& so) {

@@ -12,10 +12,26 @@
 #include "measure/counter_catalogue.h"
 #include "net/control_channel.h"
 #include "spec/pattern_info.h"
+#include "verbs/transport.h"
 
 namespace rdmabench {
 
 namespace {
+
+nlohmann::json transports_of(const PatternInfo& info) {
+  nlohmann::json names = nlohmann::json::array();
+  for (const Transport& t : registered_transports())
+    if (info.needs.met_by(t.info())) names.push_back(t.name());
+  return names;
+}
+
+nlohmann::json transport_json(const Transport& t) {
+  return {{"name", t.name()},
+          {"summary", t->summary},
+          {"reliable", t->reliable},
+          {"connected", t->connected},
+          {"default", t == default_transport()}};
+}
 
 nlohmann::json pattern_json(const Pattern& p) {
   const PatternInfo& i = p.info();
@@ -30,6 +46,10 @@ nlohmann::json pattern_json(const Pattern& p) {
       {"arrival", to_string(i.arrival)},
       // Which modes leave the target's user space idle while the client streams.
       {"passive_target", {{"bw", !i.target_receives}, {"lat", i.arrival == Arrival::kCompletion}}},
+      // The registered transports it runs over (what it needs of one: needs_reliable, ...).
+      {"transports", transports_of(i)},
+      {"needs_reliable", i.needs.reliable},
+      {"needs_connected", i.needs.connected},
       {"min_size", i.sizes.min},
       {"max_size",
        i.sizes.max == UINT64_MAX ? nlohmann::json(nullptr) : nlohmann::json(i.sizes.max)}};
@@ -38,6 +58,8 @@ nlohmann::json pattern_json(const Pattern& p) {
 nlohmann::json registry_json() {
   nlohmann::json patterns = nlohmann::json::array();
   for (const Pattern& p : registered_patterns()) patterns.push_back(pattern_json(p));
+  nlohmann::json transports = nlohmann::json::array();
+  for (const Transport& t : registered_transports()) transports.push_back(transport_json(t));
   nlohmann::json strategies = nlohmann::json::array();
   for (const StrategyInfo& s : registered_strategies())
     strategies.push_back({{"name", s.name}, {"usage", s.usage}, {"blocks", s.blocks}});
@@ -45,6 +67,7 @@ nlohmann::json registry_json() {
           {"protocol", kControlProtocolVersion},
           {"results_schema", kResultsSchemaVersion},
           {"devices_schema", kDevicesSchemaVersion},
+          {"transports", transports},
           {"patterns", patterns},
           {"strategies", strategies},
           {"counters", counter_catalogue_json()}};
@@ -59,7 +82,8 @@ int run_version_command(int argc, char** argv) {
                                       "' (usage: rdmabench version [--json])");
   if (option == "--help") {
     std::cout << "Usage: rdmabench version [--json]\n  --json  also the control protocol, the "
-                 "schemas, the registered patterns and CQ strategies, and the counter catalogue, "
+                 "schemas, the registered transports, patterns and CQ strategies, and the counter "
+                 "catalogue, "
                  "as JSON\n";
   } else if (option == "--json") {
     std::cout << registry_json().dump(2) << "\n";

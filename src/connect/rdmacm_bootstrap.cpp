@@ -57,7 +57,7 @@ std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec&
   std::unique_ptr<Endpoint> ep;
   for (uint32_t i = 0; i < spec.qps; ++i) {
     StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
-    c.id = std::make_unique<CmId>(*c.channel);
+    c.id = std::make_unique<CmId>(*c.channel, spec.transport->cm_port_space);
     c.id->resolve(options.server_host, port, options.timeout);
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kClient);
     QpStream& s = ep->add_stream(std::move(c));
@@ -76,7 +76,7 @@ std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec&
 std::unique_ptr<Endpoint> rdmacm_server(ControlChannel& control, const TestSpec& spec,
                                         const BootstrapOptions& options) {
   CmEventChannel listen_channel;
-  CmId listener(listen_channel);
+  CmId listener(listen_channel, spec.transport->cm_port_space);
   listener.listen(control.socket().local_address(), 0);
   control.send({{"type", "cm_listen"}, {"port", listener.local_port()}});
   std::unique_ptr<Endpoint> ep;

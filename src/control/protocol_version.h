@@ -7,7 +7,8 @@ namespace rdmabench {
 // Bumped whenever a message changes shape; client and server must agree exactly.
 // 2: "run" carries "check"; 3: per-side CQ strategies, poll_batch, per-side figures in "done";
 // 4: qps, threads, cq_per_qp, bidir in the spec; duration_ms, margin_ms in "run"; per-thread
-// figures, per-stream counts and the sending window in "done"; 5: qp_timeout in the spec
-inline constexpr int kControlProtocolVersion = 5;
+// figures, per-stream counts and the sending window in "done"; 5: qp_timeout in the spec;
+// 6: transport in the spec
+inline constexpr int kControlProtocolVersion = 6;
 
 }  // namespace rdmabench

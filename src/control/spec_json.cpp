@@ -17,7 +17,8 @@ nlohmann::json or_null(const std::optional<uint32_t>& value) {
 }  // namespace
 
 nlohmann::json to_json(const TestSpec& s) {
-  nlohmann::json j = {{"pattern", s.pattern.name()},
+  nlohmann::json j = {{"transport", s.transport.name()},
+                      {"pattern", s.pattern.name()},
                       {"mode", to_string(s.mode)},
                       {"cq", s.cq.text()},
                       {"size", s.size},
@@ -67,6 +68,7 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   const MessageContext ctx{"spec", ExitCode::kUsage};
   constexpr uint32_t kU32 = std::numeric_limits<uint32_t>::max();
   TestSpec s;
+  s.transport = enum_field(j, ctx, "transport", parse_transport, transport_names());
   s.pattern = enum_field(j, ctx, "pattern", parse_pattern, pattern_names());
   s.mode = enum_field(j, ctx, "mode", parse_mode, "bw, lat");
   s.cq = cq_field(j, ctx);

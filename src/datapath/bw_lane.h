@@ -70,7 +70,7 @@ inline void fill_send_queue(StreamState& st, const TestSpec& spec, bool with_imm
       st.end.post(st.s, st.s.send_id(next));
     } else {
       if (with_imm)
-        st.req.wr.imm_data = htonl(static_cast<uint32_t>(st.first_sequence + st.posted));
+        st.req.wr().imm_data = htonl(static_cast<uint32_t>(st.first_sequence + st.posted));
       st.req.post(st.s, st.s.send_id(next), next % spec.signal_every == 0 || next == st.limit);
     }
     st.posted = next;

@@ -34,23 +34,20 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   cap.max_recv_wr = std::max<uint32_t>(receive_depth_, 1);
   cap.max_inline_data = kMaxInline;
   if (connection_.id) {
-    qp_ = std::make_unique<QueuePair>(*connection_.id, pd, *group.cq, cap);
+    qp_ = std::make_unique<QueuePair>(spec.transport, *connection_.id, pd, *group.cq, cap);
   } else {
-    qp_ = std::make_unique<QueuePair>(pd, *group.cq, cap);
+    qp_ = std::make_unique<QueuePair>(spec.transport, pd, *group.cq, cap);
   }
 
   // Receive work requests are built once; the hot path only re-posts them.
-  recv_sges_.resize(ring_);
-  recv_wrs_.resize(ring_);
+  receives_.reserve(ring_);
   for (uint32_t i = 0; i < ring_; ++i) {
-    recv_sges_[i] = {reinterpret_cast<uintptr_t>(target(i)), static_cast<uint32_t>(spec.size),
-                     buffer_->lkey()};
-    recv_wrs_[i] = {};
-    recv_wrs_[i].wr_id = (uint64_t{index_} << kStreamShift) | i;
+    const uint64_t id = (uint64_t{index_} << kStreamShift) | i;
+    const ibv_sge slot{reinterpret_cast<uintptr_t>(target(i)), static_cast<uint32_t>(spec.size),
+                       buffer_->lkey()};
     // A receive holds the payload (send), or only the immediate (write_imm: data by RDMA).
-    const bool holds_data = spec.pattern->receive_holds_data;
-    recv_wrs_[i].sg_list = holds_data ? &recv_sges_[i] : nullptr;
-    recv_wrs_[i].num_sge = holds_data ? 1 : 0;
+    receives_.push_back(spec.pattern->receive_holds_data ? ReceiveWorkRequest(id, slot)
+                                                         : ReceiveWorkRequest::without_data(id));
   }
 }
 

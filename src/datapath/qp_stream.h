@@ -20,6 +20,7 @@
 #include "verbs/memory_region.h"
 #include "verbs/protection_domain.h"
 #include "verbs/queue_pair.h"
+#include "verbs/work_request.h"
 
 namespace rdmabench {
 
@@ -82,7 +83,7 @@ class QpStream {
   }
   // Re-posts receive i (its wr_id carries the stream; it lands in target(i)); write_imm
   // receives carry no buffer.
-  void post_receive(uint64_t i) { qp_->post_recv(recv_wrs_[(i & kInStreamMask) % ring_]); }
+  void post_receive(uint64_t i) { qp_->post_recv(receives_[(i & kInStreamMask) % ring_].native()); }
   // Fills the receive queue (spec.rx_depth receives) once, after the QP reached INIT.
   void post_initial_receives();
   // The id of this stream's send number `seq` (1-based within a run).
@@ -131,8 +132,7 @@ class QpStream {
   StreamConnection connection_;
   std::unique_ptr<MemoryRegion> buffer_;
   std::unique_ptr<QueuePair> qp_;  // destroyed first
-  std::vector<ibv_sge> recv_sges_;
-  std::vector<ibv_recv_wr> recv_wrs_;
+  std::vector<ReceiveWorkRequest> receives_;
   uint32_t ring_ = 1;
   uint32_t receive_depth_ = 0;
 };

@@ -20,7 +20,7 @@ ClientMeasurement sequenced_ping_pong(QpStream& s, ibv_wr_opcode opcode, const R
     ClientMeasurement m;
     time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
       const uint64_t seq = s.sequence++;
-      req.wr.imm_data = htonl(static_cast<uint32_t>(seq));
+      req.wr().imm_data = htonl(static_cast<uint32_t>(seq));
       req.post(s, i + 1, signal_this(s.spec(), seq));
       drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
         if (s.checking) m.verify_errors += check(s, wc, seq);
@@ -46,7 +46,7 @@ TransportPattern::ServerCount sequenced_echo(QpStream& s, ibv_wr_opcode opcode,
       });
       if (!more) break;  // the client's end of a timed window
       ++s.sequence;
-      reply.wr.imm_data = htonl(static_cast<uint32_t>(seq));
+      reply.wr().imm_data = htonl(static_cast<uint32_t>(seq));
       reply.post(s, c.round_trips + 1, signal_this(s.spec(), seq));
     }
     return c;

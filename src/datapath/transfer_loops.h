@@ -22,35 +22,37 @@
 #include "datapath/payload.h"
 #include "datapath/qp_stream.h"
 #include "spec/spec_validation.h"
+#include "verbs/work_request.h"
 
 namespace rdmabench {
 
-// One prepared send-queue work request with its scatter entry.
+// The work request of a pattern's opcode on a stream (verbs/work_request.h builds it).
+// RDMA ops target the peer's receive/target slot; reads land in our target(0).
+inline SendWorkRequest stream_request(QpStream& ep, ibv_wr_opcode opcode) {
+  const bool reads = opcode == IBV_WR_RDMA_READ;
+  const ibv_sge local{reinterpret_cast<uintptr_t>(reads ? ep.target(0) : ep.source()),
+                      static_cast<uint32_t>(ep.spec().size), ep.buffer().lkey()};
+  if (opcode == IBV_WR_SEND || opcode == IBV_WR_SEND_WITH_IMM)
+    return SendWorkRequest::send(opcode, local);
+  return SendWorkRequest::rdma(opcode, local, {ep.remote.address, ep.remote.rkey});
+}
+
+// One prepared send-queue work request, posted again and again.
 struct SendRequest {
-  ibv_sge sge{};
-  ibv_send_wr wr{};
+  SendWorkRequest request;
   unsigned base_flags = 0;
 
-  // RDMA ops target the peer's receive/target slot; reads land in our target(0).
-  SendRequest(QpStream& ep, ibv_wr_opcode opcode) {
-    const auto size = static_cast<uint32_t>(ep.spec().size);
-    uint8_t* local = opcode == IBV_WR_RDMA_READ ? ep.target(0) : ep.source();
-    sge = {reinterpret_cast<uintptr_t>(local), size, ep.buffer().lkey()};
-    wr.sg_list = &sge;
-    wr.num_sge = 1;
-    wr.opcode = opcode;
-    if (opcode == IBV_WR_RDMA_WRITE || opcode == IBV_WR_RDMA_WRITE_WITH_IMM ||
-        opcode == IBV_WR_RDMA_READ) {
-      wr.wr.rdma.remote_addr = ep.remote.address;
-      wr.wr.rdma.rkey = ep.remote.rkey;
-    }
-    if (opcode != IBV_WR_RDMA_READ && size <= ep.qp().max_inline_data())
+  SendRequest(QpStream& ep, ibv_wr_opcode opcode) : request(stream_request(ep, opcode)) {
+    if (opcode != IBV_WR_RDMA_READ && ep.spec().size <= ep.qp().max_inline_data())
       base_flags = static_cast<unsigned>(IBV_SEND_INLINE);
   }
+  ibv_send_wr& wr() noexcept { return request.native(); }
+
   void post(QpStream& ep, uint64_t id, bool signaled) {
+    ibv_send_wr& wr = request.native();
     wr.wr_id = id;
     wr.send_flags = base_flags | (signaled ? static_cast<unsigned>(IBV_SEND_SIGNALED) : 0u);
-    injected_post_work(sge.length);  // nothing, except in the gate's slowdown test build
+    injected_post_work(request.sge().length);  // nothing, except in the gate's slowdown build
     if (ep.posted++ == ep.corrupt_from) [[unlikely]]
       ep.source()[0] ^= 0xff;  // testing only: --debug-corrupt, in check runs
     ep.qp().post_send(wr);

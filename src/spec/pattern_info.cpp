@@ -8,10 +8,22 @@ std::string_view to_string(Arrival a) {
   return a == Arrival::kReceive ? "receive" : a == Arrival::kMarker ? "marker" : "completion";
 }
 
+std::string TransportNeeds::text() const {
+  if (!reliable && !connected) return "runs over any transport";
+  return std::string("needs a ") + (reliable ? "reliable " : "") + (connected ? "connected " : "") +
+         "transport";
+}
+
 PatternSizes expand_patterns(const std::vector<Pattern>& patterns,
-                             const std::vector<uint64_t>& sizes, bool all) {
+                             const std::vector<uint64_t>& sizes, Transport transport, bool all) {
   PatternSizes out;
   for (const Pattern& p : patterns) {
+    if (!p->needs.met_by(transport.info())) {
+      const std::string why = p->needs.text() + ", not " + transport.name();
+      if (!all) throw Error(ExitCode::kUsage, "--pattern " + p.name() + ": " + why);
+      out.skipped.push_back({p, 0, why});
+      continue;
+    }
     std::vector<uint64_t> accepted;
     for (uint64_t size : sizes) {
       if (p->sizes.accepts(size)) {
@@ -26,7 +38,8 @@ PatternSizes expand_patterns(const std::vector<Pattern>& patterns,
     if (!accepted.empty()) out.runs.emplace_back(p, std::move(accepted));
   }
   if (out.runs.empty())
-    throw Error(ExitCode::kUsage, "no pattern accepts any of the --sizes given");
+    throw Error(ExitCode::kUsage,
+                "no pattern accepts any of the --sizes given over " + transport.name());
   return out;
 }
 

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "verbs/transport.h"
+
 namespace rdmabench {
 
 // What a message carries in its immediate field.
@@ -35,6 +37,18 @@ struct SizeRule {
   bool accepts(uint64_t size) const noexcept { return size >= min && size <= max; }
 };
 
+// What a pattern needs of the transport it runs over; a transport that lacks it is refused.
+struct TransportNeeds {
+  bool reliable = false;   // RDMA read and atomics run over a reliable transport only
+  bool connected = false;  // RDMA write names the peer's QP by the connection
+
+  bool met_by(const TransportInfo& t) const noexcept {
+    return (!reliable || t.reliable) && (!connected || t.connected);
+  }
+  // "needs a reliable connected transport" (what it needs, for the message that refuses one)
+  std::string text() const;
+};
+
 struct PatternInfo {
   std::string_view name;     // "send"
   std::string_view summary;  // one line for --help
@@ -46,6 +60,7 @@ struct PatternInfo {
   Arrival arrival;           // lat: how arrival is seen
   unsigned remote_access;    // IBV_ACCESS_REMOTE_* the target's buffer grants
   SizeRule sizes;            // the message sizes it accepts
+  TransportNeeds needs;      // which transports it runs over
 };
 
 // A registered pattern, by its description (compares by identity).
@@ -63,20 +78,22 @@ class Pattern {
   const PatternInfo* info_ = nullptr;
 };
 
-// One (pattern, size) the pattern's size rule refuses, with why.
+// One (pattern, size) the pattern's size rule refuses, or (size 0) a pattern the transport
+// cannot carry, with why.
 struct SkippedPair {
   Pattern pattern;
   uint64_t size = 0;
   std::string why;
 };
-// Which of `sizes` each pattern accepts. `patterns` holds what --pattern named; with `all`
-// (every registered one) a refused size is only skipped (and said); named, it is an error
-// Error(kUsage) naming the pattern, the size and the rule.
+// Which of `sizes` each pattern accepts over `transport`. `patterns` holds what --pattern
+// named; with `all` (every registered one) a refused size or pattern is only skipped (and
+// said); named, it is an error Error(kUsage) naming the pattern, the size or the transport,
+// and the rule.
 struct PatternSizes {
   std::vector<std::pair<Pattern, std::vector<uint64_t>>> runs;
   std::vector<SkippedPair> skipped;
 };
 PatternSizes expand_patterns(const std::vector<Pattern>& patterns,
-                             const std::vector<uint64_t>& sizes, bool all);
+                             const std::vector<uint64_t>& sizes, Transport transport, bool all);
 
 }  // namespace rdmabench

@@ -26,6 +26,9 @@ bool is_path_mtu(uint32_t mtu) {
 void validate_spec(const TestSpec& s) {
   if (!s.pattern.chosen())
     throw Error(ExitCode::kUsage, "spec field pattern (--pattern): no pattern was chosen");
+  if (!s.pattern->needs.met_by(s.transport.info()))
+    throw Error(ExitCode::kUsage, "spec field transport (--transport) is " + s.transport.name() +
+                                      "; " + s.pattern.name() + " " + s.pattern->needs.text());
   require(s.size >= 1, named("size", "--sizes"), s.size, "messages carry at least 1 byte");
   require(s.pattern->sizes.accepts(s.size), named("size", "--sizes"), s.size,
           s.pattern.name() + ": " + std::string(s.pattern->sizes.why));

@@ -46,7 +46,8 @@ std::optional<Bootstrap> parse_bootstrap(const std::string& t) {
 namespace {
 // What the name adds after the size: rate, scale-out, direction.
 std::string name_suffix(const TestSpec& s) {
-  return (s.rate > 0 ? "/rate:" + std::to_string(s.rate) : "") +
+  return (s.transport != default_transport() ? "/" + s.transport.name() : "") +
+         (s.rate > 0 ? "/rate:" + std::to_string(s.rate) : "") +
          (s.qps > 1 ? "/qps:" + std::to_string(s.qps) : "") +
          (s.threads > 1 ? "/threads:" + std::to_string(s.threads) : "") +
          (s.cq_per_qp ? "/cq-per-qp" : "") + (s.bidir ? "/bidir" : "");

@@ -1,4 +1,4 @@
-// What one benchmark runs: pattern, mode, CQ harvesting, size and queue parameters.
+// What one benchmark runs: transport, pattern, mode, CQ harvesting, size and queue parameters.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 
 #include "cq/strategy.h"
 #include "spec/pattern_info.h"
+#include "verbs/transport.h"
 
 namespace rdmabench {
 
@@ -23,6 +24,7 @@ std::optional<Bootstrap> parse_bootstrap(const std::string& text);
 inline constexpr uint32_t kOobQpTimeout = 14;
 
 struct TestSpec {
+  Transport transport = default_transport();  // the QP type (rc)
   Pattern pattern;  // none until chosen (bench/pattern_catalogue.h); validate_spec refuses none
   Mode mode = Mode::kBandwidth;
   CqChoice cq;  // each side's completion strategy
@@ -46,6 +48,7 @@ struct TestSpec {
   std::optional<uint32_t> qp_timeout;
 
   // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
+  // over a transport other than the default "send/bw/busy/4096/ud",
   // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"
   // (then "/cq-per-qp" and "/bidir" where set).
   std::string name() const;

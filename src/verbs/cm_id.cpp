@@ -82,8 +82,8 @@ CmEventChannel::Event CmEventChannel::expect(rdma_cm_event_type expected,
   return e;
 }
 
-CmId::CmId(CmEventChannel& channel) : channel_(channel) {
-  check_call(rdma_create_id(channel.native(), &id_, nullptr, RDMA_PS_TCP), "rdma_create_id");
+CmId::CmId(CmEventChannel& channel, rdma_port_space port_space) : channel_(channel) {
+  check_call(rdma_create_id(channel.native(), &id_, nullptr, port_space), "rdma_create_id");
 }
 
 CmId::CmId(rdma_cm_id* adopted, CmEventChannel& channel) : id_(adopted), channel_(channel) {

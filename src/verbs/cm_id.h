@@ -34,7 +34,8 @@ class CmEventChannel {
 
 class CmId {
  public:
-  explicit CmId(CmEventChannel& channel);
+  // A new id in `port_space` (the transport's: RDMA_PS_TCP for rc).
+  CmId(CmEventChannel& channel, rdma_port_space port_space);
   // Takes ownership of an id that rdma_cm created (a connection request), and moves its
   // events to `channel`.
   CmId(rdma_cm_id* adopted, CmEventChannel& channel);

@@ -7,11 +7,11 @@
 namespace rdmabench {
 
 namespace {
-ibv_qp_init_attr init_attr(CompletionQueue& cq, const QpCapacity& capacity) {
+ibv_qp_init_attr init_attr(Transport transport, CompletionQueue& cq, const QpCapacity& capacity) {
   ibv_qp_init_attr attr{};
   attr.send_cq = cq.native();
   attr.recv_cq = cq.native();
-  attr.qp_type = IBV_QPT_RC;
+  attr.qp_type = transport->qp_type;
   attr.sq_sig_all = 0;
   attr.cap.max_send_wr = capacity.max_send_wr;
   attr.cap.max_recv_wr = capacity.max_recv_wr;
@@ -22,15 +22,18 @@ ibv_qp_init_attr init_attr(CompletionQueue& cq, const QpCapacity& capacity) {
 }
 }  // namespace
 
-QueuePair::QueuePair(const ProtectionDomain& pd, CompletionQueue& cq, const QpCapacity& capacity) {
-  ibv_qp_init_attr attr = init_attr(cq, capacity);
+QueuePair::QueuePair(Transport transport, const ProtectionDomain& pd, CompletionQueue& cq,
+                     const QpCapacity& capacity)
+    : transport_(transport) {
+  ibv_qp_init_attr attr = init_attr(transport, cq, capacity);
   qp_ = check_ptr(ibv_create_qp(pd.native(), &attr), "ibv_create_qp");
   max_inline_ = attr.cap.max_inline_data;
 }
 
-QueuePair::QueuePair(CmId& id, const ProtectionDomain& pd, CompletionQueue& cq,
-                     const QpCapacity& capacity) {
-  ibv_qp_init_attr attr = init_attr(cq, capacity);
+QueuePair::QueuePair(Transport transport, CmId& id, const ProtectionDomain& pd, CompletionQueue& cq,
+                     const QpCapacity& capacity)
+    : transport_(transport) {
+  ibv_qp_init_attr attr = init_attr(transport, cq, capacity);
   check_call(rdma_create_qp(id.native(), pd.native(), &attr), "rdma_create_qp");
   cm_id_ = id.native();
   qp_ = cm_id_->qp;
@@ -51,9 +54,8 @@ void QueuePair::to_init(uint8_t port, int access) {
   attr.pkey_index = 0;
   attr.port_num = port;
   attr.qp_access_flags = static_cast<unsigned>(access);
-  check_call(ibv_modify_qp(qp_, &attr,
-                           IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS),
-             "ibv_modify_qp", "RESET->INIT");
+  attr.qkey = kQkey;
+  check_call(ibv_modify_qp(qp_, &attr, transport_->init_mask), "ibv_modify_qp", "RESET->INIT");
 }
 
 void QueuePair::to_rtr(const QpAddress& remote, const QpPath& path) {
@@ -74,10 +76,7 @@ void QueuePair::to_rtr(const QpAddress& remote, const QpPath& path) {
     attr.ah_attr.grh.sgid_index = static_cast<uint8_t>(path.sgid_index);
     attr.ah_attr.grh.hop_limit = 64;
   }
-  check_call(ibv_modify_qp(qp_, &attr,
-                           IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                               IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER),
-             "ibv_modify_qp", "INIT->RTR");
+  check_call(ibv_modify_qp(qp_, &attr, transport_->rtr_mask), "ibv_modify_qp", "INIT->RTR");
 }
 
 void QueuePair::to_rts(uint32_t psn, const QpPath& path) {
@@ -88,10 +87,7 @@ void QueuePair::to_rts(uint32_t psn, const QpPath& path) {
   attr.retry_cnt = 7;
   attr.rnr_retry = 7;  // retry forever when the receiver has no receive posted yet
   attr.max_rd_atomic = path.rd_atomic;
-  check_call(ibv_modify_qp(qp_, &attr,
-                           IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-                               IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC),
-             "ibv_modify_qp", "RTR->RTS");
+  check_call(ibv_modify_qp(qp_, &attr, transport_->rts_mask), "ibv_modify_qp", "RTR->RTS");
 }
 
 QpPathInUse QueuePair::path_in_use() const {

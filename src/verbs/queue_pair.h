@@ -1,4 +1,5 @@
-// Reliable-connected queue pair (ibv_qp): creation, the RESET->INIT->RTR->RTS moves, posting.
+// A queue pair (ibv_qp) of any registered transport (transport.h): creation, the
+// RESET->INIT->RTR->RTS moves (each setting the attributes its transport takes), posting.
 #pragma once
 
 #include <infiniband/verbs.h>
@@ -10,6 +11,7 @@
 #include "verbs/completion_queue.h"
 #include "verbs/error.h"
 #include "verbs/protection_domain.h"
+#include "verbs/transport.h"
 
 namespace rdmabench {
 
@@ -28,6 +30,10 @@ struct QpAddress {
   uint16_t lid = 0;
   RawGid gid{};
 };
+
+// The Q_Key every datagram QP takes and every datagram send names (a transport without
+// datagrams ignores it).
+inline constexpr uint32_t kQkey = 0x11111111;
 
 struct QpPath {
   uint8_t port = 1;
@@ -49,15 +55,18 @@ struct QpPathInUse {
 class QueuePair {
  public:
   // A QP moved through its states by hand (out-of-band bootstrap).
-  QueuePair(const ProtectionDomain& pd, CompletionQueue& cq, const QpCapacity& capacity);
+  QueuePair(Transport transport, const ProtectionDomain& pd, CompletionQueue& cq,
+            const QpCapacity& capacity);
   // A QP that rdma_cm moves through its states (rdma_create_qp on the CM id).
-  QueuePair(CmId& id, const ProtectionDomain& pd, CompletionQueue& cq, const QpCapacity& capacity);
+  QueuePair(Transport transport, CmId& id, const ProtectionDomain& pd, CompletionQueue& cq,
+            const QpCapacity& capacity);
   ~QueuePair();
   QueuePair(const QueuePair&) = delete;
   QueuePair& operator=(const QueuePair&) = delete;
 
   uint32_t number() const noexcept { return qp_->qp_num; }
   uint32_t max_inline_data() const noexcept { return max_inline_; }
+  Transport transport() const noexcept { return transport_; }
 
   // RESET->INIT on `port`, granting `access` (IBV_ACCESS_* flags).
   void to_init(uint8_t port, int access);
@@ -79,6 +88,7 @@ class QueuePair {
   }
 
  private:
+  Transport transport_;
   ibv_qp* qp_ = nullptr;
   rdma_cm_id* cm_id_ = nullptr;  // set when rdma_cm owns the QP
   uint32_t max_inline_ = 0;

@@ -1,7 +1,9 @@
 """tools/compare on real rxe results and on doctored copies of them."""
 import json
 
-from conftest import FIXTURE, run_tool, scaled
+import sys
+
+from conftest import FIXTURE, ROOT, run_tool, scaled
 
 LATENCY_COUNTERS = ("lat_min_us", "lat_mean_us", "lat_p50_us", "lat_p90_us", "lat_p99_us",
                     "lat_p999_us", "lat_max_us")
@@ -225,3 +227,44 @@ def test_one_slow_qp_fails_per_qp_while_the_aggregate_holds(write_json):
     assert proc.returncode == 1, proc.stdout
     failing = [l for l in proc.stdout.splitlines() if "REGRESSION" in l and l.startswith("write/")]
     assert len(failing) == 1 and "write/bw/busy/65536/qps:4 qp2" in failing[0], failing
+
+
+def test_schema_2_is_read_as_rc_and_schema_3_must_name_its_transport(sweep, write_json):
+    """Schema 2 came before the transport axis (every row ran over rc); from schema 3 on each
+    row's spec names its transport, and a row without one is refused."""
+    assert sweep["context"]["rdmabench_schema"] == 2
+    new = json.loads(json.dumps(sweep))
+    new["context"]["rdmabench_schema"] = 3
+    for row in new["benchmarks"]:
+        row["rdmabench_spec"]["transport"] = "rc"
+    proc = run_tool("compare", FIXTURE, write_json(new, "three.json"))
+    assert proc.returncode == 0 and "no regression" in proc.stdout, proc.stdout + proc.stderr
+    del new["benchmarks"][1]["rdmabench_spec"]["transport"]
+    proc = run_tool("compare", FIXTURE, write_json(new, "no-transport.json"))
+    assert proc.returncode == 2 and "transport" in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_rows_of_two_transports_are_never_selected_as_one(sweep, write_json):
+    """A file with rc and (say) ud rows of the same pattern, mode, strategy and size: a figure
+    takes the file's first transport unless told, never both as one line."""
+    sys.path.insert(0, str(ROOT / "tools" / "lib"))
+    import rdmabench_results as rr
+    doc = json.loads(json.dumps(sweep))
+    doc["context"]["rdmabench_schema"] = 3
+    extra = []
+    for row in doc["benchmarks"]:
+        row["rdmabench_spec"]["transport"] = "rc"
+        if row["rdmabench_spec"]["name"] == "send/bw/busy/4096":
+            ud = json.loads(json.dumps(row))
+            ud["name"] = ud["rdmabench_spec"]["name"] = "send/bw/busy/4096/ud"
+            ud["rdmabench_spec"]["transport"] = "ud"
+            extra.append(ud)
+    assert extra
+    doc["benchmarks"] += extra
+    run = rr.load(write_json(doc, "two.json"))
+    assert run.transports == ["rc", "ud"]
+    picked = [b for b in run.select("bw", "send", "busy") if b.size == 4096]
+    assert [b.transport for b in picked] == ["rc"]
+    both = [b for b in run.select("bw", "send", "busy", transport=None) if b.size == 4096]
+    assert sorted(b.transport for b in both) == ["rc", "ud"]

@@ -34,7 +34,10 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
     ctx = doc["context"]
-    assert ctx["rdmabench_schema"] == REGISTRY["results_schema"] == 2
+    assert ctx["rdmabench_schema"] == REGISTRY["results_schema"] == 3
+    # Every row says its transport: the default, as the engine names it.
+    default = [t["name"] for t in REGISTRY["transports"] if t["default"]]
+    assert default == ["rc"] and {r["rdmabench_spec"]["transport"] for r in doc["benchmarks"]} == {"rc"}
     assert ctx["rdmabench_counters"] == REGISTRY["counters"]
     assert ctx["executable"] == "rdmabench-run"
     assert ctx["driver"] == "rxe" and ctx["link_layer"] == "Ethernet"

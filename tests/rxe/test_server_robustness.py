@@ -15,7 +15,7 @@ import pytest
 from conftest import PROTOCOL, Server, client, server_address
 
 HELLO = {"type": "hello", "protocol": PROTOCOL, "version": "crafted"}
-GOOD_SPEC = {"pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
+GOOD_SPEC = {"transport": "rc", "pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
              "rx_depth": 512, "signal_every": 16, "poll_batch": 32, "rate": 0, "verify": False, "cm": "oob",
              "mtu": 0, "qp_timeout": 14, "gid_index": None, "qps": 1, "threads": 1,
              "cq_per_qp": False, "bidir": False}
@@ -80,6 +80,7 @@ def still_serves(rdmabench, layout, server):
     ("size", 1 << 40, "max_msg_sz"),
     ("size", "big", "spec.size must be an unsigned integer"),
     ("pattern", "atomic", "spec.pattern"),
+    ("transport", "xrc", "spec.transport"),
     ("mtu", 1000, "spec field mtu"),
     ("cq", "hybrid:99999999", "spec.cq"),
     ("cq", "client=busy", "spec.cq"),

@@ -90,7 +90,7 @@ TEST(PatternRegistry, SendImmReceivesDataAndASequence) {
 TEST(PatternSizes, AllLeavesOutWhatARuleRefusesAndSaysWhy) {
   const Pattern send = *parse_pattern("send");
   const Pattern eight(kEightBytes);
-  const PatternSizes got = expand_patterns({send, eight}, {2, 8, 64}, true);
+  const PatternSizes got = expand_patterns({send, eight}, {2, 8, 64}, default_transport(), true);
   ASSERT_EQ(got.runs.size(), 2u);
   EXPECT_EQ(got.runs[0].first, send);
   EXPECT_EQ(got.runs[0].second, (std::vector<uint64_t>{2, 8, 64}));
@@ -104,7 +104,7 @@ TEST(PatternSizes, AllLeavesOutWhatARuleRefusesAndSaysWhy) {
 
 TEST(PatternSizes, ANamedPatternWithASizeItRefusesIsAUsageError) {
   try {
-    expand_patterns({Pattern(kEightBytes)}, {8, 64}, false);
+    expand_patterns({Pattern(kEightBytes)}, {8, 64}, default_transport(), false);
     FAIL() << "accepted 64 B for an 8-byte pattern";
   } catch (const Error& e) {
     EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
@@ -114,7 +114,7 @@ TEST(PatternSizes, ANamedPatternWithASizeItRefusesIsAUsageError) {
 }
 
 TEST(PatternSizes, NoPatternAtAnySizeIsAUsageError) {
-  EXPECT_THROW(expand_patterns({Pattern(kEightBytes)}, {2, 4}, true), Error);
+  EXPECT_THROW(expand_patterns({Pattern(kEightBytes)}, {2, 4}, default_transport(), true), Error);
 }
 
 TEST(PatternSizes, TheSpecChecksTheRuleToo) {
@@ -125,3 +125,78 @@ TEST(PatternSizes, TheSpecChecksTheRuleToo) {
   s.size = 16;  // a crafted spec on the control port gets the same answer
   EXPECT_THROW(validate_spec(s), Error);
 }
+
+namespace rdmabench {
+namespace {
+// A made-up datagram transport: neither reliable nor connected (the shape of UD).
+constexpr TransportInfo kDatagram{.name = "datagram",
+                                  .summary = "test only",
+                                  .qp_type = IBV_QPT_UD,
+                                  .cm_port_space = RDMA_PS_UDP,
+                                  .reliable = false,
+                                  .connected = false,
+                                  .init_mask = 0,
+                                  .rtr_mask = 0,
+                                  .rts_mask = 0};
+}  // namespace
+
+TEST(PatternTransports, EachRegisteredPatternRunsOverTheDefaultTransport) {
+  EXPECT_EQ(default_transport()->name, "rc");
+  for (const Pattern& p : registered_patterns())
+    EXPECT_TRUE(p->needs.met_by(default_transport().info())) << p.name();
+}
+
+TEST(PatternTransports, AllLeavesOutWhatTheTransportCannotCarryAndSaysWhy) {
+  const Pattern send = *parse_pattern("send");
+  const Pattern read = *parse_pattern("read");
+  const Pattern write = *parse_pattern("write");
+  const PatternSizes got = expand_patterns({send, read, write}, {64}, Transport(kDatagram), true);
+  ASSERT_EQ(got.runs.size(), 1u);
+  EXPECT_EQ(got.runs[0].first, send);
+  ASSERT_EQ(got.skipped.size(), 2u);
+  EXPECT_EQ(got.skipped[0].pattern, read);
+  EXPECT_EQ(got.skipped[0].size, 0u);
+  EXPECT_EQ(got.skipped[0].why, "needs a reliable connected transport, not datagram");
+  EXPECT_EQ(got.skipped[1].why, "needs a connected transport, not datagram");
+}
+
+TEST(PatternTransports, ANamedPatternTheTransportCannotCarryIsAUsageError) {
+  const Pattern read = *parse_pattern("read");
+  try {
+    expand_patterns({read}, {64}, Transport(kDatagram), false);
+    FAIL() << "read accepted over a datagram transport";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
+    EXPECT_EQ(std::string(e.what()),
+              "--pattern read: needs a reliable connected transport, not datagram");
+  }
+}
+
+TEST(PatternTransports, TheSpecChecksTheTransportToo) {
+  TestSpec s = a_spec("read");
+  s.transport = Transport(kDatagram);
+  try {
+    validate_spec(s);
+    FAIL() << "a crafted spec ran read over a datagram transport";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "spec field transport (--transport) is datagram; read needs a reliable connected "
+              "transport");
+  }
+  s.pattern = *parse_pattern("send");
+  EXPECT_NO_THROW(validate_spec(s));
+  EXPECT_EQ(s.name(), "send/bw/busy/65536/datagram");  // the name keeps transports apart
+  EXPECT_EQ(a_spec("send").name(), "send/bw/busy/65536");
+}
+
+TEST(PatternTransports, TheSpecCarriesItsTransportOnTheWire) {
+  nlohmann::json j = to_json(a_spec("send"));
+  EXPECT_EQ(j["transport"], "rc");
+  EXPECT_EQ(spec_from_json(j).transport, default_transport());
+  j["transport"] = "xrc";
+  EXPECT_THROW(spec_from_json(j), Error);
+  j.erase("transport");
+  EXPECT_THROW(spec_from_json(j), Error);
+}
+
+}  // namespace rdmabench

@@ -13,12 +13,14 @@ from pathlib import Path
 
 # Schema 2: each row carries its spec as an object (rdmabench_spec), the context is typed and
 # holds the counter catalogue. Schema 1 rows carried their spec only in their name.
-SUPPORTED_SCHEMAS = {2}
+SUPPORTED_SCHEMAS = {2, 3}
 MODES = ("bw", "lat")
 
 # What a row's spec must say, and the Benchmark field each goes to.
 _SPEC_FIELDS = {"name": str, "pattern": str, "mode": str, "cq": str, "size": int, "rate": int,
-                "qps": int, "threads": int, "cq_per_qp": bool, "bidir": bool}
+                "qps": int, "threads": int, "cq_per_qp": bool, "bidir": bool, "transport": str}
+# Schema 2 came before the transport axis: every row of it ran over rc.
+_SCHEMA_2_TRANSPORT = "rc"
 _PER_QP = re.compile(r"^qp(?P<index>\d+)_bytes_per_second$")
 
 
@@ -67,6 +69,7 @@ class Benchmark:
     threads: int = 1
     cq_per_qp: bool = False
     bidir: bool = False  # bw: both directions at once; the figures are their sum
+    transport: str = "rc"  # the QP type, as the engine names it
     samples: list = field(default_factory=list)  # iteration rows, one per repetition
     errors: list = field(default_factory=list)  # error messages of failed repetitions
 
@@ -161,14 +164,25 @@ class Run:
         """The patterns in this file, in file order (whatever the engine ran)."""
         return list(dict.fromkeys(b.pattern for b in self.benchmarks.values()))
 
-    def select(self, mode=None, pattern=None, cq=None, rate=0, scale=""):
+    @property
+    def transports(self):
+        """The transports in this file, in file order; the first is the file's own (the one
+        select() takes unless told)."""
+        return list(dict.fromkeys(b.transport for b in self.benchmarks.values()))
+
+    def select(self, mode=None, pattern=None, cq=None, rate=0, scale="", transport=""):
         """Benchmarks that ran; by default the back-to-back ones (rate=None: every rate) on
-        one QP one way (scale=None: every --qps/--threads/--bidir variant)."""
+        one QP one way (scale=None: every --qps/--threads/--bidir variant) over the file's
+        first transport (transport=None: every one), so that rows of two transports are never
+        drawn as one line."""
+        if transport == "":
+            transport = self.transports[0] if self.benchmarks else None
         return [
             b for b in self.benchmarks.values()
             if b.ok and (mode is None or b.mode == mode) and (pattern is None or b.pattern == pattern)
             and (cq is None or b.cq == cq) and (rate is None or b.rate == rate)
             and (scale is None or b.scale == scale)
+            and (transport is None or b.transport == transport)
         ]
 
 
@@ -184,12 +198,14 @@ def catalogue_entry(catalogue, key):
     return None
 
 
-def spec_of(row):
+def spec_of(row, schema=3):
     """A row's spec (what the engine wrote in rdmabench_spec) as Benchmark fields, or None when
     it is missing or malformed."""
     spec = row.get("rdmabench_spec")
     if not isinstance(spec, dict):
         return None
+    if schema == 2:
+        spec = {**spec, "transport": _SCHEMA_2_TRANSPORT}
     fields = []
     for key, kind in _SPEC_FIELDS.items():
         value = spec.get(key)
@@ -231,7 +247,7 @@ def load(path, label=None):
             raise ResultsError(f"{where}: benchmarks[{i}] has no name")
         if row.get("run_type") == "aggregate":
             continue  # mean/median/stddev/cv rows: recomputed from the repetitions
-        fields = spec_of(row)
+        fields = spec_of(row, schema)
         if fields is None:
             raise ResultsError(f"{where}: benchmarks[{i}] ('{row['name']}') has no valid rdmabench_spec "
                                f"(needs {', '.join(_SPEC_FIELDS)})")
