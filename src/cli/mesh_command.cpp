@@ -11,6 +11,7 @@
 #include "bench/pattern_catalogue.h"
 #include "cli/option_checks.h"
 #include "control/control_protocol.h"
+#include "core/comma_list.h"
 #include "core/error.h"
 #include "mesh/mesh_job.h"
 #include "mesh/schedule.h"
@@ -69,13 +70,6 @@ cxxopts::Options mesh_options() {
   return options;
 }
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) items.push_back(item);
-  return items;
-}
-
 uint64_t one_size(const std::string& text, const char* option) {
   const auto sizes = parse_sizes(text);
   if (sizes.size() != 1)
@@ -91,7 +85,7 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args) {
     throw Error(ExitCode::kUsage, "--pattern: unknown '" + args["pattern"].as<std::string>() +
                                       "' (" + pattern_names() + ")");
   std::vector<TestSpec> specs;
-  for (const std::string& item : split_list(args["mode"].as<std::string>())) {
+  for (const std::string& item : split_comma_list(args["mode"].as<std::string>())) {
     const auto mode = parse_mode(item);
     if (!mode) throw Error(ExitCode::kUsage, "--mode: unknown '" + item + "' (bw, lat)");
     TestSpec s;
@@ -146,8 +140,8 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   if (!(r.min_fraction > 0 && r.min_fraction <= 1))
     throw Error(ExitCode::kUsage, "--min-fraction must be above 0 and at most 1");
   r.port = args["port"].as<uint16_t>();
-  r.devices = split_list(args["device"].as<std::string>());
-  r.addresses = split_list(args["address"].as<std::string>());
+  r.devices = split_comma_list(args["device"].as<std::string>());
+  r.addresses = split_comma_list(args["address"].as<std::string>());
   if (args.count("out")) r.out_file = args["out"].as<std::string>();
   r.verbose = args.count("verbose") > 0;
   for (const auto& kv : args.arguments()) r.params[kv.key()] = kv.value();

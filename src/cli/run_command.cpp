@@ -1,5 +1,5 @@
-// `rdmabench run HOST`: the client. Builds the benchmark list, connects to the server, runs
-// everything through Google Benchmark and writes its JSON.
+// `rdmabench run HOST`: the client's command line. Its option schema, parsed into a RunPlan that
+// the runner (runner/run_plan.h) runs.
 #include "cli/run_command.h"
 
 #include <algorithm>
@@ -14,19 +14,11 @@
 #include "cli/option_checks.h"
 #include "control/control_protocol.h"
 #include "control/spec_json.h"
-#include "core/clock.h"
-#include "core/device_report.h"
+#include "core/comma_list.h"
 #include "core/version.h"
 #include "datapath/thread_team.h"
-#include "host/device_probe.h"
-#include "host/host_info.h"
-#include "host/timing_environment.h"
-#include "runner/benchmark_suite.h"
-#include "runner/results_reporter.h"
-#include "runner/table_reporter.h"
+#include "runner/run_plan.h"
 #include "spec/spec_validation.h"
-#include "verbs/cm_id.h"
-#include "verbs/device_list.h"
 
 namespace rdmabench {
 
@@ -38,9 +30,7 @@ std::vector<T> parse_list(const std::string& text, std::optional<T> (*parse)(con
                           const std::string& choices) {
   if (text == "all") return all;
   std::vector<T> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
+  for (const std::string& item : split_comma_list(text)) {
     auto v = parse(item);
     if (!v)
       throw Error(ExitCode::kUsage, std::string("--") + option + ": unknown value '" + item +
@@ -50,53 +40,6 @@ std::vector<T> parse_list(const std::string& text, std::optional<T> (*parse)(con
   if (out.empty()) throw Error(ExitCode::kUsage, std::string("--") + option + " is empty");
   return out;
 }
-
-bool is_loopback(const std::string& host) {
-  return host.rfind("127.", 0) == 0 || host == "localhost" || host == "::1";
-}
-
-struct BootstrapChoice {
-  Bootstrap method;
-  std::string reason;
-  std::string device;  // the local device the traffic will use
-};
-
-// --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route.
-BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
-                                 uint16_t port, const std::string& device,
-                                 std::chrono::milliseconds timeout) {
-  auto first_device = [&] { return device.empty() ? DeviceList().open().device_name() : device; };
-  if (requested == "oob") return {Bootstrap::kOob, "requested", first_device()};
-  if (requested == "auto" && is_loopback(host))
-    return {Bootstrap::kOob, "loopback address (rdma_cm cannot route 127.0.0.1 on rxe)",
-            first_device()};
-  try {
-    CmEventChannel channel;
-    CmId probe(channel, default_transport()->cm_port_space);  // any: only the route
-    probe.resolve(host, port, timeout);
-    const std::string name = ibv_get_device_name(probe.verbs()->device);
-    return {Bootstrap::kRdmaCm, requested == "auto" ? "address maps to " + name : "requested",
-            name};
-  } catch (const Error& e) {
-    if (requested == "rdmacm")
-      throw Error(ExitCode::kConnection, std::string("--cm rdmacm: ") + e.what());
-    return {Bootstrap::kOob, std::string("rdma_cm could not resolve the server: ") + e.what(),
-            first_device()};
-  }
-}
-
-// What the command line asks for, parsed and checked; nothing touched a device yet.
-struct RunRequest {
-  SuiteOptions suite;
-  std::string cm;
-  std::string out_file;
-  nlohmann::json params;                    // every parameter, for the context
-  std::vector<std::string> benchmark_args;  // --benchmark_* flags, for Google Benchmark
-  // Google Benchmark's argv: it keeps pointers into it (argv[0] goes into the context), so it
-  // lives as long as the request.
-  std::vector<std::string> gb_args;
-  std::vector<char*> gb_argv;
-};
 
 std::string cq_help() {
   std::string help =
@@ -222,9 +165,7 @@ cxxopts::Options run_options() {
 std::vector<uint64_t> parse_number_list(const std::string& text, const std::string& option,
                                         uint64_t lo, uint64_t hi, const std::string& what) {
   std::vector<uint64_t> out;
-  std::stringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ',')) {
+  for (const std::string& item : split_comma_list(text)) {
     const bool digits =
         !item.empty() && item.size() <= 9 && std::all_of(item.begin(), item.end(), ::isdigit);
     if (!digits || std::stoull(item) < lo || std::stoull(item) > hi)
@@ -373,7 +314,7 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& s
 }
 
 // Parse and validate; nullopt after --help.
-std::optional<RunRequest> parse_run_request(int argc, char** argv) {
+std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   cxxopts::Options options = run_options();
   const auto args = options.parse(argc, argv);
   if (args.count("help")) {
@@ -384,7 +325,7 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
   }
   if (!args.count("host"))
     throw Error(ExitCode::kUsage, "missing HOST (the address of `rdmabench serve`)");
-  RunRequest r;
+  RunPlan r;
   parse_suite_options(args, r.suite);
   parse_base_spec(args, r.suite.base);
   validate_combinations(r.suite);
@@ -406,179 +347,11 @@ std::optional<RunRequest> parse_run_request(int argc, char** argv) {
   return r;
 }
 
-// This host's side, checked before anything connects: the clock, the bootstrap, and every
-// size against the local device's limits.
-struct LocalProbe {
-  ClockCheck clock;
-  TimingEnvironment timing;
-  BootstrapChoice choice;
-  DeviceReport device;
-};
-
-LocalProbe probe_local(RunRequest& r) {
-  SuiteOptions& so = r.suite;
-  LocalProbe p{verify_clock(),
-               timing_environment(),
-               choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout),
-               {}};
-  so.base.bootstrap = p.choice.method;
-  if (so.base.mtu != 0 && p.choice.method == Bootstrap::kRdmaCm)
-    std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
-  DeviceList list;
-  Context ctx = list.open(p.choice.device);
-  for (uint64_t size : so.sizes)
-    for (uint32_t qps : so.qps) {
-      TestSpec spec = so.base;
-      spec.size = size;
-      spec.qps = qps;
-      spec.threads = std::min(so.threads, qps);
-      spec.bidir = false;  // a lat spec may not carry it; the depths are the same
-      check_device_limits(ctx, 1, spec);
-    }
-  p.device = describe_device(ctx);
-  return p;
-}
-
-// Connects for the first benchmark and asks both sides which path their QPs really use (the
-// context is written before any benchmark runs). A failure here is left to that benchmark.
-nlohmann::json paths_in_use(ClientSession& session, const SuiteOptions& so) {
-  TestSpec first = so.base;
-  first.bidir = false;  // one QP, one direction: enough to learn the path
-  first.pattern = so.patterns.front().first;
-  first.mode = so.modes.front();
-  first.cq = so.cq_choices.front();
-  first.size = so.patterns.front().second.front();
-  try {
-    session.setup(first);
-    return session.paths_in_use();
-  } catch (const Error& e) {
-    return {{"error", e.what()}};
-  }
-}
-
-// A side's path field as the server or ibv_query_qp gave it (null when unknown).
-nlohmann::json path_value(const nlohmann::json& paths, const char* side, const char* key) {
-  const auto it = paths.find(side);
-  if (it == paths.end() || !it->contains(key)) return nullptr;
-  return (*it)[key];
-}
-
-std::string path_field(const nlohmann::json& paths, const char* side, const char* key) {
-  const nlohmann::json v = path_value(paths, side, key);
-  return v.is_null() ? "?" : v.is_string() ? v.get<std::string>() : v.dump();
-}
-
-// The results' context: typed (numbers as numbers, unknown as null, the parameters as an
-// object).
-nlohmann::json run_context(const RunRequest& r, const LocalProbe& p, const nlohmann::json& hello,
-                           const nlohmann::json& paths) {
-  auto server = [&](const char* key) {
-    const auto it = hello.find(key);
-    return it != hello.end() && it->is_string() ? it->get<std::string>() : std::string("?");
-  };
-  auto client_path = [&](const char* key) { return path_value(paths, "client", key); };
-  auto server_path = [&](const char* key) { return path_value(paths, "server", key); };
-  const PortReport& port = p.device.ports.at(0);
-  const nlohmann::json icount_shift = p.timing.icount_shift.empty()
-                                          ? nlohmann::json(nullptr)
-                                          : nlohmann::json(std::stoi(p.timing.icount_shift));
-  return {
-      {"rdmabench_schema", kResultsSchemaVersion},
-      {"rdmabench_version", kVersion},
-      {"client_host", host_name()},
-      {"server_host", server("hostname")},
-      {"server_version", server("version")},
-      {"device", p.device.name},
-      {"driver", p.device.driver},
-      {"link_layer", port.link_layer},
-      {"active_mtu", port.active_mtu},
-      {"port", client_path("port")},
-      {"gid_index", client_path("gid_index")},
-      {"gid", client_path("gid")},
-      {"gid_type", client_path("gid_type")},
-      {"path_mtu", client_path("mtu")},
-      {"qp_timeout", client_path("qp_timeout")},
-      {"server_device", server_path("device")},
-      {"server_port", server_path("port")},
-      {"server_gid_index", server_path("gid_index")},
-      {"server_gid", server_path("gid")},
-      {"server_path_mtu", server_path("mtu")},
-      {"server_qp_timeout", server_path("qp_timeout")},
-      {"path_error", paths.value("error", std::string())},
-      {"client_kernel", kernel_release()},
-      {"server_kernel", server("kernel")},
-      {"rdma_core", rdma_core_version()},
-      {"server_rdma_core", server("rdma_core")},
-      {"bootstrap", to_string(p.choice.method)},
-      {"bootstrap_reason", p.choice.reason},
-      {"timing", p.timing.describe()},
-      {"timing_mode", p.timing.mode},
-      {"icount_shift", icount_shift},
-      {"qemu_version", p.timing.qemu_version},
-      {"server_timing", server("timing")},
-      {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(p.clock.resolution_ns) + " ns"},
-      {"rdmabench_params", r.params},
-  };
-}
-
-std::string banner(const RunRequest& r, const LocalProbe& p, const nlohmann::json& hello,
-                   const nlohmann::json& paths) {
-  const PortReport& port = p.device.ports.at(0);
-  std::ostringstream out;
-  out << "rdmabench " << kVersion << ": " << p.device.name << " (" << p.device.driver << ", "
-      << port.link_layer << ", port " << path_field(paths, "client", "port") << ", MTU "
-      << path_field(paths, "client", "mtu") << ", GID " << path_field(paths, "client", "gid_index")
-      << " " << path_field(paths, "client", "gid_type") << ") -> "
-      << hello.value("hostname", std::string("?")) << " " << r.suite.host << ":" << r.suite.port
-      << " via " << to_string(p.choice.method) << " (" << p.choice.reason << ")\n";
-  if (p.timing.deterministic()) out << "timing: " << p.timing.describe() << "\n";
-  return out.str();
-}
-
-// Google Benchmark takes the --benchmark_* flags, and writes --out as JSON.
-void initialize_google_benchmark(RunRequest& r) {
-  r.gb_args = {"rdmabench-run"};
-  for (const auto& u : r.benchmark_args) r.gb_args.push_back(u);
-  if (!r.out_file.empty()) r.gb_args.push_back("--benchmark_out=" + r.out_file);
-  r.gb_argv.clear();
-  for (auto& a : r.gb_args) r.gb_argv.push_back(a.data());
-  int gb_argc = static_cast<int>(r.gb_argv.size());
-  benchmark::Initialize(&gb_argc, r.gb_argv.data());
-  if (gb_argc > 1)
-    throw Error(ExitCode::kUsage, std::string("unknown option '") + r.gb_argv[1] + "'");
-}
-
 }  // namespace
 
 int run_run_command(int argc, char** argv) {
-  std::optional<RunRequest> request = parse_run_request(argc, argv);
-  if (!request) return 0;
-  RunRequest& r = *request;
-  const LocalProbe probe = probe_local(r);
-
-  BootstrapOptions bo;
-  bo.device = r.suite.device;
-  bo.server_host = r.suite.host;
-  bo.timeout = r.suite.timeout;
-  auto session = connect_when_free(r.suite.host, r.suite.port, bo, r.suite.wait, std::cerr);
-  const nlohmann::json hello = session->server_hello();
-  const nlohmann::json paths = paths_in_use(*session, r.suite);
-  if (paths.contains("error")) session.reset();  // the server dropped that connection
-  initialize_google_benchmark(r);
-
-  const StopSignals stop;
-  r.suite.stop = &stop;
-  r.suite.wait.stop = &stop;
-  BenchmarkSuite suite(r.suite, std::move(session));
-  suite.register_benchmarks();
-  TableReporter reporter(banner(r, probe, hello, paths), suite.specs());
-  ResultsReporter results(run_context(r, probe, hello, paths), suite.specs());
-  benchmark::RunSpecifiedBenchmarks(&reporter, r.out_file.empty() ? nullptr : &results);
-  benchmark::Shutdown();
-  if (!r.out_file.empty()) std::cerr << "rdmabench: results written to " << r.out_file << "\n";
-  if (suite.worst() != ExitCode::kOk)
-    std::cerr << "rdmabench: some benchmarks failed (marked ERROR above and in the JSON)\n";
-  return static_cast<int>(suite.worst());
+  std::optional<RunPlan> plan = parse_run_request(argc, argv);
+  return plan ? run_benchmarks(std::move(*plan)) : 0;
 }
 
 }  // namespace rdmabench

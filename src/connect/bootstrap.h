@@ -18,6 +18,14 @@ struct BootstrapOptions {
   std::string device;       // oob: the device to open (empty = first)
   std::string server_host;  // client: where the server is
   std::chrono::milliseconds timeout{5000};
+
+  static BootstrapOptions client(const std::string& server_host, const std::string& device,
+                                 std::chrono::milliseconds timeout) {
+    return {device, server_host, timeout};
+  }
+  static BootstrapOptions server(const std::string& device, std::chrono::milliseconds timeout) {
+    return {device, {}, timeout};
+  }
 };
 
 std::unique_ptr<Endpoint> client_bootstrap(ControlChannel& control, const TestSpec& spec,

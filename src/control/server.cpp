@@ -35,10 +35,8 @@ class VerbsTestHost final : public TestHost {
 
   void setup(const TestSpec& spec) override {
     endpoint_.reset();
-    BootstrapOptions bo;
-    bo.device = options_.device;
-    bo.timeout = options_.timeout;
-    endpoint_ = server_bootstrap(control_, spec, bo);
+    endpoint_ = server_bootstrap(control_, spec,
+                                 BootstrapOptions::server(options_.device, options_.timeout));
     pattern_ = make_pattern(spec.pattern);
     log_ << "  " << spec.name() << " via " << to_string(spec.bootstrap) << " on "
          << endpoint_->context().device_name() << "\n"

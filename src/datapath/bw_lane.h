@@ -98,6 +98,42 @@ int harvest(Pollers& pollers, const Lane& lane, std::deque<StreamState>& streams
   return pollers[0].wait(wc);
 }
 
+// One state per stream of the lane, each to post `n` sends (none when this side only receives;
+// unbounded in a timed window, until it closes).
+inline std::deque<StreamState> streams_of(const Lane& lane, const LanePlan& plan,
+                                          ibv_wr_opcode opcode) {
+  const bool timed = plan.length.timed_window();
+  const uint64_t n = plan.sends ? (timed ? UINT64_MAX : plan.length.iterations) : 0;
+  std::deque<StreamState> streams;
+  for (QpStream* s : lane.streams) streams.emplace_back(*s, opcode, n);
+  return streams;
+}
+
+// A timed window's bounds from the run's start: where counting starts and ends, and when new
+// messages stop (the margin after it).
+struct WindowBounds {
+  uint64_t start, end, stop_at;
+};
+inline WindowBounds window_of(const RunLength& length, uint64_t run_start) {
+  const uint64_t start = run_start + length.margin_ns;
+  const uint64_t end = start + length.duration_ns;
+  return {start, end, end + length.margin_ns};
+}
+
+// After the run: what each stream counted, and where its sequence goes on from.
+inline void tally_streams(std::deque<StreamState>& streams, const LanePlan& plan, uint64_t start,
+                          LaneResult& result) {
+  const bool timed = plan.length.timed_window();
+  for (size_t i = 0; i < streams.size(); ++i) {
+    StreamState& st = streams[i];
+    // A timed window's closing message is no message when it is the end marker.
+    const uint64_t sent = timed && plan.sends && plan.peer_receives ? st.done - 1 : st.done;
+    result.streams[i] = {timed ? st.counted : sent, sent, st.received,
+                         timed || st.finished_at == 0 ? 0 : st.finished_at - start};
+    st.s.sequence = st.first_sequence + sent + st.received;
+  }
+}
+
 }  // namespace lane_detail
 
 // Runs one lane; `pollers` holds one poller per CQ of the lane (lane.groups order).
@@ -107,11 +143,8 @@ LaneResult run_bw_lane(const Lane& lane, Pollers& pollers, const LanePlan& plan,
   using lane_detail::StreamState;
   const TestSpec& spec = lane.streams.front()->spec();
   const bool timed = plan.length.timed_window();
-  const ibv_wr_opcode opcode = spec.pattern->opcode;
   const bool with_imm = spec.pattern->immediate == Immediate::kSequence;
-  const uint64_t n = plan.sends ? (timed ? UINT64_MAX : plan.length.iterations) : 0;
-  std::deque<StreamState> streams;
-  for (QpStream* s : lane.streams) streams.emplace_back(*s, opcode, n);
+  std::deque<StreamState> streams = lane_detail::streams_of(lane, plan, spec.pattern->opcode);
   LaneResult result;
   result.streams.resize(streams.size());
   size_t sending = plan.sends ? streams.size() : 0;  // streams whose sends are not all done
@@ -120,9 +153,7 @@ LaneResult run_bw_lane(const Lane& lane, Pollers& pollers, const LanePlan& plan,
   CompletionBatch wc;
   const ResourceUsage before = ResourceUsage::now();
   const uint64_t start = now_ns();
-  const uint64_t window_start = start + plan.length.margin_ns;
-  const uint64_t window_end = window_start + plan.length.duration_ns;
-  const uint64_t stop_at = window_end + plan.length.margin_ns;
+  const auto [window_start, window_end, stop_at] = lane_detail::window_of(plan.length, start);
   uint64_t sends_done_at = start;
   bool open = timed && plan.sends;                  // a timed window still taking new messages
   const bool marker = timed && plan.peer_receives;  // a timed window closes with the end marker
@@ -163,14 +194,7 @@ LaneResult run_bw_lane(const Lane& lane, Pollers& pollers, const LanePlan& plan,
   }
   result.used = ResourceUsage::now() - before;
   result.window_ns = timed ? plan.length.duration_ns : sends_done_at - start;
-  for (size_t i = 0; i < streams.size(); ++i) {
-    StreamState& st = streams[i];
-    // A timed window's closing message is no message when it is the end marker.
-    const uint64_t sent = timed && plan.sends && plan.peer_receives ? st.done - 1 : st.done;
-    result.streams[i] = {timed ? st.counted : sent, sent, st.received,
-                         timed || st.finished_at == 0 ? 0 : st.finished_at - start};
-    st.s.sequence = st.first_sequence + sent + st.received;
-  }
+  lane_detail::tally_streams(streams, plan, start, result);
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "core/comma_list.h"
 #include "core/error.h"
 
 namespace rdmabench {
@@ -30,9 +31,7 @@ std::vector<int> parse_cpu_list(const std::string& text) {
     return v;
   };
   std::vector<int> cpus;
-  std::stringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ',')) {
+  for (const std::string& item : split_comma_list(text)) {
     const auto dash = item.find('-');
     const int lo = number(item.substr(0, dash));
     const int hi = dash == std::string::npos ? lo : number(item.substr(dash + 1));

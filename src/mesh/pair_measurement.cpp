@@ -25,12 +25,10 @@ PairResult measure_pair(const std::string& server_host, uint16_t server_port, co
                         MeshPair pair, const PairRunOptions& options, std::ostream& log) {
   PairResult result{spec.name(), pair, {}, "", 0};
   try {
-    BootstrapOptions bo;
-    bo.device = options.device;
-    bo.server_host = server_host;
-    bo.timeout = options.timeout;
     const auto session =
-        connect_when_free(server_host, server_port, bo, {options.wait, nullptr}, log);
+        connect_when_free(server_host, server_port,
+                          BootstrapOptions::client(server_host, options.device, options.timeout),
+                          {options.wait, nullptr}, log);
     session->setup(spec);
     result.counters = measure_one_pair(*session, spec, options);
   } catch (const Error& e) {

@@ -55,11 +55,8 @@ size_t BenchmarkSuite::register_benchmarks() {
 
 ClientSession& BenchmarkSuite::session() {
   if (!session_) {
-    BootstrapOptions bo;
-    bo.device = options_.device;
-    bo.server_host = options_.host;
-    bo.timeout = options_.timeout;
-    session_ = connect_when_free(options_.host, options_.port, bo, options_.wait, std::cerr);
+    session_ = connect_when_free(options_.host, options_.port, options_.bootstrap_options(),
+                                 options_.wait, std::cerr);
   }
   return *session_;
 }

@@ -40,6 +40,10 @@ struct SuiteOptions {
   const StopSignals* stop = nullptr;   // SIGINT/SIGTERM: skip what has not run yet
   WaitPolicy wait;                     // for a server busy with another client
   bool debug_corrupt = false;          // testing: damage what the client sends in check runs
+
+  BootstrapOptions bootstrap_options() const {
+    return BootstrapOptions::client(host, device, timeout);
+  }
 };
 
 // Every benchmark the options ask for, in the order they run: pattern (at the sizes it

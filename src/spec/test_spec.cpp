@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "core/comma_list.h"
 #include "core/error.h"
 #include "spec/spec_validation.h"
 
@@ -86,13 +87,11 @@ std::optional<uint64_t> parse_size(const std::string& raw) {
 
 std::vector<uint64_t> parse_sizes(const std::string& text) {
   std::vector<uint64_t> out;
-  std::stringstream items(text);
-  std::string item;
   auto bad = [&](const std::string& why) {
     return Error(ExitCode::kUsage,
                  "--sizes '" + text + "': " + why + " (examples: 2:8M, 4096, 2,64K,1M)");
   };
-  while (std::getline(items, item, ',')) {
+  for (const std::string& item : split_comma_list(text)) {
     const auto colon = item.find(':');
     if (colon == std::string::npos) {
       auto v = parse_size(item);

@@ -1,0 +1,41 @@
+#include "runner/bootstrap_choice.h"
+
+#include "core/error.h"
+#include "verbs/cm_id.h"
+#include "verbs/device_list.h"
+#include "verbs/transport.h"
+
+namespace rdmabench {
+
+namespace {
+bool is_loopback(const std::string& host) {
+  return host.rfind("127.", 0) == 0 || host == "localhost" || host == "::1";
+}
+
+}  // namespace
+
+// --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route.
+BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
+                                 uint16_t port, const std::string& device,
+                                 std::chrono::milliseconds timeout) {
+  auto first_device = [&] { return device.empty() ? DeviceList().open().device_name() : device; };
+  if (requested == "oob") return {Bootstrap::kOob, "requested", first_device()};
+  if (requested == "auto" && is_loopback(host))
+    return {Bootstrap::kOob, "loopback address (rdma_cm cannot route 127.0.0.1 on rxe)",
+            first_device()};
+  try {
+    CmEventChannel channel;
+    CmId probe(channel, default_transport()->cm_port_space);  // any: only the route
+    probe.resolve(host, port, timeout);
+    const std::string name = ibv_get_device_name(probe.verbs()->device);
+    return {Bootstrap::kRdmaCm, requested == "auto" ? "address maps to " + name : "requested",
+            name};
+  } catch (const Error& e) {
+    if (requested == "rdmacm")
+      throw Error(ExitCode::kConnection, std::string("--cm rdmacm: ") + e.what());
+    return {Bootstrap::kOob, std::string("rdma_cm could not resolve the server: ") + e.what(),
+            first_device()};
+  }
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,26 @@
+// Which bootstrap `rdmabench run` uses (--cm auto, rdmacm, oob), and why: the context and the
+// banner say both.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "spec/test_spec.h"
+
+namespace rdmabench {
+
+struct BootstrapChoice {
+  Bootstrap method;
+  std::string reason;
+  std::string device;  // the local device the traffic will use
+};
+
+// --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route; oob
+// on a loopback address or when rdma_cm cannot resolve it. Throws Error(kConnection) when
+// rdmacm was asked for and cannot resolve.
+BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
+                                 uint16_t port, const std::string& device,
+                                 std::chrono::milliseconds timeout);
+
+}  // namespace rdmabench

@@ -1,0 +1,107 @@
+// `rdmabench run` once its command line is parsed: probe this host, connect, run every
+// benchmark through Google Benchmark, report.
+#include <benchmark/benchmark.h>
+
+#include <iostream>
+
+#include "control/client_session.h"
+#include "control/stop_signals.h"
+#include "datapath/endpoint.h"
+#include "host/device_probe.h"
+#include "runner/results_reporter.h"
+#include "runner/run_context.h"
+#include "runner/run_plan.h"
+#include "runner/table_reporter.h"
+#include "verbs/device_list.h"
+
+namespace rdmabench {
+
+namespace {
+
+LocalProbe probe_local(RunPlan& r) {
+  SuiteOptions& so = r.suite;
+  LocalProbe p{verify_clock(),
+               timing_environment(),
+               choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout),
+               {}};
+  so.base.bootstrap = p.choice.method;
+  if (so.base.mtu != 0 && p.choice.method == Bootstrap::kRdmaCm)
+    std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
+  DeviceList list;
+  Context ctx = list.open(p.choice.device);
+  for (uint64_t size : so.sizes)
+    for (uint32_t qps : so.qps) {
+      TestSpec spec = so.base;
+      spec.size = size;
+      spec.qps = qps;
+      spec.threads = std::min(so.threads, qps);
+      spec.bidir = false;  // a lat spec may not carry it; the depths are the same
+      check_device_limits(ctx, 1, spec);
+    }
+  p.device = describe_device(ctx);
+  return p;
+}
+
+// Connects for the first benchmark and asks both sides which path their QPs really use (the
+// context is written before any benchmark runs). A failure here is left to that benchmark.
+nlohmann::json paths_in_use(ClientSession& session, const SuiteOptions& so) {
+  TestSpec first = so.base;
+  first.bidir = false;  // one QP, one direction: enough to learn the path
+  first.pattern = so.patterns.front().first;
+  first.mode = so.modes.front();
+  first.cq = so.cq_choices.front();
+  first.size = so.patterns.front().second.front();
+  try {
+    session.setup(first);
+    return session.paths_in_use();
+  } catch (const Error& e) {
+    return {{"error", e.what()}};
+  }
+}
+
+// Google Benchmark takes the --benchmark_* flags, and writes --out as JSON.
+// Google Benchmark keeps pointers into its argv (argv[0] goes into the context): it lives as
+// long as the run.
+struct GoogleBenchmarkArgs {
+  std::vector<std::string> args;
+  std::vector<char*> argv;
+};
+void initialize_google_benchmark(const RunPlan& r, GoogleBenchmarkArgs& gb) {
+  gb.args = {"rdmabench-run"};
+  for (const auto& u : r.benchmark_args) gb.args.push_back(u);
+  if (!r.out_file.empty()) gb.args.push_back("--benchmark_out=" + r.out_file);
+  for (auto& a : gb.args) gb.argv.push_back(a.data());
+  int gb_argc = static_cast<int>(gb.argv.size());
+  benchmark::Initialize(&gb_argc, gb.argv.data());
+  if (gb_argc > 1)
+    throw Error(ExitCode::kUsage, std::string("unknown option '") + gb.argv[1] + "'");
+}
+
+}  // namespace
+
+int run_benchmarks(RunPlan r) {
+  const LocalProbe probe = probe_local(r);
+  auto session = connect_when_free(r.suite.host, r.suite.port, r.suite.bootstrap_options(),
+                                   r.suite.wait, std::cerr);
+  const nlohmann::json hello = session->server_hello();
+  const nlohmann::json paths = paths_in_use(*session, r.suite);
+  if (paths.contains("error")) session.reset();  // the server dropped that connection
+  GoogleBenchmarkArgs gb;
+  initialize_google_benchmark(r, gb);
+
+  const StopSignals stop;
+  r.suite.stop = &stop;
+  r.suite.wait.stop = &stop;
+  BenchmarkSuite suite(r.suite, std::move(session));
+  suite.register_benchmarks();
+  TableReporter reporter(banner(r, probe, hello, paths), suite.specs());
+  ResultsReporter results(run_context(r, probe, hello, paths), suite.specs());
+  benchmark::RunSpecifiedBenchmarks(&reporter, r.out_file.empty() ? nullptr : &results);
+  benchmark::Shutdown();
+  if (!r.out_file.empty()) std::cerr << "rdmabench: results written to " << r.out_file << "\n";
+  if (suite.worst() != ExitCode::kOk)
+    std::cerr << "rdmabench: some benchmarks failed (marked ERROR above and in the JSON)\n";
+  return static_cast<int>(suite.worst());
+}
+
+}  // namespace rdmabench

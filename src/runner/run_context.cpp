@@ -1,0 +1,91 @@
+#include "runner/run_context.h"
+
+#include <sstream>
+
+#include "core/version.h"
+#include "host/host_info.h"
+
+namespace rdmabench {
+
+namespace {
+
+// A side's path field as the server or ibv_query_qp gave it (null when unknown).
+nlohmann::json path_value(const nlohmann::json& paths, const char* side, const char* key) {
+  const auto it = paths.find(side);
+  if (it == paths.end() || !it->contains(key)) return nullptr;
+  return (*it)[key];
+}
+
+std::string path_field(const nlohmann::json& paths, const char* side, const char* key) {
+  const nlohmann::json v = path_value(paths, side, key);
+  return v.is_null() ? "?" : v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+}  // namespace
+
+nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
+                           const nlohmann::json& paths) {
+  auto server = [&](const char* key) {
+    const auto it = hello.find(key);
+    return it != hello.end() && it->is_string() ? it->get<std::string>() : std::string("?");
+  };
+  auto client_path = [&](const char* key) { return path_value(paths, "client", key); };
+  auto server_path = [&](const char* key) { return path_value(paths, "server", key); };
+  const PortReport& port = p.device.ports.at(0);
+  const nlohmann::json icount_shift = p.timing.icount_shift.empty()
+                                          ? nlohmann::json(nullptr)
+                                          : nlohmann::json(std::stoi(p.timing.icount_shift));
+  return {
+      {"rdmabench_schema", kResultsSchemaVersion},
+      {"rdmabench_version", kVersion},
+      {"client_host", host_name()},
+      {"server_host", server("hostname")},
+      {"server_version", server("version")},
+      {"device", p.device.name},
+      {"driver", p.device.driver},
+      {"link_layer", port.link_layer},
+      {"active_mtu", port.active_mtu},
+      {"port", client_path("port")},
+      {"gid_index", client_path("gid_index")},
+      {"gid", client_path("gid")},
+      {"gid_type", client_path("gid_type")},
+      {"path_mtu", client_path("mtu")},
+      {"qp_timeout", client_path("qp_timeout")},
+      {"server_device", server_path("device")},
+      {"server_port", server_path("port")},
+      {"server_gid_index", server_path("gid_index")},
+      {"server_gid", server_path("gid")},
+      {"server_path_mtu", server_path("mtu")},
+      {"server_qp_timeout", server_path("qp_timeout")},
+      {"path_error", paths.value("error", std::string())},
+      {"client_kernel", kernel_release()},
+      {"server_kernel", server("kernel")},
+      {"rdma_core", rdma_core_version()},
+      {"server_rdma_core", server("rdma_core")},
+      {"bootstrap", to_string(p.choice.method)},
+      {"bootstrap_reason", p.choice.reason},
+      {"timing", p.timing.describe()},
+      {"timing_mode", p.timing.mode},
+      {"icount_shift", icount_shift},
+      {"qemu_version", p.timing.qemu_version},
+      {"server_timing", server("timing")},
+      {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(p.clock.resolution_ns) + " ns"},
+      {"rdmabench_params", r.params},
+  };
+}
+
+std::string banner(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
+                   const nlohmann::json& paths) {
+  const PortReport& port = p.device.ports.at(0);
+  std::ostringstream out;
+  out << "rdmabench " << kVersion << ": " << p.device.name << " (" << p.device.driver << ", "
+      << port.link_layer << ", port " << path_field(paths, "client", "port") << ", MTU "
+      << path_field(paths, "client", "mtu") << ", GID " << path_field(paths, "client", "gid_index")
+      << " " << path_field(paths, "client", "gid_type") << ") -> "
+      << hello.value("hostname", std::string("?")) << " " << r.suite.host << ":" << r.suite.port
+      << " via " << to_string(p.choice.method) << " (" << p.choice.reason << ")\n";
+  if (p.timing.deterministic()) out << "timing: " << p.timing.describe() << "\n";
+  return out.str();
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,33 @@
+// What a run's results and banner say of it: this host (clock, timing, bootstrap, device),
+// the server (its hello) and the path both QPs really use.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/clock.h"
+#include "core/device_report.h"
+#include "host/timing_environment.h"
+#include "runner/bootstrap_choice.h"
+#include "runner/run_plan.h"
+
+namespace rdmabench {
+
+// This host's side, checked before anything connects: the clock, the bootstrap, and every
+// size against the local device's limits.
+struct LocalProbe {
+  ClockCheck clock;
+  TimingEnvironment timing;
+  BootstrapChoice choice;
+  DeviceReport device;
+};
+
+// The results' context: typed (numbers as numbers, unknown as null, the parameters as an
+// object).
+nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
+                           const nlohmann::json& paths);
+// The line the table opens with: device, path, server, bootstrap (and the timing mode).
+std::string banner(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
+                   const nlohmann::json& paths);
+
+}  // namespace rdmabench

@@ -1,0 +1,25 @@
+// What `rdmabench run` was asked for, parsed and checked (nothing has touched a device yet),
+// and running it: the command line builds the plan, the runner does the rest.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "runner/benchmark_suite.h"
+
+namespace rdmabench {
+
+struct RunPlan {
+  SuiteOptions suite;
+  std::string cm;                           // --cm: auto, rdmacm or oob
+  std::string out_file;                     // --out (empty: none)
+  nlohmann::json params;                    // every parameter, for the context
+  std::vector<std::string> benchmark_args;  // --benchmark_* flags, for Google Benchmark
+};
+
+// Probes this host (clock, bootstrap, device limits), connects, prints the banner and the
+// table, writes --out, and returns the worst failure as the exit code.
+int run_benchmarks(RunPlan plan);
+
+}  // namespace rdmabench
