@@ -29,15 +29,17 @@ LocalProbe probe_local(RunPlan& r) {
     std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
   DeviceList list;
   Context ctx = list.open(p.choice.device);
-  for (uint64_t size : so.sizes)
-    for (uint32_t qps : so.qps) {
-      TestSpec spec = so.base;
-      spec.size = size;
-      spec.qps = qps;
-      spec.threads = std::min(so.threads, qps);
-      spec.bidir = false;  // a lat spec may not carry it; the depths are the same
-      check_device_limits(ctx, 1, spec);
-    }
+  for (const auto& [pattern, sizes] : so.patterns)
+    for (uint64_t size : sizes)
+      for (uint32_t qps : so.qps) {
+        TestSpec spec = so.base;
+        spec.pattern = pattern;
+        spec.size = size;
+        spec.qps = qps;
+        spec.threads = std::min(so.threads, qps);
+        spec.bidir = false;  // a lat spec may not carry it; the depths are the same
+        check_device_limits(ctx, 1, spec);
+      }
   p.device = describe_device(ctx);
   return p;
 }
