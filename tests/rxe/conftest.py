@@ -9,16 +9,16 @@ in lo and veth (not in the deterministic guest, whose busy-CQ timings mean nothi
 """
 import json
 import os
-import re
-import signal
 import subprocess
-import time
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build"))
+sys.path.insert(0, str(ROOT / "tools" / "lib"))
+import server_harness  # noqa: E402  (start, wait until ready, stop: the tools' harness)
 
 
 # What this tree's rdmabench says of itself: its control protocol, and its registered
@@ -92,30 +92,13 @@ def server_address(layout):
     return ("10.99.0.1", "rdmacm") if layout.startswith("veth") else ("127.0.0.1", "oob")
 
 
-class Server:
+class Server(server_harness.Server):
+    """`rdmabench serve` on `port`, its log in tmp_path, through the tools' own harness."""
+
     def __init__(self, exe, port, tmp_path, *extra):
-        self.log_path = tmp_path / f"serve-{port}.log"
-        self.log = open(self.log_path, "w")
         options = list(extra) if "--timeout" in extra else ["--timeout", "3", *extra]
-        self.proc = subprocess.Popen([exe, "serve", "--port", str(port), *options],
-                                     stdout=self.log, stderr=subprocess.STDOUT)
-        self.port = port
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            if "serving on TCP port" in self.text():
-                return
-            assert self.proc.poll() is None, self.text()
-            time.sleep(0.05)
-        raise AssertionError("server did not start: " + self.text())
-
-    def text(self):
-        return self.log_path.read_text(errors="replace")
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        rc = self.proc.wait(timeout=10)
-        self.log.close()
-        return rc
+        super().__init__([exe, "serve", "--port", str(port), *options], port,
+                         tmp_path / f"serve-{port}.log")
 
 
 @pytest.fixture

@@ -26,9 +26,10 @@ import re
 import statistics
 import subprocess
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
+
+import server_harness
 
 HOST = "127.0.0.1"
 TX_DEPTH = 128
@@ -89,16 +90,6 @@ def listening(port):
     return bool(out.strip())
 
 
-def wait_listening(port, server, what):
-    for _ in range(200):
-        if listening(port):
-            return
-        if server.poll() is not None:
-            break
-        time.sleep(0.05)
-    raise RuntimeError(f"{what} did not listen on port {port}")
-
-
 def cpu_seconds(proc):
     """Waits for proc; returns its user+system CPU seconds (and checks its exit status)."""
     _, status, usage = os.wait4(proc.pid, 0)
@@ -108,20 +99,15 @@ def cpu_seconds(proc):
     return usage.ru_utime + usage.ru_stime
 
 
-def run_pair(server_cmd, client_cmd, port, what):
-    """(client stdout, client CPU s, server CPU s) of one server/client pair."""
-    server = subprocess.Popen(server_cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_listening(port, server, what)
+def run_pair(server_cmd, client_cmd, port):
+    """(client stdout, client CPU s, server CPU s) of one server/client pair; the server ends
+    by itself after its one run (perftest; rdmabench serve --once)."""
+    with server_harness.Server(server_cmd, port) as server:
         client = subprocess.Popen(client_cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                   text=True)
         out = client.stdout.read()
         client_cpu = cpu_seconds(client)
-        return out, client_cpu, cpu_seconds(server)
-    finally:
-        if server.returncode is None:
-            server.kill()
-            server.wait()
+        return out, client_cpu, cpu_seconds(server.proc)
 
 
 def perftest(case, iters):
@@ -135,7 +121,7 @@ def perftest(case, iters):
     if case.cq == "event":
         args += ["-e"]
     cmd = ["timeout", "300", "stdbuf", "-oL", *args]
-    out, client_cpu, server_cpu = run_pair(cmd, cmd + [HOST], PERFTEST_PORT, case.tool)
+    out, client_cpu, server_cpu = run_pair(cmd, cmd + [HOST], PERFTEST_PORT)
     rows = [l.split() for l in out.splitlines() if re.match(r"^\s*\d+\s+\d+\s+[\d.]+", l)]
     if not rows:
         raise RuntimeError(f"{case.tool}: no result line in:\n{out}")
@@ -154,7 +140,7 @@ def ours(build, case, iters):
                   "--signal-every", str(PERFTEST_SIGNAL_EVERY), "--out", f.name, *case.our_args]
         client += ["--duration", str(case.duration), "--margin", str(DURATION_MARGIN)] \
             if case.duration else ["--iters", str(iters)]
-        _, client_cpu, server_cpu = run_pair(server, client, OUR_PORT, "rdmabench serve")
+        _, client_cpu, server_cpu = run_pair(server, client, OUR_PORT)
         row = json.load(open(f.name))["benchmarks"][0]
     if row.get("error_occurred"):
         raise RuntimeError(f"rdmabench {case.label}: {row.get('error_message')}")
