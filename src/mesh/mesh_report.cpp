@@ -11,7 +11,8 @@
 namespace rdmabench {
 
 nlohmann::json PairResult::to_json() const {
-  nlohmann::json j = {{"benchmark", benchmark}, {"client", pair.client}, {"server", pair.server}};
+  nlohmann::json j = {
+      {"benchmark", benchmark}, {"mode", mode}, {"client", pair.client}, {"server", pair.server}};
   if (error.empty())
     j["counters"] = counters;
   else
@@ -22,6 +23,7 @@ nlohmann::json PairResult::to_json() const {
 PairResult PairResult::from_json(const nlohmann::json& j) {
   PairResult r;
   r.benchmark = j.at("benchmark").get<std::string>();
+  r.mode = j.at("mode").get<std::string>();
   r.pair = {j.at("client").get<int>(), j.at("server").get<int>()};
   if (j.contains("error")) {
     r.error = j["error"].at("message").get<std::string>();
@@ -32,8 +34,8 @@ PairResult PairResult::from_json(const nlohmann::json& j) {
   return r;
 }
 
-JudgedFigure judged_figure(const std::string& benchmark) {
-  if (benchmark.find("/lat/") != std::string::npos) return {"lat_p50_us", false};
+JudgedFigure judged_figure(const std::string& mode) {
+  if (mode == "lat") return {"lat_p50_us", false};
   return {"bytes_per_second", true};
 }
 
@@ -60,8 +62,10 @@ nlohmann::json benchmark_report(const std::string& name, const std::vector<PairR
                                 size_t hosts, double min_fraction) {
   std::map<std::string, MeshMatrix> matrices;
   nlohmann::json errors = nlohmann::json::array();
+  std::string mode;
   for (const PairResult& r : results) {
     if (r.benchmark != name) continue;
+    mode = r.mode;
     if (!r.error.empty()) {
       errors.push_back({{"client", r.pair.client},
                         {"server", r.pair.server},
@@ -75,7 +79,7 @@ nlohmann::json benchmark_report(const std::string& name, const std::vector<PairR
       m.at(static_cast<size_t>(r.pair.client)).at(static_cast<size_t>(r.pair.server)) = value;
     }
   }
-  const JudgedFigure figure = judged_figure(name);
+  const JudgedFigure figure = judged_figure(mode);
   const MeshMatrix judged = matrices.count(figure.counter)
                                 ? matrices[figure.counter]
                                 : MeshMatrix(hosts, std::vector<std::optional<double>>(hosts));

@@ -20,17 +20,18 @@ struct PairResult {
   std::map<std::string, double> counters;
   std::string error;  // non-empty: the run failed, no counters
   int exit_code = 0;  // the failure's ExitCode
+  std::string mode;   // the spec's mode, "bw" or "lat": what the pair is judged on
   nlohmann::json to_json() const;
   static PairResult from_json(const nlohmann::json& j);
 };
 
-// What a benchmark is judged on: bytes_per_second for bw (higher is better), lat_p50_us for
-// lat (lower is better).
+// What a benchmark is judged on, by its spec's mode: bytes_per_second for bw (higher is
+// better), lat_p50_us for lat (lower is better).
 struct JudgedFigure {
   std::string counter;
   bool higher_is_better = true;
 };
-JudgedFigure judged_figure(const std::string& benchmark);
+JudgedFigure judged_figure(const std::string& mode);
 
 // The whole report: {"context", "hosts", "benchmarks": [{name, figure, higher_is_better,
 // heatmaps: [{counter, higher_is_better}], matrices: {counter: N x N (null where

@@ -23,7 +23,7 @@ std::map<std::string, double> measure_one_pair(RunSource& source, const TestSpec
 
 PairResult measure_pair(const std::string& server_host, uint16_t server_port, const TestSpec& spec,
                         MeshPair pair, const PairRunOptions& options, std::ostream& log) {
-  PairResult result{spec.name(), pair, {}, "", 0};
+  PairResult result{spec.name(), pair, {}, "", 0, to_string(spec.mode)};
   try {
     const auto session =
         connect_when_free(server_host, server_port,
