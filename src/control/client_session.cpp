@@ -96,23 +96,19 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
   // One thread needs no flag to stop the others (and its event waits watch one fd less).
   const RunAbort abort;
   const RunAbort* team_abort = spec.threads > 1 ? &abort : nullptr;
-  ep.begin_run(request.check,
-               request.check && request.corrupt ? length.iterations / 2 : QpStream::kNever,
-               team_abort);
-  control_.send({{"type", "run"},
-                 {"iters", length.iterations},
-                 {"duration_ms", length.duration_ns / 1'000'000},
-                 {"margin_ms", length.margin_ns / 1'000'000},
-                 {"check", request.check}});
-  control_.receive("ready");
-  const SideRunOptions o{length, options_.timeout, request.cpus};
-  try {
+  {
+    const RunScope scope(
+        ep, request.check,
+        request.check && request.corrupt ? length.iterations / 2 : QpStream::kNever, team_abort);
+    control_.send({{"type", "run"},
+                   {"iters", length.iterations},
+                   {"duration_ms", length.duration_ns / 1'000'000},
+                   {"margin_ms", length.margin_ns / 1'000'000},
+                   {"check", request.check}});
+    control_.receive("ready");
+    const SideRunOptions o{length, options_.timeout, request.cpus};
     r.client_threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
-  } catch (...) {
-    ep.end_run();
-    throw;
   }
-  ep.end_run();
   r.client = summarize_side(r.client_threads, spec, Side::kClient);
   if (request.check) {
     if (spec.bidir)  // the server wrote into this side too

@@ -49,17 +49,14 @@ class VerbsTestHost final : public TestHost {
     // does a failure on one of this side's threads. The watch starts before "ready", so that
     // its start-up is in nobody's timed window.
     const RunAbort abort;
-    ep.begin_run(check, check && options_.debug_corrupt ? length.iterations / 2 : QpStream::kNever,
-                 &abort);
     SideReport report;
-    try {
+    {
+      const RunScope scope(
+          ep, check, check && options_.debug_corrupt ? length.iterations / 2 : QpStream::kNever,
+          &abort);
       const RunWatch watch(control_.socket().fd(), stop_fd_, abort);
       report = run_watched(ep, length, abort);
-    } catch (...) {
-      ep.end_run();
-      throw;
     }
-    ep.end_run();
     control_.receive(options_.idle_timeout, stop_fd_, "finished");
     if (check) {
       for (auto& s : ep.streams()) report.verify_errors += pattern_->verify_after_run(*s);

@@ -52,7 +52,8 @@ class Endpoint {
   // Thread t's streams and CQs (valid once every stream is added).
   Lane lane(uint32_t t);
 
-  // Per run, outside any timed window: every stream's run state and every CQ's counters.
+  // Per run, outside any timed window: every stream's run state and every CQ's counters
+  // (through RunScope, which ends the run however it ends).
   void begin_run(bool check, uint64_t corrupt_from, const RunAbort* abort);
   void end_run();  // the run's abort flag is gone
   PollCounts poll_counts_of_lane(uint32_t t);
@@ -78,5 +79,20 @@ class Endpoint {
 DeviceLimits device_limits(const Context& context, uint8_t port);
 // validate_spec against this device: Error(kUsage) naming the field and the limit.
 void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec);
+
+// One run of an endpoint, begun on construction and ended on destruction, on the client and
+// the server alike: the run's abort flag never outlives it, whether it returns or throws.
+class RunScope {
+ public:
+  RunScope(Endpoint& ep, bool check, uint64_t corrupt_from, const RunAbort* abort) : ep_(ep) {
+    ep_.begin_run(check, corrupt_from, abort);
+  }
+  ~RunScope() { ep_.end_run(); }
+  RunScope(const RunScope&) = delete;
+  RunScope& operator=(const RunScope&) = delete;
+
+ private:
+  Endpoint& ep_;
+};
 
 }  // namespace rdmabench

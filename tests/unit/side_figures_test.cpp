@@ -1,0 +1,86 @@
+// A side's figures: how they are made from a thread's resource use and poll counts, summed over
+// threads, and carried in the server's "done" message (the JSON round trip the client reads
+// the server's CPU, wakeups and counts from).
+#include "datapath/side_figures.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+
+namespace rdmabench {
+namespace {
+
+SideReport two_threads_three_qps() {
+  SideReport r;
+  r.threads = {SideFigures::of({1000, 2, 3}, {40, 5}), SideFigures::of({500, 1, 0}, {0, 7})};
+  for (const SideFigures& f : r.threads) r.total += f;
+  r.window_ns = 123456789012;
+  r.counted = {10, 20, 30};
+  r.sent = {11, 21, 31};
+  r.verify_errors = 4;
+  return r;
+}
+
+TEST(SideFigures, AThreadsFiguresComeFromItsResourceUseAndPollCounts) {
+  const SideFigures f = SideFigures::of({1000, 2, 3}, {40, 5});
+  EXPECT_EQ(f.cpu_ns, 1000u);
+  EXPECT_EQ(f.voluntary_switches, 2u);
+  EXPECT_EQ(f.involuntary_switches, 3u);
+  EXPECT_EQ(f.empty_polls, 40u);
+  EXPECT_EQ(f.wakeups, 5u);
+}
+
+TEST(SideFigures, TheTotalIsTheSumOverThreads) {
+  const SideReport r = two_threads_three_qps();
+  EXPECT_EQ(r.total.cpu_ns, 1500u);
+  EXPECT_EQ(r.total.voluntary_switches, 3u);
+  EXPECT_EQ(r.total.involuntary_switches, 3u);
+  EXPECT_EQ(r.total.empty_polls, 40u);
+  EXPECT_EQ(r.total.wakeups, 12u);
+}
+
+TEST(SideFigures, TheDoneMessageCarriesEveryFigureAndCount) {
+  const SideReport sent = two_threads_three_qps();
+  nlohmann::json done = {{"type", "done"}};
+  add_to_message(done, sent);
+  const SideReport got = side_report_from(nlohmann::json::parse(done.dump()), 2, 3);
+  for (size_t t = 0; t <= sent.threads.size(); ++t) {
+    const SideFigures& a = t < sent.threads.size() ? sent.threads[t] : sent.total;
+    const SideFigures& b = t < got.threads.size() ? got.threads[t] : got.total;
+    EXPECT_EQ(a.cpu_ns, b.cpu_ns) << t;
+    EXPECT_EQ(a.voluntary_switches, b.voluntary_switches) << t;
+    EXPECT_EQ(a.involuntary_switches, b.involuntary_switches) << t;
+    EXPECT_EQ(a.wakeups, b.wakeups) << t;
+    EXPECT_EQ(a.empty_polls, b.empty_polls) << t;
+  }
+  EXPECT_EQ(got.window_ns, sent.window_ns);
+  EXPECT_EQ(got.counted, sent.counted);
+  EXPECT_EQ(got.sent, sent.sent);
+  EXPECT_EQ(got.verify_errors, sent.verify_errors);
+  // When each stream finished is the client's own (its per-QP finish times): not sent.
+  EXPECT_FALSE(done.contains("finish_ns"));
+}
+
+TEST(SideFigures, ADoneMessageThatDoesNotMatchTheSpecIsRefusedNamingTheField) {
+  nlohmann::json done;
+  add_to_message(done, two_threads_three_qps());
+  auto refusal = [](const nlohmann::json& m, uint32_t threads, uint32_t qps) {
+    try {
+      side_report_from(m, threads, qps);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refusal(done, 3, 3).find("threads"), std::string::npos);  // 2 threads sent
+  EXPECT_NE(refusal(done, 2, 4).find("counted"), std::string::npos);  // 3 QPs sent
+  nlohmann::json negative = done;
+  negative["sent"][1] = -1;
+  EXPECT_NE(refusal(negative, 2, 3).find("sent"), std::string::npos);
+  nlohmann::json missing = done;
+  missing["figures"].erase("wakeups");
+  EXPECT_NE(refusal(missing, 2, 3).find("wakeups"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rdmabench
