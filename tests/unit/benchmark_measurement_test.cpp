@@ -53,12 +53,7 @@ class FakeRuns : public RunSource {
 };
 
 TestSpec verified(const char* pattern, Mode mode, uint32_t qps, uint32_t threads) {
-  TestSpec s = a_spec();
-  s.pattern = *parse_pattern(pattern);
-  s.mode = mode;
-  s.size = 64;
-  s.qps = qps;
-  s.threads = threads;
+  TestSpec s = a_spec(pattern, mode, 64, qps, threads);
   s.verify = true;
   return s;
 }

@@ -37,13 +37,7 @@ RunResult bidir_bw_result() {
 }
 
 TestSpec spec_of(const char* pattern, Mode mode, uint32_t qps, uint32_t threads) {
-  TestSpec s = a_spec();
-  s.pattern = *parse_pattern(pattern);
-  s.mode = mode;
-  s.size = 4096;
-  s.qps = qps;
-  s.threads = threads;
-  return s;
+  return a_spec(pattern, mode, 4096, qps, threads);
 }
 
 void expect_catalogued(const RunCounters& c) {

@@ -16,4 +16,15 @@ inline TestSpec a_spec(const std::string& pattern = "write") {
   return s;
 }
 
+// A spec of `pattern` in `mode` at `size` on `qps` QPs over `threads` threads.
+inline TestSpec a_spec(const std::string& pattern, Mode mode, uint64_t size, uint32_t qps,
+                       uint32_t threads) {
+  TestSpec s = a_spec(pattern);
+  s.mode = mode;
+  s.size = size;
+  s.qps = qps;
+  s.threads = threads;
+  return s;
+}
+
 }  // namespace rdmabench
