@@ -2,6 +2,7 @@
 // that device-free code (the spec's JSON, the control-path fuzzer) can name and check patterns.
 #include "bench/pattern_catalogue.h"
 #include "bench/registry.h"
+#include "core/comma_list.h"
 
 namespace rdmabench {
 
@@ -18,18 +19,11 @@ const std::vector<Pattern>& registered_patterns() {
 }
 
 std::optional<Pattern> parse_pattern(const std::string& name) {
-  for (const Pattern& p : registered_patterns())
-    if (p->name == name) return p;
-  return std::nullopt;
+  return find_named(registered_patterns(), name);
 }
 
 std::string pattern_names() {
-  std::string all;
-  for (const Pattern& p : registered_patterns()) {
-    if (!all.empty()) all += ", ";
-    all += p->name;
-  }
-  return all;
+  return join_comma_list(registered_patterns(), [](const Pattern& p) { return p->name; });
 }
 
 }  // namespace rdmabench

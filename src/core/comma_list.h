@@ -1,7 +1,9 @@
 // The one splitter of every comma-separated option value (--pattern, --mode, --qps, --rate,
-// --sizes, --cpus, mesh's --mode, --device, --address): the items as written, in order.
+// --sizes, --cpus, mesh's --mode, --device, --address): the items as written, in order; and the
+// registries' two lookups by name: a list of names, and the entry of one.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,5 +12,25 @@ namespace rdmabench {
 // "a,b,,c" -> {"a", "b", "", "c"}: an empty item stays, for the caller to refuse in its own
 // words; a trailing comma adds none, and "" gives no item.
 std::vector<std::string> split_comma_list(const std::string& text);
+
+// The other way, for messages and --help: "a, b, c", each item as `name_of` gives it.
+template <typename Items, typename NameOf>
+std::string join_comma_list(const Items& items, NameOf name_of) {
+  std::string all;
+  for (const auto& item : items) {
+    if (!all.empty()) all += ", ";
+    all += name_of(item);
+  }
+  return all;
+}
+
+// The entry of a registry (patterns, transports: handles whose ->name is the registered name)
+// called `name`, or nullopt.
+template <typename Entry>
+std::optional<Entry> find_named(const std::vector<Entry>& entries, const std::string& name) {
+  for (const Entry& e : entries)
+    if (e->name == name) return e;
+  return std::nullopt;
+}
 
 }  // namespace rdmabench

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/comma_list.h"
 #include "core/error.h"
 
 namespace rdmabench {
@@ -10,12 +11,7 @@ namespace rdmabench {
 namespace {
 
 std::string known_strategies() {
-  std::string all;
-  for (const StrategyInfo& info : registered_strategies()) {
-    if (!all.empty()) all += ", ";
-    all += info.usage;
-  }
-  return all;
+  return join_comma_list(registered_strategies(), [](const StrategyInfo& i) { return i.usage; });
 }
 
 Error bad_strategy(const std::string& text, const std::string& why) {

@@ -1,4 +1,5 @@
 // The registered transports: one line each, the default first.
+#include "core/comma_list.h"
 #include "verbs/rc.h"
 #include "verbs/transport.h"
 
@@ -12,18 +13,11 @@ const std::vector<Transport>& registered_transports() {
 }
 
 std::optional<Transport> parse_transport(const std::string& name) {
-  for (const Transport& t : registered_transports())
-    if (t->name == name) return t;
-  return std::nullopt;
+  return find_named(registered_transports(), name);
 }
 
 std::string transport_names() {
-  std::string all;
-  for (const Transport& t : registered_transports()) {
-    if (!all.empty()) all += ", ";
-    all += t->name;
-  }
-  return all;
+  return join_comma_list(registered_transports(), [](const Transport& t) { return t->name; });
 }
 
 Transport default_transport() {
