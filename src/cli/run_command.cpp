@@ -218,22 +218,11 @@ void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
   }
 }
 
-// Every pattern, mode and QP count against the relations that hold on any device (lat needs
-// a thread per QP, --bidir is bw only, ...), before anything connects; the device's limits are
-// checked once it is open.
+// Every benchmark the options ask for (expand_specs) against the relations that hold on any
+// device (lat needs a thread per QP, --bidir is bw only, ...), before anything connects; the
+// device's limits are checked once it is open.
 void validate_combinations(const SuiteOptions& so) {
-  for (const auto& [pattern, sizes] : so.patterns)
-    for (Mode m : so.modes)
-      for (uint32_t qps : so.qps) {
-        TestSpec s = so.base;
-        s.pattern = pattern;
-        s.size = sizes.front();
-        s.mode = m;
-        s.qps = qps;
-        s.threads = std::min(so.threads, qps);
-        s.bidir = so.base.bidir && m == Mode::kBandwidth;
-        validate_spec(s);
-      }
+  for (const TestSpec& s : expand_specs(so)) validate_spec(s);
   if (so.base.bidir &&
       std::find(so.modes.begin(), so.modes.end(), Mode::kBandwidth) == so.modes.end())
     throw Error(ExitCode::kUsage, "--bidir needs bw mode (--mode bw or all)");

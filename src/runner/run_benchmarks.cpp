@@ -12,6 +12,7 @@
 #include "runner/run_context.h"
 #include "runner/run_plan.h"
 #include "runner/table_reporter.h"
+#include "spec/spec_validation.h"
 #include "verbs/device_list.h"
 
 namespace rdmabench {
@@ -29,17 +30,8 @@ LocalProbe probe_local(RunPlan& r) {
     std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
   DeviceList list;
   Context ctx = list.open(p.choice.device);
-  for (const auto& [pattern, sizes] : so.patterns)
-    for (uint64_t size : sizes)
-      for (uint32_t qps : so.qps) {
-        TestSpec spec = so.base;
-        spec.pattern = pattern;
-        spec.size = size;
-        spec.qps = qps;
-        spec.threads = std::min(so.threads, qps);
-        spec.bidir = false;  // a lat spec may not carry it; the depths are the same
-        check_device_limits(ctx, 1, spec);
-      }
+  const DeviceLimits limits = device_limits(ctx, 1);
+  for (const TestSpec& spec : expand_specs(so)) validate_spec(spec, limits);
   p.device = describe_device(ctx);
   return p;
 }
