@@ -23,7 +23,40 @@ struct DatagramDestination {
   uint32_t qkey = 0;
 };
 
-class SendWorkRequest {
+namespace work_request_detail {
+
+// A work request of type Wr with its own scatter entry: copying or assigning one points the
+// copy's sg_list at the copy's entry (none when it has no entry).
+template <typename Wr>
+class OwnScatterEntry {
+ public:
+  OwnScatterEntry(const OwnScatterEntry& other) : sge_(other.sge_), wr_(other.wr_) { own(); }
+  OwnScatterEntry& operator=(const OwnScatterEntry& other) {
+    sge_ = other.sge_;
+    wr_ = other.wr_;
+    own();
+    return *this;
+  }
+
+  Wr& native() noexcept { return wr_; }
+  const Wr& native() const noexcept { return wr_; }
+  const ibv_sge& sge() const noexcept { return sge_; }
+
+ protected:
+  OwnScatterEntry() = default;
+  explicit OwnScatterEntry(const ibv_sge& local) : sge_(local) {
+    wr_.num_sge = 1;
+    own();
+  }
+  void own() noexcept { wr_.sg_list = wr_.num_sge > 0 ? &sge_ : nullptr; }
+
+  ibv_sge sge_{};
+  Wr wr_{};
+};
+
+}  // namespace work_request_detail
+
+class SendWorkRequest : public work_request_detail::OwnScatterEntry<ibv_send_wr> {
  public:
   // SEND or SEND_WITH_IMM of `local`.
   static SendWorkRequest send(ibv_wr_opcode opcode, const ibv_sge& local) {
@@ -59,69 +92,30 @@ class SendWorkRequest {
     return r;
   }
 
-  SendWorkRequest(const SendWorkRequest& other) : sge_(other.sge_), wr_(other.wr_) { own_sge(); }
-  SendWorkRequest& operator=(const SendWorkRequest& other) {
-    sge_ = other.sge_;
-    wr_ = other.wr_;
-    own_sge();
-    return *this;
-  }
-
-  ibv_send_wr& native() noexcept { return wr_; }
-  const ibv_send_wr& native() const noexcept { return wr_; }
-  const ibv_sge& sge() const noexcept { return sge_; }
-
  private:
-  SendWorkRequest(ibv_wr_opcode opcode, const ibv_sge& local) : sge_(local) {
+  SendWorkRequest(ibv_wr_opcode opcode, const ibv_sge& local) : OwnScatterEntry(local) {
     wr_.opcode = opcode;
-    wr_.num_sge = 1;
-    own_sge();
   }
-  void own_sge() noexcept { wr_.sg_list = wr_.num_sge > 0 ? &sge_ : nullptr; }
   void set_atomic(RemoteMemory remote, uint64_t compare_add, uint64_t swap) {
     wr_.wr.atomic.remote_addr = remote.address;
     wr_.wr.atomic.rkey = remote.rkey;
     wr_.wr.atomic.compare_add = compare_add;
     wr_.wr.atomic.swap = swap;
   }
-
-  ibv_sge sge_{};
-  ibv_send_wr wr_{};
 };
 
 // A receive: into `local`, or (no scatter entry) one that takes only an immediate.
-class ReceiveWorkRequest {
+class ReceiveWorkRequest : public work_request_detail::OwnScatterEntry<ibv_recv_wr> {
  public:
-  ReceiveWorkRequest() = default;
-  ReceiveWorkRequest(uint64_t id, const ibv_sge& local) : sge_(local) {
-    wr_.wr_id = id;
-    wr_.num_sge = 1;
-    own_sge();
-  }
+  ReceiveWorkRequest(uint64_t id, const ibv_sge& local) : OwnScatterEntry(local) { wr_.wr_id = id; }
   static ReceiveWorkRequest without_data(uint64_t id) {
     ReceiveWorkRequest r;
     r.wr_.wr_id = id;
     return r;
   }
 
-  ReceiveWorkRequest(const ReceiveWorkRequest& other) : sge_(other.sge_), wr_(other.wr_) {
-    own_sge();
-  }
-  ReceiveWorkRequest& operator=(const ReceiveWorkRequest& other) {
-    sge_ = other.sge_;
-    wr_ = other.wr_;
-    own_sge();
-    return *this;
-  }
-
-  ibv_recv_wr& native() noexcept { return wr_; }
-  const ibv_recv_wr& native() const noexcept { return wr_; }
-
  private:
-  void own_sge() noexcept { wr_.sg_list = wr_.num_sge > 0 ? &sge_ : nullptr; }
-
-  ibv_sge sge_{};
-  ibv_recv_wr wr_{};
+  ReceiveWorkRequest() = default;
 };
 
 }  // namespace rdmabench
