@@ -49,11 +49,12 @@ struct LaneResult {
 
 namespace lane_detail {
 
+template <typename Stream>
 struct StreamState {
-  StreamState(QpStream& st, ibv_wr_opcode opcode, uint64_t n)
+  StreamState(Stream& st, ibv_wr_opcode opcode, uint64_t n)
       : s(st), req(st, opcode), limit(n), first_sequence(st.sequence) {}
-  QpStream& s;
-  SendRequest req;
+  Stream& s;
+  StreamSendRequest<Stream> req;
   EndOfStream end;
   uint64_t limit;  // sends this run will post (unbounded in a timed window, until it closes)
   uint64_t first_sequence;
@@ -63,7 +64,8 @@ struct StreamState {
 
 // Posts on `st` while the send queue has room and the run has messages left. The closing
 // message of a timed window is the end marker when the peer receives.
-inline void fill_send_queue(StreamState& st, const TestSpec& spec, bool with_imm, bool marker) {
+template <typename Stream>
+void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_imm, bool marker) {
   while (st.posted < st.limit && st.posted - st.done < spec.tx_depth) {
     const uint64_t next = st.posted + 1;
     if (marker && next == st.limit) [[unlikely]] {
@@ -79,8 +81,8 @@ inline void fill_send_queue(StreamState& st, const TestSpec& spec, bool with_imm
 
 // One batch of completions: by a blocking wait when the lane has one CQ, otherwise a poll of
 // each in turn and a blocking wait on the CQ of the first stream still waiting.
-template <typename Pollers>
-int harvest(Pollers& pollers, const Lane& lane, std::deque<StreamState>& streams,
+template <typename Pollers, typename Stream>
+int harvest(Pollers& pollers, const LaneOf<Stream>& lane, std::deque<StreamState<Stream>>& streams,
             const LanePlan& plan, size_t& next_group, CompletionBatch& wc) {
   if (pollers.size() == 1) return pollers[0].wait(wc);
   for (size_t k = 0; k < pollers.size(); ++k) {
@@ -89,7 +91,7 @@ int harvest(Pollers& pollers, const Lane& lane, std::deque<StreamState>& streams
     if (const int got = pollers[g].try_poll(wc); got > 0) return got;
   }
   for (size_t i = 0; i < streams.size(); ++i) {
-    const StreamState& st = streams[i];
+    const StreamState<Stream>& st = streams[i];
     const bool receiving =
         plan.receives &&
         (plan.length.timed_window() ? !st.peer_ended : st.received < plan.length.iterations);
@@ -100,12 +102,13 @@ int harvest(Pollers& pollers, const Lane& lane, std::deque<StreamState>& streams
 
 // One state per stream of the lane, each to post `n` sends (none when this side only receives;
 // unbounded in a timed window, until it closes).
-inline std::deque<StreamState> streams_of(const Lane& lane, const LanePlan& plan,
-                                          ibv_wr_opcode opcode) {
+template <typename Stream>
+std::deque<StreamState<Stream>> streams_of(const LaneOf<Stream>& lane, const LanePlan& plan,
+                                           ibv_wr_opcode opcode) {
   const bool timed = plan.length.timed_window();
   const uint64_t n = plan.sends ? (timed ? UINT64_MAX : plan.length.iterations) : 0;
-  std::deque<StreamState> streams;
-  for (QpStream* s : lane.streams) streams.emplace_back(*s, opcode, n);
+  std::deque<StreamState<Stream>> streams;
+  for (Stream* s : lane.streams) streams.emplace_back(*s, opcode, n);
   return streams;
 }
 
@@ -121,11 +124,12 @@ inline WindowBounds window_of(const RunLength& length, uint64_t run_start) {
 }
 
 // After the run: what each stream counted, and where its sequence goes on from.
-inline void tally_streams(std::deque<StreamState>& streams, const LanePlan& plan, uint64_t start,
-                          LaneResult& result) {
+template <typename Stream>
+void tally_streams(std::deque<StreamState<Stream>>& streams, const LanePlan& plan, uint64_t start,
+                   LaneResult& result) {
   const bool timed = plan.length.timed_window();
   for (size_t i = 0; i < streams.size(); ++i) {
-    StreamState& st = streams[i];
+    StreamState<Stream>& st = streams[i];
     // A timed window's closing message is no message when it is the end marker.
     const uint64_t sent = timed && plan.sends && plan.peer_receives ? st.done - 1 : st.done;
     result.streams[i] = {timed ? st.counted : sent, sent, st.received,
@@ -136,11 +140,13 @@ inline void tally_streams(std::deque<StreamState>& streams, const LanePlan& plan
 
 }  // namespace lane_detail
 
-// Runs one lane; `pollers` holds one poller per CQ of the lane (lane.groups order).
-template <typename Pollers>
-LaneResult run_bw_lane(const Lane& lane, Pollers& pollers, const LanePlan& plan,
-                       TransportPattern& pattern) {
-  using lane_detail::StreamState;
+// Runs one lane; `pollers` holds one poller per CQ of the lane (lane.groups order), `checks`
+// the pattern's check-run checks (TransportPattern). Device-free tests give a fake stream,
+// poller and checks (tests/unit/bw_lane_test.cpp).
+template <typename Stream, typename Pollers, typename Checks>
+LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LanePlan& plan,
+                       Checks& checks) {
+  using StreamState = lane_detail::StreamState<Stream>;
   const TestSpec& spec = lane.streams.front()->spec();
   const bool timed = plan.length.timed_window();
   const bool with_imm = spec.pattern->immediate == Immediate::kSequence;
@@ -172,12 +178,12 @@ LaneResult run_bw_lane(const Lane& lane, Pollers& pollers, const LanePlan& plan,
           continue;
         }
         if (st.s.checking) [[unlikely]]
-          result.verify_errors += pattern.check_bw_receive(st.s, wc[i], st.received);
+          result.verify_errors += checks.check_bw_receive(st.s, wc[i], st.received);
         if (++st.received == plan.length.iterations && !timed) --receiving;
         continue;
       }
       if (st.s.checking) [[unlikely]]
-        result.verify_errors += pattern.check_bw_completion(st.s, wc[i]);
+        result.verify_errors += checks.check_bw_completion(st.s, wc[i]);
       const uint64_t seq = wc[i].wr_id & kInStreamMask;
       if (seq <= st.done) continue;
       if (!timed || (t >= window_start && t < window_end)) st.counted += seq - st.done;

@@ -21,12 +21,14 @@
 namespace rdmabench {
 
 // The streams one thread drives, and the distinct CQs they complete on (one, unless
-// --cq-per-qp gave each stream its own).
-struct Lane {
-  std::vector<QpStream*> streams;
+// --cq-per-qp gave each stream its own). `Stream` is QpStream but in device-free tests.
+template <typename Stream>
+struct LaneOf {
+  std::vector<Stream*> streams;
   std::vector<CompletionGroup*> groups;
   std::vector<uint32_t> group_of_stream;  // index into groups, per stream of the lane
 };
+using Lane = LaneOf<QpStream>;
 
 class Endpoint {
  public:

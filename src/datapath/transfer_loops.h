@@ -27,8 +27,10 @@
 namespace rdmabench {
 
 // The work request of a pattern's opcode on a stream (verbs/work_request.h builds it).
-// RDMA ops target the peer's receive/target slot; reads land in our target(0).
-inline SendWorkRequest stream_request(QpStream& ep, ibv_wr_opcode opcode) {
+// RDMA ops target the peer's receive/target slot; reads land in our target(0). `Stream` is
+// QpStream, or a test's fake with the same members (tests/unit/bw_lane_test.cpp).
+template <typename Stream>
+SendWorkRequest stream_request(Stream& ep, ibv_wr_opcode opcode) {
   const bool reads = opcode == IBV_WR_RDMA_READ;
   const ibv_sge local{reinterpret_cast<uintptr_t>(reads ? ep.target(0) : ep.source()),
                       static_cast<uint32_t>(ep.spec().size), ep.buffer().lkey()};
@@ -38,17 +40,18 @@ inline SendWorkRequest stream_request(QpStream& ep, ibv_wr_opcode opcode) {
 }
 
 // One prepared send-queue work request, posted again and again.
-struct SendRequest {
+template <typename Stream>
+struct StreamSendRequest {
   SendWorkRequest request;
   unsigned base_flags = 0;
 
-  SendRequest(QpStream& ep, ibv_wr_opcode opcode) : request(stream_request(ep, opcode)) {
+  StreamSendRequest(Stream& ep, ibv_wr_opcode opcode) : request(stream_request(ep, opcode)) {
     if (opcode != IBV_WR_RDMA_READ && ep.spec().size <= ep.qp().max_inline_data())
       base_flags = static_cast<unsigned>(IBV_SEND_INLINE);
   }
   ibv_send_wr& wr() noexcept { return request.native(); }
 
-  void post(QpStream& ep, uint64_t id, bool signaled) {
+  void post(Stream& ep, uint64_t id, bool signaled) {
     ibv_send_wr& wr = request.native();
     wr.wr_id = id;
     wr.send_flags = base_flags | (signaled ? static_cast<unsigned>(IBV_SEND_SIGNALED) : 0u);
@@ -58,6 +61,7 @@ struct SendRequest {
     ep.qp().post_send(wr);
   }
 };
+using SendRequest = StreamSendRequest<QpStream>;
 
 using CompletionBatch = std::array<ibv_wc, kMaxPollBatch>;
 
@@ -98,7 +102,8 @@ struct EndOfStream {
     wr.imm_data = htonl(kEndOfStreamImm);
     wr.send_flags = IBV_SEND_SIGNALED;
   }
-  void post(QpStream& s, uint64_t id) {
+  template <typename Stream>
+  void post(Stream& s, uint64_t id) {
     wr.wr_id = id;
     s.qp().post_send(wr);
   }

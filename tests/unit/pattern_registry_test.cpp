@@ -26,7 +26,8 @@ constexpr PatternInfo kEightBytes{.name = "eight",
                                   .half_round_trip = false,
                                   .arrival = Arrival::kCompletion,
                                   .remote_access = IBV_ACCESS_REMOTE_ATOMIC,
-                                  .sizes = {8, 8, "operands are 8 bytes"}};
+                                  .sizes = {8, 8, "operands are 8 bytes"},
+                                  .needs = {}};
 
 bool carries_immediate(ibv_wr_opcode op) {
   return op == IBV_WR_SEND_WITH_IMM || op == IBV_WR_RDMA_WRITE_WITH_IMM;

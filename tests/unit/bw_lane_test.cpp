@@ -1,0 +1,403 @@
+// The bandwidth lane's accounting without a device: run_bw_lane drives fake streams, whose
+// fake QPs complete every signalled send on a fake CQ at once, and a fake peer whose receives
+// wait on the CQ before the run starts. The tests check what the lane decides: which sends it
+// posts and signals, how many stay outstanding, what each stream counts, where its sequence goes
+// on from, and how a timed window closes.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <stdexcept>
+#include <vector>
+
+#include "datapath/bw_lane.h"
+#include "spec_fixture.h"
+
+namespace rdmabench {
+namespace {
+
+class FakeQp;
+
+// One CQ: completions wait here in order until a poller takes them.
+struct FakeCq {
+  struct Entry {
+    ibv_wc wc;
+    FakeQp* from;  // the QP of a send completion, told when it is taken
+  };
+  std::deque<Entry> pending;
+};
+
+// Records what the lane posts: counts, signalling, the outstanding high-water mark, the
+// immediates, and the end marker. A signalled send completes on the CQ at once.
+class FakeQp {
+ public:
+  FakeQp(FakeCq& cq, uint32_t tx_depth, size_t position)
+      : position(position), cq_(cq), tx_depth_(tx_depth) {}
+  uint32_t max_inline_data() const { return 0; }
+
+  void post_send(ibv_send_wr& wr) {
+    const uint64_t seq = wr.wr_id & kInStreamMask;
+    if (seq != last_posted + 1) throw std::logic_error("sends posted out of order");
+    last_posted = seq;
+    max_outstanding = std::max(max_outstanding, seq - reaped_up_to);
+    if (seq - reaped_up_to > tx_depth_) throw std::logic_error("more than tx_depth outstanding");
+    ++posts;
+    if (is_marker(wr)) ++markers;
+    if (wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM) take_immediate(ntohl(wr.imm_data));
+    if ((wr.send_flags & IBV_SEND_SIGNALED) == 0) return;
+    ++signalled;
+    last_signalled = seq;
+    ibv_wc wc{};
+    wc.wr_id = wr.wr_id;
+    wc.status = IBV_WC_SUCCESS;
+    wc.opcode = IBV_WC_RDMA_WRITE;
+    cq_.pending.push_back({wc, this});
+  }
+  // A send completion taken from the CQ: how many sends it completes.
+  uint64_t taken(uint64_t wr_id) {
+    const uint64_t before = reaped_up_to;
+    reaped_up_to = wr_id & kInStreamMask;
+    return reaped_up_to - before;
+  }
+
+  size_t position;  // in its lane
+  uint64_t posts = 0, signalled = 0, markers = 0, last_posted = 0, last_signalled = 0;
+  uint64_t max_outstanding = 0;
+  // The immediates of the messages: how many, the first and the last; numbered_in_order
+  // stays true while each is the one before plus one.
+  uint64_t immediates = 0;
+  uint32_t first_immediate = 0, last_immediate = 0;
+  bool numbered_in_order = true;
+
+ private:
+  void take_immediate(uint32_t imm) {
+    if (immediates++ == 0)
+      first_immediate = imm;
+    else if (imm != last_immediate + 1)
+      numbered_in_order = false;
+    last_immediate = imm;
+  }
+  static bool is_marker(const ibv_send_wr& wr) {
+    return wr.opcode == IBV_WR_SEND_WITH_IMM && ntohl(wr.imm_data) == kEndOfStreamImm;
+  }
+  FakeCq& cq_;
+  uint32_t tx_depth_;
+  uint64_t reaped_up_to = 0;
+};
+
+struct FakeBuffer {
+  uint32_t lkey() const { return 7; }
+};
+
+// What run_bw_lane and the send request use of a QpStream.
+class FakeStream {
+ public:
+  FakeStream(const TestSpec& spec, uint32_t index, FakeCq& cq, size_t position)
+      : spec_(spec), index_(index), qp_(cq, spec.tx_depth, position), bytes_(2 * spec.size) {}
+  const TestSpec& spec() const { return spec_; }
+  uint8_t* source() { return bytes_.data(); }
+  uint8_t* target(uint64_t) { return bytes_.data() + spec_.size; }
+  FakeBuffer& buffer() { return buffer_; }
+  FakeQp& qp() { return qp_; }
+  uint64_t send_id(uint64_t seq) const { return (uint64_t{index_} << kStreamShift) | seq; }
+  void post_receive(uint64_t wr_id) {
+    if (stream_of(wr_id) != index_) throw std::logic_error("a receive re-posted on another QP");
+    ++reposted;
+  }
+
+  RemoteBuffer remote{0x1000, 9, 1 << 20};
+  uint64_t sequence = 0;
+  bool checking = false;
+  uint64_t posted = 0;
+  uint64_t corrupt_from = UINT64_MAX;
+  uint64_t reposted = 0;
+
+ private:
+  const TestSpec& spec_;
+  uint32_t index_;
+  FakeBuffer buffer_;
+  FakeQp qp_;
+  std::vector<uint8_t> bytes_;
+};
+
+// What a timed window may have counted, judged from outside the lane. The lane stamps each
+// batch of completions between the poll that returned it and its next poll; its window starts
+// a margin after a moment between the run's call and its first poll. A batch surely inside the
+// window adds its sends to both bounds, one that may be inside to the upper bound only.
+class WindowWitness {
+ public:
+  WindowWitness(uint64_t called_at, const RunLength& length, size_t streams)
+      : lower(streams, 0),
+        upper(streams, 0),
+        length_(length),
+        called_at_(called_at),
+        batch_(streams, 0) {}
+  void poll_starts(uint64_t now) {
+    if (first_poll_ == 0) first_poll_ = now;
+    close_batch(now);
+  }
+  void taken(size_t stream, uint64_t sends) { batch_[stream] += sends; }
+  void batch_ends(uint64_t now) { batch_end_ = now; }
+  void run_ends(uint64_t now) { close_batch(now); }
+
+  std::vector<uint64_t> lower, upper;  // per stream of the lane
+
+ private:
+  void close_batch(uint64_t next_poll) {
+    const uint64_t earliest_start = called_at_ + length_.margin_ns;
+    const uint64_t latest_start = first_poll_ + length_.margin_ns;
+    const bool surely =
+        batch_end_ >= latest_start && next_poll < earliest_start + length_.duration_ns;
+    const bool maybe =
+        next_poll >= earliest_start && batch_end_ < latest_start + length_.duration_ns;
+    for (size_t i = 0; i < batch_.size(); ++i) {
+      if (surely) lower[i] += batch_[i];
+      if (maybe) upper[i] += batch_[i];
+      batch_[i] = 0;
+    }
+  }
+  RunLength length_;
+  uint64_t called_at_, first_poll_ = 0, batch_end_ = 0;
+  std::vector<uint64_t> batch_;  // sends completed by the batch not yet judged
+};
+
+// Takes up to three completions at a time (fewer than any batch the lane allows).
+class FakePoller {
+ public:
+  explicit FakePoller(FakeCq& cq) : cq_(cq) {}
+  int try_poll(CompletionBatch& wc) {
+    if (witness != nullptr) witness->poll_starts(now_ns());
+    int got = 0;
+    for (; got < 3 && !cq_.pending.empty(); ++got) {
+      const FakeCq::Entry e = cq_.pending.front();
+      cq_.pending.pop_front();
+      if (e.from != nullptr) {
+        const uint64_t sends = e.from->taken(e.wc.wr_id);
+        if (witness != nullptr) witness->taken(e.from->position, sends);
+      }
+      wc[static_cast<size_t>(got)] = e.wc;
+    }
+    if (witness != nullptr) witness->batch_ends(now_ns());
+    return got;
+  }
+  int wait(CompletionBatch& wc) {
+    const int got = try_poll(wc);
+    if (got == 0) throw std::logic_error("the lane waits on a CQ that nothing will complete");
+    return got;
+  }
+
+  WindowWitness* witness = nullptr;  // set to judge a timed window
+
+ private:
+  FakeCq& cq_;
+};
+
+// A check run's checks: every message checked is one error, so the sum shows each was seen.
+struct CountingChecks {
+  uint64_t check_bw_receive(FakeStream&, const ibv_wc&, uint64_t) { return 1; }
+  uint64_t check_bw_completion(FakeStream&, const ibv_wc&) { return 1; }
+};
+
+ibv_wc peer_message(const FakeStream& s, uint32_t index, uint64_t slot) {
+  ibv_wc wc{};
+  wc.wr_id = (uint64_t{index} << kStreamShift) | slot;
+  wc.status = IBV_WC_SUCCESS;
+  wc.opcode = IBV_WC_RECV;
+  wc.byte_len = static_cast<uint32_t>(s.spec().size);
+  return wc;
+}
+
+ibv_wc peer_end_marker(uint32_t index) {
+  ibv_wc wc{};
+  wc.wr_id = (uint64_t{index} << kStreamShift) | 1;
+  wc.status = IBV_WC_SUCCESS;
+  wc.opcode = IBV_WC_RECV;
+  wc.wc_flags = IBV_WC_WITH_IMM;
+  wc.imm_data = htonl(kEndOfStreamImm);
+  return wc;
+}
+
+// A lane of fake streams with the given indices, on one CQ or a CQ each.
+struct FakeLane {
+  FakeLane(const TestSpec& spec, std::vector<uint32_t> indices, bool cq_per_stream)
+      : cqs(cq_per_stream ? indices.size() : 1) {
+    for (size_t i = 0; i < indices.size(); ++i) {
+      const size_t g = cq_per_stream ? i : 0;
+      streams.emplace_back(spec, indices[i], cqs[g], i);
+      lane.streams.push_back(&streams.back());
+      lane.group_of_stream.push_back(static_cast<uint32_t>(g));
+    }
+    lane.groups.resize(cqs.size(), nullptr);
+    for (FakeCq& cq : cqs) pollers.emplace_back(cq);
+  }
+  // `n` messages from the peer on every stream, then its end marker if `marked`.
+  void peer_sends(uint64_t n, bool marked) {
+    for (size_t k = 0; k < lane.streams.size(); ++k) {
+      const FakeStream& s = *lane.streams[k];
+      const uint32_t index = stream_of(s.send_id(0));
+      FakeCq& cq = cqs[lane.group_of_stream[k]];
+      for (uint64_t i = 0; i < n; ++i) cq.pending.push_back({peer_message(s, index, i), nullptr});
+      if (marked) cq.pending.push_back({peer_end_marker(index), nullptr});
+    }
+  }
+  LaneResult run(const LanePlan& plan) {
+    CountingChecks checks;
+    return run_bw_lane(lane, pollers, plan, checks);
+  }
+
+  std::deque<FakeCq> cqs;
+  std::deque<FakeStream> streams;
+  std::deque<FakePoller> pollers;
+  LaneOf<FakeStream> lane;
+};
+
+LanePlan by_iterations(uint64_t n, bool sends, bool receives, bool peer_receives) {
+  LanePlan plan;
+  plan.length.iterations = n;
+  plan.sends = sends;
+  plan.receives = receives;
+  plan.peer_receives = peer_receives;
+  return plan;
+}
+
+TestSpec lane_spec(const std::string& pattern, uint32_t tx_depth, uint32_t signal_every) {
+  TestSpec spec = a_spec(pattern, Mode::kBandwidth, 64, 1, 1);
+  spec.tx_depth = tx_depth;
+  spec.signal_every = signal_every;
+  return spec;
+}
+
+TEST(BwLane, SenderCountsEverySendOnceWhateverItSignals) {
+  const TestSpec spec = lane_spec("write", 4, 3);
+  FakeLane f(spec, {0}, false);
+  f.streams[0].sequence = 100;
+  const LaneResult r = f.run(by_iterations(11, true, false, false));
+
+  const FakeQp& qp = f.streams[0].qp();
+  EXPECT_EQ(qp.posts, 11u);
+  EXPECT_EQ(qp.signalled, 4u);  // 3, 6 and 9 by signal_every, and 11, the last
+  EXPECT_EQ(qp.last_signalled, 11u);
+  EXPECT_LE(qp.max_outstanding, spec.tx_depth);
+  EXPECT_EQ(qp.markers, 0u);
+  ASSERT_EQ(r.streams.size(), 1u);
+  EXPECT_EQ(r.streams[0].counted, 11u);
+  EXPECT_EQ(r.streams[0].sent, 11u);
+  EXPECT_EQ(r.streams[0].received, 0u);
+  EXPECT_LE(r.streams[0].finish_ns, r.window_ns);
+  EXPECT_EQ(f.streams[0].sequence, 111u);
+  EXPECT_EQ(r.verify_errors, 0u);
+}
+
+TEST(BwLane, ALaneOfThreadOneTakesTheCompletionsOfItsOwnStreams) {
+  TestSpec spec = lane_spec("write", 8, 2);
+  spec.qps = 4;
+  spec.threads = 2;
+  FakeLane f(spec, {1, 3}, false);  // thread 1 of 2 drives streams 1 and 3
+  f.streams[1].sequence = 50;
+  LanePlan plan = by_iterations(9, true, false, false);
+  plan.threads = 2;
+  const LaneResult r = f.run(plan);
+
+  ASSERT_EQ(r.streams.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(f.streams[i].qp().posts, 9u) << i;
+    EXPECT_EQ(r.streams[i].counted, 9u) << i;
+    EXPECT_EQ(r.streams[i].sent, 9u) << i;
+  }
+  EXPECT_EQ(f.streams[0].sequence, 9u);
+  EXPECT_EQ(f.streams[1].sequence, 59u);
+}
+
+TEST(BwLane, ACqPerStreamIsHarvestedUntilEveryStreamIsDone) {
+  const TestSpec spec = lane_spec("write", 4, 4);
+  FakeLane f(spec, {0, 1, 2}, true);
+  const LaneResult r = f.run(by_iterations(10, true, false, false));
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.streams[i].sent, 10u) << i;
+    EXPECT_TRUE(f.cqs[i].pending.empty()) << i;
+  }
+}
+
+TEST(BwLane, AReceiverCountsAndRepostsEveryReceive) {
+  const TestSpec spec = lane_spec("send", 16, 4);
+  FakeLane f(spec, {0, 1}, false);
+  f.peer_sends(7, false);
+  const LaneResult r = f.run(by_iterations(7, false, true, false));
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(r.streams[i].received, 7u) << i;
+    EXPECT_EQ(r.streams[i].sent, 0u) << i;
+    EXPECT_EQ(r.streams[i].counted, 0u) << i;
+    EXPECT_EQ(f.streams[i].reposted, 7u) << i;
+    EXPECT_EQ(f.streams[i].qp().posts, 0u) << i;
+    EXPECT_EQ(f.streams[i].sequence, 7u) << i;
+  }
+}
+
+TEST(BwLane, BothDirectionsMoveTheSequenceBySentPlusReceived) {
+  const TestSpec spec = lane_spec("send", 8, 2);
+  FakeLane f(spec, {0}, false);
+  f.streams[0].sequence = 10;
+  f.peer_sends(5, false);
+  const LaneResult r = f.run(by_iterations(5, true, true, true));
+  EXPECT_EQ(r.streams[0].sent, 5u);
+  EXPECT_EQ(r.streams[0].received, 5u);
+  EXPECT_EQ(f.streams[0].sequence, 20u);
+}
+
+TEST(BwLane, ACheckRunChecksEverySignalledCompletionAndEveryReceive) {
+  const TestSpec spec = lane_spec("send", 8, 2);
+  FakeLane f(spec, {0}, false);
+  f.streams[0].checking = true;
+  f.peer_sends(6, false);
+  const LaneResult r = f.run(by_iterations(6, true, true, true));
+  EXPECT_EQ(r.verify_errors, f.streams[0].qp().signalled + 6);
+}
+
+TEST(BwLane, ATimedWindowClosesWithOneEndMarkerThatIsNoMessage) {
+  const TestSpec spec = lane_spec("write_imm", 8, 2);
+  FakeLane f(spec, {0, 1}, false);
+  f.streams[1].sequence = 1000;
+  LanePlan plan;
+  plan.length = {0, 100'000'000, 10'000'000};  // 100 ms window, 10 ms margins
+  plan.sends = true;
+  plan.peer_receives = true;
+  WindowWitness witness(now_ns(), plan.length, 2);
+  f.pollers[0].witness = &witness;
+  const LaneResult r = f.run(plan);
+  witness.run_ends(now_ns());
+
+  EXPECT_EQ(r.window_ns, plan.length.duration_ns);
+  for (size_t i = 0; i < 2; ++i) {
+    const FakeQp& qp = f.streams[i].qp();
+    EXPECT_EQ(qp.markers, 1u) << i;
+    EXPECT_EQ(qp.last_signalled, qp.last_posted) << i;  // the marker, signalled, came last
+    EXPECT_EQ(r.streams[i].sent, qp.posts - 1) << i;
+    EXPECT_GE(r.streams[i].counted, witness.lower[i]) << i;
+    EXPECT_LE(r.streams[i].counted, witness.upper[i]) << i;
+    EXPECT_LE(r.streams[i].counted, r.streams[i].sent) << i;
+    // The immediates number the messages on from the stream's sequence, and it goes on after.
+    const uint32_t first = i == 0 ? 0 : 1000;
+    EXPECT_EQ(qp.immediates, r.streams[i].sent) << i;
+    EXPECT_TRUE(qp.numbered_in_order) << i;
+    EXPECT_EQ(qp.first_immediate, first) << i;
+    EXPECT_EQ(qp.last_immediate, first + r.streams[i].sent - 1) << i;
+    EXPECT_EQ(f.streams[i].sequence, first + r.streams[i].sent) << i;
+  }
+}
+
+TEST(BwLane, ATimedReceiverStopsAtThePeersMarkerWithoutCountingIt) {
+  const TestSpec spec = lane_spec("send", 8, 2);
+  FakeLane f(spec, {0}, false);
+  f.peer_sends(5, true);
+  LanePlan plan;
+  plan.length = {0, 1'000'000, 0};
+  plan.receives = true;
+  const LaneResult r = f.run(plan);
+  EXPECT_EQ(r.streams[0].received, 5u);
+  EXPECT_EQ(f.streams[0].reposted, 6u);  // the marker's receive goes back too
+  EXPECT_EQ(f.streams[0].sequence, 5u);
+}
+
+}  // namespace
+}  // namespace rdmabench
