@@ -56,3 +56,22 @@ def scaled(doc, predicate, counters, factor):
                 if key in row:
                     row[key] *= factor
     return out
+
+
+@pytest.fixture
+def two_transports(sweep):
+    """The sweep as schema 3 over rc, plus one ud row (send bw busy at 4 KiB): a file that holds
+    rows of two transports."""
+    doc = copy.deepcopy(sweep)
+    doc["context"]["rdmabench_schema"] = 3
+    extra = []
+    for row in doc["benchmarks"]:
+        row["rdmabench_spec"]["transport"] = "rc"
+        if row["rdmabench_spec"]["name"] == "send/bw/busy/4096":
+            ud = copy.deepcopy(row)
+            ud["name"] = ud["rdmabench_spec"]["name"] = "send/bw/busy/4096/ud"
+            ud["rdmabench_spec"]["transport"] = "ud"
+            extra.append(ud)
+    assert extra
+    doc["benchmarks"] += extra
+    return doc

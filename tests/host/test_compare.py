@@ -245,23 +245,12 @@ def test_schema_2_is_read_as_rc_and_schema_3_must_name_its_transport(sweep, writ
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
 
 
-def test_rows_of_two_transports_are_never_selected_as_one(sweep, write_json):
+def test_rows_of_two_transports_are_never_selected_as_one(two_transports, write_json):
     """A file with rc and (say) ud rows of the same pattern, mode, strategy and size: a figure
     takes the file's first transport unless told, never both as one line."""
     sys.path.insert(0, str(ROOT / "tools" / "lib"))
     import rdmabench_results as rr
-    doc = json.loads(json.dumps(sweep))
-    doc["context"]["rdmabench_schema"] = 3
-    extra = []
-    for row in doc["benchmarks"]:
-        row["rdmabench_spec"]["transport"] = "rc"
-        if row["rdmabench_spec"]["name"] == "send/bw/busy/4096":
-            ud = json.loads(json.dumps(row))
-            ud["name"] = ud["rdmabench_spec"]["name"] = "send/bw/busy/4096/ud"
-            ud["rdmabench_spec"]["transport"] = "ud"
-            extra.append(ud)
-    assert extra
-    doc["benchmarks"] += extra
+    doc = two_transports
     run = rr.load(write_json(doc, "two.json"))
     assert run.transports == ["rc", "ud"]
     picked = [b for b in run.select("bw", "send", "busy") if b.size == 4096]

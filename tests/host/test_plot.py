@@ -60,6 +60,27 @@ def test_figures_without_data_are_skipped_with_a_note(tmp_path, sweep, write_jso
     assert "skipped latency: no lat results" in proc.stderr
 
 
+def test_a_file_of_two_transports_says_which_it_draws(tmp_path, two_transports, write_json):
+    """By default the file's first transport is drawn, and plot says so; --transport draws
+    another (ud holds only a bw row here, so the latency figures are skipped); a transport the
+    file lacks is bad input."""
+    path = write_json(two_transports, "two.json")
+    proc = run_tool("plot", path, "--out", tmp_path / "rc")
+    assert proc.returncode == 0, proc.stderr
+    assert "holds rows over rc, ud; only rc is used (choose with --transport)" in proc.stderr
+    assert (tmp_path / "rc" / "latency.png").is_file()
+
+    proc = run_tool("plot", path, "--out", tmp_path / "ud", "--transport", "ud")
+    assert proc.returncode == 0, proc.stderr
+    assert "only ud is used" in proc.stderr
+    assert (tmp_path / "ud" / "bandwidth.png").is_file()
+    assert "skipped latency: no lat results" in proc.stderr
+
+    proc = run_tool("plot", path, "--out", tmp_path / "uc", "--transport", "uc")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"plot: {path}: no rows over transport 'uc' (it holds rc, ud)"
+
+
 def test_failed_benchmarks_are_left_out_and_named(tmp_path, sweep, write_json):
     for row in sweep["benchmarks"]:
         if row["name"].startswith("read/bw/event/65536/"):

@@ -126,6 +126,7 @@ class Run:
     label: str
     context: dict
     benchmarks: dict  # name -> Benchmark, in file order
+    chosen_transport: str = ""  # what select() takes by default; "": the file's first
 
     def higher_is_better(self, key):
         """The catalogue's direction for counter `key`; ResultsError where it says none."""
@@ -166,17 +167,17 @@ class Run:
 
     @property
     def transports(self):
-        """The transports in this file, in file order; the first is the file's own (the one
-        select() takes unless told)."""
+        """The transports in this file, in file order; select() takes chosen_transport, or
+        else the first, unless told."""
         return list(dict.fromkeys(b.transport for b in self.benchmarks.values()))
 
     def select(self, mode=None, pattern=None, cq=None, rate=0, scale="", transport=""):
         """Benchmarks that ran; by default the back-to-back ones (rate=None: every rate) on
-        one QP one way (scale=None: every --qps/--threads/--bidir variant) over the file's
-        first transport (transport=None: every one), so that rows of two transports are never
-        drawn as one line."""
+        one QP one way (scale=None: every --qps/--threads/--bidir variant) over the chosen
+        transport or the file's first (transport=None: every one), so that rows of two
+        transports are never drawn as one line."""
         if transport == "":
-            transport = self.transports[0] if self.benchmarks else None
+            transport = self.chosen_transport or (self.transports[0] if self.benchmarks else None)
         return [
             b for b in self.benchmarks.values()
             if b.ok and (mode is None or b.mode == mode) and (pattern is None or b.pattern == pattern)
@@ -280,6 +281,24 @@ def load_all(paths, labels=None):
             raise ResultsError(f"two inputs are both labelled '{run.label}'; use --label to tell them apart")
         seen.add(run.label)
     return runs
+
+
+def choose_transport(runs, transport=""):
+    """Makes every run's select() take `transport` (empty: each file's first). Returns the notes
+    to print: one per file that holds rows of more than one transport, naming what is drawn.
+    Raises ResultsError when a file has no row over `transport`."""
+    notes = []
+    for run in runs:
+        held = run.transports
+        if transport and transport not in held:
+            raise ResultsError(f"{run.path}: no rows over transport '{transport}' "
+                               f"(it holds {', '.join(held) or 'none'})")
+        run.chosen_transport = transport
+        if len(held) > 1:
+            drawn = transport or held[0]
+            notes.append(f"{run.path}: holds rows over {', '.join(held)}; only {drawn} is "
+                         "used (choose with --transport)")
+    return notes
 
 
 def size_text(size):
