@@ -13,6 +13,7 @@ engine began to write schema 2; their figures are unchanged.
 """
 import copy
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -23,13 +24,29 @@ FIXTURE = Path(__file__).parent / "fixtures" / "rxe-sweep.json"
 DETERMINISTIC = Path(__file__).parent / "fixtures" / "rxe-deterministic.json"
 
 
+def tool_path(name):
+    """tools/NAME, or tools/lib/NAME.py."""
+    path = ROOT / "tools" / name
+    return path if path.exists() else ROOT / "tools" / "lib" / f"{name}.py"
+
+
 def run_tool(name, *args):
     """Runs tools/NAME (or tools/lib/NAME.py) with the system Python."""
-    path = ROOT / "tools" / name
-    if not path.exists():
-        path = ROOT / "tools" / "lib" / f"{name}.py"
-    return subprocess.run(["/usr/bin/python3", str(path), *map(str, args)],
+    return subprocess.run(["/usr/bin/python3", str(tool_path(name)), *map(str, args)],
                           capture_output=True, text=True, timeout=120)
+
+
+def run_tool_into_closed_pipe(name, *args):
+    """Runs a tool whose standard output is a pipe nobody reads any more (`tool | head` once
+    head has gone): the pipe's read end is closed before the tool starts, so its first write
+    fails, every time."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(["/usr/bin/python3", str(tool_path(name)), *map(str, args)],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ import json
 
 import sys
 
-from conftest import FIXTURE, ROOT, run_tool, scaled
+from conftest import FIXTURE, ROOT, run_tool, run_tool_into_closed_pipe, scaled
 
 LATENCY_COUNTERS = ("lat_min_us", "lat_mean_us", "lat_p50_us", "lat_p90_us", "lat_p99_us",
                     "lat_p999_us", "lat_max_us")
@@ -25,6 +25,27 @@ def test_same_file_is_no_regression():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no regression" in proc.stdout
     assert len(verdicts(proc.stdout)) == 48
+
+
+def test_a_reader_that_leaves_early_ends_the_output_not_the_verdict(sweep, write_json):
+    """`tools/compare a b | head`: no traceback, and the exit status is still the verdict."""
+    proc = run_tool_into_closed_pipe("compare", FIXTURE, FIXTURE)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    slow = lambda n: n.startswith("write/bw/busy/65536")  # noqa: E731
+    new = write_json(scaled(sweep, slow, BANDWIDTH_COUNTERS, 0.5), "new.json")
+    proc = run_tool_into_closed_pipe("compare", FIXTURE, new, "--threshold", "50")
+    assert proc.returncode == 1 and proc.stderr == "", proc.stderr
+
+
+def test_latencies_of_ten_milliseconds_and_more_print_as_plain_numbers(sweep, write_json):
+    """Figures of five digits and more print whole (18430), never as 1.843e+04."""
+    slow = lambda n: "/lat/" in n  # noqa: E731
+    base = write_json(scaled(sweep, slow, LATENCY_COUNTERS, 1000), "base.json")
+    proc = run_tool("compare", base, base)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [line for line in verdicts(proc.stdout).values() if "latency" in line]
+    assert rows and not [line for line in rows if "e+" in line], rows
+    assert any(cell.isdigit() and len(cell) >= 5 for line in rows for cell in line.split())
 
 
 def test_small_noise_is_no_regression(sweep, write_json):

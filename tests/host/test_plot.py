@@ -2,7 +2,7 @@
 import json
 import sys
 
-from conftest import FIXTURE, ROOT, run_tool
+from conftest import DETERMINISTIC, FIXTURE, ROOT, run_tool, run_tool_into_closed_pipe, scaled
 
 sys.path.insert(0, str(ROOT / "tools" / "lib"))
 import polling_figures  # noqa: E402
@@ -44,6 +44,43 @@ def test_overlay_of_two_runs_with_labels(tmp_path, sweep, write_json):
     assert proc.returncode == 0, proc.stderr
     svg = (tmp_path / "bandwidth.svg").read_text()
     assert "before busy" in svg and "after event" in svg
+
+
+def test_a_reader_that_leaves_early_still_gets_every_figure(tmp_path):
+    """`tools/plot ... | head -1`: the figures are the output that matters; no traceback."""
+    proc = run_tool_into_closed_pipe("plot", FIXTURE, "--out", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
+    assert_figures(tmp_path)
+
+
+def test_a_size_without_the_polling_rows_is_refused_naming_those_there_are(tmp_path):
+    proc = run_tool("plot", FIXTURE, "--out", tmp_path, "--size", "3")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == ("plot: --size 3: no lat rows of every CQ strategy at 3 B "
+                                   "(sizes that have them: 2, 4K, 64K)")
+    assert not list(tmp_path.iterdir())
+
+
+def test_deterministic_figures_say_their_time_counts_instructions(tmp_path):
+    proc = run_tool("plot", DETERMINISTIC, "--out", tmp_path, "--format", "svg")
+    assert proc.returncode == 0, proc.stderr
+    svg = (tmp_path / "bandwidth.svg").read_text()
+    assert "deterministic guest: times count guest instructions (2^2 ns each)" in svg
+    proc = run_tool("plot", FIXTURE, "--out", tmp_path / "real", "--format", "svg")
+    assert "guest instructions" not in (tmp_path / "real" / "bandwidth.svg").read_text()
+
+
+def test_deterministic_and_real_time_runs_are_never_overlaid(tmp_path):
+    """As compare refuses to judge one against the other, plot refuses to draw them as one."""
+    proc = run_tool("plot", FIXTURE, DETERMINISTIC, "--out", tmp_path)
+    assert proc.returncode == 2
+    assert (f"plot: {FIXTURE} was measured in real time and {DETERMINISTIC} in the deterministic "
+            "guest (icount shift=2)") in proc.stderr
+    assert not list(tmp_path.iterdir())
+    proc = run_tool("compare", FIXTURE, DETERMINISTIC)
+    assert proc.returncode == 2 and "BASE was measured in real time and NEW in the " \
+        "deterministic guest (icount shift=2)" in proc.stderr, proc.stderr
 
 
 def test_chosen_polling_size(tmp_path):
@@ -138,6 +175,18 @@ def test_pareto_front_keeps_only_the_unbeaten():
     points = [(40, 16, "hybrid"), (44, 15, "busy"), (99, 96, "event"), (45, 20, "mixed"),
               (40, 30, "worse hybrid")]
     assert [p[2] for p in polling_figures.pareto_front(points)] == ["hybrid", "busy"]
+
+
+def test_a_front_of_one_strategy_is_marked(tmp_path, sweep, write_json):
+    """When one strategy beats every other on CPU and latency, the front is that one point, and
+    the trade-off figure must still show it (a dotted line of one point would not)."""
+    costly = lambda n: "/lat/event/" in n  # noqa: E731
+    counters = ("lat_p50_us", "lat_p99_us", "client_cpu_us_per_msg", "server_cpu_us_per_msg")
+    doc = scaled(sweep, costly, counters, 100)
+    proc = run_tool("plot", write_json(doc, "one.json"), "--out", tmp_path, "--format", "svg")
+    assert proc.returncode == 0, proc.stderr
+    svg = (tmp_path / "tradeoff.svg").read_text()
+    assert "Pareto front: busy alone (beats every other on both)" in svg
 
 
 QPS = FIXTURE.parent / "rxe-qps.json"  # `run --qps 1,2,4,8` (write, send bw 64K, 3 reps), veth guest

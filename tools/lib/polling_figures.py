@@ -45,6 +45,19 @@ def _compared(runs, size, patterns):
     return [(p, s) for p, s in rows if len(s) >= 2]
 
 
+def _draw_front(ax, front):
+    """The Pareto front: a dotted line through its points, or a ring round the one strategy
+    that beats every other on both axes (a line of one point would not show)."""
+    if len(front) == 1:
+        x, y, label, _ = front[0]
+        ax.plot([x], [y], marker="o", markersize=18, markerfacecolor="none",
+                markeredgecolor="black", linestyle="none",
+                label=f"Pareto front: {label} alone (beats every other on both)")
+        return
+    ax.plot([p[0] for p in front], [p[1] for p in front], color="black", linewidth=1,
+            linestyle=":", label="Pareto front")
+
+
 def tradeoff_figure(plt, runs, size, patterns, look, title):
     rows = _compared(runs, size, patterns)
     if not rows:
@@ -61,16 +74,14 @@ def tradeoff_figure(plt, runs, size, patterns, look, title):
                         label=label)
                 ax.annotate(label, (x, y), textcoords="offset points", xytext=(5, 4),
                             fontsize="x-small")
-            front = pareto_front(points)
-            ax.plot([p[0] for p in front], [p[1] for p in front], color="black", linewidth=1,
-                    linestyle=":", label="Pareto front")
+            _draw_front(ax, pareto_front(points))
             ax.set_xlabel("client + server CPU per message (µs)")
             ax.set_ylabel(f"latency {stat} (µs, {series[0][2].round_trip} round trip)")
             ax.set_title(f"{pattern} {rr.size_text(size)} B: CPU against {stat}")
             ax.grid(True, alpha=0.3)
             ax.legend(fontsize="x-small")
     fig.suptitle(f"CQ strategies: CPU cost against latency (lower left is better; the dotted "
-                 f"line joins the strategies nothing beats on both)\n{title}")
+                 f"line joins, or a ring marks, the strategies nothing beats on both)\n{title}")
     return fig
 
 

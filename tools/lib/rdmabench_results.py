@@ -283,6 +283,29 @@ def load_all(paths, labels=None):
     return runs
 
 
+def timing_mismatch(runs, names=None):
+    """Why the runs' figures cannot be set beside one another at all, or None. `names` name
+    the runs in the message (default: their paths).
+
+    The deterministic guest's figures count instructions (2^shift ns each), not seconds: they
+    go only with runs of the same mode and shift.
+    """
+    def what(run):
+        mode, shift = run.timing
+        return f"in the deterministic guest (icount shift={shift})" if mode == "icount" \
+            else "in real time"
+
+    if len({run.timing for run in runs}) < 2:
+        return None
+    names = names or [run.path for run in runs]
+    first = runs[0]
+    other = next(i for i, run in enumerate(runs) if run.timing != first.timing)
+    return (f"{names[0]} was measured {what(first)} and {names[other]} {what(runs[other])}: "
+            "deterministic figures count guest instructions, not seconds, so the two cannot be "
+            "judged against each other; compare a deterministic run with a deterministic "
+            "baseline (tools/gate --deterministic) and an ordinary run with an ordinary one")
+
+
 def choose_transport(runs, transport=""):
     """Makes every run's select() take `transport` (empty: each file's first). Returns the notes
     to print: one per file that holds rows of more than one transport, naming what is drawn.
