@@ -51,7 +51,7 @@ cxxopts::Options mesh_options() {
       "latency); exit 7 when any is",
       cxxopts::value<double>()->default_value("0.8"))(
       "p,port", "TCP control port; a host's k-th rank serves on port + k",
-      cxxopts::value<uint16_t>()->default_value("18515"))(
+      cxxopts::value<int64_t>()->default_value("18515"))(
       "d,device", "RDMA device; a list gives a host's k-th rank the k-th (default: the first)",
       cxxopts::value<std::string>()->default_value(""))(
       "address",
@@ -135,11 +135,15 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   r.schedule = args["schedule"].as<std::string>();
   if (!parse_schedule_kind(r.schedule))
     throw Error(ExitCode::kUsage, "--schedule: unknown '" + r.schedule + "' (shift, isolated)");
-  if (args.count("pairs")) r.pairs_file = args["pairs"].as<std::string>();
+  if (args.count("pairs")) {
+    if (args.count("schedule"))
+      throw Error(ExitCode::kUsage, "give --schedule or --pairs FILE, not both");
+    r.pairs_file = args["pairs"].as<std::string>();
+  }
   r.min_fraction = args["min-fraction"].as<double>();
   if (!(r.min_fraction > 0 && r.min_fraction <= 1))
     throw Error(ExitCode::kUsage, "--min-fraction must be above 0 and at most 1");
-  r.port = args["port"].as<uint16_t>();
+  r.port = port_option(args["port"].as<int64_t>());
   r.devices = split_comma_list(args["device"].as<std::string>());
   r.addresses = split_comma_list(args["address"].as<std::string>());
   if (args.count("out")) r.out_file = args["out"].as<std::string>();

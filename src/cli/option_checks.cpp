@@ -26,4 +26,11 @@ uint64_t warmup_option(uint64_t count) {
   return count;
 }
 
+uint16_t port_option(int64_t port) {
+  if (port < 1 || port > 65535)
+    throw Error(ExitCode::kUsage,
+                "--port " + std::to_string(port) + ": a TCP port is between 1 and 65535");
+  return static_cast<uint16_t>(port);
+}
+
 }  // namespace rdmabench

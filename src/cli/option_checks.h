@@ -13,6 +13,9 @@ std::chrono::milliseconds timeout_option(double seconds);
 uint64_t iterations_option(uint64_t count, const char* option);
 // --warmup: at most kMaxIterations.
 uint64_t warmup_option(uint64_t count);
+// --port: a TCP port, 1 to 65535 (read wider than 16 bits, so that 99999 is refused, not
+// wrapped round to 34463).
+uint16_t port_option(int64_t port);
 
 // --qp-timeout's help, the same for run and mesh (the spec's validation checks its range).
 inline constexpr const char* kQpTimeoutHelp =

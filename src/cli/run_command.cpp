@@ -30,13 +30,22 @@ std::vector<T> parse_list(const std::string& text, std::optional<T> (*parse)(con
                           const std::string& choices) {
   if (text == "all") return all;
   std::vector<T> out;
+  bool all_in_list = false;
   for (const std::string& item : split_comma_list(text)) {
     auto v = parse(item);
-    if (!v)
+    if (v) {
+      out.push_back(*v);
+    } else if (item == "all") {
+      all_in_list = true;  // said after any unknown value, which is the likelier slip
+    } else {
       throw Error(ExitCode::kUsage, std::string("--") + option + ": unknown value '" + item +
                                         "' (choices: " + choices + ", or all alone)");
-    out.push_back(*v);
+    }
   }
+  if (all_in_list)
+    throw Error(ExitCode::kUsage, std::string("--") + option + " " + text +
+                                      ": 'all' stands alone, not in a list (choices: " + choices +
+                                      ")");
   if (out.empty()) throw Error(ExitCode::kUsage, std::string("--") + option + " is empty");
   return out;
 }
@@ -125,7 +134,7 @@ void add_scale_and_queues(cxxopts::Options& options) {
 // The server, the device and the path, and how long to wait.
 void add_connection(cxxopts::Options& options) {
   options.add_options("Connection")("host", "Server address", cxxopts::value<std::string>())(
-      "p,port", "Server's TCP control port", cxxopts::value<uint16_t>()->default_value("18515"))(
+      "p,port", "Server's TCP control port", cxxopts::value<int64_t>()->default_value("18515"))(
       "cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
       cxxopts::value<std::string>()->default_value("auto"))(
       "d,device", "Local RDMA device for --cm oob (default: the first)",
@@ -211,6 +220,9 @@ void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
   if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());
   so.base.cq_per_qp = args.count("cq-per-qp") > 0;
   so.base.bidir = args.count("bidir") > 0;
+  if (args.count("margin") && !args.count("duration"))
+    throw Error(ExitCode::kUsage,
+                "--margin needs --duration (it is run before and after a timed window)");
   if (args.count("duration")) {
     if (args.count("iters")) throw Error(ExitCode::kUsage, "give --iters or --duration, not both");
     so.duration_ns = seconds_option(args, "duration", 0.001, kMaxDurationMs / 1000.0);
@@ -244,8 +256,10 @@ void parse_patterns(const std::string& text, SuiteOptions& so) {
 // The parameters that do not come from TestSpec, and the suite's own.
 void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.host = args["host"].as<std::string>();
-  so.port = args["port"].as<uint16_t>();
+  so.port = port_option(args["port"].as<int64_t>());
   so.timeout = timeout_option(args["timeout"].as<double>());
+  if (args.count("no-wait") && args.count("wait"))
+    throw Error(ExitCode::kUsage, "give --wait SECONDS or --no-wait, not both");
   const double wait_s = args["wait"].as<double>();
   if (!(wait_s >= 0)) throw Error(ExitCode::kUsage, "--wait must be 0 or more seconds");
   so.wait.wait = std::chrono::milliseconds(
@@ -299,6 +313,9 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& s
   params["timeout_s"] = args["timeout"].as<double>();
   params["warmup"] = so.warmup;
   params["server"] = so.host + ":" + std::to_string(so.port);
+  // What was asked (auto, rdmacm or oob); the context's "bootstrap" says what was used. The
+  // base spec's own field is only chosen later, by the probe.
+  params["cm"] = args["cm"].as<std::string>();
   return params;
 }
 

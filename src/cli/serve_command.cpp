@@ -17,7 +17,7 @@ int run_serve_command(int argc, char** argv) {
                            "SIGTERM. Clients choose every test parameter; nothing has to match "
                            "here but --port.");
   options.add_options()("p,port", "TCP control port",
-                        cxxopts::value<uint16_t>()->default_value("18515"))(
+                        cxxopts::value<int64_t>()->default_value("18515"))(
       "d,device", "RDMA device for --cm oob clients (default: the first)",
       cxxopts::value<std::string>()->default_value(""))(
       "timeout", "Seconds any blocking step may take within a test",
@@ -34,7 +34,7 @@ int run_serve_command(int argc, char** argv) {
     return 0;
   }
   ServerOptions so;
-  so.port = args["port"].as<uint16_t>();
+  so.port = port_option(args["port"].as<int64_t>());
   so.device = args["device"].as<std::string>();
   so.timeout = timeout_option(args["timeout"].as<double>());
   so.once = args.count("once") > 0;

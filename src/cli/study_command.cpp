@@ -15,17 +15,24 @@ namespace rdmabench {
 
 namespace {
 
-// The polling study's defaults: option, value.
-const std::vector<std::pair<std::string, std::string>>& polling_preset() {
-  static const std::vector<std::pair<std::string, std::string>> preset = {
-      {"--cq", "busy;event;epoll;hybrid:50;adaptive;client=busy,server=event"},
-      {"--mode", "lat"},
-      {"--pattern", "send,write_imm"},  // write lat waits for arrival by polling memory
-      {"--sizes", "2,4K"},
-      {"--rate", "0,1000,5000,20000"},
-      {"--iters", "2000"},
-      {"--benchmark_repetitions", "3"},
-      {"--out", "polling-study.json"},
+// One default of the polling study: its option and value, and the other options that replace
+// it when given (a run is by --iters or by --duration, never both).
+struct PresetOption {
+  std::string option;
+  std::string value;
+  std::vector<std::string> replaced_by;
+};
+
+const std::vector<PresetOption>& polling_preset() {
+  static const std::vector<PresetOption> preset = {
+      {"--cq", "busy;event;epoll;hybrid:50;adaptive;client=busy,server=event", {}},
+      {"--mode", "lat", {}},
+      {"--pattern", "send,write_imm", {}},  // write lat waits for arrival by polling memory
+      {"--sizes", "2,4K", {}},
+      {"--rate", "0,1000,5000,20000", {}},
+      {"--iters", "2000", {"--duration"}},
+      {"--benchmark_repetitions", "3", {}},
+      {"--out", "polling-study.json", {}},
   };
   return preset;
 }
@@ -36,14 +43,32 @@ bool given(const std::vector<std::string>& args, const std::string& option) {
   return false;
 }
 
+bool given(const std::vector<std::string>& args, const PresetOption& p) {
+  if (given(args, p.option)) return true;
+  for (const std::string& other : p.replaced_by)
+    if (given(args, other)) return true;
+  return false;
+}
+
+// `value` as a shell takes it: in single quotes when it holds anything but plain characters.
+std::string shell_quoted(const std::string& value) {
+  const bool plain = value.find_first_not_of(
+                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                         "0123456789_,.:/=+-") == std::string::npos;
+  return plain ? value : "'" + value + "'";
+}
+
 void print_help(std::ostream& out) {
   out << "Usage: rdmabench study polling HOST [run options]\n\n"
       << "Sweeps completion strategies x patterns x sizes x offered loads against `rdmabench "
          "serve` on HOST,\nwith repetitions, and writes one JSON file for `tools/plot` (its "
          "tradeoff, ladder and load figures).\nIt is `rdmabench run` with these defaults; any "
          "of them given on the command line wins:\n";
-  for (const auto& [option, value] : polling_preset())
-    out << "  " << option << " " << value << "\n";
+  for (const PresetOption& p : polling_preset()) {
+    out << "  " << p.option << " " << shell_quoted(p.value);
+    for (const std::string& other : p.replaced_by) out << "  (or give " << other << ")";
+    out << "\n";
+  }
   out << "\nEvery `rdmabench run --help` option applies.\n";
 }
 
@@ -64,8 +89,8 @@ int run_study_command(int argc, char** argv) {
     print_help(std::cout);
     return 0;
   }
-  for (const auto& [option, value] : polling_preset())
-    if (!given(args, option)) args.push_back(option + "=" + value);
+  for (const PresetOption& p : polling_preset())
+    if (!given(args, p)) args.push_back(p.option + "=" + p.value);
   std::vector<char*> run_argv;
   for (std::string& a : args) run_argv.push_back(a.data());
   run_argv.push_back(nullptr);

@@ -48,6 +48,17 @@ def test_scale_out_mistakes_say_what_to_do(args, says):
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr
 
 
+@pytest.mark.parametrize("command, port", [("serve", "99999"), ("serve", "0"), ("serve", "-1"),
+                                           ("run", "70000"), ("run", "0")])
+def test_a_port_outside_1_to_65535_is_refused_not_wrapped(command, port):
+    """serve --port 99999 served on 34463 (99999 mod 65536) before; run shares the option."""
+    host = ("127.0.0.1",) if command == "run" else ()
+    proc = rdmabench(command, *host, f"--port={port}", "--timeout", "1")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().endswith(f"--port {port}: a TCP port is between 1 and 65535"), \
+        proc.stderr
+
+
 def test_serve_refuses_a_cpu_list_it_cannot_use():
     proc = rdmabench("serve", "--port", "1", "--cpus", "0-x")
     assert proc.returncode == 2 and "--cpus" in proc.stderr, proc.stderr
@@ -86,7 +97,8 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
     (("--cq", "spin"), "spin"),
     (("--qp-timeout", "32"), "(--qp-timeout) is 32; it must be between 0"),
     (("--bogus",), "bogus"),
-    (("somewhere",), "unexpected argument 'somewhere'")])
+    (("somewhere",), "unexpected argument 'somewhere'"),
+    (("--schedule", "isolated", "--pairs", "pairs.txt"), "give --schedule or --pairs FILE, not both")])
 def test_mesh_refuses_bad_options_before_mpi_starts(args, says):
     proc = rdmabench("mesh", *args)
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr
@@ -106,3 +118,41 @@ def test_mesh_help_gives_the_launch_lines_and_exit_codes():
     for text in ("mpirun -np N --map-by node", "srun -N N", "--schedule", "--pairs",
                  "--min-fraction", "7 slow pairs or hosts"):
         assert text in proc.stdout, text
+
+
+def test_study_help_quotes_what_a_shell_would_split():
+    """`--cq busy;event;...` pasted from the help would run `event` as a command."""
+    proc = rdmabench("study", "--help")
+    assert proc.returncode == 0, proc.stderr
+    assert "--cq 'busy;event;epoll;hybrid:50;adaptive;client=busy,server=event'\n" in proc.stdout
+    assert "--iters 2000  (or give --duration)\n" in proc.stdout
+
+
+def test_study_takes_a_duration_instead_of_its_preset_iters(tmp_path):
+    """Any option given wins: --duration replaces the preset's --iters (before, the two were
+    refused together). Here it gets as far as the device (none on the host: exit 3) or the
+    server (none on port 1: exit 4)."""
+    proc = rdmabench("study", "polling", "127.0.0.1", "--port", "1", "--duration", "5",
+                     "--out", str(tmp_path / "study.json"))
+    assert proc.returncode in (3, 4), proc.stderr
+    assert "not both" not in proc.stderr
+
+
+@pytest.mark.parametrize("value, says", [("all,foo", "--pattern: unknown value 'foo'"),
+                                         ("foo,all", "--pattern: unknown value 'foo'"),
+                                         ("all,send", "--pattern all,send: 'all' stands alone")])
+def test_a_pattern_list_blames_the_value_that_is_wrong(value, says):
+    """`--pattern all,foo` was refused as "unknown value 'all'", though all is a choice."""
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--pattern", value)
+    assert proc.returncode == 2, proc.stderr
+    assert says in proc.stderr and "'all' (" not in proc.stderr, proc.stderr
+    assert "send, write" in proc.stderr  # the choices
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--margin", "1"), "--margin needs --duration"),
+    (("--no-wait", "--wait", "5"), "give --wait SECONDS or --no-wait, not both")])
+def test_options_that_would_be_ignored_are_refused(args, says):
+    """An option that the others make meaningless was accepted silently before."""
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", *args)
+    assert proc.returncode == 2 and says in proc.stderr, proc.stderr

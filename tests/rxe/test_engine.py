@@ -56,6 +56,9 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert ctx["bootstrap"] == server_address(layout)[1]
     params = ctx["rdmabench_params"]
     assert params["verify"] is True and params["iters"] == 20
+    # What was asked, here the bootstrap used (it read "oob" over rdma_cm before).
+    assert params["cm"] == server_address(layout)[1] == ctx["bootstrap"]
+    assert {r["rdmabench_spec"]["cm"] for r in doc["benchmarks"]} == {ctx["bootstrap"]}
     rows = {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
     expected = {f"{p}/{m}/{c}/{s}" for p in PATTERNS for m in ("bw", "lat") for c in ("busy", "event")
                 for s in (2, 4096, 1048576)}
