@@ -3,8 +3,6 @@ mixed, every message checked; moderation's clear error where the device has none
 two limits judged by counts (wakeups, empty polls), never by timings."""
 import json
 
-import pytest
-
 from conftest import PATTERNS, client
 
 ALIKE = ["busy", "event", "epoll", "hybrid:20", "adaptive", "yield"]

@@ -1,5 +1,4 @@
 """tools/rxe-setup against the guest kernel's real rdma_rxe."""
-import os
 from pathlib import Path
 
 import pytest
