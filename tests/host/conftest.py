@@ -24,16 +24,17 @@ FIXTURE = Path(__file__).parent / "fixtures" / "rxe-sweep.json"
 DETERMINISTIC = Path(__file__).parent / "fixtures" / "rxe-deterministic.json"
 
 
-def tool_path(name):
-    """tools/NAME, or tools/lib/NAME.py."""
+def tool_command(name, *args):
+    """The command line of tools/NAME (or tools/lib/NAME.py) with `args`, on the system Python."""
     path = ROOT / "tools" / name
-    return path if path.exists() else ROOT / "tools" / "lib" / f"{name}.py"
+    if not path.exists():
+        path = ROOT / "tools" / "lib" / f"{name}.py"
+    return ["/usr/bin/python3", str(path), *map(str, args)]
 
 
 def run_tool(name, *args):
     """Runs tools/NAME (or tools/lib/NAME.py) with the system Python."""
-    return subprocess.run(["/usr/bin/python3", str(tool_path(name)), *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(tool_command(name, *args), capture_output=True, text=True, timeout=120)
 
 
 def run_tool_into_closed_pipe(name, *args):
@@ -43,8 +44,8 @@ def run_tool_into_closed_pipe(name, *args):
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        return subprocess.run(["/usr/bin/python3", str(tool_path(name)), *map(str, args)],
-                              stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120)
+        return subprocess.run(tool_command(name, *args), stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
     finally:
         os.close(write_end)
 

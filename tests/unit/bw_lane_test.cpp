@@ -199,20 +199,21 @@ struct CountingChecks {
   uint64_t check_bw_completion(FakeStream&, const ibv_wc&) { return 1; }
 };
 
-ibv_wc peer_message(const FakeStream& s, uint32_t index, uint64_t slot) {
+// A receive completion on `s` in receive slot `slot` (its wr_id carries the stream, as the
+// ids of QpStream's receives do).
+ibv_wc peer_message(const FakeStream& s, uint64_t slot) {
   ibv_wc wc{};
-  wc.wr_id = (uint64_t{index} << kStreamShift) | slot;
+  wc.wr_id = s.send_id(slot);
   wc.status = IBV_WC_SUCCESS;
   wc.opcode = IBV_WC_RECV;
   wc.byte_len = static_cast<uint32_t>(s.spec().size);
   return wc;
 }
 
-ibv_wc peer_end_marker(uint32_t index) {
-  ibv_wc wc{};
-  wc.wr_id = (uint64_t{index} << kStreamShift) | 1;
-  wc.status = IBV_WC_SUCCESS;
-  wc.opcode = IBV_WC_RECV;
+// The peer's end of stream on `s`: a zero-byte receive with the end-of-stream immediate.
+ibv_wc peer_end_marker(const FakeStream& s) {
+  ibv_wc wc = peer_message(s, 1);
+  wc.byte_len = 0;
   wc.wc_flags = IBV_WC_WITH_IMM;
   wc.imm_data = htonl(kEndOfStreamImm);
   return wc;
@@ -235,10 +236,9 @@ struct FakeLane {
   void peer_sends(uint64_t n, bool marked) {
     for (size_t k = 0; k < lane.streams.size(); ++k) {
       const FakeStream& s = *lane.streams[k];
-      const uint32_t index = stream_of(s.send_id(0));
       FakeCq& cq = cqs[lane.group_of_stream[k]];
-      for (uint64_t i = 0; i < n; ++i) cq.pending.push_back({peer_message(s, index, i), nullptr});
-      if (marked) cq.pending.push_back({peer_end_marker(index), nullptr});
+      for (uint64_t i = 0; i < n; ++i) cq.pending.push_back({peer_message(s, i), nullptr});
+      if (marked) cq.pending.push_back({peer_end_marker(s), nullptr});
     }
   }
   LaneResult run(const LanePlan& plan) {
