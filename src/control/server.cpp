@@ -17,6 +17,7 @@
 #include "datapath/run_watch.h"
 #include "datapath/side_figures.h"
 #include "datapath/side_run.h"
+#include "datapath/thread_team.h"
 #include "host/host_info.h"
 #include "host/timing_environment.h"
 #include "net/control_channel.h"
@@ -89,21 +90,22 @@ class VerbsTestHost final : public TestHost {
   std::unique_ptr<Endpoint> endpoint_;  // destroyed first: QP before anything it uses
 };
 
-nlohmann::json server_hello() {
+nlohmann::json server_hello(const ServerOptions& options) {
   return {{"type", "hello"},
           {"protocol", kControlProtocolVersion},
           {"version", kVersion},
           {"hostname", host_name()},
           {"kernel", kernel_release()},
           {"rdma_core", rdma_core_version()},
-          {"timing", timing_environment().describe()}};
+          {"timing", timing_environment().describe()},
+          {"cpus", cpu_list_text(options.cpus)}};
 }
 
 // One client, message by message, until it says goodbye (or an Error drops it).
 void serve_client(ControlChannel& control, const ServerOptions& options, int stop_fd,
                   std::ostream& log) {
   VerbsTestHost host(control, options, stop_fd, log);
-  ControlProtocol protocol(host, server_hello());
+  ControlProtocol protocol(host, server_hello(options));
   bool greeted = false;
   while (!protocol.finished()) {
     const auto timeout = greeted ? options.idle_timeout : options.timeout;

@@ -42,6 +42,15 @@ std::vector<int> parse_cpu_list(const std::string& text) {
   return cpus;
 }
 
+std::string cpu_list_text(const std::vector<int>& cpus) {
+  std::string text;
+  for (const int cpu : cpus) {
+    if (!text.empty()) text += ',';
+    text += std::to_string(cpu);
+  }
+  return text;
+}
+
 void pin_this_thread(int cpu) {
   cpu_set_t set;
   CPU_ZERO(&set);

@@ -69,6 +69,7 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
       {"icount_shift", icount_shift},
       {"qemu_version", p.timing.qemu_version},
       {"server_timing", server("timing")},
+      {"server_cpus", server("cpus")},
       {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(p.clock.resolution_ns) + " ns"},
       {"rdmabench_params", r.params},
   };

@@ -83,3 +83,18 @@ def test_calibration_predicts_five_percent_and_refuses_wall_clock_runs(tmp_path)
     assert all(1.03 < s < 1.08 for s in predicted.values()), predicted
     proc = run_tool("calibrate_slowdown", FIXTURE)
     assert proc.returncode == 2 and "deterministic" in proc.stderr
+
+
+def test_compare_names_a_different_cpu_placement(write_json):
+    doc = deterministic()
+    doc["context"]["rdmabench_params"]["cpus"] = "1"
+    doc["context"]["server_cpus"] = "0"
+    proc = run_tool("compare", DETERMINISTIC, write_json(doc, "pinned.json"), "--threshold", "2")
+    assert proc.returncode == 0, proc.stdout
+    assert "client CPUs 1, server CPUs 0" in proc.stdout, proc.stdout
+    assert "server CPUs ?" in proc.stdout  # the fixture predates server_cpus
+    same = run_tool("compare", write_json(doc, "a.json"), write_json(doc, "b.json"), "--threshold", "2")
+    assert "CPUs" not in same.stdout
+    doc["context"]["rdmabench_params"] = "not an object"
+    odd = run_tool("compare", DETERMINISTIC, write_json(doc, "odd.json"), "--threshold", "2")
+    assert odd.returncode in (0, 2) and "Traceback" not in odd.stderr, odd.stderr

@@ -95,16 +95,28 @@ def cpu_seconds(proc):
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        raise RuntimeError(f"{proc.args[0]} exited {proc.returncode}")
+        raise RuntimeError(f"{' '.join(map(str, proc.args))} exited {proc.returncode}")
     return usage.ru_utime + usage.ru_stime
+
+
+def placement():
+    """(server prefix, client prefix): in the deterministic guest, both tools' servers run on
+    CPU 0 and their clients on CPU 1, like two hosts. Left to the scheduler, client and server
+    shared a CPU in some boots only, and event-CQ round trips moved by about 7 %; and sharing
+    one changes the two tools' latency differently (send lat 2B -e: perftest 123 us, rdmabench
+    91 us, both on CPU 0), so a ratio means something only with the same placement."""
+    if not deterministic_guest():
+        return [], []
+    return ["taskset", "-c", "0"], ["taskset", "-c", "1"]
 
 
 def run_pair(server_cmd, client_cmd, port):
     """(client stdout, client CPU s, server CPU s) of one server/client pair; the server ends
     by itself after its one run (perftest; rdmabench serve --once)."""
-    with server_harness.Server(server_cmd, port) as server:
-        client = subprocess.Popen(client_cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  text=True)
+    server_pin, client_pin = placement()
+    with server_harness.Server(server_pin + server_cmd, port) as server:
+        client = subprocess.Popen(client_pin + client_cmd, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True)
         out = client.stdout.read()
         client_cpu = cpu_seconds(client)
         return out, client_cpu, cpu_seconds(server.proc)
