@@ -12,6 +12,7 @@
 
 #include "bench/pattern_catalogue.h"
 #include "cli/option_checks.h"
+#include "cli/unknown_options.h"
 #include "control/control_protocol.h"
 #include "control/spec_json.h"
 #include "core/comma_list.h"
@@ -349,6 +350,7 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
     if (!writable) throw Error(ExitCode::kUsage, "--out " + r.out_file + ": cannot write there");
   }
   r.params = params_of(args, r.suite);
+  check_unmatched(args.unmatched(), options, r.suite.host);
   r.benchmark_args = args.unmatched();
   return r;
 }

@@ -65,7 +65,9 @@ void print_help(std::ostream& out) {
          "tradeoff, ladder and load figures).\nIt is `rdmabench run` with these defaults; any "
          "of them given on the command line wins:\n";
   for (const PresetOption& p : polling_preset()) {
-    out << "  " << p.option << " " << shell_quoted(p.value);
+    // Google Benchmark's flags take their value after '=' only.
+    const char* joint = p.option.starts_with("--benchmark_") ? "=" : " ";
+    out << "  " << p.option << joint << shell_quoted(p.value);
     for (const std::string& other : p.replaced_by) out << "  (or give " << other << ")";
     out << "\n";
   }

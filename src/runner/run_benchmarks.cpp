@@ -8,6 +8,7 @@
 #include "control/stop_signals.h"
 #include "datapath/endpoint.h"
 #include "host/device_probe.h"
+#include "runner/benchmark_filter.h"
 #include "runner/results_reporter.h"
 #include "runner/run_context.h"
 #include "runner/run_plan.h"
@@ -68,20 +69,26 @@ void initialize_google_benchmark(const RunPlan& r, GoogleBenchmarkArgs& gb) {
   int gb_argc = static_cast<int>(gb.argv.size());
   benchmark::Initialize(&gb_argc, gb.argv.data());
   if (gb_argc > 1)
-    throw Error(ExitCode::kUsage, std::string("unknown option '") + gb.argv[1] + "'");
+    throw Error(ExitCode::kUsage,
+                std::string("Google Benchmark did not take '") + gb.argv[1] +
+                    "': no such Google Benchmark flag, or a value of the wrong type (its flags "
+                    "include --benchmark_filter=REGEX, "
+                    "--benchmark_repetitions=N and --benchmark_min_time=SECONDS)");
 }
 
 }  // namespace
 
 int run_benchmarks(RunPlan r) {
+  // Every flag, and what the filter selects, is checked before the device and the server.
+  GoogleBenchmarkArgs gb;
+  initialize_google_benchmark(r, gb);
+  count_selected(expand_specs(r.suite), r.suite, benchmark::GetBenchmarkFilter());
   const LocalProbe probe = probe_local(r);
   auto session = connect_when_free(r.suite.host, r.suite.port, r.suite.bootstrap_options(),
                                    r.suite.wait, std::cerr);
   const nlohmann::json hello = session->server_hello();
   const nlohmann::json paths = paths_in_use(*session, r.suite);
   if (paths.contains("error")) session.reset();  // the server dropped that connection
-  GoogleBenchmarkArgs gb;
-  initialize_google_benchmark(r, gb);
 
   const StopSignals stop;
   r.suite.stop = &stop;

@@ -126,6 +126,8 @@ def test_study_help_quotes_what_a_shell_would_split():
     assert proc.returncode == 0, proc.stderr
     assert "--cq 'busy;event;epoll;hybrid:50;adaptive;client=busy,server=event'\n" in proc.stdout
     assert "--iters 2000  (or give --duration)\n" in proc.stdout
+    # Google Benchmark's flags lose a value given after a space
+    assert "--benchmark_repetitions=3\n" in proc.stdout
 
 
 def test_study_takes_a_duration_instead_of_its_preset_iters(tmp_path):
@@ -156,3 +158,41 @@ def test_options_that_would_be_ignored_are_refused(args, says):
     """An option that the others make meaningless was accepted silently before."""
     proc = rdmabench("run", "127.0.0.1", "--port", "1", *args)
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("args, names, advice", [
+    (("-s", "64", "HOST"), "'-s'", "--sizes"),
+    (("HOST", "--bogus"), "'--bogus'", "see rdmabench run --help"),
+    (("HOST", "--iter", "100"), "'--iter'", "did you mean --iters?"),
+    (("HOST", "-n", "100"), "'-n'", "--iters N"),
+    (("HOST", "-D", "5"), "'-D'", "--duration"),
+    (("HOST", "-q", "4"), "'-q'", "--qps"),
+    (("HOST", "-a"), "'-a'", "--sizes 2:8M"),
+    (("HOST", "-e"), "'-e'", "--cq event"),
+    (("HOST", "--report_gbits"), "'--report_gbits'", "MB/s and Gb/s"),
+    (("HOST", "--ptatern", "send"), "'--ptatern'", "did you mean --pattern?"),
+    (("HOST", "extra"), "'extra'", "HOST is already 'HOST'"),
+    (("HOST", "--benchmark_repetitions", "3"), "'--benchmark_repetitions'",
+     "--benchmark_repetitions=VALUE"),
+    (("HOST", "--benchmark_repetitions=abc"), "'--benchmark_repetitions=abc'", "wrong type"),
+    (("HOST", "--benchmark_bogus=1"), "'--benchmark_bogus=1'", "no such Google Benchmark flag"),
+    (("HOST", "--benchmark_filter=["), "'['", "not a regular expression"),
+    (("HOST", "--benchmark_filter=nothing"), "'nothing'", "selects none of the"),
+    (("HOST", "--pattern", "read", "--benchmark_filter=^send/"), "'^send/'", "selects none of the"),
+])
+def test_run_names_a_mistaken_argument_before_device_or_server(args, names, advice):
+    """Each of these reached the device and the server before (exit 3 here, 4 or 0 with a
+    device): Google Benchmark judged its flags and the filter only after connecting, and an
+    empty selection exited 0 with an empty results file."""
+    args = tuple("10.255.255.1" if a == "HOST" else a for a in args)
+    advice = advice.replace("'HOST'", "'10.255.255.1'")
+    proc = rdmabench("run", *args, "--port", "1", "--timeout", "1")
+    assert proc.returncode == 2, proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]
+    assert names in last and advice in last, last
+
+
+def test_a_filter_that_selects_something_gets_as_far_as_the_device():
+    proc = rdmabench("run", "10.255.255.1", "--port", "1", "--benchmark_filter=^send/bw/busy/4096",
+                     "--benchmark_repetitions=2", "--benchmark_enable_random_interleaving")
+    assert proc.returncode == 3 and "no RDMA device" in proc.stderr, proc.stderr

@@ -1,0 +1,121 @@
+#include "cli/unknown_options.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <utility>
+
+#include "core/error.h"
+
+namespace rdmabench {
+
+namespace {
+
+// perftest's flags (ib_write_bw and friends) as rdmabench spells them.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 30> kPerftestSpellings{{
+    {"-n", "--iters N"},
+    {"-s", "--sizes BYTES"},
+    {"--size", "--sizes BYTES"},
+    {"-a", "--sizes 2:8M"},
+    {"--all", "--sizes 2:8M"},
+    {"-D", "--duration SECONDS"},
+    {"-q", "--qps N"},
+    {"--qp", "--qps N"},
+    {"--ib-dev", "--device NAME"},
+    {"-e", "--cq event"},
+    {"--events", "--cq event"},
+    {"-b", "--bidir"},
+    {"--bidirectional", "--bidir"},
+    {"-t", "--tx-depth N"},
+    {"-r", "--rx-depth N"},
+    {"-x", "--gid-index N"},
+    {"-m", "--mtu BYTES"},
+    {"-u", "--qp-timeout N"},
+    {"-Q", "--signal-every N"},
+    {"--cq-mod", "--signal-every N"},
+    {"-R", "--cm rdmacm"},
+    {"--rdma_cm", "--cm rdmacm"},
+    {"-c", "--transport (RC is the default)"},
+    {"--connection", "--transport (RC is the default)"},
+    {"-F", "not needed: rdmabench does not read the CPU frequency"},
+    {"--CPU-freq", "not needed: rdmabench does not read the CPU frequency"},
+    {"--report_gbits", "not needed: the bandwidth table prints MB/s and Gb/s"},
+    {"--run_infinitely", "--duration SECONDS"},
+    {"-i", "not offered yet: the out-of-band bootstrap uses port 1, rdma_cm picks its own"},
+    {"--ib-port", "not offered yet: the out-of-band bootstrap uses port 1, rdma_cm picks its own"},
+}};
+
+// Google Benchmark's switches that need no value.
+constexpr std::array<std::string_view, 5> kBareSwitches{
+    "--benchmark_list_tests", "--benchmark_enable_random_interleaving",
+    "--benchmark_counters_tabular", "--benchmark_report_aggregates_only",
+    "--benchmark_display_aggregates_only"};
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::vector<std::string> long_options(const cxxopts::Options& options) {
+  std::vector<std::string> names;
+  for (const std::string& group : options.groups())
+    for (const auto& option : options.group_help(group).options)
+      for (const std::string& name : option.l) names.push_back("--" + name);
+  return names;
+}
+
+// The nearest long option, when it is close: a prefix of it, or two edits away at most.
+std::string nearest_long_option(const std::string& flag, const cxxopts::Options& options) {
+  std::string best;
+  size_t best_distance = 3;
+  for (const std::string& name : long_options(options)) {
+    const size_t d = name.starts_with(flag) && flag.size() > 3 ? 1 : edit_distance(flag, name);
+    if (d < best_distance) best = name, best_distance = d;
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string suggestion_for(const std::string& argument, const cxxopts::Options& options) {
+  const std::string flag = argument.substr(0, argument.find('='));
+  for (const auto& [theirs, ours] : kPerftestSpellings)
+    if (flag == theirs) return std::string(ours);
+  if (!flag.starts_with("--")) return "";
+  return nearest_long_option(flag, options);
+}
+
+void check_unmatched(const std::vector<std::string>& unmatched, const cxxopts::Options& options,
+                     const std::string& host) {
+  for (const std::string& argument : unmatched) {
+    if (argument.starts_with("--benchmark_")) {
+      const bool bare = std::ranges::find(kBareSwitches, argument) != kBareSwitches.end();
+      if (bare || argument.find('=') != std::string::npos) continue;
+      throw Error(ExitCode::kUsage, "'" + argument +
+                                        "': Google Benchmark's flags take their value after '=' "
+                                        "(" +
+                                        argument + "=VALUE)");
+    }
+    if (!argument.starts_with("-"))
+      throw Error(ExitCode::kUsage, "unexpected argument '" + argument + "' (HOST is already '" +
+                                        host + "'; an option's value follows its option)");
+    const std::string advice = suggestion_for(argument, options);
+    const std::string hint = advice.empty()             ? ""
+                             : advice.starts_with("--") ? "; did you mean " + advice + "?"
+                                                        : "; " + advice;
+    throw Error(ExitCode::kUsage,
+                "unknown option '" + argument + "'" + hint + " (see rdmabench run --help)");
+  }
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,23 @@
+// What `run` does with the arguments its own options did not take, before anything touches a
+// device or the network: Google Benchmark's --benchmark_* flags pass on; anything else is a
+// usage error that names the argument and what to write instead (perftest's flags included).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <cxxopts.hpp>
+
+namespace rdmabench {
+
+// The advice for one argument that `options` does not know: perftest's spelling mapped to
+// ours, else the nearest long option, else "" (nothing close).
+std::string suggestion_for(const std::string& argument, const cxxopts::Options& options);
+
+// Throws Error(kUsage) for the first unmatched argument that is not a --benchmark_* flag given
+// as --benchmark_NAME=VALUE (or a bare Google Benchmark switch). `host` is the HOST taken, for
+// a second positional argument.
+void check_unmatched(const std::vector<std::string>& unmatched, const cxxopts::Options& options,
+                     const std::string& host);
+
+}  // namespace rdmabench
