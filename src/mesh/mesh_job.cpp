@@ -56,7 +56,13 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
     if (address.empty()) address = first_ipv4_address();
     if (address.empty())
       throw Error(ExitCode::kUsage, "this host has no IPv4 address but loopback: give --address");
-    const uint16_t port = static_cast<uint16_t>(job.port + world.local_rank());
+    if (job.port + world.local_rank() > 65535)
+      throw Error(ExitCode::kUsage, "--port " + std::to_string(job.port) + ": this host's rank " +
+                                        std::to_string(world.local_rank()) + " would serve on " +
+                                        std::to_string(job.port + world.local_rank()) +
+                                        ", beyond 65535 (a host's k-th rank serves on --port + "
+                                        "k): give a lower --port");
+    const auto port = static_cast<uint16_t>(job.port + world.local_rank());
     nlohmann::json identity = host_identity(
         world.rank(), address, port, for_local_rank(job.devices, world.local_rank(), "device"));
     ServerOptions options;

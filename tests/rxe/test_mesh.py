@@ -126,7 +126,7 @@ def test_pairs_from_a_file(rdmabench, tmp_path):
     assert measured == {(0, 3), (3, 0), (1, 2)}
 
 
-@pytest.mark.parametrize("case", ["bad-pairs", "one-rank", "no-such-device"])
+@pytest.mark.parametrize("case", ["bad-pairs", "one-rank", "no-such-device", "port-past-65535"])
 def test_bad_input_gets_a_clear_error_on_every_rank(rdmabench, tmp_path, case):
     extra, ranks, devices = [], HOSTS, DEVICES
     if case == "bad-pairs":
@@ -134,6 +134,10 @@ def test_bad_input_gets_a_clear_error_on_every_rank(rdmabench, tmp_path, case):
         extra, expected, code = ["--pairs", str(tmp_path / "pairs.txt")], "pairs.txt:2: rank 7", 2
     elif case == "one-rank":
         ranks, expected, code = 1, "mesh needs at least 2 ranks", 2
+    elif case == "port-past-65535":
+        # All four ranks share this guest, so ranks 2 and 3 would serve on 65536 and 65537:
+        # before, the port wrapped round to 0 and 1.
+        extra, expected, code = ["--port", "65534"], "would serve on 65536, beyond 65535", 2
     else:
         devices, expected, code = "rxe0,rxe1,nosuch,rxe3", "rank 2: ", 3
     proc, report = mesh(rdmabench, tmp_path, *extra, ranks=ranks, devices=devices, timeout=120)
