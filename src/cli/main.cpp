@@ -6,6 +6,7 @@
 
 #include "cli/devices_command.h"
 #include "cli/mesh_command.h"
+#include "cli/parse_error.h"
 #include "cli/run_command.h"
 #include "cli/serve_command.h"
 #include "cli/study_command.h"
@@ -76,7 +77,8 @@ int main(int argc, char** argv) {
   try {
     return it->second.run(argc - 1, argv + 1);
   } catch (const cxxopts::exceptions::exception& e) {
-    std::cerr << "rdmabench " << name << ": " << e.what() << " (see --help)\n";
+    std::cerr << "rdmabench " << name << ": "
+              << rdmabench::explain_parse_error(e.what(), argc - 1, argv + 1) << " (see --help)\n";
     return static_cast<int>(ExitCode::kUsage);
   } catch (const rdmabench::Error& e) {
     std::cerr << "rdmabench " << name << ": " << e.what() << "\n";

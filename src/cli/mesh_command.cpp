@@ -1,6 +1,8 @@
 // `rdmabench mesh`: its options; the job itself is src/mesh/mesh_job.cpp.
 #include "cli/mesh_command.h"
 
+#include "cli/parse_error.h"
+
 #include <chrono>
 #include <cxxopts.hpp>
 #include <fstream>
@@ -119,7 +121,7 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   try {
     args = options.parse(argc, argv);
   } catch (const cxxopts::exceptions::exception& e) {
-    throw Error(ExitCode::kUsage, std::string(e.what()) + " (see --help)");
+    throw Error(ExitCode::kUsage, explain_parse_error(e.what(), argc, argv) + " (see --help)");
   }
   if (args.count("help")) {
     std::cout << options.help()

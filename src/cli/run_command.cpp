@@ -239,6 +239,12 @@ void validate_combinations(const SuiteOptions& so) {
   if (so.base.bidir &&
       std::find(so.modes.begin(), so.modes.end(), Mode::kBandwidth) == so.modes.end())
     throw Error(ExitCode::kUsage, "--bidir needs bw mode (--mode bw or all)");
+  const bool paced =
+      std::any_of(so.rates.begin(), so.rates.end(), [](uint64_t r) { return r > 0; });
+  if (paced && std::find(so.modes.begin(), so.modes.end(), Mode::kLatency) == so.modes.end())
+    throw Error(ExitCode::kUsage,
+                "--rate paces lat round trips only, and --mode bw runs none: give --mode lat or "
+                "all, or drop --rate (bw always runs back to back)");
 }
 
 // --pattern against --sizes: each pattern runs the sizes its rule accepts. A named pattern

@@ -22,6 +22,9 @@ namespace {
 
 LocalProbe probe_local(RunPlan& r) {
   SuiteOptions& so = r.suite;
+  // Before the bootstrap is chosen: rdma_cm with no device fails with a bare ENODEV.
+  DeviceList list;
+  if (list.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
   LocalProbe p{verify_clock(),
                timing_environment(),
                choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout),
@@ -29,7 +32,6 @@ LocalProbe probe_local(RunPlan& r) {
   so.base.bootstrap = p.choice.method;
   if (so.base.mtu != 0 && p.choice.method == Bootstrap::kRdmaCm)
     std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
-  DeviceList list;
   Context ctx = list.open(p.choice.device);
   const DeviceLimits limits = device_limits(ctx, 1);
   for (const TestSpec& spec : expand_specs(so)) validate_spec(spec, limits);

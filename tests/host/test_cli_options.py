@@ -196,3 +196,31 @@ def test_a_filter_that_selects_something_gets_as_far_as_the_device():
     proc = rdmabench("run", "10.255.255.1", "--port", "1", "--benchmark_filter=^send/bw/busy/4096",
                      "--benchmark_repetitions=2", "--benchmark_enable_random_interleaving")
     assert proc.returncode == 3 and "no RDMA device" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("command, args, says", [
+    ("run", ("10.255.255.1", "--iters", "-5"), "--iters '-5': not a value --iters takes"),
+    ("run", ("10.255.255.1", "--timeout=abc"), "--timeout 'abc': not a value --timeout takes"),
+    ("serve", ("--timeout", "x"), "--timeout 'x': not a value --timeout takes"),
+    ("mesh", ("--iters", "-1"), "--iters '-1': not a value --iters takes"),
+])
+def test_a_value_of_the_wrong_type_names_its_option(command, args, says):
+    """cxxopts said "Argument ‘-5’ failed to parse", in curly quotes, naming no option."""
+    proc = rdmabench(command, *args)
+    assert proc.returncode == 2, proc.stderr
+    assert says in proc.stderr and "\u2018" not in proc.stderr, proc.stderr
+
+
+def test_rate_with_bw_only_is_refused_not_ignored():
+    proc = rdmabench("run", "10.255.255.1", "--rate", "1000", "--mode", "bw")
+    assert proc.returncode == 2 and "--rate paces lat" in proc.stderr, proc.stderr
+    for mode in ("all", "lat"):  # lat rows take the rate; bw rows run back to back
+        proc = rdmabench("run", "10.255.255.1", "--rate", "1000", "--mode", mode)
+        assert proc.returncode == 3, proc.stderr
+
+
+def test_rdma_cm_with_no_device_says_there_is_none():
+    """It exited 4 with a bare 'rdma_create_event_channel failed: No such device'."""
+    proc = rdmabench("run", "10.255.255.1", "--cm", "rdmacm", "--timeout", "1")
+    assert proc.returncode == 3, proc.stderr
+    assert "no RDMA device found" in proc.stderr and "rxe-vm" in proc.stderr, proc.stderr
