@@ -7,6 +7,8 @@
 
 #include "measure/benchmark_measurement.h"
 #include "measure/run_counters.h"
+#include "runner/benchmark_filter.h"
+#include "runner/progress_line.h"
 
 namespace rdmabench {
 
@@ -38,7 +40,8 @@ std::vector<TestSpec> expand_specs(const SuiteOptions& options) {
 
 size_t BenchmarkSuite::register_benchmarks() {
   specs_ = expand_specs(options_);
-  total_ = specs_.size();
+  selected_ = count_selected(specs_, options_, benchmark::GetBenchmarkFilter());
+  ordinal_.assign(specs_.size(), 0);
   for (size_t i = 0; i < specs_.size(); ++i) {
     const TestSpec spec = specs_[i];
     auto* b = benchmark::RegisterBenchmark(
@@ -50,7 +53,7 @@ size_t BenchmarkSuite::register_benchmarks() {
       b->Iterations(static_cast<benchmark::IterationCount>(*options_.iterations));
     }
   }
-  return total_;
+  return specs_.size();
 }
 
 ClientSession& BenchmarkSuite::session() {
@@ -64,6 +67,7 @@ ClientSession& BenchmarkSuite::session() {
 void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
   state.SkipWithError(e.what());
   if (static_cast<int>(e.exit_code()) > static_cast<int>(worst_)) worst_ = e.exit_code();
+  clear_progress();
   std::cerr << "rdmabench: " << e.what() << "\n";
   session_.reset();  // start the next benchmark on a fresh control connection
 }
@@ -75,12 +79,15 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
     worst_ = std::max(worst_, ExitCode::kRuntime);
     return;
   }
-  if (index != last_announced_) {
-    last_announced_ = index;
-    // Progress on stderr: one rewritten line on a terminal, one line per benchmark otherwise.
-    std::cerr << (isatty(2) ? "\r\033[K" : "") << "[" << index + 1 << "/" << total_ << "] "
-              << spec.name() << (isatty(2) ? "" : "\n") << std::flush;
-  }
+  // Benchmarks are numbered in the order they first run, among those the filter selected.
+  if (ordinal_[index] == 0) ordinal_[index] = ++started_;
+  std::string progress = std::to_string(ordinal_[index]);
+  progress.insert(0, 1, '[');
+  progress += '/';
+  progress += std::to_string(selected_);
+  progress += "] ";
+  progress += spec.name();
+  show_progress(progress);
   const uint64_t n = static_cast<uint64_t>(state.max_iterations);
   try {
     ClientSession& s = session();

@@ -70,8 +70,9 @@ class BenchmarkSuite {
   std::vector<TestSpec> specs_;
   std::vector<uint64_t> samples_;
   ExitCode worst_ = ExitCode::kOk;
-  size_t total_ = 0;
-  size_t last_announced_ = SIZE_MAX;
+  size_t selected_ = 0;          // how many of specs_ --benchmark_filter selects
+  std::vector<size_t> ordinal_;  // per spec: its number in the progress line (0: not yet run)
+  size_t started_ = 0;
   bool interrupted_ = false;
 };
 

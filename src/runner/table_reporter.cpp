@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "bench/pattern_catalogue.h"
+#include "runner/progress_line.h"
 #include "spec/pattern_info.h"
 
 namespace rdmabench {
@@ -55,6 +56,7 @@ void TableReporter::header(const std::string& group, bool latency) {
 }
 
 void TableReporter::ReportRuns(const std::vector<Run>& runs) {
+  clear_progress();
   for (const auto& run : runs) {
     // One table per spec but for its size, which is the first column.
     const auto found = specs_.find(run.run_name.function_name);

@@ -224,6 +224,43 @@ def test_benchmark_filter_and_repetitions_pass_through(rdmabench, layout, server
     assert any(b.get("aggregate_name") == "median" for b in doc["benchmarks"])
 
 
+def rendered(transcript):
+    """The lines a terminal shows for `transcript`: a carriage return goes back to the start of
+    the line, ESC [ K erases from there to its end."""
+    lines = []
+    for raw in transcript.replace("\r\n", "\n").split("\n"):
+        shown = ""
+        for k, piece in enumerate(raw.split("\r")):
+            if k > 0 and piece.startswith("\x1b[K"):
+                shown, piece = "", piece[3:]
+            shown = piece + shown[len(piece):]
+        lines.append(shown)
+    return lines
+
+
+@pytest.mark.layout("lo")
+def test_progress_shows_on_a_terminal_only_and_never_inside_the_table(rdmabench, layout, server):
+    """On a terminal the progress line was printed without a newline and the rows over it; in
+    a log every benchmark left a progress line among the rows, numbered among all benchmarks
+    rather than those the filter selected ([21/320] first)."""
+    host, cm = server_address(layout)
+    command = [rdmabench, "run", host, "--port", str(server.port), "--cm", cm, "--sizes", "64,4K",
+               "--iters", "20", "--mode", "bw", "--benchmark_filter=^(read|write)/bw/busy/"]
+    log = run(command)
+    assert log.returncode == 0, log.stderr
+    assert "[1/" not in log.stderr and "[1/" not in log.stdout, log.stderr
+    rows = [l for l in log.stdout.splitlines() if l.startswith(" 64 ") or l.startswith(" 4096 ")]
+    assert len(rows) == 4, log.stdout
+    # `script` gives the command a terminal and records what it writes there
+    tty = run(["script", "-qec", " ".join(map(str, command)), "/dev/null"])
+    assert tty.returncode == 0, tty.stdout[-3000:]
+    assert "[1/4] write/bw/busy/64" in tty.stdout and "[4/4] read/bw/busy/4096" in tty.stdout, \
+        tty.stdout
+    screen = rendered(tty.stdout)
+    assert sum(1 for l in screen if l.startswith((" 64 ", " 4096 "))) == 4, screen
+    assert not any(l.startswith("[") or "] read/" in l or "] write/" in l for l in screen), screen
+
+
 def test_counters_agree_and_each_side_measures_only_its_run(rdmabench, layout, server, tmp_path):
     """bytes = msgs x size and real_time = 1e6 / msgs_per_second on every row (a latency row's
     message is one one-way message where its latency is half a round trip); the server's CPU
