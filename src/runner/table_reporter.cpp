@@ -40,17 +40,23 @@ bool TableReporter::ReportContext(const Context&) {
   return true;
 }
 
-void TableReporter::header(const std::string& group, bool latency) {
+void TableReporter::header(const TestSpec& spec) {
+  const bool latency = spec.mode == Mode::kLatency;
+  const char* stream =
+      spec.bidir ? "(both directions at once: each figure is their sum" : "(one direction";
   std::cout << "\n"
-            << std::string(100, '-') << "\n " << group << "   "
-            << (latency ? latency_legend() : "(unidirectional stream)") << "\n";
+            << std::string(100, '-') << "\n " << spec.table_name() << "   "
+            << (latency ? latency_legend()
+                        : std::string(stream) + "; MiB = 2^20 bytes, as perftest's MB; " +
+                              "cpu: us per message, each side's own; vcsw: the client's)")
+            << "\n";
   if (latency) {
     std::printf(" %-10s %-10s %9s %9s %9s %9s %9s %9s %9s %11s %11s\n", "#bytes", "#iters", "t_min",
                 "t_p50", "t_mean", "t_stdev", "t_p99", "t_p99.9", "t_max", "cpu_cli[us]",
                 "cpu_srv[us]");
   } else {
-    std::printf(" %-10s %-10s %14s %14s %12s %11s %11s %9s\n", "#bytes", "#iters", "BW avg[MB/s]",
-                "BW avg[Gb/s]", "rate[Mpps]", "cpu_cli[us]", "cpu_srv[us]", "vcsw/msg");
+    std::printf(" %-10s %-10s %14s %14s %12s %11s %11s %12s\n", "#bytes", "#iters", "BW avg[MiB/s]",
+                "BW avg[Gb/s]", "rate[Mpps]", "cpu_cli[us]", "cpu_srv[us]", "vcsw_cli/msg");
   }
   std::cout << std::string(100, '-') << "\n";
 }
@@ -67,7 +73,7 @@ void TableReporter::ReportRuns(const std::vector<Run>& runs) {
     const bool latency = spec.mode == Mode::kLatency;
     if (group != group_) {
       group_ = group;
-      header(group, latency);
+      header(spec);
     }
     const std::string iters =
         run.run_type == Run::RT_Aggregate ? run.aggregate_name : std::to_string(run.iterations);
@@ -85,10 +91,10 @@ void TableReporter::ReportRuns(const std::vector<Run>& runs) {
                   counter(run, "client_cpu_us_per_msg"), counter(run, "server_cpu_us_per_msg"));
     } else {
       const double bps = counter(run, "bytes_per_second");
-      std::printf(" %-10s %-10s %14.2f %14.3f %12.4f %11.2f %11.2f %9.3f\n", size.c_str(),
-                  iters.c_str(), bps / 1e6, bps * 8 / 1e9, counter(run, "msgs_per_second") / 1e6,
-                  counter(run, "client_cpu_us_per_msg"), counter(run, "server_cpu_us_per_msg"),
-                  counter(run, "client_vcsw_per_msg"));
+      std::printf(" %-10s %-10s %14.2f %14.3f %12.6f %11.2f %11.2f %12.3f\n", size.c_str(),
+                  iters.c_str(), bps / (1 << 20), bps * 8 / 1e9,
+                  counter(run, "msgs_per_second") / 1e6, counter(run, "client_cpu_us_per_msg"),
+                  counter(run, "server_cpu_us_per_msg"), counter(run, "client_vcsw_per_msg"));
     }
   }
   std::cout << std::flush;

@@ -20,7 +20,7 @@ class TableReporter : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>& runs) override;
 
  private:
-  void header(const std::string& group, bool latency);
+  void header(const TestSpec& spec);
   std::string summary_;
   std::map<std::string, TestSpec> specs_;  // by benchmark name
   std::string group_;

@@ -90,7 +90,8 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     # run under load read 0 on one row). Over the whole matrix it must have moved.
     assert sum(row["client_cpu_us_per_msg"] for row in rows.values()) > 0
     # the console shows perftest-like tables with units
-    assert "BW avg[MB/s]" in proc.stdout and "t_p99" in proc.stdout
+    assert "BW avg[MiB/s]" in proc.stdout and "t_p99" in proc.stdout
+    assert "(one direction; MiB = 2^20 bytes" in proc.stdout and "vcsw_cli/msg" in proc.stdout
 
 
 @pytest.mark.parametrize("exponent", ["0", "20"])

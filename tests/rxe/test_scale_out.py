@@ -15,11 +15,14 @@ from conftest import PATTERNS, client
 
 
 
-def run_rows(rdmabench, layout, server, tmp_path, *options, timeout=600):
+def run_rows(rdmabench, layout, server, tmp_path, *options, timeout=600, console=None):
+    """(rows by name, context); the table printed goes into `console` when it is a list."""
     out = tmp_path / "scale.json"
     proc = client(rdmabench, layout, server, "--pattern", "all", "--cq", "busy",
                   "--sizes", "4K", "--verify", "--out", str(out), *options, timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    if console is not None:
+        console.append(proc.stdout)
     doc = json.loads(out.read_text())
     return {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}, doc["context"]
 
@@ -73,8 +76,12 @@ def test_cq_per_qp_gives_each_qp_its_own_cq(rdmabench, layout, server, tmp_path)
 
 
 def test_bidir_reports_each_direction_and_their_sum(rdmabench, layout, server, tmp_path):
+    console = []
     rows, _ = run_rows(rdmabench, layout, server, tmp_path, "--mode", "bw", "--bidir",
-                       "--qps", "2", "--iters", "400")
+                       "--qps", "2", "--iters", "400", console=console)
+    # the table said "(unidirectional stream)" over bidir rows too
+    assert "(both directions at once: each figure is their sum" in console[0], console[0]
+    assert "(one direction" not in console[0], console[0]
     assert sorted(rows) == sorted(f"{p}/bw/busy/4096/qps:2/bidir" for p in PATTERNS)
     for name, row in rows.items():
         check_counters_agree(row)
