@@ -80,10 +80,24 @@ std::optional<uint64_t> parse_size(const std::string& raw) {
   }
   if (text.empty() || !std::all_of(text.begin(), text.end(), ::isdigit) || text.size() > 12)
     return std::nullopt;
+  if (std::stoull(text) > std::numeric_limits<uint64_t>::max() / mult) return std::nullopt;
   const uint64_t value = std::stoull(text) * mult;
   if (value == 0) return std::nullopt;
   return value;
 }
+
+namespace {
+// Digits, not all zero, with an optional K, M or G: a size in form that parse_size refused
+// only for its value.
+bool written_like_a_size(const std::string& item) {
+  const size_t digits = item.find_first_not_of("0123456789");
+  if (digits == 0 || item.substr(0, digits).find_first_not_of('0') == std::string::npos)
+    return false;
+  return digits == std::string::npos ||
+         (digits + 1 == item.size() &&
+          std::string("KMGkmg").find(item.back()) != std::string::npos);
+}
+}  // namespace
 
 std::vector<uint64_t> parse_sizes(const std::string& text) {
   std::vector<uint64_t> out;
@@ -95,7 +109,8 @@ std::vector<uint64_t> parse_sizes(const std::string& text) {
     const auto colon = item.find(':');
     if (colon == std::string::npos) {
       auto v = parse_size(item);
-      if (!v) throw bad("'" + item + "' is not a size");
+      if (!v)
+        throw bad("'" + item + "' is " + (written_like_a_size(item) ? "too large" : "not a size"));
       out.push_back(*v);
       continue;
     }

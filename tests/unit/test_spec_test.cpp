@@ -30,6 +30,18 @@ TEST(Sizes, ListsAreSortedAndDeduplicated) {
   EXPECT_EQ(parse_sizes("64k"), (std::vector<uint64_t>{65536}));
 }
 
+TEST(Sizes, ASizeBeyond64BitsIsRefusedNotWrapped) {
+  // 17179869185 GiB is 2^64 + 2^30 bytes: it wrapped round to 1 GiB and was taken.
+  EXPECT_EQ(parse_size("16G"), std::optional<uint64_t>(16ull << 30));
+  EXPECT_EQ(parse_size("17179869185G"), std::nullopt);
+  try {
+    parse_sizes("17179869185G");
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is too large"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Sizes, MalformedIsAUsageError) {
   for (const char* bad : {"", "0", "abc", "8:2", "2:", "1.5K", "-4", "2,,x"}) {
     try {
