@@ -2,6 +2,7 @@
 rdma_cm on the two-host layout and out-of-band on loopback, plus robustness."""
 import json
 import math
+import shlex
 import socket
 import subprocess
 import sys
@@ -253,11 +254,14 @@ def test_progress_shows_on_a_terminal_only_and_never_inside_the_table(rdmabench,
     rows = [l for l in log.stdout.splitlines() if l.startswith(" 64 ") or l.startswith(" 4096 ")]
     assert len(rows) == 4, log.stdout
     # `script` gives the command a terminal and records what it writes there
-    tty = run(["script", "-qec", " ".join(map(str, command)), "/dev/null"])
-    assert tty.returncode == 0, tty.stdout[-3000:]
-    assert "[1/4] write/bw/busy/64" in tty.stdout and "[4/4] read/bw/busy/4096" in tty.stdout, \
-        tty.stdout
-    screen = rendered(tty.stdout)
+    # (as bytes: text mode would turn each lone carriage return into a newline)
+    tty = subprocess.run(["script", "-qec", shlex.join(map(str, command)), "/dev/null"],
+                         capture_output=True, timeout=120)
+    transcript = tty.stdout.decode()
+    assert tty.returncode == 0, transcript[-3000:]
+    assert "[1/4] write/bw/busy/64" in transcript and "[4/4] read/bw/busy/4096" in transcript, \
+        transcript
+    screen = rendered(transcript)
     assert sum(1 for l in screen if l.startswith((" 64 ", " 4096 "))) == 4, screen
     assert not any(l.startswith("[") or "] read/" in l or "] write/" in l for l in screen), screen
 
