@@ -85,8 +85,8 @@ std::string nearest_long_option(const std::string& flag, const cxxopts::Options&
   return best;
 }
 
-}  // namespace
-
+// The advice for one argument that `options` does not know: perftest's spelling mapped to
+// ours, else the nearest long option, else "" (nothing close).
 std::string suggestion_for(const std::string& argument, const cxxopts::Options& options) {
   const std::string flag = argument.substr(0, argument.find('='));
   for (const auto& [theirs, ours] : kPerftestSpellings)
@@ -94,6 +94,8 @@ std::string suggestion_for(const std::string& argument, const cxxopts::Options& 
   if (!flag.starts_with("--")) return "";
   return nearest_long_option(flag, options);
 }
+
+}  // namespace
 
 void check_unmatched(const std::vector<std::string>& unmatched, const cxxopts::Options& options,
                      const std::string& host) {

@@ -10,10 +10,6 @@
 
 namespace rdmabench {
 
-// The advice for one argument that `options` does not know: perftest's spelling mapped to
-// ours, else the nearest long option, else "" (nothing close).
-std::string suggestion_for(const std::string& argument, const cxxopts::Options& options);
-
 // Throws Error(kUsage) for the first unmatched argument that is not a --benchmark_* flag given
 // as --benchmark_NAME=VALUE (or a bare Google Benchmark switch). `host` is the HOST taken, for
 // a second positional argument.

@@ -13,12 +13,13 @@ namespace rdmabench {
 // words; a trailing comma adds none, and "" gives no item.
 std::vector<std::string> split_comma_list(const std::string& text);
 
-// The other way, for messages and --help: "a, b, c", each item as `name_of` gives it.
+// The other way: "a, b, c" for messages and --help, each item as `name_of` gives it; with
+// separator "," a list that split_comma_list reads back ("0,2,3").
 template <typename Items, typename NameOf>
-std::string join_comma_list(const Items& items, NameOf name_of) {
+std::string join_comma_list(const Items& items, NameOf name_of, const char* separator = ", ") {
   std::string all;
   for (const auto& item : items) {
-    if (!all.empty()) all += ", ";
+    if (!all.empty()) all += separator;
     all += name_of(item);
   }
   return all;

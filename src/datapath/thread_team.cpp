@@ -43,12 +43,8 @@ std::vector<int> parse_cpu_list(const std::string& text) {
 }
 
 std::string cpu_list_text(const std::vector<int>& cpus) {
-  std::string text;
-  for (const int cpu : cpus) {
-    if (!text.empty()) text += ',';
-    text += std::to_string(cpu);
-  }
-  return text;
+  return join_comma_list(
+      cpus, [](int cpu) { return std::to_string(cpu); }, ",");
 }
 
 void pin_this_thread(int cpu) {

@@ -1,18 +1,17 @@
 #include "runner/benchmark_filter.h"
 
+#include <algorithm>
 #include <regex>
+#include <span>
 
+#include "core/comma_list.h"
 #include "core/error.h"
 
 namespace rdmabench {
 
 std::string registered_name(const TestSpec& spec, const SuiteOptions& options) {
   std::string name = spec.name();
-  if (options.duration_ns > 0) {
-    name += "/iterations:1";
-  } else if (options.iterations) {
-    name += "/iterations:" + std::to_string(*options.iterations);
-  }
+  if (const auto n = registered_iterations(options)) name += "/iterations:" + std::to_string(*n);
   return name + "/manual_time";
 }
 
@@ -32,11 +31,9 @@ size_t count_selected(const std::vector<TestSpec>& specs, const SuiteOptions& op
   for (const TestSpec& spec : specs)
     if (std::regex_search(registered_name(spec, options), regex) != negative) ++selected;
   if (selected > 0 || specs.empty()) return selected;
-  std::string examples;
-  for (size_t i = 0; i < specs.size() && i < 3; ++i) {
-    if (i > 0) examples += ", ";
-    examples += registered_name(specs[i], options);
-  }
+  const std::string examples =
+      join_comma_list(std::span(specs).first(std::min<size_t>(specs.size(), 3)),
+                      [&](const TestSpec& spec) { return registered_name(spec, options); });
   throw Error(ExitCode::kUsage, "--benchmark_filter '" + filter + "' selects none of the " +
                                     std::to_string(specs.size()) +
                                     " benchmarks this command line asks for (such as " + examples +

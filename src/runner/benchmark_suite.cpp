@@ -38,6 +38,11 @@ std::vector<TestSpec> expand_specs(const SuiteOptions& options) {
   return specs;
 }
 
+std::optional<uint64_t> registered_iterations(const SuiteOptions& options) {
+  if (options.duration_ns > 0) return 1;
+  return options.iterations;
+}
+
 size_t BenchmarkSuite::register_benchmarks() {
   specs_ = expand_specs(options_);
   selected_ = count_selected(specs_, options_, benchmark::GetBenchmarkFilter());
@@ -47,11 +52,8 @@ size_t BenchmarkSuite::register_benchmarks() {
     auto* b = benchmark::RegisterBenchmark(
         spec.name().c_str(), [this, spec, i](benchmark::State& st) { run_one(st, spec, i); });
     b->UseManualTime()->Unit(benchmark::kMicrosecond);
-    if (options_.duration_ns > 0) {
-      b->Iterations(1);  // one timed window; its messages are in the counters
-    } else if (options_.iterations) {
-      b->Iterations(static_cast<benchmark::IterationCount>(*options_.iterations));
-    }
+    if (const auto n = registered_iterations(options_))
+      b->Iterations(static_cast<benchmark::IterationCount>(*n));
   }
   return specs_.size();
 }
@@ -81,13 +83,9 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
   }
   // Benchmarks are numbered in the order they first run, among those the filter selected.
   if (ordinal_[index] == 0) ordinal_[index] = ++started_;
-  std::string progress = std::to_string(ordinal_[index]);
-  progress.insert(0, 1, '[');
-  progress += '/';
-  progress += std::to_string(selected_);
-  progress += "] ";
-  progress += spec.name();
-  show_progress(progress);
+  std::string progress = "[";
+  progress += std::to_string(ordinal_[index]) + "/" + std::to_string(selected_) + "] ";
+  show_progress(progress + spec.name());
   const uint64_t n = static_cast<uint64_t>(state.max_iterations);
   try {
     ClientSession& s = session();

@@ -50,6 +50,10 @@ struct SuiteOptions {
 // accepts), mode, CQ choice, size, rate (lat only), QP count.
 std::vector<TestSpec> expand_specs(const SuiteOptions& options);
 
+// The iterations every benchmark is registered with: 1 with --duration (one timed window; its
+// messages are in the counters), --iters, or none (Google Benchmark's min_time decides).
+std::optional<uint64_t> registered_iterations(const SuiteOptions& options);
+
 class BenchmarkSuite {
  public:
   BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSession> session);

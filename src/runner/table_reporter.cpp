@@ -42,19 +42,17 @@ bool TableReporter::ReportContext(const Context&) {
 
 void TableReporter::header(const TestSpec& spec) {
   const bool latency = spec.mode == Mode::kLatency;
-  const char* stream =
-      spec.bidir ? "(both directions at once: each figure is their sum" : "(one direction";
-  std::cout << "\n"
-            << std::string(100, '-') << "\n " << spec.table_name() << "   "
-            << (latency ? latency_legend()
-                        : std::string(stream) + "; MiB = 2^20 bytes, as perftest's MB; " +
-                              "cpu: us per message, each side's own; vcsw: the client's)")
-            << "\n";
+  std::cout << "\n" << std::string(100, '-') << "\n " << spec.table_name() << "   ";
   if (latency) {
+    std::cout << latency_legend() << "\n";
     std::printf(" %-10s %-10s %9s %9s %9s %9s %9s %9s %9s %11s %11s\n", "#bytes", "#iters", "t_min",
                 "t_p50", "t_mean", "t_stdev", "t_p99", "t_p99.9", "t_max", "cpu_cli[us]",
                 "cpu_srv[us]");
   } else {
+    std::cout << (spec.bidir ? "(both directions at once: each figure is their sum"
+                             : "(one direction")
+              << "; MiB = 2^20 bytes, as perftest's MB; cpu: us per message, each side's own; "
+                 "vcsw: the client's)\n";
     std::printf(" %-10s %-10s %14s %14s %12s %11s %11s %12s\n", "#bytes", "#iters", "BW avg[MiB/s]",
                 "BW avg[Gb/s]", "rate[Mpps]", "cpu_cli[us]", "cpu_srv[us]", "vcsw_cli/msg");
   }
