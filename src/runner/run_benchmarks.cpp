@@ -97,7 +97,7 @@ int run_benchmarks(RunPlan r) {
   r.suite.wait.stop = &stop;
   BenchmarkSuite suite(r.suite, std::move(session));
   suite.register_benchmarks();
-  TableReporter reporter(banner(r, probe, hello, paths), suite.specs());
+  TableReporter reporter(std::cout, banner(r, probe, hello, paths), suite.specs());
   ResultsReporter results(run_context(r, probe, hello, paths), suite.specs());
   benchmark::RunSpecifiedBenchmarks(&reporter, r.out_file.empty() ? nullptr : &results);
   benchmark::Shutdown();

@@ -1,7 +1,7 @@
 #include "runner/table_reporter.h"
 
+#include <cstdarg>
 #include <cstdio>
-#include <iostream>
 
 #include "bench/pattern_catalogue.h"
 #include "runner/progress_line.h"
@@ -10,7 +10,19 @@
 namespace rdmabench {
 
 namespace {
-double counter(const benchmark::BenchmarkReporter::Run& run, const char* name) {
+
+using Run = benchmark::BenchmarkReporter::Run;
+
+__attribute__((format(printf, 1, 2))) std::string format(const char* fmt, ...) {
+  char line[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(line, sizeof line, fmt, args);
+  va_end(args);
+  return line;
+}
+
+double counter(const Run& run, const char* name) {
   const auto it = run.counters.find(name);
   return it == run.counters.end() ? 0.0 : it->second.value;
 }
@@ -26,37 +38,77 @@ std::string latency_legend() {
   std::string legend = "(latency in usec";
   if (!half.empty()) legend += "; " + half + ": half round trip";
   if (!full.empty()) legend += (half.empty() ? "; " : ", ") + full + ": full";
-  return legend + ")";
+  return legend + "; #iters: round trips counted; cpu: us per message, each side's own)";
 }
+
+bool paced(const TestSpec& spec) {
+  return spec.mode == Mode::kLatency && spec.rate > 0;
+}
+
+// The first column after the size: what was counted, or the aggregate's statistic.
+std::string count_column(const TestSpec& spec, const Run& run) {
+  if (run.run_type == Run::RT_Aggregate) return run.aggregate_name;
+  const double msgs = counter(run, "msgs");
+  const double per = spec.mode == Mode::kLatency && spec.half_round_trip() ? 2 : 1;
+  return format("%.0f", msgs / per);
+}
+
+std::string latency_row(const TestSpec& spec, const Run& run) {
+  std::string row =
+      format("%9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.2f %11.2f", counter(run, "lat_min_us"),
+             counter(run, "lat_p50_us"), counter(run, "lat_mean_us"), counter(run, "lat_stddev_us"),
+             counter(run, "lat_p99_us"), counter(run, "lat_p999_us"), counter(run, "lat_max_us"),
+             counter(run, "client_cpu_us_per_msg"), counter(run, "server_cpu_us_per_msg"));
+  if (paced(spec))
+    row += format(" %12.0f %12.0f", counter(run, "offered_rate"), counter(run, "achieved_rate"));
+  return row;
+}
+
+std::string bandwidth_row(const Run& run) {
+  const double bps = counter(run, "bytes_per_second");
+  return format("%14.2f %14.3f %12.6f %11.2f %11.2f %12.3f", bps / (1 << 20), bps * 8 / 1e9,
+                counter(run, "msgs_per_second") / 1e6, counter(run, "client_cpu_us_per_msg"),
+                counter(run, "server_cpu_us_per_msg"), counter(run, "client_vcsw_per_msg"));
+}
+
 }  // namespace
 
-TableReporter::TableReporter(std::string context_summary, const std::vector<TestSpec>& specs)
-    : summary_(std::move(context_summary)) {
+std::string table_header(const TestSpec& spec) {
+  std::string out = "\n" + std::string(100, '-') + "\n " + spec.table_name() + "   ";
+  if (spec.mode == Mode::kLatency) {
+    out += latency_legend() + "\n";
+    if (paced(spec)) out += " (--rate: round trips per second, offered and achieved)\n";
+    out += format(" %-10s %-10s %9s %9s %9s %9s %9s %9s %9s %11s %11s", "#bytes", "#iters", "t_min",
+                  "t_p50", "t_mean", "t_stdev", "t_p99", "t_p99.9", "t_max", "cpu_cli[us]",
+                  "cpu_srv[us]");
+    if (paced(spec)) out += format(" %12s %12s", "offered[/s]", "achieved[/s]");
+  } else {
+    out += spec.bidir ? "(both directions at once: each figure is their sum" : "(one direction";
+    out +=
+        "; #msgs: messages counted; MiB = 2^20 bytes, as perftest's MB; cpu: us per message, "
+        "each side's own; vcsw: the client's)\n";
+    out += format(" %-10s %-10s %14s %14s %12s %11s %11s %12s", "#bytes", "#msgs", "BW avg[MiB/s]",
+                  "BW avg[Gb/s]", "rate[Mpps]", "cpu_cli[us]", "cpu_srv[us]", "vcsw_cli/msg");
+  }
+  return out + "\n" + std::string(100, '-') + "\n";
+}
+
+std::string table_row(const TestSpec& spec, const Run& run) {
+  std::string row =
+      format(" %-10s %-10s ", std::to_string(spec.size).c_str(), count_column(spec, run).c_str());
+  if (run.error_occurred) return row + "ERROR: " + run.error_message + "\n";
+  return row + (spec.mode == Mode::kLatency ? latency_row(spec, run) : bandwidth_row(run)) + "\n";
+}
+
+TableReporter::TableReporter(std::ostream& out, std::string context_summary,
+                             const std::vector<TestSpec>& specs)
+    : out_(out), summary_(std::move(context_summary)) {
   for (const TestSpec& s : specs) specs_.emplace(s.name(), s);
 }
 
 bool TableReporter::ReportContext(const Context&) {
-  std::cout << summary_ << std::flush;
+  out_ << summary_ << std::flush;
   return true;
-}
-
-void TableReporter::header(const TestSpec& spec) {
-  const bool latency = spec.mode == Mode::kLatency;
-  std::cout << "\n" << std::string(100, '-') << "\n " << spec.table_name() << "   ";
-  if (latency) {
-    std::cout << latency_legend() << "\n";
-    std::printf(" %-10s %-10s %9s %9s %9s %9s %9s %9s %9s %11s %11s\n", "#bytes", "#iters", "t_min",
-                "t_p50", "t_mean", "t_stdev", "t_p99", "t_p99.9", "t_max", "cpu_cli[us]",
-                "cpu_srv[us]");
-  } else {
-    std::cout << (spec.bidir ? "(both directions at once: each figure is their sum"
-                             : "(one direction")
-              << "; MiB = 2^20 bytes, as perftest's MB; cpu: us per message, each side's own; "
-                 "vcsw: the client's)\n";
-    std::printf(" %-10s %-10s %14s %14s %12s %11s %11s %12s\n", "#bytes", "#iters", "BW avg[MiB/s]",
-                "BW avg[Gb/s]", "rate[Mpps]", "cpu_cli[us]", "cpu_srv[us]", "vcsw_cli/msg");
-  }
-  std::cout << std::string(100, '-') << "\n";
 }
 
 void TableReporter::ReportRuns(const std::vector<Run>& runs) {
@@ -66,36 +118,13 @@ void TableReporter::ReportRuns(const std::vector<Run>& runs) {
     const auto found = specs_.find(run.run_name.function_name);
     if (found == specs_.end()) continue;  // not one of ours
     const TestSpec& spec = found->second;
-    const std::string size = std::to_string(spec.size);
-    const std::string group = spec.table_name();
-    const bool latency = spec.mode == Mode::kLatency;
-    if (group != group_) {
-      group_ = group;
-      header(spec);
+    if (spec.table_name() != group_) {
+      group_ = spec.table_name();
+      out_ << table_header(spec);
     }
-    const std::string iters =
-        run.run_type == Run::RT_Aggregate ? run.aggregate_name : std::to_string(run.iterations);
-    if (run.error_occurred) {
-      std::printf(" %-10s %-10s ERROR: %s\n", size.c_str(), iters.c_str(),
-                  run.error_message.c_str());
-      continue;
-    }
-    if (latency) {
-      std::printf(" %-10s %-10s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.2f %11.2f\n",
-                  size.c_str(), iters.c_str(), counter(run, "lat_min_us"),
-                  counter(run, "lat_p50_us"), counter(run, "lat_mean_us"),
-                  counter(run, "lat_stddev_us"), counter(run, "lat_p99_us"),
-                  counter(run, "lat_p999_us"), counter(run, "lat_max_us"),
-                  counter(run, "client_cpu_us_per_msg"), counter(run, "server_cpu_us_per_msg"));
-    } else {
-      const double bps = counter(run, "bytes_per_second");
-      std::printf(" %-10s %-10s %14.2f %14.3f %12.6f %11.2f %11.2f %12.3f\n", size.c_str(),
-                  iters.c_str(), bps / (1 << 20), bps * 8 / 1e9,
-                  counter(run, "msgs_per_second") / 1e6, counter(run, "client_cpu_us_per_msg"),
-                  counter(run, "server_cpu_us_per_msg"), counter(run, "client_vcsw_per_msg"));
-    }
+    out_ << table_row(spec, run);
   }
-  std::cout << std::flush;
+  out_ << std::flush;
 }
 
 }  // namespace rdmabench

@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -12,15 +13,22 @@
 
 namespace rdmabench {
 
+// The lines above a table's rows: its name, what its figures are, the column names.
+std::string table_header(const TestSpec& spec);
+// One row: counted messages (bw) or round trips (lat), and the figures; an aggregate row
+// (mean, median, ...) names its statistic instead of the count.
+std::string table_row(const TestSpec& spec, const benchmark::BenchmarkReporter::Run& run);
+
 class TableReporter : public benchmark::BenchmarkReporter {
  public:
-  // `specs`: every registered benchmark (a row finds its size and table by its spec).
-  TableReporter(std::string context_summary, const std::vector<TestSpec>& specs);
+  // `out`: where the table goes (standard output, or standard error when --json takes
+  // standard output); `specs`: every registered benchmark (a row finds its spec by name).
+  TableReporter(std::ostream& out, std::string context_summary, const std::vector<TestSpec>& specs);
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
 
  private:
-  void header(const TestSpec& spec);
+  std::ostream& out_;
   std::string summary_;
   std::map<std::string, TestSpec> specs_;  // by benchmark name
   std::string group_;

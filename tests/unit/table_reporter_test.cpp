@@ -1,0 +1,83 @@
+// The console table: what each row counts, and what paced rows show.
+#include "runner/table_reporter.h"
+
+#include <gtest/gtest.h>
+
+#include "spec_fixture.h"
+
+namespace rdmabench {
+namespace {
+
+using BenchRun = benchmark::BenchmarkReporter::Run;
+
+BenchRun a_run(std::map<std::string, double> counters, int64_t iterations = 1) {
+  BenchRun run;
+  run.run_type = BenchRun::RT_Iteration;
+  run.iterations = iterations;
+  for (const auto& [name, value] : counters) run.counters[name] = benchmark::Counter(value);
+  return run;
+}
+
+// The row's second column.
+std::string count_of(const std::string& row) {
+  std::istringstream in(row);
+  std::string size, count;
+  in >> size >> count;
+  return count;
+}
+
+TEST(TableReporter, BandwidthRowShowsTheMessagesCountedNotGoogleBenchmarksOneIteration) {
+  const TestSpec spec = a_spec("write", Mode::kBandwidth, 65536, 1, 1);
+  const std::string row = table_row(spec, a_run({{"msgs", 48213}, {"bytes_per_second", 1 << 20}}));
+  EXPECT_EQ(count_of(row), "48213");
+  EXPECT_NE(row.find("1.00"), std::string::npos) << row;  // 1 MiB/s
+  EXPECT_NE(table_header(spec).find("#msgs"), std::string::npos);
+}
+
+TEST(TableReporter, LatencyRowCountsRoundTripsWhereEachIsTwoMessages) {
+  const TestSpec send = a_spec("send", Mode::kLatency, 2, 1, 1);
+  EXPECT_EQ(count_of(table_row(send, a_run({{"msgs", 2000}}))), "1000");
+  const TestSpec read = a_spec("read", Mode::kLatency, 2, 1, 1);  // a read is one message
+  EXPECT_EQ(count_of(table_row(read, a_run({{"msgs", 2000}}))), "2000");
+}
+
+TEST(TableReporter, AggregateRowNamesItsStatistic) {
+  BenchRun run = a_run({{"msgs", 10}});
+  run.run_type = BenchRun::RT_Aggregate;
+  run.aggregate_name = "median";
+  EXPECT_EQ(count_of(table_row(a_spec(), run)), "median");
+}
+
+TEST(TableReporter, PacedLatencyRowShowsOfferedAndAchievedRate) {
+  TestSpec spec = a_spec("send", Mode::kLatency, 2, 1, 1);
+  spec.rate = 5000;
+  const std::string header = table_header(spec);
+  EXPECT_NE(header.find("offered[/s]"), std::string::npos) << header;
+  EXPECT_NE(header.find("achieved[/s]"), std::string::npos) << header;
+  const std::string row =
+      table_row(spec, a_run({{"msgs", 20}, {"offered_rate", 5000}, {"achieved_rate", 3712.4}}));
+  EXPECT_NE(row.find(" 5000 "), std::string::npos) << row;
+  EXPECT_NE(row.find(" 3712\n"), std::string::npos) << row;
+}
+
+TEST(TableReporter, BackToBackLatencyHasNoRateColumns) {
+  const TestSpec spec = a_spec("send", Mode::kLatency, 2, 1, 1);
+  EXPECT_EQ(table_header(spec).find("offered"), std::string::npos);
+}
+
+TEST(TableReporter, HeaderSaysWhetherTheFigureIsOneDirectionOrTheSumOfBoth) {
+  TestSpec spec = a_spec("write", Mode::kBandwidth, 65536, 1, 1);
+  EXPECT_NE(table_header(spec).find("(one direction"), std::string::npos);
+  spec.bidir = true;
+  EXPECT_NE(table_header(spec).find("each figure is their sum"), std::string::npos);
+}
+
+TEST(TableReporter, ErrorRowCarriesTheMessage) {
+  BenchRun run = a_run({});
+  run.error_occurred = true;
+  run.error_message = "server gone";
+  EXPECT_NE(table_row(a_spec(), run).find("ERROR: server gone"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rdmabench
