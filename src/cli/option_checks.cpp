@@ -33,4 +33,12 @@ uint16_t port_option(int64_t port) {
   return static_cast<uint16_t>(port);
 }
 
+uint8_t ib_port_option(uint32_t port) {
+  if (port < 1 || port > 255)
+    throw Error(ExitCode::kUsage, "--ib-port " + std::to_string(port) +
+                                      ": a device port is numbered from 1 to 255 (see "
+                                      "`rdmabench devices`)");
+  return static_cast<uint8_t>(port);
+}
+
 }  // namespace rdmabench

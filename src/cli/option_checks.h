@@ -16,6 +16,8 @@ uint64_t warmup_option(uint64_t count);
 // --port: a TCP port, 1 to 65535 (read wider than 16 bits, so that 99999 is refused, not
 // wrapped round to 34463).
 uint16_t port_option(int64_t port);
+// --ib-port: a device port number, 1 to 255 (whether the device has it is checked once open).
+uint8_t ib_port_option(uint32_t port);
 
 // --qp-timeout's help, the same for run and mesh (the spec's validation checks its range).
 inline constexpr const char* kQpTimeoutHelp =

@@ -140,6 +140,10 @@ void add_connection(cxxopts::Options& options) {
       cxxopts::value<std::string>()->default_value("auto"))(
       "d,device", "Local RDMA device for --cm oob (default: the first)",
       cxxopts::value<std::string>()->default_value(""))(
+      "ib-port",
+      "The device's port (like perftest -i); out of band only, so --cm auto then picks oob "
+      "(rdma_cm picks the port from the address)",
+      cxxopts::value<uint32_t>()->default_value("1"))(
       "gid-index", "GID index (default: as `rdmabench devices` marks it)",
       cxxopts::value<uint32_t>())("mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
                                   cxxopts::value<uint32_t>()->default_value("0"))(
@@ -165,8 +169,20 @@ cxxopts::Options run_options() {
   options.add_options("Output")("out",
                                 "Write Google Benchmark JSON (with rdmabench context) to FILE",
                                 cxxopts::value<std::string>())(
-      "debug-corrupt", "Testing only: in --verify check runs, damage what the client sends")(
+      "json",
+      "Write the results JSON (as --out's) to standard output; the table and every message "
+      "go to standard error")("debug-corrupt",
+                              "Testing only: in --verify check runs, damage what the client sends")(
       "h,help", "Show help");
+  options.add_options("Pass or fail (health checks)")(
+      "min-bw",
+      "Gb/s, as the table's BW avg[Gb/s]: every bw run must reach it, or the exit status is 8 "
+      "(like perftest -w)",
+      cxxopts::value<std::string>())(
+      "max-lat",
+      "STATISTIC:US, for example p99:20: every lat run's statistic (min, p50, mean, p90, p99, "
+      "p99.9, max) must be at most US microseconds, or the exit status is 8 (like perftest -y)",
+      cxxopts::value<std::string>());
   options.parse_positional({"host"});
   return options;
 }
@@ -272,6 +288,7 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.wait.wait = std::chrono::milliseconds(
       args.count("no-wait") ? 0 : static_cast<int64_t>(std::min(wait_s, 1e9) * 1000));
   so.device = args["device"].as<std::string>();
+  so.ib_port = ib_port_option(args["ib-port"].as<uint32_t>());
   so.modes = parse_list<Mode>(args["mode"].as<std::string>(), parse_mode,
                               {Mode::kBandwidth, Mode::kLatency}, "mode", "bw, lat");
   so.cq_choices = parse_cq_choices(args["cq"].as<std::string>());
@@ -323,7 +340,32 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& s
   // What was asked (auto, rdmacm or oob); the context's "bootstrap" says what was used. The
   // base spec's own field is only chosen later, by the probe.
   params["cm"] = args["cm"].as<std::string>();
+  params["ib_port"] = so.ib_port;
+  params["min_bw_gbps"] =
+      args.count("min-bw") ? nlohmann::json(parse_min_bandwidth(args["min-bw"].as<std::string>()))
+                           : nlohmann::json(nullptr);
+  params["max_lat"] = args.count("max-lat") ? nlohmann::json(args["max-lat"].as<std::string>())
+                                            : nlohmann::json(nullptr);
   return params;
+}
+
+// --min-bw and --max-lat, each needing a run of its mode.
+PassLimits parse_pass_limits(const cxxopts::ParseResult& args, const SuiteOptions& so) {
+  auto runs = [&](Mode m) {
+    return std::find(so.modes.begin(), so.modes.end(), m) != so.modes.end();
+  };
+  PassLimits limits;
+  if (args.count("min-bw")) {
+    limits.min_bw_gbps = parse_min_bandwidth(args["min-bw"].as<std::string>());
+    if (!runs(Mode::kBandwidth))
+      throw Error(ExitCode::kUsage, "--min-bw judges bw runs, and --mode lat runs none");
+  }
+  if (args.count("max-lat")) {
+    limits.max_lat = parse_latency_limit(args["max-lat"].as<std::string>());
+    if (!runs(Mode::kLatency))
+      throw Error(ExitCode::kUsage, "--max-lat judges lat runs, and --mode bw runs none");
+  }
+  return limits;
 }
 
 // Parse and validate; nullopt after --help.
@@ -331,9 +373,11 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   cxxopts::Options options = run_options();
   const auto args = options.parse(argc, argv);
   if (args.count("help")) {
-    std::cout << options.help({"What to run", "Scale out and queues", "Connection", "Output"})
+    std::cout << options.help({"What to run", "Scale out and queues", "Connection", "Output",
+                               "Pass or fail (health checks)"})
               << "\nExit status: 0 ok, 2 usage, 3 no device, 4 connection, 5 runtime (completion "
-                 "error/timeout), 6 verification failure.\n";
+                 "error/timeout), 6 verification failure, 8 a run missed --min-bw or "
+                 "--max-lat.\n";
     return std::nullopt;
   }
   if (!args.count("host"))
@@ -345,6 +389,11 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   r.cm = args["cm"].as<std::string>();
   if (r.cm != "auto" && r.cm != "rdmacm" && r.cm != "oob")
     throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
+  r.ib_port_given = args.count("ib-port") > 0;
+  if (r.ib_port_given && r.cm == "rdmacm")
+    throw Error(ExitCode::kUsage,
+                "--ib-port is for the out-of-band bootstrap: rdma_cm picks the port from the "
+                "address (give --cm oob, or drop --ib-port)");
   if (args.count("out")) {
     r.out_file = args["out"].as<std::string>();
     // Checked now, not after the benchmarks; a file made only for the check goes again, so
@@ -355,6 +404,8 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
     if (!existed) std::filesystem::remove(r.out_file, ignored);
     if (!writable) throw Error(ExitCode::kUsage, "--out " + r.out_file + ": cannot write there");
   }
+  r.json_stdout = args.count("json") > 0;
+  r.limits = parse_pass_limits(args, r.suite);
   r.params = params_of(args, r.suite);
   check_unmatched(args.unmatched(), options, r.suite.host);
   r.benchmark_args = args.unmatched();

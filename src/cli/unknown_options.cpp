@@ -12,7 +12,7 @@ namespace rdmabench {
 namespace {
 
 // perftest's flags (ib_write_bw and friends) as rdmabench spells them.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 30> kPerftestSpellings{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 33> kPerftestSpellings{{
     {"-n", "--iters N"},
     {"-s", "--sizes BYTES"},
     {"--size", "--sizes BYTES"},
@@ -39,10 +39,13 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 30> kPerftes
     {"--connection", "--transport (RC is the default)"},
     {"-F", "not needed: rdmabench does not read the CPU frequency"},
     {"--CPU-freq", "not needed: rdmabench does not read the CPU frequency"},
-    {"--report_gbits", "not needed: the bandwidth table prints MB/s and Gb/s"},
+    {"--report_gbits", "not needed: the bandwidth table prints MiB/s and Gb/s"},
     {"--run_infinitely", "--duration SECONDS"},
-    {"-i", "not offered yet: the out-of-band bootstrap uses port 1, rdma_cm picks its own"},
-    {"--ib-port", "not offered yet: the out-of-band bootstrap uses port 1, rdma_cm picks its own"},
+    {"-i", "--ib-port N"},
+    {"-w", "--min-bw GBPS"},
+    {"--limit_bw", "--min-bw GBPS"},
+    {"-y", "--max-lat p99:US"},
+    {"--limit_lat", "--max-lat p99:US"},
 }};
 
 // Google Benchmark's switches that need no value.

@@ -7,6 +7,7 @@
 #include "bench/pattern_catalogue.h"
 #include "control/protocol_version.h"
 #include "core/error.h"
+#include "core/build_info.h"
 #include "core/version.h"
 #include "cq/strategy.h"
 #include "measure/counter_catalogue.h"
@@ -64,6 +65,8 @@ nlohmann::json registry_json() {
   for (const StrategyInfo& s : registered_strategies())
     strategies.push_back({{"name", s.name}, {"usage", s.usage}, {"blocks", s.blocks}});
   return {{"version", kVersion},
+          {"revision", build_revision()},
+          {"build_type", build_type()},
           {"protocol", kControlProtocolVersion},
           {"results_schema", kResultsSchemaVersion},
           {"devices_schema", kDevicesSchemaVersion},
@@ -88,7 +91,8 @@ int run_version_command(int argc, char** argv) {
   } else if (option == "--json") {
     std::cout << registry_json().dump(2) << "\n";
   } else {
-    std::cout << "rdmabench " << kVersion << "\n";
+    std::cout << "rdmabench " << kVersion << " (" << build_revision() << ", " << build_type()
+              << " build)\n";
   }
   return 0;
 }

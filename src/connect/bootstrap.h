@@ -18,13 +18,15 @@ struct BootstrapOptions {
   std::string device;       // oob: the device to open (empty = first)
   std::string server_host;  // client: where the server is
   std::chrono::milliseconds timeout{5000};
+  uint8_t ib_port = 1;  // oob: the device's port (rdma_cm picks its own from the address)
 
   static BootstrapOptions client(const std::string& server_host, const std::string& device,
-                                 std::chrono::milliseconds timeout) {
-    return {device, server_host, timeout};
+                                 std::chrono::milliseconds timeout, uint8_t ib_port = 1) {
+    return {device, server_host, timeout, ib_port};
   }
-  static BootstrapOptions server(const std::string& device, std::chrono::milliseconds timeout) {
-    return {device, {}, timeout};
+  static BootstrapOptions server(const std::string& device, std::chrono::milliseconds timeout,
+                                 uint8_t ib_port = 1) {
+    return {device, {}, timeout, ib_port};
   }
 };
 

@@ -120,7 +120,7 @@ void connect_qp(QpStream& s, OobLocal& local, const nlohmann::json& peer, ibv_mt
 
 std::unique_ptr<Endpoint> oob_client(ControlChannel& control, const TestSpec& spec,
                                      const BootstrapOptions& options) {
-  auto ep = std::make_unique<Endpoint>(options.device, spec, Side::kClient);
+  auto ep = std::make_unique<Endpoint>(options.device, options.ib_port, spec, Side::kClient);
   std::vector<OobLocal> locals = prepare_streams(*ep, spec.client_receives());
   for (size_t i = 0; i < locals.size(); ++i)
     control.send(oob_message(locals[i], locals[i].active_mtu, ep->stream(i)));
@@ -134,7 +134,7 @@ std::unique_ptr<Endpoint> oob_client(ControlChannel& control, const TestSpec& sp
 std::unique_ptr<Endpoint> oob_server(ControlChannel& control, const TestSpec& spec,
                                      const BootstrapOptions& options) {
   const auto first = control.receive("oob");
-  auto ep = std::make_unique<Endpoint>(options.device, spec, Side::kServer);
+  auto ep = std::make_unique<Endpoint>(options.device, options.ib_port, spec, Side::kServer);
   std::vector<OobLocal> locals = prepare_streams(*ep, spec.server_receives());
   for (size_t i = 0; i < locals.size(); ++i) {
     const auto peer = i == 0 ? first : control.receive("oob");

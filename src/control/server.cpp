@@ -36,8 +36,9 @@ class VerbsTestHost final : public TestHost {
 
   void setup(const TestSpec& spec) override {
     endpoint_.reset();
-    endpoint_ = server_bootstrap(control_, spec,
-                                 BootstrapOptions::server(options_.device, options_.timeout));
+    endpoint_ = server_bootstrap(
+        control_, spec,
+        BootstrapOptions::server(options_.device, options_.timeout, options_.ib_port));
     pattern_ = make_pattern(spec.pattern);
     log_ << "  " << spec.name() << " via " << to_string(spec.bootstrap) << " on "
          << endpoint_->context().device_name() << "\n"
@@ -151,6 +152,13 @@ int run_server(const ServerOptions& options, std::ostream& log) {
   {
     DeviceList devices;
     if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
+    // What --cm oob clients will get, checked now rather than at the first client.
+    const Context oob_device = devices.open(options.device);
+    const int ports = oob_device.query_device().phys_port_cnt;
+    if (options.ib_port > ports)
+      throw Error(ExitCode::kUsage, "--ib-port " + std::to_string(options.ib_port) + ": " +
+                                        oob_device.device_name() + " has " +
+                                        std::to_string(ports) + " port(s), numbered from 1");
     std::string names;
     for (const auto& n : devices.names()) names += " " + n;
     log << "rdmabench " << kVersion << " serving on TCP port " << options.port << " (protocol "

@@ -17,6 +17,7 @@ enum class ExitCode : int {
   kRuntime = 5,       // a work completion with an error, or a completion that never came
   kVerification = 6,  // --verify found corrupted payload
   kOutliers = 7,      // mesh: a pair or a host is far slower than the rest
+  kLimitMissed = 8,   // run --min-bw/--max-lat: a figure missed the limit it was given
 };
 
 // Base of every error rdmabench reports: a message plus the exit code it maps to.

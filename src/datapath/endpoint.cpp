@@ -22,9 +22,10 @@ void check_device_limits(const Context& context, uint8_t port, const TestSpec& s
   validate_spec(spec, device_limits(context, port));
 }
 
-Endpoint::Endpoint(const std::string& device, const TestSpec& spec, Side side)
+Endpoint::Endpoint(const std::string& device, uint8_t port, const TestSpec& spec, Side side)
     : spec_(spec), side_(side), name_(spec.name()) {
   context_ = std::make_unique<Context>(DeviceList().open(device));
+  port_ = port;
   build();
   for (uint32_t i = 0; i < spec_.qps; ++i) add_stream();
 }

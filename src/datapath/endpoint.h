@@ -32,8 +32,9 @@ using Lane = LaneOf<QpStream>;
 
 class Endpoint {
  public:
-  // Out-of-band bootstrap: open `device` (empty = first) and build all spec.qps streams on it.
-  Endpoint(const std::string& device, const TestSpec& spec, Side side);
+  // Out-of-band bootstrap: open `device` (empty = first) and build all spec.qps streams on its
+  // `port`.
+  Endpoint(const std::string& device, uint8_t port, const TestSpec& spec, Side side);
   // rdma_cm bootstrap: build on the device rdma_cm bound the first id to; the streams come
   // one per connection with add_stream.
   Endpoint(const CmId& first, const TestSpec& spec, Side side);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/device_report.h"
 #include "core/gid.h"
 #include "datapath/payload.h"
 
@@ -74,9 +75,17 @@ void QpStream::end_check_run() {
 nlohmann::json QpStream::path_in_use(const Context& context) {
   const QpPathInUse path = qp_->path_in_use();
   const GidEntry gid = context.query_gid(path.port, path.sgid_index);
-  return {{"device", context.device_name()}, {"port", path.port},
-          {"gid_index", path.sgid_index},    {"gid", format_gid(gid.raw)},
-          {"gid_type", to_string(gid.type)}, {"mtu", path.mtu_bytes},
+  const ibv_port_attr port = context.query_port(path.port);
+  const int lanes = width_lanes(port.active_width);
+  return {{"device", context.device_name()},
+          {"firmware", context.query_device().fw_ver},
+          {"port", path.port},
+          {"link_speed_gbps", lane_speed_gbps(port.active_speed) * lanes},
+          {"link_width", std::to_string(lanes) + "X"},
+          {"gid_index", path.sgid_index},
+          {"gid", format_gid(gid.raw)},
+          {"gid_type", to_string(gid.type)},
+          {"mtu", path.mtu_bytes},
           {"qp_timeout", path.ack_timeout}};
 }
 

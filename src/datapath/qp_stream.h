@@ -94,8 +94,8 @@ class QpStream {
   int access_flags() const noexcept {
     return IBV_ACCESS_LOCAL_WRITE | static_cast<int>(spec_.pattern->remote_access);
   }
-  // The path the connected QP really uses, for reports: {device, port, gid_index, gid,
-  // gid_type, mtu}.
+  // The path the connected QP really uses, for reports: {device, firmware, port,
+  // link_speed_gbps, link_width, gid_index, gid, gid_type, mtu, qp_timeout}.
   nlohmann::json path_in_use(const Context& context);
   RemoteBuffer remote;    // filled by the bootstrap
   uint64_t sequence = 0;  // continues across runs (write-lat markers, imm numbers)

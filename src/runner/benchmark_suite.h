@@ -23,6 +23,7 @@ struct SuiteOptions {
   uint16_t port = 18515;
   std::chrono::milliseconds timeout{5000};
   std::string device;
+  uint8_t ib_port = 1;  // --ib-port: the device's port for --cm oob
   // Each pattern with the sizes it runs (expand_patterns); `sizes` holds every size given.
   std::vector<std::pair<Pattern, std::vector<uint64_t>>> patterns;
   std::vector<Mode> modes;
@@ -42,7 +43,7 @@ struct SuiteOptions {
   bool debug_corrupt = false;          // testing: damage what the client sends in check runs
 
   BootstrapOptions bootstrap_options() const {
-    return BootstrapOptions::client(host, device, timeout);
+    return BootstrapOptions::client(host, device, timeout, ib_port);
   }
 };
 

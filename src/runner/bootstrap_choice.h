@@ -19,8 +19,9 @@ struct BootstrapChoice {
 // --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route; oob
 // on a loopback address or when rdma_cm cannot resolve it. Throws Error(kConnection) when
 // rdmacm was asked for and cannot resolve.
+// `ib_port_given`: --ib-port was given, which only oob honours, so auto picks oob.
 BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
                                  uint16_t port, const std::string& device,
-                                 std::chrono::milliseconds timeout);
+                                 std::chrono::milliseconds timeout, bool ib_port_given = false);
 
 }  // namespace rdmabench

@@ -9,6 +9,8 @@
 #include "datapath/endpoint.h"
 #include "host/device_probe.h"
 #include "runner/benchmark_filter.h"
+#include "runner/fan_out_reporter.h"
+#include "runner/limit_reporter.h"
 #include "runner/results_reporter.h"
 #include "runner/run_context.h"
 #include "runner/run_plan.h"
@@ -27,13 +29,18 @@ LocalProbe probe_local(RunPlan& r) {
   if (list.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
   LocalProbe p{verify_clock(),
                timing_environment(),
-               choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout),
+               choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout, r.ib_port_given),
                {}};
   so.base.bootstrap = p.choice.method;
   if (so.base.mtu != 0 && p.choice.method == Bootstrap::kRdmaCm)
     std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
   Context ctx = list.open(p.choice.device);
-  const DeviceLimits limits = device_limits(ctx, 1);
+  const int ports = ctx.query_device().phys_port_cnt;
+  if (so.ib_port > ports)
+    throw Error(ExitCode::kUsage, "--ib-port " + std::to_string(so.ib_port) + ": " +
+                                      p.choice.device + " has " + std::to_string(ports) +
+                                      " port(s), numbered from 1");
+  const DeviceLimits limits = device_limits(ctx, so.ib_port);
   for (const TestSpec& spec : expand_specs(so)) validate_spec(spec, limits);
   p.device = describe_device(ctx);
   return p;
@@ -97,13 +104,24 @@ int run_benchmarks(RunPlan r) {
   r.suite.wait.stop = &stop;
   BenchmarkSuite suite(r.suite, std::move(session));
   suite.register_benchmarks();
-  TableReporter reporter(std::cout, banner(r, probe, hello, paths), suite.specs());
-  ResultsReporter results(run_context(r, probe, hello, paths), suite.specs());
-  benchmark::RunSpecifiedBenchmarks(&reporter, r.out_file.empty() ? nullptr : &results);
+  // With --json the results take standard output, and everything for people goes to stderr.
+  std::ostream& human = r.json_stdout ? std::cerr : std::cout;
+  const nlohmann::json context = run_context(r, probe, hello, paths);
+  TableReporter table(human, banner(r, probe, hello, paths), suite.specs());
+  ResultsReporter to_file(context, suite.specs());
+  ResultsReporter to_stdout(context, suite.specs());
+  LimitReporter limits(human, r.limits, suite.specs());
+  std::vector<benchmark::BenchmarkReporter*> display{&table};
+  if (r.json_stdout) display.push_back(&to_stdout);
+  if (r.limits.any()) display.push_back(&limits);
+  FanOutReporter fan_out(display);
+  benchmark::RunSpecifiedBenchmarks(&fan_out, r.out_file.empty() ? nullptr : &to_file);
   benchmark::Shutdown();
   if (!r.out_file.empty()) std::cerr << "rdmabench: results written to " << r.out_file << "\n";
   if (suite.worst() != ExitCode::kOk)
     std::cerr << "rdmabench: some benchmarks failed (marked ERROR above and in the JSON)\n";
+  if (suite.worst() == ExitCode::kOk && r.limits.any() && !limits.passed())
+    return static_cast<int>(ExitCode::kLimitMissed);
   return static_cast<int>(suite.worst());
 }
 

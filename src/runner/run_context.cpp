@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/build_info.h"
 #include "core/version.h"
 #include "host/host_info.h"
 
@@ -21,6 +22,16 @@ std::string path_field(const nlohmann::json& paths, const char* side, const char
   return v.is_null() ? "?" : v.is_string() ? v.get<std::string>() : v.dump();
 }
 
+// The report of the port the QPs use: the one their path names, else --ib-port's, else the
+// device's first.
+const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const nlohmann::json& paths) {
+  const nlohmann::json number = path_value(paths, "client", "port");
+  const int wanted = number.is_number_integer() ? number.get<int>() : r.suite.ib_port;
+  for (const PortReport& port : p.device.ports)
+    if (port.number == wanted) return port;
+  return p.device.ports.at(0);
+}
+
 }  // namespace
 
 nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
@@ -31,19 +42,24 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
   };
   auto client_path = [&](const char* key) { return path_value(paths, "client", key); };
   auto server_path = [&](const char* key) { return path_value(paths, "server", key); };
-  const PortReport& port = p.device.ports.at(0);
+  const PortReport& port = port_in_use(r, p, paths);
   const nlohmann::json icount_shift = p.timing.icount_shift.empty()
                                           ? nlohmann::json(nullptr)
                                           : nlohmann::json(std::stoi(p.timing.icount_shift));
   return {
       {"rdmabench_schema", kResultsSchemaVersion},
       {"rdmabench_version", kVersion},
+      {"rdmabench_revision", build_revision()},
+      {"rdmabench_build_type", build_type()},
       {"client_host", host_name()},
       {"server_host", server("hostname")},
       {"server_version", server("version")},
       {"device", p.device.name},
       {"driver", p.device.driver},
+      {"firmware", p.device.firmware},
       {"link_layer", port.link_layer},
+      {"link_speed_gbps", port.speed_gbps},
+      {"link_width", port.width},
       {"active_mtu", port.active_mtu},
       {"port", client_path("port")},
       {"gid_index", client_path("gid_index")},
@@ -52,7 +68,10 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
       {"path_mtu", client_path("mtu")},
       {"qp_timeout", client_path("qp_timeout")},
       {"server_device", server_path("device")},
+      {"server_firmware", server_path("firmware")},
       {"server_port", server_path("port")},
+      {"server_link_speed_gbps", server_path("link_speed_gbps")},
+      {"server_link_width", server_path("link_width")},
       {"server_gid_index", server_path("gid_index")},
       {"server_gid", server_path("gid")},
       {"server_path_mtu", server_path("mtu")},
@@ -77,7 +96,7 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
 
 std::string banner(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
                    const nlohmann::json& paths) {
-  const PortReport& port = p.device.ports.at(0);
+  const PortReport& port = port_in_use(r, p, paths);
   std::ostringstream out;
   out << "rdmabench " << kVersion << ": " << p.device.name << " (" << p.device.driver << ", "
       << port.link_layer << ", port " << path_field(paths, "client", "port") << ", MTU "

@@ -7,13 +7,17 @@
 #include <vector>
 
 #include "runner/benchmark_suite.h"
+#include "runner/pass_limits.h"
 
 namespace rdmabench {
 
 struct RunPlan {
   SuiteOptions suite;
   std::string cm;                           // --cm: auto, rdmacm or oob
+  bool ib_port_given = false;               // --ib-port (suite.ib_port) was on the command line
   std::string out_file;                     // --out (empty: none)
+  bool json_stdout = false;                 // --json: results to standard output, text to stderr
+  PassLimits limits;                        // --min-bw, --max-lat
   nlohmann::json params;                    // every parameter, for the context
   std::vector<std::string> benchmark_args;  // --benchmark_* flags, for Google Benchmark
 };

@@ -1,5 +1,6 @@
 """rdmabench's own option checks, which come before any device is needed (so they run here)."""
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -169,7 +170,10 @@ def test_options_that_would_be_ignored_are_refused(args, says):
     (("HOST", "-q", "4"), "'-q'", "--qps"),
     (("HOST", "-a"), "'-a'", "--sizes 2:8M"),
     (("HOST", "-e"), "'-e'", "--cq event"),
-    (("HOST", "--report_gbits"), "'--report_gbits'", "MB/s and Gb/s"),
+    (("HOST", "--report_gbits"), "'--report_gbits'", "MiB/s and Gb/s"),
+    (("HOST", "-i", "2"), "'-i'", "--ib-port N"),
+    (("HOST", "-w", "25"), "'-w'", "--min-bw GBPS"),
+    (("HOST", "-y", "20"), "'-y'", "--max-lat p99:US"),
     (("HOST", "--ptatern", "send"), "'--ptatern'", "did you mean --pattern?"),
     (("HOST", "extra"), "'extra'", "HOST is already 'HOST'"),
     (("HOST", "--benchmark_repetitions", "3"), "'--benchmark_repetitions'",
@@ -224,3 +228,44 @@ def test_rdma_cm_with_no_device_says_there_is_none():
     proc = rdmabench("run", "10.255.255.1", "--cm", "rdmacm", "--timeout", "1")
     assert proc.returncode == 3, proc.stderr
     assert "no RDMA device found" in proc.stderr and "rxe-vm" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--min-bw", "abc"), "--min-bw 'abc': give the lowest bandwidth to pass in Gb/s"),
+    (("--min-bw", "0"), "--min-bw '0'"),
+    (("--min-bw", "5", "--mode", "lat"), "--min-bw judges bw runs, and --mode lat runs none"),
+    (("--max-lat", "20"), "--max-lat '20': give STATISTIC:MICROSECONDS, for example p99:20"),
+    (("--max-lat", "p42:20"), "(statistics: min, p50, mean, p90, p99, p99.9, max)"),
+    (("--max-lat", "p99:-1"), "--max-lat 'p99:-1'"),
+    (("--max-lat", "p99:20", "--mode", "bw"), "--max-lat judges lat runs, and --mode bw runs none"),
+    (("--ib-port", "0"), "--ib-port 0: a device port is numbered from 1 to 255"),
+    (("--ib-port", "256"), "--ib-port 256: a device port is numbered from 1 to 255"),
+    (("--ib-port", "2", "--cm", "rdmacm"), "--ib-port is for the out-of-band bootstrap"),
+])
+def test_health_check_limits_and_the_ib_port_are_checked_before_connecting(args, says):
+    """--min-bw, --max-lat (perftest -w, -y) and --ib-port (perftest -i) did not exist."""
+    proc = rdmabench("run", "10.255.255.1", "--port", "1", *args)
+    assert proc.returncode == 2, proc.stderr
+    assert says in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+
+
+@pytest.mark.parametrize("args", [("--min-bw", "0.5"), ("--max-lat", "p99.9:20"),
+                                  ("--max-lat", "mean:3.5"), ("--ib-port", "2"), ("--json",)])
+def test_well_formed_limits_get_as_far_as_the_device(args):
+    proc = rdmabench("run", "10.255.255.1", "--port", "1", *args)
+    assert proc.returncode == 3 and "no RDMA device" in proc.stderr, proc.stderr
+
+
+def test_serve_refuses_an_ib_port_out_of_range():
+    proc = rdmabench("serve", "--port", "1", "--ib-port", "0")
+    assert proc.returncode == 2 and "--ib-port 0" in proc.stderr, proc.stderr
+
+
+def test_version_names_the_revision_and_build_type():
+    """The context said only libbenchmark's build type; rdmabench's own and its revision were
+    absent."""
+    proc = rdmabench("version")
+    assert proc.returncode == 0, proc.stderr
+    assert re.fullmatch(r"rdmabench \S+ \((unknown|[0-9a-f]{7,}(-dirty)?|\S+-g[0-9a-f]+(-dirty)?), "
+                        r"(release|debug|debugoptimized|plain|minsize|custom) build\)\n",
+                        proc.stdout), proc.stdout
