@@ -5,7 +5,10 @@ namespace rdmabench {
 
 inline constexpr const char* kVersion = "0.1.0";
 inline constexpr int kDevicesSchemaVersion = 1;
-inline constexpr int kResultsSchemaVersion = 3;  // context.rdmabench_schema of `run --out`
-// 2: each row carries its spec (rdmabench_spec), the counter catalogue; 3: the spec has transport
+// context.rdmabench_schema of `run --out` and `--json`, described by docs/results.schema.json.
+// 2: each row carries its spec (rdmabench_spec), the counter catalogue; 3: the spec has
+// transport; 4: the context has rdmabench's revision and build type, each side's firmware,
+// link speed and width, and the parameters --ib-port, --min-bw and --max-lat.
+inline constexpr int kResultsSchemaVersion = 4;
 
 }  // namespace rdmabench

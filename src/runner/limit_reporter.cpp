@@ -20,7 +20,7 @@ void LimitReporter::ReportRuns(const std::vector<Run>& runs) {
     if (!applies) continue;
     ++judged_;
     const std::string why = missed_limit(limits_, spec, run);
-    if (!why.empty()) missed_.push_back(run.benchmark_name() + ": " + why);
+    if (!why.empty()) missed_.push_back(found->first + ": " + why);
   }
 }
 

@@ -36,7 +36,7 @@ std::optional<double> positive_number(const std::string& text) {
 
 std::string figure(double v) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.3g", v);
+  std::snprintf(text, sizeof text, v >= 1000 ? "%.0f" : "%.3g", v);
   return text;
 }
 

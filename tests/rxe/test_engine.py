@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 
+import jsonschema
 import pytest
 
 from conftest import PATTERNS, PROTOCOL, REGISTRY, ROOT, Server, client, run, server_address
@@ -23,6 +24,14 @@ GOOGLE_BENCHMARK_FIELDS = {"name", "family_index", "per_family_instance_index", 
                            "aggregate_name", "aggregate_unit", "rdmabench_spec"}
 
 
+SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "results.schema.json").read_text()))
+
+
+def devices_json_firmware(rdmabench):
+    doc = json.loads(run([rdmabench, "devices", "--json"], check=True).stdout)
+    return doc["devices"][0]["firmware"]
+
+
 def catalogued(counter):
     """Is `counter` in the engine's catalogue? ({qp} and {thread} stand for an index.)"""
     return rr.catalogue_entry(REGISTRY["counters"], counter) is not None
@@ -35,13 +44,19 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
     ctx = doc["context"]
-    assert ctx["rdmabench_schema"] == REGISTRY["results_schema"] == 3
+    assert ctx["rdmabench_schema"] == REGISTRY["results_schema"] == 4
     # Every row says its transport: the default, as the engine names it.
     default = [t["name"] for t in REGISTRY["transports"] if t["default"]]
     assert default == ["rc"] and {r["rdmabench_spec"]["transport"] for r in doc["benchmarks"]} == {"rc"}
     assert ctx["rdmabench_counters"] == REGISTRY["counters"]
     assert ctx["executable"] == "rdmabench-run"
     assert ctx["driver"] == "rxe" and ctx["link_layer"] == "Ethernet"
+    SCHEMA.validate(doc)  # docs/results.schema.json, which the README describes
+    # What the device says of itself, on both sides (rxe: firmware 0.0.0 and the netdev's speed)
+    assert ctx["firmware"] == ctx["server_firmware"] == devices_json_firmware(rdmabench)
+    assert ctx["link_speed_gbps"] > 0 and ctx["link_width"].endswith("X")
+    assert ctx["server_link_speed_gbps"] == ctx["link_speed_gbps"]
+    assert ctx["rdmabench_revision"] and ctx["rdmabench_build_type"] == "release"
     assert ctx["gid_type"] == "RoCE v2"
     # The path both QPs really use, queried from the QPs (rdma_cm chooses its own GID).
     client_addr, server_addr = (("10.99.0.2", "10.99.0.1") if layout == "veth"
@@ -92,7 +107,8 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert sum(row["client_cpu_us_per_msg"] for row in rows.values()) > 0
     # the console shows perftest-like tables with units
     assert "BW avg[MiB/s]" in proc.stdout and "t_p99" in proc.stdout
-    assert "(one direction; MiB = 2^20 bytes" in proc.stdout and "vcsw_cli/msg" in proc.stdout
+    assert "(one direction;" in proc.stdout and "MiB = 2^20 bytes" in proc.stdout
+    assert "vcsw_cli/msg" in proc.stdout
 
 
 @pytest.mark.parametrize("exponent", ["0", "20"])
@@ -314,3 +330,49 @@ def test_write_lat_runs_with_a_two_entry_send_queue(rdmabench, layout, server):
                   "--iters", "500", "--tx-depth", "2", "--signal-every", "1", "--verify",
                   timeout=300)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+
+
+def test_json_goes_to_standard_output_and_validates(rdmabench, layout, server, tmp_path):
+    """--json did not exist: scripts had to go through a file. The results take standard output,
+    the table goes to standard error, and both match the schema and --out."""
+    out = tmp_path / "out.json"
+    proc = client(rdmabench, layout, server, "--pattern", "write", "--sizes", "4096", "--iters", "50",
+                  "--cq", "busy", "--json", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(proc.stdout)
+    SCHEMA.validate(doc)
+    assert doc["benchmarks"] == json.loads(out.read_text())["benchmarks"]
+    assert {r["rdmabench_spec"]["name"] for r in doc["benchmarks"]} == {"write/bw/busy/4096",
+                                                                          "write/lat/busy/4096"}
+    assert "BW avg[Gb/s]" in proc.stderr and "t_p99" in proc.stderr
+
+
+def test_limits_judge_each_run_and_say_which_missed(rdmabench, layout, server):
+    """--min-bw and --max-lat (perftest -w and -y) did not exist. A limit no rxe run can meet
+    must fail with exit 8 naming the run and its figure; one every run meets must pass."""
+    common = ("--pattern", "write", "--sizes", "4096", "--iters", "50", "--cq", "busy")
+    proc = client(rdmabench, layout, server, *common, "--min-bw", "1000000", "--max-lat", "p99:0.001")
+    assert proc.returncode == 8, proc.stderr[-3000:]
+    verdict = proc.stdout  # after the table, where it was printed
+    assert "rdmabench: FAIL write/bw/busy/4096: " in verdict and "below --min-bw 1000000" in verdict
+    assert "rdmabench: FAIL write/lat/busy/4096: p99 " in verdict
+    assert "above --max-lat p99:0.001" in verdict and "2 of 2 judged runs missed" in verdict
+    proc = client(rdmabench, layout, server, *common, "--min-bw", "0.000001", "--max-lat", "max:1e9")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "rdmabench: PASS: all 2 judged runs within the limits given" in proc.stdout
+
+
+def test_ib_port_is_used_and_recorded(rdmabench, layout, server, tmp_path):
+    """--ib-port did not exist (out of band always used port 1). Given, --cm auto picks the
+    out-of-band bootstrap, which honours it; a port the device lacks is refused by name."""
+    host, _ = server_address(layout)
+    out = tmp_path / "port.json"
+    base = [rdmabench, "run", host, "--port", str(server.port), "--pattern", "write", "--mode", "bw",
+            "--sizes", "4096", "--iters", "20", "--cq", "busy"]
+    proc = run(base + ["--ib-port", "1", "--out", str(out)], timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ctx = json.loads(out.read_text())["context"]
+    assert ctx["bootstrap"] == "oob" and "--ib-port given" in ctx["bootstrap_reason"]
+    assert ctx["rdmabench_params"]["ib_port"] == 1 and ctx["port"] == 1
+    proc = run(base + ["--ib-port", "2"], timeout=60)
+    assert proc.returncode == 2 and "--ib-port 2: rxe" in proc.stderr and "has 1 port(s)" in proc.stderr

@@ -3,9 +3,10 @@
 # True when this machine has an RDMA device (a real NIC, or rxe from tools/rxe-setup).
 has_rdma_device() { compgen -G "/sys/class/infiniband/*" >/dev/null; }
 
-# Install the Debian packages, configure the build directory $1 if needed, and build quietly.
+# Install the Debian packages of the groups after $1 (tools/setup-deps; build and mesh always),
+# configure the build directory $1 if needed, and build quietly.
 build_rdmabench() {
-  tools/setup-deps &&
+  tools/setup-deps build mesh "${@:2}" &&
     { [[ -f "$1/build.ninja" ]] || meson setup "$1" >/dev/null; } &&
     ninja -C "$1" >/dev/null
 }

@@ -13,7 +13,7 @@ from pathlib import Path
 
 # Schema 2: each row carries its spec as an object (rdmabench_spec), the context is typed and
 # holds the counter catalogue. Schema 1 rows carried their spec only in their name.
-SUPPORTED_SCHEMAS = {2, 3}
+SUPPORTED_SCHEMAS = {2, 3, 4}  # 4: 3 with a fuller context (revision, build type, firmware, link)
 MODES = ("bw", "lat")
 
 # What a row's spec must say, and the Benchmark field each goes to.
