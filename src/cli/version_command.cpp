@@ -6,8 +6,8 @@
 
 #include "bench/pattern_catalogue.h"
 #include "control/protocol_version.h"
-#include "core/error.h"
 #include "core/build_info.h"
+#include "core/error.h"
 #include "core/version.h"
 #include "cq/strategy.h"
 #include "measure/counter_catalogue.h"
