@@ -157,8 +157,8 @@ int run_server(const ServerOptions& options, std::ostream& log) {
     const int ports = oob_device.query_device().phys_port_cnt;
     if (options.ib_port > ports)
       throw Error(ExitCode::kUsage, "--ib-port " + std::to_string(options.ib_port) + ": " +
-                                        oob_device.device_name() + " has " +
-                                        std::to_string(ports) + " port(s), numbered from 1");
+                                        oob_device.device_name() + " has " + std::to_string(ports) +
+                                        " port(s), numbered from 1");
     std::string names;
     for (const auto& n : devices.names()) names += " " + n;
     log << "rdmabench " << kVersion << " serving on TCP port " << options.port << " (protocol "
