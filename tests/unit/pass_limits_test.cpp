@@ -36,7 +36,7 @@ TEST(PassLimits, BandwidthBelowTheLimitMissesItWithTheFigure) {
   const TestSpec bw = a_spec("write", Mode::kBandwidth, 65536, 1, 1);
   EXPECT_EQ(missed_limit(limits, bw, a_run("bytes_per_second", 1e9)), "8 Gb/s, below --min-bw 10");
   EXPECT_EQ(missed_limit(limits, bw, a_run("bytes_per_second", 1.25e9)), "");  // exactly 10
-  limits.min_bw_gbps = 1000;  // not "1e+03"
+  limits.min_bw_gbps = 1000;                                                   // not "1e+03"
   EXPECT_EQ(missed_limit(limits, bw, a_run("bytes_per_second", 1e9)),
             "8 Gb/s, below --min-bw 1000");
   const TestSpec lat = a_spec("write", Mode::kLatency, 2, 1, 1);  // no latency limit given
