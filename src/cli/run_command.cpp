@@ -169,6 +169,10 @@ cxxopts::Options run_options() {
   options.add_options("Output")("out",
                                 "Write Google Benchmark JSON (with rdmabench context) to FILE",
                                 cxxopts::value<std::string>())(
+      "report-every",
+      "Seconds: while each bw benchmark runs, print what the client sent in every interval "
+      "of this length to standard error (like iperf3 -i; lat rows are not reported)",
+      cxxopts::value<double>())(
       "json",
       "Write the results JSON (as --out's) to standard output; the table and every message "
       "go to standard error")("debug-corrupt",
@@ -341,6 +345,10 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& s
   // base spec's own field is only chosen later, by the probe.
   params["cm"] = args["cm"].as<std::string>();
   params["ib_port"] = so.ib_port;
+  params["report_every_s"] =
+      so.report_every.count() > 0
+          ? nlohmann::json(static_cast<double>(so.report_every.count()) / 1e3)
+          : nlohmann::json(nullptr);
   params["min_bw_gbps"] =
       args.count("min-bw") ? nlohmann::json(parse_min_bandwidth(args["min-bw"].as<std::string>()))
                            : nlohmann::json(nullptr);
@@ -405,6 +413,14 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
     if (!writable) throw Error(ExitCode::kUsage, "--out " + r.out_file + ": cannot write there");
   }
   r.json_stdout = args.count("json") > 0;
+  if (args.count("report-every")) {
+    r.suite.report_every =
+        std::chrono::milliseconds(seconds_option(args, "report-every", 0.1, 3600) / 1'000'000);
+    if (std::find(r.suite.modes.begin(), r.suite.modes.end(), Mode::kBandwidth) ==
+        r.suite.modes.end())
+      throw Error(ExitCode::kUsage,
+                  "--report-every reports bw runs as they go, and --mode lat runs none");
+  }
   r.limits = parse_pass_limits(args, r.suite);
   r.params = params_of(args, r.suite);
   check_unmatched(args.unmatched(), options, r.suite.host);

@@ -40,7 +40,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 33> kPerftes
     {"-F", "not needed: rdmabench does not read the CPU frequency"},
     {"--CPU-freq", "not needed: rdmabench does not read the CPU frequency"},
     {"--report_gbits", "not needed: the bandwidth table prints MiB/s and Gb/s"},
-    {"--run_infinitely", "--duration SECONDS"},
+    {"--run_infinitely", "--duration SECONDS --report-every S"},
     {"-i", "--ib-port N"},
     {"-w", "--min-bw GBPS"},
     {"--limit_bw", "--min-bw GBPS"},

@@ -106,7 +106,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
                    {"margin_ms", length.margin_ns / 1'000'000},
                    {"check", request.check}});
     control_.receive("ready");
-    const SideRunOptions o{length, options_.timeout, request.cpus};
+    const SideRunOptions o{length, options_.timeout, request.cpus, request.live};
     r.client_threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
   }
   r.client = summarize_side(r.client_threads, spec, Side::kClient);

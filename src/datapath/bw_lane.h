@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <span>
@@ -29,6 +30,8 @@ struct LanePlan {
   bool receives = false;       // consumes the peer's stream (its pattern's target receives)
   bool peer_receives = false;  // the peer consumes ours: a timed window ends with a marker
   uint32_t threads = 1;        // lane t holds streams t, t + threads, ...
+  // --report-every: where this lane stores its running count of completed sends (null: none).
+  std::atomic<uint64_t>* live = nullptr;
 };
 
 // One stream's counts after a run.
@@ -100,6 +103,22 @@ int harvest(Pollers& pollers, const LaneOf<Stream>& lane, std::deque<StreamState
   return pollers[0].wait(wc);
 }
 
+// A receive on `st`: reposted, checked in a check run, counted. Returns 1 when it was the
+// stream's last (the peer's end marker in a timed window, else the last of the iterations).
+template <typename Stream, typename Checks>
+int take_receive(StreamState<Stream>& st, const ibv_wc& wc, const LanePlan& plan, Checks& checks,
+                 uint64_t& verify_errors) {
+  const bool timed = plan.length.timed_window();
+  st.s.post_receive(wc.wr_id);
+  if (is_end_of_stream(wc)) [[unlikely]] {
+    st.peer_ended = true;
+    return timed ? 1 : 0;
+  }
+  if (st.s.checking) [[unlikely]]
+    verify_errors += checks.check_bw_receive(st.s, wc, st.received);
+  return ++st.received == plan.length.iterations && !timed ? 1 : 0;
+}
+
 // One state per stream of the lane, each to post `n` sends (none when this side only receives;
 // unbounded in a timed window, until it closes).
 template <typename Stream>
@@ -161,7 +180,8 @@ LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LaneP
   const uint64_t start = now_ns();
   const auto [window_start, window_end, stop_at] = lane_detail::window_of(plan.length, start);
   uint64_t sends_done_at = start;
-  bool open = timed && plan.sends;                  // a timed window still taking new messages
+  uint64_t lane_sends = 0;          // completed on every stream of the lane, for plan.live
+  bool open = timed && plan.sends;  // a timed window still taking new messages
   const bool marker = timed && plan.peer_receives;  // a timed window closes with the end marker
   while (sending > 0 || receiving > 0) {
     for (StreamState& st : streams) lane_detail::fill_send_queue(st, spec, with_imm, marker);
@@ -171,15 +191,7 @@ LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LaneP
       check_completion(wc[i], spec);
       StreamState& st = streams[stream_of(wc[i].wr_id) / plan.threads];
       if (is_receive(wc[i])) {
-        st.s.post_receive(wc[i].wr_id);
-        if (is_end_of_stream(wc[i])) [[unlikely]] {
-          st.peer_ended = true;
-          if (timed) --receiving;
-          continue;
-        }
-        if (st.s.checking) [[unlikely]]
-          result.verify_errors += checks.check_bw_receive(st.s, wc[i], st.received);
-        if (++st.received == plan.length.iterations && !timed) --receiving;
+        receiving -= lane_detail::take_receive(st, wc[i], plan, checks, result.verify_errors);
         continue;
       }
       if (st.s.checking) [[unlikely]]
@@ -187,12 +199,14 @@ LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LaneP
       const uint64_t seq = wc[i].wr_id & kInStreamMask;
       if (seq <= st.done) continue;
       if (!timed || (t >= window_start && t < window_end)) st.counted += seq - st.done;
+      lane_sends += seq - st.done;
       st.done = seq;
       if (st.done == st.limit) {
         st.finished_at = t;
         if (--sending == 0) sends_done_at = t;
       }
     }
+    if (plan.live != nullptr && got > 0) plan.live->store(lane_sends, std::memory_order_relaxed);
     if (open && t >= stop_at) {  // close: one last (signalled) message per stream
       open = false;
       for (StreamState& st : streams) st.limit = st.posted + 1;

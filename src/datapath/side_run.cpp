@@ -73,8 +73,11 @@ std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Sid
   const bool bw = spec.mode == Mode::kBandwidth;
   if (bw && !plan.sends && !plan.receives) return out;  // a passive target: nothing to run
   const size_t per_thread = samples.size() / threads;
+  std::vector<LanePlan> plans(threads, plan);  // each thread's, with its own live slot
+  if (options.live != nullptr)
+    for (uint32_t t = 0; t < threads; ++t) plans[t].live = &options.live->slot(t);
   run_team(threads, options.cpus, abort, [&](uint32_t t) {
-    out[t] = bw ? run_bw_thread(lanes[t], pattern, plan, options.timeout)
+    out[t] = bw ? run_bw_thread(lanes[t], pattern, plans[t], options.timeout)
                 : run_lat_thread(*lanes[t].streams.front(), pattern, side, options,
                                  samples.subspan(t * per_thread, per_thread));
   });

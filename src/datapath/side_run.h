@@ -12,6 +12,7 @@
 #include "cq/poll_target.h"
 #include "datapath/bw_lane.h"
 #include "datapath/endpoint.h"
+#include "datapath/live_counts.h"
 #include "datapath/pattern.h"
 #include "datapath/resource_usage.h"
 #include "datapath/run_watch.h"
@@ -33,7 +34,8 @@ struct ThreadOutcome {
 struct SideRunOptions {
   RunLength length;
   std::chrono::milliseconds timeout{5000};
-  std::vector<int> cpus;  // --cpus: thread t on cpus[t % size]; empty: not pinned
+  std::vector<int> cpus;       // --cpus: thread t on cpus[t % size]; empty: not pinned
+  LiveCounts* live = nullptr;  // bw: each thread's running count of completed sends, or none
 };
 
 // Does this side stream in bw mode, and does it consume the peer's stream?

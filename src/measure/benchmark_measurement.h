@@ -21,6 +21,7 @@ struct MeasurePlan {
   uint64_t warmup = 16;        // messages run first, in no figure
   std::vector<int> cpus;       // --cpus
   bool debug_corrupt = false;  // testing: the check run damages what the client sends
+  LiveCounts* live = nullptr;  // timed runs count their sends here as they go (--report-every)
 };
 
 // A timed window's check run checks this many messages per stream.

@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 #include "measure/benchmark_measurement.h"
 #include "measure/run_counters.h"
 #include "runner/benchmark_filter.h"
+#include "runner/interval_report.h"
 #include "runner/progress_line.h"
 
 namespace rdmabench {
@@ -74,6 +76,14 @@ void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
   session_.reset();  // start the next benchmark on a fresh control connection
 }
 
+namespace {
+// An interval line of --report-every, on standard error, below a terminal's progress line.
+void print_interval(const std::string& line) {
+  clear_progress();
+  std::cerr << ("rdmabench: " + line + "\n") << std::flush;
+}
+}  // namespace
+
 void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size_t index) {
   if (!interrupted_ && options_.stop != nullptr) interrupted_ = options_.stop->pending();
   if (interrupted_) {
@@ -90,15 +100,22 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
   try {
     ClientSession& s = session();
     if (s.current() == nullptr || s.current()->name() != spec.name()) s.setup(spec);
+    std::optional<LiveCounts> live;  // --report-every, bw: the client's sends as they go
+    if (options_.report_every.count() > 0 && spec.mode == Mode::kBandwidth)
+      live.emplace(spec.threads);
     BenchmarkMeasurement m(s, spec,
                            {{n, options_.duration_ns, options_.margin_ns},
                             options_.warmup,
                             options_.cpus,
-                            options_.debug_corrupt},
+                            options_.debug_corrupt,
+                            live ? &*live : nullptr},
                            samples_);
     m.warm_up();
     RunCounters counters;
     while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(n))) {
+      std::optional<IntervalReport> intervals;
+      if (live)
+        intervals.emplace(print_interval, spec.name(), spec.size, *live, options_.report_every);
       counters = m.timed_run();
       // real_time is the time of one message (so that it is 1e6 / msgs_per_second us).
       state.SetIterationTime(counters.seconds_per_msg * static_cast<double>(n));

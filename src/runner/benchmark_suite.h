@@ -37,10 +37,11 @@ struct SuiteOptions {
   uint64_t duration_ns = 0;            // --duration: a timed window instead of --iters
   uint64_t margin_ns = 0;              // --margin: before and after the window
   uint64_t warmup = 16;                // --warmup: messages run before timing, in no statistic
-  TestSpec base;                       // depths, signalling, verify, bootstrap, gid, mtu
-  const StopSignals* stop = nullptr;   // SIGINT/SIGTERM: skip what has not run yet
-  WaitPolicy wait;                     // for a server busy with another client
-  bool debug_corrupt = false;          // testing: damage what the client sends in check runs
+  std::chrono::milliseconds report_every{0};  // --report-every: bw interval lines (0: none)
+  TestSpec base;                              // depths, signalling, verify, bootstrap, gid, mtu
+  const StopSignals* stop = nullptr;          // SIGINT/SIGTERM: skip what has not run yet
+  WaitPolicy wait;                            // for a server busy with another client
+  bool debug_corrupt = false;                 // testing: damage what the client sends in check runs
 
   BootstrapOptions bootstrap_options() const {
     return BootstrapOptions::client(host, device, timeout, ib_port);

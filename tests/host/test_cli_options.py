@@ -174,6 +174,7 @@ def test_options_that_would_be_ignored_are_refused(args, says):
     (("HOST", "-i", "2"), "'-i'", "--ib-port N"),
     (("HOST", "-w", "25"), "'-w'", "--min-bw GBPS"),
     (("HOST", "-y", "20"), "'-y'", "--max-lat p99:US"),
+    (("HOST", "--run_infinitely"), "'--run_infinitely'", "--report-every S"),
     (("HOST", "--ptatern", "send"), "'--ptatern'", "did you mean --pattern?"),
     (("HOST", "extra"), "'extra'", "HOST is already 'HOST'"),
     (("HOST", "--benchmark_repetitions", "3"), "'--benchmark_repetitions'",
@@ -241,6 +242,8 @@ def test_rdma_cm_with_no_device_says_there_is_none():
     (("--ib-port", "0"), "--ib-port 0: a device port is numbered from 1 to 255"),
     (("--ib-port", "256"), "--ib-port 256: a device port is numbered from 1 to 255"),
     (("--ib-port", "2", "--cm", "rdmacm"), "--ib-port is for the out-of-band bootstrap"),
+    (("--report-every", "0"), "--report-every must be between 0.100 and 3600 seconds"),
+    (("--report-every", "1", "--mode", "lat"), "--report-every reports bw runs as they go"),
 ])
 def test_health_check_limits_and_the_ib_port_are_checked_before_connecting(args, says):
     """--min-bw, --max-lat (perftest -w, -y) and --ib-port (perftest -i) did not exist."""
@@ -250,7 +253,8 @@ def test_health_check_limits_and_the_ib_port_are_checked_before_connecting(args,
 
 
 @pytest.mark.parametrize("args", [("--min-bw", "0.5"), ("--max-lat", "p99.9:20"),
-                                  ("--max-lat", "mean:3.5"), ("--ib-port", "2"), ("--json",)])
+                                  ("--max-lat", "mean:3.5"), ("--ib-port", "2"), ("--json",),
+                                  ("--report-every", "0.5", "--duration", "5")])
 def test_well_formed_limits_get_as_far_as_the_device(args):
     proc = rdmabench("run", "10.255.255.1", "--port", "1", *args)
     assert proc.returncode == 3 and "no RDMA device" in proc.stderr, proc.stderr

@@ -376,3 +376,19 @@ def test_ib_port_is_used_and_recorded(rdmabench, layout, server, tmp_path):
     assert ctx["rdmabench_params"]["ib_port"] == 1 and ctx["port"] == 1
     proc = run(base + ["--ib-port", "2"], timeout=60)
     assert proc.returncode == 2 and "--ib-port 2: rxe" in proc.stderr and "has 1 port(s)" in proc.stderr
+
+
+def test_report_every_prints_each_interval_of_a_long_run(rdmabench, layout, server):
+    """--report-every did not exist: a long run said nothing until its row. Each interval line
+    counts the client's sends in it; together they are at most what the run sent."""
+    proc = client(rdmabench, layout, server, "--pattern", "write", "--mode", "bw", "--sizes", "4096",
+                  "--cq", "busy", "--duration", "3", "--margin", "0.2", "--report-every", "1", "--json")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("rdmabench: [")]
+    assert len(lines) >= 2, proc.stderr[-3000:]
+    assert lines[0].startswith("rdmabench: [   0.0-   1.0 s] write/bw/busy/4096 "), lines
+    assert lines[1].startswith("rdmabench: [   1.0-   2.0 s] write/bw/busy/4096 "), lines
+    msgs = [int(line.split()[-6]) for line in lines]
+    assert all(m > 0 for m in msgs), lines
+    (row,) = json.loads(proc.stdout)["benchmarks"]
+    assert sum(msgs) <= row["msgs"] + row["msgs_per_second"] * 0.4 + 1  # + the margins' sends

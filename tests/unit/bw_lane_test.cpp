@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "datapath/bw_lane.h"
+#include "datapath/live_counts.h"
 #include "spec_fixture.h"
 
 namespace rdmabench {
@@ -287,6 +288,21 @@ TEST(BwLane, SenderCountsEverySendOnceWhateverItSignals) {
   EXPECT_LE(r.streams[0].finish_ns, r.window_ns);
   EXPECT_EQ(f.streams[0].sequence, 111u);
   EXPECT_EQ(r.verify_errors, 0u);
+}
+
+TEST(BwLane, TheLiveCountFollowsEveryCompletedSendOfTheLane) {
+  // --report-every reads this while the run goes on; after it, it holds every send.
+  TestSpec spec = lane_spec("write", 4, 3);
+  spec.qps = 2;
+  FakeLane f(spec, {0, 1}, false);
+  LiveCounts live(1);
+  live.slot(0) = 12345;  // what a previous run left, which a run overwrites
+  LanePlan plan = by_iterations(11, true, false, false);
+  plan.live = &live.slot(0);
+  f.run(plan);
+  EXPECT_EQ(live.total(), 22u);
+  live.reset();
+  EXPECT_EQ(live.total(), 0u);
 }
 
 TEST(BwLane, ALaneOfThreadOneTakesTheCompletionsOfItsOwnStreams) {
