@@ -59,6 +59,21 @@ def test_what_breaks_the_layout_is_found_and_placed(break_it, where):
     assert found and found[0].startswith(where + ":"), found
 
 
+@pytest.mark.parametrize("fixture", ["rxe-mesh-4.json", "rxe-mesh-4-slow-host-2.json"])
+def test_a_mesh_report_is_checked_against_its_own_schema(fixture, tmp_path):
+    """The demo writes a mesh report too; its layout is docs/mesh.schema.json."""
+    doc = json.loads((ROOT / "tests" / "host" / "fixtures" / fixture).read_text())
+    jsonschema.Draft202012Validator.check_schema(validate_results.validator(validate_results.MESH_SCHEMA_PATH).schema)
+    assert validate_results.problems(doc) == []
+    doc["benchmarks"][0]["matrices"]["bytes_per_second"][0][1] = "fast"
+    found = validate_results.problems(doc)
+    assert found and found[0].startswith("$.benchmarks[0].matrices.bytes_per_second[0][1]:"), found
+    path = tmp_path / "mesh.json"
+    path.write_text(json.dumps(doc))
+    proc = subprocess.run(TOOL + [str(path)], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 1 and "does not match mesh.schema.json" in proc.stderr, proc.stderr
+
+
 def test_the_tool_tells_a_bad_file_from_an_unreadable_one(tmp_path):
     bad = tmp_path / "old.json"
     doc = real()

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Check rdmabench results files (`rdmabench run --out FILE`, `--json`) against the committed
-schema, docs/results.schema.json. Prints one line per file; exit 0 when all are valid, 1 when one
-is not (with the first problem and where), 2 when a file cannot be read.
+"""Check rdmabench's JSON files against the committed schemas: results (`rdmabench run --out FILE`,
+`--json`: docs/results.schema.json) and mesh reports (`rdmabench mesh --out FILE`:
+docs/mesh.schema.json, chosen by the file's context.schema). Prints one line per file; exit 0
+when all are valid, 1 when one is not (with the first problem and where), 2 when a file cannot
+be read.
 
 Usage: tools/lib/validate_results.py FILE...   (- reads standard input)"""
 import json
@@ -10,16 +12,25 @@ from pathlib import Path
 
 import jsonschema
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "results.schema.json"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+SCHEMA_PATH = DOCS / "results.schema.json"
+MESH_SCHEMA_PATH = DOCS / "mesh.schema.json"
 
 
-def validator():
-    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
+def schema_path(doc):
+    """The schema a document claims: a mesh report says so in context.schema."""
+    context = doc.get("context") if isinstance(doc, dict) else None
+    mesh = isinstance(context, dict) and str(context.get("schema", "")).startswith("rdmabench-mesh/")
+    return MESH_SCHEMA_PATH if mesh else SCHEMA_PATH
+
+
+def validator(path=SCHEMA_PATH):
+    return jsonschema.Draft202012Validator(json.loads(path.read_text()))
 
 
 def problems(doc, check=None):
-    """Every way `doc` breaks the schema, as "where: what" lines (empty when valid)."""
-    check = check or validator()
+    """Every way `doc` breaks its schema, as "where: what" lines (empty when valid)."""
+    check = check or validator(schema_path(doc))
     return [f"{e.json_path}: {e.message[:300]}" for e in
             sorted(check.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))]
 
@@ -28,7 +39,7 @@ def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0 if argv else 2
-    check, worst = validator(), 0
+    worst = 0
     for name in argv:
         try:
             text = sys.stdin.read() if name == "-" else Path(name).read_text()
@@ -37,13 +48,13 @@ def main(argv):
             print(f"{name}: cannot read as JSON: {e}", file=sys.stderr)
             worst = max(worst, 2)
             continue
-        found = problems(doc, check)
+        found, schema = problems(doc), schema_path(doc).name
         if found:
-            print(f"{name}: does not match {SCHEMA_PATH.name} ({len(found)} problems; first: {found[0]})",
+            print(f"{name}: does not match {schema} ({len(found)} problems; first: {found[0]})",
                   file=sys.stderr)
             worst = max(worst, 1)
         else:
-            print(f"{name}: matches {SCHEMA_PATH.name}")
+            print(f"{name}: matches {schema}")
     return worst
 
 
