@@ -48,4 +48,12 @@ int width_lanes(uint8_t active_width) {
   }
 }
 
+double link_speed_gbps(uint8_t active_speed, uint8_t active_width) {
+  return lane_speed_gbps(active_speed) * width_lanes(active_width);
+}
+
+std::string link_width(uint8_t active_width) {
+  return std::to_string(width_lanes(active_width)) + "X";
+}
+
 }  // namespace rdmabench

@@ -42,5 +42,8 @@ struct DeviceReport {
 uint32_t mtu_bytes(int ibv_mtu_value);
 double lane_speed_gbps(uint8_t active_speed);
 int width_lanes(uint8_t active_width);
+// A port's active link as reports give it: lanes x lane speed, and the width ("4X").
+double link_speed_gbps(uint8_t active_speed, uint8_t active_width);
+std::string link_width(uint8_t active_width);
 
 }  // namespace rdmabench

@@ -76,12 +76,11 @@ nlohmann::json QpStream::path_in_use(const Context& context) {
   const QpPathInUse path = qp_->path_in_use();
   const GidEntry gid = context.query_gid(path.port, path.sgid_index);
   const ibv_port_attr port = context.query_port(path.port);
-  const int lanes = width_lanes(port.active_width);
   return {{"device", context.device_name()},
           {"firmware", context.query_device().fw_ver},
           {"port", path.port},
-          {"link_speed_gbps", lane_speed_gbps(port.active_speed) * lanes},
-          {"link_width", std::to_string(lanes) + "X"},
+          {"link_speed_gbps", link_speed_gbps(port.active_speed, port.active_width)},
+          {"link_width", link_width(port.active_width)},
           {"gid_index", path.sgid_index},
           {"gid", format_gid(gid.raw)},
           {"gid_type", to_string(gid.type)},

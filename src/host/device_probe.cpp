@@ -66,8 +66,8 @@ DeviceReport describe_device(const Context& context) {
     port.link_layer = attr.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand";
     port.active_mtu = mtu_bytes(attr.active_mtu);
     port.max_mtu = mtu_bytes(attr.max_mtu);
-    port.speed_gbps = lane_speed_gbps(attr.active_speed) * width_lanes(attr.active_width);
-    port.width = std::to_string(width_lanes(attr.active_width)) + "X";
+    port.speed_gbps = link_speed_gbps(attr.active_speed, attr.active_width);
+    port.width = link_width(attr.active_width);
     port.lid = attr.lid;
     for (const auto& g : all_gids) {
       if (g.port != p) continue;

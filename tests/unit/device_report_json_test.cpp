@@ -65,4 +65,6 @@ TEST(DeviceReportUnits, MtuSpeedWidth) {
   EXPECT_DOUBLE_EQ(lane_speed_gbps(1), 2.5);
   EXPECT_EQ(width_lanes(2), 4);
   EXPECT_EQ(width_lanes(0), 0);
+  EXPECT_DOUBLE_EQ(link_speed_gbps(32, 2), 103.125);  // EDR 4X
+  EXPECT_EQ(link_width(2), "4X");
 }
