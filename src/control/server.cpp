@@ -153,12 +153,7 @@ int run_server(const ServerOptions& options, std::ostream& log) {
     DeviceList devices;
     if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
     // What --cm oob clients will get, checked now rather than at the first client.
-    const Context oob_device = devices.open(options.device);
-    const int ports = oob_device.query_device().phys_port_cnt;
-    if (options.ib_port > ports)
-      throw Error(ExitCode::kUsage, "--ib-port " + std::to_string(options.ib_port) + ": " +
-                                        oob_device.device_name() + " has " + std::to_string(ports) +
-                                        " port(s), numbered from 1");
+    check_port_exists(devices.open(options.device), options.ib_port);
     std::string names;
     for (const auto& n : devices.names()) names += " " + n;
     log << "rdmabench " << kVersion << " serving on TCP port " << options.port << " (protocol "

@@ -11,7 +11,16 @@ namespace {
 constexpr uint64_t kMaxReceiveRingBytes = 64ull << 20;
 }  // namespace
 
+void check_port_exists(const Context& context, uint8_t port) {
+  const int ports = context.query_device().phys_port_cnt;
+  if (port < 1 || port > ports)
+    throw Error(ExitCode::kUsage, "--ib-port " + std::to_string(port) + ": " +
+                                      context.device_name() + " has " + std::to_string(ports) +
+                                      " port(s), numbered from 1");
+}
+
 DeviceLimits device_limits(const Context& context, uint8_t port) {
+  check_port_exists(context, port);
   const ibv_device_attr dev = context.query_device();
   const ibv_port_attr pa = context.query_port(port);
   return {context.device_name(), pa.max_msg_sz, static_cast<uint32_t>(dev.max_qp_wr),
@@ -25,7 +34,7 @@ void check_device_limits(const Context& context, uint8_t port, const TestSpec& s
 Endpoint::Endpoint(const std::string& device, uint8_t port, const TestSpec& spec, Side side)
     : spec_(spec), side_(side), name_(spec.name()) {
   context_ = std::make_unique<Context>(DeviceList().open(device));
-  port_ = port;
+  port_ = port;  // before build(), which checks the device has it
   build();
   for (uint32_t i = 0; i < spec_.qps; ++i) add_stream();
 }

@@ -78,7 +78,10 @@ class Endpoint {
   std::vector<std::unique_ptr<QpStream>> streams_;  // destroyed first: QPs before their CQs
 };
 
-// The limits validate_spec checks a spec against, read from an open device's port.
+// Error(kUsage) unless the open device has `port` (which --ib-port chose).
+void check_port_exists(const Context& context, uint8_t port);
+// The limits validate_spec checks a spec against, read from an open device's port (which
+// must exist: check_port_exists).
 DeviceLimits device_limits(const Context& context, uint8_t port);
 // validate_spec against this device: Error(kUsage) naming the field and the limit.
 void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec);

@@ -35,12 +35,7 @@ LocalProbe probe_local(RunPlan& r) {
   if (so.base.mtu != 0 && p.choice.method == Bootstrap::kRdmaCm)
     std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
   Context ctx = list.open(p.choice.device);
-  const int ports = ctx.query_device().phys_port_cnt;
-  if (so.ib_port > ports)
-    throw Error(ExitCode::kUsage, "--ib-port " + std::to_string(so.ib_port) + ": " +
-                                      p.choice.device + " has " + std::to_string(ports) +
-                                      " port(s), numbered from 1");
-  const DeviceLimits limits = device_limits(ctx, so.ib_port);
+  const DeviceLimits limits = device_limits(ctx, so.ib_port);  // refuses a port it lacks
   for (const TestSpec& spec : expand_specs(so)) validate_spec(spec, limits);
   p.device = describe_device(ctx);
   return p;
