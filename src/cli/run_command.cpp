@@ -256,12 +256,11 @@ void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
 // device's limits are checked once it is open.
 void validate_combinations(const SuiteOptions& so) {
   for (const TestSpec& s : expand_specs(so)) validate_spec(s);
-  if (so.base.bidir &&
-      std::find(so.modes.begin(), so.modes.end(), Mode::kBandwidth) == so.modes.end())
+  if (so.base.bidir && !so.runs(Mode::kBandwidth))
     throw Error(ExitCode::kUsage, "--bidir needs bw mode (--mode bw or all)");
   const bool paced =
       std::any_of(so.rates.begin(), so.rates.end(), [](uint64_t r) { return r > 0; });
-  if (paced && std::find(so.modes.begin(), so.modes.end(), Mode::kLatency) == so.modes.end())
+  if (paced && !so.runs(Mode::kLatency))
     throw Error(ExitCode::kUsage,
                 "--rate paces lat round trips only, and --mode bw runs none: give --mode lat or "
                 "all, or drop --rate (bw always runs back to back)");
@@ -321,7 +320,8 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
 }
 
-nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& so) {
+nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& so,
+                         const PassLimits& limits) {
   nlohmann::json params = to_json(so.base);
   for (const char* key : {"pattern", "mode", "cq", "size", "rate", "qps", "threads"})
     params.erase(key);
@@ -350,8 +350,7 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& s
           ? nlohmann::json(static_cast<double>(so.report_every.count()) / 1e3)
           : nlohmann::json(nullptr);
   params["min_bw_gbps"] =
-      args.count("min-bw") ? nlohmann::json(parse_min_bandwidth(args["min-bw"].as<std::string>()))
-                           : nlohmann::json(nullptr);
+      limits.min_bw_gbps ? nlohmann::json(*limits.min_bw_gbps) : nlohmann::json(nullptr);
   params["max_lat"] = args.count("max-lat") ? nlohmann::json(args["max-lat"].as<std::string>())
                                             : nlohmann::json(nullptr);
   return params;
@@ -359,18 +358,15 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& s
 
 // --min-bw and --max-lat, each needing a run of its mode.
 PassLimits parse_pass_limits(const cxxopts::ParseResult& args, const SuiteOptions& so) {
-  auto runs = [&](Mode m) {
-    return std::find(so.modes.begin(), so.modes.end(), m) != so.modes.end();
-  };
   PassLimits limits;
   if (args.count("min-bw")) {
     limits.min_bw_gbps = parse_min_bandwidth(args["min-bw"].as<std::string>());
-    if (!runs(Mode::kBandwidth))
+    if (!so.runs(Mode::kBandwidth))
       throw Error(ExitCode::kUsage, "--min-bw judges bw runs, and --mode lat runs none");
   }
   if (args.count("max-lat")) {
     limits.max_lat = parse_latency_limit(args["max-lat"].as<std::string>());
-    if (!runs(Mode::kLatency))
+    if (!so.runs(Mode::kLatency))
       throw Error(ExitCode::kUsage, "--max-lat judges lat runs, and --mode bw runs none");
   }
   return limits;
@@ -416,13 +412,12 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   if (args.count("report-every")) {
     r.suite.report_every =
         std::chrono::milliseconds(seconds_option(args, "report-every", 0.1, 3600) / 1'000'000);
-    if (std::find(r.suite.modes.begin(), r.suite.modes.end(), Mode::kBandwidth) ==
-        r.suite.modes.end())
+    if (!r.suite.runs(Mode::kBandwidth))
       throw Error(ExitCode::kUsage,
                   "--report-every reports bw runs as they go, and --mode lat runs none");
   }
   r.limits = parse_pass_limits(args, r.suite);
-  r.params = params_of(args, r.suite);
+  r.params = params_of(args, r.suite, r.limits);
   check_unmatched(args.unmatched(), options, r.suite.host);
   r.benchmark_args = args.unmatched();
   return r;

@@ -2,6 +2,7 @@
 // server.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -43,6 +44,8 @@ struct SuiteOptions {
   WaitPolicy wait;                            // for a server busy with another client
   bool debug_corrupt = false;                 // testing: damage what the client sends in check runs
 
+  // Does --mode ask for mode `m`?
+  bool runs(Mode m) const { return std::find(modes.begin(), modes.end(), m) != modes.end(); }
   BootstrapOptions bootstrap_options() const {
     return BootstrapOptions::client(host, device, timeout, ib_port);
   }
