@@ -13,13 +13,9 @@ LimitReporter::LimitReporter(std::ostream& out, PassLimits limits,
 void LimitReporter::ReportRuns(const std::vector<Run>& runs) {
   for (const Run& run : runs) {
     const auto found = specs_.find(run.run_name.function_name);
-    if (found == specs_.end() || run.error_occurred || run.run_type != Run::RT_Iteration) continue;
-    const TestSpec& spec = found->second;
-    const bool applies = spec.mode == Mode::kBandwidth ? limits_.min_bw_gbps.has_value()
-                                                       : limits_.max_lat.has_value();
-    if (!applies) continue;
+    if (found == specs_.end() || !judges(limits_, found->second, run)) continue;
     ++judged_;
-    const std::string why = missed_limit(limits_, spec, run);
+    const std::string why = missed_limit(limits_, found->second, run);
     if (!why.empty()) missed_.push_back(found->first + ": " + why);
   }
 }

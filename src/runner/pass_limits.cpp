@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "runner/run_counter.h"
 
 namespace rdmabench {
 
@@ -40,11 +41,6 @@ std::string figure(double v) {
   return text;
 }
 
-double counter(const benchmark::BenchmarkReporter::Run& run, const std::string& name) {
-  const auto it = run.counters.find(name);
-  return it == run.counters.end() ? 0.0 : it->second.value;
-}
-
 }  // namespace
 
 LatencyLimit parse_latency_limit(const std::string& text) {
@@ -71,18 +67,24 @@ double parse_min_bandwidth(const std::string& text) {
   return *v;
 }
 
+bool judges(const PassLimits& limits, const TestSpec& spec,
+            const benchmark::BenchmarkReporter::Run& run) {
+  if (run.error_occurred || run.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration)
+    return false;
+  return spec.mode == Mode::kBandwidth ? limits.min_bw_gbps.has_value()
+                                       : limits.max_lat.has_value();
+}
+
 std::string missed_limit(const PassLimits& limits, const TestSpec& spec,
                          const benchmark::BenchmarkReporter::Run& run) {
-  if (run.error_occurred || run.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration)
-    return {};
-  if (spec.mode == Mode::kBandwidth && limits.min_bw_gbps) {
-    const double gbps = counter(run, "bytes_per_second") * 8 / 1e9;
+  if (!judges(limits, spec, run)) return {};
+  if (spec.mode == Mode::kBandwidth) {
+    const double gbps = run_counter(run, "bytes_per_second") * 8 / 1e9;
     if (gbps < *limits.min_bw_gbps)
       return figure(gbps) + " Gb/s, below --min-bw " + figure(*limits.min_bw_gbps);
-  }
-  if (spec.mode == Mode::kLatency && limits.max_lat) {
+  } else {
     const LatencyLimit& l = *limits.max_lat;
-    const double us = counter(run, l.counter);
+    const double us = run_counter(run, l.counter);
     if (us > l.us)
       return l.statistic + " " + figure(us) + " us, above --max-lat " + l.statistic + ":" +
              figure(l.us);

@@ -31,8 +31,12 @@ LatencyLimit parse_latency_limit(const std::string& text);
 // --min-bw "25" (Gb/s). Throws Error(kUsage).
 double parse_min_bandwidth(const std::string& text);
 
+// Is this row held to a limit? Only iteration rows that ran, of a mode a limit was given for
+// (aggregate and failed rows are not judged).
+bool judges(const PassLimits& limits, const TestSpec& spec,
+            const benchmark::BenchmarkReporter::Run& run);
 // What one row misses, in words ("12.4 Gb/s, below --min-bw 25"); empty when it passes or
-// when no limit applies to its mode. Aggregate and failed rows are not judged.
+// is not judged.
 std::string missed_limit(const PassLimits& limits, const TestSpec& spec,
                          const benchmark::BenchmarkReporter::Run& run);
 

@@ -5,6 +5,7 @@
 
 #include "bench/pattern_catalogue.h"
 #include "runner/progress_line.h"
+#include "runner/run_counter.h"
 #include "spec/pattern_info.h"
 
 namespace rdmabench {
@@ -20,11 +21,6 @@ __attribute__((format(printf, 1, 2))) std::string format(const char* fmt, ...) {
   std::vsnprintf(line, sizeof line, fmt, args);
   va_end(args);
   return line;
-}
-
-double counter(const Run& run, const char* name) {
-  const auto it = run.counters.find(name);
-  return it == run.counters.end() ? 0.0 : it->second.value;
 }
 
 // "(latency in usec; send/write/write_imm/send_imm: half round trip, read: full)", from the
@@ -48,27 +44,30 @@ bool paced(const TestSpec& spec) {
 // The first column after the size: what was counted, or the aggregate's statistic.
 std::string count_column(const TestSpec& spec, const Run& run) {
   if (run.run_type == Run::RT_Aggregate) return run.aggregate_name;
-  const double msgs = counter(run, "msgs");
+  const double msgs = run_counter(run, "msgs");
   const double per = spec.mode == Mode::kLatency && spec.half_round_trip() ? 2 : 1;
   return format("%.0f", msgs / per);
 }
 
 std::string latency_row(const TestSpec& spec, const Run& run) {
-  std::string row =
-      format("%9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.2f %11.2f", counter(run, "lat_min_us"),
-             counter(run, "lat_p50_us"), counter(run, "lat_mean_us"), counter(run, "lat_stddev_us"),
-             counter(run, "lat_p99_us"), counter(run, "lat_p999_us"), counter(run, "lat_max_us"),
-             counter(run, "client_cpu_us_per_msg"), counter(run, "server_cpu_us_per_msg"));
+  std::string row = format(
+      "%9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.2f %11.2f", run_counter(run, "lat_min_us"),
+      run_counter(run, "lat_p50_us"), run_counter(run, "lat_mean_us"),
+      run_counter(run, "lat_stddev_us"), run_counter(run, "lat_p99_us"),
+      run_counter(run, "lat_p999_us"), run_counter(run, "lat_max_us"),
+      run_counter(run, "client_cpu_us_per_msg"), run_counter(run, "server_cpu_us_per_msg"));
   if (paced(spec))
-    row += format(" %12.0f %12.0f", counter(run, "offered_rate"), counter(run, "achieved_rate"));
+    row += format(" %12.0f %12.0f", run_counter(run, "offered_rate"),
+                  run_counter(run, "achieved_rate"));
   return row;
 }
 
 std::string bandwidth_row(const Run& run) {
-  const double bps = counter(run, "bytes_per_second");
+  const double bps = run_counter(run, "bytes_per_second");
   return format("%14.2f %14.3f %12.6f %11.2f %11.2f %12.3f", bps / (1 << 20), bps * 8 / 1e9,
-                counter(run, "msgs_per_second") / 1e6, counter(run, "client_cpu_us_per_msg"),
-                counter(run, "server_cpu_us_per_msg"), counter(run, "client_vcsw_per_msg"));
+                run_counter(run, "msgs_per_second") / 1e6,
+                run_counter(run, "client_cpu_us_per_msg"),
+                run_counter(run, "server_cpu_us_per_msg"), run_counter(run, "client_vcsw_per_msg"));
 }
 
 }  // namespace

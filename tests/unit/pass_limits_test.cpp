@@ -62,6 +62,10 @@ TEST(PassLimits, AggregateAndFailedRowsAreNotJudged) {
   BenchRun failed = a_run("bytes_per_second", 1);
   failed.error_occurred = true;
   EXPECT_EQ(missed_limit(limits, bw, failed), "");
+  EXPECT_FALSE(judges(limits, bw, mean));
+  EXPECT_FALSE(judges(limits, bw, failed));
+  EXPECT_TRUE(judges(limits, bw, a_run("bytes_per_second", 1)));
+  EXPECT_FALSE(judges(limits, a_spec("send", Mode::kLatency, 2, 1, 1), a_run("lat_p99_us", 1)));
 }
 
 }  // namespace
