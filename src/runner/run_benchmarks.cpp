@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <iostream>
+#include <optional>
 
 #include "control/client_session.h"
 #include "control/stop_signals.h"
@@ -80,6 +81,24 @@ void initialize_google_benchmark(const RunPlan& r, GoogleBenchmarkArgs& gb) {
                     "--benchmark_repetitions=N and --benchmark_min_time=SECONDS)");
 }
 
+// Runs every registered benchmark through the reporters the plan asks for: the table, always
+// (on standard error with --json, whose results take standard output), --out's file, and the
+// --min-bw/--max-lat judge. Returns whether the limits held (true when none were given).
+bool run_reported(const RunPlan& r, const BenchmarkSuite& suite, const nlohmann::json& context,
+                  std::string banner) {
+  std::ostream& human = r.json_stdout ? std::cerr : std::cout;
+  TableReporter table(human, std::move(banner), suite.specs());
+  LimitReporter limits(human, r.limits, suite.specs());
+  std::optional<ResultsReporter> to_stdout, to_file;
+  std::vector<benchmark::BenchmarkReporter*> display{&table};
+  if (r.json_stdout) display.push_back(&to_stdout.emplace(context, suite.specs()));
+  if (r.limits.any()) display.push_back(&limits);
+  if (!r.out_file.empty()) to_file.emplace(context, suite.specs());
+  FanOutReporter fan_out(display);
+  benchmark::RunSpecifiedBenchmarks(&fan_out, to_file ? &*to_file : nullptr);
+  return !r.limits.any() || limits.passed();
+}
+
 }  // namespace
 
 int run_benchmarks(RunPlan r) {
@@ -99,23 +118,13 @@ int run_benchmarks(RunPlan r) {
   r.suite.wait.stop = &stop;
   BenchmarkSuite suite(r.suite, std::move(session));
   suite.register_benchmarks();
-  // With --json the results take standard output, and everything for people goes to stderr.
-  std::ostream& human = r.json_stdout ? std::cerr : std::cout;
-  const nlohmann::json context = run_context(r, probe, hello, paths);
-  TableReporter table(human, banner(r, probe, hello, paths), suite.specs());
-  ResultsReporter to_file(context, suite.specs());
-  ResultsReporter to_stdout(context, suite.specs());
-  LimitReporter limits(human, r.limits, suite.specs());
-  std::vector<benchmark::BenchmarkReporter*> display{&table};
-  if (r.json_stdout) display.push_back(&to_stdout);
-  if (r.limits.any()) display.push_back(&limits);
-  FanOutReporter fan_out(display);
-  benchmark::RunSpecifiedBenchmarks(&fan_out, r.out_file.empty() ? nullptr : &to_file);
+  const bool within_limits =
+      run_reported(r, suite, run_context(r, probe, hello, paths), banner(r, probe, hello, paths));
   benchmark::Shutdown();
   if (!r.out_file.empty()) std::cerr << "rdmabench: results written to " << r.out_file << "\n";
   if (suite.worst() != ExitCode::kOk)
     std::cerr << "rdmabench: some benchmarks failed (marked ERROR above and in the JSON)\n";
-  if (suite.worst() == ExitCode::kOk && r.limits.any() && !limits.passed())
+  if (suite.worst() == ExitCode::kOk && !within_limits)
     return static_cast<int>(ExitCode::kLimitMissed);
   return static_cast<int>(suite.worst());
 }

@@ -27,17 +27,12 @@ GOOGLE_BENCHMARK_FIELDS = {"name", "family_index", "per_family_instance_index", 
 SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "results.schema.json").read_text()))
 
 
-def devices_json_firmware(rdmabench):
-    doc = json.loads(run([rdmabench, "devices", "--json"], check=True).stdout)
-    return doc["devices"][0]["firmware"]
-
-
 def catalogued(counter):
     """Is `counter` in the engine's catalogue? ({qp} and {thread} stand for an index.)"""
     return rr.catalogue_entry(REGISTRY["counters"], counter) is not None
 
 
-def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_path):
+def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_path, devices_json):
     out = tmp_path / "matrix.json"
     proc = client(rdmabench, layout, server, "--sizes", "2,4096,1M", "--iters", "20", "--verify",
                   "--out", str(out))
@@ -53,7 +48,7 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert ctx["driver"] == "rxe" and ctx["link_layer"] == "Ethernet"
     SCHEMA.validate(doc)  # docs/results.schema.json, which the README describes
     # What the device says of itself, on both sides (rxe: firmware 0.0.0 and the netdev's speed)
-    assert ctx["firmware"] == ctx["server_firmware"] == devices_json_firmware(rdmabench)
+    assert ctx["firmware"] == ctx["server_firmware"] == devices_json["devices"][0]["firmware"]
     assert ctx["link_speed_gbps"] > 0 and ctx["link_width"].endswith("X")
     assert ctx["server_link_speed_gbps"] == ctx["link_speed_gbps"]
     assert ctx["rdmabench_revision"] and ctx["rdmabench_build_type"] == "release"
