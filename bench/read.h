@@ -31,17 +31,10 @@ class ReadPattern final : public TransportPattern {
       SendRequest req(s, IBV_WR_RDMA_READ);
       ClientMeasurement m;
       const bool verify = s.checking;
-      CompletionBatch wc;
       time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
         if (verify) std::fill_n(s.target(0), s.spec().size, uint8_t{0});
         req.post(s, i + 1, true);
-        for (bool done = false; !done;) {
-          const int got = poller.wait(wc);
-          for (int k = 0; k < got; ++k) {
-            check_completion(wc[k], s.spec());
-            done = done || wc[k].wr_id == i + 1;
-          }
-        }
+        await_completion(s, poller, i + 1);
         if (verify) m.verify_errors += check_slot(s, 0);
       });
       return m;

@@ -6,6 +6,8 @@
 
 #include <memory>
 
+#include "bench/compare_swap.h"
+#include "bench/fetch_add.h"
 #include "bench/read.h"
 #include "bench/send.h"
 #include "bench/send_imm.h"
@@ -24,7 +26,9 @@ using RegisteredPatterns = PatternList<
     WritePattern,
     WriteImmPattern,
     ReadPattern,
-    SendImmPattern>;
+    SendImmPattern,
+    FetchAddPattern,
+    CompareSwapPattern>;
 // clang-format on
 
 }  // namespace rdmabench

@@ -129,7 +129,11 @@ void add_scale_and_queues(cxxopts::Options& options) {
       "signal-every", "Request a completion every N sends (selective signalling)",
       cxxopts::value<uint32_t>()->default_value("16"))(
       "poll-batch", "Completions asked for per ibv_poll_cq call (1..64)",
-      cxxopts::value<uint32_t>()->default_value("32"));
+      cxxopts::value<uint32_t>()->default_value("32"))(
+      "outs",
+      "RDMA reads and atomics each QP keeps in flight (like perftest -o; default: the "
+      "device's most, at most 16)",
+      cxxopts::value<uint32_t>());
 }
 
 // The server, the device and the path, and how long to wait.
@@ -266,6 +270,21 @@ void validate_combinations(const SuiteOptions& so) {
                 "all, or drop --rate (bw always runs back to back)");
 }
 
+// One note per pattern left out: "fetch_add at 2, 4096 B (atomics work on 8-byte operands)".
+std::vector<std::string> skip_notes(const std::vector<SkippedPair>& skipped) {
+  std::vector<std::string> notes;
+  for (size_t i = 0; i < skipped.size();) {
+    const SkippedPair& first = skipped[i];
+    std::string sizes;
+    for (; i < skipped.size() && skipped[i].pattern == first.pattern; ++i)
+      if (skipped[i].size > 0)
+        sizes += (sizes.empty() ? "" : ", ") + std::to_string(skipped[i].size);
+    notes.push_back(first.pattern.name() + (sizes.empty() ? "" : " at " + sizes + " B") + " (" +
+                    first.why + ")");
+  }
+  return notes;
+}
+
 // --pattern against --sizes: each pattern runs the sizes its rule accepts. A named pattern
 // with a size it refuses is an error; `all` leaves such pairs out and says so.
 void parse_patterns(const std::string& text, SuiteOptions& so) {
@@ -273,10 +292,8 @@ void parse_patterns(const std::string& text, SuiteOptions& so) {
       parse_list<Pattern>(text, parse_pattern, registered_patterns(), "pattern", pattern_names());
   PatternSizes expanded = expand_patterns(named, so.sizes, so.base.transport, text == "all");
   so.patterns = std::move(expanded.runs);
-  for (const SkippedPair& s : expanded.skipped)
-    std::cerr << "rdmabench: note: --pattern all leaves out " << s.pattern.name()
-              << (s.size > 0 ? " at " + std::to_string(s.size) + " B" : std::string()) << " ("
-              << s.why << ")\n";
+  for (const std::string& note : skip_notes(expanded.skipped))
+    std::cerr << "rdmabench: note: --pattern all leaves out " << note << "\n";
 }
 
 // The parameters that do not come from TestSpec, and the suite's own.
@@ -317,6 +334,7 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   base.verify = args.count("verify") > 0;
   base.mtu = args["mtu"].as<uint32_t>();
   if (args.count("qp-timeout")) base.qp_timeout = args["qp-timeout"].as<uint32_t>();
+  if (args.count("outs")) base.outs = args["outs"].as<uint32_t>();
   if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
 }
 

@@ -14,6 +14,7 @@
 #include "net/control_channel.h"
 #include "spec/pattern_info.h"
 #include "verbs/transport.h"
+#include "verbs/work_request.h"
 
 namespace rdmabench {
 
@@ -40,8 +41,9 @@ nlohmann::json pattern_json(const Pattern& p) {
       {"name", p.name()},
       {"summary", i.summary},
       {"target_receives", i.target_receives},
-      // Whose buffer the payload lands in: the target's, or (read) the initiator's.
-      {"data_to", i.opcode == IBV_WR_RDMA_READ ? "initiator" : "target"},
+      // Whose buffer the payload lands in: the target's, or (read, and the old value an atomic
+      // fetches) the initiator's.
+      {"data_to", i.opcode == IBV_WR_RDMA_READ || is_atomic(i.opcode) ? "initiator" : "target"},
       {"half_round_trip", i.half_round_trip},
       // lat: how a side sees the peer's message arrive (a marker spins on memory).
       {"arrival", to_string(i.arrival)},

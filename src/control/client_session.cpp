@@ -111,6 +111,8 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
   }
   r.client = summarize_side(r.client_threads, spec, Side::kClient);
   if (request.check) {
+    for (auto& s : ep.streams())
+      r.client.verify_errors += pattern_->verify_sent_after_run(*s, options_.timeout);
     if (spec.bidir)  // the server wrote into this side too
       for (auto& s : ep.streams()) r.client.verify_errors += pattern_->verify_after_run(*s);
     ep.end_check_run();

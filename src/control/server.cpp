@@ -61,7 +61,11 @@ class VerbsTestHost final : public TestHost {
     }
     control_.receive(options_.idle_timeout, stop_fd_, "finished");
     if (check) {
-      for (auto& s : ep.streams()) report.verify_errors += pattern_->verify_after_run(*s);
+      for (auto& s : ep.streams()) {
+        report.verify_errors += pattern_->verify_after_run(*s);
+        if (ep.spec().bidir)  // this side sent too
+          report.verify_errors += pattern_->verify_sent_after_run(*s, options_.timeout);
+      }
       ep.end_check_run();
     }
     nlohmann::json done = {{"type", "done"}};

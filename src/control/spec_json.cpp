@@ -36,6 +36,7 @@ nlohmann::json to_json(const TestSpec& s) {
                       {"mtu", s.mtu}};
   j["qp_timeout"] = or_null(s.qp_timeout);
   j["gid_index"] = or_null(s.gid_index);
+  j["outs"] = or_null(s.outs);
   return j;
 }
 
@@ -87,6 +88,7 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.mtu = unsigned_as<uint32_t>(j, ctx, "mtu", 0, kU32);
   s.qp_timeout = optional_u32(j, ctx, "qp_timeout");
   s.gid_index = optional_u32(j, ctx, "gid_index");
+  s.outs = optional_u32(j, ctx, "outs");
   validate_spec(s);
   return s;
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "datapath/atomic_operands.h"
 #include "datapath/endpoint.h"
 #include "datapath/pattern.h"
 #include "datapath/resource_usage.h"
@@ -67,8 +68,10 @@ struct StreamState {
 
 // Posts on `st` while the send queue has room and the run has messages left. The closing
 // message of a timed window is the end marker when the peer receives.
+// A check run signals every send, so that each one's completion can be checked.
 template <typename Stream>
-void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_imm, bool marker) {
+void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_imm, bool atomic,
+                     bool marker) {
   while (st.posted < st.limit && st.posted - st.done < spec.tx_depth) {
     const uint64_t next = st.posted + 1;
     if (marker && next == st.limit) [[unlikely]] {
@@ -76,7 +79,9 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
     } else {
       if (with_imm)
         st.req.wr().imm_data = htonl(static_cast<uint32_t>(st.first_sequence + st.posted));
-      st.req.post(st.s, st.s.send_id(next), next % spec.signal_every == 0 || next == st.limit);
+      if (atomic) set_atomic_operands(st.s, st.req.wr(), st.first_sequence + st.posted);
+      st.req.post(st.s, st.s.send_id(next),
+                  next % spec.signal_every == 0 || next == st.limit || st.s.checking);
     }
     st.posted = next;
   }
@@ -169,6 +174,7 @@ LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LaneP
   const TestSpec& spec = lane.streams.front()->spec();
   const bool timed = plan.length.timed_window();
   const bool with_imm = spec.pattern->immediate == Immediate::kSequence;
+  const bool atomic = is_atomic(spec.pattern->opcode);
   std::deque<StreamState> streams = lane_detail::streams_of(lane, plan, spec.pattern->opcode);
   LaneResult result;
   result.streams.resize(streams.size());
@@ -184,7 +190,8 @@ LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LaneP
   bool open = timed && plan.sends;  // a timed window still taking new messages
   const bool marker = timed && plan.peer_receives;  // a timed window closes with the end marker
   while (sending > 0 || receiving > 0) {
-    for (StreamState& st : streams) lane_detail::fill_send_queue(st, spec, with_imm, marker);
+    for (StreamState& st : streams)
+      lane_detail::fill_send_queue(st, spec, with_imm, atomic, marker);
     const int got = lane_detail::harvest(pollers, lane, streams, plan, next_group, wc);
     const uint64_t t = timed || got > 0 ? now_ns() : 0;
     for (int i = 0; i < got; ++i) {

@@ -23,8 +23,13 @@ DeviceLimits device_limits(const Context& context, uint8_t port) {
   check_port_exists(context, port);
   const ibv_device_attr dev = context.query_device();
   const ibv_port_attr pa = context.query_port(port);
-  return {context.device_name(), pa.max_msg_sz, static_cast<uint32_t>(dev.max_qp_wr),
-          static_cast<uint32_t>(dev.max_cqe), static_cast<uint32_t>(pa.gid_tbl_len)};
+  return {
+      context.device_name(),
+      pa.max_msg_sz,
+      static_cast<uint32_t>(dev.max_qp_wr),
+      static_cast<uint32_t>(dev.max_cqe),
+      static_cast<uint32_t>(pa.gid_tbl_len),
+      static_cast<uint32_t>(std::max(0, std::min(dev.max_qp_rd_atom, dev.max_qp_init_rd_atom)))};
 }
 
 void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec) {
@@ -51,8 +56,8 @@ Endpoint::~Endpoint() = default;
 void Endpoint::build() {
   check_device_limits(*context_, port_, spec_);
   const ibv_device_attr dev = context_->query_device();
-  rd_atomic_ = static_cast<uint32_t>(
-      std::clamp(std::min(dev.max_qp_rd_atom, dev.max_qp_init_rd_atom), 1, 16));
+  rd_atomic_ = spec_.outs.value_or(static_cast<uint32_t>(
+      std::clamp(std::min(dev.max_qp_rd_atom, dev.max_qp_init_rd_atom), 1, 16)));
   pd_ = std::make_unique<ProtectionDomain>(*context_);
   const uint32_t receives = spec_.server_receives() ? spec_.rx_depth : 1;
   const int depth = static_cast<int>((spec_.tx_depth + receives) * spec_.qps_per_cq());

@@ -56,6 +56,11 @@ class TransportPattern {
   virtual uint64_t check_bw_completion(QpStream&, const ibv_wc&) { return 0; }
   // After a check run: what the target can check only then (written data of write bw).
   virtual uint64_t verify_after_run(QpStream&) { return 0; }
+  // After a check run, on each side that sent: what only the sender can check then (atomics:
+  // the peer's counter, read back). Untimed; may use the QP.
+  virtual uint64_t verify_sent_after_run(QpStream&, std::chrono::milliseconds /*timeout*/) {
+    return 0;
+  }
 };
 
 // Calls fn(poller) with a poller of this stream's strategy.

@@ -1,9 +1,11 @@
 #include "datapath/qp_stream.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/device_report.h"
 #include "core/gid.h"
+#include "datapath/atomic_operands.h"
 #include "datapath/payload.h"
 
 namespace rdmabench {
@@ -26,9 +28,11 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   receive_depth_ = spec.server_receives() ? spec.rx_depth : 0;
   if (receives && spec.mode == Mode::kBandwidth)
     ring_ = static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / spec.size, 1, spec.rx_depth));
+  // Atomics: the peer's counter, then a slot for each atomic in flight (atomic_operands.h).
+  if (is_atomic(spec.pattern->opcode)) ring_ = 1 + spec.tx_depth;
   send_credits = SendQueueCredits(spec.tx_depth, 0);
   buffer_ = std::make_unique<MemoryRegion>(pd, spec.size * (1 + ring_), access_flags());
-  fill_buffer();
+  fill_buffer(false);
 
   QpCapacity cap;
   cap.max_send_wr = spec.tx_depth;
@@ -54,9 +58,14 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
 
 QpStream::~QpStream() = default;
 
-void QpStream::fill_buffer() {
+void QpStream::fill_buffer(bool keep_counter) {
+  // An atomic pattern's counter starts at 0 and then holds what the peer's atomics made of it.
+  uint64_t counter = 0;
+  const bool atomic = is_atomic(spec_.pattern->opcode);
+  if (atomic && keep_counter) std::memcpy(&counter, target(0), sizeof counter);
   for (uint32_t i = 0; i <= ring_; ++i)
     fill_payload({buffer_->data() + i * spec_.size, spec_.size}, spec_.size);
+  if (atomic) std::memcpy(target(0), &counter, sizeof counter);
   // write lat detects arrival by a marker (1..255) in the target's last byte.
   if (spec_.pattern->arrival == Arrival::kMarker && spec_.mode == Mode::kLatency)
     target(0)[spec_.size - 1] = 0;
@@ -67,7 +76,7 @@ void QpStream::post_initial_receives() {
 }
 
 void QpStream::end_check_run() {
-  fill_buffer();  // 0 in write lat's marker byte can never be mistaken for an arrival
+  fill_buffer(true);  // 0 in write lat's marker byte can never be mistaken for an arrival
   checking = false;
   corrupt_from = kNever;
 }
@@ -85,7 +94,8 @@ nlohmann::json QpStream::path_in_use(const Context& context) {
           {"gid", format_gid(gid.raw)},
           {"gid_type", to_string(gid.type)},
           {"mtu", path.mtu_bytes},
-          {"qp_timeout", path.ack_timeout}};
+          {"qp_timeout", path.ack_timeout},
+          {"outs", path.max_rd_atomic}};
 }
 
 RemoteBuffer QpStream::local_buffer() const {

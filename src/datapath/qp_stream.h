@@ -95,7 +95,7 @@ class QpStream {
     return IBV_ACCESS_LOCAL_WRITE | static_cast<int>(spec_.pattern->remote_access);
   }
   // The path the connected QP really uses, for reports: {device, firmware, port,
-  // link_speed_gbps, link_width, gid_index, gid, gid_type, mtu, qp_timeout}.
+  // link_speed_gbps, link_width, gid_index, gid, gid_type, mtu, qp_timeout, outs}.
   nlohmann::json path_in_use(const Context& context);
   RemoteBuffer remote;    // filled by the bootstrap
   uint64_t sequence = 0;  // continues across runs (write-lat markers, imm numbers)
@@ -122,7 +122,7 @@ class QpStream {
   uint32_t rd_atomic = 16;  // outstanding RDMA reads negotiated for this QP
 
  private:
-  void fill_buffer();
+  void fill_buffer(bool keep_counter);
 
   const TestSpec& spec_;
   Side side_;

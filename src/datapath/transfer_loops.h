@@ -29,14 +29,25 @@ namespace rdmabench {
 // The work request of a pattern's opcode on a stream (verbs/work_request.h builds it).
 // RDMA ops target the peer's receive/target slot; reads land in our target(0). `Stream` is
 // QpStream, or a test's fake with the same members (tests/unit/bw_lane_test.cpp).
+// Atomics fetch into a slot of their own, set per post (atomic_operands.h).
 template <typename Stream>
 SendWorkRequest stream_request(Stream& ep, ibv_wr_opcode opcode) {
   const bool reads = opcode == IBV_WR_RDMA_READ;
   const ibv_sge local{reinterpret_cast<uintptr_t>(reads ? ep.target(0) : ep.source()),
                       static_cast<uint32_t>(ep.spec().size), ep.buffer().lkey()};
+  const RemoteMemory remote{ep.remote.address, ep.remote.rkey};
   if (opcode == IBV_WR_SEND || opcode == IBV_WR_SEND_WITH_IMM)
     return SendWorkRequest::send(opcode, local);
-  return SendWorkRequest::rdma(opcode, local, {ep.remote.address, ep.remote.rkey});
+  if (opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) return SendWorkRequest::fetch_add(local, remote, 1);
+  if (opcode == IBV_WR_ATOMIC_CMP_AND_SWP)
+    return SendWorkRequest::compare_swap(local, remote, 0, 0);
+  return SendWorkRequest::rdma(opcode, local, remote);
+}
+
+// Does a request of this opcode carry a payload from the sender's buffer (which it may inline)?
+inline bool carries_payload(ibv_wr_opcode opcode) {
+  return opcode == IBV_WR_SEND || opcode == IBV_WR_SEND_WITH_IMM || opcode == IBV_WR_RDMA_WRITE ||
+         opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
 }
 
 // One prepared send-queue work request, posted again and again.
@@ -46,7 +57,7 @@ struct StreamSendRequest {
   unsigned base_flags = 0;
 
   StreamSendRequest(Stream& ep, ibv_wr_opcode opcode) : request(stream_request(ep, opcode)) {
-    if (opcode != IBV_WR_RDMA_READ && ep.spec().size <= ep.qp().max_inline_data())
+    if (carries_payload(opcode) && ep.spec().size <= ep.qp().max_inline_data())
       base_flags = static_cast<unsigned>(IBV_SEND_INLINE);
   }
   ibv_send_wr& wr() noexcept { return request.native(); }
@@ -92,6 +103,20 @@ bool drain_receives(QpStream& ep, Poller& poller, uint64_t n, OnReceive&& on_rec
     }
   }
   return !ended;
+}
+
+// Waits for the completion of this side's own request `id` (read, atomics: the response is the
+// arrival); the others a shared CQ returns meanwhile are checked and passed over.
+template <typename Poller>
+void await_completion(QpStream& ep, Poller& poller, uint64_t id) {
+  CompletionBatch wc;
+  for (bool done = false; !done;) {
+    const int got = poller.wait(wc);
+    for (int k = 0; k < got; ++k) {
+      check_completion(wc[k], ep.spec());
+      done = done || wc[k].wr_id == id;
+    }
+  }
 }
 
 // A zero-byte send with the end-of-stream immediate, signalled (prepared before a run).

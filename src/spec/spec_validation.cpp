@@ -56,6 +56,8 @@ void validate_spec(const TestSpec& s) {
           "both directions at once is a bw mode (lat is a ping-pong already)");
   require(is_path_mtu(s.mtu), named("mtu", "--mtu"), s.mtu,
           "it must be 256, 512, 1024, 2048 or 4096 (or 0: the active MTU)");
+  require(!s.outs || (*s.outs >= 1 && *s.outs <= kMaxOuts), named("outs", "--outs"),
+          s.outs.value_or(0), "it must be between 1 and " + std::to_string(kMaxOuts));
   require(s.qp_timeout.value_or(0) <= kMaxQpTimeout, named("qp_timeout", "--qp-timeout"),
           s.qp_timeout.value_or(0),
           "it must be between 0 (no retransmission timer) and " + std::to_string(kMaxQpTimeout) +
@@ -77,6 +79,10 @@ void validate_spec(const TestSpec& s, const DeviceLimits& d) {
           cq_depth,
           "one completion queue holds them all; it exceeds " + of + "max_cqe " +
               std::to_string(d.max_cqe) + " (--cq-per-qp gives each QP its own)");
+  if (s.outs)
+    require(*s.outs <= d.max_rd_atomic, named("outs", "--outs"), *s.outs,
+            "it exceeds " + of + "max_qp_rd_atom " + std::to_string(d.max_rd_atomic) +
+                " (reads and atomics in flight per QP)");
   if (s.gid_index)
     require(*s.gid_index < d.gid_table_len, named("gid_index", "--gid-index"), *s.gid_index,
             "it must be below " + of + "GID table length " + std::to_string(d.gid_table_len));

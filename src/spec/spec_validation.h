@@ -17,7 +17,11 @@ struct DeviceLimits {
   uint32_t max_qp_wr = 0;
   uint32_t max_cqe = 0;
   uint32_t gid_table_len = 0;
+  uint32_t max_rd_atomic = 0;  // reads and atomics in flight per QP, each way
 };
+
+// The most reads and atomics in flight a QP may ask for (--outs): the attribute is 8 bits.
+inline constexpr uint32_t kMaxOuts = 255;
 
 // The most completions one ibv_poll_cq may ask for (--poll-batch).
 inline constexpr uint32_t kMaxPollBatch = 64;

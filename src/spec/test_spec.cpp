@@ -51,7 +51,8 @@ std::string name_suffix(const TestSpec& s) {
          (s.rate > 0 ? "/rate:" + std::to_string(s.rate) : "") +
          (s.qps > 1 ? "/qps:" + std::to_string(s.qps) : "") +
          (s.threads > 1 ? "/threads:" + std::to_string(s.threads) : "") +
-         (s.cq_per_qp ? "/cq-per-qp" : "") + (s.bidir ? "/bidir" : "");
+         (s.cq_per_qp ? "/cq-per-qp" : "") + (s.bidir ? "/bidir" : "") +
+         (s.outs ? "/outs:" + std::to_string(*s.outs) : "");
 }
 }  // namespace
 

@@ -93,14 +93,17 @@ void QueuePair::to_rts(uint32_t psn, const QpPath& path) {
 QpPathInUse QueuePair::path_in_use() const {
   ibv_qp_attr attr{};
   ibv_qp_init_attr init{};
-  check_call(
-      ibv_query_qp(qp_, &attr, IBV_QP_PORT | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_TIMEOUT, &init),
-      "ibv_query_qp");
+  check_call(ibv_query_qp(qp_, &attr,
+                          IBV_QP_PORT | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_TIMEOUT |
+                              IBV_QP_MAX_QP_RD_ATOMIC,
+                          &init),
+             "ibv_query_qp");
   QpPathInUse path;
   path.port = attr.port_num != 0 ? attr.port_num : attr.ah_attr.port_num;
   path.sgid_index = attr.ah_attr.grh.sgid_index;
   path.mtu_bytes = 128u << attr.path_mtu;  // IBV_MTU_256 is 1
   path.ack_timeout = attr.timeout;
+  path.max_rd_atomic = attr.max_rd_atomic;
   return path;
 }
 

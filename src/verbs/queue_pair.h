@@ -49,7 +49,8 @@ struct QpPathInUse {
   uint8_t port = 0;
   uint32_t sgid_index = 0;
   uint32_t mtu_bytes = 0;
-  uint8_t ack_timeout = 0;  // the local ACK timeout exponent (0: no retransmission timer)
+  uint8_t ack_timeout = 0;    // the local ACK timeout exponent (0: no retransmission timer)
+  uint8_t max_rd_atomic = 0;  // RDMA reads and atomics this QP keeps in flight
 };
 
 class QueuePair {

@@ -29,6 +29,13 @@ PROTOCOL = REGISTRY["protocol"]
 PATTERNS = [p["name"] for p in REGISTRY["patterns"]]
 
 
+def patterns_at(*sizes):
+    """The registered patterns whose size rule takes every one of `sizes` (--pattern all leaves
+    the others out at a size they refuse: the atomics take 8 bytes only)."""
+    return [p["name"] for p in REGISTRY["patterns"]
+            if all(p["min_size"] <= s and (p["max_size"] is None or s <= p["max_size"]) for s in sizes)]
+
+
 def deterministic_guest():
     try:
         return "rdmabench.timing=icount" in Path("/proc/cmdline").read_text().split()

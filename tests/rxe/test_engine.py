@@ -11,7 +11,7 @@ import time
 import jsonschema
 import pytest
 
-from conftest import PATTERNS, PROTOCOL, REGISTRY, ROOT, Server, client, run, server_address
+from conftest import PROTOCOL, REGISTRY, ROOT, Server, client, patterns_at, run, server_address
 
 sys.path.insert(0, str(ROOT / "tools" / "lib"))
 import rdmabench_results as rr  # noqa: E402  (the tools' own reading of the catalogue)
@@ -71,8 +71,8 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert params["cm"] == server_address(layout)[1] == ctx["bootstrap"]
     assert {r["rdmabench_spec"]["cm"] for r in doc["benchmarks"]} == {ctx["bootstrap"]}
     rows = {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
-    expected = {f"{p}/{m}/{c}/{s}" for p in PATTERNS for m in ("bw", "lat") for c in ("busy", "event")
-                for s in (2, 4096, 1048576)}
+    expected = {f"{p}/{m}/{c}/{s}" for s in (2, 4096, 1048576) for p in patterns_at(s)
+                for m in ("bw", "lat") for c in ("busy", "event")}
     assert expected == set(rows), set(rows) ^ expected
     for name, row in rows.items():
         assert not row.get("error_occurred"), (name, row.get("error_message"))
@@ -122,12 +122,88 @@ def test_qp_timeout_reaches_both_qps(rdmabench, layout, server, tmp_path, expone
     assert all(not b.get("error_occurred") for b in doc["benchmarks"]), proc.stdout[-3000:]
 
 
+ATOMICS = [p["name"] for p in REGISTRY["patterns"] if p["min_size"] == p["max_size"] == 8]
+
+
+def test_atomics_fetch_exactly_what_the_counter_held(rdmabench, layout, server, tmp_path):
+    """fetch_add and compare_swap, bw and lat, busy and event, then scaled out both ways with
+    --outs: a check run checks every fetched value (each fetch_add the count before it, each
+    compare_swap the chain's value, so that every swap succeeds), and reads each counter back;
+    the QPs keep the --outs asked for in flight."""
+    assert sorted(ATOMICS) == ["compare_swap", "fetch_add"]
+    out = tmp_path / "atomics.json"
+    proc = client(rdmabench, layout, server, "--pattern", ",".join(ATOMICS), "--sizes", "8",
+                  "--iters", "300", "--verify", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    SCHEMA.validate(doc)
+    rows = {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
+    assert set(rows) == {f"{p}/{m}/{c}/8" for p in ATOMICS for m in ("bw", "lat")
+                         for c in ("busy", "event")}, sorted(rows)
+    for name, row in rows.items():
+        assert not row.get("error_occurred"), (name, row.get("error_message"))
+        assert row["verified_messages"] == 300 and row["verify_errors"] == 0, name
+        assert row["bytes_per_second"] == pytest.approx(row["msgs_per_second"] * 8, rel=1e-9)
+    # The default: as many as the device allows, at most 16 (rxe allows 128).
+    assert doc["context"]["outs"] == doc["context"]["server_outs"] == 16
+    assert doc["context"]["rdmabench_params"]["outs"] is None
+
+    out = tmp_path / "atomics-scaled.json"
+    proc = client(rdmabench, layout, server, "--pattern", ",".join(ATOMICS), "--sizes", "8",
+                  "--mode", "bw", "--qps", "4", "--threads", "2", "--bidir", "--outs", "4",
+                  "--iters", "300", "--verify", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert doc["context"]["outs"] == doc["context"]["server_outs"] == 4
+    rows = {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
+    assert set(rows) == {f"{p}/bw/{c}/8/qps:4/threads:2/bidir/outs:4" for p in ATOMICS
+                         for c in ("busy", "event")}
+    for name, row in rows.items():
+        assert not row.get("error_occurred"), (name, row.get("error_message"))
+        assert row["rdmabench_spec"]["outs"] == 4
+        # 4 QPs each way; each side checked its own fetched values and its peer's counters
+        assert row["verified_messages"] == 2 * 4 * 300 and row["verify_errors"] == 0, name
+
+
+@pytest.mark.layout("lo")
+def test_a_wrong_atomic_operand_is_caught_on_either_side(rdmabench, layout, server, tmp_path):
+    """--verify must be able to fail for atomics: from the middle of the check run on, one
+    fetch_add adds 2 and one compare_swap compares with the wrong value. The fetched values
+    after it and the counter read back show it, on every row; with --bidir the server's own
+    atomics are checked by the server."""
+    host, cm = server_address(layout)
+    out = tmp_path / "corrupt-atomics.json"
+    proc = run([rdmabench, "run", host, "--port", str(server.port), "--cm", cm, "--pattern",
+                ",".join(ATOMICS), "--sizes", "8", "--iters", "20", "--verify", "--debug-corrupt",
+                "--out", str(out)], timeout=300)
+    assert proc.returncode == 6, proc.stdout[-2000:] + proc.stderr[-2000:]
+    rows = {b["name"]: b for b in json.loads(out.read_text())["benchmarks"]}
+    assert len(rows) == 8 and all(r.get("error_occurred") for r in rows.values()), sorted(rows)
+    # fetch_add: the 10 after the wrong add fetch one too many, and so does the counter;
+    # compare_swap: the 9 after the failed compare fail too, and the counter stays behind.
+    for name, row in rows.items():
+        assert "--verify found 10 corrupt" in row["error_message"], (name, row["error_message"])
+
+    corrupting = Server(rdmabench, server.port + 1, tmp_path, "--debug-corrupt")
+    try:
+        proc = run([rdmabench, "run", host, "--port", str(corrupting.port), "--cm", cm,
+                    "--pattern", ",".join(ATOMICS), "--sizes", "8", "--mode", "bw", "--bidir",
+                    "--iters", "20", "--verify", "--out", str(out)], timeout=300)
+    finally:
+        assert corrupting.stop() == 0
+    assert proc.returncode == 6, proc.stdout[-2000:] + proc.stderr[-2000:]
+    rows = json.loads(out.read_text())["benchmarks"]
+    assert len(rows) == 4 and all("--verify found 10 corrupt" in r["error_message"] for r in rows)
+
+
 # Which rows carry data each way: the server receives (and checks) what the client sends in
 # every pattern whose data goes to the target (send, write, ...); the client receives in every
 # lat ping-pong and where data comes back to the initiator (read).
+# (At 2 B and 4 KiB: the atomics, which take 8 B only, have tests of their own.)
+CORRUPTED = patterns_at(2, 4096)
 TO_TARGET = [p["name"] for p in REGISTRY["patterns"] if p["data_to"] == "target"]
-CLIENT_CHECKS = ({f"{p}/lat" for p in PATTERNS}
-                 | {f"{p}/bw" for p in PATTERNS if p not in TO_TARGET})
+CLIENT_CHECKS = ({f"{p}/lat" for p in CORRUPTED}
+                 | {f"{p}/bw" for p in CORRUPTED if p not in TO_TARGET})
 SERVER_CHECKS = {f"{p}/{m}" for p in TO_TARGET for m in ("bw", "lat")}
 
 
@@ -136,7 +212,7 @@ def corrupted_rows(rdmabench, port, host, cm, tmp_path, *extra):
     proc = run([rdmabench, "run", host, "--port", str(port), "--cm", cm, "--sizes", "2,4096",
                 "--iters", "20", "--verify", "--out", str(out), *extra], timeout=300)
     rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
-    assert len(rows) == 8 * len(PATTERNS), sorted(rows)  # 2 modes, 2 CQs, 2 sizes
+    assert len(rows) == 8 * len(CORRUPTED), sorted(rows)  # 2 modes, 2 CQs, 2 sizes
     failed = {name for name, row in rows.items() if row.get("error_occurred")}
     for name in failed:
         assert "--verify found" in rows[name]["error_message"], rows[name]["error_message"]
@@ -286,7 +362,7 @@ def test_counters_agree_and_each_side_measures_only_its_run(rdmabench, layout, s
     proc = client(rdmabench, layout, server, "--sizes", "2,64K", "--iters", "200", "--out", str(out))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
-    assert len(rows) == 8 * len(PATTERNS)  # 2 modes, 2 CQs, 2 sizes
+    assert len(rows) == 8 * len(patterns_at(2, 65536))  # 2 modes, 2 CQs, 2 sizes
     for name, row in rows.items():
         size = int(name.split("/")[-1])
         assert row["bytes_per_second"] == pytest.approx(row["msgs_per_second"] * size, rel=1e-9), name

@@ -3,7 +3,9 @@ mixed, every message checked; moderation's clear error where the device has none
 two limits judged by counts (wakeups, empty polls), never by timings."""
 import json
 
-from conftest import PATTERNS, client
+import pytest
+
+from conftest import client, patterns_at
 
 ALIKE = ["busy", "event", "epoll", "hybrid:20", "adaptive", "yield"]
 MIXED = ["client=busy,server=event", "client=epoll,server=busy", "client=event,server=hybrid:5",
@@ -15,6 +17,9 @@ def rows_of(path):
     return {b["name"].split("/iterations")[0]: b for b in json.loads(path.read_text())["benchmarks"]}
 
 
+# On loopback only: a strategy polls its CQ the same whatever link rxe runs over, and the
+# pattern matrix (test_engine) runs on both layouts; the matrix here took 75 s of the veth run.
+@pytest.mark.layout("lo")
 def test_every_strategy_with_every_pattern_alike_and_mixed_verified(rdmabench, layout, server,
                                                                     tmp_path):
     out = tmp_path / "strategies.json"
@@ -22,7 +27,7 @@ def test_every_strategy_with_every_pattern_alike_and_mixed_verified(rdmabench, l
                   "--iters", "100", "--verify", "--out", str(out))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     rows = rows_of(out)
-    expected = {f"{p}/{m}/{c}/{s}" for p in PATTERNS
+    expected = {f"{p}/{m}/{c}/{s}" for p in patterns_at(2, 65536)
                 for m in ("bw", "lat") for c in ALIKE + MIXED for s in (2, 65536)}
     assert set(rows) == expected, set(rows) ^ expected
     for name, row in rows.items():

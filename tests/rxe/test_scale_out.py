@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import PATTERNS, client
+from conftest import client, patterns_at
 
 
 
@@ -47,7 +47,7 @@ def test_four_qps_add_up_to_the_aggregate(rdmabench, layout, server, tmp_path, t
     rows, _ = run_rows(rdmabench, layout, server, tmp_path, "--mode", "bw", "--qps", "4",
                        "--threads", str(threads), "--iters", "400")
     suffix = "/qps:4" + (f"/threads:{threads}" if threads > 1 else "")
-    assert sorted(rows) == sorted(f"{p}/bw/busy/4096{suffix}" for p in PATTERNS)
+    assert sorted(rows) == sorted(f"{p}/bw/busy/4096{suffix}" for p in patterns_at(4096))
     for name, row in rows.items():
         check_counters_agree(row)
         qps = per_qp(row)
@@ -82,7 +82,7 @@ def test_bidir_reports_each_direction_and_their_sum(rdmabench, layout, server, t
     # the table said "(unidirectional stream)" over bidir rows too
     assert "(both directions at once: each figure is their sum" in console[0], console[0]
     assert "(one direction" not in console[0], console[0]
-    assert sorted(rows) == sorted(f"{p}/bw/busy/4096/qps:2/bidir" for p in PATTERNS)
+    assert sorted(rows) == sorted(f"{p}/bw/busy/4096/qps:2/bidir" for p in patterns_at(4096))
     for name, row in rows.items():
         check_counters_agree(row)
         fwd, rev = row["forward_bytes_per_second"], row["reverse_bytes_per_second"]
@@ -102,7 +102,7 @@ def test_a_timed_window_counts_what_completes_inside_it(rdmabench, layout, serve
                          "--margin", "0.25", timeout=900)
     params = ctx["rdmabench_params"]
     assert params["duration_s"] == 2 and params["margin_s"] == 0.25
-    assert sorted(rows) == sorted(f"{p}/{m}/busy/4096" for p in PATTERNS for m in ("bw", "lat"))
+    assert sorted(rows) == sorted(f"{p}/{m}/busy/4096" for p in patterns_at(4096) for m in ("bw", "lat"))
     for name, row in rows.items():
         check_counters_agree(row)
         assert row["iterations"] == 1, name  # one window per benchmark

@@ -18,7 +18,7 @@ HELLO = {"type": "hello", "protocol": PROTOCOL, "version": "crafted"}
 GOOD_SPEC = {"transport": "rc", "pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
              "rx_depth": 512, "signal_every": 16, "poll_batch": 32, "rate": 0, "verify": False, "cm": "oob",
              "mtu": 0, "qp_timeout": 14, "gid_index": None, "qps": 1, "threads": 1,
-             "cq_per_qp": False, "bidir": False}
+             "cq_per_qp": False, "bidir": False, "outs": None}
 
 
 class Raw:
@@ -91,6 +91,10 @@ def still_serves(rdmabench, layout, server):
     ("bidir", True, "spec field bidir"),         # lat is a ping-pong already
     ("cq_per_qp", "yes", "spec.cq_per_qp"),
     ("qp_timeout", 32, "spec field qp_timeout"),  # the QP attribute has 5 bits
+    ("outs", 0, "spec field outs"),
+    ("outs", 256, "spec field outs"),              # the QP attribute has 8 bits
+    ("outs", 200, "max_qp_rd_atom"),               # rxe allows 128
+    ("pattern", "fetch_add", "8-byte operands"),   # at 2 B
 ])
 def test_crafted_spec_gets_a_usage_error_and_the_server_keeps_serving(
         rdmabench, layout, server, field, value, named):

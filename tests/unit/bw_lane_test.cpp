@@ -46,6 +46,8 @@ class FakeQp {
     ++posts;
     if (is_marker(wr)) ++markers;
     if (wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM) take_immediate(ntohl(wr.imm_data));
+    if (is_atomic(wr.opcode))
+      atomics.push_back({wr.wr.atomic.compare_add, wr.wr.atomic.swap, wr.sg_list->addr});
     if ((wr.send_flags & IBV_SEND_SIGNALED) == 0) return;
     ++signalled;
     last_signalled = seq;
@@ -65,6 +67,11 @@ class FakeQp {
   size_t position;  // in its lane
   uint64_t posts = 0, signalled = 0, markers = 0, last_posted = 0, last_signalled = 0;
   uint64_t max_outstanding = 0;
+  // Each atomic's operands and where its old value lands, in posting order.
+  struct Atomic {
+    uint64_t compare_add, swap, lands_at;
+  };
+  std::vector<Atomic> atomics;
   // The immediates of the messages: how many, the first and the last; numbered_in_order
   // stays true while each is the one before plus one.
   uint64_t immediates = 0;
@@ -95,10 +102,16 @@ struct FakeBuffer {
 class FakeStream {
  public:
   FakeStream(const TestSpec& spec, uint32_t index, FakeCq& cq, size_t position)
-      : spec_(spec), index_(index), qp_(cq, spec.tx_depth, position), bytes_(2 * spec.size) {}
+      : spec_(spec),
+        index_(index),
+        qp_(cq, spec.tx_depth, position),
+        bytes_((2 + spec.tx_depth) * spec.size) {}
   const TestSpec& spec() const { return spec_; }
   uint8_t* source() { return bytes_.data(); }
-  uint8_t* target(uint64_t) { return bytes_.data() + spec_.size; }
+  // Slot 0 and as many more as an atomic pattern's QpStream has.
+  uint8_t* target(uint64_t i) {
+    return bytes_.data() + (1 + (i & kInStreamMask) % (1 + spec_.tx_depth)) * spec_.size;
+  }
   FakeBuffer& buffer() { return buffer_; }
   FakeQp& qp() { return qp_; }
   uint64_t send_id(uint64_t seq) const { return (uint64_t{index_} << kStreamShift) | seq; }
@@ -413,6 +426,62 @@ TEST(BwLane, ATimedReceiverStopsAtThePeersMarkerWithoutCountingIt) {
   EXPECT_EQ(r.streams[0].received, 5u);
   EXPECT_EQ(f.streams[0].reposted, 6u);  // the marker's receive goes back too
   EXPECT_EQ(f.streams[0].sequence, 5u);
+}
+
+TEST(BwLane, CompareAndSwapsChainFromWhereTheStreamsSequenceStands) {
+  // Atomic n compares with the chain's n-th value and swaps in the next, so a run that follows
+  // others goes on from the counter they left; each lands its old value in a slot of its own.
+  TestSpec spec = lane_spec("compare_swap", 4, 2);
+  spec.size = 8;
+  FakeLane f(spec, {0}, false);
+  f.streams[0].sequence = 100;
+  const LaneResult r = f.run(by_iterations(11, true, false, false));
+
+  const auto& atomics = f.streams[0].qp().atomics;
+  ASSERT_EQ(atomics.size(), 11u);
+  for (uint64_t k = 0; k < atomics.size(); ++k) {
+    EXPECT_EQ(atomics[k].compare_add, (100 + k) * kChainStep) << k;
+    EXPECT_EQ(atomics[k].swap, (101 + k) * kChainStep) << k;
+    EXPECT_EQ(atomics[k].lands_at, reinterpret_cast<uintptr_t>(fetch_slot(f.streams[0], 100 + k)))
+        << k;
+    EXPECT_NE(atomics[k].lands_at, reinterpret_cast<uintptr_t>(f.streams[0].target(0))) << k;
+  }
+  EXPECT_EQ(r.streams[0].counted, 11u);
+  EXPECT_EQ(f.streams[0].sequence, 111u);
+}
+
+TEST(BwLane, ACheckRunSignalsEveryFetchAndAddSoEachOldValueIsChecked) {
+  TestSpec spec = lane_spec("fetch_add", 4, 3);
+  spec.size = 8;
+  FakeLane f(spec, {0}, false);
+  f.streams[0].checking = true;
+  const LaneResult r = f.run(by_iterations(7, true, false, false));
+
+  const FakeQp& qp = f.streams[0].qp();
+  EXPECT_EQ(qp.signalled, 7u);
+  EXPECT_EQ(r.verify_errors, 7u);  // CountingChecks: each completion was handed to the check
+  for (const auto& a : qp.atomics) EXPECT_EQ(a.compare_add, 1u);
+}
+
+TEST(BwLane, DebugCorruptGivesOneAtomicAWrongOperand) {
+  // --debug-corrupt: the post that corrupt_from names adds 2 (fetch_add) or compares with the
+  // wrong value (compare_swap), which the fetched values and the counter read back must show.
+  for (const char* pattern : {"fetch_add", "compare_swap"}) {
+    TestSpec spec = lane_spec(pattern, 4, 1);
+    spec.size = 8;
+    FakeLane f(spec, {0}, false);
+    f.streams[0].checking = true;
+    f.streams[0].corrupt_from = 3;
+    f.run(by_iterations(6, true, false, false));
+    const auto& atomics = f.streams[0].qp().atomics;
+    ASSERT_EQ(atomics.size(), 6u);
+    for (uint64_t k = 0; k < atomics.size(); ++k) {
+      const uint64_t right = spec.pattern->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD
+                                 ? 1
+                                 : atomic_counter_after(spec.pattern->opcode, k);
+      EXPECT_EQ(atomics[k].compare_add == right, k != 3) << pattern << " " << k;
+    }
+  }
 }
 
 }  // namespace

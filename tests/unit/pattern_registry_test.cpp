@@ -11,6 +11,7 @@
 #include "spec/spec_validation.h"
 #include "spec/test_spec.h"
 #include "spec_fixture.h"
+#include "verbs/work_request.h"
 
 using namespace rdmabench;
 
@@ -43,8 +44,9 @@ TEST(PatternRegistry, NamesAreUniqueAndResolve) {
     EXPECT_FALSE(p->summary.empty()) << p.name();
   }
   EXPECT_FALSE(parse_pattern("teleport"));
-  EXPECT_EQ(names, (std::set<std::string>{"send", "write", "write_imm", "read", "send_imm"}));
-  EXPECT_EQ(pattern_names(), "send, write, write_imm, read, send_imm");
+  EXPECT_EQ(names, (std::set<std::string>{"send", "write", "write_imm", "read", "send_imm",
+                                          "fetch_add", "compare_swap"}));
+  EXPECT_EQ(pattern_names(), "send, write, write_imm, read, send_imm, fetch_add, compare_swap");
 }
 
 TEST(PatternRegistry, EachDescriptionAgreesWithItself) {
@@ -64,6 +66,17 @@ TEST(PatternRegistry, EachDescriptionAgreesWithItself) {
     if (i.opcode == IBV_WR_RDMA_READ) {
       EXPECT_TRUE(i.remote_access & IBV_ACCESS_REMOTE_READ) << p.name();
     }
+    // Atomics: the counter grants them, and a read of it back (--verify); 8-byte operands, over
+    // a reliable connection, with the old value coming back as the arrival.
+    if (is_atomic(i.opcode)) {
+      EXPECT_TRUE(i.remote_access & IBV_ACCESS_REMOTE_ATOMIC) << p.name();
+      EXPECT_TRUE(i.remote_access & IBV_ACCESS_REMOTE_READ) << p.name();
+      EXPECT_EQ(i.sizes.min, 8u) << p.name();
+      EXPECT_EQ(i.sizes.max, 8u) << p.name();
+      EXPECT_TRUE(i.needs.reliable && i.needs.connected) << p.name();
+      EXPECT_EQ(i.arrival, Arrival::kCompletion) << p.name();
+      EXPECT_FALSE(i.half_round_trip) << p.name();
+    }
     EXPECT_TRUE(i.sizes.accepts(i.sizes.min)) << p.name();
   }
 }
@@ -72,10 +85,10 @@ TEST(PatternRegistry, EveryPatternTravelsInTheSpec) {
   for (const Pattern& p : registered_patterns()) {
     TestSpec s = a_spec();
     s.pattern = p;
-    s.size = 64;
+    s.size = p->sizes.accepts(64) ? 64 : p->sizes.min;
     const TestSpec back = spec_from_json(to_json(s));
     EXPECT_EQ(back.pattern, p);
-    EXPECT_EQ(back.name(), p.name() + "/bw/busy/64");
+    EXPECT_EQ(back.name(), p.name() + "/bw/busy/" + std::to_string(s.size));
   }
 }
 
