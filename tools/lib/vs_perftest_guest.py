@@ -4,6 +4,7 @@ device, alternating, with matching sizes, iterations, tx depth and signalling; p
 ours/perftest ratios as the median and range over the rounds.
 
 Usage: vs_perftest_guest.py BUILD --rounds R --bw-iters N --lat-iters N [--scale-out]
+                           [--match REGEX]
 
 Figures, in the same units for both tools:
 - bandwidth in MiB/s (perftest's "MB/sec" is 2^20 bytes per second);
@@ -54,12 +55,24 @@ class Case:
 DURATION_MARGIN = 1  # s, perftest's -f (whole seconds) and our --margin
 
 
+# The atomics: 8-byte operands, with the same reads and atomics in flight on both tools
+# (perftest's -o defaults to the device's most, 128 on rxe; ours to at most 16).
+FADD, CSWAP = ("-A", "FETCH_AND_ADD", "-o", "16"), ("-A", "CMP_AND_SWAP", "-o", "16")
+OUTS = ("--outs", "16")
+ATOMIC_BW = [
+    Case("fetch_add bw 8B", "ib_atomic_bw", "fetch_add", "bw", "busy", 8, FADD, OUTS),
+    Case("compare_swap bw 8B", "ib_atomic_bw", "compare_swap", "bw", "busy", 8, CSWAP, OUTS),
+]
+
 ORDINARY = [
     Case("write bw 64K", "ib_write_bw", "write", "bw", "busy", 65536),
     Case("read bw 64K", "ib_read_bw", "read", "bw", "busy", 65536),
     Case("send bw 4K", "ib_send_bw", "send", "bw", "busy", 4096),
     Case("send lat 2B", "ib_send_lat", "send", "lat", "busy", 2),
     Case("write lat 2B", "ib_write_lat", "write", "lat", "busy", 2),
+    *ATOMIC_BW,
+    Case("fetch_add lat 8B", "ib_atomic_lat", "fetch_add", "lat", "busy", 8, FADD, OUTS),
+    Case("compare_swap lat 8B", "ib_atomic_lat", "compare_swap", "lat", "busy", 8, CSWAP, OUTS),
 ]
 # The target of write and read bw is passive, so busy polling is meaningful there; send needs
 # the server's user space, so it runs with events on both tools.
@@ -69,6 +82,10 @@ DETERMINISTIC = [
     Case("send bw 4K -e", "ib_send_bw", "send", "bw", "event", 4096),
     Case("send lat 2B -e", "ib_send_lat", "send", "lat", "event", 2),
     Case("read lat 2B -e", "ib_read_lat", "read", "lat", "event", 2),
+    *ATOMIC_BW,  # the target is passive, as for read
+    Case("fetch_add lat 8B -e", "ib_atomic_lat", "fetch_add", "lat", "event", 8, FADD, OUTS),
+    Case("compare_swap lat 8B -e", "ib_atomic_lat", "compare_swap", "lat", "event", 8, CSWAP,
+         OUTS),
 ]
 
 
@@ -201,9 +218,13 @@ def main():
     p.add_argument("--bw-iters", type=int, default=1000)
     p.add_argument("--lat-iters", type=int, default=1000)
     p.add_argument("--scale-out", action="store_true")
+    p.add_argument("--match", default="", help="only the cases whose label this regex finds")
     args = p.parse_args()
     deterministic = deterministic_guest()
     cases = SCALE_OUT if args.scale_out else DETERMINISTIC if deterministic else ORDINARY
+    cases = [c for c in cases if re.search(args.match, c.label)]
+    if not cases:
+        raise SystemExit(f"vs-perftest: no case matches --match {args.match!r}")
     # One unmeasured run of every case with both tools first: the first run of a binary reads
     # its pages over 9p, which costs system time (and warps guest time in the deterministic
     # guest).
@@ -230,7 +251,7 @@ def main():
             print(f"round {r + 1} {case.label}: perftest {theirs[0]:.2f}, rdmabench {mine[0]:.2f}",
                   flush=True)
 
-    print(f"\n{'test':<15} {'unit':<9} {'perftest':>9} {'rdmabench':>9}  {'ratio, median (range)':<24}"
+    print(f"\n{'test':<24} {'unit':<9} {'perftest':>9} {'rdmabench':>9}  {'ratio, median (range)':<24}"
           f" {'client CPU/msg ratio':<24} {'server CPU/msg ratio':<24}")
     for case in cases:
         rows = results[case.label]
@@ -238,7 +259,7 @@ def main():
         theirs = statistics.median(t[0][0] for t in rows)
         mine = statistics.median(t[1][0] for t in rows)
         cells = [spread_text([t[2][i] for t in rows]) for i in range(3)]
-        print(f"{case.label:<15} {unit:<9} {theirs:>9.2f} {mine:>9.2f}  {cells[0]:<24} {cells[1]:<24} {cells[2]:<24}")
+        print(f"{case.label:<24} {unit:<9} {theirs:>9.2f} {mine:>9.2f}  {cells[0]:<24} {cells[1]:<24} {cells[2]:<24}")
     print("\nratio > 1: rdmabench better (bandwidth: ours/perftest; latency and CPU per message: "
           "perftest/ours). CPU per message: process CPU time at 2N minus at N messages, over N;"
           f" no ratio where either tool's side stays under {PASSIVE_CPU_US:g} us (a passive target).")
