@@ -270,17 +270,23 @@ void validate_combinations(const SuiteOptions& so) {
                 "all, or drop --rate (bw always runs back to back)");
 }
 
-// One note per pattern left out: "fetch_add at 2, 4096 B (atomics work on 8-byte operands)".
-std::vector<std::string> skip_notes(const std::vector<SkippedPair>& skipped) {
+// One note per pattern that runs at none of the sizes: "fetch_add at 2, 4096 B (atomics work
+// on 8-byte operands)". A pattern that runs at some of them says nothing: its rows show which
+// (the atomics run at 8 B of the default 2:8M, and a note on every plain run would be noise).
+std::vector<std::string> skip_notes(const PatternSizes& expanded) {
   std::vector<std::string> notes;
+  const std::vector<SkippedPair>& skipped = expanded.skipped;
   for (size_t i = 0; i < skipped.size();) {
     const SkippedPair& first = skipped[i];
     std::string sizes;
     for (; i < skipped.size() && skipped[i].pattern == first.pattern; ++i)
       if (skipped[i].size > 0)
         sizes += (sizes.empty() ? "" : ", ") + std::to_string(skipped[i].size);
-    notes.push_back(first.pattern.name() + (sizes.empty() ? "" : " at " + sizes + " B") + " (" +
-                    first.why + ")");
+    const bool runs = std::any_of(expanded.runs.begin(), expanded.runs.end(),
+                                  [&](const auto& run) { return run.first == first.pattern; });
+    if (!runs)
+      notes.push_back(first.pattern.name() + (sizes.empty() ? "" : " at " + sizes + " B") + " (" +
+                      first.why + ")");
   }
   return notes;
 }
@@ -291,8 +297,9 @@ void parse_patterns(const std::string& text, SuiteOptions& so) {
   const auto named =
       parse_list<Pattern>(text, parse_pattern, registered_patterns(), "pattern", pattern_names());
   PatternSizes expanded = expand_patterns(named, so.sizes, so.base.transport, text == "all");
+  const std::vector<std::string> notes = skip_notes(expanded);
   so.patterns = std::move(expanded.runs);
-  for (const std::string& note : skip_notes(expanded.skipped))
+  for (const std::string& note : notes)
     std::cerr << "rdmabench: note: --pattern all leaves out " << note << "\n";
 }
 

@@ -273,3 +273,14 @@ def test_version_names_the_revision_and_build_type():
     assert re.fullmatch(r"rdmabench \S+ \((unknown|[0-9a-f]{7,}(-dirty)?|\S+-g[0-9a-f]+(-dirty)?), "
                         r"(release|debug|debugoptimized|plain|minsize|custom) build\)\n",
                         proc.stdout), proc.stdout
+
+
+def test_pattern_all_notes_only_a_pattern_it_runs_at_no_size():
+    """With the atomics (8 B only) every plain run printed two notes before its first line; a
+    pattern that runs at some of the sizes says nothing, one that runs at none is named once."""
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--timeout", "1")
+    assert "leaves out" not in proc.stderr, proc.stderr
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--timeout", "1", "--sizes", "2,4096")
+    notes = [line for line in proc.stderr.splitlines() if "leaves out" in line]
+    assert notes == [f"rdmabench: note: --pattern all leaves out {p} at 2, 4096 B (atomics work on "
+                     "8-byte operands)" for p in ("fetch_add", "compare_swap")], proc.stderr
