@@ -32,10 +32,6 @@ DeviceLimits device_limits(const Context& context, uint8_t port) {
       static_cast<uint32_t>(std::max(0, std::min(dev.max_qp_rd_atom, dev.max_qp_init_rd_atom)))};
 }
 
-void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec) {
-  validate_spec(spec, device_limits(context, port));
-}
-
 Endpoint::Endpoint(const std::string& device, uint8_t port, const TestSpec& spec, Side side)
     : spec_(spec), side_(side), name_(spec.name()) {
   context_ = std::make_unique<Context>(DeviceList().open(device));
@@ -54,10 +50,10 @@ Endpoint::Endpoint(const CmId& first, const TestSpec& spec, Side side)
 Endpoint::~Endpoint() = default;
 
 void Endpoint::build() {
-  check_device_limits(*context_, port_, spec_);
-  const ibv_device_attr dev = context_->query_device();
-  rd_atomic_ = spec_.outs.value_or(static_cast<uint32_t>(
-      std::clamp(std::min(dev.max_qp_rd_atom, dev.max_qp_init_rd_atom), 1, 16)));
+  const DeviceLimits limits = device_limits(*context_, port_);
+  validate_spec(spec_, limits);
+  // Reads and atomics in flight: --outs (validated against the device), else its most, at most 16.
+  rd_atomic_ = spec_.outs.value_or(std::clamp<uint32_t>(limits.max_rd_atomic, 1, 16));
   pd_ = std::make_unique<ProtectionDomain>(*context_);
   const uint32_t receives = spec_.server_receives() ? spec_.rx_depth : 1;
   const int depth = static_cast<int>((spec_.tx_depth + receives) * spec_.qps_per_cq());

@@ -83,8 +83,6 @@ void check_port_exists(const Context& context, uint8_t port);
 // The limits validate_spec checks a spec against, read from an open device's port (which
 // must exist: check_port_exists).
 DeviceLimits device_limits(const Context& context, uint8_t port);
-// validate_spec against this device: Error(kUsage) naming the field and the limit.
-void check_device_limits(const Context& context, uint8_t port, const TestSpec& spec);
 
 // One run of an endpoint, begun on construction and ended on destruction, on the client and
 // the server alike: the run's abort flag never outlives it, whether it returns or throws.

@@ -32,7 +32,7 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   if (is_atomic(spec.pattern->opcode)) ring_ = 1 + spec.tx_depth;
   send_credits = SendQueueCredits(spec.tx_depth, 0);
   buffer_ = std::make_unique<MemoryRegion>(pd, spec.size * (1 + ring_), access_flags());
-  fill_buffer(false);
+  fill_buffer();
 
   QpCapacity cap;
   cap.max_send_wr = spec.tx_depth;
@@ -58,11 +58,12 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
 
 QpStream::~QpStream() = default;
 
-void QpStream::fill_buffer(bool keep_counter) {
-  // An atomic pattern's counter starts at 0 and then holds what the peer's atomics made of it.
+void QpStream::fill_buffer() {
+  // An atomic pattern's counter holds what the peer's atomics made of it: 0 in a new (zeroed)
+  // region, and whatever they left after a check run.
   uint64_t counter = 0;
   const bool atomic = is_atomic(spec_.pattern->opcode);
-  if (atomic && keep_counter) std::memcpy(&counter, target(0), sizeof counter);
+  if (atomic) std::memcpy(&counter, target(0), sizeof counter);
   for (uint32_t i = 0; i <= ring_; ++i)
     fill_payload({buffer_->data() + i * spec_.size, spec_.size}, spec_.size);
   if (atomic) std::memcpy(target(0), &counter, sizeof counter);
@@ -76,7 +77,7 @@ void QpStream::post_initial_receives() {
 }
 
 void QpStream::end_check_run() {
-  fill_buffer(true);  // 0 in write lat's marker byte can never be mistaken for an arrival
+  fill_buffer();  // 0 in write lat's marker byte can never be mistaken for an arrival
   checking = false;
   corrupt_from = kNever;
 }

@@ -122,7 +122,7 @@ class QpStream {
   uint32_t rd_atomic = 16;  // outstanding RDMA reads negotiated for this QP
 
  private:
-  void fill_buffer(bool keep_counter);
+  void fill_buffer();
 
   const TestSpec& spec_;
   Side side_;

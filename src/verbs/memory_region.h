@@ -17,6 +17,7 @@ class MemoryRegion {
   static constexpr int kRemoteAccess =
       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 
+  // Page-aligned and zeroed (an atomic pattern's counter starts at 0 there).
   MemoryRegion(const ProtectionDomain& pd, size_t length, int access = kRemoteAccess);
   ~MemoryRegion();
   MemoryRegion(const MemoryRegion&) = delete;
