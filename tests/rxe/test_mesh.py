@@ -119,8 +119,12 @@ def test_pairs_from_a_file(rdmabench, tmp_path):
     pairs = tmp_path / "pairs.txt"
     pairs.write_text("# client server\n0 3\n3 0\n1 2\n")
     proc, report = mesh(rdmabench, tmp_path, "--pairs", str(pairs), "--mode", "bw")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # The three pairs run at once, six processes on two vCPUs: which one the scheduler slows is
+    # chance (CI once saw 1 -> 2 at 0.081 against a median of 0.102 Gb/s), so the verdict is
+    # not this test's to judge (see the top); that every listed pair, and only those, ran is.
+    assert proc.returncode in (0, 7), proc.stdout + proc.stderr
     assert report["context"]["rounds"] == 1  # no rank is twice a client or a server
+    assert report["benchmarks"][0]["errors"] == [] and report["verdict"]["failed_pairs"] == 0
     m = report["benchmarks"][0]["matrices"]["bytes_per_second"]
     measured = {(c, s) for c, s in off_diagonal() if m[c][s] is not None}
     assert measured == {(0, 3), (3, 0), (1, 2)}
