@@ -34,9 +34,10 @@ class WriteImmPattern final : public TransportPattern {
     return sequenced_echo(s, kInfo.opcode, length, timeout, check);
   }
 
-  // The stream's index-th message of the run carries the stream's sequence + index.
+  // The stream's index-th message of the run carries the stream's sequence + index (or a
+  // later one, after losses over a transport that may lose messages).
   uint64_t check_bw_receive(QpStream& s, const ibv_wc& wc, uint64_t index) override {
-    return check(s, wc, s.sequence + index);
+    return check(s, wc, bw_expected_sequence(s, wc, index));
   }
 
  private:

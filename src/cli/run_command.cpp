@@ -423,6 +423,11 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
     throw Error(ExitCode::kUsage,
                 "--ib-port is for the out-of-band bootstrap: rdma_cm picks the port from the "
                 "address (give --cm oob, or drop --ib-port)");
+  const Transport transport = r.suite.base.transport;
+  if (r.cm == "rdmacm" && !transport->rdmacm_refusal.empty())
+    throw Error(ExitCode::kUsage, "--cm rdmacm with --transport " + transport.name() + ": " +
+                                      std::string(transport->rdmacm_refusal) +
+                                      " (give --cm oob, or leave --cm auto)");
   if (args.count("out")) {
     r.out_file = args["out"].as<std::string>();
     // Checked now, not after the benchmarks; a file made only for the check goes again, so

@@ -32,6 +32,10 @@ nlohmann::json transport_json(const Transport& t) {
           {"summary", t->summary},
           {"reliable", t->reliable},
           {"connected", t->connected},
+          // Why rdma_cm cannot connect it, or null: it can.
+          {"rdmacm_refusal", t->rdmacm_refusal.empty()
+                                 ? nlohmann::json(nullptr)
+                                 : nlohmann::json(std::string(t->rdmacm_refusal))},
           {"default", t == default_transport()}};
 }
 

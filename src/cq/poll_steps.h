@@ -12,7 +12,7 @@ class SpinDeadline {
   explicit SpinDeadline(const PollTarget& target) : target_(target) {}
   void check(uint32_t spins) {
     if ((spins & 0x3ff) != 0x3ff) return;
-    if (target_.abort_requested()) throw_run_aborted(*target_.benchmark);
+    if (target_.abort_requested()) throw_wait_ended(target_);
     const uint64_t t = now_ns();
     if (deadline_ == 0)
       deadline_ = t + static_cast<uint64_t>(target_.timeout.count()) * 1'000'000;
@@ -34,7 +34,7 @@ inline int spin_within(PollTarget& target, std::span<ibv_wc> out, uint64_t start
     if (n > 0) return n;
     if ((spins & 7) != 0) continue;
     if (now_ns() - start_ns >= budget_ns) return 0;
-    if (target.abort_requested()) throw_run_aborted(*target.benchmark);
+    if (target.abort_requested()) throw_wait_ended(target);
   }
 }
 

@@ -16,6 +16,8 @@ void throw_run_aborted(const std::string& benchmark) {
 }
 
 void throw_wait_ended(const PollTarget& target) {
+  if (target.peer_ended != nullptr && target.peer_ended->load(std::memory_order_relaxed))
+    throw PeerEndedSending{};
   if (target.abort_requested()) throw_run_aborted(*target.benchmark);
   throw_completion_timeout(target.timeout, *target.benchmark);
 }

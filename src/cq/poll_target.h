@@ -32,6 +32,9 @@ struct PollTarget {
   const std::atomic<bool>* abort = nullptr;  // raised: end the run early
   int abort_fd = -1;                         // readable once raised
   const std::string* benchmark = nullptr;    // for messages
+  // Raised with `abort` when what ended the wait is the peer's end of sending over a transport
+  // that may lose messages (a wait then ends with PeerEndedSending, not an error).
+  const std::atomic<bool>* peer_ended = nullptr;
 
   bool abort_requested() const noexcept {
     return abort != nullptr && abort->load(std::memory_order_relaxed);
@@ -44,12 +47,16 @@ struct PollTarget {
   }
 };
 
+// Thrown by a wait that the peer's end of sending ended (PollTarget::peer_ended): over a
+// transport that may lose messages, the receiver's cue to take what is left and stop counting.
+struct PeerEndedSending {};
+
 // Error(kRuntime): no completion within the timeout.
 [[noreturn]] void throw_completion_timeout(std::chrono::milliseconds timeout,
                                            const std::string& benchmark);
 // Error(kConnection): the run was ended early (the client went away or the server stops).
 [[noreturn]] void throw_run_aborted(const std::string& benchmark);
-// The right one of the two after a wait gave up.
+// The right one of the three after a wait gave up (PeerEndedSending when the peer ended).
 [[noreturn]] void throw_wait_ended(const PollTarget& target);
 
 }  // namespace rdmabench

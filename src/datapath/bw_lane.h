@@ -31,6 +31,10 @@ struct LanePlan {
   bool receives = false;       // consumes the peer's stream (its pattern's target receives)
   bool peer_receives = false;  // the peer consumes ours: a timed window ends with a marker
   uint32_t threads = 1;        // lane t holds streams t, t + threads, ...
+  // The transport may lose messages (uc, ud): a sender always closes its stream with the end
+  // marker, and a receiver ends at that marker, or (the marker lost) when the peer has ended
+  // its sends and nothing more arrives; it counts what arrived, never what was due.
+  bool lossy = false;
   // --report-every: where this lane stores its running count of completed sends (null: none).
   std::atomic<uint64_t>* live = nullptr;
 };
@@ -39,7 +43,7 @@ struct LanePlan {
 struct StreamTally {
   uint64_t counted = 0;    // sends completed: all of them, or those inside the timed window
   uint64_t sent = 0;       // every send completed, margins included (no end marker)
-  uint64_t received = 0;   // the peer's messages taken (no end marker)
+  uint64_t received = 0;   // the peer's messages taken (no end marker): all that arrived
   uint64_t finish_ns = 0;  // by iterations: from the lane's start to this stream's last send
 };
 
@@ -100,9 +104,9 @@ int harvest(Pollers& pollers, const LaneOf<Stream>& lane, std::deque<StreamState
   }
   for (size_t i = 0; i < streams.size(); ++i) {
     const StreamState<Stream>& st = streams[i];
-    const bool receiving =
-        plan.receives &&
-        (plan.length.timed_window() ? !st.peer_ended : st.received < plan.length.iterations);
+    const bool receiving = plan.receives && (plan.length.timed_window() || plan.lossy
+                                                 ? !st.peer_ended
+                                                 : st.received < plan.length.iterations);
     if (st.done < st.limit || receiving) return pollers[lane.group_of_stream[i]].wait(wc);
   }
   return pollers[0].wait(wc);
@@ -113,15 +117,66 @@ int harvest(Pollers& pollers, const LaneOf<Stream>& lane, std::deque<StreamState
 template <typename Stream, typename Checks>
 int take_receive(StreamState<Stream>& st, const ibv_wc& wc, const LanePlan& plan, Checks& checks,
                  uint64_t& verify_errors) {
-  const bool timed = plan.length.timed_window();
+  const bool ends_at_marker = plan.length.timed_window() || plan.lossy;
   st.s.post_receive(wc.wr_id);
   if (is_end_of_stream(wc)) [[unlikely]] {
     st.peer_ended = true;
-    return timed ? 1 : 0;
+    return ends_at_marker ? 1 : 0;
   }
   if (st.s.checking) [[unlikely]]
     verify_errors += checks.check_bw_receive(st.s, wc, st.received);
-  return ++st.received == plan.length.iterations && !timed ? 1 : 0;
+  return ++st.received == plan.length.iterations && !ends_at_marker ? 1 : 0;
+}
+
+// Does this side close each stream with the end marker? In a timed window when the peer
+// receives, and always over a transport that may lose messages.
+inline bool closes_with_marker(const LanePlan& plan) {
+  return plan.sends && plan.peer_receives && (plan.length.timed_window() || plan.lossy);
+}
+
+// How long a lossy receiver waits, after the peer ended its sends, for a stream whose end
+// marker has not come: nothing arrived for this long, so the marker was lost. (The peer's
+// end comes by the control channel, and can overtake the marker still on its way.)
+inline constexpr uint64_t kLossyDrainQuietNs = 100'000'000;
+
+// The peer ended its sends over a transport that may lose messages: takes the receives still
+// arriving until every stream has its end marker, or until none came for kLossyDrainQuietNs.
+template <typename Pollers, typename Stream, typename Checks>
+void drain_after_peer_end(Pollers& pollers, std::deque<StreamState<Stream>>& streams,
+                          const LanePlan& plan, Checks& checks, CompletionBatch& wc,
+                          uint64_t& verify_errors) {
+  const TestSpec& spec = streams.front().s.spec();
+  auto all_ended = [&] {
+    for (const StreamState<Stream>& st : streams)
+      if (!st.peer_ended) return false;
+    return true;
+  };
+  for (uint64_t last = now_ns(); !all_ended() && now_ns() - last < kLossyDrainQuietNs;) {
+    for (auto& poller : pollers) {
+      const int got = poller.try_poll(wc);
+      if (got > 0) last = now_ns();
+      for (int i = 0; i < got; ++i) {
+        check_completion(wc[i], spec);
+        StreamState<Stream>& st = streams[stream_of(wc[i].wr_id) / plan.threads];
+        if (is_receive(wc[i])) take_receive(st, wc[i], plan, checks, verify_errors);
+      }
+    }
+  }
+}
+
+// One batch of completions (harvest); or, when the wait was ended by the peer's end of sends
+// (a lossy transport's receiver, which sends nothing), what is left drained and -1: the end.
+template <typename Pollers, typename Stream, typename Checks>
+int harvest_or_drain(Pollers& pollers, const LaneOf<Stream>& lane,
+                     std::deque<StreamState<Stream>>& streams, const LanePlan& plan,
+                     size_t& next_group, Checks& checks, CompletionBatch& wc,
+                     uint64_t& verify_errors) {
+  try {
+    return harvest(pollers, lane, streams, plan, next_group, wc);
+  } catch (const PeerEndedSending&) {
+    drain_after_peer_end(pollers, streams, plan, checks, wc, verify_errors);
+    return -1;
+  }
 }
 
 // One state per stream of the lane, each to post `n` sends (none when this side only receives;
@@ -130,7 +185,8 @@ template <typename Stream>
 std::deque<StreamState<Stream>> streams_of(const LaneOf<Stream>& lane, const LanePlan& plan,
                                            ibv_wr_opcode opcode) {
   const bool timed = plan.length.timed_window();
-  const uint64_t n = plan.sends ? (timed ? UINT64_MAX : plan.length.iterations) : 0;
+  const uint64_t marker = closes_with_marker(plan) ? 1 : 0;  // by iterations: one more post
+  const uint64_t n = plan.sends ? (timed ? UINT64_MAX : plan.length.iterations + marker) : 0;
   std::deque<StreamState<Stream>> streams;
   for (Stream* s : lane.streams) streams.emplace_back(*s, opcode, n);
   return streams;
@@ -154,8 +210,8 @@ void tally_streams(std::deque<StreamState<Stream>>& streams, const LanePlan& pla
   const bool timed = plan.length.timed_window();
   for (size_t i = 0; i < streams.size(); ++i) {
     StreamState<Stream>& st = streams[i];
-    // A timed window's closing message is no message when it is the end marker.
-    const uint64_t sent = timed && plan.sends && plan.peer_receives ? st.done - 1 : st.done;
+    // A stream's closing end marker is no message.
+    const uint64_t sent = closes_with_marker(plan) ? st.done - 1 : st.done;
     result.streams[i] = {timed ? st.counted : sent, sent, st.received,
                          timed || st.finished_at == 0 ? 0 : st.finished_at - start};
     st.s.sequence = st.first_sequence + sent + st.received;
@@ -188,11 +244,13 @@ LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LaneP
   uint64_t sends_done_at = start;
   uint64_t lane_sends = 0;          // completed on every stream of the lane, for plan.live
   bool open = timed && plan.sends;  // a timed window still taking new messages
-  const bool marker = timed && plan.peer_receives;  // a timed window closes with the end marker
+  const bool marker = lane_detail::closes_with_marker(plan);
   while (sending > 0 || receiving > 0) {
     for (StreamState& st : streams)
       lane_detail::fill_send_queue(st, spec, with_imm, atomic, marker);
-    const int got = lane_detail::harvest(pollers, lane, streams, plan, next_group, wc);
+    const int got = lane_detail::harvest_or_drain(pollers, lane, streams, plan, next_group, checks,
+                                                  wc, result.verify_errors);
+    if (got < 0) break;  // a lossy receiver, after the peer's end
     const uint64_t t = timed || got > 0 ? now_ns() : 0;
     for (int i = 0; i < got; ++i) {
       check_completion(wc[i], spec);

@@ -69,7 +69,8 @@ class QpStream {
             spec_.poll_batch,
             abort != nullptr ? &abort->raised : nullptr,
             abort_fd(),
-            &name_};
+            &name_,
+            abort != nullptr ? &abort->peer_ended : nullptr};
   }
   MemoryRegion& buffer() noexcept { return *buffer_; }
   QueuePair& qp() noexcept { return *qp_; }

@@ -29,13 +29,19 @@ RunAbort::~RunAbort() {
   close(fd);
 }
 
+void RunAbort::raise_peer_ended() const noexcept {
+  peer_ended.store(true, std::memory_order_relaxed);
+  raise();
+}
+
 void RunAbort::raise() const noexcept {
   if (!raised.exchange(true, std::memory_order_relaxed)) signal_eventfd(fd);
 }
 
-RunWatch::RunWatch(int socket_fd, int stop_fd, const RunAbort& abort)
+RunWatch::RunWatch(int socket_fd, int stop_fd, const RunAbort& abort, bool input_ends_peer)
     : abort_(abort), done_fd_(make_eventfd()) {
-  thread_ = std::thread([this, socket_fd, stop_fd] { watch(socket_fd, stop_fd); });
+  thread_ = std::thread(
+      [this, socket_fd, stop_fd, input_ends_peer] { watch(socket_fd, stop_fd, input_ends_peer); });
 }
 
 RunWatch::~RunWatch() {
@@ -44,15 +50,22 @@ RunWatch::~RunWatch() {
   close(done_fd_);
 }
 
-void RunWatch::watch(int socket_fd, int stop_fd) {
-  // POLLIN is not asked for on the socket: the client's next message is no reason to stop.
-  pollfd fds[3] = {{done_fd_, POLLIN, 0}, {socket_fd, POLLRDHUP, 0}, {stop_fd, POLLIN, 0}};
+void RunWatch::watch(int socket_fd, int stop_fd, bool input_ends_peer) {
+  // POLLIN is asked for on the socket only when the peer's next message ("finished") says it
+  // ended its sends; otherwise it is no reason to stop, and the socket is read after the run.
+  const short socket_events = static_cast<short>(POLLRDHUP | (input_ends_peer ? POLLIN : 0));
+  pollfd fds[3] = {{done_fd_, POLLIN, 0}, {socket_fd, socket_events, 0}, {stop_fd, POLLIN, 0}};
   for (;;) {
     if (poll(fds, stop_fd >= 0 ? 3 : 2, -1) < 0) {
       if (errno == EINTR) continue;
       return;  // cannot watch; the run still ends at its --timeout
     }
     if (fds[0].revents != 0) return;
+    if (fds[1].revents == POLLIN) {  // the peer ended its sends (a hang-up comes with more)
+      abort_.raise_peer_ended();
+      fds[1].events = POLLRDHUP;
+      continue;
+    }
     if (fds[1].revents != 0 || (stop_fd >= 0 && fds[2].revents != 0)) {
       abort_.raise();
       return;

@@ -17,21 +17,27 @@ class RunAbort {
   RunAbort& operator=(const RunAbort&) = delete;
 
   void raise() const noexcept;
+  // The peer has ended its sends (over a transport that may lose messages): raises the flag
+  // with this reason, which ends the receivers' waits without an error.
+  void raise_peer_ended() const noexcept;
   mutable std::atomic<bool> raised{false};  // raising is what a const watcher may do
+  mutable std::atomic<bool> peer_ended{false};
   int fd = -1;
 };
 
 class RunWatch {
  public:
   // Watches `socket_fd` (hang-up, error) and `stop_fd` (readable) until destroyed, and raises
-  // `abort` on either.
-  RunWatch(int socket_fd, int stop_fd, const RunAbort& abort);
+  // `abort` on either. With `input_ends_peer`, a message arriving on the socket (the peer's
+  // "finished": it has ended its sends) raises abort.raise_peer_ended() once, and the watch
+  // goes on for the rest.
+  RunWatch(int socket_fd, int stop_fd, const RunAbort& abort, bool input_ends_peer = false);
   ~RunWatch();
   RunWatch(const RunWatch&) = delete;
   RunWatch& operator=(const RunWatch&) = delete;
 
  private:
-  void watch(int socket_fd, int stop_fd);
+  void watch(int socket_fd, int stop_fd, bool input_ends_peer);
 
   const RunAbort& abort_;
   int done_fd_;  // an eventfd: written to end the watch

@@ -58,4 +58,15 @@ inline bool carries_sequence(const ibv_wc& wc, uint64_t seq) {
   return (wc.wc_flags & IBV_WC_WITH_IMM) != 0 && ntohl(wc.imm_data) == static_cast<uint32_t>(seq);
 }
 
+// The sequence a stream's index-th arrival of a bw run must carry: the stream's sequence +
+// index. Over a transport that may lose messages, lost ones before it make any later sequence
+// right too (never an earlier one: nothing is reordered or repeated), so a later immediate is
+// taken as the one expected.
+inline uint64_t bw_expected_sequence(const QpStream& s, const ibv_wc& wc, uint64_t index) {
+  const uint64_t expected = s.sequence + index;
+  if (s.spec().transport->reliable || (wc.wc_flags & IBV_WC_WITH_IMM) == 0) return expected;
+  const uint32_t ahead = ntohl(wc.imm_data) - static_cast<uint32_t>(expected);
+  return ahead < (1u << 31) ? expected + ahead : expected;
+}
+
 }  // namespace rdmabench

@@ -52,6 +52,7 @@ void add_to_message(nlohmann::json& message, const SideReport& r) {
   message["window_ns"] = r.window_ns;
   message["counted"] = r.counted;
   message["sent"] = r.sent;
+  message["received"] = r.received;
   message["verify_errors"] = r.verify_errors;
 }
 
@@ -64,6 +65,7 @@ SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uin
   r.window_ns = unsigned_as<uint64_t>(message, ctx, "window_ns");
   r.counted = counts_of(message, ctx, "counted", qps);
   r.sent = counts_of(message, ctx, "sent", qps);
+  r.received = counts_of(message, ctx, "received", qps);
   r.verify_errors = unsigned_as<uint64_t>(message, ctx, "verify_errors");
   return r;
 }

@@ -43,6 +43,7 @@ struct SideReport {
   std::vector<uint64_t> counted;
   std::vector<uint64_t> sent;
   std::vector<uint64_t> finish_ns;  // bw by iterations: when each stream's last send completed
+  std::vector<uint64_t> received;   // bw: the peer's messages that arrived, whole run (lat: 0)
   uint64_t verify_errors = 0;
 };
 

@@ -70,6 +70,7 @@ std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Sid
   LanePlan plan{options.length, side_sends(spec, side), side_receives(spec, side),
                 side_receives(spec, side == Side::kClient ? Side::kServer : Side::kClient),
                 threads};
+  plan.lossy = !spec.transport->reliable;
   const bool bw = spec.mode == Mode::kBandwidth;
   if (bw && !plan.sends && !plan.receives) return out;  // a passive target: nothing to run
   const size_t per_thread = samples.size() / threads;
@@ -95,6 +96,7 @@ SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestS
   r.counted.assign(spec.qps, 0);
   r.sent.assign(spec.qps, 0);
   r.finish_ns.assign(spec.qps, 0);
+  r.received.assign(spec.qps, 0);
   const bool bw = spec.mode == Mode::kBandwidth;
   for (uint32_t t = 0; t < threads.size(); ++t) {
     const ThreadOutcome& o = threads[t];
@@ -112,6 +114,7 @@ SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestS
       r.counted[t + i * spec.threads] = o.streams[i].counted;
       r.sent[t + i * spec.threads] = o.streams[i].sent;
       r.finish_ns[t + i * spec.threads] = o.streams[i].finish_ns;
+      r.received[t + i * spec.threads] = o.streams[i].received;
     }
   }
   return r;

@@ -42,25 +42,51 @@ void add_side(RunCounters& out, const TestSpec& spec, const RunResult& r, const 
   }
 }
 
-// bw: each direction over its own window, and the sum; per stream over the window.
+// Over a transport that may lose messages, when the target counts arrivals: what the run sent
+// and what arrived. Returns per stream the share of its messages that arrived (all 1 else), so
+// that the window's figures count only what arrived.
+std::vector<double> add_arrivals(RunCounters& out, const TestSpec& spec, const RunResult& r) {
+  std::vector<double> arrived(spec.qps, 1.0);
+  if (!spec.counts_arrivals()) return arrived;
+  const double sent = sum(r.client.sent), received = sum(r.server.received);
+  out.counters["sent_msgs"] = sent;
+  out.counters["received_msgs"] = received;
+  out.counters["lost_msgs"] = sent - received;
+  out.counters["loss_fraction"] = sent > 0 ? (sent - received) / sent : 0;
+  for (uint32_t i = 0; i < spec.qps; ++i)
+    arrived[i] = r.client.sent[i] > 0 ? static_cast<double>(r.server.received[i]) /
+                                            static_cast<double>(r.client.sent[i])
+                                      : 0;
+  return arrived;
+}
+
+// bw: each direction over its own window, and the sum; per stream over the window. Over a
+// transport that may lose messages, a stream's counted sends scaled by the share that arrived.
 double add_bandwidth(RunCounters& out, const TestSpec& spec, const RunResult& r) {
   auto& c = out.counters;
   const double size = static_cast<double>(spec.size);
   const double window = static_cast<double>(r.client.window_ns) * 1e-9;
-  const double forward = window > 0 ? sum(r.client.counted) / window : 0;
+  const std::vector<double> arrived = add_arrivals(out, spec, r);
+  double forward_msgs = 0;
   for (uint32_t i = 0; i < spec.qps; ++i) {
     const std::string q = "qp" + std::to_string(i);
-    c[q + "_msgs"] = static_cast<double>(r.client.counted[i]);
-    c[q + "_bytes_per_second"] =
-        window > 0 ? static_cast<double>(r.client.counted[i]) * size / window : 0;
+    const double msgs = static_cast<double>(r.client.counted[i]) * arrived[i];
+    forward_msgs += msgs;
+    c[q + "_msgs"] = msgs;
+    c[q + "_bytes_per_second"] = window > 0 ? msgs * size / window : 0;
     // By iterations every QP moves the same messages: how soon each finished shows fairness.
     if (r.client.finish_ns[i] > 0)
       c[q + "_finish_s"] = static_cast<double>(r.client.finish_ns[i]) * 1e-9;
   }
-  c["msgs"] = sum(r.client.counted);
+  const double forward = window > 0 ? forward_msgs / window : 0;
+  c["msgs"] = forward_msgs;
   c["window_s"] = window;
   if (!spec.bidir) {
-    out.label = "bw=unidirectional stream";
+    out.label = spec.transport->reliable ? "bw=unidirectional stream"
+                : spec.server_receives()
+                    ? "bw=unidirectional stream, what arrived (" + spec.transport.name() + ")"
+                    : "bw=unidirectional stream, as sent (" + spec.transport.name() +
+                          ": the target is passive, so arrivals are not counted)";
     return forward;
   }
   const double back_window = static_cast<double>(r.server.window_ns) * 1e-9;

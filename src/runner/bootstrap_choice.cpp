@@ -17,7 +17,8 @@ bool is_loopback(const std::string& host) {
 // --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route.
 BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
                                  uint16_t port, const std::string& device,
-                                 std::chrono::milliseconds timeout, bool ib_port_given) {
+                                 std::chrono::milliseconds timeout, bool ib_port_given,
+                                 Transport transport) {
   auto first_device = [&] { return device.empty() ? DeviceList().open().device_name() : device; };
   if (requested == "oob") return {Bootstrap::kOob, "requested", first_device()};
   if (requested == "auto" && ib_port_given)
@@ -31,6 +32,12 @@ BootstrapChoice choose_bootstrap(const std::string& requested, const std::string
     CmId probe(channel, default_transport()->cm_port_space);  // any: only the route
     probe.resolve(host, port, timeout);
     const std::string name = ibv_get_device_name(probe.verbs()->device);
+    // A transport rdma_cm cannot connect goes out of band, from the device the route takes.
+    if (!transport->rdmacm_refusal.empty())
+      return {Bootstrap::kOob,
+              "--transport " + transport.name() + ": " + std::string(transport->rdmacm_refusal) +
+                  "; the address maps to " + name,
+              device.empty() ? name : device};
     return {Bootstrap::kRdmaCm, requested == "auto" ? "address maps to " + name : "requested",
             name};
   } catch (const Error& e) {

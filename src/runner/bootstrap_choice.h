@@ -19,9 +19,11 @@ struct BootstrapChoice {
 // --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route; oob
 // on a loopback address or when rdma_cm cannot resolve it. Throws Error(kConnection) when
 // rdmacm was asked for and cannot resolve.
-// `ib_port_given`: --ib-port was given, which only oob honours, so auto picks oob.
+// `ib_port_given`: --ib-port was given, which only oob honours, so auto picks oob; so does a
+// `transport` that rdma_cm cannot connect.
 BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
                                  uint16_t port, const std::string& device,
-                                 std::chrono::milliseconds timeout, bool ib_port_given = false);
+                                 std::chrono::milliseconds timeout, bool ib_port_given = false,
+                                 Transport transport = default_transport());
 
 }  // namespace rdmabench

@@ -30,9 +30,11 @@ LocalProbe probe_local(RunPlan& r) {
   if (list.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
   LocalProbe p{verify_clock(),
                timing_environment(),
-               choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout, r.ib_port_given),
+               choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout, r.ib_port_given,
+                                so.base.transport),
                {}};
   so.base.bootstrap = p.choice.method;
+  if (p.choice.method == Bootstrap::kOob) so.device = p.choice.device;  // oob opens this one
   if (so.base.mtu != 0 && p.choice.method == Bootstrap::kRdmaCm)
     std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
   Context ctx = list.open(p.choice.device);

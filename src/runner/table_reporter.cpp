@@ -62,12 +62,16 @@ std::string latency_row(const TestSpec& spec, const Run& run) {
   return row;
 }
 
-std::string bandwidth_row(const Run& run) {
+std::string bandwidth_row(const TestSpec& spec, const Run& run) {
   const double bps = run_counter(run, "bytes_per_second");
-  return format("%14.2f %14.3f %12.6f %11.2f %11.2f %12.3f", bps / (1 << 20), bps * 8 / 1e9,
-                run_counter(run, "msgs_per_second") / 1e6,
-                run_counter(run, "client_cpu_us_per_msg"),
-                run_counter(run, "server_cpu_us_per_msg"), run_counter(run, "client_vcsw_per_msg"));
+  std::string row =
+      format("%14.2f %14.3f %12.6f %11.2f %11.2f %12.3f", bps / (1 << 20), bps * 8 / 1e9,
+             run_counter(run, "msgs_per_second") / 1e6, run_counter(run, "client_cpu_us_per_msg"),
+             run_counter(run, "server_cpu_us_per_msg"), run_counter(run, "client_vcsw_per_msg"));
+  if (spec.counts_arrivals())
+    row += format(" %12.0f %12.0f %8.3f", run_counter(run, "sent_msgs"),
+                  run_counter(run, "received_msgs"), run_counter(run, "loss_fraction") * 100);
+  return row;
 }
 
 }  // namespace
@@ -86,8 +90,15 @@ std::string table_header(const TestSpec& spec) {
     out +=
         "; #msgs: messages counted; MiB = 2^20 bytes, as perftest's MB; cpu: us per message, "
         "each side's own; vcsw: the client's)\n";
+    if (spec.counts_arrivals())
+      out += " (" + spec.transport.name() +
+             ": #msgs and BW count what arrived; sent and received: the whole run's)\n";
+    else if (!spec.transport->reliable)
+      out += " (" + spec.transport.name() +
+             ": the target is passive, so #msgs and BW are as sent; a loss would not show)\n";
     out += format(" %-10s %-10s %14s %14s %12s %11s %11s %12s", "#bytes", "#msgs", "BW avg[MiB/s]",
                   "BW avg[Gb/s]", "rate[Mpps]", "cpu_cli[us]", "cpu_srv[us]", "vcsw_cli/msg");
+    if (spec.counts_arrivals()) out += format(" %12s %12s %8s", "sent", "received", "loss[%]");
   }
   return out + "\n" + std::string(100, '-') + "\n";
 }
@@ -96,7 +107,8 @@ std::string table_row(const TestSpec& spec, const Run& run) {
   std::string row =
       format(" %-10s %-10s ", std::to_string(spec.size).c_str(), count_column(spec, run).c_str());
   if (run.error_occurred) return row + "ERROR: " + run.error_message + "\n";
-  return row + (spec.mode == Mode::kLatency ? latency_row(spec, run) : bandwidth_row(run)) + "\n";
+  return row + (spec.mode == Mode::kLatency ? latency_row(spec, run) : bandwidth_row(spec, run)) +
+         "\n";
 }
 
 TableReporter::TableReporter(std::ostream& out, std::string context_summary,

@@ -54,6 +54,16 @@ void validate_spec(const TestSpec& s) {
               " too, or use bw mode");
   require(!s.bidir || s.mode == Mode::kBandwidth, named("bidir", "--bidir"), 1,
           "both directions at once is a bw mode (lat is a ping-pong already)");
+  if (s.bidir && !s.transport->reliable)
+    throw Error(ExitCode::kUsage,
+                named("bidir", "--bidir") + " is set over " + s.transport.name() +
+                    ": both directions at once need a reliable transport (rc); over one that may "
+                    "lose messages, only the server learns when the other side has ended its "
+                    "sends");
+  if (s.bootstrap == Bootstrap::kRdmaCm && !s.transport->rdmacm_refusal.empty())
+    throw Error(ExitCode::kUsage, "spec field bootstrap (--cm) is rdmacm over " +
+                                      s.transport.name() + ": " +
+                                      std::string(s.transport->rdmacm_refusal) + " (use --cm oob)");
   require(is_path_mtu(s.mtu), named("mtu", "--mtu"), s.mtu,
           "it must be 256, 512, 1024, 2048 or 4096 (or 0: the active MTU)");
   require(!s.outs || (*s.outs >= 1 && *s.outs <= kMaxOuts), named("outs", "--outs"),

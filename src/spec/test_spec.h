@@ -62,6 +62,11 @@ struct TestSpec {
   // Does this pattern consume posted receives on the server? On the client?
   bool server_receives() const { return pattern->target_receives; }
   bool client_receives() const;
+  // bw over a transport that may lose messages (uc, ud) to a target that takes receives: the
+  // target counts what arrived, and the figures count only that.
+  bool counts_arrivals() const {
+    return mode == Mode::kBandwidth && !transport->reliable && server_receives();
+  }
   // The CQ of QP i, and how many CQs a side has.
   uint32_t cq_of_qp(uint32_t i) const { return cq_per_qp ? i : i % threads; }
   uint32_t cq_count() const { return cq_per_qp ? qps : threads; }

@@ -22,6 +22,9 @@ struct TransportInfo {
   bool reliable;                  // acknowledged and retransmitted (RDMA read and atomics need it)
   bool connected;  // one QP talks to one remote QP (RDMA write needs it); else each send
                    // names its destination
+  // Why rdma_cm cannot connect it (empty: it can): --cm auto then picks the out-of-band
+  // bootstrap, and --cm rdmacm is a usage error that says this.
+  std::string_view rdmacm_refusal;
   // The attributes each ibv_modify_qp move sets (IBV_QP_*): the queue pair fills every
   // attribute it knows, the transport says which of them it takes.
   int init_mask;  // RESET->INIT

@@ -2,12 +2,14 @@
 #include "core/comma_list.h"
 #include "verbs/rc.h"
 #include "verbs/transport.h"
+#include "verbs/uc.h"
 
 namespace rdmabench {
 
 const std::vector<Transport>& registered_transports() {
   static const std::vector<Transport> all = {
       Transport(kRcTransport),
+      Transport(kUcTransport),
   };
   return all;
 }

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "mesh/pair_measurement.h"
 #include "spec_fixture.h"
+#include "verbs/transport.h"
 
 using namespace rdmabench;
 
@@ -38,6 +39,7 @@ class FakeRuns : public RunSource {
       side->total = SideFigures{1000ull * spec_.threads, 0, 0, 0, 0};
       side->counted.assign(spec_.qps, n);
       side->sent.assign(spec_.qps, n);
+      side->received.assign(spec_.qps, n - std::min(n, lost_per_stream));
       side->finish_ns.assign(spec_.qps, 0);
       side->window_ns = n * 1000;
     }
@@ -47,6 +49,7 @@ class FakeRuns : public RunSource {
   std::vector<ClientRun> requests;
   std::vector<size_t> sample_room;
   uint64_t check_errors = 0;
+  uint64_t lost_per_stream = 0;  // messages of each stream that never arrived (uc)
 
  private:
   const TestSpec& spec_;
@@ -78,6 +81,25 @@ TEST(BenchmarkMeasurement, WarmUpThenTimedRunThenCheckRun) {
   EXPECT_DOUBLE_EQ(c.counters.at("msgs"), 4 * 500);
   EXPECT_EQ(checked.messages, 4u * 500);  // every QP's messages were checked
   EXPECT_EQ(checked.errors, 0u);
+}
+
+TEST(BenchmarkMeasurement, OverAnUnreliableTransportOnlyWhatArrivedWasCheckedAndCounted) {
+  TestSpec spec = verified("send", Mode::kBandwidth, 2, 1);
+  spec.transport = *parse_transport("uc");
+  FakeRuns fake(spec);
+  fake.lost_per_stream = 30;
+  std::vector<uint64_t> samples;
+  BenchmarkMeasurement m(fake, spec, {{500, 0, 0}, 16, {}, false}, samples);
+  m.warm_up();
+  const RunCounters c = m.timed_run();
+  EXPECT_DOUBLE_EQ(c.counters.at("sent_msgs"), 2 * 500);
+  EXPECT_DOUBLE_EQ(c.counters.at("received_msgs"), 2 * 470);
+  EXPECT_DOUBLE_EQ(c.counters.at("lost_msgs"), 2 * 30);
+  EXPECT_DOUBLE_EQ(c.counters.at("loss_fraction"), 0.06);
+  EXPECT_DOUBLE_EQ(c.counters.at("msgs"), 2 * 470);  // what arrived
+  EXPECT_DOUBLE_EQ(c.counters.at("qp1_msgs"), 470);
+  EXPECT_DOUBLE_EQ(c.counters.at("bytes_per_second"), c.counters.at("msgs_per_second") * 64);
+  EXPECT_EQ(m.check().messages, 2u * 470);
 }
 
 TEST(BenchmarkMeasurement, ATimedWindowHasRoomForEveryRoundTripAndChecksAFixedCount) {

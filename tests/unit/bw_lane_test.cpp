@@ -197,11 +197,13 @@ class FakePoller {
   }
   int wait(CompletionBatch& wc) {
     const int got = try_poll(wc);
+    if (got == 0 && peer_ended) throw PeerEndedSending{};  // as the run's watch would end it
     if (got == 0) throw std::logic_error("the lane waits on a CQ that nothing will complete");
     return got;
   }
 
   WindowWitness* witness = nullptr;  // set to judge a timed window
+  bool peer_ended = false;           // the peer has said it ended its sends
 
  private:
   FakeCq& cq_;
@@ -426,6 +428,62 @@ TEST(BwLane, ATimedReceiverStopsAtThePeersMarkerWithoutCountingIt) {
   EXPECT_EQ(r.streams[0].received, 5u);
   EXPECT_EQ(f.streams[0].reposted, 6u);  // the marker's receive goes back too
   EXPECT_EQ(f.streams[0].sequence, 5u);
+}
+
+TEST(BwLane, ALossySenderClosesEveryStreamByIterationsWithAMarkerThatIsNoMessage) {
+  const TestSpec spec = lane_spec("send", 8, 2);
+  FakeLane f(spec, {0, 1}, false);
+  LanePlan plan = by_iterations(7, true, false, true);
+  plan.lossy = true;
+  const LaneResult r = f.run(plan);
+  for (size_t i = 0; i < 2; ++i) {
+    const FakeQp& qp = f.streams[i].qp();
+    EXPECT_EQ(qp.posts, 8u) << i;
+    EXPECT_EQ(qp.markers, 1u) << i;
+    EXPECT_EQ(qp.last_signalled, qp.last_posted) << i;
+    EXPECT_EQ(r.streams[i].sent, 7u) << i;
+    EXPECT_EQ(r.streams[i].counted, 7u) << i;
+    EXPECT_EQ(f.streams[i].sequence, 7u) << i;
+  }
+}
+
+TEST(BwLane, ALossyReceiverCountsWhatArrivedAndEndsAtTheMarker) {
+  const TestSpec spec = lane_spec("send", 8, 2);
+  FakeLane f(spec, {0}, false);
+  f.peer_sends(5, true);  // 7 were due: 2 lost
+  LanePlan plan = by_iterations(7, false, true, false);
+  plan.lossy = true;
+  const LaneResult r = f.run(plan);
+  EXPECT_EQ(r.streams[0].received, 5u);
+  EXPECT_EQ(f.streams[0].reposted, 6u);
+  EXPECT_EQ(f.streams[0].sequence, 5u);
+}
+
+TEST(BwLane, ALossyReceiverWhoseMarkerWasLostEndsWhenThePeerHasEnded) {
+  const TestSpec spec = lane_spec("send", 8, 2);
+  FakeLane f(spec, {0, 1}, true);
+  f.peer_sends(4, false);                                                // the markers lost
+  f.cqs[1].pending.push_back({peer_end_marker(f.streams[1]), nullptr});  // but one
+  for (FakePoller& p : f.pollers) p.peer_ended = true;
+  LanePlan plan = by_iterations(7, false, true, false);
+  plan.lossy = true;
+  const uint64_t start = now_ns();
+  const LaneResult r = f.run(plan);
+  // Stream 0 never saw its marker: the lane waited kLossyDrainQuietNs with nothing arriving.
+  EXPECT_GE(now_ns() - start, lane_detail::kLossyDrainQuietNs);
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ(r.streams[i].received, 4u) << i;
+}
+
+TEST(BwLane, ByIterationsAReliableReceiverStopsAtItsCountWithoutAMarker) {
+  const TestSpec spec = lane_spec("send", 8, 2);
+  FakeLane f(spec, {0}, false);
+  f.peer_sends(7, false);
+  const LaneResult r = f.run(by_iterations(7, false, true, false));
+  EXPECT_EQ(r.streams[0].received, 7u);
+  FakeLane g(spec, {0}, false);
+  const LaneResult s = g.run(by_iterations(7, true, false, true));
+  EXPECT_EQ(g.streams[0].qp().markers, 0u);  // no marker unless the transport may lose
+  EXPECT_EQ(s.streams[0].sent, 7u);
 }
 
 TEST(BwLane, CompareAndSwapsChainFromWhereTheStreamsSequenceStands) {

@@ -17,6 +17,7 @@ SideReport two_threads_three_qps() {
   r.window_ns = 123456789012;
   r.counted = {10, 20, 30};
   r.sent = {11, 21, 31};
+  r.received = {9, 0, 31};
   r.verify_errors = 4;
   return r;
 }
@@ -56,6 +57,7 @@ TEST(SideFigures, TheDoneMessageCarriesEveryFigureAndCount) {
   EXPECT_EQ(got.window_ns, sent.window_ns);
   EXPECT_EQ(got.counted, sent.counted);
   EXPECT_EQ(got.sent, sent.sent);
+  EXPECT_EQ(got.received, sent.received);
   EXPECT_EQ(got.verify_errors, sent.verify_errors);
   // When each stream finished is the client's own (its per-QP finish times): not sent.
   EXPECT_FALSE(done.contains("finish_ns"));
@@ -77,6 +79,9 @@ TEST(SideFigures, ADoneMessageThatDoesNotMatchTheSpecIsRefusedNamingTheField) {
   nlohmann::json negative = done;
   negative["sent"][1] = -1;
   EXPECT_NE(refusal(negative, 2, 3).find("sent"), std::string::npos);
+  nlohmann::json short_received = done;
+  short_received["received"].erase(2);
+  EXPECT_NE(refusal(short_received, 2, 3).find("received"), std::string::npos);
   nlohmann::json missing = done;
   missing["figures"].erase("wakeups");
   EXPECT_NE(refusal(missing, 2, 3).find("wakeups"), std::string::npos);
