@@ -284,3 +284,18 @@ def test_pattern_all_notes_only_a_pattern_it_runs_at_no_size():
     notes = [line for line in proc.stderr.splitlines() if "leaves out" in line]
     assert notes == [f"rdmabench: note: --pattern all leaves out {p} at 2, 4096 B (atomics work on "
                      "8-byte operands)" for p in ("fetch_add", "compare_swap")], proc.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--transport", "uc", "--pattern", "read"), "read: needs a reliable connected transport, not uc"),
+    (("--transport", "uc", "--pattern", "fetch_add"), "fetch_add: needs a reliable connected"),
+    (("--transport", "uc", "--pattern", "compare_swap"), "compare_swap: needs a reliable connected"),
+    (("--transport", "uc", "--pattern", "send", "--bidir"), "--bidir) is set over uc"),
+    (("--transport", "uc", "--pattern", "send", "--cm", "rdmacm"), "rdma_cm connects RC only"),
+    (("--transport", "xyz"), "--transport"),
+])
+def test_a_combination_the_transport_cannot_do_is_refused_before_connecting(args, says):
+    """Each names the combination, exit 2, with no device and no server (none here)."""
+    proc = rdmabench("run", "10.255.255.1", "--port", "1", "--timeout", "1", *args)
+    assert proc.returncode == 2, proc.stderr
+    assert says in proc.stderr.strip().splitlines()[-1], proc.stderr

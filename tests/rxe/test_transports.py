@@ -1,0 +1,109 @@
+"""Transports other than rc on real rxe: every pattern each one can run, with --verify, in lo
+and veth, and the loss accounting of an unreliable transport (a netem loss on the veth must
+show as messages sent and not received)."""
+import json
+import subprocess
+
+import jsonschema
+import pytest
+
+from conftest import REGISTRY, ROOT, run
+
+SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "results.schema.json").read_text()))
+
+UNRELIABLE = [t["name"] for t in REGISTRY["transports"] if not t["reliable"]]
+PATTERNS = {p["name"]: p for p in REGISTRY["patterns"]}
+
+
+def over(transport, size):
+    return [p for p, info in PATTERNS.items() if transport in info["transports"]
+            and info["min_size"] <= size and (info["max_size"] is None or size <= info["max_size"])]
+
+
+def host_of(layout):
+    return "10.99.0.1" if layout.startswith("veth") else "127.0.0.1"
+
+
+def run_over(rdmabench, layout, server, transport, *extra, timeout=600):
+    """`rdmabench run` with --cm auto: it picks the bootstrap the transport can use."""
+    return run([rdmabench, "run", host_of(layout), "--port", str(server.port), "--transport",
+                transport, *extra], timeout=timeout)
+
+
+def check_arrivals(name, row, spec):
+    """A bw row to a target that takes receives counts what arrived, and its figures agree."""
+    sent, received = row["sent_msgs"], row["received_msgs"]
+    assert 0 < received <= sent and row["lost_msgs"] == sent - received, (name, row)
+    assert row["loss_fraction"] == pytest.approx((sent - received) / sent), name
+    # By iterations one QP sends exactly --iters; what arrived is what the window counts.
+    assert sent == row["iterations"] and row["msgs"] == pytest.approx(received), (name, row)
+    assert row["bytes_per_second"] == pytest.approx(row["msgs_per_second"] * spec["size"]), name
+    assert "what arrived" in row["label"], row["label"]
+    assert row["verified_messages"] == received, (name, row)
+
+
+@pytest.mark.parametrize("transport", UNRELIABLE)
+def test_every_pattern_a_transport_can_run_is_verified(rdmabench, layout, server, tmp_path,
+                                                       transport):
+    """Each pattern the registry says runs over the transport, bw and lat, busy and event, at
+    64 B and 64 KiB (16 packets at the guest's 4096 MTU), with --verify; the bootstrap is
+    out of band even in veth, from the device the route takes."""
+    out = tmp_path / f"{transport}.json"
+    proc = run_over(rdmabench, layout, server, transport, "--sizes", "64,65536", "--iters", "300",
+                    "--verify", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    SCHEMA.validate(doc)
+    ctx = doc["context"]
+    assert ctx["bootstrap"] == "oob", ctx
+    if layout == "veth":  # from the route's device, so the traffic crosses the veth
+        assert transport in ctx["bootstrap_reason"], ctx["bootstrap_reason"]
+        assert ctx["device"] == "rxe1" and ctx["gid"] == "::ffff:10.99.0.2", ctx
+    rows = {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
+    expected = {f"{p}/{m}/{c}/{s}/{transport}" for s in (64, 65536) for p in over(transport, s)
+                for m in ("bw", "lat") for c in ("busy", "event")}
+    assert expected == set(rows), set(rows) ^ expected
+    for name, row in rows.items():
+        assert not row.get("error_occurred"), (name, row.get("error_message"))
+        spec = row["rdmabench_spec"]
+        assert spec["transport"] == transport and spec["verify"] is True
+        assert row["verify_errors"] == 0, (name, row)
+        arrivals = spec["mode"] == "bw" and PATTERNS[spec["pattern"]]["target_receives"]
+        assert ("sent_msgs" in row) == arrivals, name
+        if arrivals:
+            check_arrivals(name, row, spec)
+        elif spec["mode"] == "bw":
+            assert "as sent" in row["label"], row["label"]  # a passive target counts nothing
+    assert "loss[%]" in proc.stdout and "a loss would not show" in proc.stdout
+
+
+@pytest.mark.layout("veth")
+@pytest.mark.parametrize("transport", UNRELIABLE)
+def test_a_lost_message_shows_as_sent_and_not_received(rdmabench, layout, server, tmp_path,
+                                                       transport):
+    """A 10 % netem loss on the client's veth: over an unreliable transport messages are gone,
+    and the row says how many, spread over several QPs and threads too; bandwidth counts only
+    what arrived. The run still ends (the end-of-stream marker may itself be lost)."""
+    out = tmp_path / "lossy.json"
+    subprocess.run(["tc", "qdisc", "add", "dev", "veth1", "root", "netem", "loss", "10%"],
+                   check=True)
+    try:
+        proc = run_over(rdmabench, layout, server, transport, "--pattern", "send,send_imm",
+                        "--mode", "bw", "--cq", "busy", "--sizes", "64", "--iters", "3000",
+                        "--qps", "1,4", "--threads", "2", "--verify", "--out", str(out))
+    finally:
+        subprocess.run(["tc", "qdisc", "del", "dev", "veth1", "root"], check=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rows = json.loads(out.read_text())["benchmarks"]
+    assert len(rows) == 4
+    for row in rows:
+        name, spec = row["name"], row["rdmabench_spec"]
+        sent, received = row["sent_msgs"], row["received_msgs"]
+        assert sent == row["iterations"] * spec["qps"], (name, row)
+        # 10 % of the packets dropped: each of thousands of messages is lost alone, so far
+        # more than none and far fewer than half (the binomial spread is a fraction of a %).
+        assert 0.03 < row["loss_fraction"] < 0.3, (name, row)
+        assert row["lost_msgs"] == sent - received and row["verify_errors"] == 0, (name, row)
+        assert row["msgs"] == pytest.approx(received), (name, row)
+        per_qp = sum(row[f"qp{i}_msgs"] for i in range(spec["qps"]))
+        assert per_qp == pytest.approx(received), (name, row)
