@@ -58,7 +58,7 @@ bool wait_for_marker(QpStream& ep, Poller& poller, uint8_t marker,
     if (deadline == 0) {
       deadline = t + static_cast<uint64_t>(timeout.count()) * 1'000'000;
     } else if (t > deadline) {
-      throw_completion_timeout(timeout, ep.name());
+      throw_completion_timeout(ep.poll_target(timeout));
     }
   }
   return true;

@@ -17,7 +17,7 @@ class SpinDeadline {
     if (deadline_ == 0)
       deadline_ = t + static_cast<uint64_t>(target_.timeout.count()) * 1'000'000;
     else if (t > deadline_)
-      throw_completion_timeout(target_.timeout, *target_.benchmark);
+      throw_completion_timeout(target_);
   }
 
  private:

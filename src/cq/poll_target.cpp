@@ -4,10 +4,14 @@
 
 namespace rdmabench {
 
-void throw_completion_timeout(std::chrono::milliseconds timeout, const std::string& benchmark) {
-  throw Error(ExitCode::kRuntime, "no completion within " + std::to_string(timeout.count()) +
-                                      " ms in " + benchmark +
-                                      " (peer gone or stalled? see --timeout)");
+void throw_completion_timeout(const PollTarget& target) {
+  const std::string why =
+      target.unreliable
+          ? " (over an unreliable transport a lost message is never resent, and a ping-pong "
+            "waits for it; else the peer is gone or stalled: see --timeout)"
+          : " (peer gone or stalled? see --timeout)";
+  throw Error(ExitCode::kRuntime, "no completion within " + std::to_string(target.timeout.count()) +
+                                      " ms in " + *target.benchmark + why);
 }
 
 void throw_run_aborted(const std::string& benchmark) {
@@ -19,7 +23,7 @@ void throw_wait_ended(const PollTarget& target) {
   if (target.peer_ended != nullptr && target.peer_ended->load(std::memory_order_relaxed))
     throw PeerEndedSending{};
   if (target.abort_requested()) throw_run_aborted(*target.benchmark);
-  throw_completion_timeout(target.timeout, *target.benchmark);
+  throw_completion_timeout(target);
 }
 
 }  // namespace rdmabench

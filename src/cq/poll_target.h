@@ -35,6 +35,7 @@ struct PollTarget {
   // Raised with `abort` when what ended the wait is the peer's end of sending over a transport
   // that may lose messages (a wait then ends with PeerEndedSending, not an error).
   const std::atomic<bool>* peer_ended = nullptr;
+  bool unreliable = false;  // the transport may lose a message, which a timeout then names
 
   bool abort_requested() const noexcept {
     return abort != nullptr && abort->load(std::memory_order_relaxed);
@@ -51,9 +52,8 @@ struct PollTarget {
 // transport that may lose messages, the receiver's cue to take what is left and stop counting.
 struct PeerEndedSending {};
 
-// Error(kRuntime): no completion within the timeout.
-[[noreturn]] void throw_completion_timeout(std::chrono::milliseconds timeout,
-                                           const std::string& benchmark);
+// Error(kRuntime): no completion within the target's timeout.
+[[noreturn]] void throw_completion_timeout(const PollTarget& target);
 // Error(kConnection): the run was ended early (the client went away or the server stops).
 [[noreturn]] void throw_run_aborted(const std::string& benchmark);
 // The right one of the three after a wait gave up (PeerEndedSending when the peer ended).

@@ -70,7 +70,8 @@ class QpStream {
             abort != nullptr ? &abort->raised : nullptr,
             abort_fd(),
             &name_,
-            abort != nullptr ? &abort->peer_ended : nullptr};
+            abort != nullptr ? &abort->peer_ended : nullptr,
+            !spec_.transport->reliable};
   }
   MemoryRegion& buffer() noexcept { return *buffer_; }
   QueuePair& qp() noexcept { return *qp_; }

@@ -91,9 +91,14 @@ def test_a_lost_message_shows_as_sent_and_not_received(rdmabench, layout, server
         proc = run_over(rdmabench, layout, server, transport, "--pattern", "send,send_imm",
                         "--mode", "bw", "--cq", "busy", "--sizes", "64", "--iters", "3000",
                         "--qps", "1,4", "--threads", "2", "--verify", "--out", str(out))
+        # A ping-pong waits for a lost message until --timeout, and says why it may be lost
+        # (6000 messages at 10 %: none lost would be a chance of about 1e-275).
+        lat = run_over(rdmabench, layout, server, transport, "--pattern", "send", "--mode", "lat",
+                       "--cq", "busy", "--sizes", "64", "--iters", "3000", "--timeout", "2")
     finally:
         subprocess.run(["tc", "qdisc", "del", "dev", "veth1", "root"], check=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert lat.returncode == 5 and "a lost message is never resent" in lat.stderr, lat.stderr
     rows = json.loads(out.read_text())["benchmarks"]
     assert len(rows) == 4
     for row in rows:
