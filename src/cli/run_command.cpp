@@ -133,7 +133,11 @@ void add_scale_and_queues(cxxopts::Options& options) {
       "outs",
       "RDMA reads and atomics each QP keeps in flight (like perftest -o; default: the "
       "device's most, at most 16)",
-      cxxopts::value<uint32_t>());
+      cxxopts::value<uint32_t>())(
+      "post-list",
+      "bw: sends chained per ibv_post_send (like perftest -l); several make one benchmark "
+      "each: 1,2,4,8,16,32",
+      cxxopts::value<std::string>()->default_value("1"));
 }
 
 // The server, the device and the path, and how long to wait.
@@ -239,6 +243,11 @@ uint64_t seconds_option(const cxxopts::ParseResult& args, const char* name, doub
 // --qps, --threads, --cpus, --cq-per-qp, --bidir, --duration, --margin.
 void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.qps = parse_qps(args["qps"].as<std::string>());
+  const auto chains = parse_number_list(args["post-list"].as<std::string>(), "post-list", 1,
+                                        kMaxPostList, "a chain length (examples: 8, 1,2,4,8)");
+  so.post_lists.assign(chains.begin(), chains.end());
+  if (args.count("post-list") && !so.runs(Mode::kBandwidth))
+    throw Error(ExitCode::kUsage, "--post-list chains bw sends: give --mode bw or all");
   so.threads = args["threads"].as<uint32_t>();
   if (so.threads == 0 || so.threads > kMaxThreads)
     throw Error(ExitCode::kUsage, "--threads must be between 1 and " + std::to_string(kMaxThreads));
@@ -348,9 +357,10 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
 nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& so,
                          const PassLimits& limits) {
   nlohmann::json params = to_json(so.base);
-  for (const char* key : {"pattern", "mode", "cq", "size", "rate", "qps", "threads"})
+  for (const char* key : {"pattern", "mode", "cq", "size", "rate", "qps", "threads", "post_list"})
     params.erase(key);
   params["qps"] = args["qps"].as<std::string>();
+  params["post_list"] = args["post-list"].as<std::string>();
   params["threads"] = so.threads;
   params["cpus"] = args.count("cpus") ? args["cpus"].as<std::string>() : std::string();
   params["duration_s"] =

@@ -37,6 +37,7 @@ nlohmann::json to_json(const TestSpec& s) {
   j["qp_timeout"] = or_null(s.qp_timeout);
   j["gid_index"] = or_null(s.gid_index);
   j["outs"] = or_null(s.outs);
+  j["post_list"] = s.post_list;
   return j;
 }
 
@@ -89,6 +90,7 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.qp_timeout = optional_u32(j, ctx, "qp_timeout");
   s.gid_index = optional_u32(j, ctx, "gid_index");
   s.outs = optional_u32(j, ctx, "outs");
+  s.post_list = unsigned_as<uint32_t>(j, ctx, "post_list", 1, kMaxPostList);
   validate_spec(s);
   return s;
 }

@@ -17,6 +17,7 @@
 
 #include "core/clock.h"
 #include "datapath/atomic_operands.h"
+#include "datapath/chained_sends.h"
 #include "datapath/endpoint.h"
 #include "datapath/pattern.h"
 #include "datapath/resource_usage.h"
@@ -60,9 +61,9 @@ namespace lane_detail {
 template <typename Stream>
 struct StreamState {
   StreamState(Stream& st, ibv_wr_opcode opcode, uint64_t n)
-      : s(st), req(st, opcode), limit(n), first_sequence(st.sequence) {}
+      : s(st), sends(st, opcode), limit(n), first_sequence(st.sequence) {}
   Stream& s;
-  StreamSendRequest<Stream> req;
+  ChainedSends<Stream> sends;  // --post-list of them per ibv_post_send
   EndOfStream end;
   uint64_t limit;  // sends this run will post (unbounded in a timed window, until it closes)
   uint64_t first_sequence;
@@ -70,24 +71,36 @@ struct StreamState {
   bool peer_ended = false;
 };
 
-// Posts on `st` while the send queue has room and the run has messages left. The closing
-// message of a timed window is the end marker when the peer receives.
-// A check run signals every send, so that each one's completion can be checked.
+// Posts on `st` while the send queue has room and the run has messages left, a chain of
+// --post-list at a time (only whole chains, as perftest, but for the run's last messages).
+// The closing message is the end marker when closes_with_marker, posted alone.
+// A check run signals every send, so that each one's completion can be checked. Validation
+// keeps post_list + signal_every <= tx_depth + 1, so that when a chain does not fit, the
+// signal_every or more sends outstanding hold a signalled one whose completion makes room.
 template <typename Stream>
 void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_imm, bool atomic,
                      bool marker) {
-  while (st.posted < st.limit && st.posted - st.done < spec.tx_depth) {
-    const uint64_t next = st.posted + 1;
-    if (marker && next == st.limit) [[unlikely]] {
-      st.end.post(st.s, st.s.send_id(next));
-    } else {
-      if (with_imm)
-        st.req.wr().imm_data = htonl(static_cast<uint32_t>(st.first_sequence + st.posted));
-      if (atomic) set_atomic_operands(st.s, st.req.wr(), st.first_sequence + st.posted);
-      st.req.post(st.s, st.s.send_id(next),
-                  next % spec.signal_every == 0 || next == st.limit || st.s.checking);
+  while (st.posted < st.limit) {
+    const uint64_t room = spec.tx_depth - (st.posted - st.done);
+    const uint64_t messages = st.limit - st.posted - (marker ? 1 : 0);
+    if (messages == 0) {  // only the end marker is left
+      if (room == 0) return;
+      st.end.post(st.s, st.s.send_id(++st.posted));
+      return;
     }
-    st.posted = next;
+    const uint32_t chain = static_cast<uint32_t>(std::min<uint64_t>(st.sends.capacity(), messages));
+    if (chain > room) return;
+    for (uint32_t k = 0; k < chain; ++k) {
+      const uint64_t seq = st.first_sequence + st.posted + k;  // the message's number
+      const uint64_t next = st.posted + k + 1;                 // its place in this run
+      StreamSendRequest<Stream>& r = st.sends[k];
+      if (with_imm) r.wr().imm_data = htonl(static_cast<uint32_t>(seq));
+      if (atomic) set_atomic_operands(st.s, r.wr(), seq);
+      r.prepare(st.s, st.s.send_id(next),
+                next % spec.signal_every == 0 || next == st.limit || st.s.checking);
+    }
+    st.sends.post(st.s, chain);
+    st.posted += chain;
   }
 }
 

@@ -62,14 +62,18 @@ struct StreamSendRequest {
   }
   ibv_send_wr& wr() noexcept { return request.native(); }
 
-  void post(Stream& ep, uint64_t id, bool signaled) {
+  // Everything a post does but the post: its id, its flags, and what tests inject.
+  void prepare(Stream& ep, uint64_t id, bool signaled) {
     ibv_send_wr& wr = request.native();
     wr.wr_id = id;
     wr.send_flags = base_flags | (signaled ? static_cast<unsigned>(IBV_SEND_SIGNALED) : 0u);
     injected_post_work(request.sge().length);  // nothing, except in the gate's slowdown build
     if (ep.posted++ == ep.corrupt_from) [[unlikely]]
       ep.source()[0] ^= 0xff;  // testing only: --debug-corrupt, in check runs
-    ep.qp().post_send(wr);
+  }
+  void post(Stream& ep, uint64_t id, bool signaled) {
+    prepare(ep, id, signaled);
+    ep.qp().post_send(request.native());
   }
 };
 using SendRequest = StreamSendRequest<QpStream>;

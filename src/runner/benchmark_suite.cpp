@@ -25,18 +25,21 @@ std::vector<TestSpec> expand_specs(const SuiteOptions& options) {
         for (uint64_t size : sizes)
           // --rate paces lat only: bw runs once, back to back.
           for (uint64_t rate : m == Mode::kLatency ? options.rates : std::vector<uint64_t>{0})
-            for (uint32_t qps : options.qps) {
-              TestSpec s = options.base;
-              s.pattern = p;
-              s.mode = m;
-              s.cq = c;
-              s.size = size;
-              s.rate = rate;
-              s.qps = qps;
-              s.threads = std::min(options.threads, qps);
-              s.bidir = options.base.bidir && m == Mode::kBandwidth;
-              specs.push_back(s);
-            }
+            for (uint32_t qps : options.qps)
+              for (uint32_t chain :
+                   m == Mode::kBandwidth ? options.post_lists : std::vector<uint32_t>{1}) {
+                TestSpec s = options.base;
+                s.post_list = chain;
+                s.pattern = p;
+                s.mode = m;
+                s.cq = c;
+                s.size = size;
+                s.rate = rate;
+                s.qps = qps;
+                s.threads = std::min(options.threads, qps);
+                s.bidir = options.base.bidir && m == Mode::kBandwidth;
+                specs.push_back(s);
+              }
   return specs;
 }
 

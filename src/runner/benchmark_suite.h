@@ -30,14 +30,15 @@ struct SuiteOptions {
   std::vector<Mode> modes;
   std::vector<CqChoice> cq_choices;
   std::vector<uint64_t> sizes;
-  std::vector<uint64_t> rates{0};      // --rate: offered loads for lat (0: back to back)
-  std::vector<uint32_t> qps{1};        // --qps: QPs per benchmark, one benchmark each
-  uint32_t threads = 1;                // --threads (at most the QP count)
-  std::vector<int> cpus;               // --cpus: client thread t on cpus[t % size]
-  std::optional<uint64_t> iterations;  // --iters; otherwise Google Benchmark's min_time decides
-  uint64_t duration_ns = 0;            // --duration: a timed window instead of --iters
-  uint64_t margin_ns = 0;              // --margin: before and after the window
-  uint64_t warmup = 16;                // --warmup: messages run before timing, in no statistic
+  std::vector<uint64_t> rates{0};       // --rate: offered loads for lat (0: back to back)
+  std::vector<uint32_t> qps{1};         // --qps: QPs per benchmark, one benchmark each
+  std::vector<uint32_t> post_lists{1};  // --post-list: bw chain lengths, one benchmark each
+  uint32_t threads = 1;                 // --threads (at most the QP count)
+  std::vector<int> cpus;                // --cpus: client thread t on cpus[t % size]
+  std::optional<uint64_t> iterations;   // --iters; otherwise Google Benchmark's min_time decides
+  uint64_t duration_ns = 0;             // --duration: a timed window instead of --iters
+  uint64_t margin_ns = 0;               // --margin: before and after the window
+  uint64_t warmup = 16;                 // --warmup: messages run before timing, in no statistic
   std::chrono::milliseconds report_every{0};  // --report-every: bw interval lines (0: none)
   TestSpec base;                              // depths, signalling, verify, bootstrap, gid, mtu
   const StopSignals* stop = nullptr;          // SIGINT/SIGTERM: skip what has not run yet

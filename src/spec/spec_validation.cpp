@@ -21,6 +21,35 @@ bool is_path_mtu(uint32_t mtu) {
   return mtu == 0 || mtu == 256 || mtu == 512 || mtu == 1024 || mtu == 2048 || mtu == 4096;
 }
 
+// What a transport that may lose messages, or that rdma_cm cannot connect, cannot do.
+void validate_unreliable_use(const TestSpec& s) {
+  if (s.bidir && !s.transport->reliable)
+    throw Error(ExitCode::kUsage,
+                named("bidir", "--bidir") + " is set over " + s.transport.name() +
+                    ": both directions at once need a reliable transport (rc); over one that may "
+                    "lose messages, only the server learns when the other side has ended its "
+                    "sends");
+  if (s.bootstrap == Bootstrap::kRdmaCm && !s.transport->rdmacm_refusal.empty())
+    throw Error(ExitCode::kUsage, "spec field bootstrap (--cm) is rdmacm over " +
+                                      s.transport.name() + ": " +
+                                      std::string(s.transport->rdmacm_refusal) + " (use --cm oob)");
+}
+
+// --post-list: bw only, and short enough that a chain that does not fit leaves a signalled
+// send outstanding to wait for.
+void validate_post_list(const TestSpec& s) {
+  require(s.post_list >= 1 && s.post_list <= kMaxPostList, named("post_list", "--post-list"),
+          s.post_list, "it must be between 1 and " + std::to_string(kMaxPostList));
+  require(s.post_list == 1 || s.mode == Mode::kBandwidth, named("post_list", "--post-list"),
+          s.post_list, "chains of sends are a bw setting (lat has one message in flight)");
+  const uint64_t most = uint64_t{s.tx_depth} + 1 - std::min(s.signal_every, s.tx_depth);
+  require(s.post_list <= most, named("post_list", "--post-list"), s.post_list,
+          "with --signal-every " + std::to_string(s.signal_every) + " it must be at most " +
+              std::to_string(most) + " (--tx-depth " + std::to_string(s.tx_depth) +
+              " + 1 - --signal-every: a chain that does not fit must leave a signalled send "
+              "outstanding); raise --tx-depth");
+}
+
 }  // namespace
 
 void validate_spec(const TestSpec& s) {
@@ -54,20 +83,12 @@ void validate_spec(const TestSpec& s) {
               " too, or use bw mode");
   require(!s.bidir || s.mode == Mode::kBandwidth, named("bidir", "--bidir"), 1,
           "both directions at once is a bw mode (lat is a ping-pong already)");
-  if (s.bidir && !s.transport->reliable)
-    throw Error(ExitCode::kUsage,
-                named("bidir", "--bidir") + " is set over " + s.transport.name() +
-                    ": both directions at once need a reliable transport (rc); over one that may "
-                    "lose messages, only the server learns when the other side has ended its "
-                    "sends");
-  if (s.bootstrap == Bootstrap::kRdmaCm && !s.transport->rdmacm_refusal.empty())
-    throw Error(ExitCode::kUsage, "spec field bootstrap (--cm) is rdmacm over " +
-                                      s.transport.name() + ": " +
-                                      std::string(s.transport->rdmacm_refusal) + " (use --cm oob)");
+  validate_unreliable_use(s);
   require(is_path_mtu(s.mtu), named("mtu", "--mtu"), s.mtu,
           "it must be 256, 512, 1024, 2048 or 4096 (or 0: the active MTU)");
   require(!s.outs || (*s.outs >= 1 && *s.outs <= kMaxOuts), named("outs", "--outs"),
           s.outs.value_or(0), "it must be between 1 and " + std::to_string(kMaxOuts));
+  validate_post_list(s);
   require(s.qp_timeout.value_or(0) <= kMaxQpTimeout, named("qp_timeout", "--qp-timeout"),
           s.qp_timeout.value_or(0),
           "it must be between 0 (no retransmission timer) and " + std::to_string(kMaxQpTimeout) +

@@ -49,11 +49,13 @@ struct TestSpec {
   // RDMA reads and atomics each QP keeps in flight, both ways (max_rd_atomic and
   // max_dest_rd_atomic, like perftest -o). Unset: the device's most, at most 16.
   std::optional<uint32_t> outs;
+  // bw: sends chained per ibv_post_send (like perftest -l); 1: one post per send.
+  uint32_t post_list = 1;
 
   // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
   // over a transport other than the default "send/bw/busy/4096/ud",
   // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"
-  // (then "/cq-per-qp", "/bidir" and "/outs:N" where set).
+  // (then "/cq-per-qp", "/bidir", "/outs:N" and "/post_list:N" where set).
   std::string name() const;
   // The name without its size: the table a row goes in ("write/bw/busy/qps:4").
   std::string table_name() const;

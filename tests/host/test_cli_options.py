@@ -299,3 +299,19 @@ def test_a_combination_the_transport_cannot_do_is_refused_before_connecting(args
     proc = rdmabench("run", "10.255.255.1", "--port", "1", "--timeout", "1", *args)
     assert proc.returncode == 2, proc.stderr
     assert says in proc.stderr.strip().splitlines()[-1], proc.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--post-list", "0"), "--post-list"),
+    (("--post-list", "2000"), "--post-list"),
+    (("--post-list", "8", "--mode", "lat"), "--post-list chains bw sends"),
+    (("--post-list", "120", "--mode", "bw"), "it must be at most 113"),
+    (("--post-list", "64", "--mode", "bw", "--tx-depth", "64"), "raise --tx-depth"),
+])
+def test_a_post_list_the_send_queue_cannot_take_is_refused(args, says):
+    """A chain longer than the queue, or one that leaves no signalled send outstanding when
+    it does not fit (--tx-depth 128 + 1 - --signal-every 16 = 113), would stall the run."""
+    proc = rdmabench("run", "10.255.255.1", "--port", "1", "--timeout", "1", "--pattern", "send",
+                     *args)
+    assert proc.returncode == 2, proc.stderr
+    assert says in proc.stderr.strip().splitlines()[-1], proc.stderr

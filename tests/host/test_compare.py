@@ -1,7 +1,10 @@
 """tools/compare on real rxe results and on doctored copies of them."""
+import copy
 import json
 
 import sys
+
+import pytest
 
 from conftest import FIXTURE, ROOT, run_tool, run_tool_into_closed_pipe, scaled
 
@@ -278,3 +281,25 @@ def test_rows_of_two_transports_are_never_selected_as_one(two_transports, write_
     assert [b.transport for b in picked] == ["rc"]
     both = [b for b in run.select("bw", "send", "busy", transport=None) if b.size == 4096]
     assert sorted(b.transport for b in both) == ["rc", "ud"]
+
+
+def test_a_post_list_row_is_a_scale_of_its_own_never_the_plain_line(sweep, write_json):
+    """A row with post_list 8 in its spec is another benchmark (its name says /post_list:8):
+    the plain selection leaves it out, and its scale names it; a spec without post_list (files
+    from before it) reads as 1."""
+    sys.path.insert(0, str(ROOT / "tools" / "lib"))
+    import rdmabench_results as rr
+    doc = copy.deepcopy(sweep)
+    row = next(r for r in doc["benchmarks"] if r["rdmabench_spec"]["name"] == "send/bw/busy/4096")
+    chained = copy.deepcopy(row)
+    chained["name"] = chained["rdmabench_spec"]["name"] = "send/bw/busy/4096/post_list:8"
+    chained["rdmabench_spec"]["post_list"] = 8
+    doc["benchmarks"].append(chained)
+    run = rr.load(write_json(doc, "chained.json"))
+    plain = [b for b in run.select("bw", "send", "busy") if b.size == 4096]
+    assert [b.post_list for b in plain] == [1]
+    every = [b for b in run.select("bw", "send", "busy", scale=None) if b.size == 4096]
+    assert sorted(b.scale for b in every) == ["", "post_list:8"]
+    chained["rdmabench_spec"]["post_list"] = "8"
+    with pytest.raises(rr.ResultsError, match="no valid rdmabench_spec"):
+        rr.load(write_json(doc, "bad.json"))

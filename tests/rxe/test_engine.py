@@ -463,3 +463,31 @@ def test_report_every_prints_each_interval_of_a_long_run(rdmabench, layout, serv
     assert all(m > 0 for m in msgs), lines
     (row,) = json.loads(proc.stdout)["benchmarks"]
     assert sum(msgs) <= row["msgs"] + row["msgs_per_second"] * 0.4 + 1  # + the margins' sends
+
+
+def test_a_post_list_chains_every_bw_pattern_verified(rdmabench, layout, server, tmp_path):
+    """--post-list 8: every pattern's bw, on one QP and on three (so the chains of several
+    streams share a CQ), each message checked; then a timed window, which must close with
+    its chains (and the end marker) as by iterations."""
+    out = tmp_path / "chained.json"
+    proc = client(rdmabench, layout, server, "--mode", "bw", "--cq", "busy", "--sizes", "8",
+                  "--iters", "400", "--post-list", "8", "--qps", "1,3", "--verify", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rows = json.loads(out.read_text())["benchmarks"]
+    assert {r["rdmabench_spec"]["pattern"] for r in rows} == set(patterns_at(8))
+    for row in rows:
+        spec = row["rdmabench_spec"]
+        assert spec["post_list"] == 8 and "/post_list:8" in row["name"], row["name"]
+        assert not row.get("error_occurred"), (row["name"], row.get("error_message"))
+        assert row["verify_errors"] == 0 and row["verified_messages"] == 400 * spec["qps"], row
+        assert row["msgs"] == 400 * spec["qps"], row
+    timed = tmp_path / "chained-timed.json"
+    proc = client(rdmabench, layout, server, "--pattern", "send,write", "--mode", "bw", "--cq",
+                  "busy", "--sizes", "64", "--duration", "1", "--margin", "0.2", "--post-list",
+                  "1,16", "--verify", "--out", str(timed))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rows = json.loads(timed.read_text())["benchmarks"]
+    assert sorted(r["rdmabench_spec"]["post_list"] for r in rows) == [1, 1, 16, 16]
+    for row in rows:
+        assert not row.get("error_occurred") and row["verify_errors"] == 0, row
+        assert row["msgs"] > 0 and row["bytes_per_second"] == pytest.approx(row["msgs"] * 64 / row["window_s"])

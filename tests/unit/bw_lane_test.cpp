@@ -37,7 +37,14 @@ class FakeQp {
       : position(position), cq_(cq), tx_depth_(tx_depth) {}
   uint32_t max_inline_data() const { return 0; }
 
-  void post_send(ibv_send_wr& wr) {
+  // One ibv_post_send: the chain of requests linked by `next`.
+  void post_send(ibv_send_wr& first) {
+    ++post_calls;
+    uint64_t length = 0;
+    for (ibv_send_wr* wr = &first; wr != nullptr; wr = wr->next, ++length) post_one(*wr);
+    longest_chain = std::max(longest_chain, length);
+  }
+  void post_one(ibv_send_wr& wr) {
     const uint64_t seq = wr.wr_id & kInStreamMask;
     if (seq != last_posted + 1) throw std::logic_error("sends posted out of order");
     last_posted = seq;
@@ -66,6 +73,7 @@ class FakeQp {
 
   size_t position;  // in its lane
   uint64_t posts = 0, signalled = 0, markers = 0, last_posted = 0, last_signalled = 0;
+  uint64_t post_calls = 0, longest_chain = 0;
   uint64_t max_outstanding = 0;
   // Each atomic's operands and where its old value lands, in posting order.
   struct Atomic {
@@ -484,6 +492,55 @@ TEST(BwLane, ByIterationsAReliableReceiverStopsAtItsCountWithoutAMarker) {
   const LaneResult s = g.run(by_iterations(7, true, false, true));
   EXPECT_EQ(g.streams[0].qp().markers, 0u);  // no marker unless the transport may lose
   EXPECT_EQ(s.streams[0].sent, 7u);
+}
+
+TEST(BwLane, APostListChainsWholeListsWithSignallingAndCreditsRight) {
+  TestSpec spec = lane_spec("write_imm", 32, 8);
+  spec.post_list = 8;
+  FakeLane f(spec, {0, 1}, false);
+  f.streams[1].sequence = 500;
+  const LaneResult r = f.run(by_iterations(100, true, false, true));
+  for (size_t i = 0; i < 2; ++i) {
+    const FakeQp& qp = f.streams[i].qp();
+    EXPECT_EQ(qp.posts, 100u) << i;
+    EXPECT_EQ(qp.post_calls, 13u) << i;  // 12 chains of 8, then the last 4
+    EXPECT_EQ(qp.longest_chain, 8u) << i;
+    EXPECT_LE(qp.max_outstanding, 32u) << i;     // the fake throws beyond tx_depth as well
+    EXPECT_EQ(qp.signalled, 100u / 8 + 1) << i;  // every 8th, and the last
+    EXPECT_EQ(qp.last_signalled, 100u) << i;
+    EXPECT_EQ(r.streams[i].sent, 100u) << i;
+    EXPECT_TRUE(qp.numbered_in_order) << i;  // each request of a chain has its own immediate
+    EXPECT_EQ(qp.first_immediate, i == 0 ? 0u : 500u) << i;
+    EXPECT_EQ(f.streams[i].sequence, (i == 0 ? 0u : 500u) + 100) << i;
+  }
+}
+
+TEST(BwLane, AChainThatDoesNotFitWaitsForASignalledCompletion) {
+  // tx_depth 16, signal_every 9, chains of 8: after two chains 16 are outstanding and only
+  // the 9th is signalled; the lane must wait for it, never post a partial chain, and end.
+  TestSpec spec = lane_spec("send", 16, 8);
+  spec.signal_every = 9;
+  spec.post_list = 8;
+  FakeLane f(spec, {0}, false);
+  const LaneResult r = f.run(by_iterations(40, true, false, true));
+  const FakeQp& qp = f.streams[0].qp();
+  EXPECT_EQ(qp.post_calls, 5u);
+  EXPECT_EQ(qp.longest_chain, 8u);
+  EXPECT_EQ(r.streams[0].sent, 40u);
+}
+
+TEST(BwLane, ALossyStreamWithAPostListEndsWithItsMarkerAlone) {
+  TestSpec spec = lane_spec("send", 32, 8);
+  spec.post_list = 8;
+  FakeLane f(spec, {0}, false);
+  LanePlan plan = by_iterations(20, true, false, true);
+  plan.lossy = true;
+  const LaneResult r = f.run(plan);
+  const FakeQp& qp = f.streams[0].qp();
+  EXPECT_EQ(qp.posts, 21u);
+  EXPECT_EQ(qp.markers, 1u);
+  EXPECT_EQ(qp.post_calls, 4u);  // 8, 8, 4, then the marker
+  EXPECT_EQ(r.streams[0].sent, 20u);
 }
 
 TEST(BwLane, CompareAndSwapsChainFromWhereTheStreamsSequenceStands) {

@@ -19,6 +19,8 @@ MODES = ("bw", "lat")
 # What a row's spec must say, and the Benchmark field each goes to.
 _SPEC_FIELDS = {"name": str, "pattern": str, "mode": str, "cq": str, "size": int, "rate": int,
                 "qps": int, "threads": int, "cq_per_qp": bool, "bidir": bool, "transport": str}
+# What a row's spec may say (files from before it existed lack it), and its default there.
+_OPTIONAL_SPEC_FIELDS = {"post_list": (int, 1)}
 # Schema 2 came before the transport axis: every row of it ran over rc.
 _SCHEMA_2_TRANSPORT = "rc"
 _PER_QP = re.compile(r"^qp(?P<index>\d+)_bytes_per_second$")
@@ -70,6 +72,7 @@ class Benchmark:
     cq_per_qp: bool = False
     bidir: bool = False  # bw: both directions at once; the figures are their sum
     transport: str = "rc"  # the QP type, as the engine names it
+    post_list: int = 1  # bw --post-list: sends chained per ibv_post_send
     samples: list = field(default_factory=list)  # iteration rows, one per repetition
     errors: list = field(default_factory=list)  # error messages of failed repetitions
 
@@ -98,6 +101,7 @@ class Benchmark:
         parts = [f"threads:{self.threads}"] if self.threads > 1 else []
         parts += ["cq-per-qp"] if self.cq_per_qp else []
         parts += ["bidir"] if self.bidir else []
+        parts += [f"post_list:{self.post_list}"] if self.post_list > 1 else []
         return parts
 
     def per_qp(self, metric=None):
@@ -208,8 +212,10 @@ def spec_of(row, schema=3):
     if schema == 2:
         spec = {**spec, "transport": _SCHEMA_2_TRANSPORT}
     fields = []
-    for key, kind in _SPEC_FIELDS.items():
-        value = spec.get(key)
+    wanted = [(key, kind, None) for key, kind in _SPEC_FIELDS.items()]
+    wanted += [(key, kind, default) for key, (kind, default) in _OPTIONAL_SPEC_FIELDS.items()]
+    for key, kind, default in wanted:
+        value = spec.get(key, default)
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             return None
         fields.append(value)
