@@ -134,6 +134,10 @@ void add_scale_and_queues(cxxopts::Options& options) {
       "RDMA reads and atomics each QP keeps in flight (like perftest -o; default: the "
       "device's most, at most 16)",
       cxxopts::value<uint32_t>())(
+      "inline",
+      "Payloads of at most N bytes go inline in the work request (like perftest -I); 0: "
+      "never (default: automatic, up to what the QP grants for 220)",
+      cxxopts::value<uint32_t>())(
       "post-list",
       "bw: sends chained per ibv_post_send (like perftest -l); several make one benchmark "
       "each: 1,2,4,8,16,32",
@@ -351,6 +355,7 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   base.mtu = args["mtu"].as<uint32_t>();
   if (args.count("qp-timeout")) base.qp_timeout = args["qp-timeout"].as<uint32_t>();
   if (args.count("outs")) base.outs = args["outs"].as<uint32_t>();
+  if (args.count("inline")) base.inline_size = args["inline"].as<uint32_t>();
   if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
 }
 

@@ -38,6 +38,7 @@ nlohmann::json to_json(const TestSpec& s) {
   j["gid_index"] = or_null(s.gid_index);
   j["outs"] = or_null(s.outs);
   j["post_list"] = s.post_list;
+  j["inline"] = or_null(s.inline_size);
   return j;
 }
 
@@ -91,6 +92,7 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.gid_index = optional_u32(j, ctx, "gid_index");
   s.outs = optional_u32(j, ctx, "outs");
   s.post_list = unsigned_as<uint32_t>(j, ctx, "post_list", 1, kMaxPostList);
+  s.inline_size = optional_u32(j, ctx, "inline");
   validate_spec(s);
   return s;
 }

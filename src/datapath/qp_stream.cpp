@@ -1,6 +1,7 @@
 #include "datapath/qp_stream.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "core/device_report.h"
@@ -9,10 +10,6 @@
 #include "datapath/payload.h"
 
 namespace rdmabench {
-
-namespace {
-constexpr uint32_t kMaxInline = 220;
-}  // namespace
 
 QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uint32_t index,
                    const ProtectionDomain& pd, CompletionGroup& group, StreamConnection connection,
@@ -37,11 +34,19 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   QpCapacity cap;
   cap.max_send_wr = spec.tx_depth;
   cap.max_recv_wr = std::max<uint32_t>(receive_depth_, 1);
-  cap.max_inline_data = kMaxInline;
-  if (connection_.id) {
-    qp_ = std::make_unique<QueuePair>(spec.transport, *connection_.id, pd, *group.cq, cap);
-  } else {
-    qp_ = std::make_unique<QueuePair>(spec.transport, pd, *group.cq, cap);
+  cap.max_inline_data = spec.inline_size.value_or(kAutoInline);
+  try {
+    if (connection_.id) {
+      qp_ = std::make_unique<QueuePair>(spec.transport, *connection_.id, pd, *group.cq, cap);
+    } else {
+      qp_ = std::make_unique<QueuePair>(spec.transport, pd, *group.cq, cap);
+    }
+  } catch (const VerbsError& e) {
+    // A device says nothing of its inline limit but this refusal.
+    if (!spec.inline_size || *spec.inline_size <= kAutoInline || e.error_number() != EINVAL) throw;
+    throw Error(ExitCode::kUsage, "--inline " + std::to_string(*spec.inline_size) +
+                                      ": the device refused a QP with that many inline bytes (" +
+                                      e.what() + "); give a smaller --inline");
   }
 
   // Receive work requests are built once; the hot path only re-posts them.
@@ -96,7 +101,8 @@ nlohmann::json QpStream::path_in_use(const Context& context) {
           {"gid_type", to_string(gid.type)},
           {"mtu", path.mtu_bytes},
           {"qp_timeout", path.ack_timeout},
-          {"outs", path.max_rd_atomic}};
+          {"outs", path.max_rd_atomic},
+          {"inline", inline_threshold(spec_, qp_->max_inline_data())}};
 }
 
 RemoteBuffer QpStream::local_buffer() const {

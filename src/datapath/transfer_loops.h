@@ -57,7 +57,8 @@ struct StreamSendRequest {
   unsigned base_flags = 0;
 
   StreamSendRequest(Stream& ep, ibv_wr_opcode opcode) : request(stream_request(ep, opcode)) {
-    if (carries_payload(opcode) && ep.spec().size <= ep.qp().max_inline_data())
+    if (carries_payload(opcode) &&
+        ep.spec().size <= inline_threshold(ep.spec(), ep.qp().max_inline_data()))
       base_flags = static_cast<unsigned>(IBV_SEND_INLINE);
   }
   ibv_send_wr& wr() noexcept { return request.native(); }

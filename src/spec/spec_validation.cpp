@@ -89,6 +89,9 @@ void validate_spec(const TestSpec& s) {
   require(!s.outs || (*s.outs >= 1 && *s.outs <= kMaxOuts), named("outs", "--outs"),
           s.outs.value_or(0), "it must be between 1 and " + std::to_string(kMaxOuts));
   validate_post_list(s);
+  require(s.inline_size.value_or(0) <= kMaxInline, named("inline", "--inline"),
+          s.inline_size.value_or(0),
+          "it must be between 0 (never inline) and " + std::to_string(kMaxInline));
   require(s.qp_timeout.value_or(0) <= kMaxQpTimeout, named("qp_timeout", "--qp-timeout"),
           s.qp_timeout.value_or(0),
           "it must be between 0 (no retransmission timer) and " + std::to_string(kMaxQpTimeout) +

@@ -22,6 +22,8 @@ struct DeviceLimits {
 
 // The most reads and atomics in flight a QP may ask for (--outs): the attribute is 8 bits.
 inline constexpr uint32_t kMaxOuts = 255;
+// The most inline bytes a QP is asked for (--inline; a device may grant less and refuse).
+inline constexpr uint32_t kMaxInline = 4096;
 // The longest chain of sends one ibv_post_send takes (--post-list; perftest -l).
 inline constexpr uint32_t kMaxPostList = 1024;
 

@@ -1,6 +1,7 @@
 // What one benchmark runs: transport, pattern, mode, CQ harvesting, size and queue parameters.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,6 +23,8 @@ std::optional<Bootstrap> parse_bootstrap(const std::string& text);
 
 // The out-of-band bootstrap's local ACK timeout unless --qp-timeout says: perftest's 14 (67 ms).
 inline constexpr uint32_t kOobQpTimeout = 14;
+// What an automatic (unset) --inline asks each QP for, perftest's default.
+inline constexpr uint32_t kAutoInline = 220;
 
 struct TestSpec {
   Transport transport = default_transport();  // the QP type (rc)
@@ -51,11 +54,14 @@ struct TestSpec {
   std::optional<uint32_t> outs;
   // bw: sends chained per ibv_post_send (like perftest -l); 1: one post per send.
   uint32_t post_list = 1;
+  // Payloads of at most this many bytes go inline in the work request (like perftest -I);
+  // 0: never. Unset: automatic, up to what the QP grants for kAutoInline.
+  std::optional<uint32_t> inline_size;
 
   // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
   // over a transport other than the default "send/bw/busy/4096/ud",
   // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"
-  // (then "/cq-per-qp", "/bidir", "/outs:N" and "/post_list:N" where set).
+  // (then "/cq-per-qp", "/bidir", "/outs:N", "/post_list:N" and "/inline:N" where set).
   std::string name() const;
   // The name without its size: the table a row goes in ("write/bw/busy/qps:4").
   std::string table_name() const;
@@ -77,6 +83,12 @@ struct TestSpec {
   // Latency reported as half the round trip (a message each way) or the full one (read).
   bool half_round_trip() const { return pattern->half_round_trip; }
 };
+
+// The largest payload that goes inline, given what the QP granted: --inline N caps it at N
+// (0: none), unset takes all that was granted.
+inline uint32_t inline_threshold(const TestSpec& spec, uint32_t granted) noexcept {
+  return spec.inline_size ? std::min(*spec.inline_size, granted) : granted;
+}
 
 // "2:8M" (powers of two from 2 to 8 MiB), "4096", "2,64K,1M", or mixes. K/M/G are binary.
 // Throws Error(kUsage) when malformed, zero, or not increasing within a range.

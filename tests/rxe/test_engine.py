@@ -491,3 +491,30 @@ def test_a_post_list_chains_every_bw_pattern_verified(rdmabench, layout, server,
     for row in rows:
         assert not row.get("error_occurred") and row["verify_errors"] == 0, row
         assert row["msgs"] > 0 and row["bytes_per_second"] == pytest.approx(row["msgs"] * 64 / row["window_s"])
+
+
+@pytest.mark.parametrize("inline", ["0", "64"])
+def test_inline_on_and_off_moves_the_right_bytes(rdmabench, layout, server, tmp_path, inline):
+    """--inline 0 never inlines; --inline 64 inlines payloads of at most 64 B (the threshold's
+    rule is unit-tested: inline_threshold). Each row's
+    payload is checked (rxe once copied inline data from the wrong address, fixed in 6.10),
+    and the context says the threshold each side's QP used."""
+    out = tmp_path / f"inline-{inline}.json"
+    proc = client(rdmabench, layout, server, "--pattern", "send,write_imm,send_imm", "--cq", "busy",
+                  "--sizes", "8,64,128", "--iters", "200", "--inline", inline, "--verify",
+                  "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert doc["context"]["inline"] == doc["context"]["server_inline"] == int(inline)
+    assert doc["context"]["rdmabench_params"]["inline"] == int(inline)
+    assert len(doc["benchmarks"]) == 3 * 2 * 3
+    for row in doc["benchmarks"]:
+        assert row["rdmabench_spec"]["inline"] == int(inline) and f"/inline:{inline}" in row["name"]
+        assert not row.get("error_occurred") and row["verify_errors"] == 0, row
+
+
+def test_inline_beyond_what_the_device_takes_is_a_usage_error(rdmabench, layout, server):
+    proc = client(rdmabench, layout, server, "--pattern", "send", "--mode", "lat", "--cq", "busy",
+                  "--sizes", "8", "--iters", "10", "--inline", "4096")
+    assert proc.returncode == 2, proc.stderr
+    assert "--inline 4096: the device refused a QP" in proc.stderr, proc.stderr

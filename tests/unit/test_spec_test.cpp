@@ -102,6 +102,36 @@ TEST(Spec, QpTimeoutTravelsToTheServerAndIsCheckedThere) {
   EXPECT_THROW(spec_from_json(j), Error);
 }
 
+TEST(Spec, PostListAndInlineTravelToTheServerAndNameTheRow) {
+  TestSpec s = a_spec();
+  s.pattern = pattern("send");
+  s.size = 64;
+  s.post_list = 8;
+  s.inline_size = 0;
+  EXPECT_EQ(s.name(), "send/bw/busy/64/post_list:8/inline:0");
+  const TestSpec back = spec_from_json(to_json(s));
+  EXPECT_EQ(back.post_list, 8u);
+  EXPECT_EQ(back.inline_size, 0u);
+  EXPECT_EQ(inline_threshold(back, 220), 0u);  // never inline
+  s.inline_size.reset();
+  EXPECT_FALSE(spec_from_json(to_json(s)).inline_size);
+  EXPECT_EQ(inline_threshold(s, 220), 220u);  // automatic: what the QP granted
+  s.inline_size = 64;
+  EXPECT_EQ(inline_threshold(s, 220), 64u);
+  EXPECT_EQ(inline_threshold(s, 32), 32u);  // never beyond the grant
+  for (const char* key : {"post_list", "inline"}) {
+    nlohmann::json j = to_json(s);
+    j.erase(key);  // protocol 8 carries both: a client that does not say is refused
+    EXPECT_THROW(spec_from_json(j), Error) << key;
+  }
+  nlohmann::json j = to_json(s);
+  j["post_list"] = 0;
+  EXPECT_THROW(spec_from_json(j), Error);
+  j = to_json(s);
+  j["inline"] = kMaxInline + 1;
+  EXPECT_THROW(spec_from_json(j), Error);
+}
+
 TEST(Spec, MalformedJsonIsAUsageError) {
   EXPECT_THROW(spec_from_json(nlohmann::json{{"pattern", "teleport"}}), Error);
   nlohmann::json j = to_json(a_spec());
