@@ -64,6 +64,15 @@ ATOMIC_BW = [
     Case("compare_swap bw 8B", "ib_atomic_bw", "compare_swap", "bw", "busy", 8, CSWAP, OUTS),
 ]
 
+# Issue 19's new operations: UC, a post list, inline off (perftest -I 0; both tools inline a
+# 2-byte payload by default).
+UC, POST_LIST_8 = (("-c", "UC"), ("--transport", "uc")), (("-l", "8"), ("--post-list", "8"))
+NO_INLINE = (("-I", "0"), ("--inline", "0"))
+NEW_OPERATIONS = [
+    Case("write bw 64K -c UC", "ib_write_bw", "write", "bw", "busy", 65536, *UC),
+    Case("write bw 64B -l 8", "ib_write_bw", "write", "bw", "busy", 64, *POST_LIST_8),
+]
+
 ORDINARY = [
     Case("write bw 64K", "ib_write_bw", "write", "bw", "busy", 65536),
     Case("read bw 64K", "ib_read_bw", "read", "bw", "busy", 65536),
@@ -73,6 +82,8 @@ ORDINARY = [
     *ATOMIC_BW,
     Case("fetch_add lat 8B", "ib_atomic_lat", "fetch_add", "lat", "busy", 8, FADD, OUTS),
     Case("compare_swap lat 8B", "ib_atomic_lat", "compare_swap", "lat", "busy", 8, CSWAP, OUTS),
+    *NEW_OPERATIONS,
+    Case("send lat 2B -I 0", "ib_send_lat", "send", "lat", "busy", 2, *NO_INLINE),
 ]
 # The target of write and read bw is passive, so busy polling is meaningful there; send needs
 # the server's user space, so it runs with events on both tools.
@@ -86,6 +97,17 @@ DETERMINISTIC = [
     Case("fetch_add lat 8B -e", "ib_atomic_lat", "fetch_add", "lat", "event", 8, FADD, OUTS),
     Case("compare_swap lat 8B -e", "ib_atomic_lat", "compare_swap", "lat", "event", 8, CSWAP,
          OUTS),
+    *NEW_OPERATIONS,  # write's target is passive
+    Case("send lat 2B -e -I 0", "ib_send_lat", "send", "lat", "event", 2, *NO_INLINE),
+]
+
+# --post-list-curve: 2-byte writes (busy; the target is passive) chained 1 to 32 per post on
+# both tools (perftest -l), a tx depth of 128 and a completion every 64 sends (so that 64 + 32
+# fits in 129: rdmabench refuses a chain that could leave no signalled send outstanding).
+POST_LIST_CURVE = [
+    Case(f"write bw 2B -l {n}", "ib_write_bw", "write", "bw", "busy", 2,
+         ("-l", str(n), "--cq-mod", "64"), ("--post-list", str(n), "--signal-every", "64"))
+    for n in (1, 2, 4, 8, 16, 32)
 ]
 
 
@@ -218,10 +240,12 @@ def main():
     p.add_argument("--bw-iters", type=int, default=1000)
     p.add_argument("--lat-iters", type=int, default=1000)
     p.add_argument("--scale-out", action="store_true")
+    p.add_argument("--post-list-curve", action="store_true")
     p.add_argument("--match", default="", help="only the cases whose label this regex finds")
     args = p.parse_args()
     deterministic = deterministic_guest()
-    cases = SCALE_OUT if args.scale_out else DETERMINISTIC if deterministic else ORDINARY
+    cases = POST_LIST_CURVE if args.post_list_curve else SCALE_OUT if args.scale_out \
+        else DETERMINISTIC if deterministic else ORDINARY
     cases = [c for c in cases if re.search(args.match, c.label)]
     if not cases:
         raise SystemExit(f"vs-perftest: no case matches --match {args.match!r}")
@@ -263,6 +287,13 @@ def main():
     print("\nratio > 1: rdmabench better (bandwidth: ours/perftest; latency and CPU per message: "
           "perftest/ours). CPU per message: process CPU time at 2N minus at N messages, over N;"
           f" no ratio where either tool's side stays under {PASSIVE_CPU_US:g} us (a passive target).")
+    small = [c for c in cases if c.mode == "bw" and c.size <= 64]
+    if small:
+        print("\nmessage rate (medians, thousand messages per second):")
+    for case in small:
+        rows = results[case.label]
+        rate = [statistics.median(t[i][0] for t in rows) * MIB / case.size / 1e3 for i in (0, 1)]
+        print(f"  {case.label:<20} perftest {rate[0]:9.2f}  rdmabench {rate[1]:9.2f}")
     for case in cases:
         rows = results[case.label]
         if case.duration:
