@@ -202,6 +202,18 @@ def ours(build, case, iters):
     return figure, client_cpu, server_cpu
 
 
+def chain_of(case):
+    """perftest's -l of a case (1 without): its iterations must be a multiple of it."""
+    args = list(case.perftest_args)
+    return int(args[args.index("-l") + 1]) if "-l" in args else 1
+
+
+def whole_chains(case, iters):
+    """`iters` rounded up to whole post lists, the same on both tools."""
+    chain = chain_of(case)
+    return -(-iters // chain) * chain
+
+
 def measure(tool, case, iters):
     """figure at 2N messages, and client/server CPU us per message from N and 2N (a timed
     window: the figure alone)."""
@@ -255,8 +267,8 @@ def main():
     for case in cases:
         warm = Case(case.label, case.tool, case.pattern, case.mode, case.cq, case.size,
                     case.perftest_args, case.our_args)  # by count, however the case runs
-        perftest(warm, 50)
-        ours(args.build, warm, 50)
+        perftest(warm, whole_chains(case, 50))
+        ours(args.build, warm, whole_chains(case, 50))
 
     print(f"{'deterministic guest (icount)' if deterministic else 'ordinary guest'}; "
           f"{args.rounds} alternating rounds; bw {args.bw_iters}/{2 * args.bw_iters} and lat "
@@ -265,7 +277,7 @@ def main():
     results = {c.label: [] for c in cases}
     for r in range(args.rounds):
         for case in cases:
-            iters = args.bw_iters if case.mode == "bw" else args.lat_iters
+            iters = whole_chains(case, args.bw_iters if case.mode == "bw" else args.lat_iters)
             order = [perftest, lambda c, n: ours(args.build, c, n)]
             if r % 2:
                 order.reverse()  # alternate which tool goes first
