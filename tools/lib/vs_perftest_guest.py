@@ -66,7 +66,10 @@ ATOMIC_BW = [
 
 # Issue 19's new operations: UC, a post list, inline off (perftest -I 0; both tools inline a
 # 2-byte payload by default).
-UC, POST_LIST_8 = (("-c", "UC"), ("--transport", "uc")), (("-l", "8"), ("--post-list", "8"))
+# perftest -l N (N > 1) asks for a completion every N sends unless told (--cq-mod must divide
+# N): rdmabench is given the same signalling.
+UC = (("-c", "UC"), ("--transport", "uc"))
+POST_LIST_8 = (("-l", "8"), ("--post-list", "8", "--signal-every", "8"))
 NO_INLINE = (("-I", "0"), ("--inline", "0"))
 NEW_OPERATIONS = [
     Case("write bw 64K -c UC", "ib_write_bw", "write", "bw", "busy", 65536, *UC),
@@ -102,11 +105,12 @@ DETERMINISTIC = [
 ]
 
 # --post-list-curve: 2-byte writes (busy; the target is passive) chained 1 to 32 per post on
-# both tools (perftest -l), a tx depth of 128 and a completion every 64 sends (so that 64 + 32
-# fits in 129: rdmabench refuses a chain that could leave no signalled send outstanding).
+# both tools (perftest -l), with perftest's signalling on both: a completion every N sends for
+# a list of N > 1, every 100 without one.
 POST_LIST_CURVE = [
     Case(f"write bw 2B -l {n}", "ib_write_bw", "write", "bw", "busy", 2,
-         ("-l", str(n), "--cq-mod", "64"), ("--post-list", str(n), "--signal-every", "64"))
+         ("-l", str(n)) if n > 1 else (),
+         ("--post-list", str(n), "--signal-every", str(n)) if n > 1 else ())
     for n in (1, 2, 4, 8, 16, 32)
 ]
 
