@@ -180,8 +180,12 @@ def perftest(case, iters):
     rows = [l.split() for l in out.splitlines() if re.match(r"^\s*\d+\s+\d+\s+[\d.]+", l)]
     if not rows:
         raise RuntimeError(f"{case.tool}: no result line in:\n{out}")
-    # BW average; t_typical, or with -D t_avg (the only latency it reports)
-    figure = float(rows[-1][3] if case.mode == "bw" else rows[-1][2 if case.duration else 4])
+    # bw: from MsgRate[Mpps] (6 decimals): BW average has 2, which at 2 B is a step of 2.5 %;
+    # lat: t_typical, or with -D t_avg (the only latency it reports)
+    if case.mode == "bw":
+        figure = float(rows[-1][4]) * 1e6 * case.size / MIB
+    else:
+        figure = float(rows[-1][2 if case.duration else 4])
     return figure, client_cpu, server_cpu
 
 
