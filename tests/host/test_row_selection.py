@@ -48,6 +48,11 @@ def test_the_filter_selects_exactly_the_kept_rows(registry):
     assert not flt.match("send/bw/busy/2/iterations:200")
     sized = re.compile(rs.deterministic_filter(registry, 65536, 2))
     assert sized.match("send/lat/event/2/") and not sized.match("send/lat/event/4/")
+    # A pattern that refuses the sizes runs at the nearest it accepts: the atomics at 8 bytes,
+    # so that the gate has atomic rows.
+    assert sized.match("fetch_add/bw/busy/8/") and sized.match("compare_swap/lat/event/8/")
+    assert not sized.match("fetch_add/bw/busy/65536/")
+    assert rs.deterministic_sizes(registry, 65536, 2) == [2, 8, 65536]
 
 
 def test_a_new_pattern_is_judged_by_its_description():

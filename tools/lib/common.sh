@@ -18,6 +18,11 @@ build_rdmabench() {
 deterministic_filter() {
   /usr/bin/python3 tools/lib/row_selection.py "$BUILD/rdmabench" deterministic ${1:+--bw-size "$1" --lat-size "$2"}
 }
+# The --sizes of that filter with BW_SIZE LAT_SIZE: those two, and the nearest size each
+# pattern that refuses them accepts (the atomics: 8).
+deterministic_sizes() {
+  /usr/bin/python3 tools/lib/row_selection.py "$BUILD/rdmabench" deterministic-sizes --bw-size "$1" --lat-size "$2"
+}
 # What that guest cannot measure, a line each with the reason.
 deterministic_left_out() {
   /usr/bin/python3 tools/lib/row_selection.py "$BUILD/rdmabench" left-out

@@ -13,6 +13,7 @@ shift 2 to 3) and no further (4.2x at 128 KiB, 1.1-1.3x at 512 KiB and 1 MiB). R
 "Choosing a mode".
 
 Usage: row_selection.py RDMABENCH deterministic [--bw-size N --lat-size N]  (a Google Benchmark filter)
+       row_selection.py RDMABENCH deterministic-sizes --bw-size N --lat-size N  (its --sizes list)
        row_selection.py RDMABENCH left-out                                    (what the guest cannot measure, and why)
        row_selection.py RDMABENCH sizes --bw-size N --lat-size N             (every row, bw at one size, lat at another)
 """
@@ -64,13 +65,31 @@ def deterministic_rows(reg):
     return kept, left_out
 
 
+def size_for(pattern, size):
+    """`size`, or the nearest size the pattern accepts (the atomics take 8 bytes only)."""
+    biggest = pattern["max_size"] if pattern["max_size"] is not None else size
+    return min(max(size, pattern["min_size"]), biggest)
+
+
+def deterministic_sizes(reg, bw_size, lat_size):
+    """Every size the sized deterministic suite runs: bw_size and lat_size, or the nearest each
+    pattern accepts, in increasing order (for --sizes)."""
+    kept = deterministic_rows(reg)[0]
+    patterns = {p["name"]: p for p in reg["patterns"]}
+    return sorted({size_for(patterns[name], bw_size if mode == "bw" else lat_size)
+                   for name, mode, _, _ in kept})
+
+
 def deterministic_filter(reg, bw_size=None, lat_size=None):
     """A --benchmark_filter for the rows the deterministic guest can measure; with sizes, only
-    bw rows of bw_size and lat rows of lat_size (each at most SPIN_LIMIT)."""
+    bw rows of bw_size and lat rows of lat_size (each at most SPIN_LIMIT), or for a pattern that
+    refuses it, the nearest size it accepts."""
     rows = []
+    patterns = {p["name"]: p for p in reg["patterns"]}
     for pattern, mode, cq, limit in deterministic_rows(reg)[0]:
         if bw_size is not None:
-            rows.append(f"{pattern}/{mode}/{cq}/{bw_size if mode == 'bw' else lat_size}")
+            size = size_for(patterns[pattern], bw_size if mode == "bw" else lat_size)
+            rows.append(f"{pattern}/{mode}/{cq}/{size}")
         else:
             rows.append(f"{pattern}/{mode}/{cq}/{UP_TO_SPIN_LIMIT if limit else '[0-9]+'}")
     return "^(" + "|".join(rows) + ")/"
@@ -85,18 +104,21 @@ def sizes_filter(reg, bw_size, lat_size):
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rdmabench")
-    parser.add_argument("what", choices=("deterministic", "left-out", "sizes"))
+    parser.add_argument("what", choices=("deterministic", "deterministic-sizes", "left-out", "sizes"))
     parser.add_argument("--bw-size", type=int)
     parser.add_argument("--lat-size", type=int)
     args = parser.parse_args(argv)
-    if (args.bw_size is None) != (args.lat_size is None) or (args.what == "sizes" and args.bw_size is None):
+    if (args.bw_size is None) != (args.lat_size is None) or \
+            (args.what in ("sizes", "deterministic-sizes") and args.bw_size is None):
         parser.error("give --bw-size and --lat-size together")
     for size in (args.bw_size, args.lat_size):
-        if size is not None and not 1 <= size <= SPIN_LIMIT and args.what == "deterministic":
+        if size is not None and not 1 <= size <= SPIN_LIMIT and args.what.startswith("deterministic"):
             parser.error(f"sizes must be 1..{SPIN_LIMIT} in the deterministic guest")
     reg = registry(args.rdmabench)
     if args.what == "deterministic":
         print(deterministic_filter(reg, args.bw_size, args.lat_size))
+    elif args.what == "deterministic-sizes":
+        print(",".join(map(str, deterministic_sizes(reg, args.bw_size, args.lat_size))))
     elif args.what == "sizes":
         print(sizes_filter(reg, args.bw_size, args.lat_size))
     else:
