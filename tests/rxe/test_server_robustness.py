@@ -18,7 +18,7 @@ HELLO = {"type": "hello", "protocol": PROTOCOL, "version": "crafted"}
 GOOD_SPEC = {"transport": "rc", "pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
              "rx_depth": 512, "signal_every": 16, "poll_batch": 32, "rate": 0, "verify": False, "cm": "oob",
              "mtu": 0, "qp_timeout": 14, "gid_index": None, "qps": 1, "threads": 1,
-             "cq_per_qp": False, "bidir": False, "outs": None}
+             "cq_per_qp": False, "bidir": False, "outs": None, "post_list": 1, "inline": None}
 
 
 class Raw:
@@ -95,13 +95,19 @@ def still_serves(rdmabench, layout, server):
     ("outs", 256, "spec field outs"),              # the QP attribute has 8 bits
     ("outs", 200, "max_qp_rd_atom"),               # rxe allows 128
     ("pattern", "fetch_add", "8-byte operands"),   # at 2 B
+    ("post_list", 0, "spec.post_list"),
+    ("post_list", 8, "spec field post_list"),      # chains are a bw setting
+    ("inline", 5000, "spec field inline"),
+    ("transport", {"transport": "uc", "pattern": "read"}, "needs a reliable connected transport"),
+    ("transport", {"transport": "uc", "cm": "rdmacm"}, "rdma_cm connects RC only"),
 ])
 def test_crafted_spec_gets_a_usage_error_and_the_server_keeps_serving(
         rdmabench, layout, server, field, value, named):
     raw = Raw(server.port).greet()
     # As an attacker would: the setup, then at once the out-of-band message that made the old
     # server build its endpoint from the bad spec.
-    raw.send({"type": "setup", "spec": spec_with(**{field: value})},
+    changes = value if isinstance(value, dict) else {field: value}  # a dict: several fields
+    raw.send({"type": "setup", "spec": spec_with(**changes)},
              {"type": "oob", "qpn": 1, "psn": 1, "lid": 0, "gid": "::1", "mtu": 5,
               "rd_atomic": 1, "buf": {"addr": 0, "rkey": 0, "len": 2}})
     reply = raw.receive()
