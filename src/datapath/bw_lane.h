@@ -58,6 +58,12 @@ struct LaneResult {
 
 namespace lane_detail {
 
+// Does a receiver's stream end at the peer's end marker (rather than after the iterations)? In
+// a timed window, and always over a transport that may lose messages.
+inline bool ends_at_marker(const LanePlan& plan) {
+  return plan.length.timed_window() || plan.lossy;
+}
+
 template <typename Stream>
 struct StreamState {
   StreamState(Stream& st, ibv_wr_opcode opcode, uint64_t n)
@@ -117,9 +123,9 @@ int harvest(Pollers& pollers, const LaneOf<Stream>& lane, std::deque<StreamState
   }
   for (size_t i = 0; i < streams.size(); ++i) {
     const StreamState<Stream>& st = streams[i];
-    const bool receiving = plan.receives && (plan.length.timed_window() || plan.lossy
-                                                 ? !st.peer_ended
-                                                 : st.received < plan.length.iterations);
+    const bool receiving =
+        plan.receives &&
+        (ends_at_marker(plan) ? !st.peer_ended : st.received < plan.length.iterations);
     if (st.done < st.limit || receiving) return pollers[lane.group_of_stream[i]].wait(wc);
   }
   return pollers[0].wait(wc);
@@ -130,21 +136,19 @@ int harvest(Pollers& pollers, const LaneOf<Stream>& lane, std::deque<StreamState
 template <typename Stream, typename Checks>
 int take_receive(StreamState<Stream>& st, const ibv_wc& wc, const LanePlan& plan, Checks& checks,
                  uint64_t& verify_errors) {
-  const bool ends_at_marker = plan.length.timed_window() || plan.lossy;
   st.s.post_receive(wc.wr_id);
   if (is_end_of_stream(wc)) [[unlikely]] {
     st.peer_ended = true;
-    return ends_at_marker ? 1 : 0;
+    return ends_at_marker(plan) ? 1 : 0;
   }
   if (st.s.checking) [[unlikely]]
     verify_errors += checks.check_bw_receive(st.s, wc, st.received);
-  return ++st.received == plan.length.iterations && !ends_at_marker ? 1 : 0;
+  return ++st.received == plan.length.iterations && !ends_at_marker(plan) ? 1 : 0;
 }
 
-// Does this side close each stream with the end marker? In a timed window when the peer
-// receives, and always over a transport that may lose messages.
+// Does this side close each stream with the end marker? Whenever the peer's stream ends at it.
 inline bool closes_with_marker(const LanePlan& plan) {
-  return plan.sends && plan.peer_receives && (plan.length.timed_window() || plan.lossy);
+  return plan.sends && plan.peer_receives && ends_at_marker(plan);
 }
 
 // How long a lossy receiver waits, after the peer ended its sends, for a stream whose end

@@ -46,10 +46,7 @@ CheckOutcome BenchmarkMeasurement::check() {
       source_.run({{per_stream, 0, 0}, true, plan_.debug_corrupt, plan_.cpus}, samples_);
   CheckOutcome checked = check_outcome(spec_, per_stream, verify_errors(v));
   // Over a transport that may lose messages, the target checked only what arrived.
-  if (spec_.counts_arrivals()) {
-    checked.messages = 0;
-    for (uint64_t n : v.server.received) checked.messages += n;
-  }
+  if (spec_.counts_arrivals()) checked.messages = total(v.server.received);
   return checked;
 }
 

@@ -7,10 +7,14 @@
 
 namespace rdmabench {
 
+uint64_t total(std::span<const uint64_t> per_stream) {
+  return std::accumulate(per_stream.begin(), per_stream.end(), uint64_t{0});
+}
+
 namespace {
 
 double sum(const std::vector<uint64_t>& v) {
-  return static_cast<double>(std::accumulate(v.begin(), v.end(), uint64_t{0}));
+  return static_cast<double>(total(v));
 }
 
 // Messages that crossed stream i in the whole run, margins included, both directions.

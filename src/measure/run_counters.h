@@ -26,6 +26,9 @@ struct RunCounters {
 // sorted here.
 RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uint64_t> samples);
 
+// The sum of per-stream counts.
+uint64_t total(std::span<const uint64_t> per_stream);
+
 // What a --verify check run found: the corrupt bytes/messages of both sides.
 uint64_t verify_errors(const RunResult& check);
 // The failure of a check run that found `errors` (Error(kVerification), naming the benchmark).
