@@ -45,7 +45,8 @@ class SendImmPattern final : public TransportPattern {
   // corrupt payload bytes in the receive's slot.
   static uint64_t check(QpStream& s, const ibv_wc& wc, uint64_t expected_seq) {
     const bool imm_ok = carries_sequence(wc, expected_seq);
-    return (imm_ok ? 0 : 1) + (wc.byte_len != s.spec().size ? 1 : 0) + check_slot(s, wc.wr_id);
+    return (imm_ok ? 0 : 1) + (s.payload_length(wc) != s.spec().size ? 1 : 0) +
+           check_slot(s, wc.wr_id);
   }
 };
 

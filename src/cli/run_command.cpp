@@ -284,10 +284,12 @@ void validate_combinations(const SuiteOptions& so) {
 }
 
 // One note per pattern that runs at none of the sizes: "fetch_add at 2, 4096 B (atomics work
-// on 8-byte operands)". A pattern that runs at some of them says nothing: its rows show which
-// (the atomics run at 8 B of the default 2:8M, and a note on every plain run would be noise).
+// on 8-byte operands)", and one for all the patterns a transport cannot run: "read, fetch_add,
+// compare_swap (needs a reliable connected transport, not uc)". A pattern that runs at some of
+// the sizes says nothing: its rows show which (the atomics run at 8 B of the default 2:8M, and
+// a note on every plain run would be noise).
 std::vector<std::string> skip_notes(const PatternSizes& expanded) {
-  std::vector<std::string> notes;
+  std::vector<std::pair<std::string, std::string>> notes;  // what, why
   const std::vector<SkippedPair>& skipped = expanded.skipped;
   for (size_t i = 0; i < skipped.size();) {
     const SkippedPair& first = skipped[i];
@@ -297,11 +299,19 @@ std::vector<std::string> skip_notes(const PatternSizes& expanded) {
         sizes += (sizes.empty() ? "" : ", ") + std::to_string(skipped[i].size);
     const bool runs = std::any_of(expanded.runs.begin(), expanded.runs.end(),
                                   [&](const auto& run) { return run.first == first.pattern; });
-    if (!runs)
-      notes.push_back(first.pattern.name() + (sizes.empty() ? "" : " at " + sizes + " B") + " (" +
-                      first.why + ")");
+    if (runs) continue;
+    auto same = std::find_if(notes.begin(), notes.end(), [&](const auto& n) {
+      return sizes.empty() && n.second == first.why && n.first.find(" B") == std::string::npos;
+    });
+    if (same != notes.end())
+      same->first += ", " + first.pattern.name();
+    else
+      notes.emplace_back(first.pattern.name() + (sizes.empty() ? "" : " at " + sizes + " B"),
+                         first.why);
   }
-  return notes;
+  std::vector<std::string> lines;
+  for (const auto& [what, why] : notes) lines.push_back(what + " (" + why + ")");
+  return lines;
 }
 
 // --pattern against --sizes: each pattern runs the sizes its rule accepts. A named pattern
@@ -338,6 +348,10 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
     throw Error(ExitCode::kUsage, "--transport: unknown '" + args["transport"].as<std::string>() +
                                       "' (" + transport_names() + ")");
   so.base.transport = *transport;
+  if (so.base.transport->one_packet_messages && args.count("sizes") == 0) {
+    so.sizes_to_mtu = true;  // the rest is cut at the device's MTU once it is open
+    std::erase_if(so.sizes, [](uint64_t size) { return size > kLargestMtu; });
+  }
   parse_patterns(args["pattern"].as<std::string>(), so);
   so.rates = parse_rates(args["rate"].as<std::string>());
   if (args.count("iters")) so.iterations = iterations_option(args["iters"].as<uint64_t>(), "iters");

@@ -32,6 +32,9 @@ nlohmann::json transport_json(const Transport& t) {
           {"summary", t->summary},
           {"reliable", t->reliable},
           {"connected", t->connected},
+          // A message is one packet (at most the path MTU); bytes ahead of each receive's payload.
+          {"one_packet_messages", t->one_packet_messages},
+          {"receive_header_bytes", t->receive_header_bytes},
           // Why rdma_cm cannot connect it, or null: it can.
           {"rdmacm_refusal", t->rdmacm_refusal.empty()
                                  ? nlohmann::json(nullptr)

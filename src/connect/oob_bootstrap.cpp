@@ -111,8 +111,10 @@ void connect_qp(QpStream& s, OobLocal& local, const nlohmann::json& peer, ibv_mt
   local.path.rd_atomic = static_cast<uint8_t>(std::min<uint32_t>(
       local.path.rd_atomic, unsigned_as<uint32_t>(peer, kOob, "rd_atomic", 1, 255)));
   s.rd_atomic = local.path.rd_atomic;
-  s.qp().to_rtr(peer_address(peer), local.path);
+  const QpAddress address = peer_address(peer);
+  s.qp().to_rtr(address, local.path);
   s.qp().to_rts(local.address.psn, local.path);
+  if (!s.spec().transport->connected) s.connect_datagram(address, local.path);
   s.remote = buffer_from(peer, kOob, s.spec().size);
 }
 

@@ -137,7 +137,7 @@ template <typename Stream, typename Checks>
 int take_receive(StreamState<Stream>& st, const ibv_wc& wc, const LanePlan& plan, Checks& checks,
                  uint64_t& verify_errors) {
   st.s.post_receive(wc.wr_id);
-  if (is_end_of_stream(wc)) [[unlikely]] {
+  if (is_end_of_stream(wc, st.s.payload_length(wc))) [[unlikely]] {
     st.peer_ended = true;
     return ends_at_marker(plan) ? 1 : 0;
   }

@@ -23,13 +23,13 @@ DeviceLimits device_limits(const Context& context, uint8_t port) {
   check_port_exists(context, port);
   const ibv_device_attr dev = context.query_device();
   const ibv_port_attr pa = context.query_port(port);
-  return {
-      context.device_name(),
-      pa.max_msg_sz,
-      static_cast<uint32_t>(dev.max_qp_wr),
-      static_cast<uint32_t>(dev.max_cqe),
-      static_cast<uint32_t>(pa.gid_tbl_len),
-      static_cast<uint32_t>(std::max(0, std::min(dev.max_qp_rd_atom, dev.max_qp_init_rd_atom)))};
+  return {context.device_name(),
+          pa.max_msg_sz,
+          static_cast<uint32_t>(dev.max_qp_wr),
+          static_cast<uint32_t>(dev.max_cqe),
+          static_cast<uint32_t>(pa.gid_tbl_len),
+          static_cast<uint32_t>(std::max(0, std::min(dev.max_qp_rd_atom, dev.max_qp_init_rd_atom))),
+          128u << pa.active_mtu};  // IBV_MTU_256 is 1
 }
 
 Endpoint::Endpoint(const std::string& device, uint8_t port, const TestSpec& spec, Side side)

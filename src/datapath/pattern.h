@@ -74,8 +74,9 @@ decltype(auto) with_poller(QpStream& s, std::chrono::milliseconds timeout, Fn&& 
 // receiver's next receive takes (the sender sends it once the window and margin are over).
 // Messages carry at least a byte, so a send with immediate (send_imm) is never taken for it.
 inline constexpr uint32_t kEndOfStreamImm = 0xffffffffu;
-inline bool is_end_of_stream(const ibv_wc& wc) {
-  return wc.opcode == IBV_WC_RECV && (wc.wc_flags & IBV_WC_WITH_IMM) != 0 && wc.byte_len == 0 &&
+// `payload` is the receive's length past the transport's header room (QpStream::payload_length).
+inline bool is_end_of_stream(const ibv_wc& wc, uint32_t payload) {
+  return wc.opcode == IBV_WC_RECV && (wc.wc_flags & IBV_WC_WITH_IMM) != 0 && payload == 0 &&
          ntohl(wc.imm_data) == kEndOfStreamImm;
 }
 

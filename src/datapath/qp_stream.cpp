@@ -19,7 +19,9 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
       name_(name),
       index_(index),
       group_(group),
-      connection_(std::move(connection)) {
+      connection_(std::move(connection)),
+      pd_(pd),
+      header_(spec.transport->receive_header_bytes) {
   const bool receives = side == Side::kServer ? spec.server_receives() : spec.client_receives();
   // Both sides size alike: a side that never receives keeps one unused receive slot.
   receive_depth_ = spec.server_receives() ? spec.rx_depth : 0;
@@ -28,7 +30,7 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   // Atomics: the peer's counter, then a slot for each atomic in flight (atomic_operands.h).
   if (is_atomic(spec.pattern->opcode)) ring_ = 1 + spec.tx_depth;
   send_credits = SendQueueCredits(spec.tx_depth, 0);
-  buffer_ = std::make_unique<MemoryRegion>(pd, spec.size * (1 + ring_), access_flags());
+  buffer_ = std::make_unique<MemoryRegion>(pd, stride() * (1 + ring_), access_flags());
   fill_buffer();
 
   QpCapacity cap;
@@ -53,8 +55,8 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   receives_.reserve(ring_);
   for (uint32_t i = 0; i < ring_; ++i) {
     const uint64_t id = (uint64_t{index_} << kStreamShift) | i;
-    const ibv_sge slot{reinterpret_cast<uintptr_t>(target(i)), static_cast<uint32_t>(spec.size),
-                       buffer_->lkey()};
+    const ibv_sge slot{reinterpret_cast<uintptr_t>(target(i) - header_),
+                       static_cast<uint32_t>(stride()), buffer_->lkey()};
     // A receive holds the payload (send), or only the immediate (write_imm: data by RDMA).
     receives_.push_back(spec.pattern->receive_holds_data ? ReceiveWorkRequest(id, slot)
                                                          : ReceiveWorkRequest::without_data(id));
@@ -69,8 +71,8 @@ void QpStream::fill_buffer() {
   uint64_t counter = 0;
   const bool atomic = is_atomic(spec_.pattern->opcode);
   if (atomic) std::memcpy(&counter, target(0), sizeof counter);
-  for (uint32_t i = 0; i <= ring_; ++i)
-    fill_payload({buffer_->data() + i * spec_.size, spec_.size}, spec_.size);
+  fill_payload({source(), spec_.size}, spec_.size);
+  for (uint32_t i = 0; i < ring_; ++i) fill_payload({target(i), spec_.size}, spec_.size);
   if (atomic) std::memcpy(target(0), &counter, sizeof counter);
   // write lat detects arrival by a marker (1..255) in the target's last byte.
   if (spec_.pattern->arrival == Arrival::kMarker && spec_.mode == Mode::kLatency)
@@ -87,8 +89,18 @@ void QpStream::end_check_run() {
   corrupt_from = kNever;
 }
 
+void QpStream::connect_datagram(const QpAddress& peer, const QpPath& path) {
+  peer_ = std::make_unique<AddressHandle>(pd_, peer, path);
+  destination_ = {peer_->native(), peer.qp_number, kQkey};
+  datagram_path_ = path;
+}
+
 nlohmann::json QpStream::path_in_use(const Context& context) {
-  const QpPathInUse path = qp_->path_in_use();
+  QpPathInUse path = qp_->path_in_use();
+  if (peer_) {  // a datagram's path is its address handle's, and its MTU the one agreed
+    path.sgid_index = datagram_path_.sgid_index;
+    path.mtu_bytes = 128u << datagram_path_.mtu;  // IBV_MTU_256 is 1
+  }
   const GidEntry gid = context.query_gid(path.port, path.sgid_index);
   const ibv_port_attr port = context.query_port(path.port);
   return {{"device", context.device_name()},
@@ -106,7 +118,7 @@ nlohmann::json QpStream::path_in_use(const Context& context) {
 }
 
 RemoteBuffer QpStream::local_buffer() const {
-  return {buffer_->address() + spec_.size, buffer_->rkey(), spec_.size};
+  return {buffer_->address() + stride() + header_, buffer_->rkey(), spec_.size};
 }
 
 }  // namespace rdmabench

@@ -16,6 +16,7 @@
 #include "datapath/run_watch.h"
 #include "datapath/send_queue_credits.h"
 #include "spec/test_spec.h"
+#include "verbs/address_handle.h"
 #include "verbs/cm_id.h"
 #include "verbs/memory_region.h"
 #include "verbs/protection_domain.h"
@@ -78,11 +79,22 @@ class QpStream {
   CmId* cm_id() noexcept { return connection_.id.get(); }
 
   // Buffer layout: slot 0 is what this side sends or writes from; slots 1..ring_ are where
-  // receives, peer writes and local read results land. Each slot is spec.size bytes.
-  uint8_t* source() noexcept { return buffer_->data(); }
+  // receives, peer writes and local read results land. Each slot is spec.size bytes after the
+  // transport's receive header room (UD: 40 bytes for the GRH, which a receive also takes).
+  uint8_t* source() noexcept { return buffer_->data() + header_; }
   uint8_t* target(uint64_t i) noexcept {
-    return buffer_->data() + static_cast<size_t>(1 + (i & kInStreamMask) % ring_) * spec_.size;
+    return buffer_->data() + static_cast<size_t>(1 + (i & kInStreamMask) % ring_) * stride() +
+           header_;
   }
+  // The payload bytes a receive completion carries (byte_len counts the header room too).
+  uint32_t payload_length(const ibv_wc& wc) const noexcept {
+    return wc.byte_len >= header_ ? wc.byte_len - header_ : 0;
+  }
+  // Where a datagram QP's sends go (set by connect_datagram; no address handle when the
+  // transport is connected).
+  DatagramDestination datagram_destination() const noexcept { return destination_; }
+  // A datagram QP's peer: the address handle every send of this stream names.
+  void connect_datagram(const QpAddress& peer, const QpPath& path);
   // Re-posts receive i (its wr_id carries the stream; it lands in target(i)); write_imm
   // receives carry no buffer.
   void post_receive(uint64_t i) { qp_->post_recv(receives_[(i & kInStreamMask) % ring_].native()); }
@@ -125,6 +137,7 @@ class QpStream {
 
  private:
   void fill_buffer();
+  size_t stride() const noexcept { return spec_.size + header_; }
 
   const TestSpec& spec_;
   Side side_;
@@ -133,6 +146,11 @@ class QpStream {
   CompletionGroup& group_;
   StreamConnection connection_;
   std::unique_ptr<MemoryRegion> buffer_;
+  const ProtectionDomain& pd_;
+  uint32_t header_ = 0;                  // receive header room ahead of each slot (the transport's)
+  std::unique_ptr<AddressHandle> peer_;  // datagram transports: the peer's address
+  DatagramDestination destination_{};
+  QpPath datagram_path_{};
   std::unique_ptr<QueuePair> qp_;  // destroyed first
   std::vector<ReceiveWorkRequest> receives_;
   uint32_t ring_ = 1;

@@ -36,8 +36,11 @@ SendWorkRequest stream_request(Stream& ep, ibv_wr_opcode opcode) {
   const ibv_sge local{reinterpret_cast<uintptr_t>(reads ? ep.target(0) : ep.source()),
                       static_cast<uint32_t>(ep.spec().size), ep.buffer().lkey()};
   const RemoteMemory remote{ep.remote.address, ep.remote.rkey};
-  if (opcode == IBV_WR_SEND || opcode == IBV_WR_SEND_WITH_IMM)
-    return SendWorkRequest::send(opcode, local);
+  if (opcode == IBV_WR_SEND || opcode == IBV_WR_SEND_WITH_IMM) {
+    const DatagramDestination to = ep.datagram_destination();
+    return to.address_handle != nullptr ? SendWorkRequest::datagram(opcode, local, to)
+                                        : SendWorkRequest::send(opcode, local);
+  }
   if (opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) return SendWorkRequest::fetch_add(local, remote, 1);
   if (opcode == IBV_WR_ATOMIC_CMP_AND_SWP)
     return SendWorkRequest::compare_swap(local, remote, 0, 0);
@@ -99,7 +102,7 @@ bool drain_receives(QpStream& ep, Poller& poller, uint64_t n, OnReceive&& on_rec
       check_completion(wc[i], ep.spec());
       if (!is_receive(wc[i])) continue;
       ep.post_receive(wc[i].wr_id);
-      if (is_end_of_stream(wc[i])) [[unlikely]] {
+      if (is_end_of_stream(wc[i], ep.payload_length(wc[i]))) [[unlikely]] {
         ended = true;
         continue;
       }
@@ -135,6 +138,10 @@ struct EndOfStream {
   template <typename Stream>
   void post(Stream& s, uint64_t id) {
     wr.wr_id = id;
+    const DatagramDestination to = s.datagram_destination();  // none over a connection
+    wr.wr.ud.ah = to.address_handle;
+    wr.wr.ud.remote_qpn = to.qp_number;
+    wr.wr.ud.remote_qkey = to.qkey;
     s.qp().post_send(wr);
   }
 };

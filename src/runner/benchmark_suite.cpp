@@ -79,6 +79,17 @@ void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
   session_.reset();  // start the next benchmark on a fresh control connection
 }
 
+std::vector<uint64_t> cut_sizes_to_mtu(SuiteOptions& options, uint64_t mtu) {
+  std::vector<uint64_t> dropped;
+  for (uint64_t size : options.sizes)
+    if (size > mtu) dropped.push_back(size);
+  std::erase_if(options.sizes, [&](uint64_t size) { return size > mtu; });
+  for (auto& [pattern, sizes] : options.patterns)
+    std::erase_if(sizes, [&](uint64_t size) { return size > mtu; });
+  std::erase_if(options.patterns, [](const auto& run) { return run.second.empty(); });
+  return dropped;
+}
+
 namespace {
 // An interval line of --report-every, on standard error, below a terminal's progress line.
 void print_interval(const std::string& line) {

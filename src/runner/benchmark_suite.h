@@ -44,6 +44,9 @@ struct SuiteOptions {
   const StopSignals* stop = nullptr;          // SIGINT/SIGTERM: skip what has not run yet
   WaitPolicy wait;                            // for a server busy with another client
   bool debug_corrupt = false;                 // testing: damage what the client sends in check runs
+  // The default --sizes over a transport whose messages are one packet: cut at the device's
+  // path MTU once it is open (cut_sizes_to_mtu).
+  bool sizes_to_mtu = false;
 
   // Does --mode ask for mode `m`?
   bool runs(Mode m) const { return std::find(modes.begin(), modes.end(), m) != modes.end(); }
@@ -55,6 +58,10 @@ struct SuiteOptions {
 // Every benchmark the options ask for, in the order they run: pattern (at the sizes it
 // accepts), mode, CQ choice, size, rate (lat only), QP count.
 std::vector<TestSpec> expand_specs(const SuiteOptions& options);
+
+// Drops the sizes beyond `mtu` bytes from every pattern (and the patterns left with none);
+// returns the sizes dropped.
+std::vector<uint64_t> cut_sizes_to_mtu(SuiteOptions& options, uint64_t mtu);
 
 // The iterations every benchmark is registered with: 1 with --duration (one timed window; its
 // messages are in the counters), --iters, or none (Google Benchmark's min_time decides).

@@ -23,6 +23,21 @@ namespace rdmabench {
 
 namespace {
 
+// The default sizes over a one-packet transport stop at the path MTU, which the note names.
+void note_sizes_cut(SuiteOptions& so, const DeviceLimits& limits) {
+  const uint64_t mtu =
+      so.base.mtu != 0 ? std::min<uint64_t>(so.base.mtu, limits.active_mtu) : limits.active_mtu;
+  const std::vector<uint64_t> dropped = cut_sizes_to_mtu(so, mtu);
+  if (so.patterns.empty())
+    throw Error(ExitCode::kUsage, "over " + so.base.transport.name() + " no default size fits " +
+                                      limits.device + "'s path MTU (" + std::to_string(mtu) +
+                                      " B): give --sizes");
+  if (!dropped.empty())
+    std::cerr << "rdmabench: note: over " << so.base.transport.name()
+              << " a message is one packet: the default sizes stop at " << limits.device
+              << "'s path MTU, " << mtu << " B (give --sizes to choose)\n";
+}
+
 LocalProbe probe_local(RunPlan& r) {
   SuiteOptions& so = r.suite;
   // Before the bootstrap is chosen: rdma_cm with no device fails with a bare ENODEV.
@@ -39,6 +54,7 @@ LocalProbe probe_local(RunPlan& r) {
     std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
   Context ctx = list.open(p.choice.device);
   const DeviceLimits limits = device_limits(ctx, so.ib_port);  // refuses a port it lacks
+  if (so.sizes_to_mtu) note_sizes_cut(so, limits);
   for (const TestSpec& spec : expand_specs(so)) validate_spec(spec, limits);
   p.device = describe_device(ctx);
   return p;

@@ -84,6 +84,10 @@ void validate_spec(const TestSpec& s) {
   require(!s.bidir || s.mode == Mode::kBandwidth, named("bidir", "--bidir"), 1,
           "both directions at once is a bw mode (lat is a ping-pong already)");
   validate_unreliable_use(s);
+  if (s.transport->one_packet_messages)
+    require(s.size <= kLargestMtu, named("size", "--sizes"), s.size,
+            "over " + s.transport.name() + " a message is one packet: at most the path MTU (" +
+                std::to_string(kLargestMtu) + " bytes at the most on any device)");
   require(is_path_mtu(s.mtu), named("mtu", "--mtu"), s.mtu,
           "it must be 256, 512, 1024, 2048 or 4096 (or 0: the active MTU)");
   require(!s.outs || (*s.outs >= 1 && *s.outs <= kMaxOuts), named("outs", "--outs"),
@@ -113,6 +117,13 @@ void validate_spec(const TestSpec& s, const DeviceLimits& d) {
           cq_depth,
           "one completion queue holds them all; it exceeds " + of + "max_cqe " +
               std::to_string(d.max_cqe) + " (--cq-per-qp gives each QP its own)");
+  if (s.transport->one_packet_messages) {
+    const uint32_t mtu = s.mtu != 0 ? std::min(s.mtu, d.active_mtu) : d.active_mtu;
+    require(s.size <= mtu, named("size", "--sizes"), s.size,
+            "over " + s.transport.name() + " a message is one packet: at most " + of +
+                "path MTU, " + std::to_string(mtu) + " bytes (" +
+                (mtu < d.active_mtu ? "--mtu" : "the port's active MTU") + ")");
+  }
   if (s.outs)
     require(*s.outs <= d.max_rd_atomic, named("outs", "--outs"), *s.outs,
             "it exceeds " + of + "max_qp_rd_atom " + std::to_string(d.max_rd_atomic) +

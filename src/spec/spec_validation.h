@@ -18,7 +18,11 @@ struct DeviceLimits {
   uint32_t max_cqe = 0;
   uint32_t gid_table_len = 0;
   uint32_t max_rd_atomic = 0;  // reads and atomics in flight per QP, each way
+  uint32_t active_mtu = 0;     // the port's active MTU, bytes (a datagram's largest payload)
 };
+
+// The largest MTU any device has: a datagram transport's largest message on any device.
+inline constexpr uint32_t kLargestMtu = 4096;
 
 // The most reads and atomics in flight a QP may ask for (--outs): the attribute is 8 bits.
 inline constexpr uint32_t kMaxOuts = 255;

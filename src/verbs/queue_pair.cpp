@@ -1,7 +1,6 @@
 #include "verbs/queue_pair.h"
 
-#include <cstring>
-
+#include "verbs/address_handle.h"
 #include "verbs/cm_id.h"
 
 namespace rdmabench {
@@ -66,16 +65,7 @@ void QueuePair::to_rtr(const QpAddress& remote, const QpPath& path) {
   attr.rq_psn = remote.psn;
   attr.max_dest_rd_atomic = path.rd_atomic;
   attr.min_rnr_timer = 12;  // 0.64 ms
-  attr.ah_attr.dlid = remote.lid;
-  attr.ah_attr.sl = 0;
-  attr.ah_attr.src_path_bits = 0;
-  attr.ah_attr.port_num = path.port;
-  if (path.use_grh) {
-    attr.ah_attr.is_global = 1;
-    std::memcpy(attr.ah_attr.grh.dgid.raw, remote.gid.data(), remote.gid.size());
-    attr.ah_attr.grh.sgid_index = static_cast<uint8_t>(path.sgid_index);
-    attr.ah_attr.grh.hop_limit = 64;
-  }
+  attr.ah_attr = address_vector(remote, path);
   check_call(ibv_modify_qp(qp_, &attr, transport_->rtr_mask), "ibv_modify_qp", "INIT->RTR");
 }
 
@@ -93,15 +83,15 @@ void QueuePair::to_rts(uint32_t psn, const QpPath& path) {
 QpPathInUse QueuePair::path_in_use() const {
   ibv_qp_attr attr{};
   ibv_qp_init_attr init{};
-  check_call(ibv_query_qp(qp_, &attr,
-                          IBV_QP_PORT | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_TIMEOUT |
-                              IBV_QP_MAX_QP_RD_ATOMIC,
-                          &init),
-             "ibv_query_qp");
+  // A datagram QP has no path of its own (each send's address handle is its path).
+  const int mask = transport_->connected ? IBV_QP_PORT | IBV_QP_AV | IBV_QP_PATH_MTU |
+                                               IBV_QP_TIMEOUT | IBV_QP_MAX_QP_RD_ATOMIC
+                                         : IBV_QP_PORT;
+  check_call(ibv_query_qp(qp_, &attr, mask, &init), "ibv_query_qp");
   QpPathInUse path;
   path.port = attr.port_num != 0 ? attr.port_num : attr.ah_attr.port_num;
   path.sgid_index = attr.ah_attr.grh.sgid_index;
-  path.mtu_bytes = 128u << attr.path_mtu;  // IBV_MTU_256 is 1
+  path.mtu_bytes = transport_->connected ? 128u << attr.path_mtu : 0;  // IBV_MTU_256 is 1
   path.ack_timeout = attr.timeout;
   path.max_rd_atomic = attr.max_rd_atomic;
   return path;

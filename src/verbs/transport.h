@@ -21,10 +21,15 @@ struct TransportInfo {
   rdma_port_space cm_port_space;  // what rdma_create_id is given for it
   bool reliable;                  // acknowledged and retransmitted (RDMA read and atomics need it)
   bool connected;  // one QP talks to one remote QP (RDMA write needs it); else each send
-                   // names its destination
+                   // names its destination (an address handle, QP number and Q_Key)
+  // Bytes ahead of the payload in every receive buffer: room the device fills with the
+  // packet's Global Routing Header (40 on UD, whether a GRH came or not; wc.byte_len counts it).
+  uint32_t receive_header_bytes = 0;
+  // A message is one packet: at most the path MTU (datagrams are not segmented).
+  bool one_packet_messages = false;
   // Why rdma_cm cannot connect it (empty: it can): --cm auto then picks the out-of-band
   // bootstrap, and --cm rdmacm is a usage error that says this.
-  std::string_view rdmacm_refusal;
+  std::string_view rdmacm_refusal = {};
   // The attributes each ibv_modify_qp move sets (IBV_QP_*): the queue pair fills every
   // attribute it knows, the transport says which of them it takes.
   int init_mask;  // RESET->INIT

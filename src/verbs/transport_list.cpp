@@ -3,6 +3,7 @@
 #include "verbs/rc.h"
 #include "verbs/transport.h"
 #include "verbs/uc.h"
+#include "verbs/ud.h"
 
 namespace rdmabench {
 
@@ -10,6 +11,7 @@ const std::vector<Transport>& registered_transports() {
   static const std::vector<Transport> all = {
       Transport(kRcTransport),
       Transport(kUcTransport),
+      Transport(kUdTransport),
   };
   return all;
 }

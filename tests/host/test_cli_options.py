@@ -286,12 +286,31 @@ def test_pattern_all_notes_only_a_pattern_it_runs_at_no_size():
                      "8-byte operands)" for p in ("fetch_add", "compare_swap")], proc.stderr
 
 
+@pytest.mark.parametrize("transport, notes", [
+    ("uc", ["read, fetch_add, compare_swap (needs a reliable connected transport, not uc)"]),
+    ("ud", ["write, write_imm (needs a connected transport, not ud)",
+            "read, fetch_add, compare_swap (needs a reliable connected transport, not ud)"]),
+])
+def test_pattern_all_names_what_a_transport_leaves_out_once_per_reason(transport, notes):
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--timeout", "1", "--transport", transport)
+    said = [line for line in proc.stderr.splitlines() if "leaves out" in line]
+    assert said == [f"rdmabench: note: --pattern all leaves out {n}" for n in notes], proc.stderr
+
+
 @pytest.mark.parametrize("args, says", [
     (("--transport", "uc", "--pattern", "read"), "read: needs a reliable connected transport, not uc"),
     (("--transport", "uc", "--pattern", "fetch_add"), "fetch_add: needs a reliable connected"),
     (("--transport", "uc", "--pattern", "compare_swap"), "compare_swap: needs a reliable connected"),
     (("--transport", "uc", "--pattern", "send", "--bidir"), "--bidir) is set over uc"),
     (("--transport", "uc", "--pattern", "send", "--cm", "rdmacm"), "rdma_cm connects RC only"),
+    (("--transport", "ud", "--pattern", "write"), "write: needs a connected transport, not ud"),
+    (("--transport", "ud", "--pattern", "write_imm"), "write_imm: needs a connected transport"),
+    (("--transport", "ud", "--pattern", "read"), "read: needs a reliable connected transport"),
+    (("--transport", "ud", "--pattern", "fetch_add"), "fetch_add: needs a reliable connected"),
+    (("--transport", "ud", "--pattern", "send", "--bidir"), "--bidir) is set over ud"),
+    (("--transport", "ud", "--pattern", "send", "--cm", "rdmacm"), "SIDR exchange is not"),
+    (("--transport", "ud", "--pattern", "send", "--sizes", "8192"),
+     "over ud a message is one packet: at most the path MTU (4096"),
     (("--transport", "xyz"), "--transport"),
 ])
 def test_a_combination_the_transport_cannot_do_is_refused_before_connecting(args, says):

@@ -100,6 +100,11 @@ def still_serves(rdmabench, layout, server):
     ("inline", 5000, "spec field inline"),
     ("transport", {"transport": "uc", "pattern": "read"}, "needs a reliable connected transport"),
     ("transport", {"transport": "uc", "cm": "rdmacm"}, "rdma_cm connects RC only"),
+    ("transport", {"transport": "ud", "pattern": "write"}, "needs a connected transport"),
+    ("transport", {"transport": "ud", "pattern": "send", "cm": "rdmacm"}, "SIDR exchange"),
+    ("transport", {"transport": "ud", "pattern": "send", "size": 8192}, "one packet"),
+    ("transport", {"transport": "ud", "pattern": "send", "size": 2048, "mtu": 1024},
+     "path MTU, 1024 bytes (--mtu)"),
 ])
 def test_crafted_spec_gets_a_usage_error_and_the_server_keeps_serving(
         rdmabench, layout, server, field, value, named):
@@ -115,6 +120,22 @@ def test_crafted_spec_gets_a_usage_error_and_the_server_keeps_serving(
     assert reply is not None, f"no answer; server log:\n{server.text()}"
     assert reply["type"] == "error" and reply["exit_code"] == 2, reply
     assert named in reply["message"], reply
+    still_serves(rdmabench, layout, server)
+
+
+@pytest.mark.parametrize("gid", ["::1", "2001:db8::7", "fe80::1"])
+def test_a_datagram_peer_no_route_reaches_is_survived(rdmabench, layout, server, gid):
+    """A ud client's out-of-band message makes the server build an address handle to the GID
+    it names: one that no route reaches gets an answer (an error, or the server's own
+    address), never a crash, and the server goes on serving."""
+    raw = Raw(server.port).greet()
+    raw.send({"type": "setup", "spec": spec_with(transport="ud", pattern="send", mode="bw")},
+             {"type": "oob", "qpn": 77, "psn": 1, "lid": 0, "gid": gid, "mtu": 5,
+              "rd_atomic": 1, "buf": {"addr": 0, "rkey": 0, "len": 2}})
+    reply = raw.receive()
+    raw.close()
+    assert reply is not None, f"no answer; server log:\n{server.text()}"
+    assert reply["type"] in ("oob", "error"), reply
     still_serves(rdmabench, layout, server)
 
 

@@ -12,6 +12,7 @@ from conftest import REGISTRY, ROOT, run
 SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "results.schema.json").read_text()))
 
 UNRELIABLE = [t["name"] for t in REGISTRY["transports"] if not t["reliable"]]
+ONE_PACKET = [t["name"] for t in REGISTRY["transports"] if t["one_packet_messages"]]
 PATTERNS = {p["name"]: p for p in REGISTRY["patterns"]}
 
 
@@ -22,6 +23,12 @@ def over(transport, size):
 
 def host_of(layout):
     return "10.99.0.1" if layout.startswith("veth") else "127.0.0.1"
+
+
+def sizes_over(transport):
+    """64 B, and several packets where a message may span them (16 KiB: 4 at the guest's 4096
+    MTU), else one full packet (4096 B: a datagram's most, with its 40-byte GRH room ahead)."""
+    return (64, 4096) if transport in ONE_PACKET else (64, 16384)
 
 
 def run_over(rdmabench, layout, server, transport, *extra, timeout=600):
@@ -46,11 +53,12 @@ def check_arrivals(name, row, spec):
 def test_every_pattern_a_transport_can_run_is_verified(rdmabench, layout, server, tmp_path,
                                                        transport):
     """Each pattern the registry says runs over the transport, bw and lat, busy and event, at
-    64 B and 16 KiB (4 packets at the guest's 4096 MTU), with --verify; the bootstrap is
-    out of band even in veth, from the device the route takes."""
+    the sizes of sizes_over, with --verify; the bootstrap is out of band even in veth, from the
+    device the route takes."""
     out = tmp_path / f"{transport}.json"
-    proc = run_over(rdmabench, layout, server, transport, "--sizes", "64,16384", "--iters", "200",
-                    "--verify", "--out", str(out))
+    sizes = sizes_over(transport)
+    proc = run_over(rdmabench, layout, server, transport, "--sizes", ",".join(map(str, sizes)),
+                    "--iters", "200", "--verify", "--out", str(out))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
     SCHEMA.validate(doc)
@@ -60,7 +68,7 @@ def test_every_pattern_a_transport_can_run_is_verified(rdmabench, layout, server
         assert transport in ctx["bootstrap_reason"], ctx["bootstrap_reason"]
         assert ctx["device"] == "rxe1" and ctx["gid"] == "::ffff:10.99.0.2", ctx
     rows = {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
-    expected = {f"{p}/{m}/{c}/{s}/{transport}" for s in (64, 16384) for p in over(transport, s)
+    expected = {f"{p}/{m}/{c}/{s}/{transport}" for s in sizes for p in over(transport, s)
                 for m in ("bw", "lat") for c in ("busy", "event")}
     assert expected == set(rows), set(rows) ^ expected
     for name, row in rows.items():
@@ -74,7 +82,9 @@ def test_every_pattern_a_transport_can_run_is_verified(rdmabench, layout, server
             check_arrivals(name, row, spec)
         elif spec["mode"] == "bw":
             assert "as sent" in row["label"], row["label"]  # a passive target counts nothing
-    assert "loss[%]" in proc.stdout and "a loss would not show" in proc.stdout
+    assert "loss[%]" in proc.stdout
+    passive = [n for n, r in rows.items() if not PATTERNS[r["rdmabench_spec"]["pattern"]]["target_receives"]]
+    assert ("a loss would not show" in proc.stdout) == bool(passive), passive
 
 
 @pytest.mark.layout("veth")
@@ -112,3 +122,26 @@ def test_a_lost_message_shows_as_sent_and_not_received(rdmabench, layout, server
         assert row["msgs"] == pytest.approx(received), (name, row)
         per_qp = sum(row[f"qp{i}_msgs"] for i in range(spec["qps"]))
         assert per_qp == pytest.approx(received), (name, row)
+
+
+@pytest.mark.parametrize("transport", ONE_PACKET)
+def test_a_datagram_beyond_the_path_mtu_is_refused_and_the_default_sizes_stop_there(
+        rdmabench, layout, server, tmp_path, transport):
+    """The device's limit is known once it is open, before anything connects: a size beyond
+    the path MTU (here --mtu 1024, below the guest's 4096) exits 2 naming it even with no
+    server; the default sweep stops at it and says so, and the context names the MTU used."""
+    refused = run([rdmabench, "run", host_of(layout), "--port", "1", "--timeout", "2",
+                   "--transport", transport, "--pattern", "send", "--sizes", "2048", "--mtu",
+                   "1024"], timeout=60)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "path MTU, 1024 bytes (--mtu)" in refused.stderr, refused.stderr
+    out = tmp_path / "default-sizes.json"
+    proc = run_over(rdmabench, layout, server, transport, "--pattern", "send", "--mode", "bw",
+                    "--cq", "busy", "--iters", "50", "--mtu", "1024", "--verify", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "the default sizes stop at" in proc.stderr and "path MTU, 1024 B" in proc.stderr
+    doc = json.loads(out.read_text())
+    sizes = [b["rdmabench_spec"]["size"] for b in doc["benchmarks"]]
+    assert sizes == [2 ** k for k in range(1, 11)], sizes  # 2 .. 1024
+    assert doc["context"]["path_mtu"] == 1024 and doc["context"]["server_path_mtu"] == 1024
+    assert all(b["verify_errors"] == 0 for b in doc["benchmarks"]), doc["benchmarks"]

@@ -83,3 +83,13 @@ TEST(BenchmarkFilter, NothingSelectedOrNoRegexIsAUsageError) {
     }
   }
 }
+
+TEST(BenchmarkSuite, SizesBeyondTheMtuAreCutFromEveryPattern) {
+  SuiteOptions o = suite(3);
+  o.sizes = {2, 1024, 65536};
+  o.patterns = {{*parse_pattern("send"), {2, 1024, 65536}}, {*parse_pattern("send_imm"), {65536}}};
+  EXPECT_EQ(cut_sizes_to_mtu(o, 1024), std::vector<uint64_t>{65536});
+  EXPECT_EQ(o.sizes, (std::vector<uint64_t>{2, 1024}));
+  ASSERT_EQ(o.patterns.size(), 1u);  // send_imm had no size left
+  EXPECT_EQ(o.patterns[0].second, (std::vector<uint64_t>{2, 1024}));
+}

@@ -116,6 +116,8 @@ class FakeStream {
         bytes_((2 + spec.tx_depth) * spec.size) {}
   const TestSpec& spec() const { return spec_; }
   uint8_t* source() { return bytes_.data(); }
+  uint32_t payload_length(const ibv_wc& wc) const { return wc.byte_len; }
+  DatagramDestination datagram_destination() const { return {}; }
   // Slot 0 and as many more as an atomic pattern's QpStream has.
   uint8_t* target(uint64_t i) {
     return bytes_.data() + (1 + (i & kInStreamMask) % (1 + spec_.tx_depth)) * spec_.size;

@@ -173,3 +173,27 @@ TEST(SpecValidation, ScaleOutFieldsComeBackFromJson) {
   j.erase("bidir");
   EXPECT_NE(from_json_error(j).find("spec.bidir"), std::string::npos);
 }
+
+TEST(SpecValidation, ADatagramIsOnePacketAtMostThePathMtu) {
+  TestSpec s = a_spec("send");
+  s.transport = *parse_transport("ud");
+  DeviceLimits rxe = rxe_like();
+  rxe.active_mtu = 1024;
+  s.size = 1024;
+  EXPECT_EQ(usage_error([&] { validate_spec(s, rxe); }), "");
+  s.size = 1025;
+  EXPECT_NE(usage_error([&] {
+              validate_spec(s, rxe);
+            }).find("at most rxe0's path MTU, 1024 bytes (the port's active MTU)"),
+            std::string::npos);
+  s.size = 1024;
+  s.mtu = 512;  // --mtu below the port's: the datagram's limit too
+  EXPECT_NE(usage_error([&] { validate_spec(s, rxe); }).find("512 bytes (--mtu)"),
+            std::string::npos);
+  s.mtu = 0;
+  s.size = 8192;  // beyond any device's MTU: refused with no device
+  EXPECT_NE(usage_error([&] { validate_spec(s); }).find("one packet: at most the path MTU (4096"),
+            std::string::npos);
+  s.transport = *parse_transport("rc");  // a connected transport segments a message
+  EXPECT_EQ(usage_error([&] { validate_spec(s, rxe); }), "");
+}

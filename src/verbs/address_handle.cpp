@@ -1,0 +1,28 @@
+#include "verbs/address_handle.h"
+
+#include <cstring>
+
+namespace rdmabench {
+
+ibv_ah_attr address_vector(const QpAddress& remote, const QpPath& path) {
+  ibv_ah_attr av{};
+  av.dlid = remote.lid;
+  av.sl = 0;
+  av.src_path_bits = 0;
+  av.port_num = path.port;
+  if (path.use_grh) {
+    av.is_global = 1;
+    std::memcpy(av.grh.dgid.raw, remote.gid.data(), remote.gid.size());
+    av.grh.sgid_index = static_cast<uint8_t>(path.sgid_index);
+    av.grh.hop_limit = 64;
+  }
+  return av;
+}
+
+AddressHandle::AddressHandle(const ProtectionDomain& pd, const QpAddress& remote,
+                             const QpPath& path) {
+  ibv_ah_attr av = address_vector(remote, path);
+  ah_ = check_ptr(ibv_create_ah(pd.native(), &av), "ibv_create_ah");
+}
+
+}  // namespace rdmabench
