@@ -32,6 +32,28 @@ const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const nlohm
   return p.device.ports.at(0);
 }
 
+// What each side's QPs really use (paths_in_use): the client's under the plain key, the
+// server's under "server_" (path_mtu is the path's "mtu").
+void add_paths_in_use(nlohmann::json& context, const nlohmann::json& paths) {
+  static constexpr std::pair<const char*, const char*> kClient[] = {
+      {"port", "port"},    {"gid_index", "gid_index"},   {"gid", "gid"},   {"gid_type", "gid_type"},
+      {"path_mtu", "mtu"}, {"qp_timeout", "qp_timeout"}, {"outs", "outs"}, {"inline", "inline"}};
+  static constexpr std::pair<const char*, const char*> kServer[] = {
+      {"server_device", "device"},
+      {"server_firmware", "firmware"},
+      {"server_port", "port"},
+      {"server_link_speed_gbps", "link_speed_gbps"},
+      {"server_link_width", "link_width"},
+      {"server_gid_index", "gid_index"},
+      {"server_gid", "gid"},
+      {"server_path_mtu", "mtu"},
+      {"server_qp_timeout", "qp_timeout"},
+      {"server_outs", "outs"},
+      {"server_inline", "inline"}};
+  for (const auto& [key, field] : kClient) context[key] = path_value(paths, "client", field);
+  for (const auto& [key, field] : kServer) context[key] = path_value(paths, "server", field);
+}
+
 }  // namespace
 
 nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
@@ -40,13 +62,11 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
     const auto it = hello.find(key);
     return it != hello.end() && it->is_string() ? it->get<std::string>() : std::string("?");
   };
-  auto client_path = [&](const char* key) { return path_value(paths, "client", key); };
-  auto server_path = [&](const char* key) { return path_value(paths, "server", key); };
   const PortReport& port = port_in_use(r, p, paths);
   const nlohmann::json icount_shift = p.timing.icount_shift.empty()
                                           ? nlohmann::json(nullptr)
                                           : nlohmann::json(std::stoi(p.timing.icount_shift));
-  return {
+  nlohmann::json context = {
       {"rdmabench_schema", kResultsSchemaVersion},
       {"rdmabench_version", kVersion},
       {"rdmabench_revision", build_revision()},
@@ -61,25 +81,6 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
       {"link_speed_gbps", port.speed_gbps},
       {"link_width", port.width},
       {"active_mtu", port.active_mtu},
-      {"port", client_path("port")},
-      {"gid_index", client_path("gid_index")},
-      {"gid", client_path("gid")},
-      {"gid_type", client_path("gid_type")},
-      {"path_mtu", client_path("mtu")},
-      {"qp_timeout", client_path("qp_timeout")},
-      {"outs", client_path("outs")},
-      {"inline", client_path("inline")},
-      {"server_device", server_path("device")},
-      {"server_firmware", server_path("firmware")},
-      {"server_port", server_path("port")},
-      {"server_link_speed_gbps", server_path("link_speed_gbps")},
-      {"server_link_width", server_path("link_width")},
-      {"server_gid_index", server_path("gid_index")},
-      {"server_gid", server_path("gid")},
-      {"server_path_mtu", server_path("mtu")},
-      {"server_qp_timeout", server_path("qp_timeout")},
-      {"server_outs", server_path("outs")},
-      {"server_inline", server_path("inline")},
       {"path_error", paths.value("error", std::string())},
       {"client_kernel", kernel_release()},
       {"server_kernel", server("kernel")},
@@ -96,6 +97,8 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
       {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(p.clock.resolution_ns) + " ns"},
       {"rdmabench_params", r.params},
   };
+  add_paths_in_use(context, paths);
+  return context;
 }
 
 std::string banner(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
