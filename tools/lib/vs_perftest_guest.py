@@ -69,6 +69,7 @@ ATOMIC_BW = [
 # perftest -l N (N > 1) asks for a completion every N sends unless told (--cq-mod must divide
 # N): rdmabench is given the same signalling.
 UC = (("-c", "UC"), ("--transport", "uc"))
+UD = (("-c", "UD"), ("--transport", "ud"))  # 4 KiB: one packet at the guest's 4096 MTU
 POST_LIST_8 = (("-l", "8"), ("--post-list", "8", "--signal-every", "8"))
 NO_INLINE = (("-I", "0"), ("--inline", "0"))
 NEW_OPERATIONS = [
@@ -87,6 +88,7 @@ ORDINARY = [
     Case("compare_swap lat 8B", "ib_atomic_lat", "compare_swap", "lat", "busy", 8, CSWAP, OUTS),
     *NEW_OPERATIONS,
     Case("send lat 2B -I 0", "ib_send_lat", "send", "lat", "busy", 2, *NO_INLINE),
+    Case("send bw 4K -c UD", "ib_send_bw", "send", "bw", "busy", 4096, *UD),
 ]
 # The target of write and read bw is passive, so busy polling is meaningful there; send needs
 # the server's user space, so it runs with events on both tools.
@@ -102,6 +104,7 @@ DETERMINISTIC = [
          OUTS),
     *NEW_OPERATIONS,  # write's target is passive
     Case("send lat 2B -e -I 0", "ib_send_lat", "send", "lat", "event", 2, *NO_INLINE),
+    Case("send bw 4K -e -c UD", "ib_send_bw", "send", "bw", "event", 4096, *UD),
 ]
 
 # --post-list-curve: 2-byte writes (busy; the target is passive) chained 1 to 32 per post on
