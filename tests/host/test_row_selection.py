@@ -76,3 +76,17 @@ def test_bad_arguments_exit_2():
     assert proc.returncode == 2 and "together" in proc.stderr
     proc = run_tool("row_selection", RDMABENCH, "deterministic", "--bw-size", "1048576", "--lat-size", "2")
     assert proc.returncode == 2 and "65536" in proc.stderr
+
+
+def test_a_transport_takes_only_the_patterns_that_run_over_it(registry):
+    """The gate's datagram rows: what the registry says runs over ud (send, send_imm), at a
+    bw size one packet holds; an unknown transport is bad input (exit 2)."""
+    datagram = [t["name"] for t in registry["transports"] if not t["connected"]]
+    assert run_tool("row_selection", str(RDMABENCH), "datagram-transports").stdout.split() == datagram
+    for t in datagram:
+        over = {p["name"] for p in registry["patterns"] if t in p["transports"]}
+        rows = {f"{p}/{m}/{c}" for p, m, c, _ in rs.deterministic_rows(registry, t)[0]}
+        assert {r.split("/")[0] for r in rows} == over and "send/bw/event" in rows, rows
+        assert rs.deterministic_sizes(registry, 4096, 2, t) == [2, 4096]
+    proc = run_tool("row_selection", str(RDMABENCH), "deterministic", "--transport", "xrc")
+    assert proc.returncode == 2 and "no transport 'xrc'" in proc.stderr, proc.stderr

@@ -26,7 +26,7 @@ BASELINE = {b["rdmabench_spec"]["name"]: b["rdmabench_spec"] for b in json.loads
     (ROOT / "results" / "rxe-baseline-deterministic.json").read_text())["benchmarks"]}
 GATE = str(ROOT / "tools" / "gate")
 THRESHOLD = 0.02  # tools/gate --deterministic's default, as a fraction
-ROW = re.compile(r"^(?P<name>[a-z_]+/(bw|lat)/[a-z]+/\d+)\s.*\s(?P<slowdown>[\d.]+)x\s+\S+\s+(?P<verdict>.+?)\s*$")
+ROW = re.compile(r"^(?P<name>[a-z_]+/(bw|lat)/[a-z]+/\d+(/[a-z]+)?)\s.*\s(?P<slowdown>[\d.]+)x\s+\S+\s+(?P<verdict>.+?)\s*$")
 
 
 def gate(*args, build=BUILD, timeout=900):

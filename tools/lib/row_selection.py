@@ -12,10 +12,12 @@ write and read bw busy scale with the guest's time per instruction up to 64 KiB 
 shift 2 to 3) and no further (4.2x at 128 KiB, 1.1-1.3x at 512 KiB and 1 MiB). README,
 "Choosing a mode".
 
-Usage: row_selection.py RDMABENCH deterministic [--bw-size N --lat-size N]  (a Google Benchmark filter)
-       row_selection.py RDMABENCH deterministic-sizes --bw-size N --lat-size N  (its --sizes list)
+Usage: row_selection.py RDMABENCH deterministic [--bw-size N --lat-size N] [--transport T]  (a Google Benchmark filter)
+       row_selection.py RDMABENCH deterministic-sizes --bw-size N --lat-size N [--transport T]  (its --sizes list)
        row_selection.py RDMABENCH left-out                                    (what the guest cannot measure, and why)
        row_selection.py RDMABENCH sizes --bw-size N --lat-size N             (every row, bw at one size, lat at another)
+       row_selection.py RDMABENCH datagram-transports                         (the registered transports without connections)
+With --transport, only the patterns that run over T (every pattern otherwise).
 """
 
 import argparse
@@ -49,11 +51,23 @@ def judge(pattern, mode, strategy):
     return False, None, "both sides spin, each paced by QEMU's vCPU switch"
 
 
-def deterministic_rows(reg):
+def over(reg, transport):
+    """The patterns that run over `transport` (None: every pattern, as over the default)."""
+    if transport is None:
+        return reg["patterns"]
+    names = [t["name"] for t in reg["transports"]]
+    if transport not in names:
+        print(f"row_selection: no transport '{transport}' (registered: {', '.join(names)})",
+              file=sys.stderr)
+        raise SystemExit(2)
+    return [p for p in reg["patterns"] if transport in p["transports"]]
+
+
+def deterministic_rows(reg, transport=None):
     """[(pattern, mode, cq, largest size or None)] and [(row, reason)] left out."""
     strategies = {s["name"]: s for s in reg["strategies"]}
     kept, left_out = [], []
-    for p in reg["patterns"]:
+    for p in over(reg, transport):
         for mode in MODES:
             for cq in CQS:
                 ok, limit, why = judge(p, mode, strategies[cq])
@@ -71,22 +85,22 @@ def size_for(pattern, size):
     return min(max(size, pattern["min_size"]), biggest)
 
 
-def deterministic_sizes(reg, bw_size, lat_size):
+def deterministic_sizes(reg, bw_size, lat_size, transport=None):
     """Every size the sized deterministic suite runs: bw_size and lat_size, or the nearest each
     pattern accepts, in increasing order (for --sizes)."""
-    kept = deterministic_rows(reg)[0]
+    kept = deterministic_rows(reg, transport)[0]
     patterns = {p["name"]: p for p in reg["patterns"]}
     return sorted({size_for(patterns[name], bw_size if mode == "bw" else lat_size)
                    for name, mode, _, _ in kept})
 
 
-def deterministic_filter(reg, bw_size=None, lat_size=None):
+def deterministic_filter(reg, bw_size=None, lat_size=None, transport=None):
     """A --benchmark_filter for the rows the deterministic guest can measure; with sizes, only
     bw rows of bw_size and lat rows of lat_size (each at most SPIN_LIMIT), or for a pattern that
     refuses it, the nearest size it accepts."""
     rows = []
     patterns = {p["name"]: p for p in reg["patterns"]}
-    for pattern, mode, cq, limit in deterministic_rows(reg)[0]:
+    for pattern, mode, cq, limit in deterministic_rows(reg, transport)[0]:
         if bw_size is not None:
             size = size_for(patterns[pattern], bw_size if mode == "bw" else lat_size)
             rows.append(f"{pattern}/{mode}/{cq}/{size}")
@@ -104,9 +118,11 @@ def sizes_filter(reg, bw_size, lat_size):
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rdmabench")
-    parser.add_argument("what", choices=("deterministic", "deterministic-sizes", "left-out", "sizes"))
+    parser.add_argument("what", choices=("deterministic", "deterministic-sizes", "left-out", "sizes",
+                                         "datagram-transports"))
     parser.add_argument("--bw-size", type=int)
     parser.add_argument("--lat-size", type=int)
+    parser.add_argument("--transport")
     args = parser.parse_args(argv)
     if (args.bw_size is None) != (args.lat_size is None) or \
             (args.what in ("sizes", "deterministic-sizes") and args.bw_size is None):
@@ -116,9 +132,11 @@ def main(argv):
             parser.error(f"sizes must be 1..{SPIN_LIMIT} in the deterministic guest")
     reg = registry(args.rdmabench)
     if args.what == "deterministic":
-        print(deterministic_filter(reg, args.bw_size, args.lat_size))
+        print(deterministic_filter(reg, args.bw_size, args.lat_size, args.transport))
     elif args.what == "deterministic-sizes":
-        print(",".join(map(str, deterministic_sizes(reg, args.bw_size, args.lat_size))))
+        print(",".join(map(str, deterministic_sizes(reg, args.bw_size, args.lat_size, args.transport))))
+    elif args.what == "datagram-transports":
+        print(" ".join(t["name"] for t in reg["transports"] if not t["connected"]))
     elif args.what == "sizes":
         print(sizes_filter(reg, args.bw_size, args.lat_size))
     else:
