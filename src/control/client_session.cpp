@@ -110,15 +110,20 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
     r.client_threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
   }
   r.client = summarize_side(r.client_threads, spec, Side::kClient);
-  if (request.check) {
+  if (request.check)  // what this side sent is over: its targets at the server hold it all
     for (auto& s : ep.streams())
       r.client.verify_errors += pattern_->verify_sent_after_run(*s, options_.timeout);
-    if (spec.bidir)  // the server wrote into this side too
+  control_.send({{"type", "finished"}});
+  r.server = side_report_from(control_.receive("done"), spec.threads, spec.qps);
+  // Only now has the server ended its own sends (with --bidir they may outlast ours): what it
+  // wrote here is complete, and nothing of it lands here any more while end_check_run
+  // refills the buffers (which once put back an atomic counter the server's fetch_adds were
+  // still moving, and their fetched values then failed the server's checks).
+  if (request.check) {
+    if (spec.bidir)
       for (auto& s : ep.streams()) r.client.verify_errors += pattern_->verify_after_run(*s);
     ep.end_check_run();
   }
-  control_.send({{"type", "finished"}});
-  r.server = side_report_from(control_.receive("done"), spec.threads, spec.qps);
   return r;
 }
 
