@@ -60,7 +60,7 @@ class SendPattern final : public TransportPattern {
  private:
   static uint64_t check(QpStream& s, const ibv_wc& wc) {
     if (!s.checking) return 0;
-    return check_slot(s, wc.wr_id) + (s.payload_length(wc) != s.spec().size ? 1 : 0);
+    return check_received(s, wc.wr_id) + (s.payload_length(wc) != s.spec().size ? 1 : 0);
   }
 };
 

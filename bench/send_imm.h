@@ -46,7 +46,7 @@ class SendImmPattern final : public TransportPattern {
   static uint64_t check(QpStream& s, const ibv_wc& wc, uint64_t expected_seq) {
     const bool imm_ok = carries_sequence(wc, expected_seq);
     return (imm_ok ? 0 : 1) + (s.payload_length(wc) != s.spec().size ? 1 : 0) +
-           check_slot(s, wc.wr_id);
+           check_received(s, wc.wr_id);
   }
 };
 

@@ -141,7 +141,10 @@ void add_scale_and_queues(cxxopts::Options& options) {
       "post-list",
       "bw: sends chained per ibv_post_send (like perftest -l); several make one benchmark "
       "each: 1,2,4,8,16,32",
-      cxxopts::value<std::string>()->default_value("1"));
+      cxxopts::value<std::string>()->default_value("1"))(
+      "srq",
+      "The receiving side's QPs take their receives from one shared receive queue of "
+      "--rx-depth receives (like perftest --use-srq); patterns whose target takes receives only");
 }
 
 // The server, the device and the path, and how long to wait.
@@ -319,7 +322,8 @@ std::vector<std::string> skip_notes(const PatternSizes& expanded) {
 void parse_patterns(const std::string& text, SuiteOptions& so) {
   const auto named =
       parse_list<Pattern>(text, parse_pattern, registered_patterns(), "pattern", pattern_names());
-  PatternSizes expanded = expand_patterns(named, so.sizes, so.base.transport, text == "all");
+  PatternSizes expanded =
+      expand_patterns(named, so.sizes, so.base.transport, so.base.srq, text == "all");
   const std::vector<std::string> notes = skip_notes(expanded);
   so.patterns = std::move(expanded.runs);
   for (const std::string& note : notes)
@@ -348,6 +352,7 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
     throw Error(ExitCode::kUsage, "--transport: unknown '" + args["transport"].as<std::string>() +
                                       "' (" + transport_names() + ")");
   so.base.transport = *transport;
+  so.base.srq = args.count("srq") > 0;  // before the patterns: it leaves some out
   if (so.base.transport->one_packet_messages && args.count("sizes") == 0) {
     so.sizes_to_mtu = true;  // the rest is cut at the device's MTU once it is open
     std::erase_if(so.sizes, [](uint64_t size) { return size > kLargestMtu; });

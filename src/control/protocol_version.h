@@ -8,7 +8,8 @@ namespace rdmabench {
 // 2: "run" carries "check"; 3: per-side CQ strategies, poll_batch, per-side figures in "done";
 // 4: qps, threads, cq_per_qp, bidir in the spec; duration_ms, margin_ms in "run"; per-thread
 // figures, per-stream counts and the sending window in "done"; 5: qp_timeout in the spec;
-// 6: transport in the spec; 7: outs in the spec; 8: "received" per stream in "done" (uc)
-inline constexpr int kControlProtocolVersion = 8;
+// 6: transport in the spec; 7: outs in the spec; 8: "received" per stream in "done" (uc),
+// post_list and inline in the spec; 9: srq in the spec
+inline constexpr int kControlProtocolVersion = 9;
 
 }  // namespace rdmabench

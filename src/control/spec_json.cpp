@@ -39,6 +39,7 @@ nlohmann::json to_json(const TestSpec& s) {
   j["outs"] = or_null(s.outs);
   j["post_list"] = s.post_list;
   j["inline"] = or_null(s.inline_size);
+  j["srq"] = s.srq;
   return j;
 }
 
@@ -93,6 +94,7 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.outs = optional_u32(j, ctx, "outs");
   s.post_list = unsigned_as<uint32_t>(j, ctx, "post_list", 1, kMaxPostList);
   s.inline_size = optional_u32(j, ctx, "inline");
+  s.srq = bool_field(j, ctx, "srq");
   validate_spec(s);
   return s;
 }

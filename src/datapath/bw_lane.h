@@ -36,6 +36,9 @@ struct LanePlan {
   // marker, and a receiver ends at that marker, or (the marker lost) when the peer has ended
   // its sends and nothing more arrives; it counts what arrived, never what was due.
   bool lossy = false;
+  // --srq: receives come from a shared receive queue, so only a receive's qp_num says which
+  // stream it is for.
+  bool shared_receives = false;
   // --report-every: where this lane stores its running count of completed sends (null: none).
   std::atomic<uint64_t>* live = nullptr;
 };
@@ -67,15 +70,34 @@ inline bool ends_at_marker(const LanePlan& plan) {
 template <typename Stream>
 struct StreamState {
   StreamState(Stream& st, ibv_wr_opcode opcode, uint64_t n)
-      : s(st), sends(st, opcode), limit(n), first_sequence(st.sequence) {}
+      : s(st),
+        sends(st, opcode),
+        limit(n),
+        first_sequence(st.sequence),
+        qp_number(st.qp().number()) {}
   Stream& s;
   ChainedSends<Stream> sends;  // --post-list of them per ibv_post_send
   EndOfStream end;
   uint64_t limit;  // sends this run will post (unbounded in a timed window, until it closes)
   uint64_t first_sequence;
+  uint32_t qp_number;
   uint64_t posted = 0, done = 0, received = 0, counted = 0, finished_at = 0;
   bool peer_ended = false;
 };
+
+// The lane's index of the stream a completion is for: its wr_id names the stream, except a
+// receive from a shared receive queue, which only the QP it arrived on (qp_num) names.
+template <typename Stream>
+size_t stream_index(const std::deque<StreamState<Stream>>& streams, const ibv_wc& wc,
+                    const LanePlan& plan) {
+  if (plan.shared_receives && is_receive(wc)) [[unlikely]] {
+    for (size_t i = 0; i < streams.size(); ++i)
+      if (streams[i].qp_number == wc.qp_num) return i;
+    throw Error(ExitCode::kRuntime, "a receive completed on QP " + std::to_string(wc.qp_num) +
+                                        ", which no stream of this thread drives");
+  }
+  return stream_of(wc.wr_id) / plan.threads;
+}
 
 // Posts on `st` while the send queue has room and the run has messages left, a chain of
 // --post-list at a time (only whole chains, as perftest, but for the run's last messages).
@@ -174,7 +196,7 @@ void drain_after_peer_end(Pollers& pollers, std::deque<StreamState<Stream>>& str
       if (got > 0) last = now_ns();
       for (int i = 0; i < got; ++i) {
         check_completion(wc[i], spec);
-        StreamState<Stream>& st = streams[stream_of(wc[i].wr_id) / plan.threads];
+        StreamState<Stream>& st = streams[stream_index(streams, wc[i], plan)];
         if (is_receive(wc[i])) take_receive(st, wc[i], plan, checks, verify_errors);
       }
     }
@@ -271,7 +293,7 @@ LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LaneP
     const uint64_t t = timed || got > 0 ? now_ns() : 0;
     for (int i = 0; i < got; ++i) {
       check_completion(wc[i], spec);
-      StreamState& st = streams[stream_of(wc[i].wr_id) / plan.threads];
+      StreamState& st = streams[lane_detail::stream_index(streams, wc[i], plan)];
       if (is_receive(wc[i])) {
         receiving -= lane_detail::take_receive(st, wc[i], plan, checks, result.verify_errors);
         continue;

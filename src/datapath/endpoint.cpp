@@ -29,7 +29,8 @@ DeviceLimits device_limits(const Context& context, uint8_t port) {
           static_cast<uint32_t>(dev.max_cqe),
           static_cast<uint32_t>(pa.gid_tbl_len),
           static_cast<uint32_t>(std::max(0, std::min(dev.max_qp_rd_atom, dev.max_qp_init_rd_atom))),
-          128u << pa.active_mtu};  // IBV_MTU_256 is 1
+          128u << pa.active_mtu,  // IBV_MTU_256 is 1
+          static_cast<uint32_t>(std::max(0, dev.max_srq_wr))};
 }
 
 Endpoint::Endpoint(const std::string& device, uint8_t port, const TestSpec& spec, Side side)
@@ -59,13 +60,16 @@ void Endpoint::build() {
   const int depth = static_cast<int>((spec_.tx_depth + receives) * spec_.qps_per_cq());
   for (uint32_t g = 0; g < spec_.cq_count(); ++g)
     groups_.push_back(std::make_unique<CompletionGroup>(*context_, depth, spec_.cq.of(side_)));
+  const bool takes = side_ == Side::kServer ? spec_.server_receives() : spec_.client_receives();
+  if (spec_.srq && takes)
+    shared_receives_ = std::make_unique<SharedReceives>(*pd_, spec_, kMaxReceiveRingBytes);
 }
 
 QpStream& Endpoint::add_stream(StreamConnection connection) {
   const auto i = static_cast<uint32_t>(streams_.size());
-  streams_.push_back(std::make_unique<QpStream>(spec_, side_, name_, i, *pd_,
-                                                *groups_[spec_.cq_of_qp(i)], std::move(connection),
-                                                kMaxReceiveRingBytes / spec_.qps));
+  streams_.push_back(std::make_unique<QpStream>(
+      spec_, side_, name_, i, *pd_, *groups_[spec_.cq_of_qp(i)], std::move(connection),
+      kMaxReceiveRingBytes / spec_.qps, shared_receives_.get()));
   streams_.back()->rd_atomic = rd_atomic_;
   return *streams_.back();
 }

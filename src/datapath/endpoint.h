@@ -13,6 +13,7 @@
 #include "cq/strategy.h"
 #include "datapath/completion_group.h"
 #include "datapath/qp_stream.h"
+#include "datapath/shared_receives.h"
 #include "spec/spec_validation.h"
 #include "spec/test_spec.h"
 #include "verbs/context.h"
@@ -75,7 +76,8 @@ class Endpoint {
   uint32_t rd_atomic_ = 16;
   std::unique_ptr<ProtectionDomain> pd_;
   std::vector<std::unique_ptr<CompletionGroup>> groups_;
-  std::vector<std::unique_ptr<QpStream>> streams_;  // destroyed first: QPs before their CQs
+  std::unique_ptr<SharedReceives> shared_receives_;  // --srq on a side that receives
+  std::vector<std::unique_ptr<QpStream>> streams_;   // destroyed first: QPs before their CQs
 };
 
 // Error(kUsage) unless the open device has `port` (which --ib-port chose).

@@ -13,7 +13,7 @@ namespace rdmabench {
 
 QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uint32_t index,
                    const ProtectionDomain& pd, CompletionGroup& group, StreamConnection connection,
-                   uint64_t ring_bytes)
+                   uint64_t ring_bytes, SharedReceives* shared)
     : spec_(spec),
       side_(side),
       name_(name),
@@ -21,6 +21,7 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
       group_(group),
       connection_(std::move(connection)),
       pd_(pd),
+      shared_(shared),
       header_(spec.transport->receive_header_bytes) {
   const bool receives = side == Side::kServer ? spec.server_receives() : spec.client_receives();
   // Both sides size alike: a side that never receives keeps one unused receive slot.
@@ -37,6 +38,7 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   cap.max_send_wr = spec.tx_depth;
   cap.max_recv_wr = std::max<uint32_t>(receive_depth_, 1);
   cap.max_inline_data = spec.inline_size.value_or(kAutoInline);
+  if (shared_ != nullptr) cap.srq = &shared_->queue();
   try {
     if (connection_.id) {
       qp_ = std::make_unique<QueuePair>(spec.transport, *connection_.id, pd, *group.cq, cap);
@@ -80,6 +82,7 @@ void QpStream::fill_buffer() {
 }
 
 void QpStream::post_initial_receives() {
+  if (shared_ != nullptr) return;
   for (uint32_t i = 0; i < receive_depth_; ++i) post_receive(i);
 }
 
@@ -114,7 +117,8 @@ nlohmann::json QpStream::path_in_use(const Context& context) {
           {"mtu", path.mtu_bytes},
           {"qp_timeout", path.ack_timeout},
           {"outs", path.max_rd_atomic},
-          {"inline", inline_threshold(spec_, qp_->max_inline_data())}};
+          {"inline", inline_threshold(spec_, qp_->max_inline_data())},
+          {"srq", path.shared_receive_queue}};
 }
 
 RemoteBuffer QpStream::local_buffer() const {

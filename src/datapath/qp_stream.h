@@ -15,6 +15,7 @@
 #include "datapath/completion_group.h"
 #include "datapath/run_watch.h"
 #include "datapath/send_queue_credits.h"
+#include "datapath/shared_receives.h"
 #include "spec/test_spec.h"
 #include "verbs/address_handle.h"
 #include "verbs/cm_id.h"
@@ -48,9 +49,11 @@ struct StreamConnection {
 
 class QpStream {
  public:
+  // `shared`: the side's shared receive queue (--srq), which this stream's receives come from
+  // (null: its own receive queue).
   QpStream(const TestSpec& spec, Side side, const std::string& name, uint32_t index,
            const ProtectionDomain& pd, CompletionGroup& group, StreamConnection connection,
-           uint64_t ring_bytes);
+           uint64_t ring_bytes, SharedReceives* shared = nullptr);
   ~QpStream();
   QpStream(const QpStream&) = delete;
   QpStream& operator=(const QpStream&) = delete;
@@ -96,9 +99,20 @@ class QpStream {
   // A datagram QP's peer: the address handle every send of this stream names.
   void connect_datagram(const QpAddress& peer, const QpPath& path);
   // Re-posts receive i (its wr_id carries the stream; it lands in target(i)); write_imm
-  // receives carry no buffer.
-  void post_receive(uint64_t i) { qp_->post_recv(receives_[(i & kInStreamMask) % ring_].native()); }
-  // Fills the receive queue (spec.rx_depth receives) once, after the QP reached INIT.
+  // receives carry no buffer. With a shared receive queue, receive i of that queue.
+  void post_receive(uint64_t i) {
+    if (shared_ != nullptr) [[unlikely]]
+      return shared_->post(i);
+    qp_->post_recv(receives_[(i & kInStreamMask) % ring_].native());
+  }
+  // Where the payload of the receive with this wr_id landed.
+  uint8_t* receive_slot(uint64_t id) noexcept {
+    return shared_ != nullptr ? shared_->slot(id) : target(id);
+  }
+  // Takes receives from a shared receive queue (whose completions do not name the stream)?
+  bool shares_receives() const noexcept { return shared_ != nullptr; }
+  // Fills the receive queue (spec.rx_depth receives) once, after the QP reached INIT (a shared
+  // receive queue is filled by its owner).
   void post_initial_receives();
   // The id of this stream's send number `seq` (1-based within a run).
   uint64_t send_id(uint64_t seq) const noexcept { return (uint64_t{index_} << kStreamShift) | seq; }
@@ -109,7 +123,7 @@ class QpStream {
     return IBV_ACCESS_LOCAL_WRITE | static_cast<int>(spec_.pattern->remote_access);
   }
   // The path the connected QP really uses, for reports: {device, firmware, port,
-  // link_speed_gbps, link_width, gid_index, gid, gid_type, mtu, qp_timeout, outs}.
+  // link_speed_gbps, link_width, gid_index, gid, gid_type, mtu, qp_timeout, outs, inline, srq}.
   nlohmann::json path_in_use(const Context& context);
   RemoteBuffer remote;    // filled by the bootstrap
   uint64_t sequence = 0;  // continues across runs (write-lat markers, imm numbers)
@@ -147,6 +161,7 @@ class QpStream {
   StreamConnection connection_;
   std::unique_ptr<MemoryRegion> buffer_;
   const ProtectionDomain& pd_;
+  SharedReceives* shared_ = nullptr;
   uint32_t header_ = 0;                  // receive header room ahead of each slot (the transport's)
   std::unique_ptr<AddressHandle> peer_;  // datagram transports: the peer's address
   DatagramDestination destination_{};

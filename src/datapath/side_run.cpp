@@ -71,6 +71,7 @@ std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Sid
                 side_receives(spec, side == Side::kClient ? Side::kServer : Side::kClient),
                 threads};
   plan.lossy = !spec.transport->reliable;
+  plan.shared_receives = spec.srq;
   const bool bw = spec.mode == Mode::kBandwidth;
   if (bw && !plan.sends && !plan.receives) return out;  // a passive target: nothing to run
   const size_t per_thread = samples.size() / threads;

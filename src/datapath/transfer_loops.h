@@ -210,9 +210,16 @@ void time_round_trips(const TestSpec& spec, const RunLength& length, std::span<u
   m.span_seconds = counted > 0 ? static_cast<double>(last_end - first_counted) * 1e-9 : 0;
 }
 
-// Corrupt bytes in a received message (the whole slot must match the pattern).
+// Corrupt bytes in target slot `slot_index` (what a write or read put there): the whole slot
+// must match the pattern.
 inline uint64_t check_slot(QpStream& ep, uint64_t slot_index) {
   return count_corrupt({ep.target(slot_index), ep.spec().size}, ep.spec().size);
+}
+
+// Corrupt bytes in the payload of the receive whose wr_id is `id` (in the stream's own slots,
+// or the shared receive queue's).
+inline uint64_t check_received(QpStream& ep, uint64_t id) {
+  return count_corrupt({ep.receive_slot(id), ep.spec().size}, ep.spec().size);
 }
 
 }  // namespace rdmabench

@@ -36,8 +36,9 @@ const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const nlohm
 // server's under "server_" (path_mtu is the path's "mtu").
 void add_paths_in_use(nlohmann::json& context, const nlohmann::json& paths) {
   static constexpr std::pair<const char*, const char*> kClient[] = {
-      {"port", "port"},    {"gid_index", "gid_index"},   {"gid", "gid"},   {"gid_type", "gid_type"},
-      {"path_mtu", "mtu"}, {"qp_timeout", "qp_timeout"}, {"outs", "outs"}, {"inline", "inline"}};
+      {"port", "port"},         {"gid_index", "gid_index"}, {"gid", "gid"},
+      {"gid_type", "gid_type"}, {"path_mtu", "mtu"},        {"qp_timeout", "qp_timeout"},
+      {"outs", "outs"},         {"inline", "inline"},       {"srq", "srq"}};
   static constexpr std::pair<const char*, const char*> kServer[] = {
       {"server_device", "device"},
       {"server_firmware", "firmware"},
@@ -49,7 +50,8 @@ void add_paths_in_use(nlohmann::json& context, const nlohmann::json& paths) {
       {"server_path_mtu", "mtu"},
       {"server_qp_timeout", "qp_timeout"},
       {"server_outs", "outs"},
-      {"server_inline", "inline"}};
+      {"server_inline", "inline"},
+      {"server_srq", "srq"}};
   for (const auto& [key, field] : kClient) context[key] = path_value(paths, "client", field);
   for (const auto& [key, field] : kServer) context[key] = path_value(paths, "server", field);
 }

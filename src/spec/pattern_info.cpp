@@ -15,11 +15,14 @@ std::string TransportNeeds::text() const {
 }
 
 PatternSizes expand_patterns(const std::vector<Pattern>& patterns,
-                             const std::vector<uint64_t>& sizes, Transport transport, bool all) {
+                             const std::vector<uint64_t>& sizes, Transport transport, bool srq,
+                             bool all) {
   PatternSizes out;
   for (const Pattern& p : patterns) {
-    if (!p->needs.met_by(transport.info())) {
-      const std::string why = p->needs.text() + ", not " + transport.name();
+    const bool fits = p->needs.met_by(transport.info());
+    if (!fits || (srq && !p->target_receives)) {
+      const std::string why = fits ? "its target takes no receives, which --srq shares"
+                                   : p->needs.text() + ", not " + transport.name();
       if (!all) throw Error(ExitCode::kUsage, "--pattern " + p.name() + ": " + why);
       out.skipped.push_back({p, 0, why});
       continue;

@@ -85,15 +85,16 @@ struct SkippedPair {
   uint64_t size = 0;
   std::string why;
 };
-// Which of `sizes` each pattern accepts over `transport`. `patterns` holds what --pattern
-// named; with `all` (every registered one) a refused size or pattern is only skipped (and
-// said); named, it is an error Error(kUsage) naming the pattern, the size or the transport,
-// and the rule.
+// Which of `sizes` each pattern accepts over `transport` (with `srq`: only a pattern whose
+// target takes receives). `patterns` holds what --pattern named; with `all` (every registered
+// one) a refused size or pattern is only skipped (and said); named, it is an error
+// Error(kUsage) naming the pattern, the size or the transport, and the rule.
 struct PatternSizes {
   std::vector<std::pair<Pattern, std::vector<uint64_t>>> runs;
   std::vector<SkippedPair> skipped;
 };
 PatternSizes expand_patterns(const std::vector<Pattern>& patterns,
-                             const std::vector<uint64_t>& sizes, Transport transport, bool all);
+                             const std::vector<uint64_t>& sizes, Transport transport, bool srq,
+                             bool all);
 
 }  // namespace rdmabench

@@ -93,6 +93,10 @@ void validate_spec(const TestSpec& s) {
   require(!s.outs || (*s.outs >= 1 && *s.outs <= kMaxOuts), named("outs", "--outs"),
           s.outs.value_or(0), "it must be between 1 and " + std::to_string(kMaxOuts));
   validate_post_list(s);
+  if (s.srq && !s.server_receives())
+    throw Error(ExitCode::kUsage, "spec field srq (--srq) is set for " + s.pattern.name() +
+                                      ", whose target takes no receives: a shared receive queue "
+                                      "serves only patterns whose target does");
   require(s.inline_size.value_or(0) <= kMaxInline, named("inline", "--inline"),
           s.inline_size.value_or(0),
           "it must be between 0 (never inline) and " + std::to_string(kMaxInline));
@@ -124,6 +128,9 @@ void validate_spec(const TestSpec& s, const DeviceLimits& d) {
                 "path MTU, " + std::to_string(mtu) + " bytes (" +
                 (mtu < d.active_mtu ? "--mtu" : "the port's active MTU") + ")");
   }
+  if (s.srq)
+    require(s.rx_depth <= d.max_srq_wr, named("rx_depth", "--rx-depth"), s.rx_depth,
+            "with --srq it exceeds " + of + "max_srq_wr " + std::to_string(d.max_srq_wr));
   if (s.outs)
     require(*s.outs <= d.max_rd_atomic, named("outs", "--outs"), *s.outs,
             "it exceeds " + of + "max_qp_rd_atom " + std::to_string(d.max_rd_atomic) +

@@ -19,6 +19,7 @@ struct DeviceLimits {
   uint32_t gid_table_len = 0;
   uint32_t max_rd_atomic = 0;  // reads and atomics in flight per QP, each way
   uint32_t active_mtu = 0;     // the port's active MTU, bytes (a datagram's largest payload)
+  uint32_t max_srq_wr = 0;     // receives a shared receive queue holds
 };
 
 // The largest MTU any device has: a datagram transport's largest message on any device.

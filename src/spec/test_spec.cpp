@@ -54,7 +54,7 @@ std::string name_suffix(const TestSpec& s) {
          (s.cq_per_qp ? "/cq-per-qp" : "") + (s.bidir ? "/bidir" : "") +
          (s.outs ? "/outs:" + std::to_string(*s.outs) : "") +
          (s.post_list > 1 ? "/post_list:" + std::to_string(s.post_list) : "") +
-         (s.inline_size ? "/inline:" + std::to_string(*s.inline_size) : "");
+         (s.inline_size ? "/inline:" + std::to_string(*s.inline_size) : "") + (s.srq ? "/srq" : "");
 }
 }  // namespace
 

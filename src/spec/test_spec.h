@@ -57,11 +57,14 @@ struct TestSpec {
   // Payloads of at most this many bytes go inline in the work request (like perftest -I);
   // 0: never. Unset: automatic, up to what the QP grants for kAutoInline.
   std::optional<uint32_t> inline_size;
+  // The receiving side's QPs take their receives from one shared receive queue (like
+  // perftest --use-srq): rx_depth receives for all of them.
+  bool srq = false;
 
   // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
   // over a transport other than the default "send/bw/busy/4096/ud",
   // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"
-  // (then "/cq-per-qp", "/bidir", "/outs:N", "/post_list:N" and "/inline:N" where set).
+  // (then "/cq-per-qp", "/bidir", "/outs:N", "/post_list:N", "/inline:N" and "/srq" where set).
   std::string name() const;
   // The name without its size: the table a row goes in ("write/bw/busy/qps:4").
   std::string table_name() const;

@@ -2,6 +2,7 @@
 
 #include "verbs/address_handle.h"
 #include "verbs/cm_id.h"
+#include "verbs/shared_receive_queue.h"
 
 namespace rdmabench {
 
@@ -17,6 +18,10 @@ ibv_qp_init_attr init_attr(Transport transport, CompletionQueue& cq, const QpCap
   attr.cap.max_send_sge = 1;
   attr.cap.max_recv_sge = 1;
   attr.cap.max_inline_data = capacity.max_inline_data;
+  if (capacity.srq != nullptr) {
+    attr.srq = capacity.srq->native();
+    attr.cap.max_recv_wr = 0;
+  }
   return attr;
 }
 }  // namespace
@@ -94,6 +99,7 @@ QpPathInUse QueuePair::path_in_use() const {
   path.mtu_bytes = transport_->connected ? 128u << attr.path_mtu : 0;  // IBV_MTU_256 is 1
   path.ack_timeout = attr.timeout;
   path.max_rd_atomic = attr.max_rd_atomic;
+  path.shared_receive_queue = init.srq != nullptr;
   return path;
 }
 

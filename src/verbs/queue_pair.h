@@ -17,10 +17,13 @@ namespace rdmabench {
 
 class CmId;
 
+class SharedReceiveQueue;
+
 struct QpCapacity {
   uint32_t max_send_wr = 128;
-  uint32_t max_recv_wr = 128;
+  uint32_t max_recv_wr = 128;  // ignored when the QP takes its receives from `srq`
   uint32_t max_inline_data = 0;
+  const SharedReceiveQueue* srq = nullptr;  // a shared receive queue instead of its own
 };
 
 // What one side tells the other in the out-of-band exchange.
@@ -49,8 +52,9 @@ struct QpPathInUse {
   uint8_t port = 0;
   uint32_t sgid_index = 0;
   uint32_t mtu_bytes = 0;
-  uint8_t ack_timeout = 0;    // the local ACK timeout exponent (0: no retransmission timer)
-  uint8_t max_rd_atomic = 0;  // RDMA reads and atomics this QP keeps in flight
+  uint8_t ack_timeout = 0;            // the local ACK timeout exponent (0: no retransmission timer)
+  uint8_t max_rd_atomic = 0;          // RDMA reads and atomics this QP keeps in flight
+  bool shared_receive_queue = false;  // its receives come from an SRQ (ibv_query_qp says so)
 };
 
 class QueuePair {

@@ -286,6 +286,13 @@ def test_pattern_all_notes_only_a_pattern_it_runs_at_no_size():
                      "8-byte operands)" for p in ("fetch_add", "compare_swap")], proc.stderr
 
 
+def test_srq_with_pattern_all_leaves_out_what_takes_no_receives():
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--timeout", "1", "--srq")
+    said = [line for line in proc.stderr.splitlines() if "leaves out" in line]
+    assert said == ["rdmabench: note: --pattern all leaves out write, read, fetch_add, compare_swap "
+                    "(its target takes no receives, which --srq shares)"], proc.stderr
+
+
 @pytest.mark.parametrize("transport, notes", [
     ("uc", ["read, fetch_add, compare_swap (needs a reliable connected transport, not uc)"]),
     ("ud", ["write, write_imm (needs a connected transport, not ud)",
@@ -311,6 +318,8 @@ def test_pattern_all_names_what_a_transport_leaves_out_once_per_reason(transport
     (("--transport", "ud", "--pattern", "send", "--cm", "rdmacm"), "SIDR exchange is not"),
     (("--transport", "ud", "--pattern", "send", "--sizes", "8192"),
      "over ud a message is one packet: at most the path MTU (4096"),
+    (("--srq", "--pattern", "write"), "write: its target takes no receives, which --srq shares"),
+    (("--srq", "--pattern", "read"), "read: its target takes no receives"),
     (("--transport", "xyz"), "--transport"),
 ])
 def test_a_combination_the_transport_cannot_do_is_refused_before_connecting(args, says):

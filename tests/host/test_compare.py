@@ -303,3 +303,23 @@ def test_a_post_list_row_is_a_scale_of_its_own_never_the_plain_line(sweep, write
     chained["rdmabench_spec"]["post_list"] = "8"
     with pytest.raises(rr.ResultsError, match="no valid rdmabench_spec"):
         rr.load(write_json(doc, "bad.json"))
+
+
+def test_an_srq_row_is_a_scale_of_its_own_never_the_plain_line(sweep, write_json):
+    """A row with srq in its spec (its name says /srq) is another benchmark; a spec without
+    srq (files from before it) reads as off."""
+    sys.path.insert(0, str(ROOT / "tools" / "lib"))
+    import rdmabench_results as rr
+    doc = copy.deepcopy(sweep)
+    row = next(r for r in doc["benchmarks"] if r["rdmabench_spec"]["name"] == "send/bw/busy/4096")
+    shared = copy.deepcopy(row)
+    shared["name"] = shared["rdmabench_spec"]["name"] = "send/bw/busy/4096/srq"
+    shared["rdmabench_spec"]["srq"] = True
+    doc["benchmarks"].append(shared)
+    run = rr.load(write_json(doc, "srq.json"))
+    assert [b.srq for b in run.select("bw", "send", "busy") if b.size == 4096] == [False]
+    every = [b for b in run.select("bw", "send", "busy", scale=None) if b.size == 4096]
+    assert sorted(b.scale for b in every) == ["", "srq"]
+    shared["rdmabench_spec"]["srq"] = "yes"
+    with pytest.raises(rr.ResultsError, match="no valid rdmabench_spec"):
+        rr.load(write_json(doc, "bad.json"))

@@ -18,7 +18,8 @@ HELLO = {"type": "hello", "protocol": PROTOCOL, "version": "crafted"}
 GOOD_SPEC = {"transport": "rc", "pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
              "rx_depth": 512, "signal_every": 16, "poll_batch": 32, "rate": 0, "verify": False, "cm": "oob",
              "mtu": 0, "qp_timeout": 14, "gid_index": None, "qps": 1, "threads": 1,
-             "cq_per_qp": False, "bidir": False, "outs": None, "post_list": 1, "inline": None}
+             "cq_per_qp": False, "bidir": False, "outs": None, "post_list": 1, "inline": None,
+             "srq": False}
 
 
 class Raw:
@@ -100,6 +101,8 @@ def still_serves(rdmabench, layout, server):
     ("inline", 5000, "spec field inline"),
     ("transport", {"transport": "uc", "pattern": "read"}, "needs a reliable connected transport"),
     ("transport", {"transport": "uc", "cm": "rdmacm"}, "rdma_cm connects RC only"),
+    ("srq", "yes", "spec.srq"),
+    ("srq", {"srq": True, "pattern": "write"}, "takes no receives"),
     ("transport", {"transport": "ud", "pattern": "write"}, "needs a connected transport"),
     ("transport", {"transport": "ud", "pattern": "send", "cm": "rdmacm"}, "SIDR exchange"),
     ("transport", {"transport": "ud", "pattern": "send", "size": 8192}, "one packet"),

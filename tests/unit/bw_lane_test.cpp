@@ -36,6 +36,7 @@ class FakeQp {
   FakeQp(FakeCq& cq, uint32_t tx_depth, size_t position)
       : position(position), cq_(cq), tx_depth_(tx_depth) {}
   uint32_t max_inline_data() const { return 0; }
+  uint32_t number() const { return static_cast<uint32_t>(100 + position); }
 
   // One ibv_post_send: the chain of requests linked by `next`.
   void post_send(ibv_send_wr& first) {
@@ -124,9 +125,12 @@ class FakeStream {
   }
   FakeBuffer& buffer() { return buffer_; }
   FakeQp& qp() { return qp_; }
+  const FakeQp& qp() const { return qp_; }
   uint64_t send_id(uint64_t seq) const { return (uint64_t{index_} << kStreamShift) | seq; }
   void post_receive(uint64_t wr_id) {
-    if (stream_of(wr_id) != index_) throw std::logic_error("a receive re-posted on another QP");
+    // A shared receive queue's receives belong to no stream.
+    if (!spec_.srq && stream_of(wr_id) != index_)
+      throw std::logic_error("a receive re-posted on another QP");
     ++reposted;
   }
 
@@ -233,6 +237,7 @@ ibv_wc peer_message(const FakeStream& s, uint64_t slot) {
   wc.status = IBV_WC_SUCCESS;
   wc.opcode = IBV_WC_RECV;
   wc.byte_len = static_cast<uint32_t>(s.spec().size);
+  wc.qp_num = s.qp().number();
   return wc;
 }
 
@@ -373,6 +378,33 @@ TEST(BwLane, AReceiverCountsAndRepostsEveryReceive) {
     EXPECT_EQ(f.streams[i].qp().posts, 0u) << i;
     EXPECT_EQ(f.streams[i].sequence, 7u) << i;
   }
+}
+
+TEST(BwLane, SharedReceivesGoToTheStreamTheirQpNames) {
+  // From a shared receive queue a receive's wr_id is its slot only (no stream): the QP it
+  // arrived on says whose it is. Streams 0 and 2 of thread 0 of two, 5 and 3 messages, the
+  // receives taken from slots that say nothing of either.
+  TestSpec spec = lane_spec("send", 16, 4);
+  spec.qps = 4;
+  spec.threads = 2;
+  spec.srq = true;
+  FakeLane f(spec, {0, 2}, false);
+  for (size_t k = 0; k < 2; ++k)
+    for (uint64_t i = 0; i < (k == 0 ? 5u : 3u); ++i) {
+      ibv_wc wc = peer_message(f.streams[k], i);
+      wc.wr_id = 7 * i + k;  // a slot of the shared ring
+      f.cqs[0].pending.push_back({wc, nullptr});
+    }
+  LanePlan plan = by_iterations(0, false, true, false);
+  plan.threads = 2;
+  plan.shared_receives = true;
+  plan.length.duration_ns = 0;
+  plan.lossy = true;  // ends at the markers, whatever the counts
+  f.peer_sends(0, true);
+  const LaneResult r = f.run(plan);
+  EXPECT_EQ(r.streams[0].received, 5u);
+  EXPECT_EQ(r.streams[1].received, 3u);
+  // Without the flag the same completions would all be stream 0's (slot ids carry no stream).
 }
 
 TEST(BwLane, BothDirectionsMoveTheSequenceBySentPlusReceived) {

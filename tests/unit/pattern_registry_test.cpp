@@ -104,7 +104,8 @@ TEST(PatternRegistry, SendImmReceivesDataAndASequence) {
 TEST(PatternSizes, AllLeavesOutWhatARuleRefusesAndSaysWhy) {
   const Pattern send = *parse_pattern("send");
   const Pattern eight(kEightBytes);
-  const PatternSizes got = expand_patterns({send, eight}, {2, 8, 64}, default_transport(), true);
+  const PatternSizes got =
+      expand_patterns({send, eight}, {2, 8, 64}, default_transport(), false, true);
   ASSERT_EQ(got.runs.size(), 2u);
   EXPECT_EQ(got.runs[0].first, send);
   EXPECT_EQ(got.runs[0].second, (std::vector<uint64_t>{2, 8, 64}));
@@ -118,7 +119,7 @@ TEST(PatternSizes, AllLeavesOutWhatARuleRefusesAndSaysWhy) {
 
 TEST(PatternSizes, ANamedPatternWithASizeItRefusesIsAUsageError) {
   try {
-    expand_patterns({Pattern(kEightBytes)}, {8, 64}, default_transport(), false);
+    expand_patterns({Pattern(kEightBytes)}, {8, 64}, default_transport(), false, false);
     FAIL() << "accepted 64 B for an 8-byte pattern";
   } catch (const Error& e) {
     EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
@@ -128,7 +129,8 @@ TEST(PatternSizes, ANamedPatternWithASizeItRefusesIsAUsageError) {
 }
 
 TEST(PatternSizes, NoPatternAtAnySizeIsAUsageError) {
-  EXPECT_THROW(expand_patterns({Pattern(kEightBytes)}, {2, 4}, default_transport(), true), Error);
+  EXPECT_THROW(expand_patterns({Pattern(kEightBytes)}, {2, 4}, default_transport(), false, true),
+               Error);
 }
 
 TEST(PatternSizes, TheSpecChecksTheRuleToo) {
@@ -164,7 +166,8 @@ TEST(PatternTransports, AllLeavesOutWhatTheTransportCannotCarryAndSaysWhy) {
   const Pattern send = *parse_pattern("send");
   const Pattern read = *parse_pattern("read");
   const Pattern write = *parse_pattern("write");
-  const PatternSizes got = expand_patterns({send, read, write}, {64}, Transport(kDatagram), true);
+  const PatternSizes got =
+      expand_patterns({send, read, write}, {64}, Transport(kDatagram), false, true);
   ASSERT_EQ(got.runs.size(), 1u);
   EXPECT_EQ(got.runs[0].first, send);
   ASSERT_EQ(got.skipped.size(), 2u);
@@ -177,7 +180,7 @@ TEST(PatternTransports, AllLeavesOutWhatTheTransportCannotCarryAndSaysWhy) {
 TEST(PatternTransports, ANamedPatternTheTransportCannotCarryIsAUsageError) {
   const Pattern read = *parse_pattern("read");
   try {
-    expand_patterns({read}, {64}, Transport(kDatagram), false);
+    expand_patterns({read}, {64}, Transport(kDatagram), false, false);
     FAIL() << "read accepted over a datagram transport";
   } catch (const Error& e) {
     EXPECT_EQ(e.exit_code(), ExitCode::kUsage);

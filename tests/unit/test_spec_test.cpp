@@ -132,6 +132,31 @@ TEST(Spec, PostListAndInlineTravelToTheServerAndNameTheRow) {
   EXPECT_THROW(spec_from_json(j), Error);
 }
 
+TEST(Spec, SharedReceivesAreNamedCarriedAndOnlyWhereTheTargetReceives) {
+  TestSpec s = a_spec("send", Mode::kBandwidth, 64, 4, 2);
+  s.srq = true;
+  EXPECT_EQ(s.name(), "send/bw/busy/64/qps:4/threads:2/srq");
+  EXPECT_TRUE(spec_from_json(to_json(s)).srq);
+  nlohmann::json j = to_json(s);
+  j.erase("srq");  // protocol 9 carries it: a client that does not say is refused
+  EXPECT_THROW(spec_from_json(j), Error);
+  for (const char* pattern : {"send_imm", "write_imm"}) {
+    s.pattern = *parse_pattern(pattern);
+    EXPECT_NO_THROW(validate_spec(s)) << pattern;
+  }
+  for (const char* pattern : {"write", "read", "fetch_add"}) {
+    s.pattern = *parse_pattern(pattern);
+    s.size = pattern == std::string("fetch_add") ? 8 : 64;
+    try {
+      validate_spec(s);
+      ADD_FAILURE() << pattern << " with srq was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
+      EXPECT_NE(std::string(e.what()).find("takes no receives"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Spec, MalformedJsonIsAUsageError) {
   EXPECT_THROW(spec_from_json(nlohmann::json{{"pattern", "teleport"}}), Error);
   nlohmann::json j = to_json(a_spec());

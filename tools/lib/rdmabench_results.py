@@ -20,7 +20,7 @@ MODES = ("bw", "lat")
 _SPEC_FIELDS = {"name": str, "pattern": str, "mode": str, "cq": str, "size": int, "rate": int,
                 "qps": int, "threads": int, "cq_per_qp": bool, "bidir": bool, "transport": str}
 # What a row's spec may say (files from before it existed lack it), and its default there.
-_OPTIONAL_SPEC_FIELDS = {"post_list": (int, 1)}
+_OPTIONAL_SPEC_FIELDS = {"post_list": (int, 1), "srq": (bool, False)}
 # Schema 2 came before the transport axis: every row of it ran over rc.
 _SCHEMA_2_TRANSPORT = "rc"
 _PER_QP = re.compile(r"^qp(?P<index>\d+)_bytes_per_second$")
@@ -73,6 +73,7 @@ class Benchmark:
     bidir: bool = False  # bw: both directions at once; the figures are their sum
     transport: str = "rc"  # the QP type, as the engine names it
     post_list: int = 1  # bw --post-list: sends chained per ibv_post_send
+    srq: bool = False  # --srq: receives from a shared receive queue
     samples: list = field(default_factory=list)  # iteration rows, one per repetition
     errors: list = field(default_factory=list)  # error messages of failed repetitions
 
@@ -102,6 +103,7 @@ class Benchmark:
         parts += ["cq-per-qp"] if self.cq_per_qp else []
         parts += ["bidir"] if self.bidir else []
         parts += [f"post_list:{self.post_list}"] if self.post_list > 1 else []
+        parts += ["srq"] if self.srq else []
         return parts
 
     def per_qp(self, metric=None):

@@ -70,6 +70,7 @@ ATOMIC_BW = [
 # N): rdmabench is given the same signalling.
 UC = (("-c", "UC"), ("--transport", "uc"))
 UD = (("-c", "UD"), ("--transport", "ud"))  # 4 KiB: one packet at the guest's 4096 MTU
+SRQ = (("--use-srq",), ("--srq",))
 POST_LIST_8 = (("-l", "8"), ("--post-list", "8", "--signal-every", "8"))
 NO_INLINE = (("-I", "0"), ("--inline", "0"))
 NEW_OPERATIONS = [
@@ -89,6 +90,7 @@ ORDINARY = [
     *NEW_OPERATIONS,
     Case("send lat 2B -I 0", "ib_send_lat", "send", "lat", "busy", 2, *NO_INLINE),
     Case("send bw 4K -c UD", "ib_send_bw", "send", "bw", "busy", 4096, *UD),
+    Case("send bw 4K --use-srq", "ib_send_bw", "send", "bw", "busy", 4096, *SRQ),
 ]
 # The target of write and read bw is passive, so busy polling is meaningful there; send needs
 # the server's user space, so it runs with events on both tools.
@@ -105,6 +107,7 @@ DETERMINISTIC = [
     *NEW_OPERATIONS,  # write's target is passive
     Case("send lat 2B -e -I 0", "ib_send_lat", "send", "lat", "event", 2, *NO_INLINE),
     Case("send bw 4K -e -c UD", "ib_send_bw", "send", "bw", "event", 4096, *UD),
+    Case("send bw 4K -e --use-srq", "ib_send_bw", "send", "bw", "event", 4096, *SRQ),
 ]
 
 # --post-list-curve: 2-byte writes (busy; the target is passive) chained 1 to 32 per post on

@@ -1,0 +1,55 @@
+// The receives of every QP of one side, from one shared receive queue (--srq): a ring of slots
+// in a region of their own, each receive's wr_id its slot number and nothing more, since
+// whichever QP a message arrives on takes the next receive (its completion's qp_num names the
+// QP). Built before the QPs that use it, which it outlives.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "spec/test_spec.h"
+#include "verbs/memory_region.h"
+#include "verbs/protection_domain.h"
+#include "verbs/shared_receive_queue.h"
+#include "verbs/work_request.h"
+
+namespace rdmabench {
+
+class SharedReceives {
+ public:
+  // spec.rx_depth receives into at most `ring_bytes` of slots (each the transport's receive
+  // header room and spec.size bytes), all posted at once.
+  SharedReceives(const ProtectionDomain& pd, const TestSpec& spec, uint64_t ring_bytes)
+      : queue_(pd, spec.rx_depth),
+        header_(spec.transport->receive_header_bytes),
+        stride_(spec.size + header_),
+        ring_(static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / stride_, 1, spec.rx_depth))),
+        buffer_(pd, stride_ * ring_, IBV_ACCESS_LOCAL_WRITE) {
+    receives_.reserve(ring_);
+    for (uint32_t i = 0; i < ring_; ++i) {
+      const ibv_sge slot{reinterpret_cast<uintptr_t>(buffer_.data() + i * stride_),
+                         static_cast<uint32_t>(stride_), buffer_.lkey()};
+      receives_.push_back(spec.pattern->receive_holds_data ? ReceiveWorkRequest(i, slot)
+                                                           : ReceiveWorkRequest::without_data(i));
+    }
+    for (uint32_t i = 0; i < spec.rx_depth; ++i) post(i);
+  }
+
+  SharedReceiveQueue& queue() noexcept { return queue_; }
+  // Re-posts receive `id` (a completion's wr_id).
+  void post(uint64_t id) { queue_.post(receives_[id % ring_].native()); }
+  // Where receive `id`'s payload landed.
+  uint8_t* slot(uint64_t id) noexcept { return buffer_.data() + (id % ring_) * stride_ + header_; }
+
+ private:
+  SharedReceiveQueue queue_;
+  uint32_t header_;
+  uint64_t stride_;
+  uint32_t ring_;
+  MemoryRegion buffer_;
+  std::vector<ReceiveWorkRequest> receives_;
+};
+
+}  // namespace rdmabench
