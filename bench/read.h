@@ -31,7 +31,7 @@ class ReadPattern final : public TransportPattern {
       SendRequest req(s, IBV_WR_RDMA_READ);
       ClientMeasurement m;
       const bool verify = s.checking;
-      time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
+      time_round_trips(s.sample_clock(), s.spec(), length, samples, m, [&](uint64_t i) {
         if (verify) std::fill_n(s.target(0), s.spec().size, uint8_t{0});
         req.post(s, i + 1, true);
         await_completion(s, poller, i + 1);

@@ -27,7 +27,7 @@ class SendPattern final : public TransportPattern {
     return with_poller(s, timeout, [&](auto& poller) {
       SendRequest req(s, IBV_WR_SEND);
       ClientMeasurement m;
-      time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
+      time_round_trips(s.sample_clock(), s.spec(), length, samples, m, [&](uint64_t i) {
         req.post(s, i + 1, signal_this(s.spec(), s.sequence++));
         drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
           if (s.checking) m.verify_errors += check(s, wc);

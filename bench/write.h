@@ -87,7 +87,7 @@ class WritePattern final : public TransportPattern {
       SendRequest req(ep, IBV_WR_RDMA_WRITE);
       ClientMeasurement m;
       uint8_t* out_marker = ep.source() + ep.spec().size - 1;
-      time_round_trips(ep.spec(), length, samples, m, [&](uint64_t) {
+      time_round_trips(ep.sample_clock(), ep.spec(), length, samples, m, [&](uint64_t) {
         const uint64_t seq = ep.sequence++;
         *out_marker = write_detail::marker_for(seq);
         write_detail::post_write(ep, poller, req, seq);

@@ -151,6 +151,11 @@ void add_scale_and_queues(cxxopts::Options& options) {
 void add_connection(cxxopts::Options& options) {
   options.add_options("Connection")("host", "Server address", cxxopts::value<std::string>())(
       "p,port", "Server's TCP control port", cxxopts::value<int64_t>()->default_value("18515"))(
+      "clock",
+      "What lat samples are read with: auto (the TSC where CPUID says it is invariant, else "
+      "CLOCK_MONOTONIC), tsc (the TSC even so, as perftest does; calibrated against and checked "
+      "with CLOCK_MONOTONIC) or monotonic",
+      cxxopts::value<std::string>()->default_value("auto"))(
       "cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
       cxxopts::value<std::string>()->default_value("auto"))(
       "d,device", "Local RDMA device for --cm oob (default: the first)",
@@ -330,6 +335,13 @@ void parse_patterns(const std::string& text, SuiteOptions& so) {
     std::cerr << "rdmabench: note: --pattern all leaves out " << note << "\n";
 }
 
+ClockChoice clock_option(const std::string& text) {
+  if (text == "auto") return ClockChoice::kAuto;
+  if (text == "tsc") return ClockChoice::kTsc;
+  if (text == "monotonic") return ClockChoice::kMonotonic;
+  throw Error(ExitCode::kUsage, "--clock: unknown '" + text + "' (auto, tsc, monotonic)");
+}
+
 // The parameters that do not come from TestSpec, and the suite's own.
 void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.host = args["host"].as<std::string>();
@@ -403,6 +415,7 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& s
   // What was asked (auto, rdmacm or oob); the context's "bootstrap" says what was used. The
   // base spec's own field is only chosen later, by the probe.
   params["cm"] = args["cm"].as<std::string>();
+  params["clock"] = args["clock"].as<std::string>();
   params["ib_port"] = so.ib_port;
   params["report_every_s"] =
       so.report_every.count() > 0
@@ -450,6 +463,7 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   parse_base_spec(args, r.suite.base);
   validate_combinations(r.suite);
   r.cm = args["cm"].as<std::string>();
+  r.clock = clock_option(args["clock"].as<std::string>());
   if (r.cm != "auto" && r.cm != "rdmacm" && r.cm != "oob")
     throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
   r.ib_port_given = args.count("ib-port") > 0;

@@ -106,7 +106,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
                    {"margin_ms", length.margin_ns / 1'000'000},
                    {"check", request.check}});
     control_.receive("ready");
-    const SideRunOptions o{length, options_.timeout, request.cpus, request.live};
+    const SideRunOptions o{length, options_.timeout, request.cpus, request.live, &clock_};
     r.client_threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
   }
   r.client = summarize_side(r.client_threads, spec, Side::kClient);
@@ -124,6 +124,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
       for (auto& s : ep.streams()) r.client.verify_errors += pattern_->verify_after_run(*s);
     ep.end_check_run();
   }
+  if (spec.mode == Mode::kLatency) clock_.check();  // the session is in step again: may throw
   return r;
 }
 

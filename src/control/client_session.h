@@ -12,6 +12,7 @@
 
 #include "connect/bootstrap.h"
 #include "control/stop_signals.h"
+#include "core/sample_clock.h"
 #include "datapath/pattern.h"
 #include "datapath/side_figures.h"
 #include "datapath/side_run.h"
@@ -43,10 +44,14 @@ class ClientSession : public RunSource {
   nlohmann::json paths_in_use();
   // One run; lat samples of thread t go to samples[t * (size / threads) ...].
   RunResult run(const ClientRun& request, std::span<uint64_t> samples) override;
+  // What lat samples are read with from now on (CLOCK_MONOTONIC until set); a TSC is checked
+  // against CLOCK_MONOTONIC after every run, which fails when it drifted.
+  void use_sample_clock(SampleClock clock) { clock_ = std::move(clock); }
 
  private:
   ControlChannel control_;
   BootstrapOptions options_;
+  SampleClock clock_ = SampleClock::monotonic("the default");
   nlohmann::json hello_;
   std::unique_ptr<TransportPattern> pattern_;
   std::unique_ptr<Endpoint> endpoint_;

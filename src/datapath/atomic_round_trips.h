@@ -22,7 +22,7 @@ inline ClientMeasurement atomic_round_trips(QpStream& s, ibv_wr_opcode opcode,
   return with_poller(s, timeout, [&](auto& poller) {
     SendRequest req(s, opcode);
     ClientMeasurement m;
-    time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
+    time_round_trips(s.sample_clock(), s.spec(), length, samples, m, [&](uint64_t i) {
       const uint64_t n = s.sequence++;
       set_atomic_operands(s, req.wr(), n);
       req.post(s, i + 1, true);

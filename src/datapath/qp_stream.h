@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/sample_clock.h"
 #include "cq/poll_target.h"
 #include "cq/strategy.h"
 #include "datapath/completion_group.h"
@@ -138,6 +139,11 @@ class QpStream {
   uint64_t posted = 0;  // sends posted in this run
   // Set for the length of a run: the loops end it early once it is raised.
   const RunAbort* abort = nullptr;
+  // What lat samples are read with (set by run_side; none: CLOCK_MONOTONIC).
+  const SampleClock* clock = nullptr;
+  const SampleClock& sample_clock() const noexcept {
+    return clock != nullptr ? *clock : monotonic_sample_clock();
+  }
   bool abort_requested() const noexcept {
     return abort != nullptr && abort->raised.load(std::memory_order_relaxed);
   }

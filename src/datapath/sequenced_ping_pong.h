@@ -18,7 +18,7 @@ ClientMeasurement sequenced_ping_pong(QpStream& s, ibv_wr_opcode opcode, const R
   return with_poller(s, timeout, [&](auto& poller) {
     SendRequest req(s, opcode);
     ClientMeasurement m;
-    time_round_trips(s.spec(), length, samples, m, [&](uint64_t i) {
+    time_round_trips(s.sample_clock(), s.spec(), length, samples, m, [&](uint64_t i) {
       const uint64_t seq = s.sequence++;
       req.wr().imm_data = htonl(static_cast<uint32_t>(seq));
       req.post(s, i + 1, signal_this(s.spec(), seq));

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "core/sample_clock.h"
 #include "cq/poll_target.h"
 #include "datapath/bw_lane.h"
 #include "datapath/endpoint.h"
@@ -36,6 +37,7 @@ struct SideRunOptions {
   std::chrono::milliseconds timeout{5000};
   std::vector<int> cpus;       // --cpus: thread t on cpus[t % size]; empty: not pinned
   LiveCounts* live = nullptr;  // bw: each thread's running count of completed sends, or none
+  const SampleClock* clock = nullptr;  // lat samples' clock (none: CLOCK_MONOTONIC)
 };
 
 // Does this side stream in bw mode, and does it consume the peer's stream?

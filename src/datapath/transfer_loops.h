@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/sample_clock.h"
 #include "datapath/completion_poller.h"
 #include "datapath/injected_work.h"
 #include "datapath/pattern.h"
@@ -162,7 +163,8 @@ inline void sleep_until_ns(uint64_t when_ns) {
   }
 }
 
-// Times ping-pong round trips: one_round_trip(i) does the whole exchange for message i.
+// Times ping-pong round trips on `clock`: one_round_trip(i) does the whole exchange for
+// message i.
 // By iterations: `length.iterations` of them, each counted. With a timed window: for margin +
 // duration + margin; those that start and end inside the window are counted. Writes each
 // counted round trip (ns) into samples, their sum (s) into m.seconds, the time from the first
@@ -171,14 +173,15 @@ inline void sleep_until_ns(uint64_t when_ns) {
 // from that intended start, so that a stall also delays (and shows in) the messages behind it
 // (no coordinated omission).
 template <typename OneRoundTrip>
-void time_round_trips(const TestSpec& spec, const RunLength& length, std::span<uint64_t> samples,
-                      ClientMeasurement& m, OneRoundTrip&& one_round_trip) {
+void time_round_trips(const SampleClock& clock, const TestSpec& spec, const RunLength& length,
+                      std::span<uint64_t> samples, ClientMeasurement& m,
+                      OneRoundTrip&& one_round_trip) {
   const uint64_t period_ns = spec.rate > 0 ? 1'000'000'000 / spec.rate : 0;
   // The default 50 us timer slack would add its own lateness to every paced start.
   if (period_ns > 0) prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   const bool timed = length.timed_window();
   uint64_t total_ns = 0, counted = 0, first_counted = 0, last_end = 0;
-  const uint64_t first = now_ns();
+  const uint64_t first = clock.now_ns();
   const uint64_t window_start = first + length.margin_ns;
   const uint64_t window_end = window_start + length.duration_ns;
   const uint64_t stop_at = window_end + length.margin_ns;
@@ -188,12 +191,12 @@ void time_round_trips(const TestSpec& spec, const RunLength& length, std::span<u
     if (period_ns > 0) {
       t0 = first + i * period_ns;
       // Behind schedule: go at once (a sleep to a passed time still waits for a timer).
-      if (now_ns() < t0) sleep_until_ns(t0);
+      if (clock.now_ns() < t0) sleep_until_ns(t0);
     } else {
-      t0 = now_ns();
+      t0 = clock.now_ns();
     }
     one_round_trip(i);
-    end = now_ns();
+    end = clock.now_ns();
     if (timed && (t0 < window_start || end > window_end)) continue;
     if (counted == samples.size()) [[unlikely]]
       throw Error(ExitCode::kUsage, "the window holds more than " + std::to_string(samples.size()) +

@@ -15,7 +15,9 @@
 namespace rdmabench {
 
 BenchmarkSuite::BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSession> session)
-    : options_(std::move(options)), session_(std::move(session)) {}
+    : options_(std::move(options)), session_(std::move(session)) {
+  if (session_) session_->use_sample_clock(options_.sample_clock);
+}
 
 std::vector<TestSpec> expand_specs(const SuiteOptions& options) {
   std::vector<TestSpec> specs;
@@ -67,6 +69,7 @@ ClientSession& BenchmarkSuite::session() {
   if (!session_) {
     session_ = connect_when_free(options_.host, options_.port, options_.bootstrap_options(),
                                  options_.wait, std::cerr);
+    session_->use_sample_clock(options_.sample_clock);
   }
   return *session_;
 }

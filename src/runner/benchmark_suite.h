@@ -14,6 +14,7 @@
 
 #include "control/client_session.h"
 #include "control/stop_signals.h"
+#include "core/sample_clock.h"
 #include "spec/test_spec.h"
 #include "verbs/error.h"
 
@@ -44,6 +45,8 @@ struct SuiteOptions {
   const StopSignals* stop = nullptr;          // SIGINT/SIGTERM: skip what has not run yet
   WaitPolicy wait;                            // for a server busy with another client
   bool debug_corrupt = false;                 // testing: damage what the client sends in check runs
+  // What lat samples are read with (--clock), on every session the suite connects.
+  SampleClock sample_clock = SampleClock::monotonic("the default");
   // The default --sizes over a transport whose messages are one packet: cut at the device's
   // path MTU once it is open (cut_sizes_to_mtu).
   bool sizes_to_mtu = false;

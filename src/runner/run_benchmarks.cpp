@@ -44,6 +44,7 @@ LocalProbe probe_local(RunPlan& r) {
   DeviceList list;
   if (list.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
   LocalProbe p{verify_clock(),
+               SampleClock::choose(r.clock),
                timing_environment(),
                choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout, r.ib_port_given,
                                 so.base.transport),
@@ -134,6 +135,7 @@ int run_benchmarks(RunPlan r) {
   const StopSignals stop;
   r.suite.stop = &stop;
   r.suite.wait.stop = &stop;
+  r.suite.sample_clock = probe.sample_clock;
   BenchmarkSuite suite(r.suite, std::move(session));
   suite.register_benchmarks();
   const bool within_limits =

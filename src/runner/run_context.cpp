@@ -97,6 +97,8 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
       {"server_timing", server("timing")},
       {"server_cpus", server("cpus")},
       {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(p.clock.resolution_ns) + " ns"},
+      {"sample_clock", p.sample_clock.name()},
+      {"sample_clock_detail", p.sample_clock.description()},
       {"rdmabench_params", r.params},
   };
   add_paths_in_use(context, paths);

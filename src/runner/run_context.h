@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/device_report.h"
+#include "core/sample_clock.h"
 #include "host/timing_environment.h"
 #include "runner/bootstrap_choice.h"
 #include "runner/run_plan.h"
@@ -17,6 +18,7 @@ namespace rdmabench {
 // size against the local device's limits.
 struct LocalProbe {
   ClockCheck clock;
+  SampleClock sample_clock;
   TimingEnvironment timing;
   BootstrapChoice choice;
   DeviceReport device;

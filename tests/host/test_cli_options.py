@@ -321,6 +321,7 @@ def test_pattern_all_names_what_a_transport_leaves_out_once_per_reason(transport
     (("--srq", "--pattern", "write"), "write: its target takes no receives, which --srq shares"),
     (("--srq", "--pattern", "read"), "read: its target takes no receives"),
     (("--transport", "xyz"), "--transport"),
+    (("--clock", "hpet"), "--clock: unknown 'hpet' (auto, tsc, monotonic)"),
 ])
 def test_a_combination_the_transport_cannot_do_is_refused_before_connecting(args, says):
     """Each names the combination, exit 2, with no device and no server (none here)."""

@@ -540,3 +540,27 @@ def test_inline_beyond_what_the_device_takes_is_a_usage_error(rdmabench, layout,
                   "--sizes", "8", "--iters", "10", "--inline", "4096")
     assert proc.returncode == 2, proc.stderr
     assert "--inline 4096: the device refused a QP" in proc.stderr, proc.stderr
+
+
+def test_the_sample_clock_is_the_tsc_where_invariant_or_asked_for(rdmabench, layout, server, tmp_path):
+    """--clock auto takes the TSC only where CPUID says it is invariant (this guest's kernel
+    shows that as nonstop_tsc), and the context names the clock and why; --clock tsc takes it
+    regardless, checked against CLOCK_MONOTONIC after every run; --clock bogus is a usage error."""
+    invariant = " nonstop_tsc " in next(line for line in open("/proc/cpuinfo")
+                                         if line.startswith("flags")) + " "
+    for clock, tsc in (("auto", invariant), ("tsc", True), ("monotonic", False)):
+        out = tmp_path / f"clock-{clock}.json"
+        proc = client(rdmabench, layout, server, "--pattern", "send,write", "--mode", "lat",
+                      "--cq", "busy", "--sizes", "2", "--iters", "500", "--clock", clock,
+                      "--out", str(out))
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        doc = json.loads(out.read_text())
+        ctx = doc["context"]
+        assert ctx["sample_clock"] == ("tsc" if tsc else "monotonic"), ctx["sample_clock_detail"]
+        assert ctx["rdmabench_params"]["clock"] == clock
+        if clock == "auto" and not invariant:
+            assert "not invariant" in ctx["sample_clock_detail"], ctx["sample_clock_detail"]
+        for row in doc["benchmarks"]:
+            assert not row.get("error_occurred") and row["lat_p50_us"] > 0, row
+    bad = run([rdmabench, "run", "127.0.0.1", "--port", "1", "--clock", "hpet"], timeout=60)
+    assert bad.returncode == 2 and "--clock" in bad.stderr, bad.stderr
