@@ -297,7 +297,11 @@ void validate_combinations(const SuiteOptions& so) {
 // the sizes says nothing: its rows show which (the atomics run at 8 B of the default 2:8M, and
 // a note on every plain run would be noise).
 std::vector<std::string> skip_notes(const PatternSizes& expanded) {
-  std::vector<std::pair<std::string, std::string>> notes;  // what, why
+  struct Note {
+    std::string what, why;
+    bool whole_patterns;  // names patterns left out at every size: others may join it
+  };
+  std::vector<Note> notes;
   const std::vector<SkippedPair>& skipped = expanded.skipped;
   for (size_t i = 0; i < skipped.size();) {
     const SkippedPair& first = skipped[i];
@@ -308,17 +312,18 @@ std::vector<std::string> skip_notes(const PatternSizes& expanded) {
     const bool runs = std::any_of(expanded.runs.begin(), expanded.runs.end(),
                                   [&](const auto& run) { return run.first == first.pattern; });
     if (runs) continue;
-    auto same = std::find_if(notes.begin(), notes.end(), [&](const auto& n) {
-      return sizes.empty() && n.second == first.why && n.first.find(" B") == std::string::npos;
+    const bool whole = sizes.empty();
+    auto same = std::find_if(notes.begin(), notes.end(), [&](const Note& n) {
+      return whole && n.whole_patterns && n.why == first.why;
     });
     if (same != notes.end())
-      same->first += ", " + first.pattern.name();
+      same->what += ", " + first.pattern.name();
     else
-      notes.emplace_back(first.pattern.name() + (sizes.empty() ? "" : " at " + sizes + " B"),
-                         first.why);
+      notes.push_back(
+          {first.pattern.name() + (whole ? "" : " at " + sizes + " B"), first.why, whole});
   }
   std::vector<std::string> lines;
-  for (const auto& [what, why] : notes) lines.push_back(what + " (" + why + ")");
+  for (const Note& n : notes) lines.push_back(n.what + " (" + n.why + ")");
   return lines;
 }
 

@@ -60,8 +60,7 @@ void Endpoint::build() {
   const int depth = static_cast<int>((spec_.tx_depth + receives) * spec_.qps_per_cq());
   for (uint32_t g = 0; g < spec_.cq_count(); ++g)
     groups_.push_back(std::make_unique<CompletionGroup>(*context_, depth, spec_.cq.of(side_)));
-  const bool takes = side_ == Side::kServer ? spec_.server_receives() : spec_.client_receives();
-  if (spec_.srq && takes)
+  if (spec_.srq && spec_.receives_on(side_))
     shared_receives_ = std::make_unique<SharedReceives>(*pd_, spec_, kMaxReceiveRingBytes);
 }
 

@@ -23,7 +23,7 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
       pd_(pd),
       shared_(shared),
       header_(spec.transport->receive_header_bytes) {
-  const bool receives = side == Side::kServer ? spec.server_receives() : spec.client_receives();
+  const bool receives = spec.receives_on(side);
   // Both sides size alike: a side that never receives keeps one unused receive slot.
   receive_depth_ = spec.server_receives() ? spec.rx_depth : 0;
   if (receives && spec.mode == Mode::kBandwidth)
@@ -57,11 +57,7 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   receives_.reserve(ring_);
   for (uint32_t i = 0; i < ring_; ++i) {
     const uint64_t id = (uint64_t{index_} << kStreamShift) | i;
-    const ibv_sge slot{reinterpret_cast<uintptr_t>(target(i) - header_),
-                       static_cast<uint32_t>(stride()), buffer_->lkey()};
-    // A receive holds the payload (send), or only the immediate (write_imm: data by RDMA).
-    receives_.push_back(spec.pattern->receive_holds_data ? ReceiveWorkRequest(id, slot)
-                                                         : ReceiveWorkRequest::without_data(id));
+    receives_.push_back(slot_receive(spec, id, target(i), buffer_->lkey()));
   }
 }
 

@@ -110,8 +110,6 @@ class QpStream {
   uint8_t* receive_slot(uint64_t id) noexcept {
     return shared_ != nullptr ? shared_->slot(id) : target(id);
   }
-  // Takes receives from a shared receive queue (whose completions do not name the stream)?
-  bool shares_receives() const noexcept { return shared_ != nullptr; }
   // Fills the receive queue (spec.rx_depth receives) once, after the QP reached INIT (a shared
   // receive queue is filled by its owner).
   void post_initial_receives();

@@ -17,6 +17,18 @@
 
 namespace rdmabench {
 
+// Receive `id` into the slot whose payload starts at `payload`, with the transport's receive
+// header room just before it: the whole slot, or only the immediate where the pattern's
+// receives carry no data (write_imm: the data comes by RDMA).
+inline ReceiveWorkRequest slot_receive(const TestSpec& spec, uint64_t id, uint8_t* payload,
+                                       uint32_t lkey) {
+  const uint32_t header = spec.transport->receive_header_bytes;
+  const ibv_sge slot{reinterpret_cast<uintptr_t>(payload - header),
+                     static_cast<uint32_t>(spec.size + header), lkey};
+  return spec.pattern->receive_holds_data ? ReceiveWorkRequest(id, slot)
+                                          : ReceiveWorkRequest::without_data(id);
+}
+
 class SharedReceives {
  public:
   // spec.rx_depth receives into at most `ring_bytes` of slots (each the transport's receive
@@ -28,12 +40,8 @@ class SharedReceives {
         ring_(static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / stride_, 1, spec.rx_depth))),
         buffer_(pd, stride_ * ring_, IBV_ACCESS_LOCAL_WRITE) {
     receives_.reserve(ring_);
-    for (uint32_t i = 0; i < ring_; ++i) {
-      const ibv_sge slot{reinterpret_cast<uintptr_t>(buffer_.data() + i * stride_),
-                         static_cast<uint32_t>(stride_), buffer_.lkey()};
-      receives_.push_back(spec.pattern->receive_holds_data ? ReceiveWorkRequest(i, slot)
-                                                           : ReceiveWorkRequest::without_data(i));
-    }
+    for (uint32_t i = 0; i < ring_; ++i)
+      receives_.push_back(slot_receive(spec, i, slot(i), buffer_.lkey()));
     for (uint32_t i = 0; i < spec.rx_depth; ++i) post(i);
   }
 

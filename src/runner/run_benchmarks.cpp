@@ -25,8 +25,7 @@ namespace {
 
 // The default sizes over a one-packet transport stop at the path MTU, which the note names.
 void note_sizes_cut(SuiteOptions& so, const DeviceLimits& limits) {
-  const uint64_t mtu =
-      so.base.mtu != 0 ? std::min<uint64_t>(so.base.mtu, limits.active_mtu) : limits.active_mtu;
+  const uint64_t mtu = path_mtu_limit(so.base, limits);
   const std::vector<uint64_t> dropped = cut_sizes_to_mtu(so, mtu);
   if (so.patterns.empty())
     throw Error(ExitCode::kUsage, "over " + so.base.transport.name() + " no default size fits " +

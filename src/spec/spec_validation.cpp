@@ -122,7 +122,7 @@ void validate_spec(const TestSpec& s, const DeviceLimits& d) {
           "one completion queue holds them all; it exceeds " + of + "max_cqe " +
               std::to_string(d.max_cqe) + " (--cq-per-qp gives each QP its own)");
   if (s.transport->one_packet_messages) {
-    const uint32_t mtu = s.mtu != 0 ? std::min(s.mtu, d.active_mtu) : d.active_mtu;
+    const uint32_t mtu = path_mtu_limit(s, d);
     require(s.size <= mtu, named("size", "--sizes"), s.size,
             "over " + s.transport.name() + " a message is one packet: at most " + of +
                 "path MTU, " + std::to_string(mtu) + " bytes (" +

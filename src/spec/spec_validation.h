@@ -3,6 +3,7 @@
 // are Error(kUsage) naming the field, the value and the limit.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -24,6 +25,12 @@ struct DeviceLimits {
 
 // The largest MTU any device has: a datagram transport's largest message on any device.
 inline constexpr uint32_t kLargestMtu = 4096;
+
+// The path MTU a spec's messages get on a device: --mtu where it is below the port's active
+// MTU, else the active MTU (a one-packet transport's largest message).
+inline uint32_t path_mtu_limit(const TestSpec& spec, const DeviceLimits& limits) {
+  return spec.mtu != 0 ? std::min(spec.mtu, limits.active_mtu) : limits.active_mtu;
+}
 
 // The most reads and atomics in flight a QP may ask for (--outs): the attribute is 8 bits.
 inline constexpr uint32_t kMaxOuts = 255;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/side.h"
 #include "cq/strategy.h"
 #include "spec/pattern_info.h"
 #include "verbs/transport.h"
@@ -73,6 +74,9 @@ struct TestSpec {
   // Does this pattern consume posted receives on the server? On the client?
   bool server_receives() const { return pattern->target_receives; }
   bool client_receives() const;
+  bool receives_on(Side side) const {
+    return side == Side::kServer ? server_receives() : client_receives();
+  }
   // bw over a transport that may lose messages (uc, ud) to a target that takes receives: the
   // target counts what arrived, and the figures count only that.
   bool counts_arrivals() const {
