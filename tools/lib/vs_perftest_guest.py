@@ -21,13 +21,13 @@ message count is not fixed), and compares perftest's t_avg, the only latency -D 
 with our mean.
 """
 import argparse
+import dataclasses
 import json
 import os
 import re
 import statistics
 import subprocess
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import server_harness
@@ -39,7 +39,7 @@ PERFTEST_PORT, OUR_PORT = 18750, 18760  # perftest's default 18515 is rdmabench'
 MIB = 1 << 20
 
 
-@dataclass
+@dataclasses.dataclass
 class Case:
     label: str
     tool: str      # perftest binary
@@ -50,6 +50,7 @@ class Case:
     perftest_args: tuple = ()  # what the case adds on each tool's command line
     our_args: tuple = ()
     duration: int = 0          # s: a timed window (-D / --duration) with DURATION_MARGIN
+    tx_depth: int = TX_DEPTH   # bw: perftest -t, our --tx-depth
 
 
 DURATION_MARGIN = 1  # s, perftest's -f (whole seconds) and our --margin
@@ -188,7 +189,7 @@ def perftest(case, iters):
     args += ["-D", str(case.duration), "-f", str(DURATION_MARGIN)] if case.duration else \
         ["-n", str(iters)]
     if case.mode == "bw":
-        args += ["-t", str(TX_DEPTH)]
+        args += ["-t", str(case.tx_depth)]
     if case.cq == "event":
         args += ["-e"]
     cmd = ["timeout", "300", "stdbuf", "-oL", *args]
@@ -205,13 +206,14 @@ def perftest(case, iters):
     return figure, client_cpu, server_cpu
 
 
-def ours(build, case, iters):
+def our_row(build, case, iters):
+    """(result row, client CPU s, server CPU s) of one rdmabench run."""
     exe = str(build / "rdmabench")
     server = [exe, "serve", "--port", str(OUR_PORT), "--once", "--timeout", "60"]
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         client = [exe, "run", HOST, "--port", str(OUR_PORT), "--cm", "oob", "--timeout", "60",
                   "--pattern", case.pattern, "--mode", case.mode, "--cq", case.cq,
-                  "--sizes", str(case.size), "--tx-depth", str(TX_DEPTH),
+                  "--sizes", str(case.size), "--tx-depth", str(case.tx_depth),
                   "--signal-every", str(PERFTEST_SIGNAL_EVERY), "--out", f.name, *case.our_args]
         client += ["--duration", str(case.duration), "--margin", str(DURATION_MARGIN)] \
             if case.duration else ["--iters", str(iters)]
@@ -219,6 +221,12 @@ def ours(build, case, iters):
         row = json.load(open(f.name))["benchmarks"][0]
     if row.get("error_occurred"):
         raise RuntimeError(f"rdmabench {case.label}: {row.get('error_message')}")
+    return row, client_cpu, server_cpu
+
+
+def ours(build, case, iters):
+    """(figure, client CPU s, server CPU s); figure is MiB/s (bw) or median us (lat)."""
+    row, client_cpu, server_cpu = our_row(build, case, iters)
     if case.mode == "bw":
         figure = row["bytes_per_second"] / MIB
     else:
@@ -289,8 +297,7 @@ def main():
     # its pages over 9p, which costs system time (and warps guest time in the deterministic
     # guest).
     for case in cases:
-        warm = Case(case.label, case.tool, case.pattern, case.mode, case.cq, case.size,
-                    case.perftest_args, case.our_args)  # by count, however the case runs
+        warm = dataclasses.replace(case, duration=0)  # by count, however the case runs
         perftest(warm, whole_chains(case, 50))
         ours(args.build, warm, whole_chains(case, 50))
 

@@ -1,0 +1,208 @@
+#!/usr/bin/python3
+"""Runs inside the rxe guest (tools/vs-perftest --message-rate): the small-message rate each tool
+reaches at its best settings, its CPU per message, and where the time per message goes.
+
+Usage: message_rate_guest.py BUILD --rounds R [--messages M] [--match REGEX]
+
+For 2 B and 64 B writes and sends (busy polling):
+1. Selection: every candidate setting of each tool runs once with M messages (perftest: -l, -q
+   and -t; rdmabench: --post-list, --qps, --threads and the server's CQ); each tool's fastest is
+   its best.
+2. Rounds: the two bests alternate (which goes first swaps each round), each run with 2M and with
+   M messages. The rate is the 2M run's. CPU per message is the difference of the two runs over
+   M, which leaves setup and teardown out:
+   - of each process (getrusage at its exit; both tools);
+   - of the whole guest, from /proc/stat (user, system, softirq and irq, idle: both CPUs), which
+     shows where the time goes, kernel work in softirq included;
+   - and for rdmabench also its own counters (client_cpu_us_per_msg, server_cpu_us_per_msg: its
+     threads' CPU in the timed window), since its server's process CPU is mostly waiting that
+     does not scale with M (the 2M-minus-M figure of `serve --once` came out negative).
+3. The floor: at the best setting, the kernel's work per message (system + softirq + irq, whole
+   guest) bounds the rate at CPUs / that work, whatever user space does; the report says how close
+   each best comes to it.
+"""
+import argparse
+import dataclasses
+import os
+import re
+import statistics
+from pathlib import Path
+
+import vs_perftest_guest as vs
+
+WORKLOADS = [("write", "ib_write_bw", 2), ("write", "ib_write_bw", 64),
+             ("send", "ib_send_bw", 2), ("send", "ib_send_bw", 64)]
+LIST = 32  # the longest post list tried (perftest -l, our --post-list), signalled once per list
+KINDS = ("user", "system", "softirq", "idle")
+
+
+@dataclasses.dataclass
+class Setting:
+    tool: str       # "perftest" or "rdmabench"
+    case: vs.Case   # its label is the setting's command-line text
+    qps: int = 1
+    chain: int = 1  # requests per post (perftest -l, our --post-list)
+
+
+def perftest_settings(pattern, tool, size):
+    """perftest's candidates: its defaults, then post lists and QPs with a deeper send queue."""
+    def setting(qps, chain, tx_depth=512):
+        args = (("-q", str(qps)) if qps > 1 else ()) + (("-l", str(chain)) if chain > 1 else ())
+        label = " ".join(args + ("-t", str(tx_depth)))
+        return Setting("perftest", vs.Case(label, tool, pattern, "bw", "busy", size, args, (),
+                                           tx_depth=tx_depth), qps, chain)
+    return [setting(1, 1, vs.TX_DEPTH), setting(4, 1), setting(1, LIST), setting(4, 8),
+            setting(4, LIST)]
+
+
+def our_settings(pattern, tool, size):
+    """rdmabench's candidates: its defaults, then post lists, QPs and a second thread per side
+    (also with the server sleeping on events, so two threads per side need not share two CPUs)."""
+    def setting(qps, threads, chain, cq="busy", tx_depth=512):
+        args = (("--qps", str(qps)) if qps > 1 else ()) + \
+            (("--threads", str(threads)) if threads > 1 else ()) + \
+            (("--post-list", str(chain), "--signal-every", str(chain)) if chain > 1 else ())
+        label = " ".join(args + (("--cq", cq) if cq != "busy" else ()) +
+                         ("--tx-depth", str(tx_depth)))
+        return Setting("rdmabench", vs.Case(label, tool, pattern, "bw", cq, size, (), args,
+                                            tx_depth=tx_depth), qps, chain)
+    return [setting(1, 1, 1, tx_depth=vs.TX_DEPTH), setting(1, 1, LIST), setting(4, 1, LIST),
+            setting(2, 2, LIST), setting(4, 2, LIST),
+            setting(4, 2, LIST, cq="client=busy,server=event")]
+
+
+def guest_cpu_seconds():
+    """The whole guest's CPU seconds so far by kind (the first line of /proc/stat)."""
+    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    user, nice, system, idle, iowait, irq, softirq, steal = (int(f) for f in fields[:8])
+    tick = os.sysconf("SC_CLK_TCK")
+    return {"user": (user + nice) / tick, "system": system / tick,
+            "softirq": (softirq + irq) / tick, "idle": (idle + iowait + steal) / tick}
+
+
+@dataclasses.dataclass
+class Run:
+    rate: float       # messages per second
+    client_s: float   # process CPU seconds
+    server_s: float
+    guest_s: dict     # whole-guest CPU seconds by kind
+    row: dict = None  # rdmabench's result row
+
+
+def one_run(build, setting, messages):
+    """One run of `setting` with about `messages` messages in all (whole post lists per QP)."""
+    per_qp = -(-messages // (setting.qps * setting.chain)) * setting.chain
+    before = guest_cpu_seconds()
+    row = None
+    if setting.tool == "perftest":
+        figure, client, server = vs.perftest(setting.case, per_qp)
+    else:
+        row, client, server = vs.our_row(build, setting.case, per_qp)
+        figure = row["bytes_per_second"] / vs.MIB
+    after = guest_cpu_seconds()
+    guest = {k: after[k] - before[k] for k in KINDS}
+    return Run(figure * vs.MIB / setting.case.size, client, server, guest, row), per_qp * setting.qps
+
+
+@dataclasses.dataclass
+class Sample:
+    rate: float        # messages per second (the 2M run)
+    client_us: float   # process CPU per message, 2M minus M
+    server_us: float
+    guest_us: dict     # whole-guest CPU per message by kind, 2M minus M
+    engine_us: tuple   # rdmabench's client and server counters (None for perftest)
+
+
+def sample(build, setting, messages):
+    """The 2M and M runs of `setting`, as per-message figures."""
+    big, big_msgs = one_run(build, setting, 2 * messages)
+    small, small_msgs = one_run(build, setting, messages)
+    extra = (big_msgs - small_msgs) / 1e6
+    engine = (big.row["client_cpu_us_per_msg"], big.row["server_cpu_us_per_msg"]) \
+        if big.row else (None, None)
+    return Sample(big.rate, (big.client_s - small.client_s) / extra,
+                  (big.server_s - small.server_s) / extra,
+                  {k: (big.guest_s[k] - small.guest_s[k]) / extra for k in KINDS}, engine)
+
+
+def select_best(build, workload, messages):
+    """Each tool's fastest candidate for `workload`, after one run of each (printed)."""
+    pattern, tool, size = workload
+    best = {}
+    for settings in (perftest_settings(pattern, tool, size), our_settings(pattern, tool, size)):
+        one_run(build, settings[0], 1000)  # a binary's first run reads its pages over 9p
+        for s in settings:
+            rate = one_run(build, s, messages)[0].rate
+            print(f"  {s.tool:<9} {s.case.label:<72} {rate / 1e3:8.1f}k msg/s", flush=True)
+            if s.tool not in best or rate > best[s.tool][1]:
+                best[s.tool] = (s, rate)
+    return best["perftest"][0], best["rdmabench"][0]
+
+
+def spread(values):
+    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
+
+
+def med(samples, get):
+    return statistics.median(get(s) for s in samples)
+
+
+def report_workload(name, best, samples):
+    """The rate ratio, CPU per message and where the time goes, for one workload."""
+    theirs, mine = samples["perftest"], samples["rdmabench"]
+    ratios = [m.rate / t.rate for t, m in zip(theirs, mine)]
+    print(f"\n{name}: perftest `{best[0].case.label}`, rdmabench `{best[1].case.label}`")
+    print(f"  rate, k msg/s: perftest {med(theirs, lambda s: s.rate) / 1e3:.1f}, rdmabench "
+          f"{med(mine, lambda s: s.rate) / 1e3:.1f}; ours/perftest {spread(ratios)}")
+    print(f"  process CPU us/msg, client/server: perftest {med(theirs, lambda s: s.client_us):.2f}/"
+          f"{med(theirs, lambda s: s.server_us):.2f}, rdmabench {med(mine, lambda s: s.client_us):.2f}/"
+          f"{med(mine, lambda s: s.server_us):.2f} (its own counters "
+          f"{med(mine, lambda s: s.engine_us[0]):.2f}/{med(mine, lambda s: s.engine_us[1]):.2f})")
+    for tool, runs in samples.items():
+        parts = {k: med(runs, lambda s: s.guest_us[k]) for k in KINDS}
+        busy = sum(parts[k] for k in KINDS if k != "idle")
+        kernel = parts["system"] + parts["softirq"]
+        floor = len(os.sched_getaffinity(0)) / kernel * 1e6 if kernel > 0 else float("inf")
+        rate = med(runs, lambda s: s.rate)
+        print(f"  whole guest us/msg, {tool:<9}: " +
+              ", ".join(f"{k} {parts[k]:.2f}" for k in KINDS) +
+              f"; busy {busy:.2f}; kernel floor {floor / 1e3:.1f}k msg/s, reached {rate / floor:.0%}")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("build", type=Path)
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--messages", type=int, default=100000)
+    p.add_argument("--match", default="", help="only the workloads whose name this regex finds")
+    args = p.parse_args()
+    workloads = {f"{pat} bw {size}B": (pat, tool, size) for pat, tool, size in WORKLOADS
+                 if re.search(args.match, f"{pat} bw {size}B")}
+    if not workloads:
+        raise SystemExit(f"vs-perftest: no message-rate workload matches --match {args.match!r}")
+    print(f"ordinary guest; busy polling; {args.messages} messages per selection run, "
+          f"{2 * args.messages}/{args.messages} per round; {args.rounds} alternating rounds",
+          flush=True)
+    best = {}
+    for name, workload in workloads.items():
+        print(f"selection, {name}:", flush=True)
+        best[name] = select_best(args.build, workload, args.messages)
+    samples = {name: {"perftest": [], "rdmabench": []} for name in workloads}
+    for r in range(args.rounds):
+        for name in workloads:
+            order = list(best[name]) if r % 2 == 0 else list(reversed(best[name]))
+            for setting in order:
+                samples[name][setting.tool].append(sample(args.build, setting, args.messages))
+            print(f"round {r + 1} {name}: perftest "
+                  f"{samples[name]['perftest'][-1].rate / 1e3:.1f}k, rdmabench "
+                  f"{samples[name]['rdmabench'][-1].rate / 1e3:.1f}k msg/s", flush=True)
+    for name in workloads:
+        report_workload(name, best[name], samples[name])
+    print("\nCPU per message: the run with 2M messages minus the one with M, over M. Whole guest:"
+          " /proc/stat over both runs' client, server and kernel alike (softirq includes irq;"
+          " idle includes iowait and steal); the kernel floor is the CPUs over system + softirq"
+          " per message, the rate no user space can pass on this guest.")
+
+
+if __name__ == "__main__":
+    main()
