@@ -52,6 +52,15 @@ cxxopts::Options mesh_options() {
       "A pair is slow below this fraction of the median bandwidth (above median / it for "
       "latency); exit 7 when any is",
       cxxopts::value<double>()->default_value("0.8"))(
+      "repetitions",
+      "Run the whole schedule this many times; each pair is judged on its best run, and the "
+      "report gives its worst and the spread (1..100)",
+      cxxopts::value<uint32_t>()->default_value("1"))(
+      "max-resends",
+      "A pair whose wire resent more than this per message (retransmissions and out-of-sequence "
+      "packets, both sides' port counters) is flagged, whatever its bandwidth; exit 7 when any "
+      "is",
+      cxxopts::value<double>()->default_value("0.01"))(
       "p,port", "TCP control port; a host's k-th rank serves on port + k",
       cxxopts::value<int64_t>()->default_value("18515"))(
       "d,device", "RDMA device; a list gives a host's k-th rank the k-th (default: the first)",
@@ -62,6 +71,10 @@ cxxopts::Options mesh_options() {
       cxxopts::value<std::string>()->default_value(""))(
       "gid-index", "GID index (default: as `rdmabench devices` marks it)",
       cxxopts::value<uint32_t>())("qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
+      "cm",
+      "oob: each pair exchanges its QPs over TCP; rdmacm: rdma_cm, the client resolving from "
+      "its own --address (so that rdma_cm takes the rank's own device)",
+      cxxopts::value<std::string>()->default_value("oob"))(
       "timeout", "Seconds any blocking step may take",
       cxxopts::value<double>()->default_value("5"))(
       "warmup", "Messages run before each pair's timing starts",
@@ -99,6 +112,11 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args) {
     s.verify = args.count("verify") > 0;
     if (args.count("gid-index")) s.gid_index = args["gid-index"].as<uint32_t>();
     if (args.count("qp-timeout")) s.qp_timeout = args["qp-timeout"].as<uint32_t>();
+    const auto cm = parse_bootstrap(args["cm"].as<std::string>());
+    if (!cm || args["cm"].as<std::string>() == "auto")
+      throw Error(ExitCode::kUsage,
+                  "--cm: unknown '" + args["cm"].as<std::string>() + "' (oob, rdmacm)");
+    s.bootstrap = *cm;
     validate_spec(s);
     specs.push_back(s);
   }
@@ -125,7 +143,8 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   }
   if (args.count("help")) {
     std::cout << options.help()
-              << "\nExit status: 0 every pair within --min-fraction, 7 slow pairs or hosts found, "
+              << "\nExit status: 0 every pair within --min-fraction and --max-resends, 7 slow or "
+                 "resending pairs or hosts found, "
                  "2 usage, 3 no device, 4 connection, 5 runtime, 6 verification failure.\n";
     return std::nullopt;
   }
@@ -142,9 +161,15 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
       throw Error(ExitCode::kUsage, "give --schedule or --pairs FILE, not both");
     r.pairs_file = args["pairs"].as<std::string>();
   }
-  r.min_fraction = args["min-fraction"].as<double>();
-  if (!(r.min_fraction > 0 && r.min_fraction <= 1))
+  r.judge.min_fraction = args["min-fraction"].as<double>();
+  if (!(r.judge.min_fraction > 0 && r.judge.min_fraction <= 1))
     throw Error(ExitCode::kUsage, "--min-fraction must be above 0 and at most 1");
+  r.repetitions = args["repetitions"].as<uint32_t>();
+  if (r.repetitions < 1 || r.repetitions > 100)
+    throw Error(ExitCode::kUsage, "--repetitions must be between 1 and 100");
+  r.judge.max_resends = args["max-resends"].as<double>();
+  if (!(r.judge.max_resends >= 0 && r.judge.max_resends <= 1e6))
+    throw Error(ExitCode::kUsage, "--max-resends must be 0 or more (resends per message)");
   r.port = port_option(args["port"].as<int64_t>());
   r.devices = split_comma_list(args["device"].as<std::string>());
   r.addresses = split_comma_list(args["address"].as<std::string>());

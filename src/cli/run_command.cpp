@@ -195,8 +195,13 @@ cxxopts::Options run_options() {
       cxxopts::value<double>())(
       "json",
       "Write the results JSON (as --out's) to standard output; the table and every message "
-      "go to standard error")("debug-corrupt",
-                              "Testing only: in --verify check runs, damage what the client sends")(
+      "go to standard error")(
+      "counters",
+      "on: each side reads its port's counters (sysfs hw_counters, counters and the RoCE "
+      "netdev's statistics) before and after each benchmark's timed run, outside its window, "
+      "and the row carries what moved (client_dev_*, server_dev_*); off: no reading",
+      cxxopts::value<std::string>()->default_value("on"))(
+      "debug-corrupt", "Testing only: in --verify check runs, damage what the client sends")(
       "h,help", "Show help");
   options.add_options("Pass or fail (health checks)")(
       "min-bw",
@@ -380,6 +385,10 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   parse_scale_out(args, so);
   so.warmup = warmup_option(args["warmup"].as<uint64_t>());
   so.debug_corrupt = args.count("debug-corrupt") > 0;
+  const std::string counters = args["counters"].as<std::string>();
+  if (counters != "on" && counters != "off")
+    throw Error(ExitCode::kUsage, "--counters: unknown value '" + counters + "' (on or off)");
+  so.device_counters = counters == "on";
 }
 
 void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
@@ -421,6 +430,7 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& s
   // base spec's own field is only chosen later, by the probe.
   params["cm"] = args["cm"].as<std::string>();
   params["clock"] = args["clock"].as<std::string>();
+  params["counters"] = args["counters"].as<std::string>();
   params["ib_port"] = so.ib_port;
   params["report_every_s"] =
       so.report_every.count() > 0

@@ -11,6 +11,7 @@
 #include "core/version.h"
 #include "cq/strategy.h"
 #include "measure/counter_catalogue.h"
+#include "measure/device_counters.h"
 #include "net/control_channel.h"
 #include "spec/pattern_info.h"
 #include "verbs/transport.h"
@@ -82,7 +83,8 @@ nlohmann::json registry_json() {
           {"transports", transports},
           {"patterns", patterns},
           {"strategies", strategies},
-          {"counters", counter_catalogue_json()}};
+          {"counters", counter_catalogue_json()},
+          {"device_alarms", device_alarms_json()}};
 }
 
 }  // namespace

@@ -19,14 +19,18 @@ struct BootstrapOptions {
   std::string server_host;  // client: where the server is
   std::chrono::milliseconds timeout{5000};
   uint8_t ib_port = 1;  // oob: the device's port (rdma_cm picks its own from the address)
+  // rdma_cm client: the local address to resolve from, so that rdma_cm takes the device
+  // behind it (a mesh rank's own NIC; empty: the route decides)
+  std::string source_host;
 
   static BootstrapOptions client(const std::string& server_host, const std::string& device,
-                                 std::chrono::milliseconds timeout, uint8_t ib_port = 1) {
-    return {device, server_host, timeout, ib_port};
+                                 std::chrono::milliseconds timeout, uint8_t ib_port = 1,
+                                 std::string source_host = {}) {
+    return {device, server_host, timeout, ib_port, std::move(source_host)};
   }
   static BootstrapOptions server(const std::string& device, std::chrono::milliseconds timeout,
                                  uint8_t ib_port = 1) {
-    return {device, {}, timeout, ib_port};
+    return {device, {}, timeout, ib_port, {}};
   }
 };
 

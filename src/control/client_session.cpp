@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "bench/pattern_catalogue.h"
+#include "control/port_reading.h"
 #include "control/protocol_version.h"
 #include "control/spec_json.h"
 #include "core/version.h"
@@ -77,8 +78,10 @@ void ClientSession::setup(const TestSpec& spec) {
     control_.send({{"type", "teardown"}});
   }
   control_.send({{"type", "setup"}, {"spec", to_json(spec)}});
+  port_.reset();
   endpoint_ = client_bootstrap(control_, spec, options_);
   pattern_ = make_pattern(spec.pattern);
+  port_.emplace(port_place_of(*endpoint_));
 }
 
 nlohmann::json ClientSession::paths_in_use() {
@@ -96,6 +99,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
   // One thread needs no flag to stop the others (and its event waits watch one fd less).
   const RunAbort abort;
   const RunAbort* team_abort = spec.threads > 1 ? &abort : nullptr;
+  const PortReading port_reading(port_, request.device_counters);  // before "run"
   {
     const RunScope scope(
         ep, request.check,
@@ -104,7 +108,8 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
                    {"iters", length.iterations},
                    {"duration_ms", length.duration_ns / 1'000'000},
                    {"margin_ms", length.margin_ns / 1'000'000},
-                   {"check", request.check}});
+                   {"check", request.check},
+                   {"counters", request.device_counters}});
     control_.receive("ready");
     const SideRunOptions o{length, options_.timeout, request.cpus, request.live, &clock_};
     r.client_threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
@@ -115,6 +120,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
       r.client.verify_errors += pattern_->verify_sent_after_run(*s, options_.timeout);
   control_.send({{"type", "finished"}});
   r.server = side_report_from(control_.receive("done"), spec.threads, spec.qps);
+  r.client.device_counters = port_reading.deltas();  // both sides' runs are over
   // Only now has the server ended its own sends (with --bidir they may outlast ours): what it
   // wrote here is complete, and nothing of it lands here any more while end_check_run
   // refills the buffers (which once put back an atomic counter the server's fetch_adds were

@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "datapath/pattern.h"
 #include "datapath/side_figures.h"
 #include "datapath/side_run.h"
+#include "host/port_counters.h"
 #include "measure/run_source.h"
 #include "net/control_channel.h"
 
@@ -55,6 +57,7 @@ class ClientSession : public RunSource {
   nlohmann::json hello_;
   std::unique_ptr<TransportPattern> pattern_;
   std::unique_ptr<Endpoint> endpoint_;
+  std::optional<PortCounters> port_;  // where endpoint_'s QPs go out
 };
 
 // How long a client waits for a busy server: up to `wait` (0: fail at once, --no-wait),

@@ -23,7 +23,7 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
   }
   if (type == "run") {
     if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'run' before 'setup'");
-    return host_.run(run_length_from(message), bool_field(message, {"run"}, "check"));
+    return host_.run(run_order_from(message));
   }
   if (type == "path") {
     if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'path' before 'setup'");
@@ -51,6 +51,11 @@ RunLength run_length_from(const nlohmann::json& run) {
       unsigned_as<uint64_t>(run, ctx, "duration_ms", 0, kMaxDurationMs) * 1'000'000;
   length.margin_ns = unsigned_as<uint64_t>(run, ctx, "margin_ms", 0, kMaxMarginMs) * 1'000'000;
   return length;
+}
+
+RunOrder run_order_from(const nlohmann::json& run) {
+  return {run_length_from(run), bool_field(run, {"run"}, "check"),
+          bool_field(run, {"run"}, "counters")};
 }
 
 nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {

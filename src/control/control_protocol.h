@@ -13,6 +13,15 @@
 
 namespace rdmabench {
 
+// One "run" message: how long, whether it is a --verify check run (untimed, every message
+// checked), and whether the server reads its port's counters before and after it (and says
+// what moved in "done").
+struct RunOrder {
+  RunLength length;
+  bool check = false;
+  bool device_counters = false;
+};
+
 // Does what the client asks on the device. The real one bootstraps and runs patterns over the
 // control channel (server.cpp); the fuzzer's does nothing.
 class TestHost {
@@ -20,9 +29,8 @@ class TestHost {
   virtual ~TestHost() = default;
   // Builds and connects an endpoint for a validated spec (may exchange further messages).
   virtual void setup(const TestSpec& spec) = 0;
-  // Runs one measurement, or with `check` a --verify check run (untimed, every message
-  // checked); returns the "done" message for the client.
-  virtual nlohmann::json run(const RunLength& length, bool check) = 0;
+  // Runs one measurement, or a --verify check run; returns the "done" message for the client.
+  virtual nlohmann::json run(const RunOrder& order) = 0;
   virtual void teardown() = 0;
   // The path the set-up endpoint really uses ({device, port, gid_index, gid, gid_type, mtu}).
   virtual nlohmann::json path() = 0;
@@ -37,6 +45,8 @@ inline constexpr uint64_t kMaxMarginMs = 3'600'000;
 // The "run" message's length: {"iters": N} or, for a timed window, {"duration_ms": D,
 // "margin_ms": M} beside it (iters then only bounds nothing; it stays for the warm-up).
 RunLength run_length_from(const nlohmann::json& run);
+// The whole "run" message: its length, "check" and "counters" (both booleans, required).
+RunOrder run_order_from(const nlohmann::json& run);
 
 class ControlProtocol {
  public:

@@ -9,7 +9,8 @@ namespace rdmabench {
 // 4: qps, threads, cq_per_qp, bidir in the spec; duration_ms, margin_ms in "run"; per-thread
 // figures, per-stream counts and the sending window in "done"; 5: qp_timeout in the spec;
 // 6: transport in the spec; 7: outs in the spec; 8: "received" per stream in "done" (uc),
-// post_list and inline in the spec; 9: srq in the spec
-inline constexpr int kControlProtocolVersion = 9;
+// post_list and inline in the spec; 9: srq in the spec; 10: "run" carries "counters", and
+// "done" then "device_counters" (the server port's counter deltas)
+inline constexpr int kControlProtocolVersion = 10;
 
 }  // namespace rdmabench

@@ -8,6 +8,7 @@
 #include "connect/bootstrap.h"
 #include "control/busy_responder.h"
 #include "control/control_protocol.h"
+#include "control/port_reading.h"
 #include "control/protocol_version.h"
 #include "control/stop_signals.h"
 #include "core/version.h"
@@ -35,18 +36,23 @@ class VerbsTestHost final : public TestHost {
       : control_(control), options_(options), stop_fd_(stop_fd), log_(log) {}
 
   void setup(const TestSpec& spec) override {
+    port_.reset();
     endpoint_.reset();
     endpoint_ = server_bootstrap(
         control_, spec,
         BootstrapOptions::server(options_.device, options_.timeout, options_.ib_port));
     pattern_ = make_pattern(spec.pattern);
+    port_.emplace(port_place_of(*endpoint_));
     log_ << "  " << spec.name() << " via " << to_string(spec.bootstrap) << " on "
          << endpoint_->context().device_name() << "\n"
          << std::flush;
   }
 
-  nlohmann::json run(const RunLength& length, bool check) override {
+  nlohmann::json run(const RunOrder& order) override {
+    const RunLength& length = order.length;
+    const bool check = order.check;
     Endpoint& ep = *endpoint_;
+    const PortReading port_reading(port_, order.device_counters);  // before "ready"
     // A client that goes away, or SIGTERM, ends the run at once (not after --timeout); so
     // does a failure on one of this side's threads. The watch starts before "ready", so that
     // its start-up is in nobody's timed window.
@@ -65,6 +71,11 @@ class VerbsTestHost final : public TestHost {
       report = run_watched(ep, length, abort);
     }
     control_.receive(options_.idle_timeout, stop_fd_, "finished");
+    // Only now is the client's run over too: a passive target's own run (write bw, read, the
+    // atomics) ends at once, while its port still answers every read and atomic the client
+    // goes on sending. (Read before "finished", the server's deltas missed all of read bw's
+    // responses.)
+    report.device_counters = port_reading.deltas();
     if (check) {
       for (auto& s : ep.streams()) {
         report.verify_errors += pattern_->verify_after_run(*s);
@@ -78,7 +89,10 @@ class VerbsTestHost final : public TestHost {
     return done;
   }
 
-  void teardown() override { endpoint_.reset(); }
+  void teardown() override {
+    port_.reset();
+    endpoint_.reset();
+  }
   nlohmann::json path() override { return endpoint_->path_in_use(); }
 
  private:
@@ -98,6 +112,7 @@ class VerbsTestHost final : public TestHost {
   std::ostream& log_;
   std::unique_ptr<TransportPattern> pattern_;
   std::unique_ptr<Endpoint> endpoint_;  // destroyed first: QP before anything it uses
+  std::optional<PortCounters> port_;    // where endpoint_'s QPs go out
 };
 
 nlohmann::json server_hello(const ServerOptions& options) {

@@ -1,5 +1,6 @@
 #include "datapath/side_figures.h"
 
+#include "core/counter_name.h"
 #include "net/message_fields.h"
 
 namespace rdmabench {
@@ -42,6 +43,23 @@ std::vector<uint64_t> counts_of(const nlohmann::json& j, const MessageContext& c
   return out;
 }
 
+std::map<std::string, uint64_t> device_counters_from(const nlohmann::json& j,
+                                                     const MessageContext& ctx) {
+  const std::string key = "device_counters";
+  if (!j.is_object() || j.size() > kMaxDeviceCounters)
+    throw_bad_field(
+        ctx, key,
+        "must be an object of at most " + std::to_string(kMaxDeviceCounters) + " counters");
+  std::map<std::string, uint64_t> out;
+  for (const auto& [name, value] : j.items()) {
+    if (!valid_counter_name(name))
+      throw_bad_field(ctx, key, "holds a name that is not [a-z0-9_]{1,64}");
+    if (!value.is_number_unsigned()) throw_bad_field(ctx, key, "must hold unsigned integers");
+    out[name] = value.get<uint64_t>();
+  }
+  return out;
+}
+
 }  // namespace
 
 void add_to_message(nlohmann::json& message, const SideReport& r) {
@@ -54,6 +72,7 @@ void add_to_message(nlohmann::json& message, const SideReport& r) {
   message["sent"] = r.sent;
   message["received"] = r.received;
   message["verify_errors"] = r.verify_errors;
+  if (!r.device_counters.empty()) message["device_counters"] = r.device_counters;
 }
 
 SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uint32_t qps) {
@@ -67,6 +86,8 @@ SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uin
   r.sent = counts_of(message, ctx, "sent", qps);
   r.received = counts_of(message, ctx, "received", qps);
   r.verify_errors = unsigned_as<uint64_t>(message, ctx, "verify_errors");
+  if (message.contains("device_counters"))
+    r.device_counters = device_counters_from(message["device_counters"], ctx);
   return r;
 }
 

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "cq/poll_target.h"
@@ -45,10 +47,17 @@ struct SideReport {
   std::vector<uint64_t> finish_ns;  // bw by iterations: when each stream's last send completed
   std::vector<uint64_t> received;   // bw: the peer's messages that arrived, whole run (lat: 0)
   uint64_t verify_errors = 0;
+  // What this side's port counters moved over the run (host/port_counters.h names), when asked.
+  std::map<std::string, uint64_t> device_counters;
 };
 
+// The most device counters a "done" message may carry.
+inline constexpr size_t kMaxDeviceCounters = 512;
+
 // The fields of a "done" message, and back: Error naming a missing or malformed field, or
-// arrays that do not match the spec's threads and QPs.
+// arrays that do not match the spec's threads and QPs. "device_counters" is there when the
+// report has some; a counter name that is not plain (core/counter_name.h), a value that is not
+// an unsigned integer, or more than kMaxDeviceCounters of them, is refused.
 void add_to_message(nlohmann::json& message, const SideReport& report);
 SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uint32_t qps);
 

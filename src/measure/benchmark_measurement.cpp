@@ -33,7 +33,8 @@ void BenchmarkMeasurement::warm_up() {
 }
 
 RunCounters BenchmarkMeasurement::timed_run() {
-  const RunResult r = source_.run({plan_.length, false, false, plan_.cpus, plan_.live}, samples_);
+  const RunResult r = source_.run(
+      {plan_.length, false, false, plan_.cpus, plan_.live, plan_.device_counters}, samples_);
   return run_counters(spec_, r, samples_);
 }
 

@@ -17,11 +17,12 @@
 namespace rdmabench {
 
 struct MeasurePlan {
-  RunLength length;            // each timed run: by iterations, or a timed window
-  uint64_t warmup = 16;        // messages run first, in no figure
-  std::vector<int> cpus;       // --cpus
-  bool debug_corrupt = false;  // testing: the check run damages what the client sends
-  LiveCounts* live = nullptr;  // timed runs count their sends here as they go (--report-every)
+  RunLength length;             // each timed run: by iterations, or a timed window
+  uint64_t warmup = 16;         // messages run first, in no figure
+  std::vector<int> cpus;        // --cpus
+  bool debug_corrupt = false;   // testing: the check run damages what the client sends
+  LiveCounts* live = nullptr;   // timed runs count their sends here as they go (--report-every)
+  bool device_counters = true;  // each timed run reads both sides' port counters (--counters)
 };
 
 // A timed window's check run checks this many messages per stream.

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "core/counter_name.h"
+
 namespace rdmabench {
 
 namespace {
@@ -53,6 +55,17 @@ const std::vector<CounterInfo> kCatalogue = {
     {"server_thread{thread}_cpu_us_per_msg", "us", "msg", kDown, "this server thread's CPU per message of its own QPs"},
     {"client_thread{thread}_msgs", "messages", "thread", kNone, "messages of this client thread's QPs"},
     {"server_thread{thread}_msgs", "messages", "thread", kNone, "messages of this server thread's QPs"},
+    {"client_dev_{name}_per_msg", "count", "msg", kNone, "port-wide: what this client port counter moved over the run, per message (other traffic on the port moves it too)"},
+    {"server_dev_{name}_per_msg", "count", "msg", kNone, "port-wide: what this server port counter moved over the run, per message (other traffic on the port moves it too)"},
+    {"client_dev_{name}", "count", "", kNone, "port-wide: what this client port counter moved over the run (sysfs hw_<name>, port_<name>, netdev_<name>; other traffic on the port moves it too)"},
+    {"server_dev_{name}", "count", "", kNone, "port-wide: what this server port counter moved over the run (sysfs hw_<name>, port_<name>, netdev_<name>; other traffic on the port moves it too)"},
+    {"wire_bytes_per_payload_byte", "1", "", kNone, "port-wide: both sides' transmitted bytes (port_xmit_data x 4, else the netdev's tx_bytes) over the payload of every message of the run; below 1 the counters missed traffic"},
+    {"wire_retransmissions", "packets", "", kDown, "port-wide: retransmissions both sides' ports counted over the run (the counters device_alarms calls retransmission)"},
+    {"wire_sequence_errors", "packets", "", kDown, "port-wide: out-of-sequence packets and sequence NAKs both sides' ports counted over the run"},
+    {"wire_resend_episodes", "episodes", "", kDown, "port-wide: times either side's requester had to resend over the run (its retry timer fired, or a sequence NAK came back)"},
+    {"wire_rnr_naks", "packets", "", kDown, "port-wide: RNR NAKs sent, received and retried out, both sides, over the run"},
+    {"wire_congestion_marks", "packets", "", kDown, "port-wide: CNPs and ECN marks both sides' ports counted over the run"},
+    {"wire_packets_per_msg", "packets", "msg", kNone, "port-wide: both sides' transmitted packets (hw_sent_pkts, else port_xmit_packets, else the netdev's) per message of the run"},
     {"verified_messages", "messages", "", kNone, "--verify: messages the check run checked"},
     {"verify_errors", "errors", "", kDown, "--verify: corrupt bytes or messages the check run found"},
 };
@@ -62,7 +75,8 @@ std::string_view to_string(Better b) {
   return b == Better::kHigher ? "higher" : b == Better::kLower ? "lower" : "neither";
 }
 
-// Does `name` fit `pattern`, whose one {placeholder} stands for a decimal index?
+// Does `name` fit `pattern`, whose one {placeholder} stands for a decimal index, or with {name}
+// for a device counter's name?
 bool fits(std::string_view pattern, std::string_view name) {
   const size_t open = pattern.find('{');
   if (open == std::string_view::npos) return pattern == name;
@@ -70,8 +84,9 @@ bool fits(std::string_view pattern, std::string_view name) {
   const std::string_view head = pattern.substr(0, open), tail = pattern.substr(close + 1);
   if (name.size() <= head.size() + tail.size() || !name.starts_with(head) || !name.ends_with(tail))
     return false;
-  const std::string_view index = name.substr(head.size(), name.size() - head.size() - tail.size());
-  for (char c : index)
+  const std::string_view part = name.substr(head.size(), name.size() - head.size() - tail.size());
+  if (pattern.substr(open, close - open + 1) == "{name}") return valid_counter_name(part);
+  for (char c : part)
     if (!std::isdigit(static_cast<unsigned char>(c))) return false;
   return true;
 }

@@ -1,7 +1,8 @@
 // What every counter of a result row means: its unit, what it is counted per, and which
 // direction is better. The --out file carries this catalogue in its context, so that tools
 // take titles, units and directions from the engine instead of keeping their own lists.
-// A name may hold one placeholder: {qp} (a QP index) or {thread} (a thread index).
+// A name may hold one placeholder: {qp} (a QP index), {thread} (a thread index) or {name} (a
+// device counter's name, measure/device_counters.h).
 #pragma once
 
 #include <nlohmann/json.hpp>

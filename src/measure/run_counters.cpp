@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "measure/device_counters.h"
 #include "measure/latency_stats.h"
 
 namespace rdmabench {
@@ -156,6 +157,7 @@ RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uin
   all_msgs = std::max(all_msgs, 1.0);
   add_side(out, spec, r, "client", r.client, all_msgs);
   add_side(out, spec, r, "server", r.server, all_msgs);
+  add_device_counters(c, r, all_msgs, spec.size);
   return out;
 }
 

@@ -21,7 +21,8 @@ struct ClientRun {
   bool check = false;     // a --verify check run: untimed, every message checked
   bool corrupt = false;   // testing, with check: damage what this side sends from the middle on
   std::vector<int> cpus;  // --cpus: client thread t on cpus[t % size]
-  LiveCounts* live = nullptr;  // bw: where each client thread counts its sends as it goes
+  LiveCounts* live = nullptr;    // bw: where each client thread counts its sends as it goes
+  bool device_counters = false;  // both sides read their port's counters around the run
 };
 
 class RunSource {

@@ -11,8 +11,12 @@
 #include "control/busy_responder.h"
 #include "core/error.h"
 #include "core/version.h"
+#include "host/device_probe.h"
+#include "host/host_info.h"
+#include "mesh/device_choice.h"
 #include "mesh/host_identity.h"
 #include "mesh/mesh_report.h"
+#include "mesh/repetitions.h"
 #include "mesh/schedule.h"
 
 namespace rdmabench {
@@ -52,7 +56,13 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
                   "mesh needs at least 2 ranks, one per host: mpirun -np N --map-by node "
                   "rdmabench mesh ... or srun -N N rdmabench mesh ...");
     if (world.rank() == 0 && !job.out_file.empty()) check_out_file(job.out_file);
+    const RankDevice chosen =
+        job.devices.empty()
+            ? default_device_for(world.local_rank(), world.local_size(), describe_all_devices(),
+                                 ipv4_address_of, host_name())
+            : RankDevice{"", "", "--device"};
     std::string address = for_local_rank(job.addresses, world.local_rank(), "address");
+    if (address.empty()) address = chosen.address;
     if (address.empty()) address = first_ipv4_address();
     if (address.empty())
       throw Error(ExitCode::kUsage, "this host has no IPv4 address but loopback: give --address");
@@ -63,8 +73,11 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
                                         ", beyond 65535 (a host's k-th rank serves on --port + "
                                         "k): give a lower --port");
     const auto port = static_cast<uint16_t>(job.port + world.local_rank());
-    nlohmann::json identity = host_identity(
-        world.rank(), address, port, for_local_rank(job.devices, world.local_rank(), "device"));
+    const std::string device = job.devices.empty()
+                                   ? chosen.device
+                                   : for_local_rank(job.devices, world.local_rank(), "device");
+    nlohmann::json identity = host_identity(world.rank(), address, port, device);
+    identity["device_choice"] = chosen.choice;
     ServerOptions options;
     options.port = port;
     options.device = identity["device"].get<std::string>();
@@ -111,50 +124,72 @@ std::vector<MeshRound> schedule_of(const MpiWorld& world, const MeshJob& job) {
   return rounds_from_pairs(parse_pairs(in, world.size(), job.pairs_file));
 }
 
-// Runs every benchmark's rounds; returns the pairs this rank measured as their client.
+// One round: every rank that is a client in it measures its pair.
+void run_round(const MpiWorld& world, const TestSpec& spec, const MeshRound& round,
+               const nlohmann::json& hosts, const PairRunOptions& run,
+               std::vector<PairResult>& mine, std::ostream& log) {
+  for (const MeshPair& p : round) {
+    if (p.client != world.rank()) continue;
+    const auto& server = hosts[static_cast<size_t>(p.server)];
+    mine.push_back(measure_pair(server["address"].get<std::string>(),
+                                server["port"].get<uint16_t>(), spec, p, run, log));
+  }
+}
+
+// Runs every benchmark's rounds, --repetitions times over; returns every run of the pairs
+// this rank measured as their client.
 std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
                                    const nlohmann::json& hosts,
                                    const std::vector<MeshRound>& rounds, std::ostream& log) {
   std::vector<PairResult> mine;
-  const size_t total = job.specs.size() * rounds.size();
+  const size_t total = job.specs.size() * rounds.size() * job.repetitions;
   size_t step = 0;
   const auto started = Clock::now();
   for (const TestSpec& spec : job.specs) {
     PairRunOptions run = job.run;
     run.iterations = job.iterations.at(spec.mode);
     run.device = hosts[static_cast<size_t>(world.rank())]["device"].get<std::string>();
-    for (size_t k = 0; k < rounds.size(); ++k) {
-      world.barrier();  // every pair of the round starts together
-      if (world.rank() == 0)
-        std::cerr
-            << "[" << ++step << "/" << total << "] " << spec.name() << ": round " << k + 1 << "/"
-            << rounds.size() << ", " << rounds[k].size() << " pairs at once ("
-            << std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started).count()
-            << " s)\n"
-            << std::flush;
-      for (const MeshPair& p : rounds[k]) {
-        if (p.client != world.rank()) continue;
-        const auto& server = hosts[static_cast<size_t>(p.server)];
-        mine.push_back(measure_pair(server["address"].get<std::string>(),
-                                    server["port"].get<uint16_t>(), spec, p, run, log));
+    run.source_address = hosts[static_cast<size_t>(world.rank())]["address"].get<std::string>();
+    for (uint32_t r = 0; r < job.repetitions; ++r)
+      for (size_t k = 0; k < rounds.size(); ++k) {
+        world.barrier();  // every pair of the round starts together
+        if (world.rank() == 0)
+          std::cerr
+              << "[" << ++step << "/" << total << "] " << spec.name() << ": "
+              << (job.repetitions > 1 ? "repetition " + std::to_string(r + 1) + "/" +
+                                            std::to_string(job.repetitions) + ", "
+                                      : std::string())
+              << "round " << k + 1 << "/" << rounds.size() << ", " << rounds[k].size()
+              << " pairs at once ("
+              << std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started).count()
+              << " s)\n"
+              << std::flush;
+        run_round(world, spec, rounds[k], hosts, run, mine, log);
       }
-    }
   }
   world.barrier();  // no client is still connected to any server
   return mine;
 }
 
 nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t rounds) {
-  return {{"schema", "rdmabench-mesh/1"},
-          {"rdmabench_version", kVersion},
-          {"date", utc_now_iso8601()},
-          {"mpi", world.library()},
-          {"ranks", world.size()},
-          {"schedule", job.pairs_file.empty() ? job.schedule : "pairs:" + job.pairs_file},
-          {"rounds", rounds},
-          {"min_fraction", job.min_fraction},
-          {"qp_timeout", job.specs.front().oob_qp_timeout()},  // every pair bootstraps oob
-          {"rdmabench_params", job.params}};
+  return {
+      {"schema", "rdmabench-mesh/1"},
+      {"rdmabench_version", kVersion},
+      {"date", utc_now_iso8601()},
+      {"mpi", world.library()},
+      {"ranks", world.size()},
+      {"schedule", job.pairs_file.empty() ? job.schedule : "pairs:" + job.pairs_file},
+      {"rounds", rounds},
+      {"repetitions", job.repetitions},
+      {"min_fraction", job.judge.min_fraction},
+      {"max_resends_per_msg", job.judge.max_resends},
+      {"bootstrap", to_string(job.specs.front().bootstrap)},
+      // out of band: the timeout every QP gets; rdma_cm: --qp-timeout, or its own choice
+      {"qp_timeout", job.specs.front().bootstrap == Bootstrap::kOob
+                         ? nlohmann::json(job.specs.front().oob_qp_timeout())
+                     : job.specs.front().qp_timeout ? nlohmann::json(*job.specs.front().qp_timeout)
+                                                    : nlohmann::json(nullptr)},
+      {"rdmabench_params", job.params}};
 }
 
 // Gathers every rank's results at rank 0, which prints and writes the report; every rank
@@ -169,8 +204,8 @@ int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& host
     std::vector<PairResult> results;
     for (const std::string& text : gathered)
       for (const auto& r : nlohmann::json::parse(text)) results.push_back(PairResult::from_json(r));
-    const nlohmann::json report =
-        mesh_report(mesh_context(world, job, rounds), hosts, results, job.min_fraction);
+    const nlohmann::json report = mesh_report(mesh_context(world, job, rounds), hosts,
+                                              best_of_repetitions(results), job.judge);
     print_mesh_report(report, std::cout);
     code = report["verdict"]["exit_code"].get<int>();
     if (!job.out_file.empty()) {

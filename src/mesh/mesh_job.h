@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "mesh/mesh_report.h"
 #include "mesh/mpi_world.h"
 #include "mesh/pair_measurement.h"
 #include "spec/test_spec.h"
@@ -20,7 +21,9 @@ struct MeshJob {
   std::map<Mode, uint64_t> iterations;  // messages per pair, by mode
   std::string schedule = "shift";       // shift or isolated (unless pairs_file)
   std::string pairs_file;               // read by rank 0
-  double min_fraction = 0.8;
+  MeshJudgement judge;                  // --min-fraction, --max-resends
+  uint32_t repetitions =
+      1;  // --repetitions: the schedule this many times, each pair judged on its best
   uint16_t port = 18515;                        // a host's k-th rank serves on port + k
   std::vector<std::string> devices, addresses;  // by local rank; empty: defaults
   PairRunOptions run;

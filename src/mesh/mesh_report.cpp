@@ -57,9 +57,45 @@ nlohmann::json pairs_json(const std::vector<MeshPair>& pairs) {
   return out;
 }
 
+// How often the wire made a pair's run resend, per message: its requesters' resend episodes
+// (a retry timer that fired, a sequence NAK that came back) over its messages; none where its
+// drivers count neither.
+std::optional<double> resends_per_msg(const std::map<std::string, double>& counters) {
+  const auto msgs = counters.find("msgs");
+  const auto episodes = counters.find("wire_resend_episodes");
+  if (episodes == counters.end() || msgs == counters.end() || msgs->second <= 0)
+    return std::nullopt;
+  return episodes->second / msgs->second;
+}
+
+// The wire's verdict on a benchmark: pairs that resent more than `max_resends` per message,
+// and hosts whose whole row or column did, even where their bandwidth is fine.
+nlohmann::json wire_verdict(const MeshMatrix& resends, double max_resends) {
+  const OutlierReport o = find_above(resends, max_resends);
+  return {{"max_resends_per_msg", max_resends},          {"median", o.median},
+          {"resending_pairs", pairs_json(o.slow_pairs)}, {"resending_senders", o.slow_senders},
+          {"resending_receivers", o.slow_receivers},     {"resending_hosts", o.slow_hosts()}};
+}
+
+// What a person looks at first: the judged figure, what the wire resent, the tail, and each
+// side's CPU. A map's "verdict" names the section whose flagged pairs and hosts it outlines.
+nlohmann::json heatmaps_json(const JudgedFigure& figure,
+                             const std::map<std::string, MeshMatrix>& matrices) {
+  nlohmann::json heatmaps = {{{"counter", figure.counter},
+                              {"higher_is_better", figure.higher_is_better},
+                              {"verdict", "outliers"}}};
+  if (matrices.count(kResendsCounter))
+    heatmaps.push_back(
+        {{"counter", kResendsCounter}, {"higher_is_better", false}, {"verdict", "wire"}});
+  for (const char* extra : {"lat_p99_us", "client_cpu_us_per_msg", "server_cpu_us_per_msg"})
+    if (matrices.count(extra) && extra != figure.counter)
+      heatmaps.push_back({{"counter", extra}, {"higher_is_better", false}});
+  return heatmaps;
+}
+
 // One benchmark's matrices (every counter any of its pairs reported), errors and verdict.
 nlohmann::json benchmark_report(const std::string& name, const std::vector<PairResult>& results,
-                                size_t hosts, double min_fraction) {
+                                size_t hosts, const MeshJudgement& judge) {
   std::map<std::string, MeshMatrix> matrices;
   nlohmann::json errors = nlohmann::json::array();
   std::string mode;
@@ -73,30 +109,29 @@ nlohmann::json benchmark_report(const std::string& name, const std::vector<PairR
                         {"exit_code", r.exit_code}});
       continue;
     }
-    for (const auto& [counter, value] : r.counters) {
+    std::map<std::string, double> cells = r.counters;
+    if (const auto resends = resends_per_msg(r.counters)) cells[kResendsCounter] = *resends;
+    for (const auto& [counter, value] : cells) {
       auto& m = matrices[counter];
       if (m.empty()) m.assign(hosts, std::vector<std::optional<double>>(hosts));
       m.at(static_cast<size_t>(r.pair.client)).at(static_cast<size_t>(r.pair.server)) = value;
     }
   }
   const JudgedFigure figure = judged_figure(mode);
-  const MeshMatrix judged = matrices.count(figure.counter)
-                                ? matrices[figure.counter]
-                                : MeshMatrix(hosts, std::vector<std::optional<double>>(hosts));
-  const OutlierReport o = find_outliers(judged, {min_fraction, figure.higher_is_better});
-  // What a person looks at first: the judged figure, the tail, and each side's CPU.
-  nlohmann::json heatmaps = {
-      {{"counter", figure.counter}, {"higher_is_better", figure.higher_is_better}}};
-  for (const char* extra : {"lat_p99_us", "client_cpu_us_per_msg", "server_cpu_us_per_msg"})
-    if (matrices.count(extra) && extra != figure.counter)
-      heatmaps.push_back({{"counter", extra}, {"higher_is_better", false}});
+  const auto matrix_of = [&](const std::string& counter) {
+    return matrices.count(counter) ? matrices[counter]
+                                   : MeshMatrix(hosts, std::vector<std::optional<double>>(hosts));
+  };
+  const OutlierReport o =
+      find_outliers(matrix_of(figure.counter), {judge.min_fraction, figure.higher_is_better});
   nlohmann::json j = {{"name", name},
                       {"figure", figure.counter},
                       {"higher_is_better", figure.higher_is_better},
-                      {"heatmaps", heatmaps},
+                      {"heatmaps", heatmaps_json(figure, matrices)},
                       {"errors", errors},
+                      {"wire", wire_verdict(matrix_of(kResendsCounter), judge.max_resends)},
                       {"outliers",
-                       {{"min_fraction", min_fraction},
+                       {{"min_fraction", judge.min_fraction},
                         {"median", o.median},
                         {"threshold", o.threshold},
                         {"slow_pairs", pairs_json(o.slow_pairs)},
@@ -111,30 +146,35 @@ nlohmann::json benchmark_report(const std::string& name, const std::vector<PairR
 }  // namespace
 
 nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
-                           const std::vector<PairResult>& results, double min_fraction) {
+                           const std::vector<PairResult>& results, const MeshJudgement& judge) {
   std::vector<std::string> names;
   for (const PairResult& r : results)
     if (std::find(names.begin(), names.end(), r.benchmark) == names.end())
       names.push_back(r.benchmark);
   nlohmann::json benchmarks = nlohmann::json::array();
-  std::set<int> slow_hosts;
-  size_t slow_pairs = 0, failed_pairs = 0;
+  std::set<int> slow_hosts, resending_hosts;
+  size_t slow_pairs = 0, failed_pairs = 0, resending_pairs = 0;
   int exit_code = 0;
   for (const std::string& name : names) {
-    nlohmann::json b = benchmark_report(name, results, hosts.size(), min_fraction);
+    nlohmann::json b = benchmark_report(name, results, hosts.size(), judge);
     for (int h : b["outliers"]["slow_hosts"]) slow_hosts.insert(h);
+    for (int h : b["wire"]["resending_hosts"]) resending_hosts.insert(h);
     slow_pairs += b["outliers"]["slow_pairs"].size();
+    resending_pairs += b["wire"]["resending_pairs"].size();
     failed_pairs += b["errors"].size();
     for (const auto& e : b["errors"]) exit_code = std::max(exit_code, e["exit_code"].get<int>());
     benchmarks.push_back(std::move(b));
   }
-  if (exit_code == 0 && slow_pairs > 0) exit_code = static_cast<int>(ExitCode::kOutliers);
+  if (exit_code == 0 && slow_pairs + resending_pairs > 0)
+    exit_code = static_cast<int>(ExitCode::kOutliers);
   return {{"context", context},
           {"hosts", hosts},
           {"benchmarks", benchmarks},
           {"verdict",
            {{"slow_hosts", slow_hosts},
             {"slow_pairs", slow_pairs},
+            {"resending_hosts", resending_hosts},
+            {"resending_pairs", resending_pairs},
             {"failed_pairs", failed_pairs},
             {"exit_code", exit_code}}}};
 }
@@ -187,6 +227,12 @@ void print_mesh_report(const nlohmann::json& report, std::ostream& out) {
         << o["min_fraction"].get<double>() << ")\n";
     for (const auto& p : o["slow_pairs"])
       out << "  SLOW pair " << p[0].get<int>() << " -> " << p[1].get<int>() << "\n";
+    const auto& w = b["wire"];
+    for (const auto& p : w["resending_pairs"])
+      out << "  RESENDING pair " << p[0].get<int>() << " -> " << p[1].get<int>() << ": "
+          << b["matrices"][kResendsCounter][p[0].get<size_t>()][p[1].get<size_t>()].get<double>()
+          << " resent per message (--max-resends " << w["max_resends_per_msg"].get<double>()
+          << ")\n";
     for (const auto& e : b["errors"])
       out << "  FAILED pair " << e["client"].get<int>() << " -> " << e["server"].get<int>() << ": "
           << e["message"].get<std::string>() << "\n";
@@ -195,9 +241,14 @@ void print_mesh_report(const nlohmann::json& report, std::ostream& out) {
   const auto& v = report["verdict"];
   for (int h : v["slow_hosts"])
     out << "SLOW HOST " << host_label(hosts, h) << ": its whole row or column is slow\n";
+  for (int h : v["resending_hosts"])
+    out << "RESENDING HOST " << host_label(hosts, h)
+        << ": the wire resent on its whole row or column (port counters)\n";
   out << "verdict: " << v["slow_pairs"].get<size_t>() << " slow pairs, "
+      << v["resending_pairs"].get<size_t>() << " resending pairs, "
       << v["failed_pairs"].get<size_t>() << " failed pairs, " << v["slow_hosts"].size()
-      << " slow hosts (exit " << v["exit_code"].get<int>() << ")\n";
+      << " slow hosts, " << v["resending_hosts"].size() << " resending hosts (exit "
+      << v["exit_code"].get<int>() << ")\n";
 }
 
 }  // namespace rdmabench

@@ -36,9 +36,20 @@ JudgedFigure judged_figure(const std::string& mode);
 // The whole report: {"context", "hosts", "benchmarks": [{name, figure, higher_is_better,
 // heatmaps: [{counter, higher_is_better}], matrices: {counter: N x N (null where
 // unmeasured)}, errors: [...], outliers}],
-// "verdict": {slow_hosts, slow_pairs, failed_pairs, exit_code}}.
+// wire: {max_resends_per_msg, median, resending_pairs, resending_senders, resending_receivers,
+// resending_hosts}, "verdict": {slow_hosts, slow_pairs, resending_hosts, resending_pairs,
+// failed_pairs, exit_code}}. A pair that resent too much counts as an outlier (exit 7) even
+// where its bandwidth is fine.
+struct MeshJudgement {
+  double min_fraction = 0.8;  // --min-fraction: a pair slower than this share of the median
+  double max_resends = 0.01;  // --max-resends: a pair whose wire resent more per message
+};
+// The matrix of how often the wire made a pair resend, per message (wire_resend_episodes over
+// the pair's messages: its requesters' retry timeouts and sequence NAKs).
+inline constexpr const char* kResendsCounter = "wire_resends_per_msg";
+
 nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
-                           const std::vector<PairResult>& results, double min_fraction);
+                           const std::vector<PairResult>& results, const MeshJudgement& judge);
 
 // A person's summary of the report: each benchmark's figure as a matrix, then the verdict.
 void print_mesh_report(const nlohmann::json& report, std::ostream& out);

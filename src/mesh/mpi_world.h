@@ -19,6 +19,8 @@ class MpiWorld {
   int size() const noexcept { return size_; }
   // This rank's index among the ranks on its own host (0 on a one-rank-per-host job).
   int local_rank() const noexcept { return local_rank_; }
+  // How many ranks run on this rank's host.
+  int local_size() const noexcept { return local_size_; }
   // The MPI library's own description (MPI_Get_library_version), first line.
   std::string library() const;
 
@@ -35,6 +37,7 @@ class MpiWorld {
   int rank_ = 0;
   int size_ = 1;
   int local_rank_ = 0;
+  int local_size_ = 1;
 };
 
 }  // namespace rdmabench

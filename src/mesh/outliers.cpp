@@ -72,4 +72,21 @@ OutlierReport find_outliers(const MeshMatrix& matrix, const OutlierRule& rule) {
   return report;
 }
 
+OutlierReport find_above(const MeshMatrix& matrix, double limit) {
+  std::vector<double> values;
+  OutlierReport report;
+  for (size_t c = 0; c < matrix.size(); ++c)
+    for (size_t s = 0; s < matrix[c].size(); ++s) {
+      const auto& cell = matrix[c][s];
+      if (!cell) continue;
+      values.push_back(*cell);
+      if (*cell > limit) report.slow_pairs.push_back({static_cast<int>(c), static_cast<int>(s)});
+    }
+  report.median = median_of(values, false);
+  report.threshold = limit;
+  report.slow_senders = whole_lines_slow(matrix, report.slow_pairs, true);
+  report.slow_receivers = whole_lines_slow(matrix, report.slow_pairs, false);
+  return report;
+}
+
 }  // namespace rdmabench

@@ -31,4 +31,9 @@ struct OutlierReport {
 // Throws Error(kUsage) for a min_fraction outside (0, 1].
 OutlierReport find_outliers(const MeshMatrix& matrix, const OutlierRule& rule);
 
+// Pairs whose figure is above an absolute `limit` (what the wire resent per message: on a
+// healthy fabric none at all, whatever the other pairs do), and hosts whose whole row or column
+// is; `median` is the pairs' median, `threshold` the limit.
+OutlierReport find_above(const MeshMatrix& matrix, double limit);
+
 }  // namespace rdmabench

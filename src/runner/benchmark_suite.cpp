@@ -125,7 +125,8 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
                             options_.warmup,
                             options_.cpus,
                             options_.debug_corrupt,
-                            live ? &*live : nullptr},
+                            live ? &*live : nullptr,
+                            options_.device_counters},
                            samples_);
     m.warm_up();
     RunCounters counters;

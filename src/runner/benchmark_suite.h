@@ -45,6 +45,7 @@ struct SuiteOptions {
   const StopSignals* stop = nullptr;          // SIGINT/SIGTERM: skip what has not run yet
   WaitPolicy wait;                            // for a server busy with another client
   bool debug_corrupt = false;                 // testing: damage what the client sends in check runs
+  bool device_counters = true;                // --counters: both sides' port counter deltas
   // What lat samples are read with (--clock), on every session the suite connects.
   SampleClock sample_clock = SampleClock::monotonic("the default");
   // The default --sizes over a transport whose messages are one packet: cut at the device's

@@ -4,6 +4,7 @@
 
 #include "control/spec_json.h"
 #include "measure/counter_catalogue.h"
+#include "measure/device_counters.h"
 
 namespace rdmabench {
 
@@ -57,6 +58,7 @@ bool ResultsReporter::ReportContext(const Context& context) {
   nlohmann::json merged = machine_context(context);
   for (const auto& [key, value] : context_.items()) merged[key] = value;
   merged["rdmabench_counters"] = counter_catalogue_json();
+  merged["rdmabench_device_alarms"] = device_alarms_json();
   context_ = std::move(merged);
   return true;
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "bench/pattern_catalogue.h"
+#include "measure/device_counters.h"
 #include "runner/progress_line.h"
 #include "runner/run_counter.h"
 #include "spec/pattern_info.h"
@@ -74,6 +75,19 @@ std::string bandwidth_row(const TestSpec& spec, const Run& run) {
   return row;
 }
 
+// A line under the row when its run retransmitted, went out of sequence or took RNR NAKs, as
+// either side's port counters saw it (port-wide: other traffic on the port counts too).
+std::string trouble_line(const Run& run) {
+  if (run.run_type == Run::RT_Aggregate) return "";
+  std::map<std::string, double> device;
+  for (const auto& [name, counter] : run.counters)
+    if (name.starts_with("client_dev_") || name.starts_with("server_dev_"))
+      device[name] = counter.value;
+  std::string line;
+  for (const std::string& t : device_trouble(device)) line += (line.empty() ? "" : "; ") + t;
+  return line.empty() ? "" : "   ^ the wire saw (port-wide): " + line + "\n";
+}
+
 }  // namespace
 
 std::string table_header(const TestSpec& spec) {
@@ -108,7 +122,7 @@ std::string table_row(const TestSpec& spec, const Run& run) {
       format(" %-10s %-10s ", std::to_string(spec.size).c_str(), count_column(spec, run).c_str());
   if (run.error_occurred) return row + "ERROR: " + run.error_message + "\n";
   return row + (spec.mode == Mode::kLatency ? latency_row(spec, run) : bandwidth_row(spec, run)) +
-         "\n";
+         "\n" + trouble_line(run);
 }
 
 TableReporter::TableReporter(std::ostream& out, std::string context_summary,

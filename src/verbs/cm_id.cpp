@@ -97,8 +97,11 @@ CmId::~CmId() {
   rdma_destroy_id(id_);
 }
 
-void CmId::resolve(const std::string& host, uint16_t port, std::chrono::milliseconds timeout) {
+void CmId::resolve(const std::string& host, uint16_t port, std::chrono::milliseconds timeout,
+                   const std::string& source) {
   sockaddr_storage dst = to_sockaddr(host, port);
+  sockaddr_storage src = source.empty() ? sockaddr_storage{} : to_sockaddr(source, 0);
+  sockaddr* from = source.empty() ? nullptr : reinterpret_cast<sockaddr*>(&src);
   const std::string where = host + ":" + std::to_string(port);
   // Address resolution is retried in short slices: when the neighbour (ARP) entry is not
   // yet valid, the kernel may miss the update and otherwise sit out the whole timeout.
@@ -108,7 +111,7 @@ void CmId::resolve(const std::string& host, uint16_t port, std::chrono::millisec
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     const auto slice = std::clamp(left, std::chrono::milliseconds{100}, kSlice);
-    if (rdma_resolve_addr(id_, nullptr, reinterpret_cast<sockaddr*>(&dst), ms(slice)) != 0)
+    if (rdma_resolve_addr(id_, from, reinterpret_cast<sockaddr*>(&dst), ms(slice)) != 0)
       throw VerbsError("rdma_resolve_addr", errno, where, ExitCode::kConnection);
     const auto event =
         channel_.next(slice + std::chrono::seconds(1), "RDMA_CM_EVENT_ADDR_RESOLVED");

@@ -44,7 +44,9 @@ class CmId {
   CmId& operator=(const CmId&) = delete;
 
   // Active side: address then route resolution, each bounded by `timeout`.
-  void resolve(const std::string& host, uint16_t port, std::chrono::milliseconds timeout);
+  // From `source` (a local address) when given: rdma_cm then takes the device behind it.
+  void resolve(const std::string& host, uint16_t port, std::chrono::milliseconds timeout,
+               const std::string& source = {});
   // Passive side: bind to host (port 0 picks a free one) and listen.
   void listen(const std::string& host, uint16_t port);
   uint16_t local_port() const;

@@ -23,7 +23,7 @@ class ValidatingHost final : public rdmabench::TestHost {
   void setup(const rdmabench::TestSpec& spec) override {
     rdmabench::validate_spec(spec, {"fuzz0", 1ull << 31, 16384, 32767, 1024});
   }
-  nlohmann::json run(const rdmabench::RunLength&, bool) override { return {{"type", "done"}}; }
+  nlohmann::json run(const rdmabench::RunOrder&) override { return {{"type", "done"}}; }
   void teardown() override {}
   nlohmann::json path() override { return {{"port", 1}}; }
 };

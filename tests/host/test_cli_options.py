@@ -33,7 +33,8 @@ def test_serve_refuses_a_timeout_it_cannot_keep(value):
                                   ("--bidir", "--mode", "lat"), ("--duration", "1", "--iters", "5"),
                                   ("--duration", "-1"), ("--duration", "0"), ("--margin", "-1", "--duration", "1"),
                                   ("--threads", "0"), ("--threads", "65"), ("--cpus", "99999"),
-                                  ("--cpus", "1-0"), ("--cpus", "x")])
+                                  ("--cpus", "1-0"), ("--cpus", "x"), ("--counters", "yes"),
+                                  ("--counters", "")])
 def test_run_refuses_bad_options_before_connecting(args):
     proc = rdmabench("run", "127.0.0.1", "--port", "1", *args)  # refused at once if it got that far
     assert proc.returncode == 2, proc.stderr
@@ -92,6 +93,11 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
     (("--schedule", "ring"), "--schedule: unknown 'ring' (shift, isolated)"),
     (("--min-fraction", "0"), "--min-fraction must be above 0"),
     (("--min-fraction", "1.5"), "--min-fraction must be above 0"),
+    (("--max-resends", "-1"), "--max-resends must be 0 or more"),
+    (("--repetitions", "0"), "--repetitions must be between 1 and 100"),
+    (("--repetitions", "101"), "--repetitions must be between 1 and 100"),
+    (("--cm", "auto"), "--cm: unknown 'auto' (oob, rdmacm)"),
+    (("--cm", "tcp"), "--cm: unknown 'tcp' (oob, rdmacm)"),
     (("--pattern", "atomic"), "--pattern: unknown 'atomic'"),
     (("--mode", "bw,x"), "--mode: unknown 'x'"),
     (("--size", "2,4"), "--size takes one size"),
@@ -117,7 +123,8 @@ def test_mesh_help_gives_the_launch_lines_and_exit_codes():
     proc = rdmabench("mesh", "--help")
     assert proc.returncode == 0
     for text in ("mpirun -np N --map-by node", "srun -N N", "--schedule", "--pairs",
-                 "--min-fraction", "7 slow pairs or hosts"):
+                 "--min-fraction", "--max-resends", "--repetitions", "--cm",
+                 "7 slow or resending pairs or hosts"):
         assert text in proc.stdout, text
 
 

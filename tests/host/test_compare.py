@@ -323,3 +323,27 @@ def test_an_srq_row_is_a_scale_of_its_own_never_the_plain_line(sweep, write_json
     shared["rdmabench_spec"]["srq"] = "yes"
     with pytest.raises(rr.ResultsError, match="no valid rdmabench_spec"):
         rr.load(write_json(doc, "bad.json"))
+
+
+def test_what_the_wire_saw_is_shown_beside_the_verdict(sweep, write_json):
+    """A row whose ports retransmitted says so in the wire column, BASE/NEW, from the engine's
+    list of counters that mean trouble (the context's, not one of compare's own)."""
+    alarms = [{"counter": "hw_completer_retry_err", "means": "retransmission", "flags_row": True},
+              {"counter": "hw_np_cnp_sent", "means": "congestion", "flags_row": False}]
+    base, new = copy.deepcopy(sweep), copy.deepcopy(sweep)
+    for doc in (base, new):
+        doc["context"]["rdmabench_device_alarms"] = alarms
+    for row in new["benchmarks"]:
+        if row["name"].startswith("write/bw/busy/65536"):
+            row["client_dev_hw_completer_retry_err"] = 19
+            row["server_dev_hw_np_cnp_sent"] = 5  # congestion: not flagged
+    proc = run_tool("compare", write_json(base, "base.json"), write_json(new, "new.json"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = verdicts(proc.stdout)
+    assert "retransmission 0/19" in rows["write/bw/busy/65536"], rows["write/bw/busy/65536"]
+    assert "congestion" not in proc.stdout
+    assert "wire: what either side's port counters flagged" in proc.stdout
+    assert not [r for n, r in rows.items() if "retransmission" in r and not n.startswith("write/bw/busy/65536")]
+    new["context"]["rdmabench_device_alarms"] = [{"counter": 5}]
+    proc = run_tool("compare", write_json(base, "base.json"), write_json(new, "bad.json"))
+    assert proc.returncode == 2 and "rdmabench_device_alarms" in proc.stderr, proc.stderr

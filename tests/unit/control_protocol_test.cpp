@@ -19,9 +19,11 @@ namespace {
 class RecordingHost final : public TestHost {
  public:
   void setup(const TestSpec& spec) override { calls.push_back("setup " + spec.name()); }
-  json run(const RunLength& length, bool check) override {
+  json run(const RunOrder& order) override {
+    const RunLength& length = order.length;
     std::string call = "run " + std::to_string(length.iterations);
-    if (check) call += " check";
+    if (order.check) call += " check";
+    if (order.device_counters) call += " counters";
     if (length.timed_window()) {
       call += " " + std::to_string(length.duration_ns);
       call += "ns+" + std::to_string(length.margin_ns) + "ns";
@@ -39,10 +41,12 @@ json hello() {
 }
 
 // A "run" message: by iterations, or with a timed window.
-json run(json iters, json check, uint64_t duration_ms = 0, uint64_t margin_ms = 0) {
+json run(json iters, json check, uint64_t duration_ms = 0, uint64_t margin_ms = 0,
+         json counters = false) {
   return {{"type", "run"},
           {"iters", std::move(iters)},
           {"check", std::move(check)},
+          {"counters", std::move(counters)},
           {"duration_ms", duration_ms},
           {"margin_ms", margin_ms}};
 }
@@ -69,6 +73,7 @@ TEST(ControlProtocol, HelloSetupRunTeardownBye) {
   EXPECT_FALSE(p.handle(setup()));
   EXPECT_EQ(p.handle(run(10, false))->at("type"), "done");
   EXPECT_EQ(p.handle(run(1, false, 2000, 500))->at("type"), "done");
+  EXPECT_EQ(p.handle(run(10, false, 0, 0, true))->at("type"), "done");
   EXPECT_EQ(p.handle({{"type", "path"}})->at("type"), "path");
   EXPECT_FALSE(p.handle({{"type", "teardown"}}));
   EXPECT_EQ(error_of(p, {{"type", "path"}}), ExitCode::kConnection);
@@ -76,7 +81,8 @@ TEST(ControlProtocol, HelloSetupRunTeardownBye) {
   EXPECT_FALSE(p.handle({{"type", "bye"}}));
   EXPECT_TRUE(p.finished());
   EXPECT_EQ(host.calls, (std::vector<std::string>{"setup write/bw/busy/65536", "run 10",
-                                                  "run 1 2000000000ns+500000000ns", "teardown"}));
+                                                  "run 1 2000000000ns+500000000ns",
+                                                  "run 10 counters", "teardown"}));
 }
 
 TEST(ControlProtocol, HelloComesFirstAndVersionsMustMatch) {
@@ -100,6 +106,10 @@ TEST(ControlProtocol, RunNeedsSetupAndSaneIterations) {
   no_check.erase("check");
   EXPECT_EQ(error_of(p, no_check), ExitCode::kConnection);
   EXPECT_EQ(error_of(p, run(5, 1)), ExitCode::kConnection);
+  json no_counters = run(5, false);
+  no_counters.erase("counters");
+  EXPECT_EQ(error_of(p, no_counters), ExitCode::kConnection);
+  EXPECT_EQ(error_of(p, run(5, false, 0, 0, "yes")), ExitCode::kConnection);
   EXPECT_EQ(p.handle(run(5, true))->at("type"), "done");
   EXPECT_EQ(error_of(p, run(0, false)), ExitCode::kConnection);
   EXPECT_EQ(error_of(p, run("5", false)), ExitCode::kConnection);

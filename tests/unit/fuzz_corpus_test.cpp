@@ -25,7 +25,7 @@ namespace {
 class CountingHost final : public TestHost {
  public:
   void setup(const TestSpec&) override { ++setups; }
-  nlohmann::json run(const RunLength&, bool) override {
+  nlohmann::json run(const RunOrder&) override {
     ++runs;
     return {{"type", "done"}};
   }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "mesh/repetitions.h"
 
 using namespace rdmabench;
 using nlohmann::json;
@@ -36,13 +37,13 @@ std::vector<PairResult> bw_results(int slow) {
 }  // namespace
 
 TEST(MeshReport, MatricesHoldEveryCounterByClientAndServer) {
-  const json report = mesh_report({{"schedule", "shift"}}, hosts(4), bw_results(-1), 0.8);
+  const json report = mesh_report({{"schedule", "shift"}}, hosts(4), bw_results(-1), {0.8});
   ASSERT_EQ(report["benchmarks"].size(), 1u);
   const json& b = report["benchmarks"][0];
   EXPECT_EQ(b["figure"], "bytes_per_second");
   EXPECT_TRUE(b["higher_is_better"].get<bool>());
-  EXPECT_EQ(b["heatmaps"],
-            json::parse(R"([{"counter": "bytes_per_second", "higher_is_better": true},
+  EXPECT_EQ(b["heatmaps"], json::parse(R"([{"counter": "bytes_per_second", "higher_is_better": true,
+                              "verdict": "outliers"},
                             {"counter": "client_cpu_us_per_msg", "higher_is_better": false}])"));
   EXPECT_TRUE(b["matrices"]["bytes_per_second"][1][1].is_null());
   EXPECT_EQ(b["matrices"]["bytes_per_second"][0][2], 1e8);
@@ -52,7 +53,7 @@ TEST(MeshReport, MatricesHoldEveryCounterByClientAndServer) {
 }
 
 TEST(MeshReport, ASlowHostIsTheVerdictAndTheExitCode) {
-  const json report = mesh_report({}, hosts(4), bw_results(1), 0.8);
+  const json report = mesh_report({}, hosts(4), bw_results(1), {0.8});
   EXPECT_EQ(report["verdict"]["slow_hosts"], json({1}));
   EXPECT_EQ(report["verdict"]["slow_pairs"], 6);
   EXPECT_EQ(report["verdict"]["exit_code"], static_cast<int>(ExitCode::kOutliers));
@@ -66,12 +67,75 @@ TEST(MeshReport, ASlowHostIsTheVerdictAndTheExitCode) {
       << text.str();
 }
 
+TEST(MeshReport, AHostWhoseWireResendsIsNamedEvenWhereItsBandwidthIsFine) {
+  auto results = bw_results(-1);  // every pair at full bandwidth
+  for (PairResult& r : results) {
+    const bool lossy = r.pair.client == 2 || r.pair.server == 2;
+    r.counters["msgs"] = 1000;
+    r.counters["wire_resend_episodes"] = lossy ? 50 : 1;   // 0.05 and 0.001 per message
+    r.counters["wire_retransmissions"] = lossy ? 400 : 8;  // the duplicates: not judged
+  }
+  const json report = mesh_report({}, hosts(4), results, {0.8, 0.01});
+  const json& b = report["benchmarks"][0];
+  EXPECT_EQ(b["outliers"]["slow_pairs"].size(), 0u);
+  EXPECT_EQ(b["wire"]["resending_pairs"].size(), 6u);
+  EXPECT_EQ(b["wire"]["resending_hosts"], json({2}));
+  EXPECT_EQ(b["matrices"][kResendsCounter][2][0], 0.05);
+  EXPECT_EQ(b["matrices"][kResendsCounter][0][1], 0.001);
+  EXPECT_EQ(b["heatmaps"][1]["counter"], kResendsCounter);
+  EXPECT_EQ(report["verdict"]["resending_hosts"], json({2}));
+  EXPECT_EQ(report["verdict"]["exit_code"], static_cast<int>(ExitCode::kOutliers));
+  std::ostringstream text;
+  print_mesh_report(report, text);
+  EXPECT_NE(text.str().find("RESENDING HOST 2 h2 rxe"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("RESENDING pair 2 -> 0: 0.05 resent per message"), std::string::npos)
+      << text.str();
+  // Pairs whose drivers count no resends have no such matrix, and nothing is flagged.
+  const json plain = mesh_report({}, hosts(4), bw_results(-1), {0.8, 0.0});
+  EXPECT_FALSE(plain["benchmarks"][0]["matrices"].contains(kResendsCounter));
+  EXPECT_EQ(plain["verdict"]["resending_pairs"], 0);
+}
+
+TEST(MeshRepetitions, EachPairKeepsItsBestRunWithTheWorstAndTheSpreadBesideIt) {
+  const auto bw = [](int c, int s, double v) {
+    return PairResult{"write/bw/busy/65536", {c, s}, {{"bytes_per_second", v}}, "", 0, "bw"};
+  };
+  const auto lat = [](double p50) {
+    return PairResult{"write/lat/busy/2", {0, 1}, {{"lat_p50_us", p50}}, "", 0, "lat"};
+  };
+  PairResult failed = bw(1, 0, 0);
+  failed.counters.clear();
+  failed.error = "stalled";
+  failed.exit_code = 5;
+  // A stall in one repetition of 0 -> 1, a failure in one of 1 -> 0, 1 -> 2 failing each time.
+  PairResult failed_too = failed;
+  failed_too.pair = {1, 2};
+  const std::vector<PairResult> all = {bw(0, 1, 80),  bw(1, 0, 100), failed_too, lat(20),
+                                       bw(0, 1, 40),  failed,        failed_too, lat(30),
+                                       bw(0, 1, 100), bw(1, 0, 90),  failed_too, lat(25)};
+  const std::vector<PairResult> best = best_of_repetitions(all);
+  ASSERT_EQ(best.size(), 4u);
+  EXPECT_EQ(best[0].pair, (MeshPair{0, 1}));
+  EXPECT_EQ(best[0].counters.at("bytes_per_second"), 100);
+  EXPECT_EQ(best[0].counters.at("judged_worst"), 40);
+  EXPECT_DOUBLE_EQ(best[0].counters.at("judged_spread"), 0.6);
+  EXPECT_EQ(best[0].counters.at("repetitions_measured"), 3);
+  EXPECT_EQ(best[1].counters.at("repetitions_failed"), 1);
+  EXPECT_EQ(best[1].counters.at("bytes_per_second"), 100);
+  EXPECT_EQ(best[2].error, "stalled");               // failed every time
+  EXPECT_EQ(best[3].counters.at("lat_p50_us"), 20);  // lower is better
+  EXPECT_EQ(best[3].counters.at("judged_worst"), 30);
+  // One repetition: the results as they were, nothing added.
+  const std::vector<PairResult> once = {bw(0, 1, 80), bw(1, 0, 100)};
+  EXPECT_EQ(best_of_repetitions(once)[0].counters.size(), 1u);
+}
+
 TEST(MeshReport, AFailedPairIsReportedWithItsExitCode) {
   auto results = bw_results(-1);
   results[0].counters.clear();
   results[0].error = "rdma_connect: timed out";
   results[0].exit_code = static_cast<int>(ExitCode::kConnection);
-  const json report = mesh_report({}, hosts(4), results, 0.8);
+  const json report = mesh_report({}, hosts(4), results, {0.8});
   EXPECT_EQ(report["benchmarks"][0]["errors"].size(), 1u);
   EXPECT_TRUE(report["benchmarks"][0]["matrices"]["bytes_per_second"][0][1].is_null());
   EXPECT_EQ(report["verdict"]["failed_pairs"], 1);
@@ -90,7 +154,7 @@ TEST(MeshReport, ABenchmarkIsJudgedByItsModeNotItsName) {
   std::vector<PairResult> results;
   for (int c = 0; c < 2; ++c)
     results.push_back({"renamed/lat/x", {c, 1 - c}, {{"bytes_per_second", 1e8}}, "", 0, "bw"});
-  const json report = mesh_report({}, hosts(2), results, 0.8);
+  const json report = mesh_report({}, hosts(2), results, {0.8});
   EXPECT_EQ(report["benchmarks"][0]["figure"], "bytes_per_second");
 }
 

@@ -7,6 +7,7 @@
 
 #include "bench/pattern_catalogue.h"
 #include "measure/counter_catalogue.h"
+#include "measure/device_counters.h"
 #include "measure/run_counters.h"
 #include "spec_fixture.h"
 
@@ -102,6 +103,39 @@ TEST(RunCounters, LatencyCountsTwoMessagesPerRoundTripWhereItReportsHalf) {
   }
 }
 
+TEST(RunCounters, DeviceCountersArePerSideRawAndPerMessageAndTheWireIsAccounted) {
+  const TestSpec s = spec_of("write", Mode::kBandwidth, 2, 2);
+  RunResult r = bidir_bw_result();  // 300 messages of 4 KiB in the whole run
+  r.client.device_counters = {
+      {"hw_sent_pkts", 330}, {"netdev_tx_bytes", 1'300'000}, {"hw_completer_retry_err", 3}};
+  r.server.device_counters = {
+      {"hw_sent_pkts", 300}, {"netdev_tx_bytes", 30'000}, {"hw_duplicate_request", 16}};
+  const RunCounters c = run_counters(s, r, {});
+  expect_catalogued(c);
+  const auto& k = c.counters;
+  EXPECT_DOUBLE_EQ(k.at("client_dev_hw_sent_pkts"), 330);
+  EXPECT_DOUBLE_EQ(k.at("server_dev_hw_duplicate_request_per_msg"), 16.0 / 300);
+  EXPECT_DOUBLE_EQ(k.at("wire_packets_per_msg"), 630.0 / 300);
+  EXPECT_DOUBLE_EQ(k.at("wire_bytes_per_payload_byte"), 1'330'000.0 / (300 * 4096));
+  EXPECT_DOUBLE_EQ(k.at("wire_retransmissions"), 19);
+  EXPECT_DOUBLE_EQ(k.at("wire_resend_episodes"), 3);  // the timer fired 3 times; 16 duplicates
+  EXPECT_EQ(k.count("wire_rnr_naks"), 0u);            // no counter of that kind: unknown, not 0
+  EXPECT_EQ(find_counter("client_dev_hw_sent_pkts_per_msg")->per, "msg");
+  EXPECT_EQ(find_counter("client_dev_hw_sent_pkts")->per, "");
+  EXPECT_EQ(device_trouble(k),
+            std::vector<std::string>{"retransmission 19 (client hw_completer_retry_err 3, server "
+                                     "hw_duplicate_request 16)"});
+  // The IB port counters count data in 4-byte words; without counters nothing is added.
+  r.client.device_counters = {{"port_port_xmit_data", 400'000}};
+  r.server.device_counters = {{"port_port_xmit_data", 0}};
+  EXPECT_DOUBLE_EQ(run_counters(s, r, {}).counters.at("wire_bytes_per_payload_byte"),
+                   1'600'000.0 / (300 * 4096));
+  r.client.device_counters.clear();
+  r.server.device_counters.clear();
+  for (const auto& [name, value] : run_counters(s, r, {}).counters)
+    EXPECT_TRUE(name.find("_dev_") == std::string::npos && !name.starts_with("wire_")) << name;
+}
+
 TEST(CounterCatalogue, NamesAreUniqueAndPlaceholdersMatchIndicesOnly) {
   std::set<std::string_view> names;
   for (const CounterInfo& c : counter_catalogue()) {
@@ -112,6 +146,8 @@ TEST(CounterCatalogue, NamesAreUniqueAndPlaceholdersMatchIndicesOnly) {
   EXPECT_EQ(find_counter("qpX_bytes_per_second"), nullptr);
   EXPECT_EQ(find_counter("qp_bytes_per_second"), nullptr);
   EXPECT_EQ(find_counter("bandwidth"), nullptr);
+  EXPECT_EQ(find_counter("client_dev_hw_Sent"), nullptr);  // a device counter's name is plain
+  EXPECT_EQ(find_counter("client_dev_"), nullptr);
   EXPECT_EQ(find_counter("lat_p99_us")->better, Better::kLower);
   EXPECT_EQ(find_counter("bytes_per_second")->better, Better::kHigher);
 }

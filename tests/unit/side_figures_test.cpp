@@ -19,6 +19,7 @@ SideReport two_threads_three_qps() {
   r.sent = {11, 21, 31};
   r.received = {9, 0, 31};
   r.verify_errors = 4;
+  r.device_counters = {{"hw_sent_pkts", 64}, {"netdev_tx_bytes", 1ull << 40}};
   return r;
 }
 
@@ -59,6 +60,7 @@ TEST(SideFigures, TheDoneMessageCarriesEveryFigureAndCount) {
   EXPECT_EQ(got.sent, sent.sent);
   EXPECT_EQ(got.received, sent.received);
   EXPECT_EQ(got.verify_errors, sent.verify_errors);
+  EXPECT_EQ(got.device_counters, sent.device_counters);
   // When each stream finished is the client's own (its per-QP finish times): not sent.
   EXPECT_FALSE(done.contains("finish_ns"));
 }
@@ -85,6 +87,34 @@ TEST(SideFigures, ADoneMessageThatDoesNotMatchTheSpecIsRefusedNamingTheField) {
   nlohmann::json missing = done;
   missing["figures"].erase("wakeups");
   EXPECT_NE(refusal(missing, 2, 3).find("wakeups"), std::string::npos);
+}
+
+TEST(SideFigures, DeviceCountersAreOptionalAndOnlyPlainNamesWithCountsAreTaken) {
+  SideReport without = two_threads_three_qps();
+  without.device_counters.clear();
+  nlohmann::json done;
+  add_to_message(done, without);
+  EXPECT_FALSE(done.contains("device_counters"));
+  EXPECT_TRUE(side_report_from(done, 2, 3).device_counters.empty());
+  auto refused = [&](nlohmann::json counters) {
+    nlohmann::json m = done;
+    m["device_counters"] = std::move(counters);
+    try {
+      side_report_from(m, 2, 3);
+    } catch (const Error& e) {
+      return std::string(e.what()).find("device_counters") != std::string::npos;
+    }
+    return false;
+  };
+  EXPECT_TRUE(refused(nlohmann::json::array({1, 2})));
+  EXPECT_TRUE(refused({{"hw_sent_pkts", -1}}));
+  EXPECT_TRUE(refused({{"hw_sent_pkts", "5"}}));
+  EXPECT_TRUE(refused({{"hw_Sent", 5}}));
+  EXPECT_TRUE(refused({{"../x", 5}}));
+  nlohmann::json many = nlohmann::json::object();
+  for (size_t i = 0; i <= kMaxDeviceCounters; ++i) many["c" + std::to_string(i)] = i;
+  EXPECT_TRUE(refused(many));
+  EXPECT_FALSE(refused({{"hw_sent_pkts", 5u}}));  // as a parsed message holds it: unsigned
 }
 
 }  // namespace

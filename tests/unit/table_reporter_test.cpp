@@ -72,6 +72,25 @@ TEST(TableReporter, HeaderSaysWhetherTheFigureIsOneDirectionOrTheSumOfBoth) {
   EXPECT_NE(table_header(spec).find("each figure is their sum"), std::string::npos);
 }
 
+TEST(TableReporter, ARowWhoseWireRetransmittedIsFlaggedWithTheCounts) {
+  const TestSpec spec = a_spec("write", Mode::kBandwidth, 65536, 1, 1);
+  const std::string clean =
+      table_row(spec, a_run({{"msgs", 10}, {"client_dev_hw_sent_pkts", 160}}));
+  EXPECT_EQ(clean.find("wire saw"), std::string::npos) << clean;
+  const std::string lossy = table_row(
+      spec,
+      a_run({{"msgs", 10},
+             {"client_dev_hw_rcvd_seq_err", 2},
+             {"server_dev_hw_out_of_seq_request", 5},
+             {"server_dev_hw_out_of_seq_request_per_msg", 0.5},
+             {"client_dev_hw_np_cnp_sent", 7}}));  // congestion: shown in the row, not flagged
+  EXPECT_NE(lossy.find("^ the wire saw (port-wide): sequence 7 (client hw_rcvd_seq_err 2, server "
+                       "hw_out_of_seq_request 5)\n"),
+            std::string::npos)
+      << lossy;
+  EXPECT_EQ(lossy.find("congestion"), std::string::npos) << lossy;
+}
+
 TEST(TableReporter, ErrorRowCarriesTheMessage) {
   BenchRun run = a_run({});
   run.error_occurred = true;

@@ -35,7 +35,10 @@ def load_mesh(path):
                 if len(rows) != len(doc["hosts"]) or any(len(r) != len(rows) for r in rows):
                     raise MeshError(f"{path}: {b['name']} {h['counter']} is not "
                                     f"{len(doc['hosts'])} x {len(doc['hosts'])}")
-    except (KeyError, TypeError) as e:
+                if h.get("verdict") == "wire":
+                    w = b["wire"]
+                    float(w["max_resends_per_msg"]), list(w["resending_pairs"]), list(w["resending_hosts"])
+    except (KeyError, TypeError, ValueError) as e:
         raise MeshError(f"{path}: malformed mesh report ({e!r} missing or of the wrong type)")
     return doc
 
@@ -49,10 +52,25 @@ def title_of(counter):
     return "bandwidth (Gb/s)" if counter == "bytes_per_second" else counter
 
 
+def flagged(bench, heatmap):
+    """(pairs, hosts, absolute limit or None) the map outlines: the verdict section it names
+    (the judged figure's outliers, or what the wire resent); a report from before maps named
+    their section outlines its judged figure only."""
+    verdict = heatmap.get("verdict", "outliers" if heatmap["counter"] == bench["figure"] else None)
+    if verdict == "outliers":
+        o = bench["outliers"]
+        return o["slow_pairs"], set(o["slow_hosts"]), None
+    if verdict == "wire":
+        w = bench["wire"]
+        return w["resending_pairs"], set(w["resending_hosts"]), w["max_resends_per_msg"]
+    return [], set(), None
+
+
 def draw_heatmap(ax, doc, bench, heatmap):
     import numpy as np
 
     counter, better_high = heatmap["counter"], heatmap["higher_is_better"]
+    pairs, hosts, limit = flagged(bench, heatmap)
     rows = bench["matrices"][counter]
     n = len(rows)
     data = np.array([[np.nan if v is None else scaled(counter, v) for v in r] for r in rows])
@@ -67,6 +85,8 @@ def draw_heatmap(ax, doc, bench, heatmap):
     # Colours span COLOUR_SPAN around the median, so that a few percent between healthy pairs
     # stays one colour and a slow pair stands out, whatever the counter's unit.
     low, high = (median * (1 - COLOUR_SPAN), median * (1 + COLOUR_SPAN)) if median else (None, None)
+    if limit is not None:  # an absolute limit: green at none, red from twice the limit
+        low, high = 0.0, 2 * limit if limit > 0 else None
     image = ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=low, vmax=high)
     ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     for c in range(n):
@@ -75,12 +95,11 @@ def draw_heatmap(ax, doc, bench, heatmap):
                 ax.text(s, c, f"{data[c, s]:.4g}", ha="center", va="center", fontsize=8)
             else:
                 ax.text(s, c, "-", ha="center", va="center", color="gray")
-    if counter == bench["figure"]:
-        from matplotlib.patches import Rectangle
+    from matplotlib.patches import Rectangle
 
-        for c, s in bench["outliers"]["slow_pairs"]:
-            ax.add_patch(Rectangle((s - 0.5, c - 0.5), 1, 1, fill=False, edgecolor="red", lw=2.5))
-    slow = set(bench["outliers"]["slow_hosts"])
+    for c, s in pairs:
+        ax.add_patch(Rectangle((s - 0.5, c - 0.5), 1, 1, fill=False, edgecolor="red", lw=2.5))
+    slow = hosts
     labels = [f"{h['rank']} {h.get('device', '')}" for h in doc["hosts"]]
     ax.set_xticks(range(n), labels, rotation=45, ha="right", fontsize=8)
     ax.set_yticks(range(n), labels, fontsize=8)
@@ -90,6 +109,8 @@ def draw_heatmap(ax, doc, bench, heatmap):
     ax.set_xlabel("server rank")
     ax.set_ylabel("client rank")
     note = f" (median {median:.4g})" if finite.size else ""
+    if limit is not None:
+        note += f", limit {limit:.4g}"
     ax.set_title(f"{bench['name']}\n{title_of(counter)}{note}", fontsize=9)
 
 

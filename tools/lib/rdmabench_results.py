@@ -145,6 +145,23 @@ class Run:
         """The counter catalogue's entry for `key` (unit, per, better, description), or None."""
         return catalogue_entry(self.context.get("rdmabench_counters", []), key)
 
+    def wire_trouble(self, bench):
+        """What the ports' counters flagged over a benchmark's runs: kind (retransmission,
+        sequence, rnr) -> the median over its repetitions of both sides' counts, from the
+        engine's list of such counters (context rdmabench_device_alarms, those that flag a row).
+        Empty where nothing was flagged, or the file has no device counters."""
+        kinds = {}
+        for alarm in self.context.get("rdmabench_device_alarms", []):
+            if alarm["flags_row"]:
+                kinds.setdefault(alarm["means"], []).append(alarm["counter"])
+        out = {}
+        for kind, counters in kinds.items():
+            counts = [sum(row.get(f"{side}_dev_{c}", 0) for side in ("client", "server")
+                          for c in counters) for row in bench.samples]
+            if counts and statistics.median(counts) > 0:
+                out[kind] = statistics.median(counts)
+        return out
+
     def describe(self):
         """'rxe1 (rxe) via rdmacm': device, driver and bootstrap from the context."""
         c = self.context
@@ -193,16 +210,30 @@ class Run:
         ]
 
 
+_DEVICE_COUNTER_NAME = re.compile(r"[a-z0-9_]{1,64}")
+
+
 def catalogue_entry(catalogue, key):
     """The entry of a counter catalogue (the engine's list) that counter `key` belongs to, or
-    None; an entry's one {placeholder} stands for a decimal index (qp{qp}_msgs: qp3_msgs)."""
+    None. An entry's one {placeholder} stands for a decimal index (qp{qp}_msgs: qp3_msgs), or
+    {name} for a device counter's name (client_dev_{name}: client_dev_hw_sent_pkts); where
+    several fit, the one that spells out most of the key wins (client_dev_{name}_per_msg over
+    client_dev_{name})."""
+    best, best_literal = None, -1
     for entry in catalogue:
-        head, _, rest = entry["name"].partition("{")
-        tail = rest.partition("}")[2]
-        if entry["name"] == key or (rest and key.startswith(head) and key.endswith(tail)
-                                     and key[len(head):len(key) - len(tail)].isdigit()):
+        name = entry["name"]
+        if name == key:
             return entry
-    return None
+        head, _, rest = name.partition("{")
+        placeholder, _, tail = rest.partition("}")
+        if not rest or len(key) <= len(head) + len(tail) or not key.startswith(head) \
+                or not key.endswith(tail):
+            continue
+        part = key[len(head):len(key) - len(tail)]
+        fits = _DEVICE_COUNTER_NAME.fullmatch(part) if placeholder == "name" else part.isdigit()
+        if fits and len(head) + len(tail) > best_literal:
+            best, best_literal = entry, len(head) + len(tail)
+    return best
 
 
 def spec_of(row, schema=3):
@@ -275,6 +306,12 @@ def load(path, label=None):
     if not isinstance(catalogue, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str)
                                                   for c in catalogue):
         raise ResultsError(f"{where}: context.rdmabench_counters (the counter catalogue) is missing or malformed")
+    alarms = context.get("rdmabench_device_alarms", [])
+    if not isinstance(alarms, list) or not all(
+            isinstance(a, dict) and isinstance(a.get("counter"), str) and isinstance(a.get("means"), str)
+            and isinstance(a.get("flags_row"), bool) for a in alarms):
+        raise ResultsError(f"{where}: context.rdmabench_device_alarms (the port counters that mean "
+                           "trouble) is malformed")
     return Run(where, label or Path(path).stem, context, benchmarks)
 
 

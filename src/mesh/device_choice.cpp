@@ -1,0 +1,76 @@
+#include "mesh/device_choice.h"
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace rdmabench {
+
+namespace {
+
+// Devices whose first port is ACTIVE, by name.
+std::vector<const DeviceReport*> active_devices(const std::vector<DeviceReport>& devices) {
+  std::vector<const DeviceReport*> out;
+  for (const DeviceReport& d : devices)
+    if (!d.ports.empty() && d.ports.front().state == "ACTIVE") out.push_back(&d);
+  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  return out;
+}
+
+std::string names_of(const std::vector<const DeviceReport*>& devices) {
+  std::string out;
+  for (const DeviceReport* d : devices) out += (out.empty() ? "" : ",") + d->name;
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+RankDevice default_device_for(int local_rank, int local_size,
+                              const std::vector<DeviceReport>& devices,
+                              std::string (*address_of)(const std::string& netdev),
+                              const std::string& host) {
+  if (local_size <= 1) return {"", "", "the host's first device (one rank on the host)"};
+  const auto active = active_devices(devices);
+  const auto ranks = std::to_string(local_size);
+  if (active.size() < static_cast<size_t>(local_size))
+    throw Error(ExitCode::kUsage,
+                "host " + host + " runs " + ranks + " ranks but has " +
+                    std::to_string(active.size()) + " active RDMA devices (" + names_of(active) +
+                    "): give --device with one device per rank (a host's k-th rank takes the "
+                    "k-th) and --address likewise, or run at most " +
+                    std::to_string(active.size()) + " ranks per host");
+  const DeviceReport& mine = *active[static_cast<size_t>(local_rank)];
+  const std::string netdev = mine.ports.front().netdev;
+  const std::string address = netdev.empty() ? "" : address_of(netdev);
+  if (address.empty())
+    throw Error(ExitCode::kUsage, "host " + host + ": " + mine.name + " (this host's rank " +
+                                      std::to_string(local_rank) + "'s device) has no netdev " +
+                                      "with an IPv4 address" +
+                                      (netdev.empty() ? "" : " (" + netdev + ")") +
+                                      ": give --address with one address per rank");
+  return {mine.name, address,
+          "local rank " + std::to_string(local_rank) + " of " + ranks + " on the host: active " +
+              "device " + std::to_string(local_rank) + " of " + std::to_string(active.size()) +
+              " (" + names_of(active) + "), " + mine.name + ", netdev " + netdev + ", " + address};
+}
+
+std::string ipv4_address_of(const std::string& netdev) {
+  ifaddrs* all = nullptr;
+  if (getifaddrs(&all) != 0) return "";
+  std::string found;
+  for (const ifaddrs* a = all; a != nullptr && found.empty(); a = a->ifa_next) {
+    if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != AF_INET || netdev != a->ifa_name)
+      continue;
+    const auto* in = reinterpret_cast<const sockaddr_in*>(a->ifa_addr);
+    char text[INET_ADDRSTRLEN];
+    if (inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text)) != nullptr) found = text;
+  }
+  freeifaddrs(all);
+  return found;
+}
+
+}  // namespace rdmabench
