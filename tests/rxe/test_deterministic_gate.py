@@ -26,7 +26,11 @@ BASELINE = {b["rdmabench_spec"]["name"]: b["rdmabench_spec"] for b in json.loads
     (ROOT / "results" / "rxe-baseline-deterministic.json").read_text())["benchmarks"]}
 GATE = str(ROOT / "tools" / "gate")
 THRESHOLD = 0.02  # tools/gate --deterministic's default, as a fraction
-ROW = re.compile(r"^(?P<name>[a-z_]+/(bw|lat)/[a-z]+/\d+(/[a-z]+)?)\s.*\s(?P<slowdown>[\d.]+)x\s+\S+\s+(?P<verdict>.+?)\s*$")
+# Columns are two or more spaces apart; a verdict ("slower, not significant") and the last
+# column, wire, which tools/compare adds when some row's ports flagged trouble ("retransmission
+# 0/19"), hold single spaces only.
+ROW = re.compile(r"^(?P<name>[a-z_]+/(bw|lat)/[a-z]+/\d+(/[a-z]+)?)\s.*\s(?P<slowdown>[\d.]+)x\s+\S+\s{2,}"
+                 r"(?P<verdict>\S+(?: \S+)*)(?:\s{2,}(?P<wire>\S+(?: \S+)*))?\s*$")
 
 
 def gate(*args, build=BUILD, timeout=900):
