@@ -4,6 +4,7 @@
 #include <cctype>
 #include <fstream>
 #include <string_view>
+#include <thread>
 
 namespace rdmabench {
 
@@ -18,6 +19,10 @@ constexpr std::array<std::string_view, 1> kNotCounters = {"lifespan"};
 constexpr std::array<std::string_view, 8> kNetdevStatistics = {
     "tx_bytes",   "rx_bytes",   "tx_packets", "rx_packets",
     "tx_dropped", "rx_dropped", "tx_errors",  "rx_errors"};
+
+// The longest jiffy of a Linux kernel (HZ=100): the kernel's lifespan check counts jiffies from
+// the one its last reading fell in.
+constexpr std::chrono::milliseconds kCoarsestJiffy{10};
 
 bool read_count(const fs::path& file, uint64_t& value) {
   std::ifstream in(file);
@@ -45,15 +50,24 @@ void read_folder(const fs::path& folder, const std::string& prefix, CounterSnaps
   }
 }
 
+fs::path port_folder(const fs::path& sysfs, const PortPlace& place) {
+  return sysfs / "class" / "infiniband" / place.device / "ports" / std::to_string(place.port);
+}
+
 }  // namespace
 
 PortCounters::PortCounters(PortPlace place, fs::path sysfs)
-    : place_(std::move(place)), sysfs_(std::move(sysfs)) {}
+    : place_(std::move(place)), sysfs_(std::move(sysfs)) {
+  uint64_t lifespan_ms = 0;
+  if (read_count(port_folder(sysfs_, place_) / "hw_counters" / "lifespan", lifespan_ms))
+    fresh_after_ =
+        std::chrono::milliseconds(lifespan_ms) + kCoarsestJiffy + std::chrono::milliseconds(1);
+}
 
 CounterSnapshot PortCounters::read() const {
+  if (fresh_after_.count() > 0) std::this_thread::sleep_for(fresh_after_);
   CounterSnapshot out;
-  const fs::path port =
-      sysfs_ / "class" / "infiniband" / place_.device / "ports" / std::to_string(place_.port);
+  const fs::path port = port_folder(sysfs_, place_);
   read_folder(port / "hw_counters", "hw_", out);
   read_folder(port / "counters", "port_", out);
   if (!place_.netdev.empty()) {

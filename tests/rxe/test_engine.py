@@ -586,6 +586,24 @@ def test_the_sample_clock_is_the_tsc_where_invariant_or_asked_for(rdmabench, lay
     assert bad.returncode == 2 and "--clock" in bad.stderr, bad.stderr
 
 
+def test_each_side_reads_its_port_anew_around_even_a_short_run(rdmabench, layout, server, tmp_path):
+    """The kernel answers hw_counters reads from what it read within the last lifespan (rxe:
+    12 ms here), and a 20-message ping-pong takes less than that: each reading must wait it out.
+    Before it did, this run's rows read 0 on one side in 6 of 8 repetitions (lo), and CI's
+    matrix test saw write/lat/busy/2 with no packet at all."""
+    out = tmp_path / "short.json"
+    proc = client(rdmabench, layout, server, "--pattern", "write", "--mode", "lat", "--cq", "busy",
+                  "--sizes", "2", "--iters", "20", "--benchmark_repetitions=8", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = [b for b in json.loads(out.read_text())["benchmarks"] if b["run_type"] == "iteration"]
+    assert len(rows) == 8
+    for row in rows:
+        sent = {side: row[f"{side}_dev_hw_sent_pkts"] for side in ("client", "server")}
+        assert min(sent.values()) >= 20, sent  # each side sent its 20 writes at least
+        if layout == "lo":  # one device, and no traffic between the two sides' readings
+            assert sent["client"] == sent["server"], sent
+
+
 @pytest.mark.layout("veth")
 def test_a_lossy_wire_shows_in_the_row_and_the_table_and_off_reads_nothing(rdmabench, layout,
                                                                           server, tmp_path):

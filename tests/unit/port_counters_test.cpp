@@ -66,3 +66,15 @@ TEST(PortCounterNames, OnlyPlainLowerCaseNamesOfReasonableLength) {
   EXPECT_FALSE(valid_counter_name("hw/../x"));
   EXPECT_FALSE(valid_counter_name(std::string(65, 'a')));
 }
+
+// The kernel answers hw_counters reads from what it read within the last lifespan: a reading
+// waits that out, and a jiffy more, or a short run's deltas read 0.
+TEST_F(FakeSysfs, AReadingWaitsOutTheKernelsLifespanOfHwCounters) {
+  const PortCounters rxe({"rxe0", 1, "lo"}, root_);
+  EXPECT_EQ(rxe.fresh_after(), std::chrono::milliseconds(10 + 10 + 1));
+  const auto start = std::chrono::steady_clock::now();
+  rxe.read();
+  EXPECT_GE(std::chrono::steady_clock::now() - start, rxe.fresh_after());
+  // Without hw_counters (no lifespan) there is nothing to wait for.
+  EXPECT_EQ(PortCounters({"rxe0", 2, "lo"}, root_).fresh_after(), std::chrono::milliseconds(0));
+}
