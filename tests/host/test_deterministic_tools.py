@@ -66,6 +66,24 @@ def test_spread_reports_a_moved_counter(write_json):
     assert abs(float(row.split()[column]) - 9.52) < 0.05  # (1.1 - 1) / median(1, 1.1)
 
 
+def test_spread_leaves_out_each_sides_port_counters_but_keeps_their_wire_sums(write_json):
+    """A row carries dozens of client_dev_*/server_dev_* counters (the catalogue's {name}
+    entries); the spread table keeps the wire_* figures that sum them up."""
+    doc = deterministic()
+    doc["context"]["rdmabench_counters"] += [
+        {"name": "client_dev_{name}", "unit": "count", "per": "", "better": "neither",
+         "description": "port-wide"},
+        {"name": "wire_packets_per_msg", "unit": "count", "per": "msg", "better": "neither",
+         "description": "both sides' packets per message"}]
+    for row in doc["benchmarks"]:
+        row.update(client_dev_hw_sent_pkts=40, wire_packets_per_msg=2.0)
+    path = write_json(doc, "with-ports.json")
+    proc = run_tool("spread", path, path)
+    assert proc.returncode == 0, proc.stderr
+    header = proc.stdout.splitlines()[1].split()
+    assert "wire_packets/msg" in header and not [c for c in header if "_dev_" in c], header
+
+
 def test_spread_needs_two_runs_and_rdmabench_json(write_json):
     assert run_tool("spread", DETERMINISTIC).returncode == 2
     proc = run_tool("spread", DETERMINISTIC, write_json("{nope", "bad.json"))

@@ -5,7 +5,8 @@ Usage: spread.py RUN.json RUN.json [...] [--format text|markdown]
 
 For every benchmark and every counter the engine wrote, takes each run's median over its
 repetitions and prints the spread between runs: (max - min) / median, in percent. A counter
-that is zero in every run shows 0. The last lines give, per counter, the largest spread over
+that is zero in every run shows 0; each side's raw port counters (client_dev_*, server_dev_*)
+are left out, their wire_* sums kept. The last lines give, per counter, the largest spread over
 all benchmarks: the noise a regression threshold must clear.
 """
 
@@ -35,6 +36,13 @@ def counters_of(bench):
     return keys
 
 
+def port_counter(run, key):
+    """One side's raw port counter (the catalogue's client_dev_{name}, ...): dozens per row,
+    moved by whatever else uses the port; the row's wire_* figures sum them up."""
+    entry = run.counter(key)
+    return entry is not None and "{name}" in entry["name"]
+
+
 def spread_pct(values):
     mid = statistics.median(values)
     if mid == 0:
@@ -58,6 +66,8 @@ def spreads(runs):
             continue
         row = {}
         for key in counters_of(first):
+            if port_counter(runs[0], key):
+                continue
             medians = [statistics.median(r[key] for r in b.samples if key in r) for b in benches]
             row[key] = spread_pct(medians)
         out[name] = row
