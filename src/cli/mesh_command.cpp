@@ -81,7 +81,15 @@ cxxopts::Options mesh_options() {
       cxxopts::value<uint64_t>()->default_value("16"))(
       "verify", "Check every message of each pair in an untimed run after its timed one")(
       "out", "Write the report (matrices, hosts, verdict) as JSON to FILE",
-      cxxopts::value<std::string>())("verbose", "Log every rank's server")("h,help", "Show help");
+      cxxopts::value<std::string>())(
+      "matrices",
+      "Which counters the report keeps as N x N matrices: all (every counter a pair reports, "
+      "both sides' port counters too), heatmaps (what the verdicts and tools/plot's heatmaps "
+      "use: the judged figure, resends per message, p99 latency, each side's CPU per message, "
+      "the repetitions' spread), or auto: all up to 64 ranks, heatmaps beyond (a 1024-rank "
+      "report of every counter would take gigabytes)",
+      cxxopts::value<std::string>()->default_value("auto"))("verbose", "Log every rank's server")(
+      "h,help", "Show help");
   return options;
 }
 
@@ -174,6 +182,8 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   r.devices = split_comma_list(args["device"].as<std::string>());
   r.addresses = split_comma_list(args["address"].as<std::string>());
   if (args.count("out")) r.out_file = args["out"].as<std::string>();
+  r.matrices = args["matrices"].as<std::string>();
+  parse_matrix_scope(r.matrices, 0);  // a bad word fails here, on every rank, before MPI
   r.verbose = args.count("verbose") > 0;
   for (const auto& kv : args.arguments()) r.params[kv.key()] = kv.value();
   return r;

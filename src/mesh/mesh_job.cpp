@@ -183,6 +183,7 @@ nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t ro
       {"repetitions", job.repetitions},
       {"min_fraction", job.judge.min_fraction},
       {"max_resends_per_msg", job.judge.max_resends},
+      {"matrices", to_string(parse_matrix_scope(job.matrices, static_cast<size_t>(world.size())))},
       {"bootstrap", to_string(job.specs.front().bootstrap)},
       // out of band: the timeout every QP gets; rdma_cm: --qp-timeout, or its own choice
       {"qp_timeout", job.specs.front().bootstrap == Bootstrap::kOob
@@ -192,25 +193,32 @@ nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t ro
       {"rdmabench_params", job.params}};
 }
 
-// Gathers every rank's results at rank 0, which prints and writes the report; every rank
-// returns the verdict's exit code.
+// Gathers every rank's results at rank 0, each with only the counters the report keeps (what
+// 1024 ranks would send of all of them is gigabytes), and rank 0 prints and writes the report;
+// every rank returns the verdict's exit code.
 int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts, size_t rounds,
            const std::vector<PairResult>& mine) {
+  const auto ranks = static_cast<size_t>(world.size());
+  const MatrixScope scope = parse_matrix_scope(job.matrices, ranks);
   nlohmann::json measured = nlohmann::json::array();
-  for (const PairResult& r : mine) measured.push_back(r.to_json());
+  for (PairResult r : mine) {
+    r.counters = report_counters(std::move(r.counters), judged_figure(r.mode).counter, scope);
+    measured.push_back(r.to_json());
+  }
   const auto gathered = world.gather(measured.dump(), 0);
   int code = 0;
   if (world.rank() == 0) {
     std::vector<PairResult> results;
     for (const std::string& text : gathered)
       for (const auto& r : nlohmann::json::parse(text)) results.push_back(PairResult::from_json(r));
-    const nlohmann::json report = mesh_report(mesh_context(world, job, rounds), hosts,
-                                              best_of_repetitions(results), job.judge);
+    const nlohmann::json report =
+        mesh_report(mesh_context(world, job, rounds), hosts,
+                    best_of_repetitions(std::move(results)), job.judge, scope);
     print_mesh_report(report, std::cout);
     code = report["verdict"]["exit_code"].get<int>();
     if (!job.out_file.empty()) {
       std::ofstream out(job.out_file);
-      out << report.dump(1) << "\n";
+      out << report.dump(ranks > kAllMatricesUpTo ? -1 : 1) << "\n";  // compact when large
       if (!out.flush())
         std::cerr << "rdmabench mesh: cannot write " << job.out_file << "\n";
       else

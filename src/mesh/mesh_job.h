@@ -27,8 +27,9 @@ struct MeshJob {
   uint16_t port = 18515;                        // a host's k-th rank serves on port + k
   std::vector<std::string> devices, addresses;  // by local rank; empty: defaults
   PairRunOptions run;
-  std::string out_file;  // written by rank 0
-  bool verbose = false;  // every rank's server logs to stderr
+  std::string matrices = "auto";  // --matrices: which counters the report keeps as matrices
+  std::string out_file;           // written by rank 0
+  bool verbose = false;           // every rank's server logs to stderr
   nlohmann::json params;
 };
 

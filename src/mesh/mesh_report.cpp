@@ -57,17 +57,6 @@ nlohmann::json pairs_json(const std::vector<MeshPair>& pairs) {
   return out;
 }
 
-// How often the wire made a pair's run resend, per message: its requesters' resend episodes
-// (a retry timer that fired, a sequence NAK that came back) over its messages; none where its
-// drivers count neither.
-std::optional<double> resends_per_msg(const std::map<std::string, double>& counters) {
-  const auto msgs = counters.find("msgs");
-  const auto episodes = counters.find("wire_resend_episodes");
-  if (episodes == counters.end() || msgs == counters.end() || msgs->second <= 0)
-    return std::nullopt;
-  return episodes->second / msgs->second;
-}
-
 // The wire's verdict on a benchmark: pairs that resent more than `max_resends` per message,
 // and hosts whose whole row or column did, even where their bandwidth is fine.
 nlohmann::json wire_verdict(const MeshMatrix& resends, double max_resends) {
@@ -77,25 +66,28 @@ nlohmann::json wire_verdict(const MeshMatrix& resends, double max_resends) {
           {"resending_receivers", o.slow_receivers},     {"resending_hosts", o.slow_hosts()}};
 }
 
-// What a person looks at first: the judged figure, what the wire resent, the tail, and each
-// side's CPU. A map's "verdict" names the section whose flagged pairs and hosts it outlines.
+// The heatmaps (report_scope.h's heatmap_counters) of the matrices there are; the judged figure
+// always. A map's "verdict" names the section whose flagged pairs and hosts it outlines.
 nlohmann::json heatmaps_json(const JudgedFigure& figure,
                              const std::map<std::string, MeshMatrix>& matrices) {
-  nlohmann::json heatmaps = {{{"counter", figure.counter},
-                              {"higher_is_better", figure.higher_is_better},
-                              {"verdict", "outliers"}}};
-  if (matrices.count(kResendsCounter))
-    heatmaps.push_back(
-        {{"counter", kResendsCounter}, {"higher_is_better", false}, {"verdict", "wire"}});
-  for (const char* extra : {"lat_p99_us", "client_cpu_us_per_msg", "server_cpu_us_per_msg"})
-    if (matrices.count(extra) && extra != figure.counter)
-      heatmaps.push_back({{"counter", extra}, {"higher_is_better", false}});
+  nlohmann::json heatmaps = nlohmann::json::array();
+  for (const std::string& counter : heatmap_counters(figure.counter)) {
+    if (counter == figure.counter)
+      heatmaps.push_back({{"counter", counter},
+                          {"higher_is_better", figure.higher_is_better},
+                          {"verdict", "outliers"}});
+    else if (matrices.count(counter) && counter == kResendsCounter)
+      heatmaps.push_back({{"counter", counter}, {"higher_is_better", false}, {"verdict", "wire"}});
+    else if (matrices.count(counter))
+      heatmaps.push_back({{"counter", counter}, {"higher_is_better", false}});
+  }
   return heatmaps;
 }
 
-// One benchmark's matrices (every counter any of its pairs reported), errors and verdict.
+// One benchmark's matrices (every counter `scope` keeps of those its pairs reported), errors
+// and verdict.
 nlohmann::json benchmark_report(const std::string& name, const std::vector<PairResult>& results,
-                                size_t hosts, const MeshJudgement& judge) {
+                                size_t hosts, const MeshJudgement& judge, MatrixScope scope) {
   std::map<std::string, MeshMatrix> matrices;
   nlohmann::json errors = nlohmann::json::array();
   std::string mode;
@@ -109,8 +101,7 @@ nlohmann::json benchmark_report(const std::string& name, const std::vector<PairR
                         {"exit_code", r.exit_code}});
       continue;
     }
-    std::map<std::string, double> cells = r.counters;
-    if (const auto resends = resends_per_msg(r.counters)) cells[kResendsCounter] = *resends;
+    const auto cells = report_counters(r.counters, judged_figure(r.mode).counter, scope);
     for (const auto& [counter, value] : cells) {
       auto& m = matrices[counter];
       if (m.empty()) m.assign(hosts, std::vector<std::optional<double>>(hosts));
@@ -146,7 +137,8 @@ nlohmann::json benchmark_report(const std::string& name, const std::vector<PairR
 }  // namespace
 
 nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
-                           const std::vector<PairResult>& results, const MeshJudgement& judge) {
+                           const std::vector<PairResult>& results, const MeshJudgement& judge,
+                           MatrixScope scope) {
   std::vector<std::string> names;
   for (const PairResult& r : results)
     if (std::find(names.begin(), names.end(), r.benchmark) == names.end())
@@ -156,7 +148,7 @@ nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& 
   size_t slow_pairs = 0, failed_pairs = 0, resending_pairs = 0;
   int exit_code = 0;
   for (const std::string& name : names) {
-    nlohmann::json b = benchmark_report(name, results, hosts.size(), judge);
+    nlohmann::json b = benchmark_report(name, results, hosts.size(), judge, scope);
     for (int h : b["outliers"]["slow_hosts"]) slow_hosts.insert(h);
     for (int h : b["wire"]["resending_hosts"]) resending_hosts.insert(h);
     slow_pairs += b["outliers"]["slow_pairs"].size();
@@ -197,6 +189,11 @@ std::string shown(const std::string& figure, double value) {
 
 void print_matrix(const nlohmann::json& b, const nlohmann::json& hosts, std::ostream& out) {
   const std::string figure = b["figure"];
+  if (hosts.size() > kPrintedMatrixUpTo) {
+    out << b["name"].get<std::string>() << ": " << hosts.size() << " x " << hosts.size()
+        << " pairs (the matrices are in --out's report; tools/plot draws them)\n";
+    return;
+  }
   out << b["name"].get<std::string>() << ": " << (figure == "bytes_per_second" ? "Gb/s" : figure)
       << ", row = client rank, column = server rank\n"
       << std::setw(8) << "";
@@ -213,6 +210,15 @@ void print_matrix(const nlohmann::json& b, const nlohmann::json& hosts, std::ost
   }
 }
 
+// Each item of `list` (all of them, or the first kPrintedPairs and how many more there are).
+template <typename PrintOne>
+void print_pairs(const nlohmann::json& list, bool all, std::ostream& out, PrintOne print_one) {
+  const size_t shown = all ? list.size() : std::min(list.size(), kPrintedPairs);
+  for (size_t i = 0; i < shown; ++i) print_one(list[i]);
+  if (shown < list.size())
+    out << "  ... and " << list.size() - shown << " more (every one in --out's report)\n";
+}
+
 }  // namespace
 
 void print_mesh_report(const nlohmann::json& report, std::ostream& out) {
@@ -225,17 +231,21 @@ void print_mesh_report(const nlohmann::json& report, std::ostream& out) {
         << (b["higher_is_better"].get<bool>() ? "below " : "above ")
         << shown(figure, o["threshold"].get<double>()) << " (--min-fraction "
         << o["min_fraction"].get<double>() << ")\n";
-    for (const auto& p : o["slow_pairs"])
+    const bool all = hosts.size() <= kPrintedMatrixUpTo;
+    print_pairs(o["slow_pairs"], all, out, [&](const nlohmann::json& p) {
       out << "  SLOW pair " << p[0].get<int>() << " -> " << p[1].get<int>() << "\n";
+    });
     const auto& w = b["wire"];
-    for (const auto& p : w["resending_pairs"])
+    print_pairs(w["resending_pairs"], all, out, [&](const nlohmann::json& p) {
       out << "  RESENDING pair " << p[0].get<int>() << " -> " << p[1].get<int>() << ": "
           << b["matrices"][kResendsCounter][p[0].get<size_t>()][p[1].get<size_t>()].get<double>()
           << " resent per message (--max-resends " << w["max_resends_per_msg"].get<double>()
           << ")\n";
-    for (const auto& e : b["errors"])
+    });
+    print_pairs(b["errors"], all, out, [&](const nlohmann::json& e) {
       out << "  FAILED pair " << e["client"].get<int>() << " -> " << e["server"].get<int>() << ": "
           << e["message"].get<std::string>() << "\n";
+    });
     out << "\n";
   }
   const auto& v = report["verdict"];

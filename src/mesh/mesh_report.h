@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mesh/outliers.h"
+#include "mesh/report_scope.h"
 
 namespace rdmabench {
 
@@ -44,12 +45,17 @@ struct MeshJudgement {
   double min_fraction = 0.8;  // --min-fraction: a pair slower than this share of the median
   double max_resends = 0.01;  // --max-resends: a pair whose wire resent more per message
 };
-// The matrix of how often the wire made a pair resend, per message (wire_resend_episodes over
-// the pair's messages: its requesters' retry timeouts and sequence NAKs).
-inline constexpr const char* kResendsCounter = "wire_resends_per_msg";
-
+// Matrices of the counters `scope` keeps (report_scope.h), the wire_resends_per_msg matrix
+// among them.
 nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
-                           const std::vector<PairResult>& results, const MeshJudgement& judge);
+                           const std::vector<PairResult>& results, const MeshJudgement& judge,
+                           MatrixScope scope = MatrixScope::kAll);
+
+// A summary printed in full up to this many ranks: each benchmark's figure as a matrix, and
+// every flagged pair. Beyond it the matrices are left to the report's file and each list of
+// pairs stops after kPrintedPairs.
+inline constexpr size_t kPrintedMatrixUpTo = 32;
+inline constexpr size_t kPrintedPairs = 20;
 
 // A person's summary of the report: each benchmark's figure as a matrix, then the verdict.
 void print_mesh_report(const nlohmann::json& report, std::ostream& out);

@@ -52,7 +52,7 @@ PairResult summarized(const std::vector<const PairResult*>& runs) {
 
 }  // namespace
 
-std::vector<PairResult> best_of_repetitions(const std::vector<PairResult>& all) {
+std::vector<PairResult> best_of_repetitions(std::vector<PairResult> all) {
   std::vector<PairKey> order;
   std::map<PairKey, std::vector<const PairResult*>> runs;
   for (const PairResult& r : all) {

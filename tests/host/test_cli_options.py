@@ -96,6 +96,7 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
     (("--max-resends", "-1"), "--max-resends must be 0 or more"),
     (("--repetitions", "0"), "--repetitions must be between 1 and 100"),
     (("--repetitions", "101"), "--repetitions must be between 1 and 100"),
+    (("--matrices", "some"), "--matrices: unknown 'some' (auto, all or heatmaps)"),
     (("--cm", "auto"), "--cm: unknown 'auto' (oob, rdmacm)"),
     (("--cm", "tcp"), "--cm: unknown 'tcp' (oob, rdmacm)"),
     (("--pattern", "atomic"), "--pattern: unknown 'atomic'"),

@@ -171,3 +171,73 @@ TEST(MeshReport, PairResultsSurviveTheirJsonTrip) {
     EXPECT_EQ(back.mode, r.mode);
   }
 }
+
+// --matrices: every counter up to 64 ranks, beyond it only what the verdicts and the heatmaps
+// use (a 1024-rank report of every counter would take gigabytes).
+TEST(MeshMatrices, AutoKeepsEveryCounterUpTo64RanksAndTheHeatmapsBeyond) {
+  EXPECT_EQ(parse_matrix_scope("auto", 64), MatrixScope::kAll);
+  EXPECT_EQ(parse_matrix_scope("auto", 65), MatrixScope::kHeatmaps);
+  EXPECT_EQ(parse_matrix_scope("all", 1024), MatrixScope::kAll);
+  EXPECT_EQ(parse_matrix_scope("heatmaps", 4), MatrixScope::kHeatmaps);
+  try {
+    parse_matrix_scope("some", 4);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("auto, all or heatmaps"), std::string::npos);
+  }
+}
+
+TEST(MeshMatrices, APairKeepsTheHeatmapsCountersAndItsResendsPerMessage) {
+  const std::map<std::string, double> run = {
+      {"bytes_per_second", 1e9},    {"msgs", 1000},
+      {"wire_resend_episodes", 20}, {"client_cpu_us_per_msg", 2},
+      {"server_cpu_us_per_msg", 3}, {"client_dev_hw_sent_pkts", 17000},
+      {"judged_spread", 0.1},       {"lat_p99_us", 5}};
+  const auto all = report_counters(run, "bytes_per_second", MatrixScope::kAll);
+  EXPECT_EQ(all.size(), run.size() + 1);
+  EXPECT_DOUBLE_EQ(all.at(kResendsCounter), 0.02);
+  const auto kept = report_counters(run, "bytes_per_second", MatrixScope::kHeatmaps);
+  EXPECT_EQ(kept, (std::map<std::string, double>{{"bytes_per_second", 1e9},
+                                                 {kResendsCounter, 0.02},
+                                                 {"lat_p99_us", 5},
+                                                 {"client_cpu_us_per_msg", 2},
+                                                 {"server_cpu_us_per_msg", 3},
+                                                 {"judged_spread", 0.1}}));
+}
+
+TEST(MeshMatrices, AHeatmapsReportHasNoOtherMatrices) {
+  std::vector<PairResult> results = bw_results(-1);
+  for (PairResult& r : results) r.counters["client_dev_hw_sent_pkts"] = 17000;
+  const json report = mesh_report({}, hosts(4), results, {0.8}, MatrixScope::kHeatmaps);
+  std::vector<std::string> names;
+  for (const auto& [name, m] : report["benchmarks"][0]["matrices"].items()) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"bytes_per_second", "client_cpu_us_per_msg"}));
+}
+
+// Beyond 32 ranks the printed summary leaves the matrices to the file and stops each list of
+// pairs after 20, saying how many more there are.
+TEST(MeshReport, ALargeMeshPrintsNoMatrixAndAtMostTwentyPairsOfAList) {
+  const int n = 40;
+  std::vector<PairResult> results;
+  for (int c = 0; c < n; ++c)
+    for (int s = 0; s < n; ++s)
+      if (c != s)
+        results.push_back({"write/bw/busy/65536",
+                           {c, s},
+                           {{"bytes_per_second", (c == 7 || s == 7) ? 1e7 : 1e8}},
+                           "",
+                           0,
+                           "bw"});
+  std::ostringstream text;
+  print_mesh_report(mesh_report({}, hosts(n), results, {0.8}), text);
+  const std::string out = text.str();
+  EXPECT_NE(out.find("40 x 40 pairs (the matrices are in --out's report"), std::string::npos);
+  size_t listed = 0;
+  for (size_t at = out.find("SLOW pair"); at != std::string::npos;
+       at = out.find("SLOW pair", at + 1))
+    ++listed;
+  EXPECT_EQ(listed, kPrintedPairs);
+  EXPECT_NE(out.find("... and 58 more (every one in --out's report)"), std::string::npos) << out;
+  EXPECT_NE(out.find("SLOW HOST 7 h7"), std::string::npos);
+}

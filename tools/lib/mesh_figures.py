@@ -66,14 +66,57 @@ def flagged(bench, heatmap):
     return [], set(), None
 
 
+# Up to this many ranks each cell shows its value and each rank its label; beyond, the cells are
+# too small: flagged hosts are outlined across their whole row and column (so that one bad host
+# among 1024 still shows at any size) and labelled, with a few other ranks for orientation.
+ANNOTATED_UP_TO = 24
+LABELLED_UP_TO = 32
+BOXED_PAIRS = 64  # slow pairs boxed one by one, at most; their hosts are outlined anyway
+
+
+def cell_values(counter, rows):
+    import numpy as np
+
+    data = np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=float)
+    return data * GBITS if counter == "bytes_per_second" else data
+
+
+def mark_hosts(ax, n, hosts, pairs):
+    """Flagged pairs boxed (the first BOXED_PAIRS), flagged hosts outlined row and column wide."""
+    from matplotlib.patches import Rectangle
+
+    width = 2.5 if n <= LABELLED_UP_TO else 0.8
+    outlined = hosts if n > LABELLED_UP_TO else set()
+    # A pair of an outlined host shows already: the others are boxed first.
+    pairs = sorted(pairs, key=lambda p: p[0] in outlined or p[1] in outlined)
+    for c, s in pairs[:BOXED_PAIRS]:
+        ax.add_patch(Rectangle((s - 0.5, c - 0.5), 1, 1, fill=False, edgecolor="red", lw=width))
+    for h in outlined:
+        ax.add_patch(Rectangle((-0.5, h - 0.5), n, 1, fill=False, edgecolor="red", lw=width))
+        ax.add_patch(Rectangle((h - 0.5, -0.5), 1, n, fill=False, edgecolor="red", lw=width))
+
+
+def label_ranks(ax, doc, n, hosts):
+    if n <= LABELLED_UP_TO:
+        ticks = list(range(n))
+        labels = [f"{h['rank']} {h.get('device', '')}" for h in doc["hosts"]]
+    else:  # every flagged host, and a few others for orientation
+        ticks = sorted(set(range(0, n, max(1, n // 8))) | set(hosts))
+        labels = [str(t) for t in ticks]
+    ax.set_xticks(ticks, labels, rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(ticks, labels, fontsize=8)
+    for tick in ax.get_xticklabels() + ax.get_yticklabels():
+        if int(tick.get_text().split()[0]) in hosts:
+            tick.set_color("red")
+
+
 def draw_heatmap(ax, doc, bench, heatmap):
     import numpy as np
 
     counter, better_high = heatmap["counter"], heatmap["higher_is_better"]
     pairs, hosts, limit = flagged(bench, heatmap)
-    rows = bench["matrices"][counter]
-    n = len(rows)
-    data = np.array([[np.nan if v is None else scaled(counter, v) for v in r] for r in rows])
+    data = cell_values(counter, bench["matrices"][counter])
+    n = len(data)
     cmap = "RdYlGn" if better_high else "RdYlGn_r"
     finite = data[np.isfinite(data)]
     # The judged figure's median is the report's own (of an even count the better middle
@@ -89,29 +132,31 @@ def draw_heatmap(ax, doc, bench, heatmap):
         low, high = 0.0, 2 * limit if limit > 0 else None
     image = ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=low, vmax=high)
     ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
-    for c in range(n):
-        for s in range(n):
-            if np.isfinite(data[c, s]):
-                ax.text(s, c, f"{data[c, s]:.4g}", ha="center", va="center", fontsize=8)
-            else:
-                ax.text(s, c, "-", ha="center", va="center", color="gray")
-    from matplotlib.patches import Rectangle
-
-    for c, s in pairs:
-        ax.add_patch(Rectangle((s - 0.5, c - 0.5), 1, 1, fill=False, edgecolor="red", lw=2.5))
-    slow = hosts
-    labels = [f"{h['rank']} {h.get('device', '')}" for h in doc["hosts"]]
-    ax.set_xticks(range(n), labels, rotation=45, ha="right", fontsize=8)
-    ax.set_yticks(range(n), labels, fontsize=8)
-    for tick, h in zip(ax.get_xticklabels() + ax.get_yticklabels(), list(range(n)) * 2):
-        if h in slow:
-            tick.set_color("red")
+    if n <= ANNOTATED_UP_TO:
+        for c in range(n):
+            for s in range(n):
+                if np.isfinite(data[c, s]):
+                    ax.text(s, c, f"{data[c, s]:.4g}", ha="center", va="center", fontsize=8)
+                else:
+                    ax.text(s, c, "-", ha="center", va="center", color="gray")
+    mark_hosts(ax, n, hosts, pairs)
+    label_ranks(ax, doc, n, hosts)
     ax.set_xlabel("server rank")
     ax.set_ylabel("client rank")
     note = f" (median {median:.4g})" if finite.size else ""
     if limit is not None:
         note += f", limit {limit:.4g}"
+    if len(pairs) > BOXED_PAIRS:
+        note += f"; {len(pairs)} pairs flagged"
     ax.set_title(f"{bench['name']}\n{title_of(counter)}{note}", fontsize=9)
+
+
+def host_list(hosts, most=10):
+    """Hosts for a title: all of up to `most`, else the first and how many more."""
+    if not hosts:
+        return "none"
+    shown = ", ".join(str(h) for h in hosts[:most])
+    return shown if len(hosts) <= most else f"{shown} and {len(hosts) - most} more"
 
 
 def mesh_figure(plt, doc):
@@ -128,9 +173,11 @@ def mesh_figure(plt, doc):
         for ax in row[len(bench["heatmaps"]):]:
             ax.axis("off")
     ctx, verdict = doc["context"], doc["verdict"]
-    slow = ", ".join(str(h) for h in verdict["slow_hosts"]) or "none"
+    resending = verdict.get("resending_hosts", [])
     fig.suptitle(f"rdmabench mesh: {ctx.get('ranks')} ranks, schedule {ctx.get('schedule')}, "
-                 f"{ctx.get('mpi', '')}; slow hosts: {slow}; slow pairs: {verdict['slow_pairs']}, "
-                 f"failed: {verdict['failed_pairs']}", fontsize=10)
+                 f"{ctx.get('mpi', '')}; slow hosts: {host_list(verdict['slow_hosts'])}; "
+                 f"slow pairs: {verdict['slow_pairs']}, failed: {verdict['failed_pairs']}"
+                 + (f"; resending hosts: {host_list(resending)}" if resending else ""),
+                 fontsize=10)
     fig.tight_layout()
     return fig

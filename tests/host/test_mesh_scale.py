@@ -1,0 +1,38 @@
+"""tools/mesh-scale: simulated meshes of 16 and 128 ranks go through the report's own code and
+tools/plot, and the report names every planted fault (a slow host, a slow link, a host whose
+wire resends). The 1024-rank figures are in the README (about 3 minutes here)."""
+import json
+import subprocess
+
+from conftest import ROOT, run_tool
+
+TOOL = ROOT / "tools" / "mesh-scale"
+
+
+def run(command, timeout):
+    return subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=timeout)
+
+
+def test_every_planted_fault_is_named_at_16_and_128_ranks(tmp_path):
+    proc = run([TOOL, "--ranks", "16,128", "--out", tmp_path], timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [l for l in proc.stdout.splitlines() if l.split()[:1] in (["16"], ["128"]) and "figure" not in l]
+    assert len(rows) == 2, proc.stdout
+    for row in rows:
+        assert row.endswith("slow_host yes, slow_link yes, lossy_host yes"), row
+    # Beyond 64 ranks the report keeps the heatmaps' matrices only, written compact.
+    small = json.loads((tmp_path / "mesh-16.json").read_text())
+    large = json.loads((tmp_path / "mesh-128.json").read_text())
+    assert small["context"]["matrices"] == "all" and large["context"]["matrices"] == "heatmaps"
+    assert "client_dev_hw_sent_pkts" in small["benchmarks"][0]["matrices"]
+    assert set(large["benchmarks"][0]["matrices"]) == {
+        "bytes_per_second", "wire_resends_per_msg", "client_cpu_us_per_msg", "server_cpu_us_per_msg"}
+    assert large["verdict"]["slow_hosts"] == [42] and large["verdict"]["resending_hosts"] == [85]
+    assert (tmp_path / "mesh-128" / "mesh.png").stat().st_size > 20_000
+    valid = run_tool("validate_results", tmp_path / "mesh-16.json", tmp_path / "mesh-128.json")
+    assert valid.returncode == 0, valid.stdout + valid.stderr
+
+
+def test_bad_sizes_are_a_usage_error():
+    proc = run([TOOL, "--ranks", "4"], timeout=60)
+    assert proc.returncode == 2 and "8..4096" in proc.stderr
