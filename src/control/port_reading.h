@@ -1,7 +1,7 @@
 // Each side's port counters around a run (host/port_counters.h): where an endpoint's QPs go
 // out, and a reading taken before a run that gives what moved once it is over. Both readings
-// are outside every timed window: the client's after "run" and before "ready" (beside the
-// server's), and after "done"; the server's before "ready" and after the client's "finished".
+// are outside every timed window: the client's before "run" and after "done"; the server's
+// before "ready" and after the client's "finished".
 #pragma once
 
 #include <optional>
