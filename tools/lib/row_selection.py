@@ -63,14 +63,26 @@ def over(reg, transport):
     return [p for p in reg["patterns"] if transport in p["transports"]]
 
 
+# Measured 2026-11-25 (tools/gate reproducibility --deterministic): an event ping-pong over a
+# transport without connections (ud) takes about 85 or about 107 us a message in this guest,
+# and which most take moved with the port readings around the run (85, 107, then 86-93 us p50;
+# send_imm 8 % between three boots), so its p50 cannot be judged at 2 %.
+DATAGRAM_LAT = "an event ping-pong without connections is bimodal here (85 or 107 us a message): its p50 moves 8 % between boots"
+
+
 def deterministic_rows(reg, transport=None):
     """[(pattern, mode, cq, largest size or None)] and [(row, reason)] left out."""
     strategies = {s["name"]: s for s in reg["strategies"]}
+    patterns = over(reg, transport)  # an unknown transport ends here, exit 2
+    datagram = transport is not None and not next(
+        t for t in reg["transports"] if t["name"] == transport)["connected"]
     kept, left_out = [], []
-    for p in over(reg, transport):
+    for p in patterns:
         for mode in MODES:
             for cq in CQS:
                 ok, limit, why = judge(p, mode, strategies[cq])
+                if ok and datagram and mode == "lat":
+                    ok, limit, why = False, None, DATAGRAM_LAT
                 row = f"{p['name']}/{mode}/{cq}"
                 if ok:
                     kept.append((p["name"], mode, cq, limit))
@@ -142,6 +154,10 @@ def main(argv):
     else:
         for row, why in deterministic_rows(reg)[1]:
             print(f"{row}: {why}")
+        for t in (t["name"] for t in reg["transports"] if not t["connected"]):
+            for row, why in deterministic_rows(reg, t)[1]:
+                if why == DATAGRAM_LAT:
+                    print(f"{row}/{t}: {why}")
         print(f"spinning rows against a passive target above {SPIN_LIMIT // 1024} KiB: "
               "no longer scale with the guest's time per instruction")
     return 0
