@@ -166,6 +166,19 @@ nlohmann::json simulated_hosts(int n) {
   return hosts;
 }
 
+nlohmann::json simulated_context(int n, MatrixScope scope) {
+  return {{"schema", "rdmabench-mesh/1"},
+          {"date", "simulated"},
+          {"rdmabench_version", kVersion},
+          {"ranks", n},
+          {"rounds", n - 1},
+          {"schedule", "shift (simulated)"},
+          {"min_fraction", 0.8},
+          {"mpi", "none (tools/mesh-scale)"},
+          {"matrices", to_string(scope)},
+          {"rdmabench_params", nlohmann::json::object()}};
+}
+
 bool names(const nlohmann::json& list, const nlohmann::json& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
@@ -191,19 +204,10 @@ int main(int argc, char** argv) try {
   for (const std::string& text : gathered)
     for (const auto& r : nlohmann::json::parse(text)) results.push_back(PairResult::from_json(r));
   const nlohmann::json hosts = simulated_hosts(n);
-  const nlohmann::json context = {{"schema", "rdmabench-mesh/1"},
-                                  {"date", "simulated"},
-                                  {"rdmabench_version", kVersion},
-                                  {"ranks", n},
-                                  {"rounds", n - 1},
-                                  {"schedule", "shift (simulated)"},
-                                  {"min_fraction", 0.8},
-                                  {"mpi", "none (tools/mesh-scale)"},
-                                  {"matrices", to_string(scope)},
-                                  {"rdmabench_params", nlohmann::json::object()}};
   const size_t pairs = results.size();
   const nlohmann::json report =
-      mesh_report(context, hosts, best_of_repetitions(std::move(results)), {0.8, 0.01}, scope);
+      mesh_report(simulated_context(n, scope), hosts, best_of_repetitions(std::move(results)),
+                  {0.8, 0.01}, scope);
   const double report_s = seconds_since(t);
   t = Clock::now();
   std::ofstream out(argv[2]);
