@@ -171,7 +171,8 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
   return mine;
 }
 
-nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t rounds) {
+nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t rounds,
+                            MatrixScope scope) {
   return {
       {"schema", "rdmabench-mesh/1"},
       {"rdmabench_version", kVersion},
@@ -183,7 +184,7 @@ nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t ro
       {"repetitions", job.repetitions},
       {"min_fraction", job.judge.min_fraction},
       {"max_resends_per_msg", job.judge.max_resends},
-      {"matrices", to_string(parse_matrix_scope(job.matrices, static_cast<size_t>(world.size())))},
+      {"matrices", to_string(scope)},
       {"bootstrap", to_string(job.specs.front().bootstrap)},
       // out of band: the timeout every QP gets; rdma_cm: --qp-timeout, or its own choice
       {"qp_timeout", job.specs.front().bootstrap == Bootstrap::kOob
@@ -212,7 +213,7 @@ int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& host
     for (const std::string& text : gathered)
       for (const auto& r : nlohmann::json::parse(text)) results.push_back(PairResult::from_json(r));
     const nlohmann::json report =
-        mesh_report(mesh_context(world, job, rounds), hosts,
+        mesh_report(mesh_context(world, job, rounds, scope), hosts,
                     best_of_repetitions(std::move(results)), job.judge, scope);
     print_mesh_report(report, std::cout);
     code = report["verdict"]["exit_code"].get<int>();

@@ -77,8 +77,8 @@ BOXED_PAIRS = 64  # slow pairs boxed one by one, at most; their hosts are outlin
 def cell_values(counter, rows):
     import numpy as np
 
-    data = np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=float)
-    return data * GBITS if counter == "bytes_per_second" else data
+    return scaled(counter, np.array([[np.nan if v is None else v for v in r] for r in rows],
+                                    dtype=float))
 
 
 def mark_hosts(ax, n, hosts, pairs):
