@@ -11,7 +11,8 @@ import time
 import jsonschema
 import pytest
 
-from conftest import PROTOCOL, REGISTRY, ROOT, Server, client, patterns_at, run, server_address
+from conftest import (COUNTERS_OFF, PROTOCOL, REGISTRY, ROOT, Server, client, patterns_at, run,
+                      server_address)
 
 sys.path.insert(0, str(ROOT / "tools" / "lib"))
 import rdmabench_results as rr  # noqa: E402  (the tools' own reading of the catalogue)
@@ -54,7 +55,7 @@ def wire_carried_the_payload(name, row, path_mtu, layout):
 def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_path, devices_json):
     out = tmp_path / "matrix.json"
     proc = client(rdmabench, layout, server, "--sizes", "2,4096,1M", "--iters", "20", "--verify",
-                  "--out", str(out))
+                  "--out", str(out), port_counters=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
     ctx = doc["context"]
@@ -217,7 +218,7 @@ def test_a_wrong_atomic_operand_is_caught_on_either_side(rdmabench, layout, serv
     out = tmp_path / "corrupt-atomics.json"
     proc = run([rdmabench, "run", host, "--port", str(server.port), "--cm", cm, "--pattern",
                 ",".join(ATOMICS), "--sizes", "8", "--iters", "20", "--verify", "--debug-corrupt",
-                "--out", str(out)], timeout=300)
+                "--out", str(out), *COUNTERS_OFF], timeout=300)
     assert proc.returncode == 6, proc.stdout[-2000:] + proc.stderr[-2000:]
     rows = {b["name"]: b for b in json.loads(out.read_text())["benchmarks"]}
     assert len(rows) == 8 and all(r.get("error_occurred") for r in rows.values()), sorted(rows)
@@ -230,7 +231,7 @@ def test_a_wrong_atomic_operand_is_caught_on_either_side(rdmabench, layout, serv
     try:
         proc = run([rdmabench, "run", host, "--port", str(corrupting.port), "--cm", cm,
                     "--pattern", ",".join(ATOMICS), "--sizes", "8", "--mode", "bw", "--bidir",
-                    "--iters", "20", "--verify", "--out", str(out)], timeout=300)
+                    "--iters", "20", "--verify", "--out", str(out), *COUNTERS_OFF], timeout=300)
     finally:
         assert corrupting.stop() == 0
     assert proc.returncode == 6, proc.stdout[-2000:] + proc.stderr[-2000:]
@@ -252,7 +253,7 @@ SERVER_CHECKS = {f"{p}/{m}" for p in TO_TARGET for m in ("bw", "lat")}
 def corrupted_rows(rdmabench, port, host, cm, tmp_path, *extra):
     out = tmp_path / "corrupt.json"
     proc = run([rdmabench, "run", host, "--port", str(port), "--cm", cm, "--sizes", "2,4096",
-                "--iters", "20", "--verify", "--out", str(out), *extra], timeout=300)
+                "--iters", "20", "--verify", "--out", str(out), *COUNTERS_OFF, *extra], timeout=300)
     rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
     assert len(rows) == 8 * len(CORRUPTED), sorted(rows)  # 2 modes, 2 CQs, 2 sizes
     failed = {name for name, row in rows.items() if row.get("error_occurred")}
@@ -401,7 +402,8 @@ def test_counters_agree_and_each_side_measures_only_its_run(rdmabench, layout, s
     and context-switch window covers its pattern run alone: a passive target (write bw, read)
     spends next to nothing in it, and busy polling never sleeps."""
     out = tmp_path / "counters.json"
-    proc = client(rdmabench, layout, server, "--sizes", "2,64K", "--iters", "200", "--out", str(out))
+    proc = client(rdmabench, layout, server, "--sizes", "2,64K", "--iters", "200", "--out", str(out),
+                  port_counters=True)  # the default run: the readings stay outside each window
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
     assert len(rows) == 8 * len(patterns_at(2, 65536))  # 2 modes, 2 CQs, 2 sizes
@@ -421,7 +423,7 @@ def test_counters_agree_and_each_side_measures_only_its_run(rdmabench, layout, s
     out = tmp_path / "passive.json"
     proc = client(rdmabench, layout, server, "--sizes", "2,64K", "--iters", "200",
                   "--benchmark_filter=^(read/|write/bw/)", "--benchmark_repetitions=3",
-                  "--out", str(out))
+                  "--out", str(out), port_counters=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     least = {}
     for b in json.loads(out.read_text())["benchmarks"]:
@@ -593,7 +595,8 @@ def test_each_side_reads_its_port_anew_around_even_a_short_run(rdmabench, layout
     matrix test saw write/lat/busy/2 with no packet at all."""
     out = tmp_path / "short.json"
     proc = client(rdmabench, layout, server, "--pattern", "write", "--mode", "lat", "--cq", "busy",
-                  "--sizes", "2", "--iters", "20", "--benchmark_repetitions=8", "--out", str(out))
+                  "--sizes", "2", "--iters", "20", "--benchmark_repetitions=8", "--out", str(out),
+                  port_counters=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = [b for b in json.loads(out.read_text())["benchmarks"] if b["run_type"] == "iteration"]
     assert len(rows) == 8
@@ -619,7 +622,7 @@ def test_a_lossy_wire_shows_in_the_row_and_the_table_and_off_reads_nothing(rdmab
     try:
         proc = client(rdmabench, layout, server, "--pattern", "write", "--mode", "bw", "--cq", "busy",
                       "--sizes", "64K", "--iters", "300", "--verify", "--qp-timeout", "14",
-                      "--timeout", "30", "--out", str(lossy))
+                      "--timeout", "30", "--out", str(lossy), port_counters=True)
     finally:
         subprocess.run(["tc", "qdisc", "del", "dev", "veth1", "root"], check=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]

@@ -7,7 +7,7 @@ import json
 import jsonschema
 import pytest
 
-from conftest import REGISTRY, ROOT, client, run, server_address
+from conftest import COUNTERS_OFF, REGISTRY, ROOT, client, run, server_address
 
 SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "results.schema.json").read_text()))
 RECEIVING = [p["name"] for p in REGISTRY["patterns"] if p["target_receives"] and "rc" in p["transports"]]
@@ -54,7 +54,8 @@ def test_a_shared_slot_keeps_the_datagram_header_room(rdmabench, layout, server,
     host, _ = server_address(layout)  # --cm auto: the bootstrap the transport can use
     proc = run([rdmabench, "run", host, "--port", str(server.port), "--srq", "--transport", transport,
                 "--pattern", "send,send_imm", "--mode", "bw,lat", "--cq", "event", "--sizes", "64,4096",
-                "--iters", str(ITERS), "--qps", "2", "--threads", "2", "--verify", "--out", str(out)],
+                "--iters", str(ITERS), "--qps", "2", "--threads", "2", "--verify", "--out", str(out),
+                *COUNTERS_OFF],
                timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     rows = rows_of(out)

@@ -7,7 +7,7 @@ import subprocess
 import jsonschema
 import pytest
 
-from conftest import REGISTRY, ROOT, run
+from conftest import REGISTRY, ROOT, counters_option, run
 
 SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "results.schema.json").read_text()))
 
@@ -34,7 +34,7 @@ def sizes_over(transport):
 def run_over(rdmabench, layout, server, transport, *extra, timeout=600):
     """`rdmabench run` with --cm auto: it picks the bootstrap the transport can use."""
     return run([rdmabench, "run", host_of(layout), "--port", str(server.port), "--transport",
-                transport, *extra], timeout=timeout)
+                transport, *extra, *counters_option(extra, False)], timeout=timeout)
 
 
 def check_arrivals(name, row, spec):
