@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <array>
-#include <cstdio>
-#include <memory>
+#include <fstream>
+#include <optional>
 
 namespace rdmabench {
 
@@ -22,12 +22,34 @@ std::string kernel_release() {
 }
 
 std::string rdma_core_version() {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(
-      popen("dpkg-query -W -f='${Version}' rdma-core 2>/dev/null", "r"), pclose);
-  if (!pipe) return "unknown";
-  std::array<char, 128> buf{};
-  const size_t n = fread(buf.data(), 1, buf.size() - 1, pipe.get());
-  return n == 0 ? "unknown" : std::string(buf.data(), n);
+  std::ifstream status("/var/lib/dpkg/status");
+  const std::string version = status ? installed_package_version(status, "rdma-core") : "";
+  return version.empty() ? "unknown" : version;
+}
+
+std::string installed_package_version(std::istream& dpkg_status, std::string_view package) {
+  // Stanza by stanza (blank-line separated); continuation lines begin with a space and hold
+  // no field of their own.
+  std::string line, name, status, version;
+  const auto field = [&line](std::string_view key) -> std::optional<std::string> {
+    if (!line.starts_with(key)) return std::nullopt;
+    const size_t value = line.find_first_not_of(' ', key.size());
+    return value == std::string::npos ? "" : line.substr(value);
+  };
+  const auto found = [&] { return name == package && status == "install ok installed"; };
+  while (std::getline(dpkg_status, line)) {
+    if (line.empty()) {
+      if (found()) return version;
+      name.clear(), status.clear(), version.clear();
+    } else if (auto v = field("Package:")) {
+      name = *v;
+    } else if (auto v = field("Status:")) {
+      status = *v;
+    } else if (auto v = field("Version:")) {
+      version = *v;
+    }
+  }
+  return found() ? version : "";
 }
 
 }  // namespace rdmabench

@@ -72,6 +72,10 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert ctx["link_speed_gbps"] > 0 and ctx["link_width"].endswith("X")
     assert ctx["server_link_speed_gbps"] == ctx["link_speed_gbps"]
     assert ctx["rdmabench_revision"] and ctx["rdmabench_build_type"] == "release"
+    # Both sides name the rdma-core that dpkg says is installed (read from its database).
+    installed = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "rdma-core"],
+                               capture_output=True, text=True, check=True).stdout
+    assert installed and ctx["rdma_core"] == ctx["server_rdma_core"] == installed, ctx
     assert ctx["gid_type"] == "RoCE v2"
     # The path both QPs really use, queried from the QPs (rdma_cm chooses its own GID).
     client_addr, server_addr = (("10.99.0.2", "10.99.0.1") if layout == "veth"
