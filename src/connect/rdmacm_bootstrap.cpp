@@ -36,6 +36,19 @@ void raise_peer_error(ControlChannel& control) {
   }
 }
 
+// The server's wait for a stream's connection request. The client may fail on its side first
+// (building its endpoint, resolving the route): it then says so on the control channel, or
+// closes it, and never connects. Either ends the wait at once, raising what the client said,
+// instead of holding the server (and the client's next session, told "busy") for --timeout.
+void await_connect_request(CmEventChannel& listen_channel, ControlChannel& control,
+                           std::chrono::milliseconds timeout) {
+  if (listen_channel.wait(timeout, "RDMA_CM_EVENT_CONNECT_REQUEST", control.socket().fd())) return;
+  const auto said = control.receive();  // the client's error is raised here as a PeerError
+  throw Error(ExitCode::kConnection, "rdma_cm: the client sent '" +
+                                         said.value("type", std::string("?")).substr(0, 40) +
+                                         "' instead of connecting");
+}
+
 // rdma_cm's last step on both sides: each stream's buffer, the client's first.
 void exchange_buffers(ControlChannel& control, Endpoint& ep, bool client) {
   if (client)
@@ -81,6 +94,7 @@ std::unique_ptr<Endpoint> rdmacm_server(ControlChannel& control, const TestSpec&
   control.send({{"type", "cm_listen"}, {"port", listener.local_port()}});
   std::unique_ptr<Endpoint> ep;
   for (uint32_t i = 0; i < spec.qps; ++i) {
+    await_connect_request(listen_channel, control, options.timeout);
     const auto request = listen_channel.expect(RDMA_CM_EVENT_CONNECT_REQUEST, options.timeout);
     StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
     c.id = std::make_unique<CmId>(request.id, *c.channel);

@@ -43,6 +43,33 @@ CmEventChannel::~CmEventChannel() {
   rdma_destroy_event_channel(channel_);
 }
 
+namespace {
+
+Error cm_timeout(std::chrono::milliseconds timeout, const char* waiting_for) {
+  return Error(ExitCode::kConnection, std::string("rdma_cm: timed out after ") +
+                                          std::to_string(timeout.count()) + " ms waiting for " +
+                                          waiting_for + " (see --timeout)");
+}
+
+}  // namespace
+
+bool CmEventChannel::wait(std::chrono::milliseconds timeout, const char* waiting_for,
+                          int other_fd) {
+  pollfd pfds[2] = {{channel_->fd, POLLIN, 0}, {other_fd, POLLIN, 0}};
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) throw cm_timeout(timeout, waiting_for);
+    const int ready = poll(pfds, other_fd >= 0 ? 2 : 1, ms(left));
+    if (ready < 0 && errno != EINTR)
+      throw VerbsError("poll(rdma_cm channel)", errno, {}, ExitCode::kConnection);
+    if (ready <= 0) continue;
+    if (pfds[0].revents != 0) return true;
+    if (other_fd >= 0 && pfds[1].revents != 0) return false;
+  }
+}
+
 CmEventChannel::Event CmEventChannel::next(std::chrono::milliseconds timeout,
                                            const char* waiting_for) {
   pollfd pfd{channel_->fd, POLLIN, 0};
@@ -62,9 +89,7 @@ CmEventChannel::Event CmEventChannel::next(std::chrono::milliseconds timeout,
     rdma_ack_cm_event(event);
     return out;
   }
-  throw Error(ExitCode::kConnection, std::string("rdma_cm: timed out after ") +
-                                         std::to_string(timeout.count()) + " ms waiting for " +
-                                         waiting_for + " (see --timeout)");
+  throw cm_timeout(timeout, waiting_for);
 }
 
 CmEventChannel::Event CmEventChannel::expect(rdma_cm_event_type expected,

@@ -21,6 +21,9 @@ class CmEventChannel {
     int status;
     rdma_cm_id* id;  // for CONNECT_REQUEST: the new connection's id
   };
+  // Waits until an event is ready (true), or until `other_fd` is readable first (false).
+  // Throws Error(kConnection) on timeout.
+  bool wait(std::chrono::milliseconds timeout, const char* waiting_for, int other_fd = -1);
   // Waits for the next event (and acks it). Throws Error(kConnection) on timeout.
   Event next(std::chrono::milliseconds timeout, const char* waiting_for);
   // Waits for `expected`; any other event is an error naming what came instead.

@@ -287,3 +287,18 @@ def test_sigterm_mid_run_stops_the_server_promptly(rdmabench, layout, patient_se
     assert rc == 0 and time.monotonic() - started < 5, patient_server.text()[-500:]
     assert "stopping on signal" in patient_server.text()
     assert victim.wait(timeout=30) != 0
+
+
+def test_a_client_that_fails_before_connecting_frees_the_server_at_once(
+        rdmabench, layout, patient_server):
+    """The client can fail after the setup, before it connects (here: its own CQ strategy is
+    one rxe lacks). It says so on the control channel and leaves; a server waiting for its
+    rdma_cm connection request (veth) or its out-of-band message (lo) ends the session on that,
+    not after its --timeout (30 s here), which the client's next session would wait out."""
+    proc = client(rdmabench, layout, patient_server, "--cq", "client=moderated:4,10,server=busy",
+                  "--pattern", "send", "--mode", "lat", "--sizes", "2", "--iters", "10", timeout=120)
+    assert proc.returncode == 2 and "has no CQ moderation" in proc.stderr, proc.stderr[-2000:]
+    # Two sessions: the context's probe of the first benchmark's path, then the benchmark.
+    log = patient_server.text()
+    assert "timed out" not in log and log.count("dropped") == 2, log[-1500:]
+    still_serves(rdmabench, layout, patient_server)
