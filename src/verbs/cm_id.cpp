@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/wait_readable.h"
 #include "verbs/error.h"
 
 namespace rdmabench {
@@ -55,19 +56,10 @@ Error cm_timeout(std::chrono::milliseconds timeout, const char* waiting_for) {
 
 bool CmEventChannel::wait(std::chrono::milliseconds timeout, const char* waiting_for,
                           int other_fd) {
-  pollfd pfds[2] = {{channel_->fd, POLLIN, 0}, {other_fd, POLLIN, 0}};
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) throw cm_timeout(timeout, waiting_for);
-    const int ready = poll(pfds, other_fd >= 0 ? 2 : 1, ms(left));
-    if (ready < 0 && errno != EINTR)
-      throw VerbsError("poll(rdma_cm channel)", errno, {}, ExitCode::kConnection);
-    if (ready <= 0) continue;
-    if (pfds[0].revents != 0) return true;
-    if (other_fd >= 0 && pfds[1].revents != 0) return false;
-  }
+  if (wait_readable(channel_->fd, timeout, "poll(rdma_cm channel)", other_fd)) return true;
+  // wait_readable says false for both: `other_fd` readable, or the timeout.
+  if (other_fd >= 0 && wait_readable(other_fd, std::chrono::milliseconds(0), "poll")) return false;
+  throw cm_timeout(timeout, waiting_for);
 }
 
 CmEventChannel::Event CmEventChannel::next(std::chrono::milliseconds timeout,
