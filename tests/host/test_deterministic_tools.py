@@ -116,3 +116,26 @@ def test_compare_names_a_different_cpu_placement(write_json):
     doc["context"]["rdmabench_params"] = "not an object"
     odd = run_tool("compare", DETERMINISTIC, write_json(doc, "odd.json"), "--threshold", "2")
     assert odd.returncode in (0, 2) and "Traceback" not in odd.stderr, odd.stderr
+
+
+def test_gate_compare_writes_junit_and_summary_where_the_caller_stands(write_json, tmp_path):
+    """tools/gate passes --junit and --summary to compare, paths taken from the caller's
+    directory (the gate itself works from the repository's root)."""
+    import subprocess
+
+    import junitparser
+
+    from conftest import ROOT
+
+    doc = scaled(deterministic(), lambda n: n.startswith("read/bw/busy/"),
+                 ("bytes_per_second", "msgs_per_second"), 1 / 1.03)
+    slow = write_json(doc, "slow.json")
+    proc = subprocess.run([str(ROOT / "tools" / "gate"), "compare", "--deterministic", "--baseline",
+                           str(DETERMINISTIC), "--out", str(slow), "--junit", "gate.xml",
+                           "--summary", "summary.md"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    xml = junitparser.JUnitXml.fromfile(str(tmp_path / "gate.xml"))
+    failed = [case.name for suite in xml for case in suite if not case.is_passed]
+    assert failed == ["read/bw/busy/65536"], failed
+    assert "| read/bw/busy/65536 |" in (tmp_path / "summary.md").read_text()
