@@ -7,6 +7,7 @@ in the deterministic two-host guest (tools/rxe-vm --deterministic -m veth), one 
 one guest per layout, so every test runs exactly once per layout it names. Unmarked tests run
 in lo and veth (not in the deterministic guest, whose busy-CQ timings mean nothing).
 """
+import contextlib
 import json
 import os
 import subprocess
@@ -133,3 +134,39 @@ def client(rdmabench, layout, server, *extra, timeout=600, port_counters=False):
     host, cm = server_address(layout)
     return run([rdmabench, "run", host, "--port", str(server.port), "--cm", cm, *extra,
                 *counters_option(extra, port_counters)], timeout=timeout)
+
+
+ROCE_V2_PORT = 4791  # RoCE v2's UDP destination port (IANA)
+
+
+@contextlib.contextmanager
+def roce_netem(dev, *netem):
+    """`tc ... netem NETEM` on what `dev` sends to RoCE v2's UDP port only, for the duration.
+
+    The control channel (TCP) crosses the same veth, and a test that means the wire under the
+    RDMA traffic must not also lose the control channel's packets: a lost SYN is resent after
+    1 s and a second loss makes 3 s, past a short --timeout, so at 10 % loss about one run in a
+    hundred failed its connect (exit 4) instead of showing the loss it was there to show. A
+    four-band prio qdisc whose priomap never uses band 4 sends every packet to bands 1-3 as
+    before; a u32 filter sends UDP to port 4791 to band 4, under netem."""
+    tc = ["tc", "qdisc", "add", "dev", dev]
+    subprocess.run([*tc, "root", "handle", "1:", "prio", "bands", "4"], check=True)
+    try:
+        subprocess.run([*tc, "parent", "1:4", "handle", "40:", "netem", *netem], check=True)
+        subprocess.run(["tc", "filter", "add", "dev", dev, "parent", "1:", "protocol", "ip", "prio",
+                        "1", "u32", "match", "ip", "protocol", "17", "0xff", "match", "ip", "dport",
+                        str(ROCE_V2_PORT), "0xffff", "flowid", "1:4"], check=True)
+        yield
+    finally:
+        subprocess.run(["tc", "qdisc", "del", "dev", dev, "root"], check=True)
+
+
+def netem_packets(dev):
+    """How many packets went through the netem qdisc of roce_netem on `dev` (tc -s)."""
+    out = subprocess.run(["tc", "-s", "qdisc", "show", "dev", dev], capture_output=True, text=True,
+                         check=True).stdout
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("qdisc netem 40:") and i + 1 < len(lines):
+            return int(lines[i + 1].split("bytes")[1].split("pkt")[0])
+    raise AssertionError(f"no netem qdisc on {dev}:\n{out}")

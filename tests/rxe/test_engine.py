@@ -11,8 +11,8 @@ import time
 import jsonschema
 import pytest
 
-from conftest import (COUNTERS_OFF, PROTOCOL, REGISTRY, ROOT, Server, client, patterns_at, run,
-                      server_address)
+from conftest import (COUNTERS_OFF, PROTOCOL, REGISTRY, ROOT, Server, client, patterns_at,
+                      roce_netem, run, server_address)
 
 sys.path.insert(0, str(ROOT / "tools" / "lib"))
 import rdmabench_results as rr  # noqa: E402  (the tools' own reading of the catalogue)
@@ -622,13 +622,10 @@ def test_a_lossy_wire_shows_in_the_row_and_the_table_and_off_reads_nothing(rdmab
     clean: rxe 6.1 in this guest retransmits now and then without cause, which is what these
     counters are there to show.)"""
     lossy = tmp_path / "lossy.json"
-    subprocess.run(["tc", "qdisc", "add", "dev", "veth1", "root", "netem", "loss", "2%"], check=True)
-    try:
+    with roce_netem("veth1", "loss", "2%"):  # the RoCE packets only, not the control channel
         proc = client(rdmabench, layout, server, "--pattern", "write", "--mode", "bw", "--cq", "busy",
                       "--sizes", "64K", "--iters", "300", "--verify", "--qp-timeout", "14",
                       "--timeout", "30", "--out", str(lossy), port_counters=True)
-    finally:
-        subprocess.run(["tc", "qdisc", "del", "dev", "veth1", "root"], check=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     row = json.loads(lossy.read_text())["benchmarks"][0]
     assert row["verify_errors"] == 0

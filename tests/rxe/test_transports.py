@@ -2,12 +2,11 @@
 and veth, and the loss accounting of an unreliable transport (a netem loss on the veth must
 show as messages sent and not received)."""
 import json
-import subprocess
 
 import jsonschema
 import pytest
 
-from conftest import REGISTRY, ROOT, counters_option, run
+from conftest import REGISTRY, ROOT, counters_option, netem_packets, roce_netem, run
 
 SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "results.schema.json").read_text()))
 
@@ -95,9 +94,7 @@ def test_a_lost_message_shows_as_sent_and_not_received(rdmabench, layout, server
     and the row says how many, spread over several QPs and threads too; bandwidth counts only
     what arrived. The run still ends (the end-of-stream marker may itself be lost)."""
     out = tmp_path / "lossy.json"
-    subprocess.run(["tc", "qdisc", "add", "dev", "veth1", "root", "netem", "loss", "10%"],
-                   check=True)
-    try:
+    with roce_netem("veth1", "loss", "10%"):  # the RoCE packets only, not the control channel
         proc = run_over(rdmabench, layout, server, transport, "--pattern", "send,send_imm",
                         "--mode", "bw", "--cq", "busy", "--sizes", "64", "--iters", "3000",
                         "--qps", "1,4", "--threads", "2", "--verify", "--out", str(out))
@@ -105,8 +102,7 @@ def test_a_lost_message_shows_as_sent_and_not_received(rdmabench, layout, server
         # (6000 messages at 10 %: none lost would be a chance of about 1e-275).
         lat = run_over(rdmabench, layout, server, transport, "--pattern", "send", "--mode", "lat",
                        "--cq", "busy", "--sizes", "64", "--iters", "3000", "--timeout", "2")
-    finally:
-        subprocess.run(["tc", "qdisc", "del", "dev", "veth1", "root"], check=True)
+        assert netem_packets("veth1") >= 4 * 3000, "the RoCE packets did not go through netem"
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert lat.returncode == 5 and "a lost message is never resent" in lat.stderr, lat.stderr
     rows = json.loads(out.read_text())["benchmarks"]
