@@ -3,18 +3,24 @@
 
 Usage: test_summary.py STAGES_FILE REPORT...
 STAGES_FILE lists stages that failed without producing a report (one per line); each counts
-as one failure, so a crashed stage can never look like success.
+as one failure, so a crashed stage can never look like success. Every failed test case is
+named with the first lines of what its report says of the failure, so that the cause survives
+even where only the end of the output is kept (the whole text stays in the report file).
 """
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+EXCERPT_LINES = 12
 
-def count_junit(path):
-    root = ET.parse(path).getroot()
-    suites = [root] if root.tag == "testsuite" else root.findall("testsuite")
+
+def suites_of(root):
+    return [root] if root.tag == "testsuite" else root.findall("testsuite")
+
+
+def count_junit(root):
     passed = failed = 0
-    for s in suites:
+    for s in suites_of(root):
         total = int(s.get("tests", 0))
         bad = int(s.get("failures", 0)) + int(s.get("errors", 0))
         skipped = int(s.get("skipped", 0))
@@ -23,15 +29,37 @@ def count_junit(path):
     return passed, failed
 
 
+def failed_cases(root):
+    """(name, excerpt) of every test case with a failure, an error or a skip."""
+    out = []
+    for case in root.iter("testcase"):
+        for kind in ("failure", "error", "skipped"):
+            result = case.find(kind)
+            if result is None:
+                continue
+            text = (result.get("message") or "") + "\n" + (result.text or "")
+            lines = [l for l in text.splitlines() if l.strip()]
+            excerpt = lines[:EXCERPT_LINES] + (["..."] if len(lines) > EXCERPT_LINES else [])
+            out.append((f"{case.get('classname', '')}::{case.get('name', '')} ({kind})", excerpt))
+    return out
+
+
 def main(argv):
     stages_file, reports = Path(argv[1]), [Path(p) for p in argv[2:]]
     passed = failed = 0
+    failures = []
     for r in reports:
         if not r.exists():
             continue
-        p, f = count_junit(r)
+        root = ET.parse(r).getroot()
+        p, f = count_junit(root)
         print(f"  {r.name}: {p} passed, {f} failed")
         passed, failed = passed + p, failed + f
+        failures += [(r.name, name, excerpt) for name, excerpt in failed_cases(root)]
+    for report, name, excerpt in failures:
+        print(f"  FAILED in {report}: {name}")
+        for line in excerpt:
+            print(f"      {line[:300]}")
     broken = [l for l in stages_file.read_text().splitlines() if l.strip()] if stages_file.exists() else []
     for stage in broken:
         print(f"  stage failed: {stage}")
