@@ -1,0 +1,102 @@
+"""The test command's own machinery: the phase budget (tools/lib/phase_budget.py against
+tests/phase-budget.json) and the summary that names every failure (tools/lib/test_summary.py)."""
+import json
+import re
+import xml.etree.ElementTree as ET
+
+from conftest import ROOT, run_tool
+
+BUDGET = ROOT / "tests" / "phase-budget.json"
+
+
+def budget_file(tmp_path, **phases):
+    doc = {"margin_percent": 25, "margin_min_seconds": 30, "total_seconds": 500,
+           "total_margin_percent": 10,
+           "phases": {"deps": {"title": "dependencies", "judged": False},
+                      **{k: {"title": k, "seconds": s} for k, s in phases.items()}}}
+    path = tmp_path / "budget.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def phases_file(tmp_path, **took):
+    path = tmp_path / "phases.tsv"
+    path.write_text("".join(f"{k}\t{s}\n" for k, s in took.items()))
+    return path
+
+
+def judged(tmp_path, budget, phases):
+    report = tmp_path / "budget.xml"
+    proc = run_tool("phase_budget", budget, phases, "--junit", report)
+    failed = set()
+    if report.exists():
+        failed = {c.get("name") for c in ET.parse(report).getroot().iter("testcase")
+                  if c.find("failure") is not None}
+    return proc, failed
+
+
+def test_a_phase_within_budget_and_margin_passes_and_one_beyond_fails(tmp_path):
+    budget = budget_file(tmp_path, build=200, lo=100)
+    proc, failed = judged(tmp_path, budget, phases_file(tmp_path, deps=900, build=249, lo=131))
+    assert proc.returncode == 1 and failed == {"lo"}, proc.stdout + proc.stderr
+    # the margin is 25 % of the budget, and never less than 30 s: 250 and 130 are the limits
+    assert re.search(r"^lo\s+131\s+100\s+130\s+OVER BUDGET$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^build\s+249\s+200\s+250\s+ok$", proc.stdout, re.M), proc.stdout
+    # installing packages waits on a mirror: shown, never judged
+    assert re.search(r"^dependencies\s+900\s+-\s+-\s+not judged$", proc.stdout, re.M), proc.stdout
+    proc, failed = judged(tmp_path, budget, phases_file(tmp_path, build=250, lo=130))
+    assert proc.returncode == 0 and not failed, proc.stdout + proc.stderr
+
+
+def test_the_phases_together_are_judged_against_the_total(tmp_path):
+    budget = budget_file(tmp_path, a=300, b=300)  # 600 s of phases against a 500 s total
+    proc, failed = judged(tmp_path, budget, phases_file(tmp_path, a=280, b=280))
+    assert proc.returncode == 1 and failed == {"total"}, proc.stdout
+
+
+def test_a_phase_without_a_budget_and_bad_files_are_refused(tmp_path):
+    budget = budget_file(tmp_path, build=200)
+    proc = run_tool("phase_budget", budget, phases_file(tmp_path, build=10, mystery=5))
+    assert proc.returncode == 2 and "'mystery' ran but has no budget" in proc.stderr, proc.stderr
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("build\tten\n")
+    proc = run_tool("phase_budget", budget, bad)
+    assert proc.returncode == 2 and "line 1" in proc.stderr, proc.stderr
+    (tmp_path / "garbage.json").write_text('{"phases": 3}')
+    proc = run_tool("phase_budget", tmp_path / "garbage.json", phases_file(tmp_path, build=1))
+    assert proc.returncode == 2 and "not a phase budget" in proc.stderr, proc.stderr
+
+
+def test_the_committed_budget_covers_every_phase_of_the_test_command():
+    """Every `step KEY` of tools/test has a budget, and the judged budgets add up to the total,
+    which is the README's figure."""
+    doc = json.loads(BUDGET.read_text())
+    steps = re.findall(r'^\s*step\s+"?([a-z$][-a-z${}]*)"?\s', (ROOT / "tools" / "test").read_text(), re.M)
+    keys = set()
+    for key in steps:
+        if "$layout" in key:
+            keys |= {key.replace("$layout", lay) for lay in ("lo", "veth", "veth-icount", "mesh")}
+        else:
+            keys.add(key)
+    keys -= {"budget", "summary"}  # the judging itself, after every phase
+    assert keys == set(doc["phases"]), keys ^ set(doc["phases"])
+    total = sum(p["seconds"] for p in doc["phases"].values() if p.get("judged", True))
+    assert total == doc["total_seconds"], (total, doc["total_seconds"])
+    minutes = doc["total_seconds"] / 60
+    assert f"{minutes:g} minutes" in (ROOT / "README.md").read_text()
+
+
+def test_the_summary_names_each_failure_with_what_its_report_says(tmp_path):
+    report = tmp_path / "rxe-veth.xml"
+    report.write_text(
+        '<testsuites><testsuite name="pytest" tests="2" failures="1" errors="0" skipped="0">'
+        '<testcase classname="test_transports" name="test_loss[uc]">'
+        '<failure message="AssertionError: exit 4">line one\nline two</failure></testcase>'
+        '<testcase classname="test_transports" name="test_fine"/></testsuite></testsuites>')
+    stages = tmp_path / "broken"
+    stages.write_text("")
+    proc = run_tool("test_summary", stages, report)
+    assert proc.returncode == 1
+    assert "FAILED in rxe-veth.xml: test_transports::test_loss[uc] (failure)" in proc.stdout
+    assert "AssertionError: exit 4" in proc.stdout and "line two" in proc.stdout
+    assert proc.stdout.rstrip().endswith("1 passed, 1 failed")

@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""The test command's time budget: each phase of ./tools/test against the seconds recorded for
+it in tests/phase-budget.json, printed as a table and written as JUnit (one test case per
+phase), so that a phase that grows past its budget fails the run. Growth is then a decision
+written in the budget file, not drift.
+
+Usage: phase_budget.py BUDGET.json PHASES.tsv [--junit FILE]
+PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS". A phase fails when it took more
+than its budget plus the margin: margin_percent of the budget, and never less than
+margin_min_seconds (a 2-second phase may well take 10 on a loaded machine). The judged phases
+together fail when they took more than total_seconds plus total_margin_percent. Phases the budget
+file marks "judged": false (installing packages, which waits on a mirror) are shown, not judged.
+
+exit status: 0 every phase within its budget, 1 a phase over it, 2 bad input.
+"""
+import argparse
+import json
+import sys
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+EXIT_OK, EXIT_OVER, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class BudgetError(Exception):
+    pass
+
+
+@dataclass
+class Verdict:
+    key: str
+    title: str
+    seconds: float
+    budget: float | None
+    limit: float | None
+    over: bool
+
+
+def load_budget(path):
+    try:
+        doc = json.loads(Path(path).read_text())
+        margin, floor = float(doc["margin_percent"]), float(doc["margin_min_seconds"])
+        total, total_margin = float(doc["total_seconds"]), float(doc["total_margin_percent"])
+        phases = doc["phases"]
+        if not isinstance(phases, dict) or min(margin, floor, total, total_margin) < 0:
+            raise ValueError("phases must be an object and the margins not negative")
+        for key, p in phases.items():
+            if not isinstance(p.get("title"), str) or (p.get("judged", True) and p["seconds"] <= 0):
+                raise ValueError(f"phase {key} needs a title and a positive 'seconds'")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise BudgetError(f"{path}: not a phase budget ({e})") from e
+    return doc
+
+
+def load_phases(path):
+    """[(key, seconds)] in the order the phases ran."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as e:
+        raise BudgetError(f"{path}: {e.strerror}") from e
+    out = []
+    for n, line in enumerate(lines, 1):
+        fields = line.split("\t")
+        try:
+            if len(fields) != 2 or float(fields[1]) < 0:
+                raise ValueError
+        except ValueError:
+            raise BudgetError(f"{path}, line {n}: not 'KEY<TAB>SECONDS': {line[:80]!r}") from None
+        out.append((fields[0], float(fields[1])))
+    return out
+
+
+def judge(budget, phases):
+    """A verdict per phase that ran, then one for the judged phases together ("total")."""
+    margin, floor = budget["margin_percent"] / 100, budget["margin_min_seconds"]
+    verdicts = []
+    for key, seconds in phases:
+        entry = budget["phases"].get(key)
+        if entry is None:
+            raise BudgetError(f"phase '{key}' ran but has no budget: add it to the budget file")
+        if not entry.get("judged", True):
+            verdicts.append(Verdict(key, entry["title"], seconds, None, None, False))
+            continue
+        limit = entry["seconds"] + max(entry["seconds"] * margin, floor)
+        verdicts.append(Verdict(key, entry["title"], seconds, entry["seconds"], limit, seconds > limit))
+    judged = [v for v in verdicts if v.budget is not None]
+    if judged:
+        took = sum(v.seconds for v in judged)
+        limit = budget["total_seconds"] * (1 + budget["total_margin_percent"] / 100)
+        verdicts.append(Verdict("total", "total (judged phases)", took, budget["total_seconds"], limit,
+                                took > limit))
+    return verdicts
+
+
+def table(verdicts, budget):
+    head = ("phase", "took [s]", "budget [s]", "fails above [s]", "verdict")
+    rows = [(v.title, f"{v.seconds:.0f}", "-" if v.budget is None else f"{v.budget:.0f}",
+             "-" if v.limit is None else f"{v.limit:.0f}",
+             "not judged" if v.budget is None else ("OVER BUDGET" if v.over else "ok")) for v in verdicts]
+    widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    lines = [fmt.format(*r).rstrip() for r in (head, tuple("-" * w for w in widths), *rows)]
+    lines.append(f"a phase fails above its budget plus {budget['margin_percent']:g} % (at least "
+                 f"{budget['margin_min_seconds']:g} s), the total above {budget['total_seconds']:g} s "
+                 f"plus {budget['total_margin_percent']:g} %; the budget: tests/phase-budget.json")
+    return "\n".join(lines)
+
+
+def write_junit(path, verdicts):
+    over = [v for v in verdicts if v.over]
+    suite = ET.Element("testsuite", name="phase budget", tests=str(len(verdicts)),
+                       failures=str(len(over)), errors="0", skipped="0")
+    for v in verdicts:
+        case = ET.SubElement(suite, "testcase", classname="phase_budget", name=v.key, time=f"{v.seconds:.0f}")
+        if v.over:
+            ET.SubElement(case, "failure", message=f"{v.title}: {v.seconds:.0f} s, over its budget of "
+                          f"{v.budget:.0f} s plus the margin ({v.limit:.0f} s)")
+    tree = ET.ElementTree(suite)
+    ET.indent(tree)
+    tree.write(path, encoding="utf-8", xml_declaration=True)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog="phase_budget.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("budget")
+    p.add_argument("phases")
+    p.add_argument("--junit", metavar="FILE")
+    args = p.parse_args(argv)
+    try:
+        budget = load_budget(args.budget)
+        verdicts = judge(budget, load_phases(args.phases))
+    except BudgetError as e:
+        print(f"phase_budget: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(table(verdicts, budget))
+    if args.junit:
+        write_junit(args.junit, verdicts)
+    return EXIT_OVER if any(v.over for v in verdicts) else EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
