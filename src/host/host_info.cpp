@@ -1,9 +1,13 @@
 #include "host/host_info.h"
 
+#include <dlfcn.h>
+#include <infiniband/verbs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <array>
+#include <climits>
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 
@@ -21,10 +25,34 @@ std::string kernel_release() {
   return u.release;
 }
 
+namespace {
+
+// The real path of the file the dynamic loader mapped libibverbs from, or "".
+std::string loaded_libibverbs() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&ibv_get_device_list), &info) == 0 || !info.dli_fname)
+    return "";
+  std::array<char, PATH_MAX> real{};
+  return realpath(info.dli_fname, real.data()) ? real.data() : info.dli_fname;
+}
+
+}  // namespace
+
 std::string rdma_core_version() {
   std::ifstream status("/var/lib/dpkg/status");
   const std::string version = status ? installed_package_version(status, "rdma-core") : "";
-  return version.empty() ? "unknown" : version;
+  return rdma_core_description(version.empty() ? "unknown" : version, loaded_libibverbs());
+}
+
+std::string rdma_core_description(std::string_view installed_version,
+                                  std::string_view loaded_libibverbs) {
+  const bool system = loaded_libibverbs.empty() || loaded_libibverbs.starts_with("/usr/lib/") ||
+                      loaded_libibverbs.starts_with("/lib/");
+  if (system) return std::string(installed_version);
+  const size_t slash = loaded_libibverbs.rfind('/');
+  const std::string_view folder =
+      loaded_libibverbs.substr(0, slash == std::string_view::npos ? 0 : slash);
+  return "build in " + std::string(folder) + " (installed: " + std::string(installed_version) + ")";
 }
 
 std::string installed_package_version(std::istream& dpkg_status, std::string_view package) {

@@ -55,3 +55,17 @@ TEST(HostInfo, GarbageIsNoVersion) {
   EXPECT_EQ(version_of("Package rdma-core\nVersion 44\n\n\n:::\n", "rdma-core"), "");
   EXPECT_EQ(version_of(std::string(100000, 'x'), "rdma-core"), "");
 }
+
+TEST(RdmaCoreDescription, TheSystemsLibraryIsThePackagesVersion) {
+  EXPECT_EQ(rdma_core_description("44.0-2", "/usr/lib/x86_64-linux-gnu/libibverbs.so.1.14.44.0"),
+            "44.0-2");
+  EXPECT_EQ(rdma_core_description("44.0-2", "/lib/x86_64-linux-gnu/libibverbs.so.1"), "44.0-2");
+  EXPECT_EQ(rdma_core_description("44.0-2", ""), "44.0-2");  // the loader could not say
+}
+
+TEST(RdmaCoreDescription, ABuildTreeIsNamedWithTheInstalledVersionBeside) {
+  EXPECT_EQ(rdma_core_description("44.0-2", "/src/rdma-core/build/lib/libibverbs.so.1.14.44.0"),
+            "build in /src/rdma-core/build/lib (installed: 44.0-2)");
+  EXPECT_EQ(rdma_core_description("unknown", "/usr/local/lib/libibverbs.so.1"),
+            "build in /usr/local/lib (installed: unknown)");
+}
