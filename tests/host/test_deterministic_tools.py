@@ -139,3 +139,44 @@ def test_gate_compare_writes_junit_and_summary_where_the_caller_stands(write_jso
     failed = [case.name for suite in xml for case in suite if not case.is_passed]
     assert failed == ["read/bw/busy/65536"], failed
     assert "| read/bw/busy/65536 |" in (tmp_path / "summary.md").read_text()
+
+
+def gate_tool(*args, cwd=None):
+    import subprocess
+
+    from conftest import ROOT
+
+    return subprocess.run([str(ROOT / "tools" / "gate"), *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_versus_needs_two_stacks_that_differ_and_says_how(tmp_path):
+    proc = gate_tool("versus")
+    assert proc.returncode == 2 and "needs BASE and NEW to differ" in proc.stderr, proc.stderr
+    proc = gate_tool("versus", "--kernel", "6.1.0-56-amd64", "--kernel", "6.1.0-56-amd64")
+    assert proc.returncode == 2 and "needs BASE and NEW to differ" in proc.stderr, proc.stderr
+    proc = gate_tool("versus", "--kernel", "a", "--kernel", "b", "--kernel", "c")
+    assert proc.returncode == 2 and "at most twice" in proc.stderr, proc.stderr
+
+
+def test_versus_refuses_what_is_not_a_kernel_an_rdma_core_build_or_an_rdmabench_build(tmp_path):
+    proc = gate_tool("versus", "--kernel", "0.0-none")
+    assert proc.returncode == 2 and "no /boot/vmlinuz-0.0-none" in proc.stderr, proc.stderr
+    assert "installed:" in proc.stderr  # the kernels there are, to choose from
+    proc = gate_tool("versus", "--rdma-core", "tree", cwd=tmp_path)  # relative to the caller
+    assert proc.returncode == 2 and f"{tmp_path}/tree: not an rdma-core build tree" in proc.stderr
+    assert "-DIN_PLACE=1" in proc.stderr
+    lib = tmp_path / "tree" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "libibverbs.so.1").write_text("")
+    (lib / "librxe-rdmav34.so").write_text("")
+    proc = gate_tool("versus", "--rdma-core", "tree", "--rdmabench", tmp_path, cwd=tmp_path)
+    assert proc.returncode == 2 and f"--rdmabench {tmp_path}: no rdmabench there" in proc.stderr
+    proc = gate_tool("versus", "--here", "--kernel", "x")
+    assert proc.returncode == 2 and "--vm only" in proc.stderr, proc.stderr
+
+
+def test_stack_options_belong_to_versus_only():
+    for option in ("--kernel", "--rdma-core", "--rdmabench"):
+        proc = gate_tool("check", option, "x")
+        assert proc.returncode == 2 and "go with versus" in proc.stderr, proc.stderr
