@@ -43,7 +43,7 @@ def test_every_step_of_each_recipe_is_the_command_the_suite_runs():
             assert used <= options, (name, used - options)
     test = (ROOT / "tools" / "test").read_text()
     assert re.search(r"^\s+RDMABENCH_BUILD=\$BUILD tools/ci/gate-change ", test, re.M)
-    assert re.search(r"^\s+\(.*; run_ci_recipe[;)].*&$", test, re.M), "the suite runs the recipe in a lane"
+    assert re.search(r"^\s+run_ci_recipe$", test, re.M), "the suite runs the recipe"
 
 
 def test_gate_change_refuses_bad_input_with_exit_2(tmp_path):

@@ -5,7 +5,12 @@ phase), so that a phase that grows past its budget fails the run. Growth is then
 written in the budget file, not drift.
 
 Usage: phase_budget.py BUDGET.json PHASES.tsv [--junit FILE]
-PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS". A phase fails when it took more
+       phase_budget.py sample ROOT_PID      (prints "BUSY OWN": CPU seconds, see below)
+PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS[<TAB>OTHER]", OTHER the CPU seconds
+that work outside the test command used meanwhile (busy CPU in /proc/stat, steal included,
+less what ROOT_PID's process tree used). A budget is a quiet machine's: a phase during which
+other work used more than busy_fraction of a core is shown as "not judged (machine busy)", and
+then so is the total. A phase fails when it took more
 than its budget plus the margin: margin_percent of the budget, and never less than
 margin_min_seconds (a 2-second phase may well take 10 on a loaded machine). The judged phases
 together fail when they took more than total_seconds plus total_margin_percent. Phases the budget
@@ -15,6 +20,7 @@ exit status: 0 every phase within its budget, 1 a phase over it, 2 bad input.
 """
 import argparse
 import json
+import os
 import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -35,6 +41,7 @@ class Verdict:
     budget: float | None
     limit: float | None
     over: bool
+    busy: bool = False
 
 
 def load_budget(path):
@@ -42,6 +49,7 @@ def load_budget(path):
         doc = json.loads(Path(path).read_text())
         margin, floor = float(doc["margin_percent"]), float(doc["margin_min_seconds"])
         total, total_margin = float(doc["total_seconds"]), float(doc["total_margin_percent"])
+        float(doc["busy_fraction"])
         phases = doc["phases"]
         if not isinstance(phases, dict) or min(margin, floor, total, total_margin) < 0:
             raise ValueError("phases must be an object and the margins not negative")
@@ -54,7 +62,7 @@ def load_budget(path):
 
 
 def load_phases(path):
-    """[(key, seconds)] in the order the phases ran."""
+    """[(key, seconds, other_cpu_seconds)] in the order the phases ran."""
     try:
         lines = Path(path).read_text().splitlines()
     except OSError as e:
@@ -63,19 +71,50 @@ def load_phases(path):
     for n, line in enumerate(lines, 1):
         fields = line.split("\t")
         try:
-            if len(fields) != 2 or float(fields[1]) < 0:
+            if len(fields) not in (2, 3) or float(fields[1]) < 0 or float(fields[-1]) != float(fields[-1]):
                 raise ValueError
         except ValueError:
-            raise BudgetError(f"{path}, line {n}: not 'KEY<TAB>SECONDS': {line[:80]!r}") from None
-        out.append((fields[0], float(fields[1])))
+            raise BudgetError(f"{path}, line {n}: not 'KEY<TAB>SECONDS[<TAB>OTHER]': {line[:80]!r}") from None
+        out.append((fields[0], float(fields[1]), float(fields[2]) if len(fields) == 3 else 0.0))
     return out
+
+
+def cpu_seconds_busy():
+    """All CPUs' busy time since boot (/proc/stat: user, nice, system, irq, softirq, steal)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds_of_tree(root):
+    """CPU time of `root` and every live descendant, with what each has reaped of its children
+    (utime, stime, cutime, cstime of /proc/PID/stat)."""
+    parent, cpu = {}, {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        rest = stat[stat.rindex(")") + 2:].split()
+        parent[int(entry.name)] = int(rest[1])
+        cpu[int(entry.name)] = sum(int(x) for x in rest[11:15])
+    tree, grew = {root}, True
+    while grew:
+        grew = False
+        for pid, ppid in parent.items():
+            if ppid in tree and pid not in tree:
+                tree.add(pid)
+                grew = True
+    return sum(cpu.get(pid, 0) for pid in tree) / os.sysconf("SC_CLK_TCK")
 
 
 def judge(budget, phases):
     """A verdict per phase that ran, then one for the judged phases together ("total")."""
     margin, floor = budget["margin_percent"] / 100, budget["margin_min_seconds"]
     verdicts = []
-    for key, seconds in phases:
+    for key, seconds, other in phases:
         entry = budget["phases"].get(key)
         if entry is None:
             raise BudgetError(f"phase '{key}' ran but has no budget: add it to the budget file")
@@ -83,21 +122,32 @@ def judge(budget, phases):
             verdicts.append(Verdict(key, entry["title"], seconds, None, None, False))
             continue
         limit = entry["seconds"] + max(entry["seconds"] * margin, floor)
-        verdicts.append(Verdict(key, entry["title"], seconds, entry["seconds"], limit, seconds > limit))
+        busy = other > budget["busy_fraction"] * max(seconds, 1)
+        verdicts.append(Verdict(key, entry["title"], seconds, entry["seconds"], limit,
+                                seconds > limit and not busy, busy))
     judged = [v for v in verdicts if v.budget is not None]
     if judged:
         took = sum(v.seconds for v in judged)
         limit = budget["total_seconds"] * (1 + budget["total_margin_percent"] / 100)
+        busy = any(v.busy for v in judged)
         verdicts.append(Verdict("total", "total (judged phases)", took, budget["total_seconds"], limit,
-                                took > limit))
+                                took > limit and not busy, busy))
     return verdicts
+
+
+def verdict_text(v):
+    if v.budget is None:
+        return "not judged"
+    if v.busy:
+        return "not judged (machine busy)"
+    return "OVER BUDGET" if v.over else "ok"
 
 
 def table(verdicts, budget):
     head = ("phase", "took [s]", "budget [s]", "fails above [s]", "verdict")
     rows = [(v.title, f"{v.seconds:.0f}", "-" if v.budget is None else f"{v.budget:.0f}",
              "-" if v.limit is None else f"{v.limit:.0f}",
-             "not judged" if v.budget is None else ("OVER BUDGET" if v.over else "ok")) for v in verdicts]
+             verdict_text(v)) for v in verdicts]
     widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     lines = [fmt.format(*r).rstrip() for r in (head, tuple("-" * w for w in widths), *rows)]
@@ -113,6 +163,8 @@ def write_junit(path, verdicts):
                        failures=str(len(over)), errors="0", skipped="0")
     for v in verdicts:
         case = ET.SubElement(suite, "testcase", classname="phase_budget", name=v.key, time=f"{v.seconds:.0f}")
+        if v.busy:
+            ET.SubElement(case, "system-out").text = "not judged: other work used the machine meanwhile"
         if v.over:
             ET.SubElement(case, "failure", message=f"{v.title}: {v.seconds:.0f} s, over its budget of "
                           f"{v.budget:.0f} s plus the margin ({v.limit:.0f} s)")
@@ -122,6 +174,12 @@ def write_junit(path, verdicts):
 
 
 def main(argv):
+    if argv[:1] == ["sample"]:
+        if len(argv) != 2 or not argv[1].isdigit():
+            print("phase_budget: usage: phase_budget.py sample ROOT_PID", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        print(f"{cpu_seconds_busy():.2f} {cpu_seconds_of_tree(int(argv[1])):.2f}")
+        return EXIT_OK
     p = argparse.ArgumentParser(prog="phase_budget.py", description=__doc__.split("\n\n")[0])
     p.add_argument("budget")
     p.add_argument("phases")
