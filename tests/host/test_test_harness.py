@@ -54,6 +54,25 @@ def test_the_phases_together_are_judged_against_the_total(tmp_path):
     assert proc.returncode == 1 and failed == {"total"}, proc.stdout
 
 
+def test_a_phase_beside_the_others_is_judged_on_its_own_and_left_out_of_the_total(tmp_path):
+    """The host tests run in a lane beside a guest: over their own budget they fail, but their
+    seconds are not added to the total (the main line's wait for the lane is in it)."""
+    budget = budget_file(tmp_path, a=300, b=200, host=100)
+    doc = json.loads(budget.read_text())
+    doc["phases"]["host"]["beside"] = True
+    budget.write_text(json.dumps(doc))
+    proc, failed = judged(tmp_path, budget, phases_file(tmp_path, a=280, b=200, host=120))
+    assert proc.returncode == 0 and not failed, proc.stdout  # 480 s in the total, not 600
+    assert re.search(r"^host \(beside\)\s+120\s+100\s+130\s+ok$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^total \(judged phases\)\s+480\s", proc.stdout, re.M), proc.stdout
+    proc, failed = judged(tmp_path, budget, phases_file(tmp_path, a=280, b=200, host=131))
+    assert proc.returncode == 1 and failed == {"host"}, proc.stdout
+    doc["phases"]["host"]["beside"] = "yes"
+    budget.write_text(json.dumps(doc))
+    proc = run_tool("phase_budget", budget, phases_file(tmp_path, host=1))
+    assert proc.returncode == 2 and "'beside' is true or false" in proc.stderr, proc.stderr
+
+
 def test_a_phase_without_a_budget_and_bad_files_are_refused(tmp_path):
     budget = budget_file(tmp_path, build=200)
     proc = run_tool("phase_budget", budget, phases_file(tmp_path, build=10, mystery=5))
@@ -72,14 +91,17 @@ def test_the_committed_budget_covers_every_phase_of_the_test_command():
     which is the README's figure."""
     doc = json.loads(BUDGET.read_text())
     text = (ROOT / "tools" / "test").read_text()
-    steps = re.findall(r'^\s*step\s+"?([a-z$][-a-z${}]*)"?\s', text, re.M)
-    layouts = re.search(r'for layout in ([a-z -]+); do\s+step "rxe-\$layout"', text)[1].split()
+    steps = re.findall(r'^\s*(?:step|beside)\s+"?([a-z$][-a-z${}]*)"?\s', text, re.M)
+    layouts = re.search(r'for layout in ([a-z -]+); do\n(?:.*\n)*?\s+step "rxe-\$layout"', text)[1].split()
     keys = set()
     for key in steps:
         keys |= {key.replace("$layout", lay) for lay in layouts} if "$layout" in key else {key}
     keys -= {"budget", "summary"}  # the judging itself, after every phase
     assert keys == set(doc["phases"]), keys ^ set(doc["phases"])
-    total = sum(p["seconds"] for p in doc["phases"].values() if p.get("judged", True))
+    total = sum(p["seconds"] for p in doc["phases"].values()
+                if p.get("judged", True) and not p.get("beside", False))
+    beside = {k for k, p in doc["phases"].items() if p.get("beside")}
+    assert beside == set(re.findall(r'^\s*beside\s+([a-z][-a-z]*)\s', text, re.M)), beside
     assert total == doc["total_seconds"], (total, doc["total_seconds"])
     minutes = doc["total_seconds"] / 60
     assert f"{minutes:g} minutes" in (ROOT / "README.md").read_text()

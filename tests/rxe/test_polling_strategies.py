@@ -102,6 +102,8 @@ def test_hybrid_spans_event_and_busy_by_counts(rdmabench, layout, server, tmp_pa
             assert row[e] > 2 * MAX_WAITS_PER_MSG, (name, side, row[e])
 
 
+# The client's pacing, whatever the link (one layout).
+@pytest.mark.layout("lo")
 def test_rate_paces_lat_open_loop_and_counts_from_the_intended_start(rdmabench, layout, server,
                                                                        tmp_path):
     """With --rate R the n round trips cannot take less than (n - 1) / R (a logical bound, not a

@@ -125,6 +125,8 @@ def test_a_timed_window_counts_what_completes_inside_it(rdmabench, layout, serve
     assert time.monotonic() - started > len(rows) * (2 + 2 * 0.25), len(rows)
 
 
+# Threads of ping-pongs between two hosts (one layout: the threads are the engine's).
+@pytest.mark.layout("veth")
 def test_lat_threads_each_run_their_own_ping_pong(rdmabench, layout, server, tmp_path):
     rows, _ = run_rows(rdmabench, layout, server, tmp_path, "--mode", "lat", "--qps", "2",
                        "--threads", "2", "--iters", "300")

@@ -200,6 +200,8 @@ def long_client(rdmabench, layout, server):
     return proc
 
 
+# The control port's turn-taking, before any bootstrap (one layout).
+@pytest.mark.layout("lo")
 def test_a_second_client_is_told_busy_and_waits_its_turn(rdmabench, layout, server):
     first = long_client(rdmabench, layout, server)
     raw = Raw(server.port)
@@ -226,6 +228,8 @@ def test_a_second_client_is_told_busy_and_waits_its_turn(rdmabench, layout, serv
     still_serves(rdmabench, layout, server)
 
 
+# The control port's turn-taking, before any bootstrap (one layout).
+@pytest.mark.layout("lo")
 def test_back_to_back_clients_are_never_told_busy(rdmabench, layout, server):
     """A client that has finished must leave the server free for the next one at once."""
     for _ in range(10):
@@ -279,7 +283,9 @@ def test_a_vanished_client_ends_the_run_promptly(rdmabench, layout, patient_serv
     still_serves(rdmabench, layout, patient_server)
 
 
-@pytest.mark.parametrize("cq", ["busy", "event"])
+# A CQ mode in each layout: busy over loopback's out-of-band bootstrap, event over rdma_cm.
+@pytest.mark.parametrize("cq", [pytest.param("busy", marks=pytest.mark.layout("lo")),
+                                pytest.param("event", marks=pytest.mark.layout("veth"))])
 def test_sigterm_mid_run_stops_the_server_promptly(rdmabench, layout, patient_server, cq):
     victim = start_long_send(rdmabench, layout, patient_server, cq)
     started = time.monotonic()

@@ -20,6 +20,8 @@ def rows_of(out):
     return {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
 
 
+# The receiver's queue, whatever the link (one layout).
+@pytest.mark.layout("lo")
 @pytest.mark.parametrize("qps, threads, mode", [(1, 1, "bw,lat"), (4, 2, "bw")])
 def test_every_receiving_pattern_runs_verified_from_a_shared_receive_queue(
         rdmabench, layout, server, tmp_path, qps, threads, mode):

@@ -15,6 +15,9 @@ than its budget plus the margin: margin_percent of the budget, and never less th
 margin_min_seconds (a 2-second phase may well take 10 on a loaded machine). The judged phases
 together fail when they took more than total_seconds plus total_margin_percent. Phases the budget
 file marks "judged": false (installing packages, which waits on a mirror) are shown, not judged.
+Phases it marks "beside": true ran in a lane beside the others (the host tests beside a guest):
+each is judged against its own budget, and left out of the total, which the main line's wait for
+the lane is part of.
 
 exit status: 0 every phase within its budget, 1 a phase over it, 2 bad input.
 """
@@ -42,6 +45,7 @@ class Verdict:
     limit: float | None
     over: bool
     busy: bool = False
+    beside: bool = False
 
 
 def load_budget(path):
@@ -56,6 +60,8 @@ def load_budget(path):
         for key, p in phases.items():
             if not isinstance(p.get("title"), str) or (p.get("judged", True) and p["seconds"] <= 0):
                 raise ValueError(f"phase {key} needs a title and a positive 'seconds'")
+            if not isinstance(p.get("beside", False), bool):
+                raise ValueError(f"phase {key}: 'beside' is true or false")
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise BudgetError(f"{path}: not a phase budget ({e})") from e
     return doc
@@ -124,8 +130,8 @@ def judge(budget, phases):
         limit = entry["seconds"] + max(entry["seconds"] * margin, floor)
         busy = other > budget["busy_fraction"] * max(seconds, 1)
         verdicts.append(Verdict(key, entry["title"], seconds, entry["seconds"], limit,
-                                seconds > limit and not busy, busy))
-    judged = [v for v in verdicts if v.budget is not None]
+                                seconds > limit and not busy, busy, entry.get("beside", False)))
+    judged = [v for v in verdicts if v.budget is not None and not v.beside]
     if judged:
         took = sum(v.seconds for v in judged)
         limit = budget["total_seconds"] * (1 + budget["total_margin_percent"] / 100)
@@ -145,7 +151,7 @@ def verdict_text(v):
 
 def table(verdicts, budget):
     head = ("phase", "took [s]", "budget [s]", "fails above [s]", "verdict")
-    rows = [(v.title, f"{v.seconds:.0f}", "-" if v.budget is None else f"{v.budget:.0f}",
+    rows = [(v.title + (" (beside)" if v.beside else ""), f"{v.seconds:.0f}", "-" if v.budget is None else f"{v.budget:.0f}",
              "-" if v.limit is None else f"{v.limit:.0f}",
              verdict_text(v)) for v in verdicts]
     widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
@@ -153,7 +159,8 @@ def table(verdicts, budget):
     lines = [fmt.format(*r).rstrip() for r in (head, tuple("-" * w for w in widths), *rows)]
     lines.append(f"a phase fails above its budget plus {budget['margin_percent']:g} % (at least "
                  f"{budget['margin_min_seconds']:g} s), the total above {budget['total_seconds']:g} s "
-                 f"plus {budget['total_margin_percent']:g} %; the budget: tests/phase-budget.json")
+                 f"plus {budget['total_margin_percent']:g} % (phases run beside others: outside the total); "
+                 f"the budget: tests/phase-budget.json")
     return "\n".join(lines)
 
 
