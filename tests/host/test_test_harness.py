@@ -136,6 +136,23 @@ def test_a_phase_while_other_work_ran_is_shown_not_judged_and_so_is_the_total(tm
     assert re.search(r"^total \(judged phases\).*not judged \(machine busy\)$", proc.stdout, re.M)
 
 
+def test_a_short_phase_is_judged_over_the_shortest_margin_not_its_own_second(tmp_path):
+    """A clean-clone run of a quiet machine measured 0.2 s of other work over its 1 s unit-test
+    phase (the sampling's own noise), which made that phase and so the whole total "not
+    judged". Other work is judged over at least margin_min_seconds: 0.2 s of it is nothing to
+    a phase that may run 30 s over; 5 s of it still is."""
+    budget = budget_file(tmp_path, unit=5, lo=100)
+    phases = tmp_path / "phases.tsv"
+    phases.write_text("unit\t1\t0.2\nlo\t90\t0.0\n")
+    proc, failed = judged(tmp_path, budget, phases)
+    assert proc.returncode == 0 and not failed, proc.stdout + proc.stderr
+    assert re.search(r"^unit\s+1\s+5\s+35\s+ok$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^total \(judged phases\)\s+91\s+500\s+550\s+ok$", proc.stdout, re.M), proc.stdout
+    phases.write_text("unit\t1\t5.0\nlo\t90\t0.0\n")
+    proc, failed = judged(tmp_path, budget, phases)
+    assert re.search(r"^unit\s+1\s+5\s+35\s+not judged \(machine busy\)$", proc.stdout, re.M), proc.stdout
+
+
 def test_the_sample_counts_a_spinner_outside_the_tree_as_other_work():
     """phase_budget.py sample ROOT: busy CPU of the machine and of ROOT's process tree; a
     spinner that is not ROOT's descendant shows in the first only."""

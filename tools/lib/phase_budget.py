@@ -10,7 +10,9 @@ PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS[<TAB>OTHER]", OTHER th
 that work outside the test command used meanwhile (busy CPU in /proc/stat, steal included,
 less what ROOT_PID's process tree used). A budget is a quiet machine's: a phase during which
 other work used more than busy_fraction of a core is shown as "not judged (machine busy)", and
-then so is the total. A phase fails when it took more
+then so is the total (a phase shorter than margin_min_seconds is judged as if it took that
+long: what little other work a short phase sees cannot push it past its limit). A phase fails
+when it took more
 than its budget plus the margin: margin_percent of the budget, and never less than
 margin_min_seconds (a 2-second phase may well take 10 on a loaded machine). The judged phases
 together fail when they took more than total_seconds plus total_margin_percent. Phases the budget
@@ -128,7 +130,10 @@ def judge(budget, phases):
             verdicts.append(Verdict(key, entry["title"], seconds, None, None, False))
             continue
         limit = entry["seconds"] + max(entry["seconds"] * margin, floor)
-        busy = other > budget["busy_fraction"] * max(seconds, 1)
+        # Other work is judged over the phase's time, and never over less than the shortest
+        # margin: a second-long phase cannot be pushed past its limit by a fifth of a second
+        # of other work (the sampling's own noise in a run of a quiet machine).
+        busy = other > budget["busy_fraction"] * max(seconds, floor)
         verdicts.append(Verdict(key, entry["title"], seconds, entry["seconds"], limit,
                                 seconds > limit and not busy, busy, entry.get("beside", False)))
     judged = [v for v in verdicts if v.budget is not None and not v.beside]
