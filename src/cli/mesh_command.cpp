@@ -71,6 +71,7 @@ cxxopts::Options mesh_options() {
       cxxopts::value<std::string>()->default_value(""))(
       "gid-index", "GID index (default: as `rdmabench devices` marks it)",
       cxxopts::value<uint32_t>())("qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
+      "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>())(
       "cm",
       "oob: each pair exchanges its QPs over TCP; rdmacm: rdma_cm, the client resolving from "
       "its own --address (so that rdma_cm takes the rank's own device)",
@@ -120,6 +121,8 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args) {
     s.verify = args.count("verify") > 0;
     if (args.count("gid-index")) s.gid_index = args["gid-index"].as<uint32_t>();
     if (args.count("qp-timeout")) s.qp_timeout = args["qp-timeout"].as<uint32_t>();
+    if (args.count("tclass")) s.tclass = args["tclass"].as<uint32_t>();
+    if (args.count("sl")) s.sl = args["sl"].as<uint32_t>();
     const auto cm = parse_bootstrap(args["cm"].as<std::string>());
     if (!cm || args["cm"].as<std::string>() == "auto")
       throw Error(ExitCode::kUsage,

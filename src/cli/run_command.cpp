@@ -144,7 +144,10 @@ void add_scale_and_queues(cxxopts::Options& options) {
       cxxopts::value<std::string>()->default_value("1"))(
       "srq",
       "The receiving side's QPs take their receives from one shared receive queue of "
-      "--rx-depth receives (like perftest --use-srq); patterns whose target takes receives only");
+      "--rx-depth receives (like perftest --use-srq); patterns whose target takes receives only")(
+      "hugepages",
+      "Every buffer both sides register in 2 MiB huge pages (like perftest --use_hugepages); "
+      "refused when too few are free (sysctl vm.nr_hugepages)");
 }
 
 // The server, the device and the path, and how long to wait.
@@ -168,6 +171,7 @@ void add_connection(cxxopts::Options& options) {
       cxxopts::value<uint32_t>())("mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
                                   cxxopts::value<uint32_t>()->default_value("0"))(
       "qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
+      "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>())(
       "timeout", "Seconds any blocking step may take",
       cxxopts::value<double>()->default_value("5"))(
       "wait", "Seconds to wait for a server that is busy with another client",
@@ -391,6 +395,17 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
   so.device_counters = counters == "on";
 }
 
+// An option given that only the out-of-band bootstrap honours, and why rdma_cm does not.
+struct OobOnly {
+  std::string option, why;
+};
+std::optional<OobOnly> oob_only_option(const cxxopts::ParseResult& args) {
+  if (args.count("ib-port")) return OobOnly{"--ib-port", "rdma_cm picks the port from the address"};
+  if (args.count("sl"))
+    return OobOnly{"--sl", "rdma_cm takes the service level from the path (on RoCE from --tclass)"};
+  return std::nullopt;
+}
+
 void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   base.tx_depth = args["tx-depth"].as<uint32_t>();
   base.rx_depth = args["rx-depth"].as<uint32_t>();
@@ -402,6 +417,9 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   if (args.count("outs")) base.outs = args["outs"].as<uint32_t>();
   if (args.count("inline")) base.inline_size = args["inline"].as<uint32_t>();
   if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
+  if (args.count("tclass")) base.tclass = args["tclass"].as<uint32_t>();
+  if (args.count("sl")) base.sl = args["sl"].as<uint32_t>();
+  base.hugepages = args.count("hugepages") > 0;
 }
 
 nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& so,
@@ -481,11 +499,13 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   r.clock = clock_option(args["clock"].as<std::string>());
   if (r.cm != "auto" && r.cm != "rdmacm" && r.cm != "oob")
     throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
-  r.ib_port_given = args.count("ib-port") > 0;
-  if (r.ib_port_given && r.cm == "rdmacm")
-    throw Error(ExitCode::kUsage,
-                "--ib-port is for the out-of-band bootstrap: rdma_cm picks the port from the "
-                "address (give --cm oob, or drop --ib-port)");
+  if (const auto only = oob_only_option(args)) {
+    if (r.cm == "rdmacm")
+      throw Error(ExitCode::kUsage, only->option +
+                                        " is for the out-of-band bootstrap: " + only->why +
+                                        " (give --cm oob, or drop " + only->option + ")");
+    r.oob_only = only->option + " (" + only->why + ")";
+  }
   const Transport transport = r.suite.base.transport;
   if (r.cm == "rdmacm" && !transport->rdmacm_refusal.empty())
     throw Error(ExitCode::kUsage, "--cm rdmacm with --transport " + transport.name() + ": " +

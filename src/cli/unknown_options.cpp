@@ -12,7 +12,7 @@ namespace rdmabench {
 namespace {
 
 // perftest's flags (ib_write_bw and friends) as rdmabench spells them.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 34> kPerftestSpellings{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 38> kPerftestSpellings{{
     {"-n", "--iters N"},
     {"-s", "--sizes BYTES"},
     {"--size", "--sizes BYTES"},
@@ -31,6 +31,10 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 34> kPerftes
     {"-x", "--gid-index N"},
     {"-m", "--mtu BYTES"},
     {"-u", "--qp-timeout N"},
+    {"-S", "--sl N"},
+    {"-T", "--tclass N"},
+    {"--tos", "--tclass N"},
+    {"--use_hugepages", "--hugepages"},
     {"-o", "--outs N"},
     {"-Q", "--signal-every N"},
     {"--cq-mod", "--signal-every N"},

@@ -42,6 +42,8 @@ OobLocal prepare_path(Endpoint& ep) {
   local.path.use_grh = port.link_layer == IBV_LINK_LAYER_ETHERNET;
   local.path.rd_atomic = static_cast<uint8_t>(ep.rd_atomic());
   local.path.ack_timeout = static_cast<uint8_t>(spec.oob_qp_timeout());
+  local.path.traffic_class = static_cast<uint8_t>(spec.tclass.value_or(0));
+  local.path.service_level = static_cast<uint8_t>(spec.sl.value_or(0));
   if (spec.gid_index) {
     local.path.sgid_index = *spec.gid_index;
   } else {

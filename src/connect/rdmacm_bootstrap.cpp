@@ -71,6 +71,8 @@ std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec&
   for (uint32_t i = 0; i < spec.qps; ++i) {
     StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
     c.id = std::make_unique<CmId>(*c.channel, spec.transport->cm_port_space);
+    // The server's id takes the traffic class from the connection request's path.
+    if (spec.tclass) c.id->set_type_of_service(static_cast<uint8_t>(*spec.tclass));
     c.id->resolve(options.server_host, port, options.timeout, options.source_host);
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kClient);
     QpStream& s = ep->add_stream(std::move(c));

@@ -10,7 +10,8 @@ namespace rdmabench {
 // figures, per-stream counts and the sending window in "done"; 5: qp_timeout in the spec;
 // 6: transport in the spec; 7: outs in the spec; 8: "received" per stream in "done" (uc),
 // post_list and inline in the spec; 9: srq in the spec; 10: "run" carries "counters", and
-// "done" then "device_counters" (the server port's counter deltas)
-inline constexpr int kControlProtocolVersion = 10;
+// "done" then "device_counters" (the server port's counter deltas); 11: tclass, sl and hugepages in
+// the spec
+inline constexpr int kControlProtocolVersion = 11;
 
 }  // namespace rdmabench

@@ -40,6 +40,9 @@ nlohmann::json to_json(const TestSpec& s) {
   j["post_list"] = s.post_list;
   j["inline"] = or_null(s.inline_size);
   j["srq"] = s.srq;
+  j["tclass"] = or_null(s.tclass);
+  j["sl"] = or_null(s.sl);
+  j["hugepages"] = s.hugepages;
   return j;
 }
 
@@ -95,6 +98,9 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.post_list = unsigned_as<uint32_t>(j, ctx, "post_list", 1, kMaxPostList);
   s.inline_size = optional_u32(j, ctx, "inline");
   s.srq = bool_field(j, ctx, "srq");
+  s.tclass = optional_u32(j, ctx, "tclass");
+  s.sl = optional_u32(j, ctx, "sl");
+  s.hugepages = bool_field(j, ctx, "hugepages");
   validate_spec(s);
   return s;
 }

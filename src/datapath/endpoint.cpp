@@ -23,14 +23,16 @@ DeviceLimits device_limits(const Context& context, uint8_t port) {
   check_port_exists(context, port);
   const ibv_device_attr dev = context.query_device();
   const ibv_port_attr pa = context.query_port(port);
-  return {context.device_name(),
-          pa.max_msg_sz,
-          static_cast<uint32_t>(dev.max_qp_wr),
-          static_cast<uint32_t>(dev.max_cqe),
-          static_cast<uint32_t>(pa.gid_tbl_len),
-          static_cast<uint32_t>(std::max(0, std::min(dev.max_qp_rd_atom, dev.max_qp_init_rd_atom))),
-          128u << pa.active_mtu,  // IBV_MTU_256 is 1
-          static_cast<uint32_t>(std::max(0, dev.max_srq_wr))};
+  return {.device = context.device_name(),
+          .max_msg_sz = pa.max_msg_sz,
+          .max_qp_wr = static_cast<uint32_t>(dev.max_qp_wr),
+          .max_cqe = static_cast<uint32_t>(dev.max_cqe),
+          .gid_table_len = static_cast<uint32_t>(pa.gid_tbl_len),
+          .max_qp_rd_atom = static_cast<uint32_t>(std::max(0, dev.max_qp_rd_atom)),
+          .active_mtu = 128u << pa.active_mtu,  // IBV_MTU_256 is 1
+          .max_srq_wr = static_cast<uint32_t>(std::max(0, dev.max_srq_wr)),
+          .max_qp_init_rd_atom = static_cast<uint32_t>(std::max(0, dev.max_qp_init_rd_atom)),
+          .atomics = dev.atomic_cap != IBV_ATOMIC_NONE};
 }
 
 Endpoint::Endpoint(const std::string& device, uint8_t port, const TestSpec& spec, Side side)
@@ -54,12 +56,14 @@ void Endpoint::build() {
   const DeviceLimits limits = device_limits(*context_, port_);
   validate_spec(spec_, limits);
   // Reads and atomics in flight: --outs (validated against the device), else its most, at most 16.
-  rd_atomic_ = spec_.outs.value_or(std::clamp<uint32_t>(limits.max_rd_atomic, 1, 16));
+  rd_atomic_ = spec_.outs.value_or(std::clamp<uint32_t>(limits.max_rd_atomic(), 1, 16));
   pd_ = std::make_unique<ProtectionDomain>(*context_);
   const uint32_t receives = spec_.server_receives() ? spec_.rx_depth : 1;
   const int depth = static_cast<int>((spec_.tx_depth + receives) * spec_.qps_per_cq());
   for (uint32_t g = 0; g < spec_.cq_count(); ++g)
-    groups_.push_back(std::make_unique<CompletionGroup>(*context_, depth, spec_.cq.of(side_)));
+    groups_.push_back(
+        std::make_unique<CompletionGroup>(*context_, depth, spec_.cq.of(side_),
+                                          completion_vector(g, context_->completion_vectors())));
   if (spec_.srq && spec_.receives_on(side_))
     shared_receives_ = std::make_unique<SharedReceives>(*pd_, spec_, kMaxReceiveRingBytes);
 }

@@ -7,6 +7,7 @@
 #include "core/device_report.h"
 #include "core/gid.h"
 #include "datapath/atomic_operands.h"
+#include "datapath/inline_fallback.h"
 #include "datapath/payload.h"
 
 namespace rdmabench {
@@ -31,7 +32,8 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   // Atomics: the peer's counter, then a slot for each atomic in flight (atomic_operands.h).
   if (is_atomic(spec.pattern->opcode)) ring_ = 1 + spec.tx_depth;
   send_credits = SendQueueCredits(spec.tx_depth, 0);
-  buffer_ = std::make_unique<MemoryRegion>(pd, stride() * (1 + ring_), access_flags());
+  buffer_ = std::make_unique<MemoryRegion>(pd, stride() * (1 + ring_), access_flags(),
+                                           spec.hugepages ? Pages::kHuge2M : Pages::kSystem);
   fill_buffer();
 
   QpCapacity cap;
@@ -39,19 +41,14 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   cap.max_recv_wr = std::max<uint32_t>(receive_depth_, 1);
   cap.max_inline_data = spec.inline_size.value_or(kAutoInline);
   if (shared_ != nullptr) cap.srq = &shared_->queue();
-  try {
-    if (connection_.id) {
-      qp_ = std::make_unique<QueuePair>(spec.transport, *connection_.id, pd, *group.cq, cap);
-    } else {
-      qp_ = std::make_unique<QueuePair>(spec.transport, pd, *group.cq, cap);
-    }
-  } catch (const VerbsError& e) {
-    // A device says nothing of its inline limit but this refusal.
-    if (!spec.inline_size || *spec.inline_size <= kAutoInline || e.error_number() != EINVAL) throw;
-    throw Error(ExitCode::kUsage, "--inline " + std::to_string(*spec.inline_size) +
-                                      ": the device refused a QP with that many inline bytes (" +
-                                      e.what() + "); give a smaller --inline");
-  }
+  // Asked again for less while the device refuses; the context reports what was granted.
+  qp_ = create_with_inline_fallback(cap.max_inline_data, [&](uint32_t inline_bytes) {
+    QpCapacity asked = cap;
+    asked.max_inline_data = inline_bytes;
+    return connection_.id
+               ? std::make_unique<QueuePair>(spec.transport, *connection_.id, pd, *group.cq, asked)
+               : std::make_unique<QueuePair>(spec.transport, pd, *group.cq, asked);
+  });
 
   // Receive work requests are built once; the hot path only re-posts them.
   receives_.reserve(ring_);
@@ -99,6 +96,8 @@ nlohmann::json QpStream::path_in_use(const Context& context) {
   if (peer_) {  // a datagram's path is its address handle's, and its MTU the one agreed
     path.sgid_index = datagram_path_.sgid_index;
     path.mtu_bytes = 128u << datagram_path_.mtu;  // IBV_MTU_256 is 1
+    path.traffic_class = datagram_path_.traffic_class;
+    path.service_level = datagram_path_.service_level;
   }
   const GidEntry gid = context.query_gid(path.port, path.sgid_index);
   const ibv_port_attr port = context.query_port(path.port);
@@ -114,7 +113,12 @@ nlohmann::json QpStream::path_in_use(const Context& context) {
           {"qp_timeout", path.ack_timeout},
           {"outs", path.max_rd_atomic},
           {"inline", inline_threshold(spec_, qp_->max_inline_data())},
-          {"srq", path.shared_receive_queue}};
+          {"srq", path.shared_receive_queue},
+          {"tclass", path.traffic_class},
+          {"sl", path.service_level},
+          {"comp_vector", group_.vector},
+          {"page_size", buffer_->page_size()},
+          {"comp_vectors", context.completion_vectors()}};
 }
 
 RemoteBuffer QpStream::local_buffer() const {

@@ -122,7 +122,8 @@ class QpStream {
     return IBV_ACCESS_LOCAL_WRITE | static_cast<int>(spec_.pattern->remote_access);
   }
   // The path the connected QP really uses, for reports: {device, firmware, port,
-  // link_speed_gbps, link_width, gid_index, gid, gid_type, mtu, qp_timeout, outs, inline, srq}.
+  // link_speed_gbps, link_width, gid_index, gid, gid_type, mtu, qp_timeout, outs, inline, srq,
+  // tclass, sl, comp_vector (its CQ's), comp_vectors (the device's), page_size (its buffer's)}.
   nlohmann::json path_in_use(const Context& context);
   RemoteBuffer remote;    // filled by the bootstrap
   uint64_t sequence = 0;  // continues across runs (write-lat markers, imm numbers)

@@ -34,11 +34,12 @@ class SharedReceives {
   // spec.rx_depth receives into at most `ring_bytes` of slots (each the transport's receive
   // header room and spec.size bytes), all posted at once.
   SharedReceives(const ProtectionDomain& pd, const TestSpec& spec, uint64_t ring_bytes)
-      : queue_(pd, spec.rx_depth),
-        header_(spec.transport->receive_header_bytes),
+      : header_(spec.transport->receive_header_bytes),
         stride_(spec.size + header_),
         ring_(static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / stride_, 1, spec.rx_depth))),
-        buffer_(pd, stride_ * ring_, IBV_ACCESS_LOCAL_WRITE) {
+        buffer_(pd, stride_ * ring_, IBV_ACCESS_LOCAL_WRITE,
+                spec.hugepages ? Pages::kHuge2M : Pages::kSystem),
+        queue_(pd, spec.rx_depth) {
     receives_.reserve(ring_);
     for (uint32_t i = 0; i < ring_; ++i)
       receives_.push_back(slot_receive(spec, i, slot(i), buffer_.lkey()));
@@ -52,11 +53,13 @@ class SharedReceives {
   uint8_t* slot(uint64_t id) noexcept { return buffer_.data() + (id % ring_) * stride_ + header_; }
 
  private:
-  SharedReceiveQueue queue_;
   uint32_t header_;
   uint64_t stride_;
   uint32_t ring_;
+  // Declared before the queue, so destroyed after it: the region stays registered while
+  // receives posted into it are still on the queue (it was deregistered first).
   MemoryRegion buffer_;
+  SharedReceiveQueue queue_;
   std::vector<ReceiveWorkRequest> receives_;
 };
 

@@ -17,13 +17,12 @@ bool is_loopback(const std::string& host) {
 // --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route.
 BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
                                  uint16_t port, const std::string& device,
-                                 std::chrono::milliseconds timeout, bool ib_port_given,
+                                 std::chrono::milliseconds timeout, const std::string& oob_only,
                                  Transport transport) {
   auto first_device = [&] { return device.empty() ? DeviceList().open().device_name() : device; };
   if (requested == "oob") return {Bootstrap::kOob, "requested", first_device()};
-  if (requested == "auto" && ib_port_given)
-    return {Bootstrap::kOob, "--ib-port given (rdma_cm picks the port from the address)",
-            first_device()};
+  if (requested == "auto" && !oob_only.empty())
+    return {Bootstrap::kOob, oob_only + " given", first_device()};
   if (requested == "auto" && is_loopback(host))
     return {Bootstrap::kOob, "loopback address (rdma_cm cannot route 127.0.0.1 on rxe)",
             first_device()};

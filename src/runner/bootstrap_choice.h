@@ -19,11 +19,13 @@ struct BootstrapChoice {
 // --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route; oob
 // on a loopback address or when rdma_cm cannot resolve it. Throws Error(kConnection) when
 // rdmacm was asked for and cannot resolve.
-// `ib_port_given`: --ib-port was given, which only oob honours, so auto picks oob; so does a
-// `transport` that rdma_cm cannot connect.
+// `oob_only`: what on the command line only oob honours (an option and why, e.g. "--ib-port
+// (rdma_cm picks the port from the address)"), so auto picks oob; so does a `transport` that
+// rdma_cm cannot connect.
 BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
                                  uint16_t port, const std::string& device,
-                                 std::chrono::milliseconds timeout, bool ib_port_given = false,
+                                 std::chrono::milliseconds timeout,
+                                 const std::string& oob_only = {},
                                  Transport transport = default_transport());
 
 }  // namespace rdmabench

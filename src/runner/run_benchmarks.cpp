@@ -45,7 +45,7 @@ LocalProbe probe_local(RunPlan& r) {
   LocalProbe p{verify_clock(),
                SampleClock::choose(r.clock),
                timing_environment(),
-               choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout, r.ib_port_given,
+               choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout, r.oob_only,
                                 so.base.transport),
                {}};
   so.base.bootstrap = p.choice.method;

@@ -36,9 +36,19 @@ const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const nlohm
 // server's under "server_" (path_mtu is the path's "mtu").
 void add_paths_in_use(nlohmann::json& context, const nlohmann::json& paths) {
   static constexpr std::pair<const char*, const char*> kClient[] = {
-      {"port", "port"},         {"gid_index", "gid_index"}, {"gid", "gid"},
-      {"gid_type", "gid_type"}, {"path_mtu", "mtu"},        {"qp_timeout", "qp_timeout"},
-      {"outs", "outs"},         {"inline", "inline"},       {"srq", "srq"}};
+      {"port", "port"},
+      {"gid_index", "gid_index"},
+      {"gid", "gid"},
+      {"gid_type", "gid_type"},
+      {"path_mtu", "mtu"},
+      {"qp_timeout", "qp_timeout"},
+      {"outs", "outs"},
+      {"inline", "inline"},
+      {"srq", "srq"},
+      {"tclass", "tclass"},
+      {"sl", "sl"},
+      {"comp_vectors", "comp_vectors"},
+      {"page_size", "page_size"}};
   static constexpr std::pair<const char*, const char*> kServer[] = {
       {"server_device", "device"},
       {"server_firmware", "firmware"},
@@ -51,7 +61,11 @@ void add_paths_in_use(nlohmann::json& context, const nlohmann::json& paths) {
       {"server_qp_timeout", "qp_timeout"},
       {"server_outs", "outs"},
       {"server_inline", "inline"},
-      {"server_srq", "srq"}};
+      {"server_srq", "srq"},
+      {"server_tclass", "tclass"},
+      {"server_sl", "sl"},
+      {"server_comp_vectors", "comp_vectors"},
+      {"server_page_size", "page_size"}};
   for (const auto& [key, field] : kClient) context[key] = path_value(paths, "client", field);
   for (const auto& [key, field] : kServer) context[key] = path_value(paths, "server", field);
 }

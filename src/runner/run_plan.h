@@ -13,9 +13,11 @@ namespace rdmabench {
 
 struct RunPlan {
   SuiteOptions suite;
-  std::string cm;                           // --cm: auto, rdmacm or oob
-  ClockChoice clock = ClockChoice::kAuto;   // --clock: what lat samples are read with
-  bool ib_port_given = false;               // --ib-port (suite.ib_port) was on the command line
+  std::string cm;                          // --cm: auto, rdmacm or oob
+  ClockChoice clock = ClockChoice::kAuto;  // --clock: what lat samples are read with
+  // What on the command line only the out-of-band bootstrap honours, and why (--cm auto then
+  // picks it): "--ib-port (...)", "--sl (...)"; empty when nothing.
+  std::string oob_only;
   std::string out_file;                     // --out (empty: none)
   bool json_stdout = false;                 // --json: results to standard output, text to stderr
   PassLimits limits;                        // --min-bw, --max-lat

@@ -50,6 +50,34 @@ void validate_post_list(const TestSpec& s) {
               "outstanding); raise --tx-depth");
 }
 
+// --tclass and --sl: a byte and four bits; a service level only where rdmabench sets the path.
+void validate_path_class(const TestSpec& s) {
+  require(s.tclass.value_or(0) <= kMaxTclass, named("tclass", "--tclass"), s.tclass.value_or(0),
+          "it must be between 0 and " + std::to_string(kMaxTclass) +
+              " (the GRH traffic class: on RoCE v2 the IP header's DSCP and ECN byte)");
+  require(s.sl.value_or(0) <= kMaxSl, named("sl", "--sl"), s.sl.value_or(0),
+          "it must be between 0 and " + std::to_string(kMaxSl));
+  if (s.sl && s.bootstrap == Bootstrap::kRdmaCm)
+    throw Error(ExitCode::kUsage, named("sl", "--sl") +
+                                      " is set over rdma_cm, which takes the service level from "
+                                      "the path it resolves (on RoCE from the traffic class, "
+                                      "--tclass): give --tclass, or --cm oob for --sl");
+}
+
+// --outs within what the device takes and starts; an atomic pattern where it has atomics.
+void validate_reads_and_atomics(const TestSpec& s, const DeviceLimits& d) {
+  if (s.outs)
+    require(*s.outs <= d.max_rd_atomic(), named("outs", "--outs"), *s.outs,
+            "reads and atomics in flight per QP, both ways: " + d.device + " takes " +
+                std::to_string(d.max_qp_rd_atom) + " (max_qp_rd_atom) and starts " +
+                std::to_string(d.max_qp_init_rd_atom) + " (max_qp_init_rd_atom)");
+  const bool atomic = s.pattern.chosen() && (s.pattern->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
+                                             s.pattern->opcode == IBV_WR_ATOMIC_CMP_AND_SWP);
+  if (atomic && !d.atomics)
+    throw Error(ExitCode::kUsage, s.pattern.name() + ": " + d.device +
+                                      " has no atomic operations (atomic_cap IBV_ATOMIC_NONE)");
+}
+
 }  // namespace
 
 void validate_spec(const TestSpec& s) {
@@ -104,6 +132,7 @@ void validate_spec(const TestSpec& s) {
           s.qp_timeout.value_or(0),
           "it must be between 0 (no retransmission timer) and " + std::to_string(kMaxQpTimeout) +
               " (4.096 us x 2^n)");
+  validate_path_class(s);
 }
 
 void validate_spec(const TestSpec& s, const DeviceLimits& d) {
@@ -131,10 +160,7 @@ void validate_spec(const TestSpec& s, const DeviceLimits& d) {
   if (s.srq)
     require(s.rx_depth <= d.max_srq_wr, named("rx_depth", "--rx-depth"), s.rx_depth,
             "with --srq it exceeds " + of + "max_srq_wr " + std::to_string(d.max_srq_wr));
-  if (s.outs)
-    require(*s.outs <= d.max_rd_atomic, named("outs", "--outs"), *s.outs,
-            "it exceeds " + of + "max_qp_rd_atom " + std::to_string(d.max_rd_atomic) +
-                " (reads and atomics in flight per QP)");
+  validate_reads_and_atomics(s, d);
   if (s.gid_index)
     require(*s.gid_index < d.gid_table_len, named("gid_index", "--gid-index"), *s.gid_index,
             "it must be below " + of + "GID table length " + std::to_string(d.gid_table_len));

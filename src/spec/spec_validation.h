@@ -18,9 +18,13 @@ struct DeviceLimits {
   uint32_t max_qp_wr = 0;
   uint32_t max_cqe = 0;
   uint32_t gid_table_len = 0;
-  uint32_t max_rd_atomic = 0;  // reads and atomics in flight per QP, each way
-  uint32_t active_mtu = 0;     // the port's active MTU, bytes (a datagram's largest payload)
-  uint32_t max_srq_wr = 0;     // receives a shared receive queue holds
+  uint32_t max_qp_rd_atom = 0;       // reads and atomics a QP takes in flight as their target
+  uint32_t active_mtu = 0;           // the port's active MTU, bytes (a datagram's largest payload)
+  uint32_t max_srq_wr = 0;           // receives a shared receive queue holds
+  uint32_t max_qp_init_rd_atom = 0;  // reads and atomics a QP starts and keeps in flight
+  bool atomics = true;               // atomic_cap is not IBV_ATOMIC_NONE
+  // Reads and atomics in flight per QP, each way: within both attributes.
+  uint32_t max_rd_atomic() const { return std::min(max_qp_rd_atom, max_qp_init_rd_atom); }
 };
 
 // The largest MTU any device has: a datagram transport's largest message on any device.
@@ -47,6 +51,10 @@ inline constexpr uint64_t kMaxRate = 1'000'000;
 
 // The highest local ACK timeout exponent (--qp-timeout): the QP attribute has 5 bits.
 inline constexpr uint32_t kMaxQpTimeout = 31;
+
+// The highest traffic class (--tclass, one byte) and service level (--sl, four bits).
+inline constexpr uint32_t kMaxTclass = 255;
+inline constexpr uint32_t kMaxSl = 15;
 
 // The most QPs (--qps) and threads (--threads) one benchmark may ask for.
 inline constexpr uint32_t kMaxQps = 256;

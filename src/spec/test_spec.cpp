@@ -54,7 +54,9 @@ std::string name_suffix(const TestSpec& s) {
          (s.cq_per_qp ? "/cq-per-qp" : "") + (s.bidir ? "/bidir" : "") +
          (s.outs ? "/outs:" + std::to_string(*s.outs) : "") +
          (s.post_list > 1 ? "/post_list:" + std::to_string(s.post_list) : "") +
-         (s.inline_size ? "/inline:" + std::to_string(*s.inline_size) : "") + (s.srq ? "/srq" : "");
+         (s.inline_size ? "/inline:" + std::to_string(*s.inline_size) : "") +
+         (s.srq ? "/srq" : "") + (s.tclass ? "/tclass:" + std::to_string(*s.tclass) : "") +
+         (s.sl ? "/sl:" + std::to_string(*s.sl) : "") + (s.hugepages ? "/hugepages" : "");
 }
 }  // namespace
 

@@ -61,11 +61,21 @@ struct TestSpec {
   // The receiving side's QPs take their receives from one shared receive queue (like
   // perftest --use-srq): rx_depth receives for all of them.
   bool srq = false;
+  // The GRH traffic class of every QP's path and address handle, both ways (perftest
+  // --tclass; over rdma_cm its type of service, perftest -T): on RoCE v2 the IP header's
+  // DSCP and ECN byte, which a lossless fabric classifies on. Unset: 0, the device's default.
+  std::optional<uint32_t> tclass;
+  // Every buffer a side registers in 2 MiB huge pages (perftest --use_hugepages).
+  bool hugepages = false;
+  // The service level of the same paths (perftest -S; out of band only: rdma_cm takes it from
+  // the path, on RoCE from the traffic class). Unset: 0.
+  std::optional<uint32_t> sl;
 
   // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
   // over a transport other than the default "send/bw/busy/4096/ud",
   // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"
-  // (then "/cq-per-qp", "/bidir", "/outs:N", "/post_list:N", "/inline:N" and "/srq" where set).
+  // (then "/cq-per-qp", "/bidir", "/outs:N", "/post_list:N", "/inline:N", "/srq", "/tclass:N",
+  // "/sl:N" and "/hugepages" where set).
   std::string name() const;
   // The name without its size: the table a row goes in ("write/bw/busy/qps:4").
   std::string table_name() const;

@@ -7,7 +7,7 @@ namespace rdmabench {
 ibv_ah_attr address_vector(const QpAddress& remote, const QpPath& path) {
   ibv_ah_attr av{};
   av.dlid = remote.lid;
-  av.sl = 0;
+  av.sl = path.service_level;
   av.src_path_bits = 0;
   av.port_num = path.port;
   if (path.use_grh) {
@@ -15,6 +15,7 @@ ibv_ah_attr address_vector(const QpAddress& remote, const QpPath& path) {
     std::memcpy(av.grh.dgid.raw, remote.gid.data(), remote.gid.size());
     av.grh.sgid_index = static_cast<uint8_t>(path.sgid_index);
     av.grh.hop_limit = 64;
+    av.grh.traffic_class = path.traffic_class;
   }
   return av;
 }

@@ -1,13 +1,12 @@
 #include "verbs/cm_id.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netdb.h>
-#include <poll.h>
 
 #include <algorithm>
 #include <cstring>
 
+#include "core/nonblocking.h"
 #include "core/wait_readable.h"
 #include "verbs/error.h"
 
@@ -36,8 +35,12 @@ int ms(std::chrono::milliseconds t) {
 
 CmEventChannel::CmEventChannel()
     : channel_(check_ptr(rdma_create_event_channel(), "rdma_create_event_channel")) {
-  const int flags = fcntl(channel_->fd, F_GETFL);
-  fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK);
+  try {
+    set_nonblocking(channel_->fd, "the rdma_cm event channel");
+  } catch (...) {
+    rdma_destroy_event_channel(channel_);  // the destructor does not run for a failed constructor
+    throw;
+  }
 }
 
 CmEventChannel::~CmEventChannel() {
@@ -64,22 +67,19 @@ bool CmEventChannel::wait(std::chrono::milliseconds timeout, const char* waiting
 
 CmEventChannel::Event CmEventChannel::next(std::chrono::milliseconds timeout,
                                            const char* waiting_for) {
-  pollfd pfd{channel_->fd, POLLIN, 0};
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
+    rdma_cm_event* event = nullptr;
+    if (rdma_get_cm_event(channel_, &event) == 0) {
+      Event out{event->event, event->status, event->id};
+      rdma_ack_cm_event(event);
+      return out;
+    }
+    if (errno != EAGAIN && errno != EINTR)
+      throw VerbsError("rdma_get_cm_event", errno, {}, ExitCode::kConnection);
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) break;
-    if (poll(&pfd, 1, ms(left)) < 0 && errno != EINTR)
-      throw VerbsError("poll(rdma_cm channel)", errno, {}, ExitCode::kConnection);
-    rdma_cm_event* event = nullptr;
-    if (rdma_get_cm_event(channel_, &event) != 0) {
-      if (errno == EAGAIN || errno == EINTR) continue;
-      throw VerbsError("rdma_get_cm_event", errno, {}, ExitCode::kConnection);
-    }
-    Event out{event->event, event->status, event->id};
-    rdma_ack_cm_event(event);
-    return out;
+    if (left.count() <= 0 || !wait_readable(channel_->fd, left, "poll(rdma_cm channel)")) break;
   }
   throw cm_timeout(timeout, waiting_for);
 }
@@ -164,6 +164,11 @@ void CmId::set_ack_timeout(uint8_t exponent) {
   if (rdma_set_option(id_, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &exponent,
                       sizeof exponent) != 0)
     throw VerbsError("rdma_set_option(RDMA_OPTION_ID_ACK_TIMEOUT)", errno);
+}
+
+void CmId::set_type_of_service(uint8_t tos) {
+  if (rdma_set_option(id_, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0)
+    throw VerbsError("rdma_set_option(RDMA_OPTION_ID_TOS)", errno);
 }
 
 void CmId::connect(const rdma_conn_param& param, std::chrono::milliseconds timeout) {

@@ -57,6 +57,9 @@ class CmId {
   // The QP's local ACK timeout exponent (0..31, 0: no retransmission timer), applied when
   // rdma_cm moves the QP to RTS: set it before connect or accept.
   void set_ack_timeout(uint8_t exponent);
+  // The type of service of the paths this id resolves (RDMA_OPTION_ID_TOS): on RoCE the GRH
+  // traffic class, so the IP header's DSCP and ECN byte. Before resolve() to take effect.
+  void set_type_of_service(uint8_t tos);
   void connect(const rdma_conn_param& param, std::chrono::milliseconds timeout);
   void accept(const rdma_conn_param& param, std::chrono::milliseconds timeout);
 

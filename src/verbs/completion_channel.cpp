@@ -1,7 +1,6 @@
 #include "verbs/completion_channel.h"
 
-#include <fcntl.h>
-
+#include "core/nonblocking.h"
 #include "core/wait_readable.h"
 #include "verbs/error.h"
 
@@ -9,8 +8,12 @@ namespace rdmabench {
 
 CompletionChannel::CompletionChannel(const Context& context)
     : channel_(check_ptr(ibv_create_comp_channel(context.native()), "ibv_create_comp_channel")) {
-  const int flags = fcntl(channel_->fd, F_GETFL);
-  check_call(fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0 ? -1 : 0, "fcntl(O_NONBLOCK)");
+  try {
+    set_nonblocking(channel_->fd, "the completion channel");
+  } catch (...) {
+    ibv_destroy_comp_channel(channel_);  // the destructor does not run for a failed constructor
+    throw;
+  }
 }
 
 CompletionChannel::~CompletionChannel() {

@@ -2,10 +2,12 @@
 
 namespace rdmabench {
 
-CompletionQueue::CompletionQueue(const Context& context, int depth, CompletionChannel* channel)
+CompletionQueue::CompletionQueue(const Context& context, int depth, CompletionChannel* channel,
+                                 int vector)
     : cq_(check_ptr(ibv_create_cq(context.native(), depth, nullptr,
-                                  channel != nullptr ? channel->native() : nullptr, 0),
-                    "ibv_create_cq", "depth " + std::to_string(depth))) {}
+                                  channel != nullptr ? channel->native() : nullptr, vector),
+                    "ibv_create_cq",
+                    "depth " + std::to_string(depth) + ", vector " + std::to_string(vector))) {}
 
 void CompletionQueue::moderate(uint16_t count, uint16_t period_us) {
   ibv_modify_cq_attr attr{};

@@ -13,7 +13,8 @@ namespace rdmabench {
 
 class CompletionQueue {
  public:
-  CompletionQueue(const Context& context, int depth, CompletionChannel* channel);
+  // On completion vector `vector` (0 to the context's completion_vectors() less one).
+  CompletionQueue(const Context& context, int depth, CompletionChannel* channel, int vector = 0);
   ~CompletionQueue();
   CompletionQueue(const CompletionQueue&) = delete;
   CompletionQueue& operator=(const CompletionQueue&) = delete;

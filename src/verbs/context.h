@@ -27,6 +27,8 @@ class Context {
   ibv_port_attr query_port(uint8_t port) const;
   // CQ moderation limits (ibv_query_device_ex); both 0 where the device has none (rxe).
   ibv_cq_moderation_caps cq_moderation_caps() const;
+  // How many completion vectors (interrupt sources) a CQ may be given: 0 to this less one.
+  int completion_vectors() const noexcept { return context_->num_comp_vectors; }
   // Every valid GID of every port (ibv_query_gid_table: no walk over empty sysfs slots).
   std::vector<GidEntry> query_gids() const;
   GidEntry query_gid(uint8_t port, uint32_t index) const;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 
+#include "core/page_buffer.h"
 #include "verbs/protection_domain.h"
 
 namespace rdmabench {
@@ -17,24 +18,24 @@ class MemoryRegion {
   static constexpr int kRemoteAccess =
       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 
-  // Page-aligned and zeroed (an atomic pattern's counter starts at 0 there).
-  MemoryRegion(const ProtectionDomain& pd, size_t length, int access = kRemoteAccess);
+  // Page-aligned and zeroed (an atomic pattern's counter starts at 0 there), in the system's
+  // pages or in 2 MiB huge pages.
+  MemoryRegion(const ProtectionDomain& pd, size_t length, int access = kRemoteAccess,
+               Pages pages = Pages::kSystem);
   ~MemoryRegion();
   MemoryRegion(const MemoryRegion&) = delete;
   MemoryRegion& operator=(const MemoryRegion&) = delete;
 
-  std::span<uint8_t> bytes() noexcept { return {data_.get(), length_}; }
-  uint8_t* data() noexcept { return data_.get(); }
+  std::span<uint8_t> bytes() noexcept { return {buffer_.data(), length_}; }
+  uint8_t* data() noexcept { return buffer_.data(); }
   size_t length() const noexcept { return length_; }
-  uint64_t address() const noexcept { return reinterpret_cast<uintptr_t>(data_.get()); }
+  size_t page_size() const noexcept { return buffer_.page_size(); }
+  uint64_t address() const noexcept { return reinterpret_cast<uintptr_t>(buffer_.data()); }
   uint32_t lkey() const noexcept { return mr_->lkey; }
   uint32_t rkey() const noexcept { return mr_->rkey; }
 
  private:
-  struct FreeDeleter {
-    void operator()(uint8_t* p) const noexcept { std::free(p); }
-  };
-  std::unique_ptr<uint8_t, FreeDeleter> data_;
+  PageBuffer buffer_;  // registered whole; outlives the registration
   size_t length_;
   ibv_mr* mr_ = nullptr;
 };

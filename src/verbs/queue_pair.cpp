@@ -99,6 +99,8 @@ QpPathInUse QueuePair::path_in_use() const {
   path.mtu_bytes = transport_->connected ? 128u << attr.path_mtu : 0;  // IBV_MTU_256 is 1
   path.ack_timeout = attr.timeout;
   path.max_rd_atomic = attr.max_rd_atomic;
+  path.traffic_class = attr.ah_attr.grh.traffic_class;
+  path.service_level = attr.ah_attr.sl;
   path.shared_receive_queue = init.srq != nullptr;
   return path;
 }

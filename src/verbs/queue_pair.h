@@ -42,9 +42,11 @@ struct QpPath {
   uint8_t port = 1;
   uint32_t sgid_index = 0;
   ibv_mtu mtu = IBV_MTU_1024;
-  uint8_t rd_atomic = 16;    // outstanding RDMA reads, each direction
-  bool use_grh = true;       // RoCE always; InfiniBand only across subnets
-  uint8_t ack_timeout = 14;  // local ACK timeout, 4.096 us x 2^n per retry; 0 = no timer
+  uint8_t rd_atomic = 16;     // outstanding RDMA reads, each direction
+  bool use_grh = true;        // RoCE always; InfiniBand only across subnets
+  uint8_t ack_timeout = 14;   // local ACK timeout, 4.096 us x 2^n per retry; 0 = no timer
+  uint8_t traffic_class = 0;  // the GRH's (RoCE v2: the IP DSCP and ECN byte)
+  uint8_t service_level = 0;
 };
 
 // The path a connected QP really uses (whichever bootstrap set it up).
@@ -52,8 +54,10 @@ struct QpPathInUse {
   uint8_t port = 0;
   uint32_t sgid_index = 0;
   uint32_t mtu_bytes = 0;
-  uint8_t ack_timeout = 0;            // the local ACK timeout exponent (0: no retransmission timer)
-  uint8_t max_rd_atomic = 0;          // RDMA reads and atomics this QP keeps in flight
+  uint8_t ack_timeout = 0;    // the local ACK timeout exponent (0: no retransmission timer)
+  uint8_t max_rd_atomic = 0;  // RDMA reads and atomics this QP keeps in flight
+  uint8_t traffic_class = 0;  // its address vector's GRH traffic class
+  uint8_t service_level = 0;
   bool shared_receive_queue = false;  // its receives come from an SRQ (ibv_query_qp says so)
 };
 

@@ -580,11 +580,19 @@ def test_inline_on_and_off_moves_the_right_bytes(rdmabench, layout, server, tmp_
         assert not row.get("error_occurred") and row["verify_errors"] == 0, row
 
 
-def test_inline_beyond_what_the_device_takes_is_a_usage_error(rdmabench, layout, server):
+def test_inline_beyond_what_the_device_takes_falls_back_to_what_it_grants(rdmabench, layout, server,
+                                                                          tmp_path):
+    """--inline 4096 is more than rxe grants: each side's QP is asked again for less (each lower
+    power of two) until the device takes it, and the context says what each side got (before,
+    a usage error; an automatic request a NIC refused failed the run)."""
+    out = tmp_path / "inline.json"
     proc = client(rdmabench, layout, server, "--pattern", "send", "--mode", "lat", "--cq", "busy",
-                  "--sizes", "8", "--iters", "10", "--inline", "4096")
-    assert proc.returncode == 2, proc.stderr
-    assert "--inline 4096: the device refused a QP" in proc.stderr, proc.stderr
+                  "--sizes", "8", "--iters", "10", "--inline", "4096", "--verify", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    doc = json.loads(out.read_text())
+    ctx = doc["context"]
+    assert 8 <= ctx["inline"] < 4096 and ctx["inline"] == ctx["server_inline"], ctx
+    assert doc["benchmarks"][0]["rdmabench_spec"]["inline"] == 4096  # what was asked
 
 
 def test_the_sample_clock_is_the_tsc_where_invariant_or_asked_for(rdmabench, layout, server, tmp_path):

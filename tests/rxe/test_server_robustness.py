@@ -19,7 +19,8 @@ GOOD_SPEC = {"transport": "rc", "pattern": "write", "mode": "lat", "cq": "busy",
              "rx_depth": 512, "signal_every": 16, "poll_batch": 32, "rate": 0, "verify": False, "cm": "oob",
              "mtu": 0, "qp_timeout": 14, "gid_index": None, "qps": 1, "threads": 1,
              "cq_per_qp": False, "bidir": False, "outs": None, "post_list": 1, "inline": None,
-             "srq": False}
+             "srq": False, "tclass": None, "sl": None,
+             "hugepages": False}
 
 
 class Raw:
@@ -112,6 +113,10 @@ def still_serves(rdmabench, layout, server):
     ("transport", {"transport": "ud", "pattern": "send", "size": 8192}, "one packet"),
     ("transport", {"transport": "ud", "pattern": "send", "size": 2048, "mtu": 1024},
      "path MTU, 1024 bytes (--mtu)"),
+    ("tclass", 256, "spec field tclass"),                # one byte
+    ("sl", 16, "spec field sl"),                         # four bits
+    ("sl", {"sl": 2, "cm": "rdmacm"}, "takes the service level from the path"),
+    ("hugepages", "yes", "spec.hugepages"),
 ])
 def test_crafted_spec_gets_a_usage_error_and_the_server_keeps_serving(
         rdmabench, layout, server, field, value, named):

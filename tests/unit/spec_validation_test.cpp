@@ -197,3 +197,50 @@ TEST(SpecValidation, ADatagramIsOnePacketAtMostThePathMtu) {
   s.transport = *parse_transport("rc");  // a connected transport segments a message
   EXPECT_EQ(usage_error([&] { validate_spec(s, rxe); }), "");
 }
+
+TEST(SpecValidation, AServiceLevelOverRdmaCmIsRefusedNamingWhatToDo) {
+  TestSpec s = a_spec();
+  s.sl = 2;
+  s.bootstrap = Bootstrap::kOob;
+  EXPECT_EQ(usage_error([&] { validate_spec(s); }), "");
+  s.bootstrap = Bootstrap::kRdmaCm;
+  const std::string text = usage_error([&] { validate_spec(s); });
+  EXPECT_NE(text.find("spec field sl (--sl)"), std::string::npos) << text;
+  EXPECT_NE(text.find("--cm oob"), std::string::npos) << text;
+  s.sl.reset();
+  s.tclass = 255;  // rdma_cm sets the traffic class itself (RDMA_OPTION_ID_TOS)
+  EXPECT_EQ(usage_error([&] { validate_spec(s); }), "");
+  s.tclass = 256;
+  EXPECT_NE(usage_error([&] { validate_spec(s); }).find("spec field tclass (--tclass) is 256"),
+            std::string::npos);
+}
+
+TEST(SpecValidation, ReadsInFlightNameBothOfTheDevicesAttributes) {
+  DeviceLimits device = rxe_like();
+  device.max_qp_rd_atom = 16;      // what a QP takes as the target
+  device.max_qp_init_rd_atom = 4;  // what it starts: the smaller limits --outs
+  TestSpec s = a_spec("read");
+  s.outs = 4;
+  EXPECT_EQ(usage_error([&] { validate_spec(s, device); }), "");
+  s.outs = 5;
+  const std::string text = usage_error([&] { validate_spec(s, device); });
+  EXPECT_NE(text.find("spec field outs (--outs) is 5"), std::string::npos) << text;
+  EXPECT_NE(text.find("takes 16 (max_qp_rd_atom)"), std::string::npos) << text;
+  EXPECT_NE(text.find("starts 4 (max_qp_init_rd_atom)"), std::string::npos) << text;
+}
+
+TEST(SpecValidation, AtomicsOnADeviceWithoutThemAreRefusedBeforeConnecting) {
+  DeviceLimits device = rxe_like();
+  device.max_qp_rd_atom = device.max_qp_init_rd_atom = 16;
+  device.atomics = false;  // atomic_cap IBV_ATOMIC_NONE
+  TestSpec s = a_spec("fetch_add");
+  s.size = 8;
+  const std::string text = usage_error([&] { validate_spec(s, device); });
+  EXPECT_NE(text.find("fetch_add: rxe0 has no atomic operations"), std::string::npos) << text;
+  s.pattern = parse_pattern("write").value();  // the rest of the patterns still run
+  EXPECT_EQ(usage_error([&] { validate_spec(s, device); }), "");
+  s = a_spec("compare_swap");
+  s.size = 8;
+  device.atomics = true;
+  EXPECT_EQ(usage_error([&] { validate_spec(s, device); }), "");
+}

@@ -102,6 +102,29 @@ TEST(Spec, QpTimeoutTravelsToTheServerAndIsCheckedThere) {
   EXPECT_THROW(spec_from_json(j), Error);
 }
 
+TEST(Spec, TrafficClassAndServiceLevelTravelToTheServerAndNameTheRow) {
+  TestSpec s = a_spec();
+  EXPECT_FALSE(s.tclass);  // unset: the device's default, 0
+  EXPECT_FALSE(spec_from_json(to_json(s)).tclass);
+  EXPECT_FALSE(spec_from_json(to_json(s)).sl);
+  s.tclass = 106;  // DSCP 26, ECN capable
+  s.sl = 3;
+  EXPECT_EQ(s.name(), "write/bw/busy/65536/tclass:106/sl:3");
+  const TestSpec back = spec_from_json(to_json(s));
+  EXPECT_EQ(back.tclass, 106u);
+  EXPECT_EQ(back.sl, 3u);
+  EXPECT_EQ(back.name(), s.name());
+  nlohmann::json j = to_json(a_spec());
+  j["tclass"] = kMaxTclass + 1;  // one byte
+  EXPECT_THROW(spec_from_json(j), Error);
+  j = to_json(a_spec());
+  j["sl"] = kMaxSl + 1;  // four bits
+  EXPECT_THROW(spec_from_json(j), Error);
+  j = to_json(a_spec());
+  j.erase("tclass");  // a client that does not say is refused, not guessed for
+  EXPECT_THROW(spec_from_json(j), Error);
+}
+
 TEST(Spec, PostListAndInlineTravelToTheServerAndNameTheRow) {
   TestSpec s = a_spec();
   s.pattern = pattern("send");
