@@ -504,7 +504,7 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
       throw Error(ExitCode::kUsage, only->option +
                                         " is for the out-of-band bootstrap: " + only->why +
                                         " (give --cm oob, or drop " + only->option + ")");
-    r.oob_only = only->option + " (" + only->why + ")";
+    r.oob_only = only->option + " given (" + only->why + ")";
   }
   const Transport transport = r.suite.base.transport;
   if (r.cm == "rdmacm" && !transport->rdmacm_refusal.empty())

@@ -21,8 +21,7 @@ BootstrapChoice choose_bootstrap(const std::string& requested, const std::string
                                  Transport transport) {
   auto first_device = [&] { return device.empty() ? DeviceList().open().device_name() : device; };
   if (requested == "oob") return {Bootstrap::kOob, "requested", first_device()};
-  if (requested == "auto" && !oob_only.empty())
-    return {Bootstrap::kOob, oob_only + " given", first_device()};
+  if (requested == "auto" && !oob_only.empty()) return {Bootstrap::kOob, oob_only, first_device()};
   if (requested == "auto" && is_loopback(host))
     return {Bootstrap::kOob, "loopback address (rdma_cm cannot route 127.0.0.1 on rxe)",
             first_device()};

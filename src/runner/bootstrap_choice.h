@@ -19,9 +19,9 @@ struct BootstrapChoice {
 // --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route; oob
 // on a loopback address or when rdma_cm cannot resolve it. Throws Error(kConnection) when
 // rdmacm was asked for and cannot resolve.
-// `oob_only`: what on the command line only oob honours (an option and why, e.g. "--ib-port
-// (rdma_cm picks the port from the address)"), so auto picks oob; so does a `transport` that
-// rdma_cm cannot connect.
+// `oob_only`: why only oob will do, an option given that only it honours (e.g. "--ib-port
+// given (rdma_cm picks the port from the address)"), so auto picks oob, saying that; so does a
+// `transport` that rdma_cm cannot connect.
 BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
                                  uint16_t port, const std::string& device,
                                  std::chrono::milliseconds timeout,

@@ -16,7 +16,7 @@ struct RunPlan {
   std::string cm;                          // --cm: auto, rdmacm or oob
   ClockChoice clock = ClockChoice::kAuto;  // --clock: what lat samples are read with
   // What on the command line only the out-of-band bootstrap honours, and why (--cm auto then
-  // picks it): "--ib-port (...)", "--sl (...)"; empty when nothing.
+  // picks it, with this as its reason): "--ib-port given (...)"; empty when nothing.
   std::string oob_only;
   std::string out_file;                     // --out (empty: none)
   bool json_stdout = false;                 // --json: results to standard output, text to stderr
