@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "verbs/work_request.h"
 
 namespace rdmabench {
 
@@ -71,8 +72,7 @@ void validate_reads_and_atomics(const TestSpec& s, const DeviceLimits& d) {
             "reads and atomics in flight per QP, both ways: " + d.device + " takes " +
                 std::to_string(d.max_qp_rd_atom) + " (max_qp_rd_atom) and starts " +
                 std::to_string(d.max_qp_init_rd_atom) + " (max_qp_init_rd_atom)");
-  const bool atomic = s.pattern.chosen() && (s.pattern->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
-                                             s.pattern->opcode == IBV_WR_ATOMIC_CMP_AND_SWP);
+  const bool atomic = s.pattern.chosen() && is_atomic(s.pattern->opcode);
   if (atomic && !d.atomics)
     throw Error(ExitCode::kUsage, s.pattern.name() + ": " + d.device +
                                       " has no atomic operations (atomic_cap IBV_ATOMIC_NONE)");
