@@ -48,7 +48,8 @@ void print_usage(std::ostream& out) {
   for (const auto& [name, cmd] : subcommands()) out << "  " << name << "\t" << cmd.summary << "\n";
   out << "\nExit status: 0 ok, 1 internal error, 2 usage, 3 no device / device setup,\n"
       << "4 connection, 5 runtime (completion error or timeout), 6 verification failure,\n"
-      << "7 mesh found slow pairs or hosts.\n";
+      << "7 mesh found slow pairs or hosts, 8 a run missed --min-bw or --max-lat,\n"
+      << "9 a fatal asynchronous event of the device (port down, QP or CQ in error).\n";
 }
 
 }  // namespace

@@ -486,7 +486,8 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
                                "Pass or fail (health checks)"})
               << "\nExit status: 0 ok, 2 usage, 3 no device, 4 connection, 5 runtime (completion "
                  "error/timeout), 6 verification failure, 8 a run missed --min-bw or "
-                 "--max-lat.\n";
+                 "--max-lat, 9 a fatal asynchronous event of the device (port down, QP or CQ "
+                 "in error).\n";
     return std::nullopt;
   }
   if (!args.count("host"))

@@ -115,9 +115,16 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
                    {"counters", request.device_counters}});
     control_.receive("ready");
     const SideRunOptions o{length, options_.timeout, request.cpus, request.live, &clock_};
-    r.client_threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
+    try {
+      r.client_threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
+    } catch (const Error&) {
+      ep.raise_device_failure();  // the cause of the flushed completions, if it was that
+      throw;
+    }
+    ep.raise_device_failure();
   }
   r.client = summarize_side(r.client_threads, spec, Side::kClient);
+  r.client.device_events = ep.run_device_events();
   if (request.check)  // what this side sent is over: its targets at the server hold it all
     for (auto& s : ep.streams())
       r.client.verify_errors += pattern_->verify_sent_after_run(*s, options_.timeout);

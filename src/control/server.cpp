@@ -102,8 +102,17 @@ class VerbsTestHost final : public TestHost {
     for (auto& s : ep.streams()) pattern_->before_server_run(*s);
     control_.send({{"type", "ready"}});
     const SideRunOptions o{length, options_.timeout, options_.cpus};
-    return summarize_side(run_side(ep, *pattern_, Side::kServer, o, {}, abort), ep.spec(),
-                          Side::kServer);
+    std::vector<ThreadOutcome> threads;
+    try {
+      threads = run_side(ep, *pattern_, Side::kServer, o, {}, abort);
+    } catch (const Error&) {
+      ep.raise_device_failure();  // the cause of the flushed completions, if it was that
+      throw;
+    }
+    ep.raise_device_failure();
+    SideReport report = summarize_side(threads, ep.spec(), Side::kServer);
+    report.device_events = ep.run_device_events();
+    return report;
   }
 
   ControlChannel& control_;

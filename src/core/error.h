@@ -18,6 +18,7 @@ enum class ExitCode : int {
   kVerification = 6,  // --verify found corrupted payload
   kOutliers = 7,      // mesh: a pair or a host is far slower than the rest
   kLimitMissed = 8,   // run --min-bw/--max-lat: a figure missed the limit it was given
+  kDeviceEvent = 9,   // a fatal asynchronous event: port down, QP or CQ in error, device dead
 };
 
 // Base of every error rdmabench reports: a message plus the exit code it maps to.

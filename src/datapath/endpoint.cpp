@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "datapath/side_figures.h"
 #include "verbs/device_list.h"
 
 namespace rdmabench {
@@ -66,15 +67,32 @@ void Endpoint::build() {
                                           completion_vector(g, context_->completion_vectors())));
   if (spec_.srq && spec_.receives_on(side_))
     shared_receives_ = std::make_unique<SharedReceives>(*pd_, spec_, kMaxReceiveRingBytes);
+  events_ = std::make_unique<AsyncEventWatch>(*context_, [this] { fail_queue_pairs(); });
 }
 
 QpStream& Endpoint::add_stream(StreamConnection connection) {
   const auto i = static_cast<uint32_t>(streams_.size());
-  streams_.push_back(std::make_unique<QpStream>(
+  auto stream = std::make_unique<QpStream>(
       spec_, side_, name_, i, *pd_, *groups_[spec_.cq_of_qp(i)], std::move(connection),
-      kMaxReceiveRingBytes / spec_.qps, shared_receives_.get()));
-  streams_.back()->rd_atomic = rd_atomic_;
+      kMaxReceiveRingBytes / spec_.qps, shared_receives_.get());
+  stream->rd_atomic = rd_atomic_;
+  const std::lock_guard<std::mutex> hold(streams_lock_);
+  streams_.push_back(std::move(stream));
   return *streams_.back();
+}
+
+void Endpoint::fail_queue_pairs() noexcept {
+  const std::lock_guard<std::mutex> hold(streams_lock_);
+  for (auto& s : streams_) s->qp().to_error();
+}
+
+void Endpoint::raise_device_failure() const {
+  if (const auto event = events_->fatal())
+    throw device_event_error(*event, context_->device_name(), name_);
+}
+
+std::vector<std::string> Endpoint::run_device_events() const {
+  return events_->run_event_texts(kMaxDeviceEvents, kMaxDeviceEventText);
 }
 
 Lane Endpoint::lane(uint32_t t) {
@@ -97,6 +115,7 @@ void Endpoint::begin_run(bool check, uint64_t corrupt_from, const RunAbort* abor
     if (check) s->corrupt_from = corrupt_from;
   }
   for (auto& g : groups_) g->counts = {};
+  events_->begin_run();
 }
 
 void Endpoint::end_run() {

@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "cq/strategy.h"
+#include "datapath/async_event_watch.h"
 #include "datapath/completion_group.h"
 #include "datapath/qp_stream.h"
 #include "datapath/shared_receives.h"
@@ -64,9 +66,17 @@ class Endpoint {
   void end_check_run();
   // The paths the connected QPs really use: the first stream's (all share device and port).
   nlohmann::json path_in_use() { return streams_.front()->path_in_use(*context_); }
+  // Throws the device's first fatal asynchronous event as this benchmark's error
+  // (device_event_error), if one came since the endpoint was built.
+  void raise_device_failure() const;
+  // The device's events of the run under way or just ended, for its report.
+  std::vector<std::string> run_device_events() const;
 
  private:
   void build();
+  // On a fatal event (the watch's thread): every QP to the error state, which flushes what
+  // is outstanding, so that the run's waits end now.
+  void fail_queue_pairs() noexcept;
 
   TestSpec spec_;
   Side side_;
@@ -77,7 +87,9 @@ class Endpoint {
   std::unique_ptr<ProtectionDomain> pd_;
   std::vector<std::unique_ptr<CompletionGroup>> groups_;
   std::unique_ptr<SharedReceives> shared_receives_;  // --srq on a side that receives
-  std::vector<std::unique_ptr<QpStream>> streams_;   // destroyed first: QPs before their CQs
+  std::vector<std::unique_ptr<QpStream>> streams_;   // QPs before their CQs
+  std::mutex streams_lock_;                          // add_stream against fail_queue_pairs
+  std::unique_ptr<AsyncEventWatch> events_;          // destroyed first: it fails the QPs
 };
 
 // Error(kUsage) unless the open device has `port` (which --ib-port chose).

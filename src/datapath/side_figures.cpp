@@ -1,5 +1,7 @@
 #include "datapath/side_figures.h"
 
+#include <algorithm>
+
 #include "core/counter_name.h"
 #include "net/message_fields.h"
 
@@ -60,6 +62,27 @@ std::map<std::string, uint64_t> device_counters_from(const nlohmann::json& j,
   return out;
 }
 
+// At most kMaxDeviceEvents strings of printable text, each at most kMaxDeviceEventText long.
+std::vector<std::string> device_events_from(const nlohmann::json& events,
+                                            const MessageContext& ctx) {
+  if (!events.is_array() || events.size() > kMaxDeviceEvents)
+    throw_bad_field(ctx, "device_events",
+                    "must be an array of at most " + std::to_string(kMaxDeviceEvents) + " texts");
+  std::vector<std::string> out;
+  for (const auto& e : events) {
+    const std::string text = e.is_string() ? e.get<std::string>() : std::string("\x01");
+    const bool printable =
+        text.size() <= kMaxDeviceEventText &&
+        std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+    if (!printable)
+      throw_bad_field(ctx, "device_events",
+                      "each must be printable text of at most " +
+                          std::to_string(kMaxDeviceEventText) + " characters");
+    out.push_back(text);
+  }
+  return out;
+}
+
 }  // namespace
 
 void add_to_message(nlohmann::json& message, const SideReport& r) {
@@ -73,6 +96,7 @@ void add_to_message(nlohmann::json& message, const SideReport& r) {
   message["received"] = r.received;
   message["verify_errors"] = r.verify_errors;
   if (!r.device_counters.empty()) message["device_counters"] = r.device_counters;
+  if (!r.device_events.empty()) message["device_events"] = r.device_events;
 }
 
 SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uint32_t qps) {
@@ -88,6 +112,8 @@ SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uin
   r.verify_errors = unsigned_as<uint64_t>(message, ctx, "verify_errors");
   if (message.contains("device_counters"))
     r.device_counters = device_counters_from(message["device_counters"], ctx);
+  if (message.contains("device_events"))
+    r.device_events = device_events_from(message["device_events"], ctx);
   return r;
 }
 

@@ -49,7 +49,14 @@ struct SideReport {
   uint64_t verify_errors = 0;
   // What this side's port counters moved over the run (host/port_counters.h names), when asked.
   std::map<std::string, uint64_t> device_counters;
+  // The device's informational asynchronous events during the run ("IBV_EVENT_GID_CHANGE
+  // (port 1)"): nothing that ended it, but something a reader of the row should know.
+  std::vector<std::string> device_events;
 };
+
+// The most device events a "done" message may carry, and the longest text of one.
+inline constexpr size_t kMaxDeviceEvents = 16;
+inline constexpr size_t kMaxDeviceEventText = 80;
 
 // The most device counters a "done" message may carry.
 inline constexpr size_t kMaxDeviceCounters = 512;
@@ -57,7 +64,8 @@ inline constexpr size_t kMaxDeviceCounters = 512;
 // The fields of a "done" message, and back: Error naming a missing or malformed field, or
 // arrays that do not match the spec's threads and QPs. "device_counters" is there when the
 // report has some; a counter name that is not plain (core/counter_name.h), a value that is not
-// an unsigned integer, or more than kMaxDeviceCounters of them, is refused.
+// an unsigned integer, or more than kMaxDeviceCounters of them, is refused; so are
+// "device_events" that are not at most kMaxDeviceEvents printable strings.
 void add_to_message(nlohmann::json& message, const SideReport& report);
 SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uint32_t qps);
 

@@ -141,6 +141,17 @@ double add_latency(RunCounters& out, const TestSpec& spec, const RunResult& r,
   return seconds > 0 ? msgs / seconds : 0;
 }
 
+// The device's informational asynchronous events during the run, after the row's label:
+// "...; device events: client IBV_EVENT_GID_CHANGE (port 1)".
+void add_device_events(std::string& label, const RunResult& r) {
+  std::string events;
+  for (const auto& [side, report] :
+       {std::pair{"client", &r.client}, std::pair{"server", &r.server}})
+    for (const std::string& e : report->device_events)
+      events += (events.empty() ? "" : ", ") + std::string(side) + " " + e;
+  if (!events.empty()) label += "; device events: " + events;
+}
+
 }  // namespace
 
 RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uint64_t> samples) {
@@ -158,6 +169,7 @@ RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uin
   add_side(out, spec, r, "client", r.client, all_msgs);
   add_side(out, spec, r, "server", r.server, all_msgs);
   add_device_counters(c, r, all_msgs, spec.size);
+  add_device_events(out.label, r);
   return out;
 }
 

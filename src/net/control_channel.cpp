@@ -39,10 +39,13 @@ nlohmann::json parse_control_message(const std::string& line, const std::string&
     throw Error(ExitCode::kConnection, "control channel: malformed message from " + peer +
                                            " (not an rdmabench peer?): " + printable_excerpt(line));
   if (message["type"] == "error") {
-    // A peer's error says which exit code it means; only a failure code is taken from it.
+    // A peer's error says which exit code it means; only a failure of its own is taken from
+    // it (not the outliers or missed limits that the client alone judges).
     const auto& code = message["exit_code"];
-    const bool known = code.is_number_integer() && code.get<int64_t>() >= 1 &&
-                       code.get<int64_t>() <= static_cast<int>(ExitCode::kVerification);
+    const bool known = code.is_number_integer() &&
+                       ((code.get<int64_t>() >= 1 &&
+                         code.get<int64_t>() <= static_cast<int>(ExitCode::kVerification)) ||
+                        code.get<int64_t>() == static_cast<int>(ExitCode::kDeviceEvent));
     const auto& text = message["message"];
     throw PeerError(
         known ? static_cast<ExitCode>(code.get<int>()) : ExitCode::kConnection,

@@ -85,6 +85,12 @@ void QueuePair::to_rts(uint32_t psn, const QpPath& path) {
   check_call(ibv_modify_qp(qp_, &attr, transport_->rts_mask), "ibv_modify_qp", "RTR->RTS");
 }
 
+void QueuePair::to_error() noexcept {
+  ibv_qp_attr attr{};
+  attr.qp_state = IBV_QPS_ERR;
+  ibv_modify_qp(qp_, &attr, IBV_QP_STATE);
+}
+
 QpPathInUse QueuePair::path_in_use() const {
   ibv_qp_attr attr{};
   ibv_qp_init_attr init{};

@@ -81,6 +81,9 @@ class QueuePair {
   void to_init(uint8_t port, int access);
   void to_rtr(const QpAddress& remote, const QpPath& path);
   void to_rts(uint32_t psn, const QpPath& path);
+  // To the error state, whatever the state now: every outstanding work request completes
+  // with a flush error. For a fatal device event; a failure is left for the run to meet.
+  void to_error() noexcept;
   // ibv_query_qp: port, source GID index and path MTU, once the QP is at RTR or beyond.
   QpPathInUse path_in_use() const;
 

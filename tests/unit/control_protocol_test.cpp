@@ -166,4 +166,9 @@ TEST(ControlMessages, APeersErrorKeepsOnlyAFailureExitCode) {
   EXPECT_EQ(code_of(R"({"type":"error","exit_code":0})"), ExitCode::kConnection);
   EXPECT_EQ(code_of(R"({"type":"error","exit_code":"2"})"), ExitCode::kConnection);
   EXPECT_EQ(code_of(R"({"type":"error","exit_code":99})"), ExitCode::kConnection);
+  // The server's own device event (its port went down) reaches the client as such.
+  EXPECT_EQ(code_of(R"({"type":"error","exit_code":9})"), ExitCode::kDeviceEvent);
+  // Codes only a client's own judgement gives are not the server's to give.
+  EXPECT_EQ(code_of(R"({"type":"error","exit_code":7})"), ExitCode::kConnection);
+  EXPECT_EQ(code_of(R"({"type":"error","exit_code":8})"), ExitCode::kConnection);
 }

@@ -151,3 +151,16 @@ TEST(CounterCatalogue, NamesAreUniqueAndPlaceholdersMatchIndicesOnly) {
   EXPECT_EQ(find_counter("lat_p99_us")->better, Better::kLower);
   EXPECT_EQ(find_counter("bytes_per_second")->better, Better::kHigher);
 }
+
+TEST(RunCounters, TheDevicesInformationalEventsFollowTheLabel) {
+  RunResult r = bidir_bw_result();
+  const TestSpec spec = spec_of("write", Mode::kBandwidth, 2, 2);
+  EXPECT_EQ(run_counters(spec, r, {}).label.find("device events"), std::string::npos);
+  r.client.device_events = {"IBV_EVENT_GID_CHANGE (port 1)"};
+  r.server.device_events = {"IBV_EVENT_PORT_ACTIVE (port 1)"};
+  const std::string label = run_counters(spec, r, {}).label;
+  EXPECT_NE(label.find("; device events: client IBV_EVENT_GID_CHANGE (port 1), server "
+                       "IBV_EVENT_PORT_ACTIVE (port 1)"),
+            std::string::npos)
+      << label;
+}

@@ -119,3 +119,36 @@ TEST(SideFigures, DeviceCountersAreOptionalAndOnlyPlainNamesWithCountsAreTaken) 
 
 }  // namespace
 }  // namespace rdmabench
+
+namespace rdmabench {
+namespace {
+
+TEST(SideFigures, DeviceEventsTravelAndOnlyAFewPrintableTextsAreTaken) {
+  SideReport with = two_threads_three_qps();
+  with.device_events = {"IBV_EVENT_GID_CHANGE (port 1)"};
+  nlohmann::json done;
+  add_to_message(done, with);
+  EXPECT_EQ(side_report_from(done, 2, 3).device_events, with.device_events);
+  with.device_events.clear();
+  nlohmann::json quiet;
+  add_to_message(quiet, with);
+  EXPECT_FALSE(quiet.contains("device_events"));
+  auto refused = [&](nlohmann::json events) {
+    nlohmann::json m = done;
+    m["device_events"] = std::move(events);
+    try {
+      side_report_from(m, 2, 3);
+    } catch (const Error& e) {
+      return std::string(e.what()).find("device_events") != std::string::npos;
+    }
+    return false;
+  };
+  EXPECT_TRUE(refused("IBV_EVENT_GID_CHANGE"));                // not an array
+  EXPECT_TRUE(refused(nlohmann::json::array({7})));            // not text
+  EXPECT_TRUE(refused(nlohmann::json::array({"a\x1b[2Jb"})));  // a terminal escape
+  EXPECT_TRUE(refused(nlohmann::json::array({std::string(kMaxDeviceEventText + 1, 'x')})));
+  EXPECT_TRUE(refused(nlohmann::json(std::vector<std::string>(kMaxDeviceEvents + 1, "e"))));
+}
+
+}  // namespace
+}  // namespace rdmabench
