@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "cli/devices_command.h"
+#include "cli/doctor_command.h"
 #include "cli/mesh_command.h"
 #include "cli/parse_error.h"
 #include "cli/run_command.h"
@@ -26,6 +27,9 @@ struct Subcommand {
 const std::map<std::string_view, Subcommand>& subcommands() {
   static const std::map<std::string_view, Subcommand> table = {
       {"devices", {rdmabench::run_devices_command, "list RDMA devices, ports and GIDs"}},
+      {"doctor",
+       {rdmabench::run_doctor_command,
+        "pre-flight check of this host: ports, PCIe, NUMA, governor, GIDs, memlock"}},
       {"serve", {rdmabench::run_serve_command, "serve benchmarks to clients (one at a time)"}},
       {"run", {rdmabench::run_run_command, "run benchmarks against a server, write JSON"}},
       {"study",
@@ -49,7 +53,8 @@ void print_usage(std::ostream& out) {
   out << "\nExit status: 0 ok, 1 internal error, 2 usage, 3 no device / device setup,\n"
       << "4 connection, 5 runtime (completion error or timeout), 6 verification failure,\n"
       << "7 mesh found slow pairs or hosts, 8 a run missed --min-bw or --max-lat,\n"
-      << "9 a fatal asynchronous event of the device (port down, QP or CQ in error).\n";
+      << "9 a fatal asynchronous event of the device (port down, QP or CQ in error),\n"
+      << "10 doctor warned, 11 a doctor check failed.\n";
 }
 
 }  // namespace

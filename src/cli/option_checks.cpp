@@ -4,6 +4,7 @@
 
 #include "control/control_protocol.h"
 #include "core/error.h"
+#include "host/cpu_placement.h"
 
 namespace rdmabench {
 
@@ -39,6 +40,16 @@ uint8_t ib_port_option(uint32_t port) {
                                       ": a device port is numbered from 1 to 255 (see "
                                       "`rdmabench devices`)");
   return static_cast<uint8_t>(port);
+}
+
+int numa_option(const std::string& text) {
+  if (text == "off") return kNumaOff;
+  if (text.empty() || text.size() > 4 ||
+      text.find_first_not_of("0123456789") != std::string::npos || std::stoi(text) > 1023)
+    throw Error(ExitCode::kUsage, "--numa '" + text +
+                                      "': give a NUMA node number (0, 1, ...) or off (not pinned, "
+                                      "memory where the kernel puts it)");
+  return std::stoi(text);
 }
 
 }  // namespace rdmabench

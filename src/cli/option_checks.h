@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 namespace rdmabench {
 
@@ -11,6 +12,8 @@ namespace rdmabench {
 std::chrono::milliseconds timeout_option(double seconds);
 // A message count (--iters, --lat-iters): 1 to kMaxIterations.
 uint64_t iterations_option(uint64_t count, const char* option);
+// --numa: a node number (0 to 1023) or "off" (kNumaOff).
+int numa_option(const std::string& text);
 // --warmup: at most kMaxIterations.
 uint64_t warmup_option(uint64_t count);
 // --port: a TCP port, 1 to 65535 (read wider than 16 bits, so that 99999 is refused, not

@@ -88,7 +88,7 @@ void add_what_to_run(cxxopts::Options& options) {
       "intended start; several: 0,1000,10000 (0: back to back)",
       cxxopts::value<std::string>()->default_value("0"))(
       "sizes", "Message sizes: 2:8M (powers of two), 4096, 2,64K,1M",
-      cxxopts::value<std::string>()->default_value("2:8M"))(
+      cxxopts::value<std::string>()->default_value(kDefaultSizes))(
       "iters",
       "Messages per QP per benchmark run (like perftest -n); default: Google Benchmark decides "
       "from --benchmark_min_time",
@@ -117,7 +117,13 @@ void add_scale_and_queues(cxxopts::Options& options) {
       "Threads per side (the server matches); each drives its own QPs and CQ, QP i on thread "
       "i % threads; capped at the QP count",
       cxxopts::value<uint32_t>()->default_value("1"))(
-      "cpus", "Pin thread t to the t-th CPU of this list (0,2 or 4-7); the server has its own",
+      "cpus",
+      "Pin thread t to the t-th CPU of this list (0,2 or 4-7); default: the CPUs of the NUMA "
+      "node the device hangs off, on a host of several nodes (the server places its own)",
+      cxxopts::value<std::string>())(
+      "numa",
+      "N: run on node N's CPUs with buffers in its memory; off: neither (default: the "
+      "device's node, when it has one and the host has several)",
       cxxopts::value<std::string>())(
       "cq-per-qp", "Give each QP its own CQ (default: one CQ per thread, shared by its QPs)")(
       "bidir",
@@ -273,6 +279,7 @@ void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
   if (so.threads == 0 || so.threads > kMaxThreads)
     throw Error(ExitCode::kUsage, "--threads must be between 1 and " + std::to_string(kMaxThreads));
   if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());
+  if (args.count("numa")) so.numa = numa_option(args["numa"].as<std::string>());
   so.base.cq_per_qp = args.count("cq-per-qp") > 0;
   so.base.bidir = args.count("bidir") > 0;
   if (args.count("margin") && !args.count("duration"))
@@ -431,6 +438,7 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const SuiteOptions& s
   params["post_list"] = args["post-list"].as<std::string>();
   params["threads"] = so.threads;
   params["cpus"] = args.count("cpus") ? args["cpus"].as<std::string>() : std::string();
+  params["numa"] = args.count("numa") ? args["numa"].as<std::string>() : std::string();
   params["duration_s"] =
       so.duration_ns > 0 ? nlohmann::json(so.duration_ns * 1e-9) : nlohmann::json(nullptr);
   params["margin_s"] =

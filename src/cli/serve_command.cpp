@@ -25,7 +25,12 @@ int run_serve_command(int argc, char** argv) {
       "timeout", "Seconds any blocking step may take within a test",
       cxxopts::value<double>()->default_value("5"))("once", "Exit after serving one client")(
       "cpus",
-      "Pin server thread t (a client's --threads) to the t-th CPU of this list (0,2 or 4-7)",
+      "Pin server thread t (a client's --threads) to the t-th CPU of this list (0,2 or 4-7); "
+      "default: the CPUs of the NUMA node the device hangs off, on a host of several nodes",
+      cxxopts::value<std::string>())(
+      "numa",
+      "N: run on node N's CPUs with buffers in its memory; off: neither (default: "
+      "each device's own node, when it has one and the host has several)",
       cxxopts::value<std::string>())(
       "debug-corrupt",
       "Testing only: in --verify check runs, damage what the server sends (from the middle message "
@@ -43,6 +48,7 @@ int run_serve_command(int argc, char** argv) {
   so.once = args.count("once") > 0;
   so.debug_corrupt = args.count("debug-corrupt") > 0;
   if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());
+  if (args.count("numa")) so.numa = numa_option(args["numa"].as<std::string>());
   return run_server(so, std::cout);
 }
 

@@ -80,6 +80,7 @@ nlohmann::json registry_json() {
           {"protocol", kControlProtocolVersion},
           {"results_schema", kResultsSchemaVersion},
           {"devices_schema", kDevicesSchemaVersion},
+          {"doctor_schema", kDoctorSchemaVersion},
           {"transports", transports},
           {"patterns", patterns},
           {"strategies", strategies},

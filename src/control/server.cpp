@@ -20,6 +20,7 @@
 #include "datapath/side_run.h"
 #include "datapath/thread_team.h"
 #include "host/host_info.h"
+#include "host/side_placement.h"
 #include "host/timing_environment.h"
 #include "net/control_channel.h"
 #include "verbs/device_list.h"
@@ -38,9 +39,13 @@ class VerbsTestHost final : public TestHost {
   void setup(const TestSpec& spec) override {
     port_.reset();
     endpoint_.reset();
+    // The buffers are registered during the bootstrap, under this thread's memory policy:
+    // placed for the device expected (--device's, or the one the last test used).
+    placement_ = place_this_side(expected_device(), {options_.cpus, options_.numa});
     endpoint_ = server_bootstrap(
         control_, spec,
         BootstrapOptions::server(options_.device, options_.timeout, options_.ib_port));
+    replace_for(endpoint_->context().device_name());
     pattern_ = make_pattern(spec.pattern);
     port_.emplace(port_place_of(*endpoint_));
     log_ << "  " << spec.name() << " via " << to_string(spec.bootstrap) << " on "
@@ -93,15 +98,39 @@ class VerbsTestHost final : public TestHost {
     port_.reset();
     endpoint_.reset();
   }
-  nlohmann::json path() override { return endpoint_->path_in_use(); }
+  nlohmann::json path() override {
+    nlohmann::json path = endpoint_->path_in_use();
+    path.update(placement_.fields());
+    return path;
+  }
 
  private:
+  std::string expected_device() const {
+    if (!placement_.device.device.empty()) return placement_.device.device;
+    if (!options_.device.empty()) return options_.device;
+    const DeviceList devices;
+    return devices.empty() ? std::string() : devices.names().front();
+  }
+
+  // rdma_cm chose another device than expected: its CPUs from now on; its buffers stay where
+  // they were placed, which the reason says.
+  void replace_for(const std::string& device) {
+    if (device == placement_.device.device) return;
+    const int memory = placement_.placement.memory_node;
+    placement_ = place_this_side(device, {options_.cpus, options_.numa});
+    placement_.placement.reason += "; this test's buffers were placed before rdma_cm chose " +
+                                   device + ": " +
+                                   (memory < 0 ? std::string("where the kernel put them")
+                                               : "on NUMA node " + std::to_string(memory));
+    placement_.placement.memory_node = memory;
+  }
+
   // Tells the client to start, then runs the server's part of the pattern on every thread.
   // Each thread's CPU and context-switch window covers its own loop alone, as on the client.
   SideReport run_watched(Endpoint& ep, const RunLength& length, const RunAbort& abort) {
     for (auto& s : ep.streams()) pattern_->before_server_run(*s);
     control_.send({{"type", "ready"}});
-    const SideRunOptions o{length, options_.timeout, options_.cpus};
+    const SideRunOptions o{length, options_.timeout, placement_.placement.cpus};
     std::vector<ThreadOutcome> threads;
     try {
       threads = run_side(ep, *pattern_, Side::kServer, o, {}, abort);
@@ -122,6 +151,7 @@ class VerbsTestHost final : public TestHost {
   std::unique_ptr<TransportPattern> pattern_;
   std::unique_ptr<Endpoint> endpoint_;  // destroyed first: QP before anything it uses
   std::optional<PortCounters> port_;    // where endpoint_'s QPs go out
+  SidePlacement placement_;             // this side's CPUs and memory, for endpoint_'s device
 };
 
 nlohmann::json server_hello(const ServerOptions& options) {

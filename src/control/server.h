@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct ServerOptions {
   bool once = false;                               // exit after the first client
   bool debug_corrupt = false;  // testing: in check runs, damage what this side sends
   std::vector<int> cpus;       // --cpus: server thread t runs on cpus[t % size]
+  std::optional<int> numa;     // --numa N or kNumaOff (not given: each device's own node)
 };
 
 // Runs until SIGINT/SIGTERM. Returns the process exit code.

@@ -19,6 +19,8 @@ enum class ExitCode : int {
   kOutliers = 7,      // mesh: a pair or a host is far slower than the rest
   kLimitMissed = 8,   // run --min-bw/--max-lat: a figure missed the limit it was given
   kDeviceEvent = 9,   // a fatal asynchronous event: port down, QP or CQ in error, device dead
+  kDoctorWarn = 10,   // doctor: the worst finding is a warning
+  kDoctorFail = 11,   // doctor: at least one finding failed
 };
 
 // Base of every error rdmabench reports: a message plus the exit code it maps to.

@@ -10,5 +10,7 @@ inline constexpr int kDevicesSchemaVersion = 1;
 // transport; 4: the context has rdmabench's revision and build type, each side's firmware,
 // link speed and width, and the parameters --ib-port, --min-bw and --max-lat.
 inline constexpr int kResultsSchemaVersion = 4;
+// docs/doctor.schema.json: rdmabench doctor --json.
+inline constexpr int kDoctorSchemaVersion = 1;
 
 }  // namespace rdmabench

@@ -53,6 +53,10 @@ Endpoint::Endpoint(const CmId& first, const TestSpec& spec, Side side)
 
 Endpoint::~Endpoint() = default;
 
+uint64_t registered_bytes(const TestSpec& spec, Side side) {
+  return spec.qps * QpStream::buffer_bytes(spec, side, kMaxReceiveRingBytes / spec.qps);
+}
+
 void Endpoint::build() {
   const DeviceLimits limits = device_limits(*context_, port_);
   validate_spec(spec_, limits);

@@ -94,6 +94,10 @@ class Endpoint {
 
 // Error(kUsage) unless the open device has `port` (which --ib-port chose).
 void check_port_exists(const Context& context, uint8_t port);
+
+// The bytes one side of `spec` registers for its QPs' buffers (not counting --srq's ring):
+// what the memlock limit must allow (rdmabench doctor).
+uint64_t registered_bytes(const TestSpec& spec, Side side);
 // The limits validate_spec checks a spec against, read from an open device's port (which
 // must exist: check_port_exists).
 DeviceLimits device_limits(const Context& context, uint8_t port);

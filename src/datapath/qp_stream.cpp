@@ -12,6 +12,24 @@
 
 namespace rdmabench {
 
+namespace {
+
+// The receive slots of a stream's buffer beside its send slot.
+uint32_t ring_slots(const TestSpec& spec, Side side, uint64_t ring_bytes) {
+  // Atomics: the peer's counter, then a slot for each atomic in flight (atomic_operands.h).
+  if (is_atomic(spec.pattern->opcode)) return 1 + spec.tx_depth;
+  if (spec.receives_on(side) && spec.mode == Mode::kBandwidth)
+    return static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / spec.size, 1, spec.rx_depth));
+  return 1;
+}
+
+}  // namespace
+
+uint64_t QpStream::buffer_bytes(const TestSpec& spec, Side side, uint64_t ring_bytes) {
+  return (spec.size + spec.transport->receive_header_bytes) *
+         (1 + ring_slots(spec, side, ring_bytes));
+}
+
 QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uint32_t index,
                    const ProtectionDomain& pd, CompletionGroup& group, StreamConnection connection,
                    uint64_t ring_bytes, SharedReceives* shared)
@@ -27,10 +45,7 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   const bool receives = spec.receives_on(side);
   // Both sides size alike: a side that never receives keeps one unused receive slot.
   receive_depth_ = spec.server_receives() ? spec.rx_depth : 0;
-  if (receives && spec.mode == Mode::kBandwidth)
-    ring_ = static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / spec.size, 1, spec.rx_depth));
-  // Atomics: the peer's counter, then a slot for each atomic in flight (atomic_operands.h).
-  if (is_atomic(spec.pattern->opcode)) ring_ = 1 + spec.tx_depth;
+  ring_ = ring_slots(spec, side, ring_bytes);
   send_credits = SendQueueCredits(spec.tx_depth, 0);
   buffer_ = std::make_unique<MemoryRegion>(pd, stride() * (1 + ring_), access_flags(),
                                            spec.hugepages ? Pages::kHuge2M : Pages::kSystem);

@@ -57,6 +57,9 @@ class QpStream {
            uint64_t ring_bytes, SharedReceives* shared = nullptr);
   ~QpStream();
   QpStream(const QpStream&) = delete;
+  // The bytes a stream of `spec` registers on `side`: its send slot and its receive ring
+  // (a bw receiver's ring holds what fits in `ring_bytes`, at most rx_depth messages).
+  static uint64_t buffer_bytes(const TestSpec& spec, Side side, uint64_t ring_bytes);
   QpStream& operator=(const QpStream&) = delete;
 
   const TestSpec& spec() const noexcept { return spec_; }

@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "core/comma_list.h"
+#include "core/cpu_ranges.h"
 #include "core/error.h"
 
 namespace rdmabench {
@@ -23,28 +23,12 @@ std::vector<int> parse_cpu_list(const std::string& text) {
                                        " (examples: 0,1 or 2-5; this machine has CPUs 0-" +
                                        std::to_string(online - 1) + ")");
   };
-  auto number = [&](const std::string& t) {
-    if (t.empty() || t.size() > 5 || t.find_first_not_of("0123456789") != std::string::npos)
-      throw bad("'" + t + "' is not a CPU number");
-    const int v = std::stoi(t);
-    if (v >= online) throw bad("CPU " + t + " does not exist");
-    return v;
-  };
-  std::vector<int> cpus;
-  for (const std::string& item : split_comma_list(text)) {
-    const auto dash = item.find('-');
-    const int lo = number(item.substr(0, dash));
-    const int hi = dash == std::string::npos ? lo : number(item.substr(dash + 1));
-    if (hi < lo) throw bad("range '" + item + "' goes down");
-    for (int c = lo; c <= hi; ++c) cpus.push_back(c);
-  }
-  if (cpus.empty()) throw bad("no CPUs");
+  auto parsed = parse_cpu_ranges(text);
+  if (const auto* why = std::get_if<std::string>(&parsed)) throw bad(*why);
+  auto& cpus = std::get<std::vector<int>>(parsed);
+  for (const int cpu : cpus)
+    if (cpu >= online) throw bad("CPU " + std::to_string(cpu) + " does not exist");
   return cpus;
-}
-
-std::string cpu_list_text(const std::vector<int>& cpus) {
-  return join_comma_list(
-      cpus, [](int cpu) { return std::to_string(cpu); }, ",");
 }
 
 void pin_this_thread(int cpu) {

@@ -9,6 +9,7 @@
 #include "control/stop_signals.h"
 #include "datapath/endpoint.h"
 #include "host/device_probe.h"
+#include "host/side_placement.h"
 #include "runner/benchmark_filter.h"
 #include "runner/fan_out_reporter.h"
 #include "runner/limit_reporter.h"
@@ -57,6 +58,9 @@ LocalProbe probe_local(RunPlan& r) {
   if (so.sizes_to_mtu) note_sizes_cut(so, limits);
   for (const TestSpec& spec : expand_specs(so)) validate_spec(spec, limits);
   p.device = describe_device(ctx);
+  // Before any buffer is registered: this thread's memory policy is what they get.
+  p.placement = place_this_side(p.choice.device, {so.cpus, so.numa});
+  so.cpus = p.placement.placement.cpus;
   return p;
 }
 

@@ -65,7 +65,13 @@ void add_paths_in_use(nlohmann::json& context, const nlohmann::json& paths) {
       {"server_tclass", "tclass"},
       {"server_sl", "sl"},
       {"server_comp_vectors", "comp_vectors"},
-      {"server_page_size", "page_size"}};
+      {"server_page_size", "page_size"},
+      {"server_cpus", "cpus"},
+      {"server_cpu_choice", "cpu_choice"},
+      {"server_numa_node", "numa_node"},
+      {"server_memory_node", "memory_node"},
+      {"server_pci", "pci"},
+      {"server_pcie_link", "pcie_link"}};
   for (const auto& [key, field] : kClient) context[key] = path_value(paths, "client", field);
   for (const auto& [key, field] : kServer) context[key] = path_value(paths, "server", field);
 }
@@ -109,13 +115,13 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
       {"icount_shift", icount_shift},
       {"qemu_version", p.timing.qemu_version},
       {"server_timing", server("timing")},
-      {"server_cpus", server("cpus")},
       {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(p.clock.resolution_ns) + " ns"},
       {"sample_clock", p.sample_clock.name()},
       {"sample_clock_detail", p.sample_clock.description()},
       {"rdmabench_params", r.params},
   };
   add_paths_in_use(context, paths);
+  context.update(p.placement.fields());  // cpus, cpu_choice, numa_node, memory_node, pci, pcie_link
   return context;
 }
 

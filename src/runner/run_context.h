@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/device_report.h"
 #include "core/sample_clock.h"
+#include "host/side_placement.h"
 #include "host/timing_environment.h"
 #include "runner/bootstrap_choice.h"
 #include "runner/run_plan.h"
@@ -22,6 +23,7 @@ struct LocalProbe {
   TimingEnvironment timing;
   BootstrapChoice choice;
   DeviceReport device;
+  SidePlacement placement;  // the device's locality, and the CPUs and memory chosen
 };
 
 // The results' context: typed (numbers as numbers, unknown as null, the parameters as an

@@ -352,3 +352,12 @@ def test_a_post_list_the_send_queue_cannot_take_is_refused(args, says):
                      *args)
     assert proc.returncode == 2, proc.stderr
     assert says in proc.stderr.strip().splitlines()[-1], proc.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "serve"])
+@pytest.mark.parametrize("value", ["x", "-1", "99999", ""])
+def test_numa_takes_a_node_number_or_off(command, value):
+    host = ["127.0.0.1"] if command == "run" else []
+    proc = rdmabench(command, *host, "--port", "1", "--numa", value)
+    assert proc.returncode == 2 and "--numa" in proc.stderr and "or off" in proc.stderr, \
+        proc.stderr
