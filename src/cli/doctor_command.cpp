@@ -3,12 +3,10 @@
 #include <cxxopts.hpp>
 #include <iostream>
 
-#include "bench/pattern_catalogue.h"
+#include "control/host_doctor.h"
 #include "core/error.h"
-#include "datapath/endpoint.h"
-#include "host/doctor_facts.h"
+#include "host/doctor_checks.h"
 #include "host/host_info.h"
-#include "spec/test_spec.h"
 
 namespace rdmabench {
 
@@ -18,8 +16,9 @@ constexpr const char* kExitStatus =
     "Exit status: 0 every finding ok, 10 the worst is a warning, 11 a check failed, 3 no RDMA "
     "device (the host's own checks are still printed), 2 usage.";
 
-int exit_status_of(const std::vector<Finding>& findings, bool no_device) {
-  if (no_device) return static_cast<int>(ExitCode::kNoDevice);
+int exit_status_of(const std::vector<Finding>& findings) {
+  if (!findings.empty() && findings.front().check == kNoDeviceCheck)
+    return static_cast<int>(ExitCode::kNoDevice);
   switch (worst(findings)) {
     case Level::kOk:
       return 0;
@@ -32,22 +31,6 @@ int exit_status_of(const std::vector<Finding>& findings, bool no_device) {
 }
 
 }  // namespace
-
-uint64_t default_run_registered_bytes() {
-  uint64_t most = 0;
-  TestSpec spec;
-  for (const Pattern& pattern : registered_patterns())
-    for (const Mode mode : {Mode::kBandwidth, Mode::kLatency})
-      for (const uint64_t size : parse_sizes(kDefaultSizes)) {
-        if (!pattern->sizes.accepts(size)) continue;  // a default run skips it
-        spec.pattern = pattern;
-        spec.mode = mode;
-        spec.size = size;
-        for (const Side side : {Side::kClient, Side::kServer})
-          most = std::max(most, registered_bytes(spec, side));
-      }
-  return most;
-}
 
 int run_doctor_command(int argc, char** argv) {
   cxxopts::Options options(
@@ -64,9 +47,8 @@ int run_doctor_command(int argc, char** argv) {
     std::cout << options.help() << "\n" << kExitStatus << "\n";
     return 0;
   }
-  const DoctorFacts facts = gather_doctor_facts(default_run_registered_bytes());
-  const std::vector<Finding> findings = run_checks(facts);
-  const int status = exit_status_of(findings, facts.devices.empty());
+  const std::vector<Finding> findings = doctor_findings();
+  const int status = exit_status_of(findings);
   if (args.count("json")) {
     nlohmann::json report = doctor_report_json(findings, status);
     report["host"] = host_name();

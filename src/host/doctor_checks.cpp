@@ -207,7 +207,7 @@ Finding check_memlock(const DoctorFacts& facts) {
 Finding no_device_finding() {
   return {Level::kFail,
           "host",
-          "RDMA devices",
+          kNoDeviceCheck,
           "none",
           "load the NIC's driver (mlx5_ib, irdma, bnxt_re, efa, or rdma_rxe with `rdma link add "
           "rxe0 type rxe netdev ETH`), install the matching rdma-core provider "

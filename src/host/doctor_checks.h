@@ -33,7 +33,8 @@ std::optional<Finding> check_roce_gids(const DeviceReport& device);
 Finding check_governors(const std::map<int, std::string>& governors);
 Finding check_hugepages(const std::string& meminfo);
 Finding check_memlock(const DoctorFacts& facts);
-// No device: the one failing line, with what to look at.
+// No device: the one failing line, with what to look at; its check is kNoDeviceCheck.
+inline constexpr const char* kNoDeviceCheck = "RDMA devices";
 Finding no_device_finding();
 
 // Every check, devices first.

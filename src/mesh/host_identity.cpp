@@ -4,8 +4,10 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 
+#include "control/host_doctor.h"
 #include "core/device_report.h"
 #include "core/error.h"
+#include "host/device_locality.h"
 #include "host/device_probe.h"
 #include "host/host_info.h"
 #include "host/timing_environment.h"
@@ -30,6 +32,14 @@ nlohmann::json host_identity(int rank, const std::string& address, uint16_t port
                       {"kernel", kernel_release()},
                       {"rdma_core", rdma_core_version()},
                       {"timing", timing_environment().describe()}};
+  const DeviceLocality where = read_device_locality("/sys", report.name);
+  j["numa_node"] = where.numa_node >= 0 ? nlohmann::json(where.numa_node) : nullptr;
+  j["pci"] =
+      where.pci_address.empty() ? nlohmann::json(nullptr) : nlohmann::json(where.pci_address);
+  j["pcie_link"] = where.link ? nlohmann::json(where.link->describe()) : nullptr;
+  const std::vector<Finding> findings = doctor_findings();
+  j["doctor"] = compared_findings(findings, report.name);
+  j["doctor_worst"] = to_string(worst(findings));
   if (!report.ports.empty()) {
     const PortReport& port1 = report.ports.front();
     j["link_layer"] = port1.link_layer;

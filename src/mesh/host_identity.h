@@ -9,8 +9,9 @@
 namespace rdmabench {
 
 // {rank, hostname, address, port, device, driver, firmware, node_guid, gid, gid_index,
-// gid_type, link_layer, kernel, rdma_core, timing}. Opens `device` (empty: the first) to
-// read it; throws Error(kNoDevice) when there is none.
+// gid_type, link_layer, kernel, rdma_core, timing, numa_node, pci, pcie_link, doctor (the
+// compared findings of `rdmabench doctor` on this host and device), doctor_worst}. Opens `device`
+// (empty: the first) to read it; throws Error(kNoDevice) when there is none.
 nlohmann::json host_identity(int rank, const std::string& address, uint16_t port,
                              const std::string& device);
 

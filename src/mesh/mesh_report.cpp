@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "mesh/host_differences.h"
 
 namespace rdmabench {
 
@@ -159,15 +160,20 @@ nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& 
   }
   if (exit_code == 0 && slow_pairs + resending_pairs > 0)
     exit_code = static_cast<int>(ExitCode::kOutliers);
+  const nlohmann::json differences = differing_hosts(hosts);
+  std::set<int> differing;
+  for (const auto& d : differences) differing.insert(d["rank"].get<int>());
   return {{"context", context},
           {"hosts", hosts},
           {"benchmarks", benchmarks},
+          {"host_differences", differences},
           {"verdict",
            {{"slow_hosts", slow_hosts},
             {"slow_pairs", slow_pairs},
             {"resending_hosts", resending_hosts},
             {"resending_pairs", resending_pairs},
             {"failed_pairs", failed_pairs},
+            {"differing_hosts", differing},
             {"exit_code", exit_code}}}};
 }
 
@@ -254,11 +260,21 @@ void print_mesh_report(const nlohmann::json& report, std::ostream& out) {
   for (int h : v["resending_hosts"])
     out << "RESENDING HOST " << host_label(hosts, h)
         << ": the wire resent on its whole row or column (port counters)\n";
+  for (const auto& d : report.value("host_differences", nlohmann::json::array())) {
+    out << "DIFFERENT HOST " << host_label(hosts, d["rank"].get<int>()) << ": "
+        << d["key"].get<std::string>() << " " << d["value"].get<std::string>();
+    if (d["usual"].is_null())
+      out << " (no value is the most common)\n";
+    else
+      out << " where " << d["hosts_with_usual"].get<int>() << " others have "
+          << d["usual"].get<std::string>() << "\n";
+  }
   out << "verdict: " << v["slow_pairs"].get<size_t>() << " slow pairs, "
       << v["resending_pairs"].get<size_t>() << " resending pairs, "
       << v["failed_pairs"].get<size_t>() << " failed pairs, " << v["slow_hosts"].size()
-      << " slow hosts, " << v["resending_hosts"].size() << " resending hosts (exit "
-      << v["exit_code"].get<int>() << ")\n";
+      << " slow hosts, " << v["resending_hosts"].size() << " resending hosts, "
+      << v.value("differing_hosts", nlohmann::json::array()).size()
+      << " hosts set up differently (exit " << v["exit_code"].get<int>() << ")\n";
 }
 
 }  // namespace rdmabench

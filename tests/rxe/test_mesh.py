@@ -94,7 +94,8 @@ def test_a_clean_mesh_measures_every_pair_over_its_own_link(rdmabench, tmp_path)
             assert counter in [h["counter"] for h in b["heatmaps"]], b["name"]
             assert counter in b["matrices"], b["name"]
     assert report["verdict"] == {"slow_hosts": [], "slow_pairs": 0, "resending_hosts": [],
-                                 "resending_pairs": 0, "failed_pairs": 0, "exit_code": 0}
+                                 "resending_pairs": 0, "failed_pairs": 0, "differing_hosts": [],
+                                 "exit_code": 0}
     # What the wire saw, per pair: with the retransmission timer off and nothing lost, nothing
     # was resent, and every pair's ports counted at least its payload.
     for b in report["benchmarks"]:
@@ -107,7 +108,11 @@ def test_a_clean_mesh_measures_every_pair_over_its_own_link(rdmabench, tmp_path)
     for dev, (rx, tx) in after.items():
         assert rx - before[dev][0] > 3 * 300 and tx - before[dev][1] > 3 * 300, (dev, before, after)
     assert ("verdict: 0 slow pairs, 0 resending pairs, 0 failed pairs, 0 slow hosts, "
-            "0 resending hosts (exit 0)") in proc.stdout
+            "0 resending hosts, 0 hosts set up differently (exit 0)") in proc.stdout
+    assert report["host_differences"] == [], report["host_differences"]
+    for host in report["hosts"]:  # each rank's doctor, compared
+        assert host["doctor"]["port 1 MTU"] == "4096" and host["doctor_worst"] == "ok", host
+        assert host["pcie_link"] is None and host["numa_node"] is None, host
 
 
 def test_rdma_cm_pairs_resolve_from_their_own_address_and_device(rdmabench, tmp_path):
@@ -293,3 +298,26 @@ def test_bad_input_gets_a_clear_error_on_every_rank(rdmabench, tmp_path, case):
     proc, report = mesh(rdmabench, tmp_path, *extra, ranks=ranks, devices=devices, timeout=120)
     assert proc.returncode == code, proc.stdout + proc.stderr
     assert expected in proc.stderr and report is None, proc.stderr
+
+
+def test_a_host_with_another_mtu_is_named_by_every_ranks_doctor(rdmabench, tmp_path):
+    """Each rank runs rdmabench doctor before measuring and the report names the host whose
+    setup differs from the rest: here h2's netdev MTU lowered to 1500, so rxe2's active MTU is
+    1024 where the other three have 4096. One pair is measured (0 -> 1): the comparison needs
+    none."""
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("0 1\n")
+    mtu = Path("/sys/class/net/h2/mtu").read_text().strip()
+    run(["ip", "link", "set", "h2", "mtu", "1500"], check=True)
+    try:
+        proc, report = mesh(rdmabench, tmp_path, "--pairs", str(pairs), "--mode", "bw", iters=100)
+    finally:
+        run(["ip", "link", "set", "h2", "mtu", mtu], check=True)
+    assert proc.returncode in (0, 7), proc.stdout + proc.stderr
+    assert report["host_differences"] == [
+        {"rank": 2, "hostname": report["hosts"][2]["hostname"], "key": "port 1 MTU",
+         "value": "1024", "usual": "4096", "hosts_with_usual": 3}], report["host_differences"]
+    assert report["verdict"]["differing_hosts"] == [2]
+    assert "DIFFERENT HOST 2 " in proc.stdout and "port 1 MTU 1024 where 3 others have 4096" \
+        in proc.stdout, proc.stdout
+    assert report["hosts"][2]["doctor_worst"] == "warn"

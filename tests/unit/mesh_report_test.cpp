@@ -241,3 +241,38 @@ TEST(MeshReport, ALargeMeshPrintsNoMatrixAndAtMostTwentyPairsOfAList) {
   EXPECT_NE(out.find("... and 58 more (every one in --out's report)"), std::string::npos) << out;
   EXPECT_NE(out.find("SLOW HOST 7 h7"), std::string::npos);
 }
+
+// Each rank's doctor values: the host whose MTU or firmware is not the others' is named, with
+// what the rest have; a key on which two hosts disagree with no majority names both.
+TEST(MeshReport, NamesTheHostsSetUpDifferentlyFromTheRest) {
+  json h = hosts(4);
+  for (int i = 0; i < 4; ++i)
+    h[i]["doctor"] = {{"port 1 MTU", i == 2 ? "1024" : "4096"},
+                      {"firmware", "28.39.1002"},
+                      {"PCIe link", "16.0 GT/s x16 (its maximum)"}};
+  h[3]["doctor"]["firmware"] = "28.40.1000";
+  const json report = mesh_report({}, h, {}, {0.8});
+  const json& d = report["host_differences"];
+  ASSERT_EQ(d.size(), 2u) << d.dump();
+  EXPECT_EQ(d[0]["key"], "firmware");
+  EXPECT_EQ(d[0]["rank"], 3);
+  EXPECT_EQ(d[0]["usual"], "28.39.1002");
+  EXPECT_EQ(d[1]["key"], "port 1 MTU");
+  EXPECT_EQ(d[1]["rank"], 2);
+  EXPECT_EQ(d[1]["hosts_with_usual"], 3);
+  EXPECT_EQ(report["verdict"]["differing_hosts"], json::array({2, 3}));
+  std::ostringstream text;
+  print_mesh_report(report, text);
+  EXPECT_NE(text.str().find("DIFFERENT HOST 2 h2 rxe: port 1 MTU 1024 where 3 others have 4096"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("2 hosts set up differently (exit 0)"), std::string::npos);
+
+  json two = hosts(2);
+  two[0]["doctor"] = {{"port 1 MTU", "1024"}};
+  two[1]["doctor"] = {{"port 1 MTU", "4096"}};
+  const json tie = mesh_report({}, two, {}, {0.8})["host_differences"];
+  ASSERT_EQ(tie.size(), 2u);
+  EXPECT_TRUE(tie[0]["usual"].is_null());
+  EXPECT_TRUE(mesh_report({}, hosts(3), {}, {0.8})["host_differences"].empty());
+}
