@@ -182,7 +182,9 @@ void add_connection(cxxopts::Options& options) {
       cxxopts::value<double>()->default_value("5"))(
       "wait", "Seconds to wait for a server that is busy with another client",
       cxxopts::value<double>()->default_value("120"))(
-      "no-wait", "Fail at once when the server is busy with another client");
+      "no-wait", "Fail at once when the server is busy with another client")(
+      "key", "A copy of the server's --key file, for a server that asks for one",
+      cxxopts::value<std::string>());
 }
 
 cxxopts::Options run_options() {
@@ -280,6 +282,7 @@ void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
     throw Error(ExitCode::kUsage, "--threads must be between 1 and " + std::to_string(kMaxThreads));
   if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());
   if (args.count("numa")) so.numa = numa_option(args["numa"].as<std::string>());
+  if (args.count("key")) so.key = SharedKey::from_file(args["key"].as<std::string>());
   so.base.cq_per_qp = args.count("cq-per-qp") > 0;
   so.base.bidir = args.count("bidir") > 0;
   if (args.count("margin") && !args.count("duration"))

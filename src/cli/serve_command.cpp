@@ -7,9 +7,59 @@
 #include "cli/option_checks.h"
 #include "control/server.h"
 #include "datapath/thread_team.h"
+#include "spec/test_spec.h"
 #include "verbs/error.h"
 
 namespace rdmabench {
+
+namespace {
+
+// Where it listens, whom it answers, and what any one client may ask.
+void add_lockdown_options(cxxopts::Options& options) {
+  options.add_options("Safe to leave running")(
+      "bind", "Listen on this address of the host alone (default: every address)",
+      cxxopts::value<std::string>())(
+      "allow",
+      "Answer only clients from these networks, CIDR[,CIDR...] (10.0.0.0/8,fd00::/8); "
+      "others are refused before they are heard",
+      cxxopts::value<std::string>())(
+      "key",
+      "A shared secret file (at least 16 bytes, mode 600) a client must prove it holds "
+      "(run --key with a copy), by challenge and response: the key never crosses the wire",
+      cxxopts::value<std::string>())(
+      "max-duration", "Seconds any one client may hold the server, every run included",
+      cxxopts::value<double>())("max-memory",
+                                "Memory the server registers for one benchmark, at most (256M, 2G)",
+                                cxxopts::value<std::string>())(
+      "max-qps", "QPs one benchmark may ask for, at most", cxxopts::value<uint32_t>())(
+      "max-threads", "Threads one benchmark may ask for, at most", cxxopts::value<uint32_t>());
+}
+
+void read_lockdown_options(const cxxopts::ParseResult& args, ServerOptions& so) {
+  if (args.count("bind")) so.bind_address = args["bind"].as<std::string>();
+  if (args.count("allow")) so.allow = AddressAllowList::parse(args["allow"].as<std::string>());
+  if (args.count("key")) so.key = SharedKey::from_file(args["key"].as<std::string>());
+  if (args.count("max-duration")) {
+    const double s = args["max-duration"].as<double>();
+    if (!(s >= 1 && s <= 86400))
+      throw Error(ExitCode::kUsage, "--max-duration must be between 1 and 86400 seconds");
+    so.caps.max_duration = std::chrono::milliseconds(static_cast<int64_t>(s * 1000));
+  }
+  if (args.count("max-memory")) {
+    const auto bytes = parse_size(args["max-memory"].as<std::string>());
+    if (!bytes)
+      throw Error(ExitCode::kUsage, "--max-memory '" + args["max-memory"].as<std::string>() +
+                                        "': give a size such as 256M or 2G");
+    so.caps.max_memory_bytes = *bytes;
+  }
+  for (const char* cap : {"max-qps", "max-threads"})
+    if (args.count(cap) && args[cap].as<uint32_t>() == 0)
+      throw Error(ExitCode::kUsage, std::string("--") + cap + " must be at least 1");
+  if (args.count("max-qps")) so.caps.max_qps = args["max-qps"].as<uint32_t>();
+  if (args.count("max-threads")) so.caps.max_threads = args["max-threads"].as<uint32_t>();
+}
+
+}  // namespace
 
 int run_serve_command(int argc, char** argv) {
   cxxopts::Options options("rdmabench serve",
@@ -35,9 +85,11 @@ int run_serve_command(int argc, char** argv) {
       "debug-corrupt",
       "Testing only: in --verify check runs, damage what the server sends (from the middle message "
       "on), so that the client's checks must fail")("h,help", "Show help");
+  add_lockdown_options(options);
   const auto args = options.parse(argc, argv);
   if (args.count("help")) {
-    std::cout << options.help() << "\nExit status: 0 after a signal, 3 no device, 4 port in use.\n";
+    std::cout << options.help({"", "Safe to leave running"})
+              << "\nExit status: 0 after a signal, 2 usage, 3 no device, 4 port in use.\n";
     return 0;
   }
   ServerOptions so;
@@ -49,6 +101,7 @@ int run_serve_command(int argc, char** argv) {
   so.debug_corrupt = args.count("debug-corrupt") > 0;
   if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());
   if (args.count("numa")) so.numa = numa_option(args["numa"].as<std::string>());
+  read_lockdown_options(args, so);
   return run_server(so, std::cout);
 }
 

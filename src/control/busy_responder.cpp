@@ -18,10 +18,12 @@ constexpr std::chrono::milliseconds kHelloWait{2000};
 constexpr std::chrono::milliseconds kRetryPause{100};
 }  // namespace
 
-BusyResponder::BusyResponder(TcpSocket& listener, std::string serving, std::string since)
+BusyResponder::BusyResponder(TcpSocket& listener, std::string serving, std::string since,
+                             const AddressAllowList& allow)
     : listener_(listener),
       serving_(std::move(serving)),
       since_(std::move(since)),
+      allow_(allow),
       stop_fd_(eventfd(0, EFD_CLOEXEC)) {
   check_system(stop_fd_ < 0 ? -1 : 0, "eventfd", {}, ExitCode::kNoDevice);
   thread_ = std::thread([this] { answer_until_stopped(); });
@@ -57,7 +59,17 @@ void BusyResponder::answer_until_stopped() {
         client->receive_line(kHelloWait, stop_fd_);
       } catch (const Error&) {
       }
-      client->send_all(busy, kHelloWait);
+      const std::string peer = client->peer_address();
+      if (allow_.allows(peer)) {
+        client->send_all(busy, kHelloWait);
+      } else {
+        client->send_all(nlohmann::json{{"type", "error"},
+                                        {"exit_code", static_cast<int>(ExitCode::kConnection)},
+                                        {"message", AddressAllowList::refusal(peer)}}
+                                 .dump() +
+                             "\n",
+                         kHelloWait);
+      }
     } catch (const std::exception&) {
       // One client's trouble (reset, timeout) is not the server's; keep answering.
     }

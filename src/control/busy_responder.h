@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 
+#include "net/address_allow_list.h"
 #include "net/tcp_socket.h"
 
 namespace rdmabench {
@@ -13,7 +14,9 @@ namespace rdmabench {
 class BusyResponder {
  public:
   // Starts answering on `listener`, which the caller must not use until this is destroyed.
-  BusyResponder(TcpSocket& listener, std::string serving, std::string since);
+  // A client whose address `allow` refuses is told so instead (not who is being served).
+  BusyResponder(TcpSocket& listener, std::string serving, std::string since,
+                const AddressAllowList& allow);
   ~BusyResponder();  // stops answering (returns once the thread has finished)
   BusyResponder(const BusyResponder&) = delete;
   BusyResponder& operator=(const BusyResponder&) = delete;
@@ -24,6 +27,7 @@ class BusyResponder {
   TcpSocket& listener_;
   const std::string serving_;
   const std::string since_;
+  const AddressAllowList& allow_;
   int stop_fd_;  // an eventfd: written to stop the thread
   std::thread thread_;
 };

@@ -14,7 +14,7 @@
 namespace rdmabench {
 
 ClientSession::ClientSession(const std::string& host, uint16_t port,
-                             const BootstrapOptions& options)
+                             const BootstrapOptions& options, const SharedKey* key)
     : control_(TcpSocket::connect(host, port, options.timeout), options.timeout),
       options_(options) {
   control_.send({{"type", "hello"}, {"protocol", kControlProtocolVersion}, {"version", kVersion}});
@@ -27,6 +27,33 @@ ClientSession::ClientSession(const std::string& host, uint16_t port,
     throw Error(ExitCode::kConnection,
                 "control channel: expected 'hello', got '" + text("type").substr(0, 40) + "'");
   hello_ = std::move(reply);
+  if (hello_.contains("auth")) prove_key(key, host + ":" + std::to_string(port));
+}
+
+void ClientSession::raise_server_error() {
+  try {
+    control_.receive(std::chrono::milliseconds(100), -1);  // what the server said, if anything
+  } catch (const PeerError&) {
+    throw;
+  } catch (const Error&) {
+    // Nothing (or no more than a closed connection): the run's own error stands.
+  }
+}
+
+void ClientSession::prove_key(const SharedKey* key, const std::string& server) {
+  const nlohmann::json& auth = hello_["auth"];
+  if (!auth.is_object() || auth.value("method", std::string()) != "hmac-sha256" ||
+      !auth.contains("challenge") || !auth["challenge"].is_string())
+    throw Error(ExitCode::kConnection, "control channel: " + server +
+                                           " asks for a key in a way this rdmabench does not "
+                                           "know; run the same version on both hosts");
+  if (key == nullptr)
+    throw Error(ExitCode::kConnection, server +
+                                           " asks for a key (serve --key): give --key FILE, a "
+                                           "copy of the server's key file");
+  control_.send(
+      {{"type", "auth"}, {"response", key->respond(auth["challenge"].get<std::string>())}});
+  control_.receive("auth");  // the server's "wrong key" comes back as its error
 }
 
 ServerBusy::ServerBusy(std::string serving_host, std::string serving_since)
@@ -37,11 +64,12 @@ ServerBusy::ServerBusy(std::string serving_host, std::string serving_since)
 
 std::unique_ptr<ClientSession> connect_when_free(const std::string& host, uint16_t port,
                                                  const BootstrapOptions& options,
-                                                 const WaitPolicy& policy, std::ostream& progress) {
+                                                 const WaitPolicy& policy, std::ostream& progress,
+                                                 const SharedKey* key) {
   const auto start = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
     try {
-      return std::make_unique<ClientSession>(host, port, options);
+      return std::make_unique<ClientSession>(host, port, options, key);
     } catch (const ServerBusy& busy) {
       const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
           std::chrono::steady_clock::now() - start);
@@ -119,6 +147,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
       r.client_threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
     } catch (const Error&) {
       ep.raise_device_failure();  // the cause of the flushed completions, if it was that
+      raise_server_error();       // or the server's, when it ended the run (--max-duration)
       throw;
     }
     ep.raise_device_failure();

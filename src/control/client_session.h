@@ -20,6 +20,7 @@
 #include "host/port_counters.h"
 #include "measure/run_source.h"
 #include "net/control_channel.h"
+#include "net/shared_key.h"
 
 namespace rdmabench {
 
@@ -33,7 +34,10 @@ class ServerBusy : public Error {
 
 class ClientSession : public RunSource {
  public:
-  ClientSession(const std::string& host, uint16_t port, const BootstrapOptions& options);
+  // With a `key`, answers the challenge of a server that asks for one (serve --key); without
+  // one, such a server is refused here, saying to give --key.
+  ClientSession(const std::string& host, uint16_t port, const BootstrapOptions& options,
+                const SharedKey* key = nullptr);
   ~ClientSession() override;
   ClientSession(const ClientSession&) = delete;
   ClientSession& operator=(const ClientSession&) = delete;
@@ -51,6 +55,11 @@ class ClientSession : public RunSource {
   void use_sample_clock(SampleClock clock) { clock_ = std::move(clock); }
 
  private:
+  void prove_key(const SharedKey* key, const std::string& server);
+  // After this side's run failed: raises the server's error message if it sent one (it ended
+  // the run, and says why); returns when it sent none within 100 ms.
+  void raise_server_error();
+
   ControlChannel control_;
   BootstrapOptions options_;
   SampleClock clock_ = SampleClock::monotonic("the default");
@@ -72,6 +81,7 @@ struct WaitPolicy {
 // holds the server.
 std::unique_ptr<ClientSession> connect_when_free(const std::string& host, uint16_t port,
                                                  const BootstrapOptions& options,
-                                                 const WaitPolicy& policy, std::ostream& progress);
+                                                 const WaitPolicy& policy, std::ostream& progress,
+                                                 const SharedKey* key = nullptr);
 
 }  // namespace rdmabench

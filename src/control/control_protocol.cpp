@@ -16,6 +16,12 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
                   "expected 'hello' first, got '" + type.substr(0, 40) + "'");
     return greet(message);
   }
+  if (state_ == State::kAuthenticating) {
+    if (type != "auth")
+      throw Error(ExitCode::kConnection,
+                  "this server asks for a key: give the client --key FILE (the server's key file)");
+    return authenticate(message);
+  }
   if (type == "setup") {
     host_.setup(spec_from_json(field(message, {"setup", ExitCode::kUsage}, "spec")));
     state_ = State::kReady;
@@ -73,8 +79,24 @@ nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {
                     server_hello_.value("version", std::string("?")) +
                     "); run the same rdmabench version on both hosts");
   }
+  if (key_ == nullptr) {
+    state_ = State::kIdle;
+    return server_hello_;
+  }
+  challenge_ = new_challenge();
+  state_ = State::kAuthenticating;
+  nlohmann::json reply = server_hello_;
+  reply["auth"] = {{"method", "hmac-sha256"}, {"challenge", challenge_}};
+  return reply;
+}
+
+nlohmann::json ControlProtocol::authenticate(const nlohmann::json& auth) {
+  const auto response = auth.find("response");
+  if (response == auth.end() || !response->is_string() ||
+      !key_->accepts(challenge_, response->get<std::string>()))
+    throw Error(ExitCode::kConnection, "wrong key: the client's --key file is not the server's");
   state_ = State::kIdle;
-  return server_hello_;
+  return {{"type", "auth"}, {"ok", true}};
 }
 
 }  // namespace rdmabench

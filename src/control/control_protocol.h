@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "net/shared_key.h"
 #include "spec/run_length.h"
 #include "spec/test_spec.h"
 
@@ -50,8 +51,11 @@ RunOrder run_order_from(const nlohmann::json& run);
 
 class ControlProtocol {
  public:
-  ControlProtocol(TestHost& host, nlohmann::json server_hello)
-      : host_(host), server_hello_(std::move(server_hello)) {}
+  // With a `key` (serve --key), the hello carries a fresh challenge and the client's next
+  // message must be {"type":"auth","response":HEX} proving it holds the same key; nothing else
+  // is heard before (a wrong or missing response: Error(kConnection)).
+  ControlProtocol(TestHost& host, nlohmann::json server_hello, const SharedKey* key = nullptr)
+      : host_(host), server_hello_(std::move(server_hello)), key_(key) {}
 
   // Handles one message from the client; returns the answer, if the protocol has one.
   // Throws Error (kUsage for a bad spec, kConnection for a protocol violation) for the server
@@ -61,12 +65,15 @@ class ControlProtocol {
   bool finished() const noexcept { return state_ == State::kFinished; }
 
  private:
-  enum class State { kGreeting, kIdle, kReady, kFinished };
+  enum class State { kGreeting, kAuthenticating, kIdle, kReady, kFinished };
 
   nlohmann::json greet(const nlohmann::json& hello);
+  nlohmann::json authenticate(const nlohmann::json& auth);
 
   TestHost& host_;
   nlohmann::json server_hello_;
+  const SharedKey* key_;
+  std::string challenge_;
   State state_ = State::kGreeting;
 };
 

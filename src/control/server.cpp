@@ -29,14 +29,19 @@ namespace rdmabench {
 
 namespace {
 
+using SteadyClock = std::chrono::steady_clock;
+
 // The device side of one client's tests: bootstrap over the control channel, run patterns.
+// `asked` collects the name of every benchmark the client sets up, for the server's log.
 class VerbsTestHost final : public TestHost {
  public:
   VerbsTestHost(ControlChannel& control, const ServerOptions& options, int stop_fd,
-                std::ostream& log)
-      : control_(control), options_(options), stop_fd_(stop_fd), log_(log) {}
+                std::ostream& log, std::vector<std::string>& asked)
+      : control_(control), options_(options), stop_fd_(stop_fd), log_(log), asked_(asked) {}
 
   void setup(const TestSpec& spec) override {
+    asked_.push_back(spec.name());
+    check_spec_within(options_.caps, spec);  // before anything is registered
     port_.reset();
     endpoint_.reset();
     // The buffers are registered during the bootstrap, under this thread's memory policy:
@@ -62,6 +67,11 @@ class VerbsTestHost final : public TestHost {
     // does a failure on one of this side's threads. The watch starts before "ready", so that
     // its start-up is in nobody's timed window.
     const RunAbort abort;
+    const std::optional<SteadyClock::time_point> deadline = session_deadline();
+    if (deadline)
+      check_run_within(
+          options_.caps, length.duration_ns,
+          std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - SteadyClock::now()));
     SideReport report;
     {
       const RunScope scope(
@@ -72,10 +82,15 @@ class VerbsTestHost final : public TestHost {
       const bool lossy_receiver = ep.spec().mode == Mode::kBandwidth &&
                                   !ep.spec().transport->reliable &&
                                   side_receives(ep.spec(), Side::kServer);
-      const RunWatch watch(control_.socket().fd(), stop_fd_, abort, lossy_receiver);
-      report = run_watched(ep, length, abort);
+      const RunWatch watch(control_.socket().fd(), stop_fd_, abort, lossy_receiver, deadline);
+      try {
+        report = run_watched(ep, length, abort);
+      } catch (const Error&) {
+        if (!abort.deadline_passed) throw;
+      }
+      if (abort.deadline_passed) throw session_over();
     }
-    control_.receive(options_.idle_timeout, stop_fd_, "finished");
+    receive_finished(deadline);
     // Only now is the client's run over too: a passive target's own run (write bw, read, the
     // atomics) ends at once, while its port still answers every read and atomic the client
     // goes on sending. (Read before "finished", the server's deltas missed all of read bw's
@@ -105,6 +120,35 @@ class VerbsTestHost final : public TestHost {
   }
 
  private:
+  Error session_over() const {
+    return Error(ExitCode::kUsage, "this server's --max-duration (" + options_.caps.describe() +
+                                       ") ended the run: this client's session has used its "
+                                       "time; ask for less, or ask its operator");
+  }
+
+  // The client's "finished", within --max-duration's deadline too: a passive target's run
+  // (write bw, read, the atomics) ends at once and this is where its server waits.
+  void receive_finished(const std::optional<SteadyClock::time_point>& deadline) {
+    auto timeout = options_.idle_timeout;
+    if (deadline)
+      timeout = std::min(
+          timeout,
+          std::max(std::chrono::milliseconds(1),
+                   std::chrono::ceil<std::chrono::milliseconds>(*deadline - SteadyClock::now())));
+    try {
+      control_.receive(timeout, stop_fd_, "finished");
+    } catch (const Error&) {
+      if (deadline && SteadyClock::now() >= *deadline) throw session_over();
+      throw;
+    }
+  }
+
+  // When this client's session must end (--max-duration), if the server has a limit.
+  std::optional<SteadyClock::time_point> session_deadline() const {
+    if (!options_.caps.max_duration) return std::nullopt;
+    return session_start_ + *options_.caps.max_duration;
+  }
+
   std::string expected_device() const {
     if (!placement_.device.device.empty()) return placement_.device.device;
     if (!options_.device.empty()) return options_.device;
@@ -152,6 +196,8 @@ class VerbsTestHost final : public TestHost {
   std::unique_ptr<Endpoint> endpoint_;  // destroyed first: QP before anything it uses
   std::optional<PortCounters> port_;    // where endpoint_'s QPs go out
   SidePlacement placement_;             // this side's CPUs and memory, for endpoint_'s device
+  std::vector<std::string>& asked_;
+  const SteadyClock::time_point session_start_ = SteadyClock::now();
 };
 
 nlohmann::json server_hello(const ServerOptions& options) {
@@ -167,9 +213,9 @@ nlohmann::json server_hello(const ServerOptions& options) {
 
 // One client, message by message, until it says goodbye (or an Error drops it).
 void serve_client(ControlChannel& control, const ServerOptions& options, int stop_fd,
-                  std::ostream& log) {
-  VerbsTestHost host(control, options, stop_fd, log);
-  ControlProtocol protocol(host, server_hello(options));
+                  std::ostream& log, std::vector<std::string>& asked) {
+  VerbsTestHost host(control, options, stop_fd, log, asked);
+  ControlProtocol protocol(host, server_hello(options), options.key ? &*options.key : nullptr);
   bool greeted = false;
   while (!protocol.finished()) {
     const auto timeout = greeted ? options.idle_timeout : options.timeout;
@@ -180,19 +226,46 @@ void serve_client(ControlChannel& control, const ServerOptions& options, int sto
 
 }  // namespace
 
+namespace {
+
+// "write/bw/busy/4096, read/bw/busy/4096 and 3 more" (what the log line says a client asked).
+std::string asked_text(const std::vector<std::string>& asked) {
+  if (asked.empty()) return "no benchmark";
+  std::string text;
+  for (size_t i = 0; i < asked.size() && i < 3; ++i) text += (i ? ", " : "") + asked[i];
+  if (asked.size() > 3) text += " and " + std::to_string(asked.size() - 3) + " more";
+  return std::to_string(asked.size()) + " set up (" + text + ")";
+}
+
+// A client the allow list refuses: told why, logged, and closed before it is heard.
+void refuse(TcpSocket client, const std::string& peer, const ServerOptions& options,
+            std::ostream& log) {
+  log << "client " << peer << ": refused, not in --allow " << options.allow.text() << "\n"
+      << std::flush;
+  ControlChannel control(std::move(client), options.timeout);
+  control.send_error(static_cast<int>(ExitCode::kConnection), AddressAllowList::refusal(peer));
+}
+
+}  // namespace
+
 void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_fd,
                    std::ostream& log) {
   for (;;) {
     auto client = listener.accept(stop_fd);
     if (!client) return;
     const std::string peer = client->peer_address();
+    if (!options.allow.allows(peer)) {
+      refuse(std::move(*client), peer, options, log);
+      continue;
+    }
     log << "client " << peer << " connected\n" << std::flush;
     ControlChannel control(std::move(*client), options.timeout);
     std::optional<Error> failure;
+    std::vector<std::string> asked;
     {
-      const BusyResponder busy(listener, peer, utc_now_iso8601());
+      const BusyResponder busy(listener, peer, utc_now_iso8601(), options.allow);
       try {
-        serve_client(control, options, stop_fd, log);
+        serve_client(control, options, stop_fd, log, asked);
       } catch (const Error& e) {
         failure = e;
       } catch (const std::exception& e) {
@@ -200,10 +273,12 @@ void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_f
       }
     }  // no longer busy before the client hears how it ended: it may come straight back
     if (failure) {
-      log << "client " << peer << " dropped: " << failure->what() << "\n" << std::flush;
+      log << "client " << peer << " dropped: " << failure->what() << " [" << asked_text(asked)
+          << "]\n"
+          << std::flush;
       control.send_error(static_cast<int>(failure->exit_code()), failure->what());
     } else {
-      log << "client " << peer << " done\n" << std::flush;
+      log << "client " << peer << " done [" << asked_text(asked) << "]\n" << std::flush;
     }
     if (wait_readable(stop_fd, std::chrono::milliseconds(0), "poll(stop)") || options.once) return;
   }
@@ -211,7 +286,7 @@ void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_f
 
 int run_server(const ServerOptions& options, std::ostream& log) {
   StopSignals stop;
-  TcpSocket listener = TcpSocket::listen(options.port);
+  TcpSocket listener = TcpSocket::listen(options.port, options.bind_address);
   {
     DeviceList devices;
     if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
@@ -219,8 +294,14 @@ int run_server(const ServerOptions& options, std::ostream& log) {
     check_port_exists(devices.open(options.device), options.ib_port);
     std::string names;
     for (const auto& n : devices.names()) names += " " + n;
-    log << "rdmabench " << kVersion << " serving on TCP port " << options.port << " (protocol "
-        << kControlProtocolVersion << "), devices:" << names << "\n"
+    log << "rdmabench " << kVersion << " serving on "
+        << (options.bind_address.empty() ? std::string() : options.bind_address + " ")
+        << "TCP port " << options.port << " (protocol " << kControlProtocolVersion
+        << "), devices:" << names << "\n"
+        << "  clients: "
+        << (options.allow.restricts() ? "from " + options.allow.text() : "any address")
+        << (options.key ? ", with the key" : ", no key") << "; caps: " << options.caps.describe()
+        << "\n"
         << std::flush;
   }
   serve_clients(listener, options, stop.fd(), log);

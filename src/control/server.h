@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "control/server_caps.h"
+#include "net/address_allow_list.h"
+#include "net/shared_key.h"
 #include "net/tcp_socket.h"
 
 namespace rdmabench {
@@ -23,6 +26,12 @@ struct ServerOptions {
   bool debug_corrupt = false;  // testing: in check runs, damage what this side sends
   std::vector<int> cpus;       // --cpus: server thread t runs on cpus[t % size]
   std::optional<int> numa;     // --numa N or kNumaOff (not given: each device's own node)
+  // A server safe to leave running: where it listens, whom it answers, the key a client must
+  // prove it holds, and what any one client may ask.
+  std::string bind_address;      // --bind ("" = every address)
+  AddressAllowList allow;        // --allow (empty: every address)
+  std::optional<SharedKey> key;  // --key
+  ServerCaps caps;               // --max-duration, --max-memory, --max-qps, ...
 };
 
 // Runs until SIGINT/SIGTERM. Returns the process exit code.

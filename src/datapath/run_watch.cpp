@@ -4,6 +4,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "core/system_error.h"
@@ -38,8 +39,9 @@ void RunAbort::raise() const noexcept {
   if (!raised.exchange(true, std::memory_order_relaxed)) signal_eventfd(fd);
 }
 
-RunWatch::RunWatch(int socket_fd, int stop_fd, const RunAbort& abort, bool input_ends_peer)
-    : abort_(abort), done_fd_(make_eventfd()) {
+RunWatch::RunWatch(int socket_fd, int stop_fd, const RunAbort& abort, bool input_ends_peer,
+                   std::optional<std::chrono::steady_clock::time_point> deadline)
+    : abort_(abort), deadline_(deadline), done_fd_(make_eventfd()) {
   thread_ = std::thread(
       [this, socket_fd, stop_fd, input_ends_peer] { watch(socket_fd, stop_fd, input_ends_peer); });
 }
@@ -50,15 +52,28 @@ RunWatch::~RunWatch() {
   close(done_fd_);
 }
 
+int RunWatch::poll_timeout_ms() const {
+  if (!deadline_) return -1;
+  const auto left =
+      std::chrono::ceil<std::chrono::milliseconds>(*deadline_ - std::chrono::steady_clock::now());
+  return static_cast<int>(std::clamp<int64_t>(left.count(), 0, 1 << 30));
+}
+
 void RunWatch::watch(int socket_fd, int stop_fd, bool input_ends_peer) {
   // POLLIN is asked for on the socket only when the peer's next message ("finished") says it
   // ended its sends; otherwise it is no reason to stop, and the socket is read after the run.
   const short socket_events = static_cast<short>(POLLRDHUP | (input_ends_peer ? POLLIN : 0));
   pollfd fds[3] = {{done_fd_, POLLIN, 0}, {socket_fd, socket_events, 0}, {stop_fd, POLLIN, 0}};
   for (;;) {
-    if (poll(fds, stop_fd >= 0 ? 3 : 2, -1) < 0) {
+    const int ready = poll(fds, stop_fd >= 0 ? 3 : 2, poll_timeout_ms());
+    if (ready < 0) {
       if (errno == EINTR) continue;
       return;  // cannot watch; the run still ends at its --timeout
+    }
+    if (ready == 0) {  // the deadline passed
+      abort_.deadline_passed.store(true, std::memory_order_relaxed);
+      abort_.raise();
+      return;
     }
     if (fds[0].revents != 0) return;
     if (fds[1].revents == POLLIN) {  // the peer ended its sends (a hang-up comes with more)

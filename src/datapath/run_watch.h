@@ -5,6 +5,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <optional>
 #include <thread>
 
 namespace rdmabench {
@@ -22,6 +24,7 @@ class RunAbort {
   void raise_peer_ended() const noexcept;
   mutable std::atomic<bool> raised{false};  // raising is what a const watcher may do
   mutable std::atomic<bool> peer_ended{false};
+  mutable std::atomic<bool> deadline_passed{false};  // RunWatch's deadline raised it
   int fd = -1;
 };
 
@@ -31,15 +34,19 @@ class RunWatch {
   // `abort` on either. With `input_ends_peer`, a message arriving on the socket (the peer's
   // "finished": it has ended its sends) raises abort.raise_peer_ended() once, and the watch
   // goes on for the rest.
-  RunWatch(int socket_fd, int stop_fd, const RunAbort& abort, bool input_ends_peer = false);
+  // With a `deadline` (serve --max-duration), passing it raises abort with deadline_passed.
+  RunWatch(int socket_fd, int stop_fd, const RunAbort& abort, bool input_ends_peer = false,
+           std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
   ~RunWatch();
   RunWatch(const RunWatch&) = delete;
   RunWatch& operator=(const RunWatch&) = delete;
 
  private:
   void watch(int socket_fd, int stop_fd, bool input_ends_peer);
+  int poll_timeout_ms() const;
 
   const RunAbort& abort_;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
   int done_fd_;  // an eventfd: written to end the watch
   std::thread thread_;
 };

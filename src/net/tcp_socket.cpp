@@ -104,29 +104,54 @@ TcpSocket TcpSocket::connect(const std::string& host, uint16_t port,
                                          ". Is `rdmabench serve` running there (same --port)?");
 }
 
-TcpSocket TcpSocket::listen(uint16_t port) {
-  TcpSocket sock(socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  bool v6 = sock.fd_ >= 0;
-  if (!v6) sock = TcpSocket(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+namespace {
+
+// sockaddr for `address` ("" = every address, dual-stack IPv6 when the host has IPv6).
+struct ListenAddress {
+  sockaddr_storage storage{};
+  socklen_t length = 0;
+  int family = AF_INET6;
+};
+
+ListenAddress listen_address(uint16_t port, const std::string& address, bool have_v6) {
+  ListenAddress a;
+  auto* in4 = reinterpret_cast<sockaddr_in*>(&a.storage);
+  auto* in6 = reinterpret_cast<sockaddr_in6*>(&a.storage);
+  if (address.empty() ? !have_v6 : inet_pton(AF_INET, address.c_str(), &in4->sin_addr) == 1) {
+    a.family = in4->sin_family = AF_INET;
+    in4->sin_port = htons(port);
+    a.length = sizeof(sockaddr_in);
+    return a;
+  }
+  if (!address.empty() && inet_pton(AF_INET6, address.c_str(), &in6->sin6_addr) != 1)
+    throw Error(ExitCode::kUsage,
+                "--bind '" + address.substr(0, 60) + "': not an IPv4 or IPv6 address of this host");
+  if (address.empty()) in6->sin6_addr = in6addr_any;
+  a.family = in6->sin6_family = AF_INET6;
+  in6->sin6_port = htons(port);
+  a.length = sizeof(sockaddr_in6);
+  return a;
+}
+
+}  // namespace
+
+TcpSocket TcpSocket::listen(uint16_t port, const std::string& bind_address) {
+  const int probe = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (probe >= 0) close(probe);
+  const ListenAddress where = listen_address(port, bind_address, probe >= 0);
+  TcpSocket sock(socket(where.family, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (sock.fd_ < 0) throw SocketError("socket", errno);
   int one = 1, zero = 0;
   setsockopt(sock.fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-  int rc;
-  if (v6) {
+  if (where.family == AF_INET6 && bind_address.empty())
     setsockopt(sock.fd_, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-    sockaddr_in6 addr{};
-    addr.sin6_family = AF_INET6;
-    addr.sin6_port = htons(port);
-    addr.sin6_addr = in6addr_any;
-    rc = bind(sock.fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  } else {
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    rc = bind(sock.fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  }
-  if (rc != 0)
-    throw SocketError("bind", errno, "TCP port " + std::to_string(port) + " (try another --port)");
+  if (bind(sock.fd_, reinterpret_cast<const sockaddr*>(&where.storage), where.length) != 0)
+    throw SocketError(
+        "bind", errno,
+        (bind_address.empty() ? std::string() : bind_address + " ") + "TCP port " +
+            std::to_string(port) +
+            (bind_address.empty() ? " (try another --port)"
+                                  : " (is the address this host's? try another --port)"));
   if (::listen(sock.fd_, 8) != 0) throw SocketError("listen", errno);
   return sock;
 }

@@ -14,8 +14,10 @@ class TcpSocket {
   // Connects; throws Error(kConnection) saying what failed and what to check.
   static TcpSocket connect(const std::string& host, uint16_t port,
                            std::chrono::milliseconds timeout);
-  // Listens on all addresses (IPv4 and IPv6 when available).
-  static TcpSocket listen(uint16_t port);
+  // Listens on all addresses (IPv4 and IPv6 when available), or on `bind_address` alone
+  // (an IPv4 or IPv6 address of this host: serve --bind). Throws Error(kUsage) for an address
+  // that is not one, Error(kConnection) when the port or address cannot be bound.
+  static TcpSocket listen(uint16_t port, const std::string& bind_address = "");
 
   TcpSocket() = default;
   explicit TcpSocket(int fd) : fd_(fd) {}

@@ -68,7 +68,7 @@ size_t BenchmarkSuite::register_benchmarks() {
 ClientSession& BenchmarkSuite::session() {
   if (!session_) {
     session_ = connect_when_free(options_.host, options_.port, options_.bootstrap_options(),
-                                 options_.wait, std::cerr);
+                                 options_.wait, std::cerr, options_.key ? &*options_.key : nullptr);
     session_->use_sample_clock(options_.sample_clock);
   }
   return *session_;

@@ -37,6 +37,7 @@ struct SuiteOptions {
   uint32_t threads = 1;                 // --threads (at most the QP count)
   std::vector<int> cpus;                // --cpus, then the placement's: thread t on cpus[t % size]
   std::optional<int> numa;              // --numa N or kNumaOff (not given: the device's node)
+  std::optional<SharedKey> key;         // --key: proves this client to a server that asks
   std::optional<uint64_t> iterations;   // --iters; otherwise Google Benchmark's min_time decides
   uint64_t duration_ns = 0;             // --duration: a timed window instead of --iters
   uint64_t margin_ns = 0;               // --margin: before and after the window

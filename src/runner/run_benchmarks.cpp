@@ -130,7 +130,7 @@ int run_benchmarks(RunPlan r) {
   count_selected(expand_specs(r.suite), r.suite, benchmark::GetBenchmarkFilter());
   const LocalProbe probe = probe_local(r);
   auto session = connect_when_free(r.suite.host, r.suite.port, r.suite.bootstrap_options(),
-                                   r.suite.wait, std::cerr);
+                                   r.suite.wait, std::cerr, r.suite.key ? &*r.suite.key : nullptr);
   const nlohmann::json hello = session->server_hello();
   const nlohmann::json paths = paths_in_use(*session, r.suite);
   if (paths.contains("error")) session.reset();  // the server dropped that connection

@@ -28,12 +28,10 @@ class ValidatingHost final : public rdmabench::TestHost {
   nlohmann::json path() override { return {{"port", 1}}; }
 };
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+// One client's messages (one a line) to a server with or without --key.
+void drive(std::string_view input, const rdmabench::SharedKey* key) {
   ValidatingHost host;
-  rdmabench::ControlProtocol protocol(host, {{"type", "hello"}, {"version", "fuzz"}});
-  std::string_view input(reinterpret_cast<const char*>(data), size);
+  rdmabench::ControlProtocol protocol(host, {{"type", "hello"}, {"version", "fuzz"}}, key);
   while (!input.empty() && !protocol.finished()) {
     const size_t newline = input.find('\n');
     const std::string line(input.substr(0, newline));
@@ -42,8 +40,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (auto reply = protocol.handle(rdmabench::parse_control_message(line, "fuzzer")))
         (void)reply->dump();
     } catch (const rdmabench::Error&) {
-      return 0;  // the server sends this back and drops the client
+      return;  // the server sends this back and drops the client
     }
   }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const rdmabench::SharedKey key =
+      rdmabench::SharedKey::from_bytes("fuzzer's key, 32 bytes long..");
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  drive(input, nullptr);
+  drive(input, &key);  // the auth message's fields, then a refusal of anything else
   return 0;
 }

@@ -12,6 +12,10 @@
 #include "net/tcp_socket.h"
 
 using namespace rdmabench;
+
+namespace {
+const AddressAllowList everyone;
+}  // namespace
 using namespace std::chrono_literals;
 
 namespace {
@@ -74,7 +78,7 @@ TEST(BusyResponder, AFailingAcceptDoesNotSpin) {
   WaitingClient client;
   double used = 0;
   {
-    BusyResponder responder(listener, "test", utc_now_iso8601());
+    BusyResponder responder(listener, "test", utc_now_iso8601(), everyone);
     NoFreeDescriptors limit;
     ASSERT_TRUE(client.connect_to(port_of(listener)));
     const double before = process_cpu_seconds();
@@ -89,7 +93,7 @@ TEST(BusyResponder, StopsPromptlyWhileAcceptFails) {
   WaitingClient client;
   auto stopping = std::chrono::steady_clock::now();
   {
-    BusyResponder responder(listener, "test", utc_now_iso8601());
+    BusyResponder responder(listener, "test", utc_now_iso8601(), everyone);
     NoFreeDescriptors limit;
     ASSERT_TRUE(client.connect_to(port_of(listener)));
     std::this_thread::sleep_for(50ms);

@@ -172,3 +172,32 @@ TEST(ControlMessages, APeersErrorKeepsOnlyAFailureExitCode) {
   EXPECT_EQ(code_of(R"({"type":"error","exit_code":7})"), ExitCode::kConnection);
   EXPECT_EQ(code_of(R"({"type":"error","exit_code":8})"), ExitCode::kConnection);
 }
+
+// serve --key: the hello carries a fresh challenge; nothing but the right response is heard
+// before the client is in, and the key never appears in any message.
+TEST(ControlProtocol, AKeyedServerHearsNothingBeforeTheRightResponse) {
+  const SharedKey key = SharedKey::from_bytes("the operator's key, 0123456789");
+  const SharedKey other = SharedKey::from_bytes("someone else's key, 0123456789");
+  RecordingHost host;
+  ControlProtocol p(host, {{"type", "hello"}, {"version", "srv"}}, &key);
+  const json greeting = *p.handle(hello());
+  const std::string challenge = greeting.at("auth").at("challenge");
+  EXPECT_EQ(greeting["auth"]["method"], "hmac-sha256");
+  EXPECT_EQ(challenge.size(), 64u);
+  EXPECT_EQ(greeting.dump().find("operator"), std::string::npos);
+  EXPECT_EQ(error_of(p, setup()), ExitCode::kConnection);  // no key given: refused
+  ControlProtocol wrong(host, {{"type", "hello"}}, &key);
+  const std::string c2 = (*wrong.handle(hello()))["auth"]["challenge"];
+  EXPECT_NE(c2, challenge);  // every client its own
+  EXPECT_EQ(error_of(wrong, {{"type", "auth"}, {"response", other.respond(c2)}}),
+            ExitCode::kConnection);
+  ControlProtocol odd(host, {{"type", "hello"}}, &key);
+  odd.handle(hello());
+  EXPECT_EQ(error_of(odd, {{"type", "auth"}, {"response", 7}}), ExitCode::kConnection);
+  EXPECT_TRUE(host.calls.empty());
+  ControlProtocol right(host, {{"type", "hello"}}, &key);
+  const std::string c3 = (*right.handle(hello()))["auth"]["challenge"];
+  EXPECT_EQ((*right.handle({{"type", "auth"}, {"response", key.respond(c3)}}))["ok"], true);
+  EXPECT_FALSE(right.handle(setup()));
+  EXPECT_EQ(host.calls, (std::vector<std::string>{"setup write/bw/busy/65536"}));
+}

@@ -1,0 +1,62 @@
+#include "control/server_caps.h"
+
+#include "core/error.h"
+#include "datapath/endpoint.h"
+
+namespace rdmabench {
+
+namespace {
+
+std::string mib(uint64_t bytes) {
+  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+}
+
+std::string seconds(std::chrono::milliseconds ms) {
+  return std::to_string(ms.count() / 1000) +
+         (ms.count() % 1000 ? "." + std::to_string(ms.count() % 1000) : "") + " s";
+}
+
+Error over(const std::string& what, const std::string& cap) {
+  return Error(ExitCode::kUsage, what + ", more than this server allows (" + cap +
+                                     "); ask for less, or ask its operator");
+}
+
+}  // namespace
+
+std::string ServerCaps::describe() const {
+  std::string all;
+  auto add = [&](const std::string& item) { all += (all.empty() ? "" : ", ") + item; };
+  if (max_duration) add("--max-duration " + seconds(*max_duration));
+  if (max_memory_bytes) add("--max-memory " + mib(*max_memory_bytes));
+  if (max_qps) add("--max-qps " + std::to_string(*max_qps));
+  if (max_threads) add("--max-threads " + std::to_string(*max_threads));
+  return all.empty() ? "none" : all;
+}
+
+void check_spec_within(const ServerCaps& caps, const TestSpec& spec) {
+  if (caps.max_qps && spec.qps > *caps.max_qps)
+    throw over(spec.name() + " asks " + std::to_string(spec.qps) + " QPs",
+               "--max-qps " + std::to_string(*caps.max_qps));
+  if (caps.max_threads && spec.threads > *caps.max_threads)
+    throw over(spec.name() + " asks " + std::to_string(spec.threads) + " threads",
+               "--max-threads " + std::to_string(*caps.max_threads));
+  if (caps.max_memory_bytes) {
+    const uint64_t bytes = registered_bytes(spec, Side::kServer);
+    if (bytes > *caps.max_memory_bytes)
+      throw over(spec.name() + " would register " + mib(bytes) + " on the server",
+                 "--max-memory " + mib(*caps.max_memory_bytes));
+  }
+}
+
+void check_run_within(const ServerCaps& caps, uint64_t duration_ns,
+                      std::chrono::milliseconds left) {
+  if (!caps.max_duration) return;
+  const std::string cap = "--max-duration " + seconds(*caps.max_duration) + " a client";
+  if (left.count() <= 0) throw over("this client's session has used its time", cap);
+  const auto asked = std::chrono::milliseconds(duration_ns / 1'000'000);
+  if (asked > left)
+    throw over("a run of " + seconds(asked) + " with " + seconds(left) + " of the session left",
+               cap);
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,108 @@
+"""A server safe to leave running, on real rxe (lo): --bind, --allow, --key and the operator's
+caps each refuse what they should with an error that names them (the client's exit status says
+which kind: 4 for who may connect, 2 for what may be asked), the server logs one line per
+client (its address, what it asked, what happened), and it serves a valid client after every
+refusal. On lo every client comes from 127.0.0.1 unless it binds another address first, which a
+plain socket here does to be refused while rdmabench is served."""
+import json
+import os
+import socket
+import time
+
+import pytest
+
+from conftest import Server, run
+
+pytestmark = pytest.mark.layout("lo")
+
+RUN = ["--pattern", "write", "--mode", "bw", "--cq", "busy", "--sizes", "4096", "--cm", "oob",
+       "--counters", "off", "--no-wait"]
+
+
+@pytest.fixture
+def port():
+    return 18900 + os.getpid() % 90
+
+
+def client(rdmabench, port, *extra, host="127.0.0.1", timeout=60):
+    length = () if "--iters" in extra or "--duration" in extra else ("--iters", "200")
+    return run([rdmabench, "run", host, "--port", str(port), *RUN, *length, *extra],
+               timeout=timeout)
+
+
+def served(rdmabench, port, srv, *extra):
+    """A valid client is served, and the server logged it done with what it asked."""
+    proc = client(rdmabench, port, *extra)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert srv.text().rstrip().endswith("client 127.0.0.1 done [1 set up (write/bw/busy/4096)]"), \
+        srv.text()
+    assert srv.proc.poll() is None
+
+
+def hello_from(address, port):
+    """A client from `address` (bound before it connects) says hello; the server's answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(address, 0)) as c:
+        c.sendall(b'{"type":"hello","protocol":0,"version":"test"}\n')
+        return json.loads(c.makefile().readline())
+
+
+def test_allow_refuses_other_addresses_and_bind_listens_on_one(rdmabench, port, tmp_path):
+    with Server(rdmabench, port, tmp_path, "--allow", "127.0.0.1/32,10.0.0.0/8") as srv:
+        answer = hello_from("127.0.0.2", port)
+        assert answer == {"type": "error", "exit_code": 4, "message": "this server does not answer "
+                          "clients from 127.0.0.2 (its --allow list); ask its operator"}, answer
+        assert "client 127.0.0.2: refused, not in --allow 127.0.0.1/32, 10.0.0.0/8" in srv.text()
+        served(rdmabench, port, srv)
+    with Server(rdmabench, port + 1, tmp_path, "--allow", "10.0.0.0/8") as srv:
+        refused = client(rdmabench, port + 1)
+        assert refused.returncode == 4, refused.stderr
+        assert "server: this server does not answer clients from 127.0.0.1 (its --allow list)" \
+            in refused.stderr, refused.stderr
+    with Server(rdmabench, port + 2, tmp_path, "--bind", "127.0.0.1") as srv:
+        elsewhere = client(rdmabench, port + 2, host="127.0.0.2")  # nothing listens there
+        assert elsewhere.returncode == 4 and "connect" in elsewhere.stderr, elsewhere.stderr
+        served(rdmabench, port + 2, srv)
+
+
+def test_a_key_is_proved_never_sent(rdmabench, port, tmp_path):
+    key, wrong = tmp_path / "key", tmp_path / "wrong"
+    key.write_text("an operator's secret of enough length\n")
+    wrong.write_text("a guess at the secret, long enough\n")
+    for f in (key, wrong):
+        f.chmod(0o600)
+    with Server(rdmabench, port, tmp_path, "--key", str(key)) as srv:
+        missing = client(rdmabench, port)
+        assert missing.returncode == 4 and "asks for a key (serve --key): give --key FILE" \
+            in missing.stderr, missing.stderr
+        guessed = client(rdmabench, port, "--key", str(wrong))
+        assert guessed.returncode == 4 and "wrong key" in guessed.stderr, guessed.stderr
+        assert "client 127.0.0.1 dropped: wrong key" in srv.text(), srv.text()
+        served(rdmabench, port, srv, "--key", str(key))
+    key.chmod(0o644)
+    proc = run([rdmabench, "serve", "--port", str(port), "--key", str(key)], timeout=10)
+    assert proc.returncode == 2 and "chmod 600" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("cap, ask, named", [
+    (("--max-qps", "2"), ("--qps", "4"), "asks 4 QPs, more than this server allows (--max-qps 2)"),
+    (("--max-threads", "1"), ("--qps", "2", "--threads", "2"), "(--max-threads 1)"),
+    (("--max-memory", "16M"), ("--pattern", "send", "--sizes", "8M", "--iters", "20"),
+     "would register 72 MiB on the server, more than this server allows (--max-memory 16 MiB)"),
+    (("--max-duration", "2"), ("--duration", "5"), "a run of 5 s with "),
+])
+def test_caps_refuse_a_spec_that_asks_more(rdmabench, port, tmp_path, cap, ask, named):
+    with Server(rdmabench, port, tmp_path, *cap) as srv:
+        proc = client(rdmabench, port, *ask)
+        assert proc.returncode == 2 and named in proc.stderr, proc.stderr
+        assert f"client 127.0.0.1 dropped: " in srv.text(), srv.text()
+        served(rdmabench, port, srv)
+
+
+def test_max_duration_ends_a_run_that_would_outlast_it(rdmabench, port, tmp_path):
+    with Server(rdmabench, port, tmp_path, "--max-duration", "2") as srv:
+        start = time.monotonic()
+        proc = client(rdmabench, port, "--iters", "100000000", "--timeout", "5")
+        took = time.monotonic() - start
+        assert proc.returncode == 2 and "--max-duration" in proc.stderr, proc.stderr[-2000:]
+        assert took < 10, took
+        served(rdmabench, port, srv)

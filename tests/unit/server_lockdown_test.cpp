@@ -1,0 +1,130 @@
+// What a server left running refuses: addresses outside --allow, a key file anyone can read,
+// and specs over the operator's caps, each with an error that names what refused it.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "control/server_caps.h"
+#include "core/error.h"
+#include "net/address_allow_list.h"
+#include "net/shared_key.h"
+#include "spec_fixture.h"
+
+using namespace rdmabench;
+
+namespace {
+
+std::string error_text(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return std::to_string(static_cast<int>(e.exit_code())) + " " + e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(AddressAllowList, NetworksOfBothFamilies) {
+  const AddressAllowList list = AddressAllowList::parse("10.0.0.0/8, 192.168.1.7,fd00::/8");
+  EXPECT_TRUE(list.allows("10.200.3.4"));
+  EXPECT_TRUE(list.allows("192.168.1.7"));
+  EXPECT_FALSE(list.allows("192.168.1.8"));
+  EXPECT_TRUE(list.allows("fd12::5"));
+  EXPECT_FALSE(list.allows("fe80::1"));
+  EXPECT_FALSE(list.allows("127.0.0.1"));
+  EXPECT_FALSE(list.allows("garbage"));
+  EXPECT_TRUE(AddressAllowList::parse("10.1.2.3/31").allows("10.1.2.2"));
+  EXPECT_FALSE(AddressAllowList::parse("10.1.2.3/31").allows("10.1.2.4"));
+  EXPECT_TRUE(AddressAllowList::parse("0.0.0.0/0").allows("8.8.8.8"));
+  EXPECT_TRUE(AddressAllowList().allows("8.8.8.8"));  // no --allow: everyone
+  EXPECT_EQ(list.text(), "10.0.0.0/8, 192.168.1.7, fd00::/8");
+}
+
+TEST(AddressAllowList, BadItemsAreUsageErrorsNamingThem) {
+  EXPECT_EQ(error_text([] { AddressAllowList::parse("10.0.0.0/33"); }),
+            "2 --allow '10.0.0.0/33': the prefix length must be 0 to 32 (examples: 10.0.0.0/8, "
+            "192.168.1.7, fd00::/8)");
+  EXPECT_NE(error_text([] { AddressAllowList::parse("host.example"); }).find("not an IPv4"),
+            std::string::npos);
+  EXPECT_NE(error_text([] { AddressAllowList::parse(","); }), "no error");
+  EXPECT_NE(error_text([] { AddressAllowList::parse("10.0.0.0/"); }), "no error");
+}
+
+TEST(SharedKey, ChallengeAndResponse) {
+  const SharedKey key = SharedKey::from_bytes("0123456789abcdef0123");
+  const std::string challenge = new_challenge();
+  EXPECT_EQ(challenge.size(), 64u);
+  EXPECT_NE(new_challenge(), challenge);
+  const std::string response = key.respond(challenge);
+  EXPECT_EQ(response.size(), 64u);  // HMAC-SHA256 in hex
+  EXPECT_TRUE(key.accepts(challenge, response));
+  EXPECT_FALSE(key.accepts(new_challenge(), response));
+  EXPECT_FALSE(SharedKey::from_bytes("0123456789abcdef0124").accepts(challenge, response));
+  EXPECT_FALSE(key.accepts(challenge, response.substr(1)));
+  // The wire format, fixed: HMAC-SHA256(key, "rdmabench-auth-1:" + challenge) in lowercase hex
+  // (Python: hmac.new(b"0123456789abcdef", b"rdmabench-auth-1:x", hashlib.sha256)).
+  EXPECT_EQ(SharedKey::from_bytes("0123456789abcdef").respond("x"),
+            "af9fdbcaf854f6b08a9e4257eee78a0bb7b247005383c820f0f651035e1c761b");
+}
+
+TEST(SharedKey, TheFileMustBeLongEnoughAndPrivate) {
+  const auto path =
+      std::filesystem::temp_directory_path() / ("rdmabench-key-" + std::to_string(getpid()));
+  std::ofstream(path) << "short\n";
+  chmod(path.c_str(), 0600);
+  EXPECT_NE(error_text([&] { SharedKey::from_file(path); }).find("shorter than 16 bytes"),
+            std::string::npos);
+  std::ofstream(path) << "a long enough secret for the test\n";
+  chmod(path.c_str(), 0644);
+  EXPECT_NE(error_text([&] { SharedKey::from_file(path); }).find("chmod 600"), std::string::npos);
+  chmod(path.c_str(), 0600);
+  EXPECT_TRUE(SharedKey::from_file(path).accepts(
+      "c", SharedKey::from_bytes("a long enough secret for the test").respond("c")));
+  std::filesystem::remove(path);
+  EXPECT_NE(error_text([&] { SharedKey::from_file(path); }).find("cannot read it"),
+            std::string::npos);
+}
+
+TEST(ServerCaps, SpecsOverACapAreRefusedNamingIt) {
+  ServerCaps caps;
+  caps.max_qps = 4;
+  caps.max_threads = 2;
+  caps.max_memory_bytes = 64ull << 20;
+  TestSpec spec = a_spec();
+  EXPECT_EQ(error_text([&] { check_spec_within(caps, spec); }), "no error");
+  spec.qps = 8;
+  EXPECT_EQ(error_text([&] { check_spec_within(caps, spec); }),
+            "2 write/bw/busy/65536/qps:8 asks 8 QPs, more than this server allows (--max-qps 4); "
+            "ask for less, or ask its operator");
+  spec.qps = 2;
+  spec.threads = 3;
+  EXPECT_NE(error_text([&] { check_spec_within(caps, spec); }).find("(--max-threads 2)"),
+            std::string::npos);
+  spec.threads = 1;
+  spec.size = 8ull << 20;
+  spec.pattern = *parse_pattern("send");  // the server receives into a ring of 64 MiB a side
+  EXPECT_NE(error_text([&] { check_spec_within(caps, spec); }).find("(--max-memory 64 MiB)"),
+            std::string::npos);
+  EXPECT_EQ(caps.describe(), "--max-memory 64 MiB, --max-qps 4, --max-threads 2");
+}
+
+TEST(ServerCaps, ARunMustFitWhatIsLeftOfTheSession) {
+  ServerCaps caps;
+  EXPECT_EQ(error_text([&] { check_run_within(caps, 1ull << 60, std::chrono::milliseconds(0)); }),
+            "no error");  // no --max-duration
+  caps.max_duration = std::chrono::seconds(10);
+  EXPECT_EQ(error_text([&] { check_run_within(caps, 5'000'000'000, std::chrono::seconds(6)); }),
+            "no error");
+  EXPECT_NE(error_text([&] {
+              check_run_within(caps, 8'000'000'000, std::chrono::seconds(6));
+            }).find("a run of 8 s with 6 s of the session left"),
+            std::string::npos);
+  EXPECT_NE(error_text([&] {
+              check_run_within(caps, 0, std::chrono::milliseconds(0));
+            }).find("has used its time"),
+            std::string::npos);
+}
