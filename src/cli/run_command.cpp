@@ -84,8 +84,10 @@ void add_what_to_run(cxxopts::Options& options) {
       "mode", "bw,lat or all", cxxopts::value<std::string>()->default_value("all"))(
       "cq", cq_help(), cxxopts::value<std::string>()->default_value("all"))(
       "rate",
-      "lat only: round trips started per second, open loop, each latency counted from its "
-      "intended start; several: 0,1000,10000 (0: back to back)",
+      "Offered load, open loop: lat round trips started per second, each latency counted from "
+      "its intended start; bw messages a QP per second, or Gb/s a QP (2.5gbps), each sent at "
+      "its time and the row showing offered against achieved; several: 0,1000,10000 (0: back "
+      "to back)",
       cxxopts::value<std::string>()->default_value("0"))(
       "sizes", "Message sizes: 2:8M (powers of two), 4096, 2,64K,1M",
       cxxopts::value<std::string>()->default_value(kDefaultSizes))(
@@ -246,10 +248,41 @@ std::vector<uint64_t> parse_number_list(const std::string& text, const std::stri
   return out;
 }
 
-// --rate: round trips per second, each 0..kMaxRate.
-std::vector<uint64_t> parse_rates(const std::string& text) {
-  return parse_number_list(text, "rate", 0, kMaxRate,
-                           "a rate in round trips per second (examples: 1000, 0,1000,10000)");
+// 2.5 -> "2.5", 10 -> "10".
+std::string format_gbps(double gbps) {
+  std::ostringstream text;
+  text << gbps;
+  return text.str();
+}
+
+// --rate: round trips (lat) or messages a QP (bw) per second, each 0..kMaxRate, or Gb/s a QP
+// (bw: "2.5gbps" or "2.5Gb/s", above 0 and at most 10000).
+std::vector<OfferedRate> parse_rates(const std::string& text) {
+  std::vector<OfferedRate> rates;
+  std::string counts;
+  for (const std::string& item : split_comma_list(text)) {
+    std::string lower = item;
+    std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+    const size_t unit = lower.ends_with("gbps") ? 4 : lower.ends_with("gb/s") ? 4 : 0;
+    if (unit == 0) {
+      counts += (counts.empty() ? "" : ",") + item;
+      continue;
+    }
+    const std::string number = item.substr(0, item.size() - unit);
+    char* end = nullptr;
+    const double gbps = std::strtod(number.c_str(), &end);
+    if (number.empty() || end != number.c_str() + number.size() || !(gbps > 0 && gbps <= 10000))
+      throw Error(ExitCode::kUsage, "--rate '" + item.substr(0, 40) +
+                                        "': give Gb/s a QP above 0 and at most 10000 (2.5gbps)");
+    rates.push_back({0, gbps});
+  }
+  if (!counts.empty())
+    for (const uint64_t r : parse_number_list(counts, "rate", 0, kMaxRate,
+                                              "a rate per second (lat: round trips; bw: "
+                                              "messages a QP; examples: 1000, 0,1000,10000)"))
+      rates.push_back({r, 0});
+  if (rates.empty()) throw Error(ExitCode::kUsage, "--rate: nothing given");
+  return rates;
 }
 
 // --qps: QP counts, each 1..kMaxQps.
@@ -299,15 +332,23 @@ void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
 // device (lat needs a thread per QP, --bidir is bw only, ...), before anything connects; the
 // device's limits are checked once it is open.
 void validate_combinations(const SuiteOptions& so) {
+  const bool in_gbps = std::any_of(so.rates.begin(), so.rates.end(),
+                                   [](const OfferedRate& r) { return r.gbps > 0; });
+  if (in_gbps && so.runs(Mode::kLatency))
+    throw Error(ExitCode::kUsage,
+                "--rate in Gb/s paces bw streams only, and lat runs round trips: give --mode bw, "
+                "or a rate in round trips per second");
+  for (const OfferedRate& r : so.rates)
+    for (const uint64_t size : so.sizes)
+      if (r.gbps > 0 && r.per_second_at(size) > kMaxRate)
+        throw Error(ExitCode::kUsage,
+                    "--rate " + format_gbps(r.gbps) + "gbps at " + std::to_string(size) +
+                        " B is " + std::to_string(r.per_second_at(size)) +
+                        " messages a second, more than " + std::to_string(kMaxRate) +
+                        ": give larger --sizes or a lower rate");
   for (const TestSpec& s : expand_specs(so)) validate_spec(s);
   if (so.base.bidir && !so.runs(Mode::kBandwidth))
     throw Error(ExitCode::kUsage, "--bidir needs bw mode (--mode bw or all)");
-  const bool paced =
-      std::any_of(so.rates.begin(), so.rates.end(), [](uint64_t r) { return r > 0; });
-  if (paced && !so.runs(Mode::kLatency))
-    throw Error(ExitCode::kUsage,
-                "--rate paces lat round trips only, and --mode bw runs none: give --mode lat or "
-                "all, or drop --rate (bw always runs back to back)");
 }
 
 // One note per pattern that runs at none of the sizes: "fetch_add at 2, 4096 B (atomics work

@@ -41,6 +41,12 @@ struct LanePlan {
   bool shared_receives = false;
   // --report-every: where this lane stores its running count of completed sends (null: none).
   std::atomic<uint64_t>* live = nullptr;
+  // bw --rate: each stream's messages per second (0: as fast as the queue allows), and whether
+  // the gaps between them are slept (a strategy that blocks) or polled through.
+  uint64_t rate = 0;
+  bool sleep_between = false;
+  // Raised: the run ends early (the paced loop looks between its polls; the waits watch it).
+  const std::atomic<bool>* abort = nullptr;
 };
 
 // One stream's counts after a run.
@@ -99,15 +105,29 @@ size_t stream_index(const std::deque<StreamState<Stream>>& streams, const ibv_wc
   return stream_of(wc.wr_id) / plan.threads;
 }
 
-// Posts on `st` while the send queue has room and the run has messages left, a chain of
-// --post-list at a time (only whole chains, as perftest, but for the run's last messages).
-// The closing message is the end marker when closes_with_marker, posted alone.
+// bw --rate: message k of every stream (counted from 0) is due k periods after the lane's
+// start, whenever the ones before it were posted, so that a stall is caught up at once and the
+// offered load holds (no coordinated omission).
+struct Pacing {
+  uint64_t period_ns = 0;  // 0: not paced
+  uint64_t start_ns = 0;
+  // Messages due by `now` on each stream (all of them when not paced).
+  uint64_t due(uint64_t now) const {
+    return period_ns == 0 ? UINT64_MAX : (now - start_ns) / period_ns + 1;
+  }
+  uint64_t due_at(uint64_t message) const { return start_ns + message * period_ns; }
+};
+
+// Posts on `st` while the send queue has room and the run has messages left (and, paced, are
+// due: at most `due` of them posted), a chain of --post-list at a time (only whole chains, as
+// perftest, but for the run's last messages and, paced, those due). The closing message is
+// the end marker when closes_with_marker, posted alone.
 // A check run signals every send, so that each one's completion can be checked. Validation
 // keeps post_list + signal_every <= tx_depth + 1, so that when a chain does not fit, the
 // signal_every or more sends outstanding hold a signalled one whose completion makes room.
 template <typename Stream>
 void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_imm, bool atomic,
-                     bool marker) {
+                     bool marker, uint64_t due = UINT64_MAX) {
   while (st.posted < st.limit) {
     const uint64_t room = spec.tx_depth - (st.posted - st.done);
     const uint64_t messages = st.limit - st.posted - (marker ? 1 : 0);
@@ -116,7 +136,9 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
       st.end.post(st.s, st.s.send_id(++st.posted));
       return;
     }
-    const uint32_t chain = static_cast<uint32_t>(std::min<uint64_t>(st.sends.capacity(), messages));
+    if (st.posted >= due) return;  // paced: the next one is not due yet
+    const uint32_t chain =
+        static_cast<uint32_t>(std::min({uint64_t{st.sends.capacity()}, messages, due - st.posted}));
     if (chain > room) return;
     for (uint32_t k = 0; k < chain; ++k) {
       const uint64_t seq = st.first_sequence + st.posted + k;  // the message's number
@@ -218,6 +240,48 @@ int harvest_or_drain(Pollers& pollers, const LaneOf<Stream>& lane,
   }
 }
 
+// Does `st` have messages not yet posted (the end marker aside)?
+template <typename Stream>
+bool posting_left(const StreamState<Stream>& st, bool marker) {
+  return st.posted + (marker ? 1 : 0) < st.limit;
+}
+
+// Paced, while messages are still to be posted: polls every CQ without blocking until a batch
+// comes (returned) or the next message is due (0), sleeping until then when the strategy
+// blocks, else polling through. An abort falls through to the blocking harvest, which says why.
+template <typename Pollers, typename Stream, typename Checks>
+int poll_until_due(Pollers& pollers, const LaneOf<Stream>& lane,
+                   std::deque<StreamState<Stream>>& streams, const LanePlan& plan,
+                   const Pacing& pacing, bool marker, size_t& next_group, Checks& checks,
+                   CompletionBatch& wc, uint64_t& verify_errors) {
+  uint64_t next = UINT64_MAX;
+  for (const StreamState<Stream>& st : streams)
+    if (posting_left(st, marker)) next = std::min(next, pacing.due_at(st.posted));
+  for (;;) {
+    for (auto& poller : pollers)
+      if (const int got = poller.try_poll(wc); got > 0) return got;
+    if (plan.abort != nullptr && plan.abort->load(std::memory_order_relaxed)) [[unlikely]]
+      return harvest_or_drain(pollers, lane, streams, plan, next_group, checks, wc, verify_errors);
+    if (now_ns() >= next) return 0;
+    if (plan.sleep_between) sleep_until_ns(next);
+  }
+}
+
+// One batch of completions, or 0 when, paced, the next message is due first (-1: the end).
+template <typename Pollers, typename Stream, typename Checks>
+int next_batch(Pollers& pollers, const LaneOf<Stream>& lane,
+               std::deque<StreamState<Stream>>& streams, const LanePlan& plan, const Pacing& pacing,
+               bool marker, size_t& next_group, Checks& checks, CompletionBatch& wc,
+               uint64_t& verify_errors) {
+  bool paced_posting = false;
+  if (pacing.period_ns != 0)
+    for (const StreamState<Stream>& st : streams) paced_posting |= posting_left(st, marker);
+  if (paced_posting)
+    return poll_until_due(pollers, lane, streams, plan, pacing, marker, next_group, checks, wc,
+                          verify_errors);
+  return harvest_or_drain(pollers, lane, streams, plan, next_group, checks, wc, verify_errors);
+}
+
 // One state per stream of the lane, each to post `n` sends (none when this side only receives;
 // unbounded in a timed window, until it closes).
 template <typename Stream>
@@ -284,11 +348,14 @@ LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LaneP
   uint64_t lane_sends = 0;          // completed on every stream of the lane, for plan.live
   bool open = timed && plan.sends;  // a timed window still taking new messages
   const bool marker = lane_detail::closes_with_marker(plan);
+  const lane_detail::Pacing pacing{plan.sends && plan.rate > 0 ? 1'000'000'000 / plan.rate : 0,
+                                   start};
   while (sending > 0 || receiving > 0) {
+    const uint64_t due = pacing.due(pacing.period_ns != 0 ? now_ns() : start);
     for (StreamState& st : streams)
-      lane_detail::fill_send_queue(st, spec, with_imm, atomic, marker);
-    const int got = lane_detail::harvest_or_drain(pollers, lane, streams, plan, next_group, checks,
-                                                  wc, result.verify_errors);
+      lane_detail::fill_send_queue(st, spec, with_imm, atomic, marker, due);
+    const int got = lane_detail::next_batch(pollers, lane, streams, plan, pacing, marker,
+                                            next_group, checks, wc, result.verify_errors);
     if (got < 0) break;  // a lossy receiver, after the peer's end
     const uint64_t t = timed || got > 0 ? now_ns() : 0;
     for (int i = 0; i < got; ++i) {

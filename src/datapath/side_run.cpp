@@ -74,6 +74,9 @@ std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Sid
   plan.lossy = !spec.transport->reliable;
   plan.shared_receives = spec.srq;
   const bool bw = spec.mode == Mode::kBandwidth;
+  plan.rate = bw ? spec.rate : 0;
+  plan.sleep_between = strategy_info(spec.cq.of(side)).blocks;
+  plan.abort = &abort.raised;
   if (bw && !plan.sends && !plan.receives) return out;  // a passive target: nothing to run
   const size_t per_thread = samples.size() / threads;
   std::vector<LanePlan> plans(threads, plan);  // each thread's, with its own live slot

@@ -32,6 +32,7 @@ const std::vector<CounterInfo> kCatalogue = {
     {"loss_fraction", "1", "", kDown, "bw over uc/ud with a receiving target: lost_msgs / sent_msgs (bandwidth and msgs count only what arrived)"},
     {"offered_rate", "round trips/s", "", kNone, "lat --rate: the offered load (0: back to back)"},
     {"achieved_rate", "round trips/s", "", kUp, "lat: counted round trips over their span"},
+    {"offered_msgs_per_second", "messages/s", "", kNone, "bw --rate: the offered load, every QP (and both directions with --bidir); msgs_per_second is what was achieved"},
     {"lat_min_us", "us", "msg", kDown, "latency minimum"},
     {"lat_mean_us", "us", "msg", kDown, "latency mean"},
     {"lat_stddev_us", "us", "msg", kDown, "latency standard deviation"},

@@ -161,6 +161,8 @@ RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uin
   auto& c = out.counters;
   c["msgs_per_second"] = rate;
   c["bytes_per_second"] = rate * static_cast<double>(spec.size);
+  if (spec.mode == Mode::kBandwidth && spec.rate > 0)  // what --rate offered, every QP and way
+    c["offered_msgs_per_second"] = static_cast<double>(spec.rate) * spec.qps * (spec.bidir ? 2 : 1);
   c["size"] = static_cast<double>(spec.size);
   out.seconds_per_msg = rate > 0 ? 1.0 / rate : 0;
   double all_msgs = 0;  // every message of the run, both directions, margins included

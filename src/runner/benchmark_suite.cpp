@@ -25,8 +25,7 @@ std::vector<TestSpec> expand_specs(const SuiteOptions& options) {
     for (Mode m : options.modes)
       for (const CqChoice& c : options.cq_choices)
         for (uint64_t size : sizes)
-          // --rate paces lat only: bw runs once, back to back.
-          for (uint64_t rate : m == Mode::kLatency ? options.rates : std::vector<uint64_t>{0})
+          for (const OfferedRate& rate : options.rates)
             for (uint32_t qps : options.qps)
               for (uint32_t chain :
                    m == Mode::kBandwidth ? options.post_lists : std::vector<uint32_t>{1}) {
@@ -36,10 +35,11 @@ std::vector<TestSpec> expand_specs(const SuiteOptions& options) {
                 s.mode = m;
                 s.cq = c;
                 s.size = size;
-                s.rate = rate;
+                s.rate = rate.per_second_at(size);
                 s.qps = qps;
                 s.threads = std::min(options.threads, qps);
                 s.bidir = options.base.bidir && m == Mode::kBandwidth;
+                if (m == Mode::kLatency && rate.gbps > 0) continue;  // refused at parse time
                 specs.push_back(s);
               }
   return specs;

@@ -20,6 +20,19 @@
 
 namespace rdmabench {
 
+// One --rate item: lat round trips, or bw messages a QP, per second (0: back to back); or, for
+// bw only, Gb/s of payload a QP, which each size turns into messages per second.
+struct OfferedRate {
+  uint64_t per_second = 0;
+  double gbps = 0;  // > 0: given in Gb/s
+  uint64_t per_second_at(uint64_t size) const {
+    if (gbps <= 0) return per_second;
+    return std::max<uint64_t>(
+        1, static_cast<uint64_t>(gbps * 1e9 / 8 / static_cast<double>(size) + 0.5));
+  }
+  bool paces() const { return per_second > 0 || gbps > 0; }
+};
+
 struct SuiteOptions {
   std::string host;
   uint16_t port = 18515;
@@ -31,8 +44,8 @@ struct SuiteOptions {
   std::vector<Mode> modes;
   std::vector<CqChoice> cq_choices;
   std::vector<uint64_t> sizes;
-  std::vector<uint64_t> rates{0};       // --rate: offered loads for lat (0: back to back)
-  std::vector<uint32_t> qps{1};         // --qps: QPs per benchmark, one benchmark each
+  std::vector<OfferedRate> rates{OfferedRate{}};  // --rate: offered loads (0: back to back)
+  std::vector<uint32_t> qps{1};                   // --qps: QPs per benchmark, one benchmark each
   std::vector<uint32_t> post_lists{1};  // --post-list: bw chain lengths, one benchmark each
   uint32_t threads = 1;                 // --threads (at most the QP count)
   std::vector<int> cpus;                // --cpus, then the placement's: thread t on cpus[t % size]

@@ -39,7 +39,7 @@ std::string latency_legend() {
 }
 
 bool paced(const TestSpec& spec) {
-  return spec.mode == Mode::kLatency && spec.rate > 0;
+  return spec.rate > 0;
 }
 
 // The first column after the size: what was counted, or the aggregate's statistic.
@@ -72,6 +72,9 @@ std::string bandwidth_row(const TestSpec& spec, const Run& run) {
   if (spec.counts_arrivals())
     row += format(" %12.0f %12.0f %8.3f", run_counter(run, "sent_msgs"),
                   run_counter(run, "received_msgs"), run_counter(run, "loss_fraction") * 100);
+  if (paced(spec))
+    row += format(" %12.0f %12.0f", run_counter(run, "offered_msgs_per_second"),
+                  run_counter(run, "msgs_per_second"));
   return row;
 }
 
@@ -104,6 +107,10 @@ std::string table_header(const TestSpec& spec) {
     out +=
         "; #msgs: messages counted; MiB = 2^20 bytes, as perftest's MB; cpu: us per message, "
         "each side's own; vcsw: the client's)\n";
+    if (paced(spec))
+      out +=
+          " (--rate: messages per second over every QP, offered and achieved; each message "
+          "sent at its time, a late one at once)\n";
     if (spec.counts_arrivals())
       out += " (" + spec.transport.name() +
              ": #msgs and BW count what arrived; sent and received: the whole run's)\n";
@@ -113,6 +120,7 @@ std::string table_header(const TestSpec& spec) {
     out += format(" %-10s %-10s %14s %14s %12s %11s %11s %12s", "#bytes", "#msgs", "BW avg[MiB/s]",
                   "BW avg[Gb/s]", "rate[Mpps]", "cpu_cli[us]", "cpu_srv[us]", "vcsw_cli/msg");
     if (spec.counts_arrivals()) out += format(" %12s %12s %8s", "sent", "received", "loss[%]");
+    if (paced(spec)) out += format(" %12s %12s", "offered[/s]", "achieved[/s]");
   }
   return out + "\n" + std::string(100, '-') + "\n";
 }

@@ -96,10 +96,9 @@ void validate_spec(const TestSpec& s) {
           "it must be between 1 and tx_depth (" + std::to_string(s.tx_depth) + ")");
   require(s.poll_batch >= 1 && s.poll_batch <= kMaxPollBatch, named("poll_batch", "--poll-batch"),
           s.poll_batch, "it must be between 1 and " + std::to_string(kMaxPollBatch));
-  require(s.rate == 0 || s.mode == Mode::kLatency, named("rate", "--rate"), s.rate,
-          "it paces lat mode only (bw streams as fast as the queue allows)");
   require(s.rate <= kMaxRate, named("rate", "--rate"), s.rate,
-          "it must be at most " + std::to_string(kMaxRate) + " round trips per second");
+          "it must be at most " + std::to_string(kMaxRate) +
+              (s.mode == Mode::kLatency ? " round trips" : " messages a QP") + " per second");
   require(s.qps >= 1 && s.qps <= kMaxQps, named("qps", "--qps"), s.qps,
           "it must be between 1 and " + std::to_string(kMaxQps));
   require(s.threads >= 1 && s.threads <= std::min(s.qps, kMaxThreads),

@@ -224,12 +224,24 @@ def test_a_value_of_the_wrong_type_names_its_option(command, args, says):
     assert says in proc.stderr and "\u2018" not in proc.stderr, proc.stderr
 
 
-def test_rate_with_bw_only_is_refused_not_ignored():
-    proc = rdmabench("run", "10.255.255.1", "--rate", "1000", "--mode", "bw")
-    assert proc.returncode == 2 and "--rate paces lat" in proc.stderr, proc.stderr
-    for mode in ("all", "lat"):  # lat rows take the rate; bw rows run back to back
+def test_rate_paces_bw_too_and_in_gbps_only_bw():
+    """--rate paces every mode (lat round trips, bw messages a QP); a rate in Gb/s only bw's,
+    and anything else is refused naming the item. Exit 3 is past the options: no device here."""
+    for mode in ("bw", "all", "lat"):
         proc = rdmabench("run", "10.255.255.1", "--rate", "1000", "--mode", mode)
         assert proc.returncode == 3, proc.stderr
+    for rate in ("2.5gbps", "0,1Gb/s"):
+        proc = rdmabench("run", "10.255.255.1", "--rate", rate, "--mode", "bw", "--sizes", "64K")
+        assert proc.returncode == 3, proc.stderr
+    proc = rdmabench("run", "10.255.255.1", "--rate", "2.5gbps", "--mode", "bw", "--sizes", "2,64K")
+    assert proc.returncode == 2 and "--rate 2.5gbps at 2 B is 156250000 messages a second" \
+        in proc.stderr, proc.stderr
+    proc = rdmabench("run", "10.255.255.1", "--rate", "2gbps", "--mode", "all")
+    assert proc.returncode == 2 and "--rate in Gb/s paces bw streams only" in proc.stderr, \
+        proc.stderr
+    for bad in ("0gbps", "xgbps", "-1gbps", "20000gbps"):
+        proc = rdmabench("run", "10.255.255.1", "--rate", bad, "--mode", "bw")
+        assert proc.returncode == 2 and f"--rate '{bad}'" in proc.stderr, (bad, proc.stderr)
 
 
 def test_rdma_cm_with_no_device_says_there_is_none():

@@ -116,7 +116,9 @@ def test_hybrid_spans_event_and_busy_by_counts(rdmabench, layout, server, tmp_pa
 def test_rate_paces_lat_open_loop_and_counts_from_the_intended_start(rdmabench, layout, server,
                                                                        tmp_path):
     """With --rate R the n round trips cannot take less than (n - 1) / R (a logical bound, not a
-    timing threshold); each lat row records offered and achieved rate; bw ignores --rate."""
+    timing threshold); each lat row records offered and achieved rate. bw rows are paced too:
+    message k of a QP is not posted before k / R, so n messages cannot be done in less than
+    (n - 1) / R either."""
     out = tmp_path / "rate.json"
     proc = client(rdmabench, layout, server, "--cq", "busy;event", "--pattern", "send,write",
                   "--sizes", "2", "--iters", "300", "--rate", "0,500,2000", "--out", str(out))
@@ -124,11 +126,14 @@ def test_rate_paces_lat_open_loop_and_counts_from_the_intended_start(rdmabench, 
     rows = rows_of(out)
     for pattern in ("send", "write"):
         for cq in ("busy", "event"):
-            assert f"{pattern}/bw/{cq}/2" in rows and f"{pattern}/bw/{cq}/2/rate:500" not in rows
             assert rows[f"{pattern}/lat/{cq}/2"]["offered_rate"] == 0
+            assert "offered_msgs_per_second" not in rows[f"{pattern}/bw/{cq}/2"]
             for rate in (500, 2000):
                 row = rows[f"{pattern}/lat/{cq}/2/rate:{rate}"]
                 assert row["offered_rate"] == rate
                 assert 0 < row["achieved_rate"] <= rate * 300 / 299 * 1.0001, row["achieved_rate"]
-    proc = client(rdmabench, layout, server, "--mode", "bw", "--rate", "x", "--sizes", "2")
+                bw = rows[f"{pattern}/bw/{cq}/2/rate:{rate}"]
+                assert bw["offered_msgs_per_second"] == rate and bw["msgs"] == 300, bw
+                assert 0 < bw["msgs_per_second"] <= rate * 300 / 299 * 1.0001, bw["msgs_per_second"]
+    proc = client(rdmabench, layout, server, "--mode", "lat", "--rate", "x", "--sizes", "2")
     assert proc.returncode == 2 and "--rate" in proc.stderr

@@ -52,6 +52,7 @@ class FakeQp {
     max_outstanding = std::max(max_outstanding, seq - reaped_up_to);
     if (seq - reaped_up_to > tx_depth_) throw std::logic_error("more than tx_depth outstanding");
     ++posts;
+    post_times.push_back(now_ns());
     if (is_marker(wr)) ++markers;
     if (wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM) take_immediate(ntohl(wr.imm_data));
     if (is_atomic(wr.opcode))
@@ -76,6 +77,7 @@ class FakeQp {
   uint64_t posts = 0, signalled = 0, markers = 0, last_posted = 0, last_signalled = 0;
   uint64_t post_calls = 0, longest_chain = 0;
   uint64_t max_outstanding = 0;
+  std::vector<uint64_t> post_times;  // now_ns() at each request posted, in order
   // Each atomic's operands and where its old value lands, in posting order.
   struct Atomic {
     uint64_t compare_add, swap, lands_at;
@@ -634,4 +636,24 @@ TEST(BwLane, DebugCorruptGivesOneAtomicAWrongOperand) {
 }
 
 }  // namespace
+// bw --rate: message k of a stream is never posted before k periods after the lane started
+// (a bound the code decides, whatever the machine's speed), every message is still sent, and a
+// lane that fell behind posts what is due at once (here: all of a second stream's backlog).
+TEST(BwLane, PacedSendsAreNeverPostedBeforeTheirTime) {
+  const TestSpec spec = lane_spec("write", 16, 4);
+  for (const bool sleep : {false, true}) {
+    FakeLane f(spec, {0, 1}, false);
+    LanePlan plan = by_iterations(40, true, false, false);
+    plan.rate = 20'000;  // a period of 50 us
+    plan.sleep_between = sleep;
+    const uint64_t called_at = now_ns();
+    f.run(plan);
+    for (const FakeStream& s : f.streams) {
+      ASSERT_EQ(s.qp().posts, 40u);
+      for (size_t k = 0; k < s.qp().post_times.size(); ++k)
+        EXPECT_GE(s.qp().post_times[k], called_at + k * 50'000) << "message " << k;
+    }
+  }
+}
+
 }  // namespace rdmabench

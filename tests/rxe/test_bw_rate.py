@@ -1,0 +1,54 @@
+"""bw --rate on real rxe (lo): each QP's messages go out at the offered rate, every message
+checked (--verify), and the row shows offered against achieved. A paced row where the guest can
+carry the load (a few thousand 4 KiB messages a second) achieves its offered rate within 2 %;
+by iterations n messages cannot be done in less than (n - 1) / rate, so the achieved rate is
+never above n / (n - 1) of it (the pacing's own bound, which no speed of the guest changes)."""
+import json
+
+import pytest
+
+from conftest import client
+
+pytestmark = pytest.mark.layout("lo")
+
+
+def rows_of(path):
+    return {b["name"].split("/iterations")[0].split("/manual_time")[0]: b
+            for b in json.loads(path.read_text())["benchmarks"]}
+
+
+def test_paced_rows_by_iterations_achieve_the_offered_rate(rdmabench, layout, server, tmp_path):
+    out = tmp_path / "rate.json"
+    proc = client(rdmabench, layout, server, "--pattern", "write,send", "--mode", "bw",
+                  "--cq", "busy,event", "--sizes", "4096", "--qps", "2", "--iters", "1000",
+                  "--rate", "1000", "--verify", "--out", str(out), timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "offered[/s]" in proc.stdout and "achieved[/s]" in proc.stdout
+    rows = rows_of(out)
+    for pattern in ("write", "send"):
+        for cq in ("busy", "event"):
+            row = rows[f"{pattern}/bw/{cq}/4096/rate:1000/qps:2"]
+            assert row["verify_errors"] == 0 and row["msgs"] == 2000, row
+            offered, achieved = row["offered_msgs_per_second"], row["msgs_per_second"]
+            assert offered == 2000, row
+            assert achieved <= offered * 1000 / 999 * 1.0001, (pattern, cq, achieved)
+            assert achieved >= offered * 0.98, (pattern, cq, achieved)
+
+
+def test_a_paced_timed_window_and_a_rate_in_gbps(rdmabench, layout, server, tmp_path):
+    out = tmp_path / "window.json"
+    proc = client(rdmabench, layout, server, "--pattern", "send", "--mode", "bw", "--cq",
+                  "event", "--sizes", "4096", "--duration", "2", "--rate", "2000", "--verify",
+                  "--out", str(out), timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    row = rows_of(out)["send/bw/event/4096/rate:2000"]
+    assert row["verify_errors"] == 0 and row["offered_msgs_per_second"] == 2000, row
+    assert abs(row["msgs_per_second"] / 2000 - 1) <= 0.02, row["msgs_per_second"]
+    out = tmp_path / "gbps.json"
+    proc = client(rdmabench, layout, server, "--pattern", "write", "--mode", "bw", "--cq",
+                  "busy", "--sizes", "65536", "--iters", "200", "--rate", "0.1gbps",
+                  "--out", str(out), timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    row = rows_of(out)["write/bw/busy/65536/rate:191"]  # 0.1 Gb/s of 64 KiB messages
+    assert row["offered_msgs_per_second"] == 191, row
+    assert 191 * 0.98 <= row["msgs_per_second"] <= 191 * 200 / 199 * 1.0001, row
