@@ -12,7 +12,7 @@ namespace rdmabench {
 namespace {
 
 // perftest's flags (ib_write_bw and friends) as rdmabench spells them.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 38> kPerftestSpellings{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 39> kPerftestSpellings{{
     {"-n", "--iters N"},
     {"-s", "--sizes BYTES"},
     {"--size", "--sizes BYTES"},
@@ -35,6 +35,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 38> kPerftes
     {"-T", "--tclass N"},
     {"--tos", "--tclass N"},
     {"--use_hugepages", "--hugepages"},
+    {"--rate_limit", "--rate N (bw: messages a QP per second) or --rate 2.5gbps"},
     {"-o", "--outs N"},
     {"-Q", "--signal-every N"},
     {"--cq-mod", "--signal-every N"},

@@ -183,6 +183,8 @@ def test_options_that_would_be_ignored_are_refused(args, says):
     (("HOST", "-w", "25"), "'-w'", "--min-bw GBPS"),
     (("HOST", "-y", "20"), "'-y'", "--max-lat p99:US"),
     (("HOST", "--run_infinitely"), "'--run_infinitely'", "--report-every S"),
+    (("HOST", "--rate_limit", "5"), "'--rate_limit'", "--rate 2.5gbps"),
+    (("HOST", "--use_hugepages"), "'--use_hugepages'", "--hugepages"),
     (("HOST", "--ptatern", "send"), "'--ptatern'", "did you mean --pattern?"),
     (("HOST", "extra"), "'extra'", "HOST is already 'HOST'"),
     (("HOST", "--benchmark_repetitions", "3"), "'--benchmark_repetitions'",

@@ -1,6 +1,6 @@
 """bw --rate on real rxe (lo): each QP's messages go out at the offered rate, every message
 checked (--verify), and the row shows offered against achieved. A paced row where the guest can
-carry the load (a few thousand 4 KiB messages a second) achieves its offered rate within 2 %;
+carry the load (two thousand 4 KiB messages a second) achieves its offered rate within 2 %;
 by iterations n messages cannot be done in less than (n - 1) / rate, so the achieved rate is
 never above n / (n - 1) of it (the pacing's own bound, which no speed of the guest changes)."""
 import json
@@ -20,7 +20,7 @@ def rows_of(path):
 def test_paced_rows_by_iterations_achieve_the_offered_rate(rdmabench, layout, server, tmp_path):
     out = tmp_path / "rate.json"
     proc = client(rdmabench, layout, server, "--pattern", "write,send", "--mode", "bw",
-                  "--cq", "busy,event", "--sizes", "4096", "--qps", "2", "--iters", "1000",
+                  "--cq", "busy,event", "--sizes", "4096", "--qps", "2", "--iters", "400",
                   "--rate", "1000", "--verify", "--out", str(out), timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "offered[/s]" in proc.stdout and "achieved[/s]" in proc.stdout
@@ -28,17 +28,17 @@ def test_paced_rows_by_iterations_achieve_the_offered_rate(rdmabench, layout, se
     for pattern in ("write", "send"):
         for cq in ("busy", "event"):
             row = rows[f"{pattern}/bw/{cq}/4096/rate:1000/qps:2"]
-            assert row["verify_errors"] == 0 and row["msgs"] == 2000, row
+            assert row["verify_errors"] == 0 and row["msgs"] == 800, row
             offered, achieved = row["offered_msgs_per_second"], row["msgs_per_second"]
             assert offered == 2000, row
-            assert achieved <= offered * 1000 / 999 * 1.0001, (pattern, cq, achieved)
+            assert achieved <= offered * 400 / 399 * 1.0001, (pattern, cq, achieved)
             assert achieved >= offered * 0.98, (pattern, cq, achieved)
 
 
 def test_a_paced_timed_window_and_a_rate_in_gbps(rdmabench, layout, server, tmp_path):
     out = tmp_path / "window.json"
     proc = client(rdmabench, layout, server, "--pattern", "send", "--mode", "bw", "--cq",
-                  "event", "--sizes", "4096", "--duration", "2", "--rate", "2000", "--verify",
+                  "event", "--sizes", "4096", "--duration", "1", "--rate", "2000", "--verify",
                   "--out", str(out), timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     row = rows_of(out)["send/bw/event/4096/rate:2000"]

@@ -53,6 +53,21 @@ def verdicts(stdout):
     return rows
 
 
+def exact_slowdowns(stdout):
+    """{benchmark: slowdown} from the base and new figures of tools/compare's table (four
+    significant digits), not its slowdown column, which is rounded to two decimals: 99.84 us
+    against 93.67 is 1.066, shown as 1.07x, and 0.005 of rounding is a quarter of the 2 %
+    the slowdown test allows (run 13 of the suite failed on it: 1.07 against 1.050 predicted)."""
+    rows = {}
+    for line in stdout.splitlines():
+        if not ROW.match(line):
+            continue
+        name, metric, base, new = re.split(r"\s{2,}", line.strip())[:4]
+        base, new = float(base), float(new)
+        rows[name] = base / new if metric.startswith("bandwidth") else new / base
+    return rows
+
+
 def check(*extra, build=BUILD, out):
     return gate("check", "--here", "--deterministic", "--out", str(REPORTS / out), *extra, build=build)
 
@@ -81,11 +96,12 @@ def test_gate_fails_on_a_five_percent_slowdown_of_the_software_path():
     assert proc.returncode == 1, proc.stdout + proc.stderr[-3000:]
     rows = verdicts(proc.stdout)
     assert set(rows) == set(predicted), proc.stdout
-    for name, (slowdown, verdict) in rows.items():
+    exact = exact_slowdowns(proc.stdout)
+    for name, (_, verdict) in rows.items():
         assert verdict == "REGRESSION", proc.stdout
         # Guest time counts instructions: the injected loop costs what was predicted, within
         # the gate's own resolution.
-        assert abs(slowdown - predicted[name]) <= THRESHOLD, (name, slowdown, predicted[name])
+        assert abs(exact[name] - predicted[name]) <= THRESHOLD, (name, exact[name], predicted[name])
 
 
 def test_gate_fails_on_a_network_delay():
