@@ -3,6 +3,7 @@
 #include <cxxopts.hpp>
 #include <iostream>
 
+#include "cli/option_checks.h"
 #include "core/device_report.h"
 #include "core/device_report_json.h"
 #include "core/device_report_text.h"
@@ -20,6 +21,7 @@ int run_devices_command(int argc, char** argv) {
   options.add_options()("json", "Print JSON instead of a table")(
       "d,device", "Show only this device", cxxopts::value<std::string>())("h,help", "Show help");
   const auto args = options.parse(argc, argv);
+  refuse_unexpected_arguments(args.unmatched());
   if (args.count("help")) {
     std::cout << options.help() << "\nExit status: 0 ok, 3 no RDMA device.\n";
     return 0;

@@ -3,6 +3,7 @@
 #include <cxxopts.hpp>
 #include <iostream>
 
+#include "cli/option_checks.h"
 #include "control/host_doctor.h"
 #include "core/error.h"
 #include "host/doctor_checks.h"
@@ -43,6 +44,7 @@ int run_doctor_command(int argc, char** argv) {
   options.add_options()("json", "Print JSON (docs/doctor.schema.json) instead of lines")(
       "h,help", "Show help");
   const auto args = options.parse(argc, argv);
+  refuse_unexpected_arguments(args.unmatched());
   if (args.count("help")) {
     std::cout << options.help() << "\n" << kExitStatus << "\n";
     return 0;

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <map>
 #include <string_view>
+#include <vector>
 
 #include "cli/devices_command.h"
 #include "cli/doctor_command.h"
@@ -47,7 +48,7 @@ const std::map<std::string_view, Subcommand>& subcommands() {
 
 void print_usage(std::ostream& out) {
   out << "rdmabench " << rdmabench::kVersion << ": RDMA verbs bandwidth and latency benchmarks\n\n"
-      << "Usage: rdmabench <command> [options]   (rdmabench <command> --help for details)\n\n"
+      << "Usage: rdmabench <command> [options]   (rdmabench help <command> for details)\n\n"
       << "Commands:\n";
   for (const auto& [name, cmd] : subcommands()) out << "  " << name << "\t" << cmd.summary << "\n";
   out << "\nExit status: 0 ok, 1 internal error, 2 usage, 3 no device / device setup,\n"
@@ -59,7 +60,8 @@ void print_usage(std::ostream& out) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// The command line after main's rewriting: the subcommand and its arguments.
+static int run_command_line(int argc, char** argv) {
   using rdmabench::ExitCode;
   if (argc < 2) {
     print_usage(std::cerr);
@@ -93,4 +95,12 @@ int main(int argc, char** argv) {
     std::cerr << "rdmabench " << name << ": internal error: " << e.what() << "\n";
     return static_cast<int>(ExitCode::kInternal);
   }
+}
+
+int main(int argc, char** argv) {
+  std::vector<char*> args(argv, argv + argc);
+  // `rdmabench help run` is `rdmabench run --help` (it printed the top-level help).
+  static char help_flag[] = "--help";
+  if (args.size() == 3 && std::string_view(args[1]) == "help") args = {args[0], args[2], help_flag};
+  return run_command_line(static_cast<int>(args.size()), args.data());
 }

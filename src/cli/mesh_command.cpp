@@ -159,8 +159,7 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
                  "2 usage, 3 no device, 4 connection, 5 runtime, 6 verification failure.\n";
     return std::nullopt;
   }
-  if (!args.unmatched().empty())
-    throw Error(ExitCode::kUsage, "unexpected argument '" + args.unmatched().front() + "'");
+  refuse_unexpected_arguments(args.unmatched());
   MeshJob r;
   r.specs = mesh_specs(args);
   parse_run_options(args, r);

@@ -342,10 +342,9 @@ void validate_combinations(const SuiteOptions& so) {
     for (const uint64_t size : so.sizes)
       if (r.gbps > 0 && r.per_second_at(size) > kMaxRate)
         throw Error(ExitCode::kUsage,
-                    "--rate " + format_gbps(r.gbps) + "gbps at " + std::to_string(size) +
-                        " B is " + std::to_string(r.per_second_at(size)) +
-                        " messages a second, more than " + std::to_string(kMaxRate) +
-                        ": give larger --sizes or a lower rate");
+                    "--rate " + format_gbps(r.gbps) + "gbps at " + std::to_string(size) + " B is " +
+                        std::to_string(r.per_second_at(size)) + " messages a second, more than " +
+                        std::to_string(kMaxRate) + ": give larger --sizes or a lower rate");
   for (const TestSpec& s : expand_specs(so)) validate_spec(s);
   if (so.base.bidir && !so.runs(Mode::kBandwidth))
     throw Error(ExitCode::kUsage, "--bidir needs bw mode (--mode bw or all)");
@@ -424,7 +423,9 @@ void parse_suite_options(const cxxopts::ParseResult& args, SuiteOptions& so) {
                               {Mode::kBandwidth, Mode::kLatency}, "mode", "bw, lat");
   so.cq_choices = parse_cq_choices(args["cq"].as<std::string>());
   so.sizes = parse_sizes(args["sizes"].as<std::string>());
-  const auto transport = parse_transport(args["transport"].as<std::string>());
+  std::string transport_name = args["transport"].as<std::string>();  // perftest says RC, UC, UD
+  std::transform(transport_name.begin(), transport_name.end(), transport_name.begin(), ::tolower);
+  const auto transport = parse_transport(transport_name);
   if (!transport)
     throw Error(ExitCode::kUsage, "--transport: unknown '" + args["transport"].as<std::string>() +
                                       "' (" + transport_names() + ")");

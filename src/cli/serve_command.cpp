@@ -87,6 +87,7 @@ int run_serve_command(int argc, char** argv) {
       "on), so that the client's checks must fail")("h,help", "Show help");
   add_lockdown_options(options);
   const auto args = options.parse(argc, argv);
+  refuse_unexpected_arguments(args.unmatched());
   if (args.count("help")) {
     std::cout << options.help({"", "Safe to leave running"})
               << "\nExit status: 0 after a signal, 2 usage, 3 no device, 4 port in use.\n";

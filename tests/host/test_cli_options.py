@@ -375,3 +375,28 @@ def test_numa_takes_a_node_number_or_off(command, value):
     proc = rdmabench(command, *host, "--port", "1", "--numa", value)
     assert proc.returncode == 2 and "--numa" in proc.stderr and "or off" in proc.stderr, \
         proc.stderr
+
+
+@pytest.mark.parametrize("args", [("serve", "localhost"), ("devices", "extra"),
+                                  ("doctor", "now"), ("serve", "--port", "1", "x")])
+def test_commands_without_positionals_refuse_a_stray_one(args):
+    """`serve localhost` and `devices extra` passed (issue 34): the word was ignored."""
+    proc = rdmabench(*args)
+    assert proc.returncode == 2 and f"unexpected argument '{args[-1]}'" in proc.stderr, \
+        proc.stdout + proc.stderr
+
+
+def test_help_command_prints_that_commands_help():
+    """`rdmabench help run` printed the top-level help (issue 34)."""
+    proc = rdmabench("help", "run")
+    assert proc.returncode == 0 and "--pattern" in proc.stdout and "Commands:" not in proc.stdout
+    proc = rdmabench("help", "nonsense")
+    assert proc.returncode == 2 and "unknown command 'nonsense'" in proc.stderr
+    assert "Commands:" in rdmabench("help").stdout
+
+
+@pytest.mark.parametrize("name", ["UC", "Ud", "RC"])
+def test_perftest_upper_case_transport_names_are_taken(name):
+    """perftest's `-c UC` spelling: `--transport UC` was refused as unknown (issue 34)."""
+    proc = rdmabench("run", "10.255.255.1", "--transport", name, "--pattern", "send")
+    assert proc.returncode == 3, proc.stderr  # past the options: no device here
