@@ -214,9 +214,10 @@ cxxopts::Options run_options() {
       "on: each side reads its port's counters (sysfs hw_counters, counters and the RoCE "
       "netdev's statistics) before and after each benchmark's timed run, outside its window, "
       "and the row carries what moved (client_dev_*, server_dev_*); off: no reading",
-      cxxopts::value<std::string>()->default_value("on"))(
-      "debug-corrupt", "Testing only: in --verify check runs, damage what the client sends")(
-      "h,help", "Show help");
+      cxxopts::value<std::string>()->default_value("on"))("h,help", "Show help");
+  // Not in --help (its groups are listed there): for the suite's own tests.
+  options.add_options("Testing")(
+      "debug-corrupt", "Testing only: in --verify check runs, damage what the client sends");
   options.add_options("Pass or fail (health checks)")(
       "min-bw",
       "Gb/s, as the table's BW avg[Gb/s]: every bw run must reach it, or the exit status is 8 "
@@ -567,6 +568,9 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
                                       " (give --cm oob, or leave --cm auto)");
   if (args.count("out")) {
     r.out_file = args["out"].as<std::string>();
+    if (r.out_file == "-")
+      throw Error(ExitCode::kUsage,
+                  "--out -: give --json for the results on standard output (--out writes a file)");
     // Checked now, not after the benchmarks; a file made only for the check goes again, so
     // a run that fails before any benchmark leaves no empty "results" behind.
     std::error_code ignored;

@@ -81,10 +81,12 @@ int run_serve_command(int argc, char** argv) {
       "numa",
       "N: run on node N's CPUs with buffers in its memory; off: neither (default: "
       "each device's own node, when it has one and the host has several)",
-      cxxopts::value<std::string>())(
+      cxxopts::value<std::string>())("h,help", "Show help");
+  // Not in --help (its groups are listed there): for the suite's own tests.
+  options.add_options("Testing")(
       "debug-corrupt",
       "Testing only: in --verify check runs, damage what the server sends (from the middle message "
-      "on), so that the client's checks must fail")("h,help", "Show help");
+      "on), so that the client's checks must fail");
   add_lockdown_options(options);
   const auto args = options.parse(argc, argv);
   refuse_unexpected_arguments(args.unmatched());

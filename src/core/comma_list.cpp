@@ -7,7 +7,12 @@ namespace rdmabench {
 std::vector<std::string> split_comma_list(const std::string& text) {
   std::vector<std::string> items;
   std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) items.push_back(item);
+  for (std::string item; std::getline(in, item, ',');) {
+    const auto first = item.find_first_not_of(" \t");
+    const auto last = item.find_last_not_of(" \t");
+    items.push_back(first == std::string::npos ? std::string()
+                                               : item.substr(first, last - first + 1));
+  }
   return items;
 }
 

@@ -10,7 +10,8 @@
 namespace rdmabench {
 
 // "a,b,,c" -> {"a", "b", "", "c"}: an empty item stays, for the caller to refuse in its own
-// words; a trailing comma adds none, and "" gives no item.
+// words; a trailing comma adds none, and "" gives no item. Spaces and tabs around an item are
+// not part of it ("write, read" is two patterns, as "2, 64K" is two sizes).
 std::vector<std::string> split_comma_list(const std::string& text);
 
 // The other way: "a, b, c" for messages and --help, each item as `name_of` gives it; with

@@ -400,3 +400,26 @@ def test_perftest_upper_case_transport_names_are_taken(name):
     """perftest's `-c UC` spelling: `--transport UC` was refused as unknown (issue 34)."""
     proc = rdmabench("run", "10.255.255.1", "--transport", name, "--pattern", "send")
     assert proc.returncode == 3, proc.stderr  # past the options: no device here
+
+
+@pytest.mark.parametrize("option, value", [("--pattern", "write, read"), ("--qps", "1, 2"),
+                                           ("--mode", "bw, lat"), ("--cpus", "0, 1")])
+def test_a_space_after_a_comma_is_forgiven_everywhere(option, value):
+    """`--pattern "write, read"` was refused over the space that `--sizes "2, 64K"` forgave."""
+    proc = rdmabench("run", "10.255.255.1", option, value, "--threads", "2")
+    assert proc.returncode == 3, proc.stderr  # past the options: no device here
+
+
+def test_out_dash_is_refused_pointing_at_json(tmp_path):
+    """`--out -` wrote a file named '-' (issue 34)."""
+    proc = subprocess.run([str(EXE), "run", "10.255.255.1", "--out", "-"], capture_output=True,
+                          text=True, timeout=30, cwd=tmp_path)
+    assert proc.returncode == 2 and "give --json" in proc.stderr, proc.stderr
+    assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("command", ["run", "serve"])
+def test_the_testing_only_option_is_not_in_the_users_help(command):
+    proc = rdmabench(command, "--help")
+    assert proc.returncode == 0 and "--port" in proc.stdout
+    assert "debug-corrupt" not in proc.stdout
