@@ -10,6 +10,7 @@
 
 #include "core/system_error.h"
 #include "core/wait_readable.h"
+#include "net/control_channel.h"
 
 namespace rdmabench {
 
@@ -63,12 +64,11 @@ void BusyResponder::answer_until_stopped() {
       if (allow_.allows(peer)) {
         client->send_all(busy, kHelloWait);
       } else {
-        client->send_all(nlohmann::json{{"type", "error"},
-                                        {"exit_code", static_cast<int>(ExitCode::kConnection)},
-                                        {"message", AddressAllowList::refusal(peer)}}
-                                 .dump() +
-                             "\n",
-                         kHelloWait);
+        client->send_all(
+            error_message(static_cast<int>(ExitCode::kConnection), AddressAllowList::refusal(peer))
+                    .dump() +
+                "\n",
+            kHelloWait);
       }
     } catch (const std::exception&) {
       // One client's trouble (reset, timeout) is not the server's; keep answering.

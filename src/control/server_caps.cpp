@@ -1,15 +1,12 @@
 #include "control/server_caps.h"
 
+#include "core/byte_units.h"
 #include "core/error.h"
 #include "datapath/endpoint.h"
 
 namespace rdmabench {
 
 namespace {
-
-std::string mib(uint64_t bytes) {
-  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
-}
 
 std::string seconds(std::chrono::milliseconds ms) {
   return std::to_string(ms.count() / 1000) +
@@ -27,7 +24,7 @@ std::string ServerCaps::describe() const {
   std::string all;
   auto add = [&](const std::string& item) { all += (all.empty() ? "" : ", ") + item; };
   if (max_duration) add("--max-duration " + seconds(*max_duration));
-  if (max_memory_bytes) add("--max-memory " + mib(*max_memory_bytes));
+  if (max_memory_bytes) add("--max-memory " + mib_text(*max_memory_bytes));
   if (max_qps) add("--max-qps " + std::to_string(*max_qps));
   if (max_threads) add("--max-threads " + std::to_string(*max_threads));
   return all.empty() ? "none" : all;
@@ -43,8 +40,8 @@ void check_spec_within(const ServerCaps& caps, const TestSpec& spec) {
   if (caps.max_memory_bytes) {
     const uint64_t bytes = registered_bytes(spec, Side::kServer);
     if (bytes > *caps.max_memory_bytes)
-      throw over(spec.name() + " would register " + mib(bytes) + " on the server",
-                 "--max-memory " + mib(*caps.max_memory_bytes));
+      throw over(spec.name() + " would register " + mib_text(bytes) + " on the server",
+                 "--max-memory " + mib_text(*caps.max_memory_bytes));
   }
 }
 

@@ -1,9 +1,7 @@
 #include "host/device_locality.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "core/cpu_ranges.h"
+#include "host/sysfs_file.h"
 
 namespace rdmabench {
 
@@ -11,16 +9,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A sysfs attribute's first line, or "" when the file is missing or unreadable.
-std::string attribute(const fs::path& file) {
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
 int int_attribute(const fs::path& file, int fallback) {
-  const std::string text = attribute(file);
+  const std::string text = first_line(file);
   if (text.empty() || text.find_first_not_of("-0123456789") != std::string::npos) return fallback;
   try {
     return std::stoi(text);
@@ -30,7 +20,7 @@ int int_attribute(const fs::path& file, int fallback) {
 }
 
 std::vector<int> cpus_of(const fs::path& file) {
-  auto parsed = parse_cpu_ranges(attribute(file));
+  auto parsed = parse_cpu_ranges(first_line(file));
   if (auto* cpus = std::get_if<std::vector<int>>(&parsed)) return std::move(*cpus);
   return {};
 }
@@ -42,8 +32,8 @@ std::string speed_text(const std::string& sysfs) {
 }
 
 std::optional<PcieLink> read_link(const fs::path& function) {
-  PcieLink link{speed_text(attribute(function / "current_link_speed")),
-                speed_text(attribute(function / "max_link_speed")),
+  PcieLink link{speed_text(first_line(function / "current_link_speed")),
+                speed_text(first_line(function / "max_link_speed")),
                 int_attribute(function / "current_link_width", 0),
                 int_attribute(function / "max_link_width", 0)};
   if (link.speed.empty() || link.max_speed.empty() || link.width <= 0 || link.max_width <= 0)
@@ -87,7 +77,7 @@ DeviceLocality read_device_locality(const fs::path& sys, const std::string& devi
     read_pci_function(ib / "device", where);
     return where;
   }
-  where.through_netdev = attribute(ib / "parent");
+  where.through_netdev = first_line(ib / "parent");
   if (!where.through_netdev.empty())
     read_pci_function(sys / "class" / "net" / where.through_netdev / "device", where);
   return where;

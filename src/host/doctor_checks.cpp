@@ -2,13 +2,11 @@
 
 #include <sstream>
 
+#include "core/byte_units.h"
+
 namespace rdmabench {
 
 namespace {
-
-std::string mib(uint64_t bytes) {
-  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
-}
 
 std::string speed_text(const PortReport& port) {
   std::ostringstream s;
@@ -185,10 +183,11 @@ Finding check_hugepages(const std::string& meminfo) {
 }
 
 Finding check_memlock(const DoctorFacts& facts) {
-  const std::string need = "a default run registers " + mib(facts.default_run_bytes) + " a side";
+  const std::string need =
+      "a default run registers " + mib_text(facts.default_run_bytes) + " a side";
   if (!facts.memlock_bytes)
     return {Level::kOk, "host", "memlock", "unlimited; " + need, "", "unlimited", false};
-  const std::string limit = "limit " + mib(*facts.memlock_bytes);
+  const std::string limit = "limit " + mib_text(*facts.memlock_bytes);
   if (facts.lock_capability)
     return {Level::kOk, "host",       "memlock", limit + " but CAP_IPC_LOCK lifts it; " + need,
             "",         "capability", false};

@@ -2,10 +2,8 @@
 
 #include <sys/resource.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "host/device_probe.h"
+#include "host/sysfs_file.h"
 
 namespace rdmabench {
 
@@ -13,16 +11,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string file_text(const fs::path& file) {
-  std::ifstream in(file);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // CAP_IPC_LOCK (bit 14) in this process's effective capabilities.
 bool has_lock_capability() {
-  const std::string status = file_text("/proc/self/status");
+  const std::string status = whole_file("/proc/self/status");
   const auto at = status.find("CapEff:");
   if (at == std::string::npos) return false;
   try {
@@ -37,10 +28,9 @@ bool has_lock_capability() {
 std::map<int, std::string> read_governors(const fs::path& sys) {
   std::map<int, std::string> governors;
   for (const int cpu : read_cpu_topology(sys).online) {
-    std::ifstream in(sys / "devices/system/cpu" / ("cpu" + std::to_string(cpu)) /
-                     "cpufreq/scaling_governor");
-    std::string governor;
-    if (std::getline(in, governor) && !governor.empty()) governors[cpu] = governor;
+    std::string governor = first_line(sys / "devices/system/cpu" / ("cpu" + std::to_string(cpu)) /
+                                      "cpufreq/scaling_governor");
+    if (!governor.empty()) governors[cpu] = std::move(governor);
   }
   return governors;
 }
@@ -52,7 +42,7 @@ DoctorFacts gather_doctor_facts(uint64_t default_run_bytes, const fs::path& sys)
     facts.locality[d.name] = read_device_locality(sys, d.name);
   facts.topology = read_cpu_topology(sys);
   facts.governors = read_governors(sys);
-  facts.meminfo = file_text("/proc/meminfo");
+  facts.meminfo = whole_file("/proc/meminfo");
   rlimit limit{};
   if (getrlimit(RLIMIT_MEMLOCK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
     facts.memlock_bytes = limit.rlim_cur;

@@ -66,12 +66,10 @@ AddressNetwork parse_network(const std::string& text) {
 
 AddressAllowList AddressAllowList::parse(const std::string& text) {
   AddressAllowList list;
-  for (const std::string& item : split_comma_list(text)) {
-    const auto first = item.find_first_not_of(' ');
-    const auto last = item.find_last_not_of(' ');
-    if (first == std::string::npos)
+  for (const std::string& item : split_comma_list(text)) {  // items come without spaces
+    if (item.empty())
       throw Error(ExitCode::kUsage, "--allow: an empty item in '" + text.substr(0, 60) + "'");
-    list.networks_.push_back(parse_network(item.substr(first, last - first + 1)));
+    list.networks_.push_back(parse_network(item));
   }
   if (list.networks_.empty()) throw Error(ExitCode::kUsage, "--allow: give at least one network");
   return list;

@@ -64,9 +64,13 @@ nlohmann::json ControlChannel::receive(std::chrono::milliseconds timeout, int in
                                expected_type);
 }
 
+nlohmann::json error_message(int exit_code, const std::string& message) {
+  return {{"type", "error"}, {"exit_code", exit_code}, {"message", message}};
+}
+
 void ControlChannel::send_error(int exit_code, const std::string& message) noexcept {
   try {
-    send({{"type", "error"}, {"exit_code", exit_code}, {"message", message}});
+    send(error_message(exit_code, message));
   } catch (...) {
     // The peer is gone; nothing more to tell it.
   }

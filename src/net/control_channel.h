@@ -22,6 +22,10 @@ class PeerError : public Error {
 nlohmann::json parse_control_message(const std::string& line, const std::string& peer,
                                      const std::string& expected_type = {});
 
+// {"type":"error","exit_code":N,"message":TEXT}: what a server tells a client it refuses or
+// drops (ControlChannel::send_error, and the busy responder's refusal by address).
+nlohmann::json error_message(int exit_code, const std::string& message);
+
 class ControlChannel {
  public:
   ControlChannel(TcpSocket socket, std::chrono::milliseconds timeout)
