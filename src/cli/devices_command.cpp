@@ -7,6 +7,7 @@
 #include "core/device_report.h"
 #include "core/device_report_json.h"
 #include "core/device_report_text.h"
+#include "core/exit_codes.h"
 #include "host/device_probe.h"
 #include "verbs/device_list.h"
 #include "verbs/error.h"
@@ -23,7 +24,7 @@ int run_devices_command(int argc, char** argv) {
   const auto args = options.parse(argc, argv);
   refuse_unexpected_arguments(args.unmatched());
   if (args.count("help")) {
-    std::cout << options.help() << "\nExit status: 0 ok, 3 no RDMA device.\n";
+    std::cout << options.help() << "\n" << exit_status_help();
     return 0;
   }
 

@@ -6,16 +6,13 @@
 #include "cli/option_checks.h"
 #include "control/host_doctor.h"
 #include "core/error.h"
+#include "core/exit_codes.h"
 #include "host/doctor_checks.h"
 #include "host/host_info.h"
 
 namespace rdmabench {
 
 namespace {
-
-constexpr const char* kExitStatus =
-    "Exit status: 0 every finding ok, 10 the worst is a warning, 11 a check failed, 3 no RDMA "
-    "device (the host's own checks are still printed), 2 usage.";
 
 int exit_status_of(const std::vector<Finding>& findings) {
   if (!findings.empty() && findings.front().check == kNoDeviceCheck)
@@ -46,7 +43,7 @@ int run_doctor_command(int argc, char** argv) {
   const auto args = options.parse(argc, argv);
   refuse_unexpected_arguments(args.unmatched());
   if (args.count("help")) {
-    std::cout << options.help() << "\n" << kExitStatus << "\n";
+    std::cout << options.help() << "\n" << exit_status_help();
     return 0;
   }
   const std::vector<Finding> findings = doctor_findings();

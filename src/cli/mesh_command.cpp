@@ -15,6 +15,7 @@
 #include "control/control_protocol.h"
 #include "core/comma_list.h"
 #include "core/error.h"
+#include "core/exit_codes.h"
 #include "mesh/mesh_job.h"
 #include "mesh/schedule.h"
 #include "spec/pattern_info.h"
@@ -153,10 +154,7 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
     throw Error(ExitCode::kUsage, explain_parse_error(e.what(), argc, argv) + " (see --help)");
   }
   if (args.count("help")) {
-    std::cout << options.help()
-              << "\nExit status: 0 every pair within --min-fraction and --max-resends, 7 slow or "
-                 "resending pairs or hosts found, "
-                 "2 usage, 3 no device, 4 connection, 5 runtime, 6 verification failure.\n";
+    std::cout << options.help() << "\n" << exit_status_help();
     return std::nullopt;
   }
   refuse_unexpected_arguments(args.unmatched());

@@ -16,6 +16,7 @@
 #include "control/control_protocol.h"
 #include "control/spec_json.h"
 #include "core/comma_list.h"
+#include "core/exit_codes.h"
 #include "core/version.h"
 #include "datapath/thread_team.h"
 #include "runner/run_plan.h"
@@ -538,10 +539,8 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   if (args.count("help")) {
     std::cout << options.help({"What to run", "Scale out and queues", "Connection", "Output",
                                "Pass or fail (health checks)"})
-              << "\nExit status: 0 ok, 2 usage, 3 no device, 4 connection, 5 runtime (completion "
-                 "error/timeout), 6 verification failure, 8 a run missed --min-bw or "
-                 "--max-lat, 9 a fatal asynchronous event of the device (port down, QP or CQ "
-                 "in error).\n";
+              << "\n"
+              << exit_status_help();
     return std::nullopt;
   }
   if (!args.count("host"))

@@ -6,6 +6,7 @@
 
 #include "cli/option_checks.h"
 #include "control/server.h"
+#include "core/exit_codes.h"
 #include "datapath/thread_team.h"
 #include "spec/test_spec.h"
 #include "verbs/error.h"
@@ -91,8 +92,7 @@ int run_serve_command(int argc, char** argv) {
   const auto args = options.parse(argc, argv);
   refuse_unexpected_arguments(args.unmatched());
   if (args.count("help")) {
-    std::cout << options.help({"", "Safe to leave running"})
-              << "\nExit status: 0 after a signal, 2 usage, 3 no device, 4 port in use.\n";
+    std::cout << options.help({"", "Safe to leave running"}) << "\n" << exit_status_help();
     return 0;
   }
   ServerOptions so;

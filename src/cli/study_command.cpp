@@ -10,6 +10,7 @@
 
 #include "cli/run_command.h"
 #include "core/error.h"
+#include "core/exit_codes.h"
 
 namespace rdmabench {
 
@@ -71,7 +72,7 @@ void print_help(std::ostream& out) {
     for (const std::string& other : p.replaced_by) out << "  (or give " << other << ")";
     out << "\n";
   }
-  out << "\nEvery `rdmabench run --help` option applies.\n";
+  out << "\nEvery `rdmabench run --help` option applies.\n\n" << exit_status_help();
 }
 
 }  // namespace

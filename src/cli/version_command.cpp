@@ -5,9 +5,11 @@
 #include <string>
 
 #include "bench/pattern_catalogue.h"
+#include "cli/subcommands.h"
 #include "control/protocol_version.h"
 #include "core/build_info.h"
 #include "core/error.h"
+#include "core/exit_codes.h"
 #include "core/version.h"
 #include "cq/strategy.h"
 #include "measure/counter_catalogue.h"
@@ -66,6 +68,20 @@ nlohmann::json pattern_json(const Pattern& p) {
        i.sizes.max == UINT64_MAX ? nlohmann::json(nullptr) : nlohmann::json(i.sizes.max)}};
 }
 
+nlohmann::json exit_codes_json() {
+  nlohmann::json codes = nlohmann::json::array();
+  for (const ExitCodeInfo& e : exit_code_table())
+    codes.push_back({{"code", static_cast<int>(e.code)}, {"name", e.name}, {"meaning", e.meaning}});
+  return codes;
+}
+
+nlohmann::json commands_json() {
+  nlohmann::json commands = nlohmann::json::array();
+  for (const auto& [name, command] : subcommands())
+    commands.push_back({{"name", name}, {"summary", command.summary}});
+  return commands;
+}
+
 nlohmann::json registry_json() {
   nlohmann::json patterns = nlohmann::json::array();
   for (const Pattern& p : registered_patterns()) patterns.push_back(pattern_json(p));
@@ -85,7 +101,9 @@ nlohmann::json registry_json() {
           {"patterns", patterns},
           {"strategies", strategies},
           {"counters", counter_catalogue_json()},
-          {"device_alarms", device_alarms_json()}};
+          {"device_alarms", device_alarms_json()},
+          {"commands", commands_json()},
+          {"exit_codes", exit_codes_json()}};
 }
 
 }  // namespace
@@ -99,7 +117,8 @@ int run_version_command(int argc, char** argv) {
     std::cout << "Usage: rdmabench version [--json]\n  --json  also the control protocol, the "
                  "schemas, the registered transports, patterns and CQ strategies, and the counter "
                  "catalogue, "
-                 "as JSON\n";
+                 "as JSON\n\n"
+              << exit_status_help();
   } else if (option == "--json") {
     std::cout << registry_json().dump(2) << "\n";
   } else {

@@ -1,5 +1,5 @@
 // rdmabench's error: a message plus what the failure means to the user, which is also the
-// process exit code (an application policy, documented in the README).
+// process exit code (one table: core/exit_codes.h).
 #pragma once
 
 #include <stdexcept>
@@ -7,7 +7,7 @@
 
 namespace rdmabench {
 
-// What a failure means to the user; doubles as the process exit code (documented in README).
+// What a failure means to the user; doubles as the process exit code (core/exit_codes.h).
 enum class ExitCode : int {
   kOk = 0,
   kInternal = 1,      // a bug or an unexpected failure
@@ -21,6 +21,8 @@ enum class ExitCode : int {
   kDeviceEvent = 9,   // a fatal asynchronous event: port down, QP or CQ in error, device dead
   kDoctorWarn = 10,   // doctor: the worst finding is a warning
   kDoctorFail = 11,   // doctor: at least one finding failed
+  kRegression = 12,   // a tool's verdict: tools/compare, tools/gate found a regression
+  kInvalidFile = 13,  // a tool's verdict: a file does not follow its schema
 };
 
 // Base of every error rdmabench reports: a message plus the exit code it maps to.

@@ -27,12 +27,6 @@ std::vector<std::string> DeviceList::names() const {
   return out;
 }
 
-std::string no_device_advice() {
-  return "no RDMA device found. On a host whose kernel has rdma_rxe, create a Soft-RoCE device "
-         "with `sudo tools/rxe-setup add <netdev>`; anywhere else, run inside a throw-away guest "
-         "with `tools/rxe-vm -- <command>`.";
-}
-
 Context DeviceList::open(const std::string& name) const {
   if (count_ == 0) throw Error(ExitCode::kNoDevice, no_device_advice());
   for (int i = 0; i < count_; ++i) {

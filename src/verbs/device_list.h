@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "verbs/context.h"
+#include "verbs/no_device_advice.h"  // the message when the list is empty
 
 namespace rdmabench {
 
@@ -28,8 +29,5 @@ class DeviceList {
   ibv_device** devices_ = nullptr;
   int count_ = 0;
 };
-
-// The message shown when no RDMA device exists, with what to do about it.
-std::string no_device_advice();
 
 }  // namespace rdmabench

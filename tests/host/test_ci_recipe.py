@@ -71,4 +71,4 @@ def test_the_check_of_what_the_recipe_left(tmp_path):
     proc = run_tool("ci_recipe_check", *files("faster"))
     assert proc.returncode == 0, proc.stdout
     proc = run_tool("ci_recipe_check", *files("ok"))
-    assert proc.returncode == 1 and "send/bw/event/65536" in proc.stdout, proc.stdout
+    assert proc.returncode == 13 and "send/bw/event/65536" in proc.stdout, proc.stdout

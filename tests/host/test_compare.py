@@ -37,7 +37,7 @@ def test_a_reader_that_leaves_early_ends_the_output_not_the_verdict(sweep, write
     slow = lambda n: n.startswith("write/bw/busy/65536")  # noqa: E731
     new = write_json(scaled(sweep, slow, BANDWIDTH_COUNTERS, 0.5), "new.json")
     proc = run_tool_into_closed_pipe("compare", FIXTURE, new, "--threshold", "50")
-    assert proc.returncode == 1 and proc.stderr == "", proc.stderr
+    assert proc.returncode == 12 and proc.stderr == "", proc.stderr
 
 
 def test_latencies_of_ten_milliseconds_and_more_print_as_plain_numbers(sweep, write_json):
@@ -61,7 +61,7 @@ def test_bandwidth_regression_is_flagged(sweep, write_json):
     slow = lambda n: n.startswith("write/bw/busy/65536")  # noqa: E731
     new = write_json(scaled(sweep, slow, BANDWIDTH_COUNTERS, 0.5), "new.json")
     proc = run_tool("compare", FIXTURE, new, "--threshold", "50")
-    assert proc.returncode == 1, proc.stdout
+    assert proc.returncode == 12, proc.stdout
     rows = verdicts(proc.stdout)
     assert "REGRESSION" in rows["write/bw/busy/65536"]
     assert "2.00x" in rows["write/bw/busy/65536"]
@@ -73,7 +73,7 @@ def test_latency_regression_is_flagged(sweep, write_json):
     slow = lambda n: n.startswith("read/lat/event/2/")  # noqa: E731
     new = write_json(scaled(sweep, slow, LATENCY_COUNTERS, 2.0), "new.json")
     proc = run_tool("compare", FIXTURE, new, "--threshold", "50")
-    assert proc.returncode == 1, proc.stdout
+    assert proc.returncode == 12, proc.stdout
     rows = verdicts(proc.stdout)
     assert "REGRESSION" in rows["read/lat/event/2"]
     assert [n for n, line in rows.items() if "REGRESSION" in line] == ["read/lat/event/2"]
@@ -93,7 +93,7 @@ def test_single_runs_use_the_threshold_alone_and_say_so(sweep, write_json):
     new = write_json(scaled(single, lambda n: n.startswith("send/bw/event/4096"), BANDWIDTH_COUNTERS, 0.4),
                      "new.json")
     proc = run_tool("compare", base, new, "--threshold", "50")
-    assert proc.returncode == 1, proc.stdout
+    assert proc.returncode == 12, proc.stdout
     assert "threshold only" in proc.stdout
     assert "REGRESSION" in verdicts(proc.stdout)["send/bw/event/4096"]
 
@@ -132,14 +132,14 @@ def test_significance_is_required_with_enough_repetitions(sweep, write_json):
     for row in mine:
         row["bytes_per_second"] *= 0.4
     proc = run_tool("compare", base, write_json(doc, "new.json"), "--threshold", "50")
-    assert proc.returncode == 1, proc.stdout
+    assert proc.returncode == 12, proc.stdout
     assert "REGRESSION" in verdicts(proc.stdout)["write/bw/busy/4096"]
 
 
 def test_benchmark_missing_in_new_fails_and_is_named(sweep, write_json):
     doc = dict(sweep, benchmarks=[b for b in sweep["benchmarks"] if not b["name"].startswith("read/lat/busy/4096/")])
     proc = run_tool("compare", FIXTURE, write_json(doc, "new.json"))
-    assert proc.returncode == 1, proc.stdout
+    assert proc.returncode == 12, proc.stdout
     assert "MISSING in NEW" in verdicts(proc.stdout)["read/lat/busy/4096"]
 
 
@@ -155,7 +155,7 @@ def test_failed_benchmark_in_new_fails(sweep, write_json):
         if row["name"].startswith("write_imm/lat/busy/2/"):
             row.update(error_occurred=True, error_message="ibv_poll_cq: timed out after 5 s")
     proc = run_tool("compare", FIXTURE, write_json(sweep, "new.json"))
-    assert proc.returncode == 1, proc.stdout
+    assert proc.returncode == 12, proc.stdout
     assert "FAILED in NEW: ibv_poll_cq: timed out" in verdicts(proc.stdout)["write_imm/lat/busy/2"]
 
 
@@ -248,7 +248,7 @@ def test_one_slow_qp_fails_per_qp_while_the_aggregate_holds(write_json):
     new = write_json(doc, "new.json")
     assert run_tool("compare", QPS, new).returncode == 0
     proc = run_tool("compare", QPS, new, "--per-qp")
-    assert proc.returncode == 1, proc.stdout
+    assert proc.returncode == 12, proc.stdout
     failing = [l for l in proc.stdout.splitlines() if "REGRESSION" in l and l.startswith("write/")]
     assert len(failing) == 1 and "write/bw/busy/65536/qps:4 qp2" in failing[0], failing
 
@@ -359,7 +359,7 @@ def test_junit_has_a_case_per_row_and_a_failure_with_figures_per_regression(swee
     new = write_json(scaled(sweep, slow, BANDWIDTH_COUNTERS, 0.5), "new.json")
     report = tmp_path / "verdicts.xml"
     proc = run_tool("compare", FIXTURE, new, "--threshold", "50", "--junit", report)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.returncode == 12, proc.stdout + proc.stderr
     xml = junitparser.JUnitXml.fromfile(str(report))
     cases = {case.name: case for suite in xml for case in suite}
     assert set(cases) == set(verdicts(proc.stdout)), set(cases) ^ set(verdicts(proc.stdout))
@@ -392,7 +392,7 @@ def test_summary_is_appended_and_renders_as_a_table(sweep, write_json, tmp_path)
     slow = lambda n: n.startswith("write/bw/busy/65536")  # noqa: E731
     new = write_json(scaled(sweep, slow, BANDWIDTH_COUNTERS, 0.5), "new.json")
     proc = run_tool("compare", FIXTURE, new, "--threshold", "50", "--summary", summary)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.returncode == 12, proc.stdout + proc.stderr
     text = summary.read_text()
     assert text.startswith("earlier step\n") and "rdmabench compare: REGRESSION" in text
     html = markdown.markdown(text, extensions=["tables"])

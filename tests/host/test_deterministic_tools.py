@@ -41,7 +41,7 @@ def test_compare_flags_a_three_percent_slowdown_at_two_percent(write_json):
     doc = scaled(deterministic(), lambda n: n.startswith("read/bw/busy/"),
                  ("bytes_per_second", "msgs_per_second"), 1 / 1.03)
     proc = run_tool("compare", DETERMINISTIC, write_json(doc, "slow.json"), "--threshold", "2")
-    assert proc.returncode == 1, proc.stdout
+    assert proc.returncode == 12, proc.stdout
     flagged = [l.split()[0] for l in proc.stdout.splitlines() if "REGRESSION" in l and "/" in l.split()[0]]
     assert flagged == ["read/bw/busy/65536"], proc.stdout
 
@@ -134,7 +134,7 @@ def test_gate_compare_writes_junit_and_summary_where_the_caller_stands(write_jso
                            str(DETERMINISTIC), "--out", str(slow), "--junit", "gate.xml",
                            "--summary", "summary.md"], cwd=tmp_path, capture_output=True,
                           text=True, timeout=120)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.returncode == 12, proc.stdout + proc.stderr
     xml = junitparser.JUnitXml.fromfile(str(tmp_path / "gate.xml"))
     failed = [case.name for suite in xml for case in suite if not case.is_passed]
     assert failed == ["read/bw/busy/65536"], failed

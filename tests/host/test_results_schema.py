@@ -71,7 +71,7 @@ def test_a_mesh_report_is_checked_against_its_own_schema(fixture, tmp_path):
     path = tmp_path / "mesh.json"
     path.write_text(json.dumps(doc))
     proc = subprocess.run(TOOL + [str(path)], capture_output=True, text=True, timeout=30)
-    assert proc.returncode == 1 and "does not match mesh.schema.json" in proc.stderr, proc.stderr
+    assert proc.returncode == 13 and "does not match mesh.schema.json" in proc.stderr, proc.stderr
 
 
 def test_the_tool_tells_a_bad_file_from_an_unreadable_one(tmp_path):
@@ -82,7 +82,7 @@ def test_the_tool_tells_a_bad_file_from_an_unreadable_one(tmp_path):
     garbage = tmp_path / "garbage.json"
     garbage.write_text("{not json")
     proc = subprocess.run(TOOL + [str(bad)], capture_output=True, text=True, timeout=30)
-    assert proc.returncode == 1 and "does not match" in proc.stderr and "rdmabench_schema" in proc.stderr
+    assert proc.returncode == 13 and "does not match" in proc.stderr and "rdmabench_schema" in proc.stderr
     proc = subprocess.run(TOOL + [str(garbage), str(tmp_path / "missing.json")], capture_output=True,
                           text=True, timeout=30)
     assert proc.returncode == 2 and proc.stderr.count("cannot read as JSON") == 2, proc.stderr

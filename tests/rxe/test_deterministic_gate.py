@@ -93,7 +93,7 @@ def test_gate_fails_on_a_five_percent_slowdown_of_the_software_path():
     predicted = json.loads(calibration.read_text())["predicted"]
     proc = check(out="gate-deterministic-slowdown.json", build=build)
     keep("gate-deterministic-slowdown.txt", proc)
-    assert proc.returncode == 1, proc.stdout + proc.stderr[-3000:]
+    assert proc.returncode == 12, proc.stdout + proc.stderr[-3000:]  # regression
     rows = verdicts(proc.stdout)
     assert set(rows) == set(predicted), proc.stdout
     exact = exact_slowdowns(proc.stdout)
@@ -108,7 +108,7 @@ def test_gate_fails_on_a_network_delay():
     proc = check("--slow-network", "delay 20us", out="gate-deterministic-netem.json")
     keep("gate-deterministic-netem.txt", proc)
     assert "injected slowdown" in proc.stderr
-    assert proc.returncode == 1, proc.stdout + proc.stderr[-3000:]
+    assert proc.returncode == 12, proc.stdout + proc.stderr[-3000:]  # regression
     latency = {n: v for n, v in verdicts(proc.stdout).items() if "/lat/" in n}
     assert set(latency) == {n for n, s in BASELINE.items() if s["mode"] == "lat"}, proc.stdout
     assert all(v == "REGRESSION" for _, v in latency.values()), proc.stdout

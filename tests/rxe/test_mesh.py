@@ -260,7 +260,7 @@ def slurm(tmp_path_factory):
 
 
 def test_srun_launches_the_mesh_under_a_real_slurm(rdmabench, tmp_path, slurm):
-    """The README's srun line, as a cluster runs it, on this one-node Slurm: PMIx (Open MPI
+    """The user guide's srun line (docs/guide.md), as a cluster runs it, on this one-node Slurm: PMIx (Open MPI
     4.1.4 is built with it), Open MPI's own traffic off the RDMA devices by environment, and
     no --device or --address: each of the host's four ranks takes its own device. A clean run
     measures every pair and exits 0."""

@@ -1,4 +1,4 @@
-"""The README's quick start, followed as written on two rxe hosts: install the build, list the
+"""The README's install and quick start, followed as written on two rxe hosts: install the build, list the
 devices, serve, run, read the table by its legend, and the health-check line. The build lines
 are the ones ./tools/test itself runs (meson setup build && ninja -C build)."""
 import json
@@ -14,9 +14,13 @@ README = (ROOT / "README.md").read_text()
 SERVER = "10.99.0.1"  # hostA: the server's address on the RDMA network (veth layout)
 
 
-def quick_start():
-    start = README.index("## Quick start")
+def section(heading):
+    start = README.index(heading)
     return README[start:README.index("\n## ", start + 1)]
+
+
+def quick_start():
+    return section("## Quick start")
 
 
 def code_blocks(text):
@@ -24,8 +28,9 @@ def code_blocks(text):
 
 
 def host_lines(prompt):
-    """The commands after `prompt$ ` in the quick start, and in the order given."""
-    return [line.split("$ ", 1)[1] for block in code_blocks(quick_start())
+    """The commands after `prompt$ ` in the quick start and the health check, in the order given."""
+    text = quick_start() + section("## A health check")
+    return [line.split("$ ", 1)[1] for block in code_blocks(text)
             for line in block.splitlines() if line.startswith(prompt + "$ ")]
 
 
@@ -37,8 +42,9 @@ def as_here(command, exe):
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    """`meson install -C build`, into a staging root (the build is already made)."""
-    build_lines = code_blocks(quick_start())[0]
+    """`meson install -C build`, into a staging root (the build is already made), as the
+    README's install section says."""
+    build_lines = code_blocks(section("## Install"))[0]
     for line in ("tools/setup-deps", "meson setup build && ninja -C build", "meson install -C build"):
         assert line in build_lines, line
     root = tmp_path_factory.mktemp("root")

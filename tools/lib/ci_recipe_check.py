@@ -4,7 +4,7 @@ target build made 5 % slower than the change: a JUnit report with a passing test
 compared row, read back by Debian's JUnit parser (python3-junitparser), and a Markdown summary
 that renders as one table (python3-markdown) in which every row is "faster".
 
-Usage: ci_recipe_check.py VERDICTS.xml SUMMARY.md    exit 0 when both are so, 1 otherwise."""
+Usage: ci_recipe_check.py VERDICTS.xml SUMMARY.md    exit 0 when both are so, 13 otherwise."""
 import sys
 from pathlib import Path
 
@@ -40,7 +40,7 @@ def main(argv):
         print(f"ci_recipe_check: {p}")
     if not problems:
         print(f"ci_recipe_check: {argv[1]} and {argv[2]} hold what the recipe promises")
-    return 1 if problems else 0
+    return 13 if problems else 0  # exit_codes.INVALID_FILE
 
 
 if __name__ == "__main__":

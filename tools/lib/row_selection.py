@@ -9,7 +9,7 @@ polling memory for a marker (write), whatever the strategy. The peer acts unless
 leaves the target passive in that mode (write and read bw, read lat). A row that spins against a
 passive target holds only up to 64 KiB: measured over the demo's sweep at icount shift 2 and 3,
 write and read bw busy scale with the guest's time per instruction up to 64 KiB (1.9-2.3x from
-shift 2 to 3) and no further (4.2x at 128 KiB, 1.1-1.3x at 512 KiB and 1 MiB). README,
+shift 2 to 3) and no further (4.2x at 128 KiB, 1.1-1.3x at 512 KiB and 1 MiB). docs/soft-roce.md,
 "Choosing a mode".
 
 Usage: row_selection.py RDMABENCH deterministic [--bw-size N --lat-size N] [--transport T]  (a Google Benchmark filter)

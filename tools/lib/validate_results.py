@@ -2,8 +2,8 @@
 """Check rdmabench's JSON files against the committed schemas: results (`rdmabench run --out FILE`,
 `--json`: docs/results.schema.json) and mesh reports (`rdmabench mesh --out FILE`:
 docs/mesh.schema.json, chosen by the file's context.schema). Prints one line per file; exit 0
-when all are valid, 1 when one is not (with the first problem and where), 2 when a file cannot
-be read.
+when all are valid, 13 when one is not (with the first problem and where), 2 when a file cannot
+be read (the table of `rdmabench --help`).
 
 Usage: tools/lib/validate_results.py FILE...   (- reads standard input)"""
 import json
@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import jsonschema
+
+from exit_codes import INVALID_FILE, USAGE
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCHEMA_PATH = DOCS / "results.schema.json"
@@ -46,13 +48,13 @@ def main(argv):
             doc = json.loads(text)
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
             print(f"{name}: cannot read as JSON: {e}", file=sys.stderr)
-            worst = max(worst, 2)
+            worst = max(worst, USAGE)
             continue
         found, schema = problems(doc), schema_path(doc).name
         if found:
             print(f"{name}: does not match {schema} ({len(found)} problems; first: {found[0]})",
                   file=sys.stderr)
-            worst = max(worst, 1)
+            worst = max(worst, INVALID_FILE)
         else:
             print(f"{name}: matches {schema}")
     return worst

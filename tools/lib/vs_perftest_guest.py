@@ -13,7 +13,7 @@ Figures, in the same units for both tools:
   (getrusage of each process), measured at N and at 2N messages; the difference divided by
   N leaves setup and teardown out for both tools alike.
 In the deterministic guest (tools/rxe-vm --deterministic) only the cases it can measure run:
-no busy polling where the peer's user space must act (README, "Choosing a mode").
+no busy polling where the peer's user space must act (docs/soft-roce.md, "Choosing a mode").
 --scale-out runs the scale-out cases instead: several QPs (-q 4 / --qps 4), both directions
 (-b / --bidir; both tools report the sum) and a timed latency window (-D / --duration, with
 the same margin: perftest's -f). A timed case is run once per round (no CPU figures: its

@@ -1,0 +1,33 @@
+#include "cli/subcommands.h"
+
+#include "cli/devices_command.h"
+#include "cli/doctor_command.h"
+#include "cli/mesh_command.h"
+#include "cli/run_command.h"
+#include "cli/serve_command.h"
+#include "cli/study_command.h"
+#include "cli/version_command.h"
+
+namespace rdmabench {
+
+const std::map<std::string_view, Subcommand>& subcommands() {
+  static const std::map<std::string_view, Subcommand> table = {
+      {"devices", {run_devices_command, "list RDMA devices, ports and GIDs"}},
+      {"doctor",
+       {run_doctor_command,
+        "pre-flight check of this host: ports, PCIe, NUMA, governor, GIDs, memlock"}},
+      {"serve", {run_serve_command, "serve benchmarks to clients (one at a time)"}},
+      {"run", {run_run_command, "run benchmarks against a server, write JSON"}},
+      {"study",
+       {run_study_command, "a preset sweep: polling (CQ strategies x loads, with repetitions)"}},
+      {"mesh",
+       {run_mesh_command,
+        "all-pairs fabric check, one rank per host under mpirun or srun; names slow hosts"}},
+      {"version",
+       {run_version_command,
+        "the version; --json: protocol, schemas, registered patterns and CQ strategies"}},
+  };
+  return table;
+}
+
+}  // namespace rdmabench

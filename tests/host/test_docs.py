@@ -1,0 +1,175 @@
+"""The documentation a stranger reads: a README short enough to read in five minutes, tables
+that fit a screen, links that lead somewhere, and every page made from the code (the CLI
+reference, the exit codes, the JSON tables, the man page) as the build says it should read."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tools" / "lib"))
+import exit_codes  # noqa: E402
+import update_docs  # noqa: E402
+
+BUILD = ROOT / os.environ.get("RDMABENCH_BUILD", "build")
+RDMABENCH = BUILD / "rdmabench"
+PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md")) + [ROOT / "results" / "README.md"]
+
+
+def prose(text):
+    """A page without its code blocks."""
+    return re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+
+
+def slug(heading):
+    """GitHub's anchor of a heading."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def anchors(page):
+    return {slug(h) for h in re.findall(r"^#+ (.*)$", prose(page.read_text()), re.M)}
+
+
+@pytest.fixture(scope="module")
+def registry():
+    proc = subprocess.run([RDMABENCH, "version", "--json"], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_the_readme_reads_in_five_minutes():
+    lines = (ROOT / "README.md").read_text().count("\n")
+    assert lines < 250, lines
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_table_cell_is_longer_than_a_screen_line_or_three(page):
+    long = []
+    for number, line in enumerate(page.read_text().splitlines(), 1):
+        if line.startswith("|"):
+            cells = re.split(r"(?<!\\)\|", line.strip())[1:-1]
+            long += [(number, len(c)) for c in cells if len(c.strip()) > 300]
+    assert not long, long
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_link_leads_to_a_file_and_a_heading_that_exist(page):
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", prose(page.read_text())):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        where = (page.parent / path).resolve() if path else page
+        if not where.exists():
+            broken.append(target)
+        elif anchor and where.suffix == ".md" and anchor not in anchors(where):
+            broken.append(target)
+    assert not broken, broken
+
+
+def test_the_pages_made_from_the_code_are_as_the_build_says():
+    """docs/cli.md, README's exit status and docs/json.md's tables; tools/lib/update_docs.py
+    writes them."""
+    stale = [str(path.relative_to(ROOT)) for path, text in update_docs.expected_pages(RDMABENCH).items()
+             if path.read_text() != text]
+    assert not stale, f"run tools/lib/update_docs.py: {stale} differ from the build"
+
+
+def test_every_help_ends_with_the_one_exit_code_table(registry):
+    def table(text):
+        return text[text.index("Exit status"):]
+    top = subprocess.run([RDMABENCH, "--help"], capture_output=True, text=True, timeout=30).stdout
+    for command in registry["commands"]:
+        proc = subprocess.run([RDMABENCH, "help", command["name"]], capture_output=True, text=True,
+                              timeout=30)
+        assert proc.returncode == 0 and table(proc.stdout) == table(top), command["name"]
+    for entry in registry["exit_codes"]:
+        assert f"{entry['code']:>4}  {entry['meaning']}" in top, entry
+
+
+def test_the_tools_exit_codes_are_the_engines(registry):
+    assert exit_codes.BY_NAME == {e["name"]: e["code"] for e in registry["exit_codes"]}
+    for name, code in exit_codes.BY_NAME.items():
+        assert getattr(exit_codes, name.upper()) == code, name
+    assert exit_codes.INTERNAL == 1 and 1 not in (exit_codes.REGRESSION, exit_codes.INVALID_FILE)
+
+
+def test_the_man_page_holds_every_command_and_installs(registry, tmp_path):
+    page = (BUILD / "rdmabench.1").read_text()
+    for command in registry["commands"]:
+        assert f".SH RDMABENCH {command['name'].upper()}" in page, command["name"]
+        helped = subprocess.run([RDMABENCH, "help", command["name"]], capture_output=True, text=True,
+                                timeout=30).stdout
+        first_option = next(line for line in helped.splitlines() if line.lstrip().startswith("-"))
+        assert first_option.replace("\\", "\\e") in page, (command["name"], first_option)
+    for entry in registry["exit_codes"]:
+        assert f".B {entry['code']}\n{entry['name']}: " in page, entry
+    rendered = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z", BUILD / "rdmabench.1"],
+                              capture_output=True, text=True, timeout=30)
+    assert rendered.returncode == 0 and rendered.stderr == "", rendered.stderr
+    proc = subprocess.run(["meson", "install", "-C", BUILD, "--no-rebuild", "--destdir", tmp_path,
+                           "--tags", "man"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert list(tmp_path.rglob("share/man/man1/rdmabench.1")), list(tmp_path.rglob("*"))
+
+
+def test_the_quick_starts_sample_output_is_what_its_command_prints():
+    """The sample table below the quick start's run line comes from that command: its message
+    count is the line's --iters, its size the line's --sizes, the port the default, and a
+    table for each mode it runs."""
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("## Quick start")
+    section = readme[start:readme.index("\n## ", start + 1)]
+    run_line = next(line for line in section.splitlines() if line.startswith("hostB$ rdmabench run"))
+    iters = re.search(r"--iters (\d+)", run_line)[1]
+    size = re.search(r"--sizes (\d+)", run_line)[1]
+    pattern = re.search(r"--pattern (\w+)", run_line)[1]
+    cq = re.search(r"--cq (\w+)", run_line)[1]
+    sample = re.findall(r"```\n(rdmabench \d.*?)```", section, re.S)[0]
+    assert ":18515 via" in sample.splitlines()[0], sample.splitlines()[0]
+    rows = [line.split() for line in sample.splitlines() if re.match(r"^ \d", line)]
+    assert rows and all(r[0] == size and r[1] == iters for r in rows), rows
+    titles = re.findall(r"^ (\w+/\w+/\w+) ", sample, re.M)
+    assert titles == [f"{pattern}/bw/{cq}", f"{pattern}/lat/{cq}"], titles
+
+
+def shown_commands():
+    """Every `rdmabench COMMAND ...` line in a code block of the README and docs/ (but the CLI
+    reference, which is the help itself), with the page it is on (continuation lines joined,
+    comments cut)."""
+    found = []
+    for page in (p for p in PAGES if p.name != "cli.md"):
+        for block in re.findall(r"^```[a-z]*\n(.*?)^```", page.read_text(), re.S | re.M):
+            for line in block.replace("\\\n", " ").splitlines():
+                line = line.split(" # ")[0]
+                m = re.search(r"(?:^|\$ |[ ;&'(]|build/)rdmabench ([a-z]+)((?: [^#;&|>]*)?)", line)
+                if m and not line.lstrip().startswith(("-", "#")) and "rdmabench 0." not in line:
+                    found.append((page.relative_to(ROOT), m[1], m[2]))
+    return found
+
+
+def test_every_command_the_docs_show_exists_with_the_options_it_uses(registry):
+    commands = {c["name"] for c in registry["commands"]}
+    helps = {}
+    wrong = []
+    for page, command, rest in shown_commands():
+        if command not in commands:
+            wrong.append((str(page), command, "no such command"))
+            continue
+        if command not in helps:
+            helps[command] = subprocess.run([RDMABENCH, "help", command], capture_output=True,
+                                            text=True, timeout=30).stdout
+            if command == "study":  # every run option applies
+                helps[command] += subprocess.run([RDMABENCH, "help", "run"], capture_output=True,
+                                                 text=True, timeout=30).stdout
+        for option in re.findall(r"(?:^|\s)(--[a-z][-a-z_]*)", rest):
+            if option.startswith("--benchmark_"):  # Google Benchmark's own, which it checks
+                continue
+            if not re.search(rf"(?:^|[\s,]){option}\b", helps[command]):
+                wrong.append((str(page), command, option))
+    assert len(shown_commands()) > 20
+    assert not wrong, wrong

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Writes the documentation that is made from the code: docs/cli.md (every command's --help),
+README's exit status table, docs/json.md's tables (the results schema and the counter
+catalogue). Run it after changing an option, an exit code, the schema or a counter; a host
+test fails until it has been run.
+
+Usage: tools/lib/update_docs.py [RDMABENCH]   (default: build/rdmabench)
+Exit status: 0, 2 when the program does not answer or a page lacks a section (the table of
+`rdmabench --help`)."""
+import subprocess
+import sys
+from pathlib import Path
+
+import cli_reference
+import json_reference
+from doc_sections import MissingSection, render
+from exit_codes import USAGE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def expected_pages(program):
+    """{path: text} of every generated page as this build says it should read."""
+    doc = cli_reference.registry(program)
+    readme, json_page = ROOT / "README.md", ROOT / "docs" / "json.md"
+    return {
+        ROOT / "docs" / "cli.md": cli_reference.markdown(program),
+        readme: render(readme.read_text(), {"exit-codes": cli_reference.exit_code_table(doc)},
+                       "README.md"),
+        json_page: json_reference.expected_page(doc, json_page.read_text()),
+    }
+
+
+def main(argv):
+    if len(argv) > 1 or (argv and argv[0].startswith("-")):
+        print(__doc__, file=sys.stderr)
+        return USAGE
+    program = argv[0] if argv else str(ROOT / "build" / "rdmabench")
+    try:
+        pages = expected_pages(program)
+    except (OSError, ValueError, MissingSection, cli_reference.ProgramError,
+            subprocess.TimeoutExpired) as e:
+        print(f"update_docs: {e}", file=sys.stderr)
+        return USAGE
+    for path, text in pages.items():
+        changed = not path.exists() or path.read_text() != text
+        path.write_text(text)
+        print(f"{path.relative_to(ROOT)}: {'updated' if changed else 'unchanged'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
