@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/option_checks.h"
+#include "cli/unknown_options.h"
 #include "core/device_report.h"
 #include "core/device_report_json.h"
 #include "core/device_report_text.h"
@@ -21,8 +22,9 @@ int run_devices_command(int argc, char** argv) {
                            "picks by default.");
   options.add_options()("json", "Print JSON instead of a table")(
       "d,device", "Show only this device", cxxopts::value<std::string>())("h,help", "Show help");
+  options.allow_unrecognised_options();
   const auto args = options.parse(argc, argv);
-  refuse_unexpected_arguments(args.unmatched());
+  check_unmatched(args.unmatched(), options, {"devices"});
   if (args.count("help")) {
     std::cout << options.help() << "\n" << exit_status_help();
     return 0;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/option_checks.h"
+#include "cli/unknown_options.h"
 #include "control/host_doctor.h"
 #include "core/error.h"
 #include "core/exit_codes.h"
@@ -40,8 +41,9 @@ int run_doctor_command(int argc, char** argv) {
       "fail, and what to do.");
   options.add_options()("json", "Print JSON (docs/doctor.schema.json) instead of lines")(
       "h,help", "Show help");
+  options.allow_unrecognised_options();
   const auto args = options.parse(argc, argv);
-  refuse_unexpected_arguments(args.unmatched());
+  check_unmatched(args.unmatched(), options, {"doctor"});
   if (args.count("help")) {
     std::cout << options.help() << "\n" << exit_status_help();
     return 0;

@@ -7,6 +7,7 @@
 #include "cli/parse_error.h"
 #include "cli/subcommands.h"
 #include "core/exit_codes.h"
+#include "core/printable_text.h"
 #include "core/version.h"
 #include "verbs/error.h"
 
@@ -42,7 +43,8 @@ static int run_command_line(int argc, char** argv) {
   }
   const auto it = subcommands().find(name);
   if (it == subcommands().end()) {
-    std::cerr << "rdmabench: unknown command '" << name << "'\n\n";
+    std::cerr << "rdmabench: unknown command '" << rdmabench::printable(name.substr(0, 60))
+              << "'\n\n";
     print_usage(std::cerr);
     return static_cast<int>(ExitCode::kUsage);
   }
@@ -50,13 +52,15 @@ static int run_command_line(int argc, char** argv) {
     return it->second.run(argc - 1, argv + 1);
   } catch (const cxxopts::exceptions::exception& e) {
     std::cerr << "rdmabench " << name << ": "
-              << rdmabench::explain_parse_error(e.what(), argc - 1, argv + 1) << " (see --help)\n";
+              << rdmabench::printable(rdmabench::explain_parse_error(e.what(), argc - 1, argv + 1))
+              << " (see --help)\n";
     return static_cast<int>(ExitCode::kUsage);
   } catch (const rdmabench::Error& e) {
-    std::cerr << "rdmabench " << name << ": " << e.what() << "\n";
+    std::cerr << "rdmabench " << name << ": " << rdmabench::printable(e.what()) << "\n";
     return static_cast<int>(e.exit_code());
   } catch (const std::exception& e) {
-    std::cerr << "rdmabench " << name << ": internal error: " << e.what() << "\n";
+    std::cerr << "rdmabench " << name << ": internal error: " << rdmabench::printable(e.what())
+              << "\n";
     return static_cast<int>(ExitCode::kInternal);
   }
 }

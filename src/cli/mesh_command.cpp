@@ -12,6 +12,7 @@
 
 #include "bench/pattern_catalogue.h"
 #include "cli/option_checks.h"
+#include "cli/unknown_options.h"
 #include "control/control_protocol.h"
 #include "core/comma_list.h"
 #include "core/error.h"
@@ -96,7 +97,7 @@ cxxopts::Options mesh_options() {
 }
 
 uint64_t one_size(const std::string& text, const char* option) {
-  const auto sizes = parse_sizes(text);
+  const auto sizes = parse_sizes(text, std::string("--") + option);
   if (sizes.size() != 1)
     throw Error(ExitCode::kUsage,
                 std::string("--") + option + " takes one size, not '" + text + "'");
@@ -149,6 +150,7 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   cxxopts::Options options = mesh_options();
   cxxopts::ParseResult args;
   try {
+    options.allow_unrecognised_options();
     args = options.parse(argc, argv);
   } catch (const cxxopts::exceptions::exception& e) {
     throw Error(ExitCode::kUsage, explain_parse_error(e.what(), argc, argv) + " (see --help)");
@@ -157,7 +159,7 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
     std::cout << options.help() << "\n" << exit_status_help();
     return std::nullopt;
   }
-  refuse_unexpected_arguments(args.unmatched());
+  check_unmatched(args.unmatched(), options, {"mesh"});
   MeshJob r;
   r.specs = mesh_specs(args);
   parse_run_options(args, r);

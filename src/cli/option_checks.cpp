@@ -52,10 +52,4 @@ int numa_option(const std::string& text) {
   return std::stoi(text);
 }
 
-void refuse_unexpected_arguments(const std::vector<std::string>& unmatched) {
-  if (!unmatched.empty())
-    throw Error(ExitCode::kUsage, "unexpected argument '" + unmatched.front().substr(0, 60) +
-                                      "' (this command takes options only; see --help)");
-}
-
 }  // namespace rdmabench

@@ -13,9 +13,6 @@ namespace rdmabench {
 std::chrono::milliseconds timeout_option(double seconds);
 // A message count (--iters, --lat-iters): 1 to kMaxIterations.
 uint64_t iterations_option(uint64_t count, const char* option);
-// A command that takes no positional argument: Error(kUsage) naming the first one given
-// (`serve localhost` passed before).
-void refuse_unexpected_arguments(const std::vector<std::string>& unmatched);
 // --numa: a node number (0 to 1023) or "off" (kNumaOff).
 int numa_option(const std::string& text);
 // --warmup: at most kMaxIterations.

@@ -588,7 +588,7 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   }
   r.limits = parse_pass_limits(args, r.suite);
   r.params = params_of(args, r.suite, r.limits);
-  check_unmatched(args.unmatched(), options, r.suite.host);
+  check_unmatched(args.unmatched(), options, {"run", r.suite.host, true});
   r.benchmark_args = args.unmatched();
   return r;
 }

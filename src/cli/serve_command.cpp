@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/option_checks.h"
+#include "cli/unknown_options.h"
 #include "control/server.h"
 #include "core/exit_codes.h"
 #include "datapath/thread_team.h"
@@ -89,8 +90,9 @@ int run_serve_command(int argc, char** argv) {
       "Testing only: in --verify check runs, damage what the server sends (from the middle message "
       "on), so that the client's checks must fail");
   add_lockdown_options(options);
+  options.allow_unrecognised_options();
   const auto args = options.parse(argc, argv);
-  refuse_unexpected_arguments(args.unmatched());
+  check_unmatched(args.unmatched(), options, {"serve"});
   if (args.count("help")) {
     std::cout << options.help({"", "Safe to leave running"}) << "\n" << exit_status_help();
     return 0;

@@ -12,7 +12,7 @@ namespace rdmabench {
 namespace {
 
 // perftest's flags (ib_write_bw and friends) as rdmabench spells them.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 39> kPerftestSpellings{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 46> kPerftestSpellings{{
     {"-n", "--iters N"},
     {"-s", "--sizes BYTES"},
     {"--size", "--sizes BYTES"},
@@ -52,6 +52,13 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 39> kPerftes
     {"--limit_bw", "--min-bw GBPS"},
     {"-y", "--max-lat p99:US"},
     {"--limit_lat", "--max-lat p99:US"},
+    {"-l", "--post-list N"},
+    {"--post_list", "--post-list N"},
+    {"-I", "--inline N"},
+    {"--inline_size", "--inline N"},
+    {"--use-srq", "--srq"},
+    {"--use_srq", "--srq"},
+    {"-p", "--port N"},
 }};
 
 // Google Benchmark's switches that need no value.
@@ -83,49 +90,70 @@ std::vector<std::string> long_options(const cxxopts::Options& options) {
   return names;
 }
 
-// The nearest long option, when it is close: a prefix of it, or two edits away at most.
+// The nearest long option, when it is close: a prefix of it, or two edits away at most; of
+// two as near, one that begins with the same letter (--itr: --iters, not --mtu).
 std::string nearest_long_option(const std::string& flag, const cxxopts::Options& options) {
   std::string best;
-  size_t best_distance = 3;
+  size_t best_score = 2 * 3;
   for (const std::string& name : long_options(options)) {
     const size_t d = name.starts_with(flag) && flag.size() > 3 ? 1 : edit_distance(flag, name);
-    if (d < best_distance) best = name, best_distance = d;
+    const size_t score = 2 * d + (flag.size() > 2 && name[2] != flag[2] ? 1 : 0);
+    if (score < best_score) best = name, best_score = score;
   }
   return best;
 }
 
+// Whether `advice` is an option of `options` (its first word), or a note that names none.
+bool fits(std::string_view advice, const cxxopts::Options& options) {
+  if (!advice.starts_with("--")) return true;
+  const std::string option(advice.substr(0, advice.find(' ')));
+  return std::ranges::count(long_options(options), option) > 0;
+}
+
 // The advice for one argument that `options` does not know: perftest's spelling mapped to
-// ours, else the nearest long option, else "" (nothing close).
+// ours (where this command has it), else the nearest long option, else "" (nothing close).
 std::string suggestion_for(const std::string& argument, const cxxopts::Options& options) {
   const std::string flag = argument.substr(0, argument.find('='));
   for (const auto& [theirs, ours] : kPerftestSpellings)
-    if (flag == theirs) return std::string(ours);
+    if (flag == theirs && fits(ours, options)) return std::string(ours);
   if (!flag.starts_with("--")) return "";
   return nearest_long_option(flag, options);
+}
+
+void check_benchmark_flag(const std::string& argument) {
+  const bool bare = std::ranges::find(kBareSwitches, argument) != kBareSwitches.end();
+  if (bare || argument.find('=') != std::string::npos) return;
+  throw Error(ExitCode::kUsage, "'" + argument +
+                                    "': Google Benchmark's flags take their value after '=' (" +
+                                    argument + "=VALUE)");
+}
+
+std::string unexpected_positional(const std::string& argument, const ArgumentRules& rules) {
+  const std::string shown = argument.substr(0, 60);
+  if (rules.host.empty())
+    return "unexpected argument '" + shown + "' (rdmabench " + rules.command +
+           " takes options only; see rdmabench " + rules.command + " --help)";
+  return "unexpected argument '" + shown + "' (HOST is already '" + rules.host +
+         "'; an option's value follows its option)";
 }
 
 }  // namespace
 
 void check_unmatched(const std::vector<std::string>& unmatched, const cxxopts::Options& options,
-                     const std::string& host) {
+                     const ArgumentRules& rules) {
   for (const std::string& argument : unmatched) {
-    if (argument.starts_with("--benchmark_")) {
-      const bool bare = std::ranges::find(kBareSwitches, argument) != kBareSwitches.end();
-      if (bare || argument.find('=') != std::string::npos) continue;
-      throw Error(ExitCode::kUsage, "'" + argument +
-                                        "': Google Benchmark's flags take their value after '=' "
-                                        "(" +
-                                        argument + "=VALUE)");
+    if (rules.benchmark_flags && argument.starts_with("--benchmark_")) {
+      check_benchmark_flag(argument);
+      continue;
     }
-    if (!argument.starts_with("-"))
-      throw Error(ExitCode::kUsage, "unexpected argument '" + argument + "' (HOST is already '" +
-                                        host + "'; an option's value follows its option)");
+    if (!argument.starts_with("-") || argument == "-")
+      throw Error(ExitCode::kUsage, unexpected_positional(argument, rules));
     const std::string advice = suggestion_for(argument, options);
     const std::string hint = advice.empty()             ? ""
                              : advice.starts_with("--") ? "; did you mean " + advice + "?"
                                                         : "; " + advice;
-    throw Error(ExitCode::kUsage,
-                "unknown option '" + argument + "'" + hint + " (see rdmabench run --help)");
+    throw Error(ExitCode::kUsage, "unknown option '" + argument.substr(0, 60) + "'" + hint +
+                                      " (see rdmabench " + rules.command + " --help)");
   }
 }
 

@@ -1,6 +1,7 @@
-// What `run` does with the arguments its own options did not take, before anything touches a
-// device or the network: Google Benchmark's --benchmark_* flags pass on; anything else is a
-// usage error that names the argument and what to write instead (perftest's flags included).
+// What a command does with the arguments its own options did not take, before anything touches
+// a device or the network: for run, Google Benchmark's --benchmark_* flags pass on; anything
+// else is a usage error that names the argument and what to write instead (perftest's flags
+// included).
 #pragma once
 
 #include <string>
@@ -10,10 +11,17 @@
 
 namespace rdmabench {
 
-// Throws Error(kUsage) for the first unmatched argument that is not a --benchmark_* flag given
-// as --benchmark_NAME=VALUE (or a bare Google Benchmark switch). `host` is the HOST taken, for
-// a second positional argument.
+struct ArgumentRules {
+  std::string command;           // as in "see rdmabench COMMAND --help"
+  std::string host;              // the HOST taken (run), or "" for a command of options only
+  bool benchmark_flags = false;  // --benchmark_NAME=VALUE passes on to Google Benchmark (run)
+};
+
+// Throws Error(kUsage) for the first unmatched argument: an unknown option with perftest's
+// spelling of it mapped to ours or the nearest option suggested, or a stray positional
+// argument. With `benchmark_flags`, Google Benchmark's flags given as --benchmark_NAME=VALUE
+// (or a bare switch of its) pass.
 void check_unmatched(const std::vector<std::string>& unmatched, const cxxopts::Options& options,
-                     const std::string& host);
+                     const ArgumentRules& rules);
 
 }  // namespace rdmabench

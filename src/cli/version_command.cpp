@@ -1,11 +1,13 @@
 #include "cli/version_command.h"
 
+#include <cxxopts.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "bench/pattern_catalogue.h"
 #include "cli/subcommands.h"
+#include "cli/unknown_options.h"
 #include "control/protocol_version.h"
 #include "core/build_info.h"
 #include "core/error.h"
@@ -109,17 +111,17 @@ nlohmann::json registry_json() {
 }  // namespace
 
 int run_version_command(int argc, char** argv) {
-  const std::string option = argc > 1 ? argv[1] : "";
-  if (argc > 2 || (!option.empty() && option != "--json" && option != "--help"))
-    throw Error(ExitCode::kUsage, "unknown option '" + (argc > 2 ? std::string(argv[2]) : option) +
-                                      "' (usage: rdmabench version [--json])");
-  if (option == "--help") {
-    std::cout << "Usage: rdmabench version [--json]\n  --json  also the control protocol, the "
-                 "schemas, the registered transports, patterns and CQ strategies, and the counter "
-                 "catalogue, "
-                 "as JSON\n\n"
-              << exit_status_help();
-  } else if (option == "--json") {
+  cxxopts::Options options("rdmabench version", "The version of this build.");
+  options.add_options()("json",
+                        "Also the control protocol, the schemas, the registered transports, "
+                        "patterns and CQ strategies, the counter catalogue, the commands and the "
+                        "exit codes, as JSON")("h,help", "Show help");
+  options.allow_unrecognised_options();
+  const auto args = options.parse(argc, argv);
+  check_unmatched(args.unmatched(), options, {"version"});
+  if (args.count("help")) {
+    std::cout << options.help() << "\n" << exit_status_help();
+  } else if (args.count("json")) {
     std::cout << registry_json().dump(2) << "\n";
   } else {
     std::cout << "rdmabench " << kVersion << " (" << build_revision() << ", " << build_type()

@@ -1,6 +1,7 @@
 #include "net/control_channel.h"
 
 #include "core/error.h"
+#include "core/printable_text.h"
 
 namespace rdmabench {
 
@@ -15,19 +16,7 @@ nlohmann::json ControlChannel::receive(const std::string& expected_type) {
 namespace {
 // The start of what a peer sent, safe to log: other bytes than printable ASCII become \xNN.
 std::string printable_excerpt(const std::string& text, size_t limit = 80) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < text.size() && i < limit; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
+  return printable(text, Keep::kPrintableAscii, limit);
 }
 }  // namespace
 

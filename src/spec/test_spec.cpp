@@ -104,11 +104,11 @@ bool written_like_a_size(const std::string& item) {
 }
 }  // namespace
 
-std::vector<uint64_t> parse_sizes(const std::string& text) {
+std::vector<uint64_t> parse_sizes(const std::string& text, std::string_view option) {
   std::vector<uint64_t> out;
   auto bad = [&](const std::string& why) {
-    return Error(ExitCode::kUsage,
-                 "--sizes '" + text + "': " + why + " (examples: 2:8M, 4096, 2,64K,1M)");
+    return Error(ExitCode::kUsage, std::string(option) + " '" + text + "': " + why +
+                                       " (examples: 2:8M, 4096, 2,64K,1M)");
   };
   for (const std::string& item : split_comma_list(text)) {
     const auto colon = item.find(':');

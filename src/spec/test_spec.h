@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/side.h"
@@ -108,8 +109,8 @@ inline uint32_t inline_threshold(const TestSpec& spec, uint32_t granted) noexcep
 }
 
 // "2:8M" (powers of two from 2 to 8 MiB), "4096", "2,64K,1M", or mixes. K/M/G are binary.
-// Throws Error(kUsage) when malformed, zero, or not increasing within a range.
-std::vector<uint64_t> parse_sizes(const std::string& text);
+// Throws Error(kUsage) when malformed, zero, or not increasing within a range, naming `option`.
+std::vector<uint64_t> parse_sizes(const std::string& text, std::string_view option = "--sizes");
 // `rdmabench run`'s --sizes when none is given.
 inline constexpr const char* kDefaultSizes = "2:8M";
 std::optional<uint64_t> parse_size(const std::string& text);

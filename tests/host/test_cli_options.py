@@ -103,7 +103,7 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
     (("--mode", "bw,x"), "--mode: unknown 'x'"),
     (("--size", "2,4"), "--size takes one size"),
     (("--cq", "spin"), "spin"),
-    (("--qp-timeout", "32"), "(--qp-timeout) is 32; it must be between 0"),
+    (("--qp-timeout", "32"), "--qp-timeout is 32; it must be between 0"),
     (("--bogus",), "bogus"),
     (("somewhere",), "unexpected argument 'somewhere'"),
     (("--schedule", "isolated", "--pairs", "pairs.txt"), "give --schedule or --pairs FILE, not both")])
@@ -334,13 +334,13 @@ def test_pattern_all_names_what_a_transport_leaves_out_once_per_reason(transport
     (("--transport", "uc", "--pattern", "read"), "read: needs a reliable connected transport, not uc"),
     (("--transport", "uc", "--pattern", "fetch_add"), "fetch_add: needs a reliable connected"),
     (("--transport", "uc", "--pattern", "compare_swap"), "compare_swap: needs a reliable connected"),
-    (("--transport", "uc", "--pattern", "send", "--bidir"), "--bidir) is set over uc"),
+    (("--transport", "uc", "--pattern", "send", "--bidir"), "--bidir is set over uc"),
     (("--transport", "uc", "--pattern", "send", "--cm", "rdmacm"), "rdma_cm connects RC only"),
     (("--transport", "ud", "--pattern", "write"), "write: needs a connected transport, not ud"),
     (("--transport", "ud", "--pattern", "write_imm"), "write_imm: needs a connected transport"),
     (("--transport", "ud", "--pattern", "read"), "read: needs a reliable connected transport"),
     (("--transport", "ud", "--pattern", "fetch_add"), "fetch_add: needs a reliable connected"),
-    (("--transport", "ud", "--pattern", "send", "--bidir"), "--bidir) is set over ud"),
+    (("--transport", "ud", "--pattern", "send", "--bidir"), "--bidir is set over ud"),
     (("--transport", "ud", "--pattern", "send", "--cm", "rdmacm"), "SIDR exchange is not"),
     (("--transport", "ud", "--pattern", "send", "--sizes", "8192"),
      "over ud a message is one packet: at most the path MTU (4096"),
@@ -427,3 +427,53 @@ def test_the_testing_only_option_is_not_in_the_users_help(command):
     proc = rdmabench(command, "--help")
     assert proc.returncode == 0 and "--port" in proc.stdout
     assert "debug-corrupt" not in proc.stdout
+
+
+@pytest.mark.parametrize("args, says", [
+    (("serve", "--prot", "1"), "unknown option '--prot'; did you mean --port? (see rdmabench serve --help)"),
+    (("devices", "--jsn"), "unknown option '--jsn'; did you mean --json? (see rdmabench devices --help)"),
+    (("doctor", "--jsn"), "unknown option '--jsn'; did you mean --json? (see rdmabench doctor --help)"),
+    (("mesh", "--prot", "1"), "unknown option '--prot'; did you mean --port? (see rdmabench mesh --help)"),
+    (("version", "--jsn"), "unknown option '--jsn'; did you mean --json? (see rdmabench version --help)"),
+    (("serve", "--ib-dev", "mlx5_0"), "unknown option '--ib-dev'; did you mean --device NAME?"),
+    (("serve", "-n", "5"), "unknown option '-n' (see rdmabench serve --help)"),  # serve has no --iters
+])
+def test_every_command_suggests_and_maps_like_run(args, says):
+    """serve, devices, doctor and mesh printed cxxopts' raw "Option 'prot' does not exist"."""
+    proc = rdmabench(*args)
+    assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("flag, ours", [("-l", "--post-list N"), ("-I", "--inline N"),
+                                        ("--use-srq", "--srq"), ("--use_srq", "--srq")])
+def test_perftest_post_list_inline_and_srq_flags_are_mapped(flag, ours):
+    proc = rdmabench("run", "127.0.0.1", flag, "8")
+    assert proc.returncode == 2 and f"unknown option '{flag}'; did you mean {ours}?" in proc.stderr, \
+        proc.stderr
+
+
+def test_a_near_miss_is_told_the_option_of_the_same_first_letter():
+    """--itr was told '--mtu' (as near by edits as --iters)."""
+    proc = rdmabench("study", "polling", "127.0.0.1", "--itr", "5")
+    assert proc.returncode == 2 and "did you mean --iters?" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("option", ["--lat-size", "--size"])
+def test_mesh_blames_the_size_option_it_was_given(option):
+    proc = rdmabench("mesh", option, "0")
+    assert proc.returncode == 2 and f"{option} '0': '0' is not a size" in proc.stderr, proc.stderr
+
+
+def test_control_characters_are_escaped_not_echoed():
+    for args in (("run", "127.0.0.1", "--pattern", "wr\x01ite\x1b[2J"), ("r\x1bun",)):
+        proc = rdmabench(*args)
+        assert proc.returncode == 2, proc.stderr
+        assert "\x1b" not in proc.stderr and "\x01" not in proc.stderr, repr(proc.stderr)
+        assert "\\x1b" in proc.stderr, proc.stderr
+
+
+def test_a_spec_error_names_the_option_not_the_spec_field():
+    proc = rdmabench("run", "127.0.0.1", "--mtu", "333")
+    assert proc.returncode == 2, proc.stderr
+    assert "--mtu is 333; it must be 256" in proc.stderr and "spec field" not in proc.stderr, \
+        proc.stderr

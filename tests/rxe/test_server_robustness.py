@@ -79,31 +79,31 @@ def still_serves(rdmabench, layout, server):
 # paths (rdma_cm, two devices) are what the other tests here check there.
 @pytest.mark.layout("lo")
 @pytest.mark.parametrize("field, value, named", [
-    ("size", 0, "spec field size"),              # was SIGFPE (exit 136) in the server
-    ("rx_depth", 0, "spec field rx_depth"),      # was std::clamp with lo > hi
-    ("signal_every", 1000, "spec field signal_every"),
+    ("size", 0, "--sizes is"),              # was SIGFPE (exit 136) in the server
+    ("rx_depth", 0, "--rx-depth is"),      # was std::clamp with lo > hi
+    ("signal_every", 1000, "--signal-every is"),
     ("tx_depth", 1 << 30, "max_qp_wr"),
     ("size", 1 << 40, "max_msg_sz"),
     ("size", "big", "spec.size must be an unsigned integer"),
     ("pattern", "atomic", "spec.pattern"),
     ("transport", "xrc", "spec.transport"),
-    ("mtu", 1000, "spec field mtu"),
+    ("mtu", 1000, "--mtu is"),
     ("cq", "hybrid:99999999", "spec.cq"),
     ("cq", "client=busy", "spec.cq"),
-    ("poll_batch", 0, "spec field poll_batch"),
+    ("poll_batch", 0, "--poll-batch is"),
     ("qps", 0, "spec.qps"),
     ("qps", 100000, "spec.qps"),
-    ("threads", 2, "spec field threads"),        # more threads than QPs
-    ("bidir", True, "spec field bidir"),         # lat is a ping-pong already
+    ("threads", 2, "--threads is"),        # more threads than QPs
+    ("bidir", True, "--bidir is"),         # lat is a ping-pong already
     ("cq_per_qp", "yes", "spec.cq_per_qp"),
-    ("qp_timeout", 32, "spec field qp_timeout"),  # the QP attribute has 5 bits
-    ("outs", 0, "spec field outs"),
-    ("outs", 256, "spec field outs"),              # the QP attribute has 8 bits
+    ("qp_timeout", 32, "--qp-timeout is"),  # the QP attribute has 5 bits
+    ("outs", 0, "--outs is"),
+    ("outs", 256, "--outs is"),              # the QP attribute has 8 bits
     ("outs", 200, "max_qp_rd_atom"),               # rxe allows 128
     ("pattern", "fetch_add", "8-byte operands"),   # at 2 B
     ("post_list", 0, "spec.post_list"),
-    ("post_list", 8, "spec field post_list"),      # chains are a bw setting
-    ("inline", 5000, "spec field inline"),
+    ("post_list", 8, "--post-list is"),      # chains are a bw setting
+    ("inline", 5000, "--inline is"),
     ("transport", {"transport": "uc", "pattern": "read"}, "needs a reliable connected transport"),
     ("transport", {"transport": "uc", "cm": "rdmacm"}, "rdma_cm connects RC only"),
     ("srq", "yes", "spec.srq"),
@@ -113,8 +113,8 @@ def still_serves(rdmabench, layout, server):
     ("transport", {"transport": "ud", "pattern": "send", "size": 8192}, "one packet"),
     ("transport", {"transport": "ud", "pattern": "send", "size": 2048, "mtu": 1024},
      "path MTU, 1024 bytes (--mtu)"),
-    ("tclass", 256, "spec field tclass"),                # one byte
-    ("sl", 16, "spec field sl"),                         # four bits
+    ("tclass", 256, "--tclass is"),                # one byte
+    ("sl", 16, "--sl is"),                         # four bits
     ("sl", {"sl": 2, "cm": "rdmacm"}, "takes the service level from the path"),
     ("hugepages", "yes", "spec.hugepages"),
 ])

@@ -197,7 +197,7 @@ TEST(PatternTransports, TheSpecChecksTheTransportToo) {
     FAIL() << "a crafted spec ran read over a datagram transport";
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()),
-              "spec field transport (--transport) is datagram; read needs a reliable connected "
+              "--transport is datagram; read needs a reliable connected "
               "transport");
   }
   s.pattern = *parse_pattern("send");
