@@ -163,7 +163,7 @@ def test_markdown_table(sweep, write_json):
     proc = run_tool("compare", FIXTURE, FIXTURE, "--format", "markdown")
     assert proc.returncode == 0
     assert "| benchmark | metric | base | new |" in proc.stdout
-    assert "| send/bw/busy/2 | bandwidth [MB/s] |" in proc.stdout
+    assert "| send/bw/busy/2 | bandwidth [MiB/s] |" in proc.stdout
 
 
 def test_malformed_json_exits_2_with_one_line(write_json):
@@ -404,3 +404,24 @@ def test_report_files_in_a_missing_folder_are_refused_before_comparing(tmp_path)
     for option in ("--junit", "--summary"):
         proc = run_tool("compare", FIXTURE, FIXTURE, option, tmp_path / "no" / "such.xml")
         assert proc.returncode == 2 and "does not exist or is not writable" in proc.stderr, proc.stderr
+
+
+def test_bandwidth_is_shown_in_the_tables_mib_per_second(sweep):
+    """It printed decimal MB/s labelled "MB/s" beside the engine's MiB/s table (4.9 % apart)."""
+    proc = run_tool("compare", FIXTURE, FIXTURE, "--format", "markdown")
+    row = next(line for line in proc.stdout.splitlines() if line.startswith("| send/bw/busy/2 |"))
+    shown = float(row.split("|")[3])
+    repetitions = sorted(b["bytes_per_second"] for b in sweep["benchmarks"]
+                         if b.get("rdmabench_spec", {}).get("name") == "send/bw/busy/2"
+                         and b.get("run_type") == "iteration")
+    median = repetitions[len(repetitions) // 2]  # compare shows the median of the repetitions
+    assert "[MiB/s]" in row and "MB/s" not in proc.stdout.replace("MiB/s", ""), row
+    assert shown == pytest.approx(median / 2**20, rel=1e-3), (shown, repetitions)
+
+
+@pytest.mark.parametrize("statistic", ["p99.9", "max"])
+def test_latency_statistics_are_named_as_run_names_them(statistic):
+    """compare said p999 and had no max, where run --max-lat and the table say p99.9 and max."""
+    proc = run_tool("compare", FIXTURE, FIXTURE, "--latency", statistic)
+    assert proc.returncode == 0, proc.stderr
+    assert f"latency {statistic} [us]" in proc.stdout, proc.stdout[:2000]

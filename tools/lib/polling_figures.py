@@ -9,7 +9,7 @@ import math
 
 import rdmabench_results as rr
 
-LADDER = (("min", "min"), ("p50", "p50"), ("p90", "p90"), ("p99", "p99"), ("p999", "p99.9"),
+LADDER = (("min", "min"), ("p50", "p50"), ("p90", "p90"), ("p99", "p99"), ("p99.9", "p99.9"),
           ("max", "max"))
 
 
