@@ -10,6 +10,7 @@
 #include "control/background_server.h"
 #include "control/busy_responder.h"
 #include "core/error.h"
+#include "core/output_file.h"
 #include "core/version.h"
 #include "host/device_probe.h"
 #include "host/host_info.h"
@@ -38,13 +39,6 @@ std::string for_local_rank(const std::vector<std::string>& list, int local_rank,
   return list[static_cast<size_t>(local_rank)];
 }
 
-// Where --out goes must be writable before anything is measured (rank 0 only).
-void check_out_file(const std::string& path) {
-  const std::string probe = path + ".rdmabench-probe";
-  if (!std::ofstream(probe)) throw Error(ExitCode::kUsage, "--out: cannot write next to " + path);
-  std::remove(probe.c_str());
-}
-
 // Gets this rank ready to take part: its identity, with its server started in `server`; or
 // {"error", "exit_code"} when it cannot. Every rank contributes one, so that no rank waits
 // for another that has already given up.
@@ -55,7 +49,8 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
       throw Error(ExitCode::kUsage,
                   "mesh needs at least 2 ranks, one per host: mpirun -np N --map-by node "
                   "rdmabench mesh ... or srun -N N rdmabench mesh ...");
-    if (world.rank() == 0 && !job.out_file.empty()) check_out_file(job.out_file);
+    // Where --out goes must be writable before anything is measured (rank 0 only).
+    if (world.rank() == 0 && !job.out_file.empty()) check_writable(job.out_file, "--out");
     const RankDevice chosen =
         job.devices.empty()
             ? default_device_for(world.local_rank(), world.local_size(), describe_all_devices(),

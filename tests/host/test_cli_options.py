@@ -304,7 +304,7 @@ def test_version_names_the_revision_and_build_type():
 def test_pattern_all_notes_only_a_pattern_it_runs_at_no_size():
     """With the atomics (8 B only) every plain run printed two notes before its first line; a
     pattern that runs at some of the sizes says nothing, one that runs at none is named once."""
-    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--timeout", "1")
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--timeout", "1", "--pattern", "all")
     assert "leaves out" not in proc.stderr, proc.stderr
     proc = rdmabench("run", "127.0.0.1", "--port", "1", "--timeout", "1", "--sizes", "2,4096")
     notes = [line for line in proc.stderr.splitlines() if "leaves out" in line]
@@ -313,7 +313,7 @@ def test_pattern_all_notes_only_a_pattern_it_runs_at_no_size():
 
 
 def test_srq_with_pattern_all_leaves_out_what_takes_no_receives():
-    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--timeout", "1", "--srq")
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--timeout", "1", "--srq", "--pattern", "all")
     said = [line for line in proc.stderr.splitlines() if "leaves out" in line]
     assert said == ["rdmabench: note: --pattern all leaves out write, read, fetch_add, compare_swap "
                     "(its target takes no receives, which --srq shares)"], proc.stderr
@@ -325,7 +325,8 @@ def test_srq_with_pattern_all_leaves_out_what_takes_no_receives():
             "read, fetch_add, compare_swap (needs a reliable connected transport, not ud)"]),
 ])
 def test_pattern_all_names_what_a_transport_leaves_out_once_per_reason(transport, notes):
-    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--timeout", "1", "--transport", transport)
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--timeout", "1", "--transport", transport,
+                     "--pattern", "all")
     said = [line for line in proc.stderr.splitlines() if "leaves out" in line]
     assert said == [f"rdmabench: note: --pattern all leaves out {n}" for n in notes], proc.stderr
 
@@ -477,3 +478,22 @@ def test_a_spec_error_names_the_option_not_the_spec_field():
     assert proc.returncode == 2, proc.stderr
     assert "--mtu is 333; it must be 256" in proc.stderr and "spec field" not in proc.stderr, \
         proc.stderr
+
+
+def test_a_bare_run_says_it_runs_the_quick_profile_and_how_to_get_the_full_sweep():
+    """A bare `run HOST` planned 468 benchmarks with Google Benchmark choosing how long each."""
+    proc = rdmabench("run", "127.0.0.1", "--port", "1")
+    note = "a short default run (--profile quick): write bw and lat, busy CQ, 2 B, 4 KiB and 64 KiB"
+    assert note in proc.stderr and "--profile full" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("args", [("--profile", "full"), ("--pattern", "all"), ("--sizes", "64K"),
+                                  ("--mode", "bw"), ("--cq", "event"), ("--profile", "quick")])
+def test_a_run_that_says_what_to_run_gets_no_note(args):
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", *args)
+    assert "a short default run" not in proc.stderr, proc.stderr
+
+
+def test_an_unknown_profile_is_refused():
+    proc = rdmabench("run", "127.0.0.1", "--profile", "fast")
+    assert proc.returncode == 2 and "--profile: unknown 'fast' (quick, full)" in proc.stderr

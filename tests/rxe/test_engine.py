@@ -671,3 +671,23 @@ def test_a_lossy_wire_shows_in_the_row_and_the_table_and_off_reads_nothing(rdmab
     assert doc["context"]["rdmabench_params"]["counters"] == "off"
     row = doc["benchmarks"][0]
     assert not [k for k in row if "_dev_" in k or k.startswith("wire_")], row
+
+
+@pytest.mark.layout("lo")
+@pytest.mark.parametrize("transport, pattern, sizes", [("rc", "write", [2, 4096, 65536]),
+                                                       ("ud", "send", [2, 4096])])
+def test_a_bare_run_runs_the_quick_profile_and_says_so(rdmabench, layout, server, tmp_path,
+                                                        transport, pattern, sizes):
+    """`run HOST` alone planned 468 benchmarks; now write bw and lat at 2 B, 4 KiB and 64 KiB
+    with a busy CQ (send over ud, which carries no write, and only to the path MTU). --iters
+    only shortens it here."""
+    out = tmp_path / "bare.json"
+    proc = client(rdmabench, layout, server, "--transport", transport, "--iters", "50",
+                  "--out", str(out))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "a short default run (--profile quick)" in proc.stderr, proc.stderr
+    doc = json.loads(out.read_text())
+    names = [b["rdmabench_spec"]["name"].split("/")[:4] for b in doc["benchmarks"]]
+    assert sorted(names) == sorted([pattern, mode, "busy", str(size)] for mode in ("bw", "lat")
+                                   for size in sizes), names
+    assert doc["context"]["rdmabench_params"]["profile"] == "quick"

@@ -1,0 +1,84 @@
+#include "cli/number_options.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/comma_list.h"
+#include "core/error.h"
+#include "spec/spec_validation.h"
+
+namespace rdmabench {
+
+// A comma-separated list of whole numbers in [lo, hi], without repeats: --rate, --qps.
+std::vector<uint64_t> parse_number_list(const std::string& text, const std::string& option,
+                                        uint64_t lo, uint64_t hi, const std::string& what) {
+  std::vector<uint64_t> out;
+  for (const std::string& item : split_comma_list(text)) {
+    const bool digits =
+        !item.empty() && item.size() <= 9 && std::all_of(item.begin(), item.end(), ::isdigit);
+    if (!digits || std::stoull(item) < lo || std::stoull(item) > hi)
+      throw Error(ExitCode::kUsage, "--" + option + " '" + text + "': '" + item + "' is not " +
+                                        what + " from " + std::to_string(lo) + " to " +
+                                        std::to_string(hi));
+    if (std::find(out.begin(), out.end(), std::stoull(item)) == out.end())
+      out.push_back(std::stoull(item));
+  }
+  if (out.empty()) throw Error(ExitCode::kUsage, "--" + option + ": nothing given");
+  return out;
+}
+
+// 2.5 -> "2.5", 10 -> "10".
+std::string format_gbps(double gbps) {
+  std::ostringstream text;
+  text << gbps;
+  return text.str();
+}
+
+// --rate: round trips (lat) or messages a QP (bw) per second, each 0..kMaxRate, or Gb/s a QP
+// (bw: "2.5gbps" or "2.5Gb/s", above 0 and at most 10000).
+std::vector<OfferedRate> parse_rates(const std::string& text) {
+  std::vector<OfferedRate> rates;
+  std::string counts;
+  for (const std::string& item : split_comma_list(text)) {
+    std::string lower = item;
+    std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+    const size_t unit = lower.ends_with("gbps") ? 4 : lower.ends_with("gb/s") ? 4 : 0;
+    if (unit == 0) {
+      counts += (counts.empty() ? "" : ",") + item;
+      continue;
+    }
+    const std::string number = item.substr(0, item.size() - unit);
+    char* end = nullptr;
+    const double gbps = std::strtod(number.c_str(), &end);
+    if (number.empty() || end != number.c_str() + number.size() || !(gbps > 0 && gbps <= 10000))
+      throw Error(ExitCode::kUsage, "--rate '" + item.substr(0, 40) +
+                                        "': give Gb/s a QP above 0 and at most 10000 (2.5gbps)");
+    rates.push_back({0, gbps});
+  }
+  if (!counts.empty())
+    for (const uint64_t r : parse_number_list(counts, "rate", 0, kMaxRate,
+                                              "a rate per second (lat: round trips; bw: "
+                                              "messages a QP; examples: 1000, 0,1000,10000)"))
+      rates.push_back({r, 0});
+  if (rates.empty()) throw Error(ExitCode::kUsage, "--rate: nothing given");
+  return rates;
+}
+
+// --qps: QP counts, each 1..kMaxQps.
+std::vector<uint32_t> parse_qps(const std::string& text) {
+  const auto counts =
+      parse_number_list(text, "qps", 1, kMaxQps, "a QP count (examples: 4, 1,2,4,8)");
+  return {counts.begin(), counts.end()};
+}
+
+// Seconds given on the command line, within [lo, hi], as nanoseconds.
+uint64_t seconds_option(const cxxopts::ParseResult& args, const char* name, double lo, double hi) {
+  const double v = args[name].as<double>();
+  if (!(v >= lo && v <= hi))
+    throw Error(ExitCode::kUsage, std::string("--") + name + " must be between " +
+                                      std::to_string(lo).substr(0, 5) + " and " +
+                                      std::to_string(static_cast<int64_t>(hi)) + " seconds");
+  return static_cast<uint64_t>(v * 1e3) * 1'000'000;  // whole milliseconds, as "run" carries
+}
+
+}  // namespace rdmabench

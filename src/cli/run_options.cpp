@@ -1,0 +1,199 @@
+#include "cli/run_options.h"
+
+#include <string>
+
+#include "bench/pattern_catalogue.h"
+#include "cli/option_checks.h"
+#include "cli/run_profile.h"
+#include "cq/strategy.h"
+#include "spec/test_spec.h"
+#include "verbs/transport.h"
+
+namespace rdmabench {
+
+namespace {
+
+std::string cq_help() {
+  std::string help =
+      "How each side harvests completions; several separated by ';' (or ',' when plain: "
+      "busy,event); 'all' is busy and event. One strategy for both sides, or "
+      "client=S,server=S. Strategies:";
+  for (const StrategyInfo& info : registered_strategies())
+    help += "\n      " + std::string(info.usage) + ": " + std::string(info.summary);
+  return help;
+}
+
+std::string pattern_help() {
+  std::string help = "Patterns, comma separated, or all (each at the --sizes it accepts):";
+  for (const Pattern& p : registered_patterns())
+    help += "\n      " + p.name() + ": " + std::string(p->summary);
+  return help;
+}
+
+std::string transport_help() {
+  std::string help = "The QP type every benchmark runs over:";
+  for (const Transport& t : registered_transports())
+    help += "\n      " + t.name() + ": " + std::string(t->summary);
+  return help;
+}
+
+// What runs: patterns, modes, CQ strategies, sizes, and for how long.
+void add_what_to_run(cxxopts::Options& options) {
+  options.add_options("What to run")("profile", profile_help(), cxxopts::value<std::string>())(
+      "pattern", pattern_help() + "\n      (default: the profile's)",
+      cxxopts::value<std::string>())(
+      "transport", transport_help(),
+      cxxopts::value<std::string>()->default_value(default_transport().name()))(
+      "mode", "bw,lat or all (default: the profile's)", cxxopts::value<std::string>())(
+      "cq", cq_help() + "\n      (default: the profile's)", cxxopts::value<std::string>())(
+      "rate",
+      "Offered load, open loop: lat round trips started per second, each latency counted from "
+      "its intended start; bw messages a QP per second, or Gb/s a QP (2.5gbps), each sent at "
+      "its time and the row showing offered against achieved; several: 0,1000,10000 (0: back "
+      "to back)",
+      cxxopts::value<std::string>()->default_value("0"))(
+      "sizes", "Message sizes: 2:8M (powers of two), 4096, 2,64K,1M (default: the profile's)",
+      cxxopts::value<std::string>())(
+      "iters",
+      "Messages per QP per benchmark run (like perftest -n); default: the profile's (full: "
+      "Google Benchmark decides from --benchmark_min_time)",
+      cxxopts::value<uint64_t>())(
+      "duration",
+      "Seconds: run each benchmark for a timed window instead of --iters (like perftest -D); "
+      "only messages completed inside it count; lat keeps every sample for its percentiles",
+      cxxopts::value<double>())(
+      "margin", "Seconds run before and after the --duration window, in no figure (perftest -f)",
+      cxxopts::value<double>()->default_value("0.5"))(
+      "warmup", "Messages run before each benchmark's timing starts, left out of every figure",
+      cxxopts::value<uint64_t>()->default_value("16"))(
+      "verify",
+      "After each benchmark's timed runs, run its messages once more, untimed, with every "
+      "message checked by its receiver");
+}
+
+// QPs, threads and queues.
+void add_scale_and_queues(cxxopts::Options& options) {
+  options.add_options("Scale out and queues")(
+      "qps",
+      "QPs per benchmark, spread over the threads (like perftest -q); several make one "
+      "benchmark each: 1,2,4,8. lat needs as many --threads (one ping-pong per thread)",
+      cxxopts::value<std::string>()->default_value("1"))(
+      "threads",
+      "Threads per side (the server matches); each drives its own QPs and CQ, QP i on thread "
+      "i % threads; capped at the QP count",
+      cxxopts::value<uint32_t>()->default_value("1"))(
+      "cpus",
+      "Pin thread t to the t-th CPU of this list (0,2 or 4-7); default: the CPUs of the NUMA "
+      "node the device hangs off, on a host of several nodes (the server places its own)",
+      cxxopts::value<std::string>())(
+      "numa",
+      "N: run on node N's CPUs with buffers in its memory; off: neither (default: the "
+      "device's node, when it has one and the host has several)",
+      cxxopts::value<std::string>())(
+      "cq-per-qp", "Give each QP its own CQ (default: one CQ per thread, shared by its QPs)")(
+      "bidir",
+      "bw: both directions at once (like perftest -b); each side times its own direction, and "
+      "the sum is reported")("tx-depth", "Outstanding send work requests (bw)",
+                             cxxopts::value<uint32_t>()->default_value("128"))(
+      "rx-depth", "Posted receives at the receiver",
+      cxxopts::value<uint32_t>()->default_value("512"))(
+      "signal-every", "Request a completion every N sends (selective signalling)",
+      cxxopts::value<uint32_t>()->default_value("16"))(
+      "poll-batch", "Completions asked for per ibv_poll_cq call (1..64)",
+      cxxopts::value<uint32_t>()->default_value("32"))(
+      "outs",
+      "RDMA reads and atomics each QP keeps in flight (like perftest -o; default: the "
+      "device's most, at most 16)",
+      cxxopts::value<uint32_t>())(
+      "inline",
+      "Payloads of at most N bytes go inline in the work request (like perftest -I); 0: "
+      "never (default: automatic, up to what the QP grants for 220)",
+      cxxopts::value<uint32_t>())(
+      "post-list",
+      "bw: sends chained per ibv_post_send (like perftest -l); several make one benchmark "
+      "each: 1,2,4,8,16,32",
+      cxxopts::value<std::string>()->default_value("1"))(
+      "srq",
+      "The receiving side's QPs take their receives from one shared receive queue of "
+      "--rx-depth receives (like perftest --use-srq); patterns whose target takes receives only")(
+      "hugepages",
+      "Every buffer both sides register in 2 MiB huge pages (like perftest --use_hugepages); "
+      "refused when too few are free (sysctl vm.nr_hugepages)");
+}
+
+// The server, the device and the path, and how long to wait.
+void add_connection(cxxopts::Options& options) {
+  options.add_options("Connection")("host", "Server address", cxxopts::value<std::string>())(
+      "p,port", "Server's TCP control port", cxxopts::value<int64_t>()->default_value("18515"))(
+      "clock",
+      "What lat samples are read with: auto (the TSC where CPUID says it is invariant, else "
+      "CLOCK_MONOTONIC), tsc (the TSC even so, as perftest does; calibrated against and checked "
+      "with CLOCK_MONOTONIC) or monotonic",
+      cxxopts::value<std::string>()->default_value("auto"))(
+      "cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
+      cxxopts::value<std::string>()->default_value("auto"))(
+      "d,device", "Local RDMA device for --cm oob (default: the first)",
+      cxxopts::value<std::string>()->default_value(""))(
+      "ib-port",
+      "The device's port (like perftest -i); out of band only, so --cm auto then picks oob "
+      "(rdma_cm picks the port from the address)",
+      cxxopts::value<uint32_t>()->default_value("1"))(
+      "gid-index", "GID index (default: as `rdmabench devices` marks it)",
+      cxxopts::value<uint32_t>())("mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
+                                  cxxopts::value<uint32_t>()->default_value("0"))(
+      "qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
+      "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>())(
+      "timeout", "Seconds any blocking step may take",
+      cxxopts::value<double>()->default_value("5"))(
+      "wait", "Seconds to wait for a server that is busy with another client",
+      cxxopts::value<double>()->default_value("120"))(
+      "no-wait", "Fail at once when the server is busy with another client")(
+      "key", "A copy of the server's --key file, for a server that asks for one",
+      cxxopts::value<std::string>());
+}
+
+}  // namespace
+
+cxxopts::Options run_options() {
+  cxxopts::Options options(
+      "rdmabench run",
+      "Run benchmarks against `rdmabench serve` on HOST. One Google Benchmark per "
+      "pattern/mode/cq/size, named like write/bw/busy/65536; --benchmark_* flags work as usual "
+      "(filter, repetitions, min_time).");
+  options.positional_help("HOST [--benchmark_...]");
+  options.allow_unrecognised_options();
+  add_what_to_run(options);
+  add_scale_and_queues(options);
+  add_connection(options);
+  options.add_options("Output")("out",
+                                "Write Google Benchmark JSON (with rdmabench context) to FILE",
+                                cxxopts::value<std::string>())(
+      "report-every",
+      "Seconds: while each bw benchmark runs, print what the client sent in every interval "
+      "of this length to standard error (like iperf3 -i; lat rows are not reported)",
+      cxxopts::value<double>())(
+      "json",
+      "Write the results JSON (as --out's) to standard output; the table and every message "
+      "go to standard error")(
+      "counters",
+      "on: each side reads its port's counters (sysfs hw_counters, counters and the RoCE "
+      "netdev's statistics) before and after each benchmark's timed run, outside its window, "
+      "and the row carries what moved (client_dev_*, server_dev_*); off: no reading",
+      cxxopts::value<std::string>()->default_value("on"))("h,help", "Show help");
+  // Not in --help (its groups are listed there): for the suite's own tests.
+  options.add_options("Testing")(
+      "debug-corrupt", "Testing only: in --verify check runs, damage what the client sends");
+  options.add_options("Pass or fail (health checks)")(
+      "min-bw",
+      "Gb/s, as the table's BW avg[Gb/s]: every bw run must reach it, or the exit status is 8 "
+      "(like perftest -w)",
+      cxxopts::value<std::string>())(
+      "max-lat",
+      "STATISTIC:US, for example p99:20: every lat run's statistic (min, p50, mean, p90, p99, "
+      "p99.9, max) must be at most US microseconds, or the exit status is 8 (like perftest -y)",
+      cxxopts::value<std::string>());
+  options.parse_positional({"host"});
+  return options;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,17 @@
+// Every parameter of a run as given or defaulted, for the results' context
+// (context.rdmabench_params).
+#pragma once
+
+#include <cxxopts.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/run_profile.h"
+#include "runner/benchmark_suite.h"
+#include "runner/pass_limits.h"
+
+namespace rdmabench {
+
+nlohmann::json params_of(const cxxopts::ParseResult& args, const WhatToRun& what,
+                         const SuiteOptions& so, const PassLimits& limits);
+
+}  // namespace rdmabench

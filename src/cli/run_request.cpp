@@ -1,0 +1,236 @@
+#include "cli/run_request.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "bench/pattern_catalogue.h"
+#include "cli/list_option.h"
+#include "cli/number_options.h"
+#include "cli/option_checks.h"
+#include "cli/run_options.h"
+#include "cli/run_params.h"
+#include "cli/run_profile.h"
+#include "cli/skip_notes.h"
+#include "cli/unknown_options.h"
+#include "control/control_protocol.h"
+#include "core/exit_codes.h"
+#include "core/output_file.h"
+#include "datapath/thread_team.h"
+#include "spec/spec_validation.h"
+
+namespace rdmabench {
+
+namespace {
+
+// --qps, --threads, --cpus, --cq-per-qp, --bidir, --duration, --margin.
+void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
+  so.qps = parse_qps(args["qps"].as<std::string>());
+  const auto chains = parse_number_list(args["post-list"].as<std::string>(), "post-list", 1,
+                                        kMaxPostList, "a chain length (examples: 8, 1,2,4,8)");
+  so.post_lists.assign(chains.begin(), chains.end());
+  if (args.count("post-list") && !so.runs(Mode::kBandwidth))
+    throw Error(ExitCode::kUsage, "--post-list chains bw sends: give --mode bw or all");
+  so.threads = args["threads"].as<uint32_t>();
+  if (so.threads == 0 || so.threads > kMaxThreads)
+    throw Error(ExitCode::kUsage, "--threads must be between 1 and " + std::to_string(kMaxThreads));
+  if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());
+  if (args.count("numa")) so.numa = numa_option(args["numa"].as<std::string>());
+  if (args.count("key")) so.key = SharedKey::from_file(args["key"].as<std::string>());
+  so.base.cq_per_qp = args.count("cq-per-qp") > 0;
+  so.base.bidir = args.count("bidir") > 0;
+  if (args.count("margin") && !args.count("duration"))
+    throw Error(ExitCode::kUsage,
+                "--margin needs --duration (it is run before and after a timed window)");
+  if (args.count("duration")) {
+    if (args.count("iters")) throw Error(ExitCode::kUsage, "give --iters or --duration, not both");
+    so.duration_ns = seconds_option(args, "duration", 0.001, kMaxDurationMs / 1000.0);
+    so.margin_ns = seconds_option(args, "margin", 0, kMaxMarginMs / 1000.0);
+  }
+}
+
+// Every benchmark the options ask for (expand_specs) against the relations that hold on any
+// device (lat needs a thread per QP, --bidir is bw only, ...), before anything connects; the
+// device's limits are checked once it is open.
+void validate_combinations(const SuiteOptions& so) {
+  const bool in_gbps = std::any_of(so.rates.begin(), so.rates.end(),
+                                   [](const OfferedRate& r) { return r.gbps > 0; });
+  if (in_gbps && so.runs(Mode::kLatency))
+    throw Error(ExitCode::kUsage,
+                "--rate in Gb/s paces bw streams only, and lat runs round trips: give --mode bw, "
+                "or a rate in round trips per second");
+  for (const OfferedRate& r : so.rates)
+    for (const uint64_t size : so.sizes)
+      if (r.gbps > 0 && r.per_second_at(size) > kMaxRate)
+        throw Error(ExitCode::kUsage,
+                    "--rate " + format_gbps(r.gbps) + "gbps at " + std::to_string(size) + " B is " +
+                        std::to_string(r.per_second_at(size)) + " messages a second, more than " +
+                        std::to_string(kMaxRate) + ": give larger --sizes or a lower rate");
+  for (const TestSpec& s : expand_specs(so)) validate_spec(s);
+  if (so.base.bidir && !so.runs(Mode::kBandwidth))
+    throw Error(ExitCode::kUsage, "--bidir needs bw mode (--mode bw or all)");
+}
+
+// --pattern against --sizes: each pattern runs the sizes its rule accepts. A named pattern
+// with a size it refuses is an error; `all` leaves such pairs out and says so.
+void parse_patterns(const std::string& text, SuiteOptions& so) {
+  const auto named =
+      parse_list<Pattern>(text, parse_pattern, registered_patterns(), "pattern", pattern_names());
+  PatternSizes expanded =
+      expand_patterns(named, so.sizes, so.base.transport, so.base.srq, text == "all");
+  const std::vector<std::string> notes = skip_notes(expanded);
+  so.patterns = std::move(expanded.runs);
+  for (const std::string& note : notes)
+    std::cerr << "rdmabench: note: --pattern all leaves out " << note << "\n";
+}
+
+ClockChoice clock_option(const std::string& text) {
+  if (text == "auto") return ClockChoice::kAuto;
+  if (text == "tsc") return ClockChoice::kTsc;
+  if (text == "monotonic") return ClockChoice::kMonotonic;
+  throw Error(ExitCode::kUsage, "--clock: unknown '" + text + "' (auto, tsc, monotonic)");
+}
+
+// The parameters that do not come from TestSpec, and the suite's own.
+// The quick profile's pattern is settled here, once the transport is known.
+void parse_suite_options(const cxxopts::ParseResult& args, WhatToRun& what, SuiteOptions& so) {
+  so.host = args["host"].as<std::string>();
+  so.port = port_option(args["port"].as<int64_t>());
+  so.timeout = timeout_option(args["timeout"].as<double>());
+  if (args.count("no-wait") && args.count("wait"))
+    throw Error(ExitCode::kUsage, "give --wait SECONDS or --no-wait, not both");
+  const double wait_s = args["wait"].as<double>();
+  if (!(wait_s >= 0)) throw Error(ExitCode::kUsage, "--wait must be 0 or more seconds");
+  so.wait.wait = std::chrono::milliseconds(
+      args.count("no-wait") ? 0 : static_cast<int64_t>(std::min(wait_s, 1e9) * 1000));
+  so.device = args["device"].as<std::string>();
+  so.ib_port = ib_port_option(args["ib-port"].as<uint32_t>());
+  so.modes = parse_list<Mode>(what.mode, parse_mode, {Mode::kBandwidth, Mode::kLatency}, "mode",
+                              "bw, lat");
+  so.cq_choices = parse_cq_choices(what.cq);
+  so.sizes = parse_sizes(what.sizes);
+  std::string transport_name = args["transport"].as<std::string>();  // perftest says RC, UC, UD
+  std::transform(transport_name.begin(), transport_name.end(), transport_name.begin(), ::tolower);
+  const auto transport = parse_transport(transport_name);
+  if (!transport)
+    throw Error(ExitCode::kUsage, "--transport: unknown '" + args["transport"].as<std::string>() +
+                                      "' (" + transport_names() + ")");
+  so.base.transport = *transport;
+  so.base.srq = args.count("srq") > 0;  // before the patterns: it leaves some out
+  if (so.base.transport->one_packet_messages && args.count("sizes") == 0) {
+    so.sizes_to_mtu = true;  // the rest is cut at the device's MTU once it is open
+    std::erase_if(so.sizes, [](uint64_t size) { return size > kLargestMtu; });
+  }
+  if (!what.pattern_given && what.profile == "quick")
+    what.pattern = quick_pattern(so.base.transport, so.base.srq);
+  parse_patterns(what.pattern, so);
+  so.rates = parse_rates(args["rate"].as<std::string>());
+  if (args.count("iters")) so.iterations = iterations_option(args["iters"].as<uint64_t>(), "iters");
+  if (what.iters) so.iterations = what.iters;
+  parse_scale_out(args, so);
+  so.warmup = warmup_option(args["warmup"].as<uint64_t>());
+  so.debug_corrupt = args.count("debug-corrupt") > 0;
+  const std::string counters = args["counters"].as<std::string>();
+  if (counters != "on" && counters != "off")
+    throw Error(ExitCode::kUsage, "--counters: unknown value '" + counters + "' (on or off)");
+  so.device_counters = counters == "on";
+}
+
+// An option given that only the out-of-band bootstrap honours, and why rdma_cm does not.
+struct OobOnly {
+  std::string option, why;
+};
+std::optional<OobOnly> oob_only_option(const cxxopts::ParseResult& args) {
+  if (args.count("ib-port")) return OobOnly{"--ib-port", "rdma_cm picks the port from the address"};
+  if (args.count("sl"))
+    return OobOnly{"--sl", "rdma_cm takes the service level from the path (on RoCE from --tclass)"};
+  return std::nullopt;
+}
+
+void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
+  base.tx_depth = args["tx-depth"].as<uint32_t>();
+  base.rx_depth = args["rx-depth"].as<uint32_t>();
+  base.signal_every = args["signal-every"].as<uint32_t>();
+  base.poll_batch = args["poll-batch"].as<uint32_t>();
+  base.verify = args.count("verify") > 0;
+  base.mtu = args["mtu"].as<uint32_t>();
+  if (args.count("qp-timeout")) base.qp_timeout = args["qp-timeout"].as<uint32_t>();
+  if (args.count("outs")) base.outs = args["outs"].as<uint32_t>();
+  if (args.count("inline")) base.inline_size = args["inline"].as<uint32_t>();
+  if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
+  if (args.count("tclass")) base.tclass = args["tclass"].as<uint32_t>();
+  if (args.count("sl")) base.sl = args["sl"].as<uint32_t>();
+  base.hugepages = args.count("hugepages") > 0;
+}
+
+// --min-bw and --max-lat, each needing a run of its mode.
+PassLimits parse_pass_limits(const cxxopts::ParseResult& args, const SuiteOptions& so) {
+  PassLimits limits;
+  if (args.count("min-bw")) {
+    limits.min_bw_gbps = parse_min_bandwidth(args["min-bw"].as<std::string>());
+    if (!so.runs(Mode::kBandwidth))
+      throw Error(ExitCode::kUsage, "--min-bw judges bw runs, and --mode lat runs none");
+  }
+  if (args.count("max-lat")) {
+    limits.max_lat = parse_latency_limit(args["max-lat"].as<std::string>());
+    if (!so.runs(Mode::kLatency))
+      throw Error(ExitCode::kUsage, "--max-lat judges lat runs, and --mode bw runs none");
+  }
+  return limits;
+}
+
+}  // namespace
+
+std::optional<RunPlan> parse_run_request(int argc, char** argv) {
+  cxxopts::Options options = run_options();
+  const auto args = options.parse(argc, argv);
+  if (args.count("help")) {
+    std::cout << options.help(kRunHelpGroups) << "\n" << exit_status_help();
+    return std::nullopt;
+  }
+  if (!args.count("host"))
+    throw Error(ExitCode::kUsage, "missing HOST (the address of `rdmabench serve`)");
+  WhatToRun what = what_to_run(args);
+  RunPlan r;
+  parse_suite_options(args, what, r.suite);
+  parse_base_spec(args, r.suite.base);
+  validate_combinations(r.suite);
+  r.cm = args["cm"].as<std::string>();
+  r.clock = clock_option(args["clock"].as<std::string>());
+  if (r.cm != "auto" && r.cm != "rdmacm" && r.cm != "oob")
+    throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
+  if (const auto only = oob_only_option(args)) {
+    if (r.cm == "rdmacm")
+      throw Error(ExitCode::kUsage, only->option +
+                                        " is for the out-of-band bootstrap: " + only->why +
+                                        " (give --cm oob, or drop " + only->option + ")");
+    r.oob_only = only->option + " given (" + only->why + ")";
+  }
+  const Transport transport = r.suite.base.transport;
+  if (r.cm == "rdmacm" && !transport->rdmacm_refusal.empty())
+    throw Error(ExitCode::kUsage, "--cm rdmacm with --transport " + transport.name() + ": " +
+                                      std::string(transport->rdmacm_refusal) +
+                                      " (give --cm oob, or leave --cm auto)");
+  if (args.count("out")) {
+    r.out_file = args["out"].as<std::string>();
+    if (r.out_file == "-")
+      throw Error(ExitCode::kUsage,
+                  "--out -: give --json for the results on standard output (--out writes a file)");
+    check_writable(r.out_file, "--out");  // now, not after the benchmarks
+  }
+  r.json_stdout = args.count("json") > 0;
+  if (args.count("report-every")) {
+    r.suite.report_every =
+        std::chrono::milliseconds(seconds_option(args, "report-every", 0.1, 3600) / 1'000'000);
+    if (!r.suite.runs(Mode::kBandwidth))
+      throw Error(ExitCode::kUsage,
+                  "--report-every reports bw runs as they go, and --mode lat runs none");
+  }
+  r.limits = parse_pass_limits(args, r.suite);
+  r.params = params_of(args, what, r.suite, r.limits);
+  check_unmatched(args.unmatched(), options, {"run", r.suite.host, true});
+  r.benchmark_args = args.unmatched();
+  if (what.chosen_for_the_user) std::cerr << bare_run_note(what) << "\n";
+  return r;
+}
+
+}  // namespace rdmabench
