@@ -1,30 +1,55 @@
 #include "cli/run_params.h"
 
+#include "cli/number_options.h"
+#include "cli/option_checks.h"
 #include "control/spec_json.h"
+#include "host/cpu_placement.h"
 
 namespace rdmabench {
+
+namespace {
+
+// --rate's items: a number a second (0: back to back), or "2.5gbps".
+nlohmann::json rates_json(const std::vector<OfferedRate>& rates) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const OfferedRate& r : rates)
+    out.push_back(r.gbps > 0 ? nlohmann::json(format_gbps(r.gbps) + "gbps")
+                             : nlohmann::json(r.per_second));
+  return out;
+}
+
+nlohmann::json what_to_run_json(const WhatToRun& what, const SuiteOptions& so) {
+  nlohmann::json patterns = nlohmann::json::array(), modes = nlohmann::json::array(),
+                 cqs = nlohmann::json::array();
+  for (const auto& [pattern, sizes] : so.patterns) patterns.push_back(pattern.name());
+  for (const Mode m : so.modes) modes.push_back(to_string(m));
+  for (const CqChoice& c : so.cq_choices) cqs.push_back(c.text());
+  return {{"profile", what.profile}, {"patterns", patterns},
+          {"modes", modes},          {"cq", cqs},
+          {"sizes", so.sizes},       {"rates", rates_json(so.rates)},
+          {"qps", so.qps},           {"post_list", so.post_lists}};
+}
+
+nlohmann::json optional_json(bool given, const auto& value) {
+  return given ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+}  // namespace
 
 nlohmann::json params_of(const cxxopts::ParseResult& args, const WhatToRun& what,
                          const SuiteOptions& so, const PassLimits& limits) {
   nlohmann::json params = to_json(so.base);
   for (const char* key : {"pattern", "mode", "cq", "size", "rate", "qps", "threads", "post_list"})
     params.erase(key);
-  params["qps"] = args["qps"].as<std::string>();
-  params["post_list"] = args["post-list"].as<std::string>();
+  params.update(what_to_run_json(what, so));
   params["threads"] = so.threads;
-  params["cpus"] = args.count("cpus") ? args["cpus"].as<std::string>() : std::string();
-  params["numa"] = args.count("numa") ? args["numa"].as<std::string>() : std::string();
-  params["duration_s"] =
-      so.duration_ns > 0 ? nlohmann::json(so.duration_ns * 1e-9) : nlohmann::json(nullptr);
-  params["margin_s"] =
-      so.duration_ns > 0 ? nlohmann::json(so.margin_ns * 1e-9) : nlohmann::json(nullptr);
-  params["profile"] = what.profile;
-  params["patterns"] = what.pattern;
-  params["modes"] = what.mode;
-  params["cq"] = what.cq;
-  params["sizes"] = what.sizes;
-  params["rates"] = args["rate"].as<std::string>();
-  params["iters"] = so.iterations ? nlohmann::json(*so.iterations) : nlohmann::json(nullptr);
+  params["cpus"] = args.count("cpus") ? so.cpus : std::vector<int>{};
+  params["numa"] = !args.count("numa")    ? nlohmann::json(nullptr)
+                   : *so.numa == kNumaOff ? nlohmann::json("off")
+                                          : nlohmann::json(*so.numa);
+  params["duration_s"] = optional_json(so.duration_ns > 0, so.duration_ns * 1e-9);
+  params["margin_s"] = optional_json(so.duration_ns > 0, so.margin_ns * 1e-9);
+  params["iters"] = optional_json(so.iterations.has_value(), so.iterations.value_or(0));
   params["timeout_s"] = args["timeout"].as<double>();
   params["warmup"] = so.warmup;
   params["server"] = so.host + ":" + std::to_string(so.port);
@@ -32,16 +57,14 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const WhatToRun& what
   // base spec's own field is only chosen later, by the probe.
   params["cm"] = args["cm"].as<std::string>();
   params["clock"] = args["clock"].as<std::string>();
-  params["counters"] = args["counters"].as<std::string>();
+  params["counters"] = args["counters"].as<std::string>() == "on";
   params["ib_port"] = so.ib_port;
-  params["report_every_s"] =
-      so.report_every.count() > 0
-          ? nlohmann::json(static_cast<double>(so.report_every.count()) / 1e3)
-          : nlohmann::json(nullptr);
+  params["report_every_s"] = optional_json(so.report_every.count() > 0,
+                                           static_cast<double>(so.report_every.count()) / 1e3);
   params["min_bw_gbps"] =
-      limits.min_bw_gbps ? nlohmann::json(*limits.min_bw_gbps) : nlohmann::json(nullptr);
-  params["max_lat"] = args.count("max-lat") ? nlohmann::json(args["max-lat"].as<std::string>())
-                                            : nlohmann::json(nullptr);
+      optional_json(limits.min_bw_gbps.has_value(), limits.min_bw_gbps.value_or(0));
+  params["max_lat"] = optional_json(args.count("max-lat") > 0,
+                                    args.count("max-lat") ? args["max-lat"].as<std::string>() : "");
   return params;
 }
 

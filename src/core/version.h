@@ -9,7 +9,7 @@ inline constexpr int kDevicesSchemaVersion = 1;
 // 2: each row carries its spec (rdmabench_spec), the counter catalogue; 3: the spec has
 // transport; 4: the context has rdmabench's revision and build type, each side's firmware,
 // link speed and width, and the parameters --ib-port, --min-bw and --max-lat.
-inline constexpr int kResultsSchemaVersion = 4;
+inline constexpr int kResultsSchemaVersion = 5;
 // docs/doctor.schema.json: rdmabench doctor --json.
 inline constexpr int kDoctorSchemaVersion = 1;
 

@@ -14,12 +14,17 @@ namespace rdmabench {
 
 enum class Better { kHigher, kLower, kNeither };
 
+// A count is a whole number on every row of one run (an aggregate row's statistic of it need
+// not be); a figure is any number. None is negative.
+enum class CounterKind { kCount, kFigure };
+
 struct CounterInfo {
   std::string_view name;         // "bytes_per_second", "qp{qp}_msgs"
   std::string_view unit;         // "B/s", "us", "messages", "1" (a plain number)
   std::string_view per;          // "" (a total), "msg", "thread"...
   Better better;                 // for comparisons and regression verdicts
   std::string_view description;  // one line
+  CounterKind kind;
 };
 
 const std::vector<CounterInfo>& counter_catalogue();

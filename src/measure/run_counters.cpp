@@ -125,6 +125,7 @@ double add_latency(RunCounters& out, const TestSpec& spec, const RunResult& r,
   }
   const double msgs = static_cast<double>(n) * (half ? 2 : 1);
   c["msgs"] = msgs;
+  c["round_trips"] = static_cast<double>(n);
   c["offered_rate"] = static_cast<double>(spec.rate);  // round trips (reads) per second
   c["achieved_rate"] = span > 0 ? static_cast<double>(n) / span : 0;
   const LatencyStats st = compute_latency_stats({samples.data(), n}, half ? 0.5 : 1.0);

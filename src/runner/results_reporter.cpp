@@ -1,5 +1,6 @@
 #include "runner/results_reporter.h"
 
+#include <cmath>
 #include <ctime>
 
 #include "control/spec_json.h"
@@ -21,22 +22,29 @@ std::string local_time_iso8601() {
   return out;
 }
 
-// What Google Benchmark's own JSON context says of the machine.
-nlohmann::json machine_context(const benchmark::BenchmarkReporter::Context& c) {
+// What Google Benchmark's own JSON context says of this (the client's) machine.
+nlohmann::json machine_facts(const benchmark::BenchmarkReporter::Context& c) {
   nlohmann::json caches = nlohmann::json::array();
   for (const auto& cache : c.cpu_info.caches)
     caches.push_back({{"type", cache.type},
                       {"level", cache.level},
                       {"size", cache.size},
                       {"num_sharing", cache.num_sharing}});
-  return {{"date", local_time_iso8601()},
-          {"host_name", c.sys_info.name},
-          {"executable", benchmark::BenchmarkReporter::Context::executable_name},
-          {"num_cpus", c.cpu_info.num_cpus},
+  return {{"num_cpus", c.cpu_info.num_cpus},
           {"mhz_per_cpu", static_cast<int64_t>(c.cpu_info.cycles_per_second / 1e6)},
           {"cpu_scaling_enabled", c.cpu_info.scaling == benchmark::CPUInfo::Scaling::ENABLED},
           {"caches", caches},
           {"load_avg", c.cpu_info.load_avg}};
+}
+
+// A counter as the JSON carries it: a count of one run as an integer (msgs: 200, not 200.0),
+// anything else, and an aggregate row's statistic of a count, as a number.
+nlohmann::json counter_value(const std::string& name, double value, bool one_run) {
+  const CounterInfo* info = find_counter(name);
+  const bool whole = value >= 0 && value < 9.0e15 && value == std::floor(value);
+  if (one_run && info && info->kind == CounterKind::kCount && whole)
+    return static_cast<uint64_t>(value);
+  return value;
 }
 
 }  // namespace
@@ -55,8 +63,13 @@ ResultsReporter::ResultsReporter(nlohmann::json context, const std::vector<TestS
 }
 
 bool ResultsReporter::ReportContext(const Context& context) {
-  nlohmann::json merged = machine_context(context);
+  nlohmann::json merged = {{"date", local_time_iso8601()},
+                           {"executable", benchmark::BenchmarkReporter::Context::executable_name}};
   for (const auto& [key, value] : context_.items()) merged[key] = value;
+  if (merged.contains("client") && merged["client"].is_object()) {
+    merged["client"]["machine"] = machine_facts(context);
+    merged["server"]["machine"] = nullptr;  // the same keys on both sides; the server sends none
+  }
   merged["rdmabench_counters"] = counter_catalogue_json();
   merged["rdmabench_device_alarms"] = device_alarms_json();
   context_ = std::move(merged);
@@ -84,7 +97,9 @@ nlohmann::json ResultsReporter::row(const Run& run) const {
   r["real_time"] = run.GetAdjustedRealTime();
   r["cpu_time"] = run.GetAdjustedCPUTime();
   r["time_unit"] = benchmark::GetTimeUnitString(run.time_unit);
-  for (const auto& [name, counter] : run.counters) r[name] = counter.value;
+  const bool one_run = run.run_type == Run::RT_Iteration;
+  for (const auto& [name, counter] : run.counters)
+    r[name] = counter_value(name, counter.value, one_run);
   if (!run.report_label.empty()) r["label"] = run.report_label;
   const auto spec = specs_.find(run.run_name.function_name);
   if (spec != specs_.end()) r["rdmabench_spec"] = spec->second;

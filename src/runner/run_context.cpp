@@ -1,5 +1,6 @@
 #include "runner/run_context.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/build_info.h"
@@ -32,97 +33,119 @@ const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const nlohm
   return p.device.ports.at(0);
 }
 
-// What each side's QPs really use (paths_in_use): the client's under the plain key, the
-// server's under "server_" (path_mtu is the path's "mtu").
-void add_paths_in_use(nlohmann::json& context, const nlohmann::json& paths) {
-  static constexpr std::pair<const char*, const char*> kClient[] = {
-      {"port", "port"},
-      {"gid_index", "gid_index"},
-      {"gid", "gid"},
-      {"gid_type", "gid_type"},
-      {"path_mtu", "mtu"},
-      {"qp_timeout", "qp_timeout"},
-      {"outs", "outs"},
-      {"inline", "inline"},
-      {"srq", "srq"},
-      {"tclass", "tclass"},
-      {"sl", "sl"},
-      {"comp_vectors", "comp_vectors"},
-      {"page_size", "page_size"}};
-  static constexpr std::pair<const char*, const char*> kServer[] = {
-      {"server_device", "device"},
-      {"server_firmware", "firmware"},
-      {"server_port", "port"},
-      {"server_link_speed_gbps", "link_speed_gbps"},
-      {"server_link_width", "link_width"},
-      {"server_gid_index", "gid_index"},
-      {"server_gid", "gid"},
-      {"server_path_mtu", "mtu"},
-      {"server_qp_timeout", "qp_timeout"},
-      {"server_outs", "outs"},
-      {"server_inline", "inline"},
-      {"server_srq", "srq"},
-      {"server_tclass", "tclass"},
-      {"server_sl", "sl"},
-      {"server_comp_vectors", "comp_vectors"},
-      {"server_page_size", "page_size"},
-      {"server_cpus", "cpus"},
-      {"server_cpu_choice", "cpu_choice"},
-      {"server_numa_node", "numa_node"},
-      {"server_memory_node", "memory_node"},
-      {"server_pci", "pci"},
-      {"server_pcie_link", "pcie_link"}};
-  for (const auto& [key, field] : kClient) context[key] = path_value(paths, "client", field);
-  for (const auto& [key, field] : kServer) context[key] = path_value(paths, "server", field);
+// The facts of each side, under the same keys (null where that side does not say): what runs
+// there, its device and port, the path its QPs really use (paths_in_use, asked of each QP with
+// ibv_query_qp), and where its threads and buffers are.
+constexpr const char* kSideKeys[] = {"host",
+                                     "version",
+                                     "kernel",
+                                     "rdma_core",
+                                     "timing",
+                                     "timing_mode",
+                                     "icount_shift",
+                                     "qemu_version",
+                                     "device",
+                                     "driver",
+                                     "firmware",
+                                     "link_layer",
+                                     "link_speed_gbps",
+                                     "link_width",
+                                     "active_mtu",
+                                     "port",
+                                     "gid_index",
+                                     "gid",
+                                     "gid_type",
+                                     "path_mtu",
+                                     "qp_timeout",
+                                     "outs",
+                                     "inline",
+                                     "srq",
+                                     "tclass",
+                                     "sl",
+                                     "comp_vectors",
+                                     "page_size",
+                                     "cpus",
+                                     "cpu_choice",
+                                     "numa_node",
+                                     "memory_node",
+                                     "pci",
+                                     "pcie_link",
+                                     "machine"};
+
+// The path fields of one side's QPs, under the side's keys (the path's "mtu" is path_mtu).
+nlohmann::json path_facts(const nlohmann::json& paths, const char* side) {
+  nlohmann::json facts = nlohmann::json::object();
+  const auto it = paths.find(side);
+  if (it == paths.end() || !it->is_object()) return facts;
+  for (const auto& [key, value] : it->items()) {
+    const std::string name = key == "mtu" ? "path_mtu" : key;
+    if (std::ranges::find(kSideKeys, name) != std::end(kSideKeys)) facts[name] = value;
+  }
+  return facts;
 }
 
-}  // namespace
+// Every key of kSideKeys, from `facts` or null.
+nlohmann::json side_object(const nlohmann::json& facts) {
+  nlohmann::json side = nlohmann::json::object();
+  for (const char* key : kSideKeys) side[key] = facts.contains(key) ? facts[key] : nullptr;
+  return side;
+}
 
-nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
-                           const nlohmann::json& paths) {
-  auto server = [&](const char* key) {
-    const auto it = hello.find(key);
-    return it != hello.end() && it->is_string() ? it->get<std::string>() : std::string("?");
-  };
+nlohmann::json client_facts(const RunPlan& r, const LocalProbe& p, const nlohmann::json& paths) {
   const PortReport& port = port_in_use(r, p, paths);
-  const nlohmann::json icount_shift = p.timing.icount_shift.empty()
-                                          ? nlohmann::json(nullptr)
-                                          : nlohmann::json(std::stoi(p.timing.icount_shift));
-  nlohmann::json context = {
-      {"rdmabench_schema", kResultsSchemaVersion},
-      {"rdmabench_version", kVersion},
-      {"rdmabench_revision", build_revision()},
-      {"rdmabench_build_type", build_type()},
-      {"client_host", host_name()},
-      {"server_host", server("hostname")},
-      {"server_version", server("version")},
+  nlohmann::json facts = {
+      {"host", host_name()},
+      {"version", kVersion},
+      {"kernel", kernel_release()},
+      {"rdma_core", rdma_core_version()},
+      {"timing", p.timing.describe()},
+      {"timing_mode", p.timing.mode},
+      {"icount_shift", p.timing.icount_shift.empty()
+                           ? nlohmann::json(nullptr)
+                           : nlohmann::json(std::stoi(p.timing.icount_shift))},
+      {"qemu_version", p.timing.qemu_version.empty() ? nlohmann::json(nullptr)
+                                                     : nlohmann::json(p.timing.qemu_version)},
       {"device", p.device.name},
       {"driver", p.device.driver},
       {"firmware", p.device.firmware},
       {"link_layer", port.link_layer},
       {"link_speed_gbps", port.speed_gbps},
       {"link_width", port.width},
-      {"active_mtu", port.active_mtu},
+      {"active_mtu", port.active_mtu}};
+  facts.update(path_facts(paths, "client"));
+  facts.update(p.placement.fields());  // cpus, cpu_choice, numa_node, memory_node, pci, pcie_link
+  return side_object(facts);
+}
+
+nlohmann::json server_facts(const nlohmann::json& hello, const nlohmann::json& paths) {
+  nlohmann::json facts = path_facts(paths, "server");
+  for (const auto& [key, field] :
+       {std::pair{"host", "hostname"}, std::pair{"version", "version"},
+        std::pair{"kernel", "kernel"}, std::pair{"rdma_core", "rdma_core"},
+        std::pair{"timing", "timing"}})
+    if (hello.contains(field) && hello[field].is_string()) facts[key] = hello[field];
+  return side_object(facts);
+}
+
+}  // namespace
+
+nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
+                           const nlohmann::json& paths) {
+  return {
+      {"rdmabench_schema", kResultsSchemaVersion},
+      {"rdmabench_version", kVersion},
+      {"rdmabench_revision", build_revision()},
+      {"rdmabench_build_type", build_type()},
+      {"client", client_facts(r, p, paths)},
+      {"server", server_facts(hello, paths)},
       {"path_error", paths.value("error", std::string())},
-      {"client_kernel", kernel_release()},
-      {"server_kernel", server("kernel")},
-      {"rdma_core", rdma_core_version()},
-      {"server_rdma_core", server("rdma_core")},
       {"bootstrap", to_string(p.choice.method)},
       {"bootstrap_reason", p.choice.reason},
-      {"timing", p.timing.describe()},
-      {"timing_mode", p.timing.mode},
-      {"icount_shift", icount_shift},
-      {"qemu_version", p.timing.qemu_version},
-      {"server_timing", server("timing")},
       {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(p.clock.resolution_ns) + " ns"},
       {"sample_clock", p.sample_clock.name()},
       {"sample_clock_detail", p.sample_clock.description()},
       {"rdmabench_params", r.params},
   };
-  add_paths_in_use(context, paths);
-  context.update(p.placement.fields());  // cpus, cpu_choice, numa_node, memory_node, pci, pcie_link
-  return context;
 }
 
 std::string banner(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from conftest import FIXTURE, ROOT, run_tool, run_tool_into_closed_pipe, scaled
+from conftest import FIXTURE, OLD_SWEEP, ROOT, run_tool, run_tool_into_closed_pipe, scaled
 
 LATENCY_COUNTERS = ("lat_min_us", "lat_mean_us", "lat_p50_us", "lat_p90_us", "lat_p99_us",
                     "lat_p999_us", "lat_max_us")
@@ -253,18 +253,22 @@ def test_one_slow_qp_fails_per_qp_while_the_aggregate_holds(write_json):
     assert len(failing) == 1 and "write/bw/busy/65536/qps:4 qp2" in failing[0], failing
 
 
-def test_schema_2_is_read_as_rc_and_schema_3_must_name_its_transport(sweep, write_json):
+def test_schema_2_is_read_as_rc_and_schema_3_must_name_its_transport(write_json):
     """Schema 2 came before the transport axis (every row ran over rc); from schema 3 on each
-    row's spec names its transport, and a row without one is refused."""
-    assert sweep["context"]["rdmabench_schema"] == 2
-    new = json.loads(json.dumps(sweep))
+    row's spec names its transport, and a row without one is refused. The tools read schemas
+    2 to 4 in schema 5's layout: the old file against its schema 5 conversion is no change."""
+    old = json.loads(OLD_SWEEP.read_text())
+    assert old["context"]["rdmabench_schema"] == 2
+    proc = run_tool("compare", OLD_SWEEP, FIXTURE)
+    assert proc.returncode == 0 and "no regression" in proc.stdout, proc.stdout + proc.stderr
+    new = json.loads(json.dumps(old))
     new["context"]["rdmabench_schema"] = 3
     for row in new["benchmarks"]:
         row["rdmabench_spec"]["transport"] = "rc"
-    proc = run_tool("compare", FIXTURE, write_json(new, "three.json"))
+    proc = run_tool("compare", OLD_SWEEP, write_json(new, "three.json"))
     assert proc.returncode == 0 and "no regression" in proc.stdout, proc.stdout + proc.stderr
     del new["benchmarks"][1]["rdmabench_spec"]["transport"]
-    proc = run_tool("compare", FIXTURE, write_json(new, "no-transport.json"))
+    proc = run_tool("compare", OLD_SWEEP, write_json(new, "no-transport.json"))
     assert proc.returncode == 2 and "transport" in proc.stderr, proc.stderr
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
 

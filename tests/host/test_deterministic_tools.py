@@ -20,7 +20,7 @@ def test_compare_refuses_a_deterministic_run_against_an_ordinary_one():
 
 def test_compare_refuses_different_icount_shifts(write_json):
     doc = deterministic()
-    doc["context"]["icount_shift"] = "3"
+    doc["context"]["client"]["icount_shift"] = 3
     proc = run_tool("compare", DETERMINISTIC, write_json(doc, "shift3.json"))
     assert proc.returncode == 2
     assert "shift=2" in proc.stderr and "shift=3" in proc.stderr
@@ -28,10 +28,10 @@ def test_compare_refuses_different_icount_shifts(write_json):
 
 def test_compare_names_a_different_guest_kernel(write_json):
     doc = deterministic()
-    doc["context"]["client_kernel"] = "6.1.0-99-amd64"
+    doc["context"]["client"]["kernel"] = "6.1.0-99-amd64"
     proc = run_tool("compare", DETERMINISTIC, write_json(doc, "kernel.json"), "--threshold", "2")
     assert proc.returncode == 0, proc.stdout
-    assert "client_kernel" in proc.stdout and "6.1.0-99-amd64" in proc.stdout
+    assert "kernel" in proc.stdout and "6.1.0-99-amd64" in proc.stdout
     same = run_tool("compare", DETERMINISTIC, DETERMINISTIC, "--threshold", "2")
     assert "carry over" not in same.stdout
     assert "deterministic runs: threshold only" in same.stdout
@@ -105,8 +105,8 @@ def test_calibration_predicts_five_percent_and_refuses_wall_clock_runs(tmp_path)
 
 def test_compare_names_a_different_cpu_placement(write_json):
     doc = deterministic()
-    doc["context"]["rdmabench_params"]["cpus"] = "1"
-    doc["context"]["server_cpus"] = "0"
+    doc["context"]["rdmabench_params"]["cpus"] = [1]
+    doc["context"]["server"]["cpus"] = "0"
     proc = run_tool("compare", DETERMINISTIC, write_json(doc, "pinned.json"), "--threshold", "2")
     assert proc.returncode == 0, proc.stdout
     assert "client CPUs 1, server CPUs 0" in proc.stdout, proc.stdout

@@ -51,7 +51,7 @@ def test_rows_are_joined_and_the_other_runs_context_is_kept(tmp_path, doc):
 
 
 @pytest.mark.parametrize("change, says", [
-    (lambda d: d["context"].update(icount_shift=None, timing_mode="wall"), "timing_mode"),
+    (lambda d: d["context"]["client"].update(icount_shift=None, timing_mode="realtime"), "timing_mode"),
     (lambda d: None, "rows already in the file"),
     (lambda d: d.update(benchmarks="x"), ""),
 ])

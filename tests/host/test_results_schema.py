@@ -37,16 +37,17 @@ def test_real_output_matches_and_the_tool_says_so():
 
 def test_the_schema_asks_for_what_issue_21_found_missing():
     required = set(SCHEMA["properties"]["context"]["required"])
-    assert {"rdmabench_revision", "rdmabench_build_type", "firmware", "link_speed_gbps",
-            "link_width", "server_firmware", "server_link_speed_gbps"} <= required
+    assert {"rdmabench_revision", "rdmabench_build_type", "client", "server"} <= required
+    side = SCHEMA["$defs"]["side"]
+    assert {"firmware", "link_speed_gbps", "link_width"} <= set(side["required"])
 
 
 @pytest.mark.parametrize("break_it, where", [
     (lambda d: d["context"].update(rdmabench_schema=3), "$.context.rdmabench_schema"),
-    (lambda d: d["context"].update(port="1"), "$.context.port"),  # numbers are numbers
+    (lambda d: d["context"]["client"].update(port="1"), "$.context.client.port"),  # numbers are numbers
     (lambda d: d["context"].update(rdmabench_params=json.dumps(d["context"]["rdmabench_params"])),
      "$.context.rdmabench_params"),
-    (lambda d: d["context"].pop("firmware"), "$.context"),
+    (lambda d: d["context"]["server"].pop("firmware"), "$.context.server"),
     (lambda d: d["benchmarks"][0].update(msgs="2000"), "$.benchmarks[0].msgs"),
     (lambda d: d["benchmarks"][0].pop("rdmabench_spec"), "$.benchmarks[0]"),
     (lambda d: d["benchmarks"][0]["rdmabench_spec"].update(mode="both"),
@@ -82,7 +83,120 @@ def test_the_tool_tells_a_bad_file_from_an_unreadable_one(tmp_path):
     garbage = tmp_path / "garbage.json"
     garbage.write_text("{not json")
     proc = subprocess.run(TOOL + [str(bad)], capture_output=True, text=True, timeout=30)
-    assert proc.returncode == 13 and "does not match" in proc.stderr and "rdmabench_schema" in proc.stderr
+    assert proc.returncode == 13 and "rdmabench results schema 3" in proc.stderr \
+        and "upgrade_results.py" in proc.stderr, proc.stderr
     proc = subprocess.run(TOOL + [str(garbage), str(tmp_path / "missing.json")], capture_output=True,
                           text=True, timeout=30)
     assert proc.returncode == 2 and proc.stderr.count("cannot read as JSON") == 2, proc.stderr
+
+
+def described(node, where, missing):
+    """Every property of the schema, at any depth, has a description (or is a $ref to one that
+    has); `missing` collects the places that have none."""
+    if not isinstance(node, dict):
+        return
+    for key in ("properties", "patternProperties"):
+        for name, child in node.get(key, {}).items():
+            if isinstance(child, dict) and "$ref" not in child and "description" not in child:
+                missing.append(f"{where}.{name}")
+            described(child, f"{where}.{name}", missing)
+    for key in ("items", "then"):
+        described(node.get(key), where, missing)
+    for name, child in node.get("$defs", {}).items():
+        described(child, f"$defs.{name}", missing)
+
+
+def test_every_field_and_counter_is_described():
+    """The schema described few fields (issue 34)."""
+    missing = []
+    described(SCHEMA, "$", missing)
+    assert not missing, missing
+    counters = SCHEMA["$defs"]["row"]["patternProperties"]
+    assert all(c.get("minimum") == 0 for c in counters.values())
+    assert SCHEMA["$defs"]["row"]["additionalProperties"] is False  # an unknown counter is found
+
+
+@pytest.mark.parametrize("break_it, where", [
+    (lambda d: d["benchmarks"][0].update(bytes_per_second=-1.0), "$.benchmarks[0].bytes_per_second"),
+    (lambda d: d["benchmarks"][0].update(msgs=d["benchmarks"][0]["msgs"] + 0.5), "$.benchmarks[0].msgs"),
+    (lambda d: d["benchmarks"][0].update(size=65536.25), "$.benchmarks[0].size"),
+    (lambda d: d["benchmarks"][0].update(made_up_counter=1), "$.benchmarks[0]"),
+    (lambda d: d["context"]["rdmabench_params"].update(qps="1"), "$.context.rdmabench_params.qps"),
+    (lambda d: d["context"]["rdmabench_params"].update(sizes="2,64K"), "$.context.rdmabench_params.sizes"),
+    (lambda d: d["context"]["client"].update(server_device="rxe0"), "$.context.client"),
+    (lambda d: d["context"].update(device="rxe1"), "$.context"),
+])
+def test_schema_5_holds_counts_to_integers_and_params_to_their_types(break_it, where):
+    """Counts were floats (msgs: 200.0), params strings (qps: "1"), a negative bandwidth
+    validated, and the context was flat (device beside server_device)."""
+    doc = copy.deepcopy(real())
+    assert doc["benchmarks"][0]["run_type"] == "iteration"
+    break_it(doc)
+    found = validate_results.problems(doc)
+    assert found and found[0].startswith(where), found
+
+
+def test_an_aggregate_rows_statistic_of_a_count_may_be_fractional():
+    doc = json.loads((ROOT / "tests" / "host" / "fixtures" / "rxe-sweep.json").read_text())
+    row = next(r for r in doc["benchmarks"] if r["run_type"] == "aggregate")
+    row["msgs"] = 200.5  # the mean of 200 and 201
+    assert validate_results.problems(doc) == []
+
+
+COMMITTED = sorted((ROOT / "results").glob("*.json")) + sorted((ROOT / "tests" / "host" / "fixtures").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_committed_results_file_validates(path):
+    """The committed files failed the committed validator (537 problems in the baseline)."""
+    proc = subprocess.run(TOOL + [str(path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_count_is_written_as_an_integer(path):
+    """JSON Schema takes 200.0 for an integer; a script does not (msgs: 200.0, size: 65536.0)."""
+    sys.path.insert(0, str(ROOT / "tools" / "lib"))
+    import rdmabench_results as rr
+    doc = json.loads(path.read_text())
+    if "rdmabench_counters" not in doc["context"]:
+        return  # a mesh report: its matrices are per pair, not a run's rows
+    catalogue = doc["context"]["rdmabench_counters"]
+    floats = [(row["name"], key) for row in doc["benchmarks"] if row.get("run_type") == "iteration"
+              for key, value in row.items()
+              if (rr.catalogue_entry(catalogue, key) or {}).get("integer") and not isinstance(value, int)]
+    assert not floats, floats[:5]
+
+
+@pytest.mark.parametrize("old", sorted((ROOT / "tests" / "host" / "fixtures" / "old-schemas").glob("*.json")),
+                         ids=lambda p: p.name)
+def test_an_older_schema_is_named_and_converted_and_the_tools_read_it(old, tmp_path):
+    proc = subprocess.run(TOOL + [str(old)], capture_output=True, text=True, timeout=60)
+    version = json.loads(old.read_text())["context"]["rdmabench_schema"]
+    assert proc.returncode == 13 and f"rdmabench results schema {version}" in proc.stderr, proc.stderr
+    copy_of = tmp_path / old.name
+    copy_of.write_text(old.read_text())
+    upgrade = subprocess.run([sys.executable, str(ROOT / "tools" / "lib" / "upgrade_results.py"), str(copy_of)],
+                             capture_output=True, text=True, timeout=60)
+    assert upgrade.returncode == 0 and f"schema {version} -> 5" in upgrade.stdout, upgrade.stderr
+    proc = subprocess.run(TOOL + [str(copy_of)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    same = subprocess.run([sys.executable, str(ROOT / "tools" / "compare"), str(old), str(copy_of)],
+                          capture_output=True, text=True, timeout=120)
+    assert same.returncode == 0 and "no regression" in same.stdout, same.stdout + same.stderr
+
+
+def test_every_schema_version_advertises_exists():
+    """version --json advertised a devices schema that did not exist."""
+    build = ROOT / "build" / "rdmabench"
+    doc = json.loads(subprocess.run([str(build), "version", "--json"], capture_output=True, text=True,
+                                    timeout=30).stdout)
+    consts = {"results": ("properties", "context", "properties", "rdmabench_schema"),
+              "devices": ("properties", "schema"), "doctor": ("properties", "rdmabench_doctor_schema")}
+    for name, path in consts.items():
+        schema = json.loads((ROOT / "docs" / f"{name}.schema.json").read_text())
+        jsonschema.Draft202012Validator.check_schema(schema)
+        node = schema
+        for key in path:
+            node = node[key]
+        assert node["const"] == doc[f"{name}_schema"], name

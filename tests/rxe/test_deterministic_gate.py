@@ -82,7 +82,7 @@ def test_gate_passes_on_unchanged_code():
     # Left to the guest's scheduler, server and client shared a CPU in some boots only, and the
     # event-CQ latency rows moved by about 7 %: the gate pins both to CPU 0, and says so.
     context = json.loads((REPORTS / "gate-deterministic.json").read_text())["context"]
-    assert (context["rdmabench_params"]["cpus"], context["server_cpus"]) == ("0", "0"), context
+    assert (context["rdmabench_params"]["cpus"], context["server"]["cpus"]) == ([0], "0"), context
 
 
 def test_gate_fails_on_a_five_percent_slowdown_of_the_software_path():

@@ -110,3 +110,14 @@ def test_bad_option_is_a_usage_error(rdmabench):
     proc = run([rdmabench, "devices", "--bogus"])
     assert proc.returncode == 2
     assert "--help" in proc.stderr
+
+
+def test_the_json_follows_the_devices_schema_version_advertises(rdmabench, devices_json):
+    """version --json advertised a devices schema that did not exist."""
+    import jsonschema
+    from conftest import ROOT
+    schema = json.loads((ROOT / "docs" / "devices.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(devices_json, schema)
+    version = json.loads(run([rdmabench, "version", "--json"], check=True).stdout)
+    assert version["devices_schema"] == devices_json["schema"] == schema["properties"]["schema"]["const"]

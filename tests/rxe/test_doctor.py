@@ -58,8 +58,9 @@ def test_numa_zero_pins_the_run_and_the_context_says_so(rdmabench, server):
     assert proc.returncode == 0, proc.stderr[-2000:]
     context = json.loads(proc.stdout)["context"]
     node0 = Path("/sys/devices/system/node/node0/cpulist").read_text().strip()
-    assert context["cpu_choice"] == f"--numa 0: its CPUs {context['cpus']}", context["cpu_choice"]
-    assert context["memory_node"] == 0 and context["numa_node"] is None
-    assert node0 in ("0-1", "0") and context["cpus"] == ("0,1" if node0 == "0-1" else "0")
+    client = context["client"]
+    assert client["cpu_choice"] == f"--numa 0: its CPUs {client['cpus']}", client["cpu_choice"]
+    assert client["memory_node"] == 0 and client["numa_node"] is None
+    assert node0 in ("0-1", "0") and client["cpus"] == ("0,1" if node0 == "0-1" else "0")
     # The server chose for itself: rxe has no node, so it is not pinned.
-    assert context["server_cpus"] == "" and "not pinned" in context["server_cpu_choice"]
+    assert context["server"]["cpus"] == "" and "not pinned" in context["server"]["cpu_choice"]

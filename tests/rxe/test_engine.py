@@ -68,38 +68,43 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
     ctx = doc["context"]
-    assert ctx["rdmabench_schema"] == REGISTRY["results_schema"] == 4
+    c, s = ctx["client"], ctx["server"]  # each side's facts, under the same keys
+    assert ctx["rdmabench_schema"] == REGISTRY["results_schema"] == 5
+    assert set(c) == set(s), set(c) ^ set(s)
     # Every row says its transport: the default, as the engine names it.
     default = [t["name"] for t in REGISTRY["transports"] if t["default"]]
     assert default == ["rc"] and {r["rdmabench_spec"]["transport"] for r in doc["benchmarks"]} == {"rc"}
     assert ctx["rdmabench_counters"] == REGISTRY["counters"]
     assert ctx["executable"] == "rdmabench-run"
-    assert ctx["driver"] == "rxe" and ctx["link_layer"] == "Ethernet"
+    assert c["driver"] == "rxe" and c["link_layer"] == "Ethernet"
     SCHEMA.validate(doc)  # docs/results.schema.json, which the README describes
     # What the device says of itself, on both sides (rxe: firmware 0.0.0 and the netdev's speed)
-    assert ctx["firmware"] == ctx["server_firmware"] == devices_json["devices"][0]["firmware"]
-    assert ctx["link_speed_gbps"] > 0 and ctx["link_width"].endswith("X")
-    assert ctx["server_link_speed_gbps"] == ctx["link_speed_gbps"]
+    assert c["firmware"] == s["firmware"] == devices_json["devices"][0]["firmware"]
+    assert c["link_speed_gbps"] > 0 and c["link_width"].endswith("X")
+    assert s["link_speed_gbps"] == c["link_speed_gbps"]
     assert ctx["rdmabench_revision"] and ctx["rdmabench_build_type"] == "release"
     # Both sides name the rdma-core that dpkg says is installed (read from its database).
     installed = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "rdma-core"],
                                capture_output=True, text=True, check=True).stdout
-    assert installed and ctx["rdma_core"] == ctx["server_rdma_core"] == installed, ctx
-    assert ctx["gid_type"] == "RoCE v2"
+    assert installed and c["rdma_core"] == s["rdma_core"] == installed, ctx
+    assert c["gid_type"] == s["gid_type"] == "RoCE v2"
     # The path both QPs really use, queried from the QPs (rdma_cm chooses its own GID).
     client_addr, server_addr = (("10.99.0.2", "10.99.0.1") if layout == "veth"
                                 else ("127.0.0.1", "127.0.0.1"))
-    assert ctx["gid"] == f"::ffff:{client_addr}", ctx
-    assert ctx["server_gid"] == f"::ffff:{server_addr}", ctx
-    assert ctx["port"] == 1 and ctx["server_port"] == 1  # typed: numbers are numbers
-    assert ctx["path_mtu"] == ctx["server_path_mtu"] and ctx["path_mtu"] in (1024, 2048, 4096)
+    assert c["gid"] == f"::ffff:{client_addr}", ctx
+    assert s["gid"] == f"::ffff:{server_addr}", ctx
+    assert c["port"] == 1 and s["port"] == 1  # typed: numbers are numbers
+    assert c["path_mtu"] == s["path_mtu"] and c["path_mtu"] in (1024, 2048, 4096)
     assert ctx["path_error"] == ""
     # Without --qp-timeout: perftest's 14 out of band, rdma_cm's own choice (the same both sides).
-    assert ctx["qp_timeout"] == ctx["server_qp_timeout"], ctx
-    assert ctx["qp_timeout"] == 14 if ctx["bootstrap"] == "oob" else 0 < ctx["qp_timeout"] < 32
+    assert c["qp_timeout"] == s["qp_timeout"], ctx
+    assert c["qp_timeout"] == 14 if ctx["bootstrap"] == "oob" else 0 < c["qp_timeout"] < 32
     assert ctx["bootstrap"] == server_address(layout)[1]
     params = ctx["rdmabench_params"]
     assert params["verify"] is True and params["iters"] == 20
+    # Typed: lists are arrays of what they list.
+    assert params["sizes"] == list(sizes) and params["qps"] == [1] and params["modes"] == ["bw", "lat"]
+    assert params["cq"] == ["busy", "event"] and params["profile"] == "full"
     # What was asked, here the bootstrap used (it read "oob" over rdma_cm before).
     assert params["cm"] == server_address(layout)[1] == ctx["bootstrap"]
     assert {r["rdmabench_spec"]["cm"] for r in doc["benchmarks"]} == {ctx["bootstrap"]}
@@ -121,7 +126,12 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
                     "server_cpu_us_per_msg"):
             assert math.isfinite(row[key]) and row[key] >= 0, (name, key, row[key])
         assert row["bytes_per_second"] > 0 and row["msgs_per_second"] > 0 and row["real_time"] > 0
-        wire_carried_the_payload(name, row, ctx["path_mtu"], layout)
+        wire_carried_the_payload(name, row, c["path_mtu"], layout)
+        # Counts are integers; a lat row's msgs counts its one-way messages, round_trips what
+        # the table's #iters counts.
+        assert isinstance(row["msgs"], int) and isinstance(row["size"], int), name
+        if "/lat/" in name:
+            assert row["round_trips"] == 20 and row["msgs"] == 20 * (1 + row["half_round_trip"]), name
         if "/lat/" in name:
             assert row["lat_min_us"] > 0
             assert row["lat_min_us"] <= row["lat_p50_us"] <= row["lat_p99_us"] <= row["lat_max_us"], name
@@ -151,7 +161,7 @@ def test_qp_timeout_reaches_both_qps(rdmabench, layout, server, tmp_path, expone
                   "--qp-timeout", exponent, "--out", str(out))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
-    assert doc["context"]["qp_timeout"] == doc["context"]["server_qp_timeout"] == int(exponent)
+    assert doc["context"]["client"]["qp_timeout"] == doc["context"]["server"]["qp_timeout"] == int(exponent)
     assert doc["context"]["rdmabench_params"]["qp_timeout"] == int(exponent)
     assert all(not b.get("error_occurred") for b in doc["benchmarks"]), proc.stdout[-3000:]
 
@@ -179,7 +189,7 @@ def test_atomics_fetch_exactly_what_the_counter_held(rdmabench, layout, server, 
         assert row["verified_messages"] == 300 and row["verify_errors"] == 0, name
         assert row["bytes_per_second"] == pytest.approx(row["msgs_per_second"] * 8, rel=1e-9)
     # The default: as many as the device allows, at most 16 (rxe allows 128).
-    assert doc["context"]["outs"] == doc["context"]["server_outs"] == 16
+    assert doc["context"]["client"]["outs"] == doc["context"]["server"]["outs"] == 16
     assert doc["context"]["rdmabench_params"]["outs"] is None
 
     out = tmp_path / "atomics-scaled.json"
@@ -188,7 +198,7 @@ def test_atomics_fetch_exactly_what_the_counter_held(rdmabench, layout, server, 
                   "--iters", "300", "--verify", "--out", str(out))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
-    assert doc["context"]["outs"] == doc["context"]["server_outs"] == 4
+    assert doc["context"]["client"]["outs"] == doc["context"]["server"]["outs"] == 4
     rows = {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
     assert set(rows) == {f"{p}/bw/{c}/8/qps:4/threads:2/bidir/outs:4" for p in ATOMICS
                          for c in ("busy", "event")}
@@ -507,7 +517,7 @@ def test_ib_port_is_used_and_recorded(rdmabench, layout, server, tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     ctx = json.loads(out.read_text())["context"]
     assert ctx["bootstrap"] == "oob" and "--ib-port given" in ctx["bootstrap_reason"]
-    assert ctx["rdmabench_params"]["ib_port"] == 1 and ctx["port"] == 1
+    assert ctx["rdmabench_params"]["ib_port"] == 1 and ctx["client"]["port"] == 1
     proc = run(base + ["--ib-port", "2"], timeout=60)
     assert proc.returncode == 2 and "--ib-port 2: rxe" in proc.stderr and "has 1 port(s)" in proc.stderr
 
@@ -572,7 +582,7 @@ def test_inline_on_and_off_moves_the_right_bytes(rdmabench, layout, server, tmp_
                   "--out", str(out))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
-    assert doc["context"]["inline"] == doc["context"]["server_inline"] == int(inline)
+    assert doc["context"]["client"]["inline"] == doc["context"]["server"]["inline"] == int(inline)
     assert doc["context"]["rdmabench_params"]["inline"] == int(inline)
     assert len(doc["benchmarks"]) == 3 * 2 * 3
     for row in doc["benchmarks"]:
@@ -591,7 +601,7 @@ def test_inline_beyond_what_the_device_takes_falls_back_to_what_it_grants(rdmabe
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     doc = json.loads(out.read_text())
     ctx = doc["context"]
-    assert 8 <= ctx["inline"] < 4096 and ctx["inline"] == ctx["server_inline"], ctx
+    assert 8 <= ctx["client"]["inline"] < 4096 and ctx["client"]["inline"] == ctx["server"]["inline"], ctx
     assert doc["benchmarks"][0]["rdmabench_spec"]["inline"] == 4096  # what was asked
 
 
@@ -668,7 +678,7 @@ def test_a_lossy_wire_shows_in_the_row_and_the_table_and_off_reads_nothing(rdmab
                   "--sizes", "64K", "--iters", "50", "--counters", "off", "--out", str(off))
     assert proc.returncode == 0, proc.stderr[-3000:]
     doc = json.loads(off.read_text())
-    assert doc["context"]["rdmabench_params"]["counters"] == "off"
+    assert doc["context"]["rdmabench_params"]["counters"] is False
     row = doc["benchmarks"][0]
     assert not [k for k in row if "_dev_" in k or k.startswith("wire_")], row
 

@@ -32,7 +32,7 @@ def test_every_pattern_runs_verified_from_huge_pages(rdmabench, layout, server, 
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
     ctx = doc["context"]
-    assert ctx["page_size"] == ctx["server_page_size"] == 2 << 20, ctx
+    assert ctx["client"]["page_size"] == ctx["server"]["page_size"] == 2 << 20, ctx
     for row in doc["benchmarks"]:
         assert row["rdmabench_spec"]["hugepages"] is True and "/hugepages" in row["name"], row["name"]
         assert not row.get("error_occurred") and row["verify_errors"] == 0, row["name"]

@@ -34,7 +34,7 @@ def test_every_receiving_pattern_runs_verified_from_a_shared_receive_queue(
     # What the QPs really use (ibv_query_qp, on the first benchmark, a bw one): the server's
     # receives from the shared queue; the client only sends there.
     ctx = json.loads(out.read_text())["context"]
-    assert ctx["server_srq"] is True and ctx["srq"] is False, ctx
+    assert ctx["server"]["srq"] is True and ctx["client"]["srq"] is False, ctx
     scale = f"/qps:{qps}/threads:{threads}" if qps > 1 else ""
     expected = {f"{p}/{m}/{c}/{s}{scale}/srq" for p in RECEIVING for m in mode.split(",")
                 for c in ("busy", "event") for s in (64, 16384)}

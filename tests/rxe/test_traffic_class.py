@@ -76,7 +76,7 @@ def test_the_traffic_class_asked_is_each_packets_tos_both_ways(rdmabench, server
                                *device, "--mode", "lat", "--tclass", str(tclass))
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     ctx = doc["context"]
-    assert ctx["bootstrap"] == cm and ctx["tclass"] == ctx["server_tclass"] == tclass, ctx
+    assert ctx["bootstrap"] == cm and ctx["client"]["tclass"] == ctx["server"]["tclass"] == tclass, ctx
     assert all(b["rdmabench_spec"]["tclass"] == tclass for b in doc["benchmarks"])
     sent = [tos for out, tos in packets if out]
     received = [tos for out, tos in packets if not out]
@@ -90,7 +90,7 @@ def test_without_tclass_the_packets_keep_the_default_class(rdmabench, server, tm
         proc, doc = client_run(rdmabench, server, tmp_path, "--cm", "oob", "--device", "rxe1",
                                "--mode", "lat")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    assert doc["context"]["tclass"] == doc["context"]["server_tclass"] == 0
+    assert doc["context"]["client"]["tclass"] == doc["context"]["server"]["tclass"] == 0
     assert packets and {tos for _, tos in packets} == {0}
 
 
@@ -105,7 +105,7 @@ def test_a_service_level_is_set_out_of_band_and_refused_over_rdma_cm(rdmabench, 
     ctx = doc["context"]
     assert ctx["bootstrap"] == "oob" and "--sl" in ctx["bootstrap_reason"], ctx
     assert all(b["rdmabench_spec"]["sl"] == 3 and "/sl:3" in b["name"] for b in doc["benchmarks"])
-    assert ctx["sl"] == ctx["server_sl"] == 0, ctx  # what ibv_query_qp says rxe kept
+    assert ctx["client"]["sl"] == ctx["server"]["sl"] == 0, ctx  # what ibv_query_qp says rxe kept
     proc, doc = client_run(rdmabench, server, tmp_path, "--mode", "bw", "--sl", "3", "--cm", "rdmacm")
     assert proc.returncode == 2 and doc is None, proc.stderr
     assert "--sl is for the out-of-band bootstrap" in proc.stderr and "--cm oob" in proc.stderr

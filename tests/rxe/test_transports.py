@@ -65,7 +65,7 @@ def test_every_pattern_a_transport_can_run_is_verified(rdmabench, layout, server
     assert ctx["bootstrap"] == "oob", ctx
     if layout == "veth":  # from the route's device, so the traffic crosses the veth
         assert transport in ctx["bootstrap_reason"], ctx["bootstrap_reason"]
-        assert ctx["device"] == "rxe1" and ctx["gid"] == "::ffff:10.99.0.2", ctx
+        assert ctx["client"]["device"] == "rxe1" and ctx["client"]["gid"] == "::ffff:10.99.0.2", ctx
     rows = {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
     expected = {f"{p}/{m}/{c}/{s}/{transport}" for s in sizes for p in over(transport, s)
                 for m in ("bw", "lat") for c in ("busy", "event")}
@@ -139,5 +139,5 @@ def test_a_datagram_beyond_the_path_mtu_is_refused_and_the_default_sizes_stop_th
     doc = json.loads(out.read_text())
     sizes = [b["rdmabench_spec"]["size"] for b in doc["benchmarks"]]
     assert sizes == [2 ** k for k in range(1, 11)], sizes  # 2 .. 1024
-    assert doc["context"]["path_mtu"] == 1024 and doc["context"]["server_path_mtu"] == 1024
+    assert doc["context"]["client"]["path_mtu"] == 1024 and doc["context"]["server"]["path_mtu"] == 1024
     assert all(b["verify_errors"] == 0 for b in doc["benchmarks"]), doc["benchmarks"]

@@ -17,6 +17,10 @@ def cell(text):
 
 
 def type_text(node):
+    if "oneOf" in node:
+        return " or ".join(type_text(n) for n in node["oneOf"])
+    if node.get("type") == "array" and isinstance(node.get("items"), dict):
+        return f"array of {type_text(node['items'])}"
     if "enum" in node:
         return " or ".join(f"`{json.dumps(v)}`" for v in node["enum"])
     if "const" in node:
@@ -25,6 +29,8 @@ def type_text(node):
         return node["$ref"].rsplit("/", 1)[-1]
     kind = node.get("type", "")
     kind = " or ".join(kind) if isinstance(kind, list) else kind
+    if "pattern" in node:
+        kind += f" like `{node['pattern']}`"
     if "minimum" in node:
         kind += f", at least {node['minimum']}"
     return kind
@@ -47,6 +53,7 @@ def sections(schema, registry):
                f"{'yes' if a['resend_episode'] else 'no'} |" for a in registry["device_alarms"]]
     return {
         "context": field_table(context, "context."),
+        "side": field_table(schema["$defs"]["side"]["properties"], "context.client."),
         "params": field_table(context["rdmabench_params"].get("properties", {}),
                               "context.rdmabench_params."),
         "row": field_table(schema["$defs"]["row"]["properties"]),

@@ -15,17 +15,33 @@ import sys
 from pathlib import Path
 
 import rdmabench_results as rr
+import results_upgrade
 
 # What every run of one file must share: the figures mean the same only then.
-SHARED = ("timing_mode", "icount_shift", "rdmabench_revision", "client_host", "server_host")
+SHARED = (("client", "timing_mode"), ("client", "icount_shift"), ("rdmabench_revision",),
+          ("client", "host"), ("server", "host"))
+
+
+def value_at(context, path):
+    for key in path:
+        context = context.get(key) if isinstance(context, dict) else None
+    return context
+
+
+def as_schema_5(path):
+    """The file's document in schema 5's layout (rr.load has checked it)."""
+    doc = json.loads(Path(path).read_text())
+    if doc["context"].get("rdmabench_schema") != results_upgrade.SCHEMA:
+        doc = results_upgrade.upgrade(doc, rr.catalogue_entry)
+    return doc
 
 
 def merged(into, extra, extra_path):
     ctx, ext = into["context"], extra["context"]
-    for key in SHARED:
-        if ctx.get(key) != ext.get(key):
-            raise rr.ResultsError(f"{extra_path}: context.{key} is {ext.get(key)!r}, not "
-                                  f"{ctx.get(key)!r}: its rows cannot share a file with the others")
+    for path in SHARED:
+        if value_at(ctx, path) != value_at(ext, path):
+            raise rr.ResultsError(f"{extra_path}: context.{'.'.join(path)} is {value_at(ext, path)!r}, "
+                                  f"not {value_at(ctx, path)!r}: its rows cannot share a file with the others")
     names = {b["name"] for b in into["benchmarks"]}
     twice = sorted(names & {b["name"] for b in extra["benchmarks"]})
     if twice:
@@ -48,9 +64,9 @@ def main(argv):
     try:
         for path in argv:
             rr.load(path)  # a readable rdmabench results file, or ResultsError
-        into = json.loads(Path(argv[0]).read_text())
+        into = as_schema_5(argv[0])
         for path in argv[1:]:
-            into = merged(into, json.loads(Path(path).read_text()), path)
+            into = merged(into, as_schema_5(path), path)
     except rr.ResultsError as e:
         print(f"merge_results: {e}", file=sys.stderr)
         return 2

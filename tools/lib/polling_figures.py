@@ -7,6 +7,7 @@ data for it. Strategies are whatever the results name.
 """
 import math
 
+import figure_style as fs
 import rdmabench_results as rr
 
 LADDER = (("min", "min"), ("p50", "p50"), ("p90", "p90"), ("p99", "p99"), ("p99.9", "p99.9"),
@@ -79,7 +80,7 @@ def tradeoff_figure(plt, runs, size, patterns, look, title):
             ax.set_ylabel(f"latency {stat} (µs, {series[0][2].round_trip} round trip)")
             ax.set_title(f"{pattern} {rr.size_text(size)} B: CPU against {stat}")
             ax.grid(True, alpha=0.3)
-            ax.legend(fontsize="x-small")
+            fs.legend_beside(ax)
     fig.suptitle(f"CQ strategies: CPU cost against latency (lower left is better; the dotted "
                  f"line joins, or a ring marks, the strategies nothing beats on both)\n{title}")
     return fig
@@ -106,7 +107,7 @@ def ladder_figure(plt, runs, size, patterns, look, title):
         ax.set_ylabel(f"latency (µs, {series[0][2].round_trip} round trip)")
         ax.set_title(f"{pattern} {rr.size_text(size)} B")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="x-small")
+        fs.legend_beside(ax)
     fig.suptitle(f"CQ strategies: latency percentile ladder (back to back)\n{title}")
     return fig
 
@@ -148,7 +149,7 @@ def load_figure(plt, runs, size, patterns, look, title):
             ax.set_xscale("log")
             ax.set_xlabel("offered load (round trips per second, open loop)")
             ax.grid(True, alpha=0.3)
-            ax.legend(fontsize="x-small", ncol=2)
+            fs.legend_beside(ax)
         lat_ax.set_yscale("log")
         lat_ax.set_ylabel(f"latency from the intended start (µs, {trip} round trip)")
         lat_ax.set_title(f"{pattern} {rr.size_text(size)} B: latency under load "

@@ -11,9 +11,13 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import results_upgrade
+
 # Schema 2: each row carries its spec as an object (rdmabench_spec), the context is typed and
-# holds the counter catalogue. Schema 1 rows carried their spec only in their name.
-SUPPORTED_SCHEMAS = {2, 3, 4}  # 4: 3 with a fuller context (revision, build type, firmware, link)
+# holds the counter catalogue. Schema 1 rows carried their spec only in their name. Schema 5
+# groups each side's facts under client and server and types the parameters; files of 2 to 4
+# are read in its layout (results_upgrade.py).
+SUPPORTED_SCHEMAS = {2, 3, 4, 5}
 MODES = ("bw", "lat")
 
 # What a row's spec must say, and the Benchmark field each goes to.
@@ -165,16 +169,20 @@ class Run:
                 out[kind] = statistics.median(counts)
         return out
 
+    def side(self, name):
+        """One side's facts (schema 5's context.client or context.server)."""
+        return self.context.get(name) or {}
+
     def describe(self):
         """'rxe1 (rxe) via rdmacm': device, driver and bootstrap from the context."""
-        c = self.context
-        return f"{c.get('device', '?')} ({c.get('driver', '?')}) via {c.get('bootstrap', '?')}"
+        c = self.side("client")
+        return f"{c.get('device', '?')} ({c.get('driver', '?')}) via {self.context.get('bootstrap', '?')}"
 
     @property
     def timing(self):
         """('icount', shift) for the deterministic guest; ('realtime', '') otherwise."""
-        c = self.context
-        mode = c.get("timing_mode", "realtime")
+        c = self.side("client")
+        mode = c.get("timing_mode") or "realtime"
         return mode, c.get("icount_shift", "") if mode == "icount" else ""
 
     @property
@@ -283,6 +291,12 @@ def load(path, label=None):
     if schema not in SUPPORTED_SCHEMAS:
         raise ResultsError(f"{where}: rdmabench schema {schema} is not supported here "
                            f"(supported: {', '.join(map(str, sorted(SUPPORTED_SCHEMAS)))}); update the tools")
+    if schema != results_upgrade.SCHEMA:
+        try:
+            doc = results_upgrade.upgrade(doc, catalogue_entry)
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise ResultsError(f"{where}: a schema {schema} file this reader cannot convert: {e!r}") from None
+        context = doc["context"]
 
     benchmarks = {}
     for i, row in enumerate(doc["benchmarks"]):

@@ -7,6 +7,7 @@ aggregate is the line; with per_qp, each QP's own bandwidth is a small dot at it
 """
 
 import matplotlib.ticker as ticker
+import figure_style as fs
 import rdmabench_results as rr
 
 COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
@@ -56,7 +57,7 @@ def qp_scaling_figure(plt, runs, per_qp, title):
         ax.set_ylim(bottom=0)
         ax.set_title(f"{rr.size_text(size)} messages" + (", dots: each QP" if per_qp else ""))
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
+        fs.legend_beside(ax, fontsize="small")
     fig.suptitle(f"Bandwidth against QP count (aggregate)\n{title}")
     fig.tight_layout()
     return fig

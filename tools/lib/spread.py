@@ -110,7 +110,7 @@ def main(argv):
     counters = []
     for row in table.values():
         counters += [c for c in (row or {}) if c not in counters]
-    timing = runs[0].context.get("timing", "unknown timing")
+    timing = runs[0].side("client").get("timing") or "unknown timing"
     print(f"spread between {len(runs)} runs, in % of the median ((max - min) / median of the "
           f"per-run medians); {timing}")
     print(render(table, counters, args.format == "markdown"))

@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Writes the documentation that is made from the code: docs/cli.md (every command's --help),
-README's exit status table, docs/json.md's tables (the results schema and the counter
-catalogue). Run it after changing an option, an exit code, the schema or a counter; a host
+README's exit status table, the counters of docs/results.schema.json and docs/json.md's tables
+(the results schema and the counter catalogue). Run it after changing an option, an exit code, the schema or a counter; a host
 test fails until it has been run.
 
 Usage: tools/lib/update_docs.py [RDMABENCH]   (default: build/rdmabench)
 Exit status: 0, 2 when the program does not answer or a page lacks a section (the table of
 `rdmabench --help`)."""
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import cli_reference
 import json_reference
+import schema_counters
 from doc_sections import MissingSection, render
 from exit_codes import USAGE
 
@@ -23,7 +25,10 @@ def expected_pages(program):
     """{path: text} of every generated page as this build says it should read."""
     doc = cli_reference.registry(program)
     readme, json_page = ROOT / "README.md", ROOT / "docs" / "json.md"
+    schema_path = ROOT / "docs" / "results.schema.json"
+    schema = schema_counters.with_counters(json.loads(schema_path.read_text()), doc["counters"])
     return {
+        schema_path: json.dumps(schema, indent=1) + "\n",
         ROOT / "docs" / "cli.md": cli_reference.markdown(program),
         readme: render(readme.read_text(), {"exit-codes": cli_reference.exit_code_table(doc)},
                        "README.md"),

@@ -16,6 +16,7 @@ from exit_codes import INVALID_FILE, USAGE
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCHEMA_PATH = DOCS / "results.schema.json"
+CURRENT = json.loads(SCHEMA_PATH.read_text())["properties"]["context"]["properties"]["rdmabench_schema"]["const"]
 MESH_SCHEMA_PATH = DOCS / "mesh.schema.json"
 
 
@@ -51,7 +52,12 @@ def main(argv):
             worst = max(worst, USAGE)
             continue
         found, schema = problems(doc), schema_path(doc).name
-        if found:
+        version = doc.get("context", {}).get("rdmabench_schema") if isinstance(doc, dict) else None
+        if schema == SCHEMA_PATH.name and isinstance(version, int) and version != CURRENT:
+            print(f"{name}: rdmabench results schema {version}; {schema} describes schema {CURRENT} "
+                  f"(tools/lib/upgrade_results.py {name} rewrites it in {CURRENT})", file=sys.stderr)
+            worst = max(worst, INVALID_FILE)
+        elif found:
             print(f"{name}: does not match {schema} ({len(found)} problems; first: {found[0]})",
                   file=sys.stderr)
             worst = max(worst, INVALID_FILE)

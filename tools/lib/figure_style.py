@@ -1,0 +1,87 @@
+"""What every figure of tools/plot does to its axes once drawn, so that it tells the truth at a
+glance: an axis never magnifies noise (a linear axis of a quantity that cannot be negative
+starts at zero; a log axis spans at least a factor of four), tick labels are plain numbers (190,
+not 1.9x10^2), and a legend sits beside the data, never on it, and only where something is
+labelled (matplotlib warns otherwise)."""
+import math
+
+# A log axis spans at least this factor, so that a few per cent look like a few per cent.
+MIN_LOG_RATIO = 4.0
+
+
+def plain_number(value, _position=None):
+    """190, 0.25, 12000: what a tick shows, with no powers of ten."""
+    if value == 0 or not math.isfinite(value):
+        return "0"
+    if abs(value) >= 1:
+        return f"{value:,.0f}".replace(",", " ") if abs(value) >= 10000 else f"{value:g}"
+    return f"{value:.3g}"
+
+
+def _data_limits(ax, axis):
+    """(low, high) of what is drawn on `axis` ('x' or 'y') of `ax`, or None when nothing is."""
+    values = []
+    for line in ax.get_lines():
+        data = line.get_xdata() if axis == "x" else line.get_ydata()
+        values += [float(v) for v in data if v is not None and math.isfinite(float(v))]
+    for patch in ax.patches:
+        box = patch.get_bbox()
+        values += [box.x0, box.x1] if axis == "x" else [box.y0, box.y1]
+    for collection in ax.collections:
+        for path in collection.get_paths():
+            column = 0 if axis == "x" else 1
+            values += [float(v) for v in path.vertices[:, column] if math.isfinite(float(v))]
+    return (min(values), max(values)) if values else None
+
+
+def honest_axis(ax, axis):
+    """Widen `axis` so that it cannot magnify noise."""
+    limits = _data_limits(ax, axis)
+    if limits is None:
+        return
+    low, high = limits
+    get, set_ = (ax.get_xlim, ax.set_xlim) if axis == "x" else (ax.get_ylim, ax.set_ylim)
+    scale = ax.get_xscale() if axis == "x" else ax.get_yscale()
+    if scale == "log":
+        if low <= 0 or high / low >= MIN_LOG_RATIO:
+            return
+        centre, half = math.sqrt(low * high), math.sqrt(MIN_LOG_RATIO)
+        now = get()
+        set_(min(now[0], centre / half), max(now[1], centre * half))
+    elif scale == "linear" and low >= 0:
+        set_(0, max(get()[1], high * 1.05))
+
+
+def plain_ticks(ax):
+    """Plain numbers on every numeric axis, log ones included."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    for axis, scale in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
+        if scale == "log" and not isinstance(axis.get_major_formatter(), FuncFormatter):
+            axis.set_major_formatter(FuncFormatter(plain_number))
+            axis.set_minor_formatter(NullFormatter())
+
+
+def legend_beside(ax, **kwargs):
+    """A legend to the right of the axes, where it covers no data; none when nothing is
+    labelled."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    kwargs.setdefault("fontsize", "x-small")
+    return ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
+                     **kwargs)
+
+
+def finish(fig, honest=("x", "y")):
+    """Every visible axes of `fig` made honest and plain; the ones with nothing drawn hidden."""
+    for ax in fig.axes:
+        if not ax.get_visible() or ax.get_label() == "<colorbar>":
+            continue
+        if _data_limits(ax, "y") is None and not ax.images:
+            ax.set_visible(False)
+            continue
+        for axis in honest:
+            honest_axis(ax, axis)
+        plain_ticks(ax)
+    return fig
