@@ -70,5 +70,9 @@ int main(int argc, char** argv) {
   // `rdmabench help run` is `rdmabench run --help` (it printed the top-level help).
   static char help_flag[] = "--help";
   if (args.size() == 3 && std::string_view(args[1]) == "help") args = {args[0], args[2], help_flag};
-  return run_command_line(static_cast<int>(args.size()), args.data());
+  // argv ends in a null pointer, as C promises: MPI_Init_thread (rdmabench mesh) walks it to
+  // that end under srun, and read past the copy's end (a segfault in opal_argv_join).
+  const int count = static_cast<int>(args.size());
+  args.push_back(nullptr);
+  return run_command_line(count, args.data());
 }

@@ -26,16 +26,11 @@ namespace rdmabench {
 
 namespace {
 
-cxxopts::Options mesh_options() {
-  cxxopts::Options options(
-      "rdmabench mesh",
-      "All-pairs fabric check. Launch one rank per host: mpirun -np N --map-by node rdmabench "
-      "mesh ... or srun -N N rdmabench mesh .... Every rank serves on its port and measures "
-      "towards the others as the schedule says; rank 0 prints the N x N matrices and names "
-      "slow pairs and hosts, and writes them with --out. MPI is used only to meet and gather; "
-      "every figure is measured over verbs.");
-  options.add_options()("pattern", "One of: " + pattern_names(),
-                        cxxopts::value<std::string>()->default_value("write"))(
+// What each pair measures.
+void add_mesh_measurement(cxxopts::Options& options) {
+  options.add_options("What each pair measures")(
+      "pattern", "One of: " + pattern_names(),
+      cxxopts::value<std::string>()->default_value("write"))(
       "mode", "bw, lat or bw,lat", cxxopts::value<std::string>()->default_value("bw,lat"))(
       "size", "bw message size", cxxopts::value<std::string>()->default_value("64K"))(
       "lat-size", "lat message size", cxxopts::value<std::string>()->default_value("2"))(
@@ -44,6 +39,14 @@ cxxopts::Options mesh_options() {
       "cq",
       "Completion strategy, as for rdmabench run (busy, event, client=busy,server=event, ...)",
       cxxopts::value<std::string>()->default_value("busy"))(
+      "warmup", "Messages run before each pair's timing starts",
+      cxxopts::value<uint64_t>()->default_value("16"))(
+      "verify", "Check every message of each pair in an untimed run after its timed one");
+}
+
+// Which pairs when, and how they are judged.
+void add_mesh_schedule(cxxopts::Options& options) {
+  options.add_options("Schedule and verdict")(
       "schedule",
       "shift: N-1 rounds, in round d rank i measures towards i+d, all pairs at once; isolated: "
       "one pair at a time",
@@ -62,7 +65,12 @@ cxxopts::Options mesh_options() {
       "A pair whose wire resent more than this per message (retransmissions and out-of-sequence "
       "packets, both sides' port counters) is flagged, whatever its bandwidth; exit 7 when any "
       "is",
-      cxxopts::value<double>()->default_value("0.01"))(
+      cxxopts::value<double>()->default_value("0.01"));
+}
+
+// Where each rank serves, its device and path.
+void add_mesh_connection(cxxopts::Options& options) {
+  options.add_options("Ranks and connections")(
       "p,port", "TCP control port; a host's k-th rank serves on port + k",
       cxxopts::value<int64_t>()->default_value("18515"))(
       "d,device", "RDMA device; a list gives a host's k-th rank the k-th (default: the first)",
@@ -79,12 +87,23 @@ cxxopts::Options mesh_options() {
       "its own --address (so that rdma_cm takes the rank's own device)",
       cxxopts::value<std::string>()->default_value("oob"))(
       "timeout", "Seconds any blocking step may take",
-      cxxopts::value<double>()->default_value("5"))(
-      "warmup", "Messages run before each pair's timing starts",
-      cxxopts::value<uint64_t>()->default_value("16"))(
-      "verify", "Check every message of each pair in an untimed run after its timed one")(
-      "out", "Write the report (matrices, hosts, verdict) as JSON to FILE",
-      cxxopts::value<std::string>())(
+      cxxopts::value<double>()->default_value("5"));
+}
+
+cxxopts::Options mesh_options() {
+  cxxopts::Options options(
+      "rdmabench mesh",
+      "All-pairs fabric check. Launch one rank per host: mpirun -np N --map-by node rdmabench "
+      "mesh ... or srun -N N rdmabench mesh .... Every rank serves on its port and measures "
+      "towards the others as the schedule says; rank 0 prints the N x N matrices and names "
+      "slow pairs and hosts, and writes them with --out. MPI is used only to meet and gather; "
+      "every figure is measured over verbs.");
+  add_mesh_measurement(options);
+  add_mesh_schedule(options);
+  add_mesh_connection(options);
+  options.add_options("Report")("out",
+                                "Write the report (matrices, hosts, verdict) as JSON to FILE",
+                                cxxopts::value<std::string>())(
       "matrices",
       "Which counters the report keeps as N x N matrices: all (every counter a pair reports, "
       "both sides' port counters too), heatmaps (what the verdicts and tools/plot's heatmaps "

@@ -178,6 +178,28 @@ PassLimits parse_pass_limits(const cxxopts::ParseResult& args, const SuiteOption
   return limits;
 }
 
+// --cm (auto: none), and what only the out-of-band bootstrap honours, against the transport.
+void parse_bootstrap_request(const cxxopts::ParseResult& args, RunPlan& r) {
+  const std::string text = args["cm"].as<std::string>();
+  if (text != "auto") {
+    r.cm = parse_bootstrap(text);
+    if (!r.cm) throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
+  }
+  const bool rdmacm = r.cm == Bootstrap::kRdmaCm;
+  if (const auto only = oob_only_option(args)) {
+    if (rdmacm)
+      throw Error(ExitCode::kUsage, only->option +
+                                        " is for the out-of-band bootstrap: " + only->why +
+                                        " (give --cm oob, or drop " + only->option + ")");
+    r.oob_only = only->option + " given (" + only->why + ")";
+  }
+  const Transport transport = r.suite.base.transport;
+  if (rdmacm && !transport->rdmacm_refusal.empty())
+    throw Error(ExitCode::kUsage, "--cm rdmacm with --transport " + transport.name() + ": " +
+                                      std::string(transport->rdmacm_refusal) +
+                                      " (give --cm oob, or leave --cm auto)");
+}
+
 }  // namespace
 
 std::optional<RunPlan> parse_run_request(int argc, char** argv) {
@@ -194,22 +216,8 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   parse_suite_options(args, what, r.suite);
   parse_base_spec(args, r.suite.base);
   validate_combinations(r.suite);
-  r.cm = args["cm"].as<std::string>();
+  parse_bootstrap_request(args, r);
   r.clock = clock_option(args["clock"].as<std::string>());
-  if (r.cm != "auto" && r.cm != "rdmacm" && r.cm != "oob")
-    throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
-  if (const auto only = oob_only_option(args)) {
-    if (r.cm == "rdmacm")
-      throw Error(ExitCode::kUsage, only->option +
-                                        " is for the out-of-band bootstrap: " + only->why +
-                                        " (give --cm oob, or drop " + only->option + ")");
-    r.oob_only = only->option + " given (" + only->why + ")";
-  }
-  const Transport transport = r.suite.base.transport;
-  if (r.cm == "rdmacm" && !transport->rdmacm_refusal.empty())
-    throw Error(ExitCode::kUsage, "--cm rdmacm with --transport " + transport.name() + ": " +
-                                      std::string(transport->rdmacm_refusal) +
-                                      " (give --cm oob, or leave --cm auto)");
   if (args.count("out")) {
     r.out_file = args["out"].as<std::string>();
     if (r.out_file == "-")

@@ -16,10 +16,8 @@
 #include "cq/strategy.h"
 #include "measure/counter_catalogue.h"
 #include "measure/device_counters.h"
-#include "net/control_channel.h"
 #include "spec/pattern_info.h"
 #include "verbs/transport.h"
-#include "verbs/work_request.h"
 
 namespace rdmabench {
 
@@ -49,25 +47,24 @@ nlohmann::json transport_json(const Transport& t) {
 
 nlohmann::json pattern_json(const Pattern& p) {
   const PatternInfo& i = p.info();
-  return {
-      {"name", p.name()},
-      {"summary", i.summary},
-      {"target_receives", i.target_receives},
-      // Whose buffer the payload lands in: the target's, or (read, and the old value an atomic
-      // fetches) the initiator's.
-      {"data_to", i.opcode == IBV_WR_RDMA_READ || is_atomic(i.opcode) ? "initiator" : "target"},
-      {"half_round_trip", i.half_round_trip},
-      // lat: how a side sees the peer's message arrive (a marker spins on memory).
-      {"arrival", to_string(i.arrival)},
-      // Which modes leave the target's user space idle while the client streams.
-      {"passive_target", {{"bw", !i.target_receives}, {"lat", i.arrival == Arrival::kCompletion}}},
-      // The registered transports it runs over (what it needs of one: needs_reliable, ...).
-      {"transports", transports_of(i)},
-      {"needs_reliable", i.needs.reliable},
-      {"needs_connected", i.needs.connected},
-      {"min_size", i.sizes.min},
-      {"max_size",
-       i.sizes.max == UINT64_MAX ? nlohmann::json(nullptr) : nlohmann::json(i.sizes.max)}};
+  return {{"name", p.name()},
+          {"summary", i.summary},
+          {"target_receives", i.target_receives},
+          // Whose buffer the payload lands in: the target's, or (read, and the old value an atomic
+          // fetches) the initiator's.
+          {"data_to", i.data_to_initiator() ? "initiator" : "target"},
+          {"half_round_trip", i.half_round_trip},
+          // lat: how a side sees the peer's message arrive (a marker spins on memory).
+          {"arrival", to_string(i.arrival)},
+          // Which modes leave the target's user space idle while the client streams.
+          {"passive_target", {{"bw", i.passive_target_bw()}, {"lat", i.passive_target_lat()}}},
+          // The registered transports it runs over (what it needs of one: needs_reliable, ...).
+          {"transports", transports_of(i)},
+          {"needs_reliable", i.needs.reliable},
+          {"needs_connected", i.needs.connected},
+          {"min_size", i.sizes.min},
+          {"max_size",
+           i.sizes.max == UINT64_MAX ? nlohmann::json(nullptr) : nlohmann::json(i.sizes.max)}};
 }
 
 nlohmann::json exit_codes_json() {

@@ -17,6 +17,7 @@
 #include "mesh/device_choice.h"
 #include "mesh/host_identity.h"
 #include "mesh/mesh_report.h"
+#include "mesh/mesh_report_text.h"
 #include "mesh/repetitions.h"
 #include "mesh/schedule.h"
 

@@ -1,9 +1,9 @@
 // The mesh's results, gathered at rank 0: one N x N matrix per counter the engine reported
-// for each measured mode, the outlier verdict on each mode's figure, and the text summary.
+// for each measured mode, and the outlier verdict on each mode's figure (the text summary is
+// mesh_report_text.h).
 // Pure functions of the gathered results (no MPI, no device), so they can be unit-tested.
 #pragma once
 
-#include <iosfwd>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -50,14 +50,5 @@ struct MeshJudgement {
 nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
                            const std::vector<PairResult>& results, const MeshJudgement& judge,
                            MatrixScope scope = MatrixScope::kAll);
-
-// A summary printed in full up to this many ranks: each benchmark's figure as a matrix, and
-// every flagged pair. Beyond it the matrices are left to the report's file and each list of
-// pairs stops after kPrintedPairs.
-inline constexpr size_t kPrintedMatrixUpTo = 32;
-inline constexpr size_t kPrintedPairs = 20;
-
-// A person's summary of the report: each benchmark's figure as a matrix, then the verdict.
-void print_mesh_report(const nlohmann::json& report, std::ostream& out);
 
 }  // namespace rdmabench

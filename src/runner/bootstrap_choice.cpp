@@ -15,14 +15,14 @@ bool is_loopback(const std::string& host) {
 }  // namespace
 
 // --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route.
-BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
+BootstrapChoice choose_bootstrap(std::optional<Bootstrap> requested, const std::string& host,
                                  uint16_t port, const std::string& device,
                                  std::chrono::milliseconds timeout, const std::string& oob_only,
                                  Transport transport) {
   auto first_device = [&] { return device.empty() ? DeviceList().open().device_name() : device; };
-  if (requested == "oob") return {Bootstrap::kOob, "requested", first_device()};
-  if (requested == "auto" && !oob_only.empty()) return {Bootstrap::kOob, oob_only, first_device()};
-  if (requested == "auto" && is_loopback(host))
+  if (requested == Bootstrap::kOob) return {Bootstrap::kOob, "requested", first_device()};
+  if (!requested && !oob_only.empty()) return {Bootstrap::kOob, oob_only, first_device()};
+  if (!requested && is_loopback(host))
     return {Bootstrap::kOob, "loopback address (rdma_cm cannot route 127.0.0.1 on rxe)",
             first_device()};
   try {
@@ -36,10 +36,9 @@ BootstrapChoice choose_bootstrap(const std::string& requested, const std::string
               "--transport " + transport.name() + ": " + std::string(transport->rdmacm_refusal) +
                   "; the address maps to " + name,
               device.empty() ? name : device};
-    return {Bootstrap::kRdmaCm, requested == "auto" ? "address maps to " + name : "requested",
-            name};
+    return {Bootstrap::kRdmaCm, !requested ? "address maps to " + name : "requested", name};
   } catch (const Error& e) {
-    if (requested == "rdmacm")
+    if (requested == Bootstrap::kRdmaCm)
       throw Error(ExitCode::kConnection, std::string("--cm rdmacm: ") + e.what());
     return {Bootstrap::kOob, std::string("rdma_cm could not resolve the server: ") + e.what(),
             first_device()};

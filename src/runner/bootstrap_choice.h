@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "spec/test_spec.h"
@@ -16,13 +17,12 @@ struct BootstrapChoice {
   std::string device;  // the local device the traffic will use
 };
 
-// --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route; oob
-// on a loopback address or when rdma_cm cannot resolve it. Throws Error(kConnection) when
-// rdmacm was asked for and cannot resolve.
-// `oob_only`: why only oob will do, an option given that only it honours (e.g. "--ib-port
-// given (rdma_cm picks the port from the address)"), so auto picks oob, saying that; so does a
-// `transport` that rdma_cm cannot connect.
-BootstrapChoice choose_bootstrap(const std::string& requested, const std::string& host,
+// `requested` is --cm rdmacm or oob; none is auto: rdma_cm when the server's address resolves to an
+// RDMA device and a route; oob on a loopback address or when rdma_cm cannot resolve it. Throws
+// Error(kConnection) when rdmacm was asked for and cannot resolve. `oob_only`: why only oob will
+// do, an option given that only it honours (e.g. "--ib-port given (rdma_cm picks the port from the
+// address)"), so auto picks oob, saying that; so does a `transport` that rdma_cm cannot connect.
+BootstrapChoice choose_bootstrap(std::optional<Bootstrap> requested, const std::string& host,
                                  uint16_t port, const std::string& device,
                                  std::chrono::milliseconds timeout,
                                  const std::string& oob_only = {},

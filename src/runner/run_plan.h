@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@ namespace rdmabench {
 
 struct RunPlan {
   SuiteOptions suite;
-  std::string cm;                          // --cm: auto, rdmacm or oob
+  std::optional<Bootstrap> cm;             // --cm rdmacm or oob; none: auto
   ClockChoice clock = ClockChoice::kAuto;  // --clock: what lat samples are read with
   // What on the command line only the out-of-band bootstrap honours, and why (--cm auto then
   // picks it, with this as its reason): "--ib-port given (...)"; empty when nothing.

@@ -1,11 +1,16 @@
 #include "spec/pattern_info.h"
 
 #include "core/error.h"
+#include "verbs/work_request.h"
 
 namespace rdmabench {
 
 std::string_view to_string(Arrival a) {
   return a == Arrival::kReceive ? "receive" : a == Arrival::kMarker ? "marker" : "completion";
+}
+
+bool PatternInfo::data_to_initiator() const noexcept {
+  return opcode == IBV_WR_RDMA_READ || is_atomic(opcode);
 }
 
 std::string TransportNeeds::text() const {

@@ -61,6 +61,14 @@ struct PatternInfo {
   unsigned remote_access;    // IBV_ACCESS_REMOTE_* the target's buffer grants
   SizeRule sizes;            // the message sizes it accepts
   TransportNeeds needs;      // which transports it runs over
+
+  // Whose buffer the payload lands in: the initiator's (read, and the old value an atomic
+  // fetches), else the target's.
+  bool data_to_initiator() const noexcept;
+  // Whether the target's user space is idle while the client runs: in bw, a target that takes
+  // no receives; in lat, where the initiator's own completion is the arrival (read, atomics).
+  bool passive_target_bw() const noexcept { return !target_receives; }
+  bool passive_target_lat() const noexcept { return arrival == Arrival::kCompletion; }
 };
 
 // A registered pattern, by its description (compares by identity).

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build"))
 sys.path.insert(0, str(ROOT / "tools" / "lib"))
 import server_harness  # noqa: E402  (start, wait until ready, stop: the tools' harness)
+from rxe_guest import deterministic_guest  # noqa: E402,F401  (the suites ask it too)
 
 
 # What this tree's rdmabench says of itself: its control protocol, and its registered
@@ -36,12 +37,6 @@ def patterns_at(*sizes):
     return [p["name"] for p in REGISTRY["patterns"]
             if all(p["min_size"] <= s and (p["max_size"] is None or s <= p["max_size"]) for s in sizes)]
 
-
-def deterministic_guest():
-    try:
-        return "rdmabench.timing=icount" in Path("/proc/cmdline").read_text().split()
-    except OSError:
-        return False
 
 
 def current_layout():

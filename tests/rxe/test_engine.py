@@ -60,24 +60,15 @@ def wire_carried_the_payload(name, row, path_mtu, layout):
 MATRIX_SIZES = {"lo": (2, 4096, 1048576), "veth": (2, 65536)}
 
 
-def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_path, devices_json):
-    out = tmp_path / "matrix.json"
-    sizes = MATRIX_SIZES[layout]
-    proc = client(rdmabench, layout, server, "--sizes", ",".join(map(str, sizes)), "--iters", "20",
-                  "--verify", "--out", str(out), port_counters=True)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    doc = json.loads(out.read_text())
-    ctx = doc["context"]
-    c, s = ctx["client"], ctx["server"]  # each side's facts, under the same keys
+def context_says_what_ran_where(ctx, layout, devices_json, sizes):
+    """The matrix run's context: each side's facts under the same keys, the path both QPs
+    really use, and every parameter typed."""
+    c, s = ctx["client"], ctx["server"]
     assert ctx["rdmabench_schema"] == REGISTRY["results_schema"] == 5
     assert set(c) == set(s), set(c) ^ set(s)
-    # Every row says its transport: the default, as the engine names it.
-    default = [t["name"] for t in REGISTRY["transports"] if t["default"]]
-    assert default == ["rc"] and {r["rdmabench_spec"]["transport"] for r in doc["benchmarks"]} == {"rc"}
     assert ctx["rdmabench_counters"] == REGISTRY["counters"]
     assert ctx["executable"] == "rdmabench-run"
     assert c["driver"] == "rxe" and c["link_layer"] == "Ethernet"
-    SCHEMA.validate(doc)  # docs/results.schema.json, which the README describes
     # What the device says of itself, on both sides (rxe: firmware 0.0.0 and the netdev's speed)
     assert c["firmware"] == s["firmware"] == devices_json["devices"][0]["firmware"]
     assert c["link_speed_gbps"] > 0 and c["link_width"].endswith("X")
@@ -107,37 +98,55 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert params["cq"] == ["busy", "event"] and params["profile"] == "full"
     # What was asked, here the bootstrap used (it read "oob" over rdma_cm before).
     assert params["cm"] == server_address(layout)[1] == ctx["bootstrap"]
-    assert {r["rdmabench_spec"]["cm"] for r in doc["benchmarks"]} == {ctx["bootstrap"]}
+
+
+def row_says_what_it_ran(name, row, path_mtu, layout):
+    """One row of the matrix: its spec, its counters (all catalogued, counts integers), the
+    wire's counters against its payload, and a lat row's statistics in order."""
+    assert not row.get("error_occurred"), (name, row.get("error_message"))
+    spec = row["rdmabench_spec"]
+    assert spec["name"] == name and f"{spec['pattern']}/{spec['mode']}/{spec['cq']}/{spec['size']}" == name
+    assert spec["verify"] is True and spec["qps"] == 1 and spec["bidir"] is False
+    counters = set(row) - GOOGLE_BENCHMARK_FIELDS
+    assert counters and all(catalogued(k) for k in counters), sorted(k for k in counters if not catalogued(k))
+    assert row["iterations"] == 20
+    assert row["verify_errors"] == 0 and row["verified_messages"] == 20
+    for key in ("bytes_per_second", "msgs_per_second", "real_time", "client_cpu_us_per_msg",
+                "server_cpu_us_per_msg"):
+        assert math.isfinite(row[key]) and row[key] >= 0, (name, key, row[key])
+    assert row["bytes_per_second"] > 0 and row["msgs_per_second"] > 0 and row["real_time"] > 0
+    wire_carried_the_payload(name, row, path_mtu, layout)
+    # Counts are integers; a lat row's msgs counts its one-way messages, round_trips what the
+    # table's #iters counts.
+    assert isinstance(row["msgs"], int) and isinstance(row["size"], int), name
+    if "/lat/" in name:
+        assert row["round_trips"] == 20 and row["msgs"] == 20 * (1 + row["half_round_trip"]), name
+        assert row["lat_min_us"] > 0
+        assert row["lat_min_us"] <= row["lat_p50_us"] <= row["lat_p99_us"] <= row["lat_max_us"], name
+        assert row["lat_p50_us"] <= row["lat_p90_us"] <= row["lat_p99_us"] <= row["lat_p999_us"]
+        assert row["half_round_trip"] == (0 if name.startswith("read/") else 1)
+        assert "round trip" in row["label"]
+
+
+def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_path, devices_json):
+    out = tmp_path / "matrix.json"
+    sizes = MATRIX_SIZES[layout]
+    proc = client(rdmabench, layout, server, "--sizes", ",".join(map(str, sizes)), "--iters", "20",
+                  "--verify", "--out", str(out), port_counters=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    SCHEMA.validate(doc)  # docs/results.schema.json, which the JSON reference describes
+    context_says_what_ran_where(doc["context"], layout, devices_json, sizes)
+    # Every row says its transport: the default, as the engine names it.
+    default = [t["name"] for t in REGISTRY["transports"] if t["default"]]
+    assert default == ["rc"] and {r["rdmabench_spec"]["transport"] for r in doc["benchmarks"]} == {"rc"}
+    assert {r["rdmabench_spec"]["cm"] for r in doc["benchmarks"]} == {doc["context"]["bootstrap"]}
     rows = {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
     expected = {f"{p}/{m}/{c}/{s}" for s in sizes for p in patterns_at(s)
                 for m in ("bw", "lat") for c in ("busy", "event")}
     assert expected == set(rows), set(rows) ^ expected
     for name, row in rows.items():
-        assert not row.get("error_occurred"), (name, row.get("error_message"))
-        # Each row says what it is, and every counter it has is in the catalogue.
-        spec = row["rdmabench_spec"]
-        assert spec["name"] == name and f"{spec['pattern']}/{spec['mode']}/{spec['cq']}/{spec['size']}" == name
-        assert spec["verify"] is True and spec["qps"] == 1 and spec["bidir"] is False
-        counters = set(row) - GOOGLE_BENCHMARK_FIELDS
-        assert counters and all(catalogued(k) for k in counters), sorted(k for k in counters if not catalogued(k))
-        assert row["iterations"] == 20
-        assert row["verify_errors"] == 0 and row["verified_messages"] == 20
-        for key in ("bytes_per_second", "msgs_per_second", "real_time", "client_cpu_us_per_msg",
-                    "server_cpu_us_per_msg"):
-            assert math.isfinite(row[key]) and row[key] >= 0, (name, key, row[key])
-        assert row["bytes_per_second"] > 0 and row["msgs_per_second"] > 0 and row["real_time"] > 0
-        wire_carried_the_payload(name, row, c["path_mtu"], layout)
-        # Counts are integers; a lat row's msgs counts its one-way messages, round_trips what
-        # the table's #iters counts.
-        assert isinstance(row["msgs"], int) and isinstance(row["size"], int), name
-        if "/lat/" in name:
-            assert row["round_trips"] == 20 and row["msgs"] == 20 * (1 + row["half_round_trip"]), name
-        if "/lat/" in name:
-            assert row["lat_min_us"] > 0
-            assert row["lat_min_us"] <= row["lat_p50_us"] <= row["lat_p99_us"] <= row["lat_max_us"], name
-            assert row["lat_p50_us"] <= row["lat_p90_us"] <= row["lat_p99_us"] <= row["lat_p999_us"]
-            assert row["half_round_trip"] == (0 if name.startswith("read/") else 1)
-            assert "round trip" in row["label"]
+        row_says_what_it_ran(name, row, doc["context"]["client"]["path_mtu"], layout)
     # The client spends CPU on every row, but one row's 20 small messages can take less than a
     # scheduler tick, and this guest's per-thread CPU clock can stand still that long: its TSC
     # is marked unstable, so each CPU's scheduler clock is held to at most one tick past the

@@ -41,8 +41,8 @@ def test_existing_loopback_device_is_reported_not_duplicated():
 @pytest.mark.layout("lo")
 def test_missing_netdev_and_non_root_and_usage_errors():
     proc = run([RXE_SETUP, "add", "nosuchnetdev"])
-    assert proc.returncode == 1 and "does not exist" in proc.stderr
+    assert proc.returncode == 2 and "does not exist" in proc.stderr  # 1 is an internal error
     proc = run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", RXE_SETUP, "add", "lo"])
-    assert proc.returncode == 1 and "must run as root" in proc.stderr
+    assert proc.returncode == 2 and "must run as root" in proc.stderr
     proc = run([RXE_SETUP])
     assert proc.returncode == 2

@@ -1,4 +1,5 @@
 #include "mesh/mesh_report.h"
+#include "mesh/mesh_report_text.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,11 @@
-# Shared by tools/demo, tools/gate and tools/vs-perftest (source it from the repository root).
+# Shared by tools/demo, tools/gate, tools/vs-perftest, tools/ci/gate-change and tools/package
+# (source it from the repository root).
+
+# The tool's name on its error lines: set PROG before sourcing.
+: "${PROG:=rdmabench}"
+
+# A usage or input error, said on one line: exit 2, as in the table of `rdmabench --help`.
+die() { echo "$PROG: $*" >&2; exit 2; }
 
 # True when this machine has an RDMA device (a real NIC, or rxe from tools/rxe-setup).
 has_rdma_device() { compgen -G "/sys/class/infiniband/*" >/dev/null; }

@@ -266,9 +266,9 @@ def spec_of(row, schema=3):
     return fields
 
 
-def load(path, label=None):
-    """Read and check one results file; raise ResultsError with a one-line reason."""
-    where = str(path)
+def _document(where, path):
+    """The file's JSON, checked to be Google Benchmark's layout with an rdmabench schema this
+    reader takes, in schema 5's layout."""
     try:
         text = Path(path).read_text()
     except OSError as e:
@@ -280,8 +280,7 @@ def load(path, label=None):
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list) \
             or not isinstance(doc.get("context"), dict):
         raise ResultsError(f"{where}: not Google Benchmark JSON (needs 'context' and 'benchmarks')")
-    context = doc["context"]
-    schema = context.get("rdmabench_schema")
+    schema = doc["context"].get("rdmabench_schema")
     if schema is None:
         raise ResultsError(f"{where}: not rdmabench output (no context.rdmabench_schema); "
                            "write results with `rdmabench run --out FILE`")
@@ -291,19 +290,23 @@ def load(path, label=None):
     if schema not in SUPPORTED_SCHEMAS:
         raise ResultsError(f"{where}: rdmabench schema {schema} is not supported here "
                            f"(supported: {', '.join(map(str, sorted(SUPPORTED_SCHEMAS)))}); update the tools")
-    if schema != results_upgrade.SCHEMA:
-        try:
-            doc = results_upgrade.upgrade(doc, catalogue_entry)
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise ResultsError(f"{where}: a schema {schema} file this reader cannot convert: {e!r}") from None
-        context = doc["context"]
+    if schema == results_upgrade.SCHEMA:
+        return doc, schema
+    try:
+        return results_upgrade.upgrade(doc, catalogue_entry), schema
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise ResultsError(f"{where}: a schema {schema} file this reader cannot convert: {e!r}") from None
 
+
+def _benchmarks(where, rows, schema):
+    """The file's benchmarks by name, each with its repetitions' rows (aggregate rows are
+    recomputed from them)."""
     benchmarks = {}
-    for i, row in enumerate(doc["benchmarks"]):
+    for i, row in enumerate(rows):
         if not isinstance(row, dict) or not isinstance(row.get("name"), str):
             raise ResultsError(f"{where}: benchmarks[{i}] has no name")
         if row.get("run_type") == "aggregate":
-            continue  # mean/median/stddev/cv rows: recomputed from the repetitions
+            continue
         fields = spec_of(row, schema)
         if fields is None:
             raise ResultsError(f"{where}: benchmarks[{i}] ('{row['name']}') has no valid rdmabench_spec "
@@ -319,6 +322,10 @@ def load(path, label=None):
         bench.samples.append(row)
     if not benchmarks:
         raise ResultsError(f"{where}: holds no benchmarks")
+    return benchmarks
+
+
+def _check_catalogues(where, context):
     catalogue = context.get("rdmabench_counters")
     if not isinstance(catalogue, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str)
                                                   for c in catalogue):
@@ -329,7 +336,16 @@ def load(path, label=None):
             and isinstance(a.get("flags_row"), bool) for a in alarms):
         raise ResultsError(f"{where}: context.rdmabench_device_alarms (the port counters that mean "
                            "trouble) is malformed")
-    return Run(where, label or Path(path).stem, context, benchmarks)
+
+
+def load(path, label=None):
+    """Read and check one results file (schemas 2 to 5, read in 5's layout); raise ResultsError
+    with a one-line reason."""
+    where = str(path)
+    doc, schema = _document(where, path)
+    benchmarks = _benchmarks(where, doc["benchmarks"], schema)
+    _check_catalogues(where, doc["context"])
+    return Run(where, label or Path(path).stem, doc["context"], benchmarks)
 
 
 def load_all(paths, labels=None):

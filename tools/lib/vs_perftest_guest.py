@@ -31,6 +31,7 @@ import tempfile
 from pathlib import Path
 
 import server_harness
+from rxe_guest import deterministic_guest
 
 HOST = "127.0.0.1"
 TX_DEPTH = 128
@@ -133,15 +134,6 @@ SCALE_OUT = [
     Case("send bw 4K -b", "ib_send_bw", "send", "bw", "busy", 4096, ("-b",), ("--bidir",)),
     Case("write lat 2B -D 4", "ib_write_lat", "write", "lat", "busy", 2, (), (), 4),
 ]
-
-
-def deterministic_guest():
-    return "rdmabench.timing=icount" in Path("/proc/cmdline").read_text().split()
-
-
-def listening(port):
-    out = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True).stdout
-    return bool(out.strip())
 
 
 def cpu_seconds(proc, errors=None):
@@ -277,7 +269,7 @@ def spread_text(values):
     return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
 
 
-def main():
+def parse_args():
     p = argparse.ArgumentParser()
     p.add_argument("build", type=Path)
     p.add_argument("--rounds", type=int, default=5)
@@ -286,25 +278,11 @@ def main():
     p.add_argument("--scale-out", action="store_true")
     p.add_argument("--post-list-curve", action="store_true")
     p.add_argument("--match", default="", help="only the cases whose label this regex finds")
-    args = p.parse_args()
-    deterministic = deterministic_guest()
-    cases = POST_LIST_CURVE if args.post_list_curve else SCALE_OUT if args.scale_out \
-        else DETERMINISTIC if deterministic else ORDINARY
-    cases = [c for c in cases if re.search(args.match, c.label)]
-    if not cases:
-        raise SystemExit(f"vs-perftest: no case matches --match {args.match!r}")
-    # One unmeasured run of every case with both tools first: the first run of a binary reads
-    # its pages over 9p, which costs system time (and warps guest time in the deterministic
-    # guest).
-    for case in cases:
-        warm = dataclasses.replace(case, duration=0)  # by count, however the case runs
-        perftest(warm, whole_chains(case, 50))
-        ours(args.build, warm, whole_chains(case, 50))
+    return p.parse_args()
 
-    print(f"{'deterministic guest (icount)' if deterministic else 'ordinary guest'}; "
-          f"{args.rounds} alternating rounds; bw {args.bw_iters}/{2 * args.bw_iters} and lat "
-          f"{args.lat_iters}/{2 * args.lat_iters} messages; tx depth {TX_DEPTH}, a completion "
-          f"every {PERFTEST_SIGNAL_EVERY} sends (perftest's default) on both", flush=True)
+
+def alternate_rounds(args, cases):
+    """{case label: [(perftest's figures, ours, ratios)]}, the two tools taking turns first."""
     results = {c.label: [] for c in cases}
     for r in range(args.rounds):
         for case in cases:
@@ -317,7 +295,10 @@ def main():
             results[case.label].append((theirs, mine, ratios(case, theirs, mine)))
             print(f"round {r + 1} {case.label}: perftest {theirs[0]:.2f}, rdmabench {mine[0]:.2f}",
                   flush=True)
+    return results
 
+
+def print_ratios(cases, results):
     print(f"\n{'test':<24} {'unit':<9} {'perftest':>9} {'rdmabench':>9}  {'ratio, median (range)':<24}"
           f" {'client CPU/msg ratio':<24} {'server CPU/msg ratio':<24}")
     for case in cases:
@@ -330,6 +311,9 @@ def main():
     print("\nratio > 1: rdmabench better (bandwidth: ours/perftest; latency and CPU per message: "
           "perftest/ours). CPU per message: process CPU time at 2N minus at N messages, over N;"
           f" no ratio where either tool's side stays under {PASSIVE_CPU_US:g} us (a passive target).")
+
+
+def print_rates_and_cpu(cases, results):
     small = [c for c in cases if c.mode == "bw" and c.size <= 64]
     if small:
         print("\nmessage rate (medians, thousand messages per second):")
@@ -345,6 +329,30 @@ def main():
                for i in (1, 2)]
         print(f"  {case.label:<15} CPU us/msg perftest/rdmabench: client {cpu[0][0]:.2f}/{cpu[0][1]:.2f},"
               f" server {cpu[1][0]:.2f}/{cpu[1][1]:.2f}")
+
+
+def main():
+    args = parse_args()
+    deterministic = deterministic_guest()
+    cases = POST_LIST_CURVE if args.post_list_curve else SCALE_OUT if args.scale_out \
+        else DETERMINISTIC if deterministic else ORDINARY
+    cases = [c for c in cases if re.search(args.match, c.label)]
+    if not cases:
+        raise SystemExit(f"vs-perftest: no case matches --match {args.match!r}")
+    # One unmeasured run of every case with both tools first: the first run of a binary reads
+    # its pages over 9p, which costs system time (and warps guest time in the deterministic
+    # guest).
+    for case in cases:
+        warm = dataclasses.replace(case, duration=0)  # by count, however the case runs
+        perftest(warm, whole_chains(case, 50))
+        ours(args.build, warm, whole_chains(case, 50))
+    print(f"{'deterministic guest (icount)' if deterministic else 'ordinary guest'}; "
+          f"{args.rounds} alternating rounds; bw {args.bw_iters}/{2 * args.bw_iters} and lat "
+          f"{args.lat_iters}/{2 * args.lat_iters} messages; tx depth {TX_DEPTH}, a completion "
+          f"every {PERFTEST_SIGNAL_EVERY} sends (perftest's default) on both", flush=True)
+    results = alternate_rounds(args, cases)
+    print_ratios(cases, results)
+    print_rates_and_cpu(cases, results)
 
 
 if __name__ == "__main__":

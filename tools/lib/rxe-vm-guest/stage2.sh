@@ -28,81 +28,74 @@ for share in $RW_SHARES; do
     || echo "rxe-vm: could not mount $dir read-write" >> "$OUT/setup.log"
 done
 
-setup() {
-  set -ex
-  modprobe rdma_rxe
-  modprobe rdma_ucm
-  ip link set lo up
-  case "$MODE" in
-    lo)
-      rdma link add rxe0 type rxe netdev lo
-      ;;
-    veth)
-      ip link add veth0 type veth peer name veth1
-      ip link set veth0 mtu 9000
-      ip link set veth1 mtu 9000
-      ip addr add 10.99.0.1/24 dev veth0
-      ip addr add 10.99.0.2/24 dev veth1
-      ip link set veth0 up
-      ip link set veth1 up
-      # Both addresses are local, so by default packets between them go through lo, where
-      # rxe finds no device and drops them. Force them over the veth instead.
-      ip rule add pref 100 lookup local
-      ip rule del pref 0 lookup local
-      ip rule add pref 10 iif lo to 10.99.0.1 lookup 101
-      ip rule add pref 10 iif lo to 10.99.0.2 lookup 102
-      ip route add 10.99.0.1 dev veth1 src 10.99.0.2 table 101
-      ip route add 10.99.0.2 dev veth0 src 10.99.0.1 table 102
-      for dev in all veth0 veth1; do
-        sysctl -qw net.ipv4.conf.$dev.accept_local=1 net.ipv4.conf.$dev.rp_filter=0
-      done
-      rdma link add rxe0 type rxe netdev veth0
-      rdma link add rxe1 type rxe netdev veth1
-      ;;
-    mesh:*)
-      # N "hosts" h0..h(N-1): host i is a veth hi (10.99.1.(i+1), rxe device rxe<i>) whose
-      # peer hi-br is a port of the bridge rxebr, so every pair's traffic crosses the "wire":
-      # out of hi, through the bridge, into hj. All addresses are local to this kernel, so
-      # policy routing sends what a host's address sources out of its own veth, and static
-      # neighbour entries (with arp_ignore) keep the bridge's other ports from answering.
-      n=${MODE#mesh:}
-      modprobe bridge
-      ip link add rxebr type bridge
-      ip link set rxebr up
-      ip rule add pref 100 lookup local
-      ip rule del pref 0 lookup local
-      i=0
-      while [ $i -lt $n ]; do
-        ip link add h$i type veth peer name h$i-br
-        ip link set h$i mtu 9000
-        ip link set h$i-br mtu 9000
-        ip link set h$i-br master rxebr
-        ip link set h$i-br up
-        ip addr add 10.99.1.$((i + 1))/24 dev h$i
-        ip link set h$i up
-        sysctl -qw net.ipv4.conf.h$i.accept_local=1 net.ipv4.conf.h$i.rp_filter=0 \
-          net.ipv4.conf.h$i.arp_ignore=1 net.ipv4.conf.h$i.arp_announce=2
-        ip rule add pref 10 iif lo from 10.99.1.$((i + 1)) lookup $((200 + i))
-        ip route add 10.99.1.0/24 dev h$i src 10.99.1.$((i + 1)) table $((200 + i))
-        rdma link add rxe$i type rxe netdev h$i
-        i=$((i + 1))
-      done
-      sysctl -qw net.ipv4.conf.all.accept_local=1 net.ipv4.conf.all.rp_filter=0
-      i=0
-      while [ $i -lt $n ]; do
-        j=0
-        while [ $j -lt $n ]; do
-          [ $i -eq $j ] || ip neigh replace 10.99.1.$((j + 1)) dev h$i nud permanent \
-            lladdr "$(cat /sys/class/net/h$j/address)"
-          j=$((j + 1))
-        done
-        i=$((i + 1))
-      done
-      ;;
-    none)
-      ;;
-  esac
-  # Wait (bounded) until every rxe port is ACTIVE.
+# Two "hosts": rxe0 on veth0 (10.99.0.1) and rxe1 on veth1 (10.99.0.2).
+setup_veth() {
+  ip link add veth0 type veth peer name veth1
+  ip link set veth0 mtu 9000
+  ip link set veth1 mtu 9000
+  ip addr add 10.99.0.1/24 dev veth0
+  ip addr add 10.99.0.2/24 dev veth1
+  ip link set veth0 up
+  ip link set veth1 up
+  # Both addresses are local, so by default packets between them go through lo, where
+  # rxe finds no device and drops them. Force them over the veth instead.
+  ip rule add pref 100 lookup local
+  ip rule del pref 0 lookup local
+  ip rule add pref 10 iif lo to 10.99.0.1 lookup 101
+  ip rule add pref 10 iif lo to 10.99.0.2 lookup 102
+  ip route add 10.99.0.1 dev veth1 src 10.99.0.2 table 101
+  ip route add 10.99.0.2 dev veth0 src 10.99.0.1 table 102
+  for dev in all veth0 veth1; do
+    sysctl -qw net.ipv4.conf.$dev.accept_local=1 net.ipv4.conf.$dev.rp_filter=0
+  done
+  rdma link add rxe0 type rxe netdev veth0
+  rdma link add rxe1 type rxe netdev veth1
+}
+
+# mesh:N: N "hosts" on one bridge.
+setup_mesh() {
+  # N "hosts" h0..h(N-1): host i is a veth hi (10.99.1.(i+1), rxe device rxe<i>) whose
+  # peer hi-br is a port of the bridge rxebr, so every pair's traffic crosses the "wire":
+  # out of hi, through the bridge, into hj. All addresses are local to this kernel, so
+  # policy routing sends what a host's address sources out of its own veth, and static
+  # neighbour entries (with arp_ignore) keep the bridge's other ports from answering.
+  n=$1
+  modprobe bridge
+  ip link add rxebr type bridge
+  ip link set rxebr up
+  ip rule add pref 100 lookup local
+  ip rule del pref 0 lookup local
+  i=0
+  while [ $i -lt $n ]; do
+    ip link add h$i type veth peer name h$i-br
+    ip link set h$i mtu 9000
+    ip link set h$i-br mtu 9000
+    ip link set h$i-br master rxebr
+    ip link set h$i-br up
+    ip addr add 10.99.1.$((i + 1))/24 dev h$i
+    ip link set h$i up
+    sysctl -qw net.ipv4.conf.h$i.accept_local=1 net.ipv4.conf.h$i.rp_filter=0 \
+      net.ipv4.conf.h$i.arp_ignore=1 net.ipv4.conf.h$i.arp_announce=2
+    ip rule add pref 10 iif lo from 10.99.1.$((i + 1)) lookup $((200 + i))
+    ip route add 10.99.1.0/24 dev h$i src 10.99.1.$((i + 1)) table $((200 + i))
+    rdma link add rxe$i type rxe netdev h$i
+    i=$((i + 1))
+  done
+  sysctl -qw net.ipv4.conf.all.accept_local=1 net.ipv4.conf.all.rp_filter=0
+  i=0
+  while [ $i -lt $n ]; do
+    j=0
+    while [ $j -lt $n ]; do
+      [ $i -eq $j ] || ip neigh replace 10.99.1.$((j + 1)) dev h$i nud permanent \
+        lladdr "$(cat /sys/class/net/h$j/address)"
+      j=$((j + 1))
+    done
+    i=$((i + 1))
+  done
+}
+
+# Wait (bounded) until every rxe port is ACTIVE.
+wait_active() {
   for dev in $(ls /sys/class/infiniband 2>/dev/null); do
     i=0
     until grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state"; do
@@ -110,6 +103,20 @@ setup() {
       sleep 0.1
     done
   done
+}
+
+setup() {
+  set -ex
+  modprobe rdma_rxe
+  modprobe rdma_ucm
+  ip link set lo up
+  case "$MODE" in
+    lo) rdma link add rxe0 type rxe netdev lo ;;
+    veth) setup_veth ;;
+    mesh:*) setup_mesh "${MODE#mesh:}" ;;
+    none) ;;
+  esac
+  wait_active
   rdma link show
 }
 ( setup ) >> "$OUT/setup.log" 2>&1

@@ -1,0 +1,101 @@
+"""The brief's shape of the code, held: no function over 60 lines, in the engine (C++), the
+tools and tests (Python) and the scripts (shell). Issue 34 found mesh_options at 68 lines,
+vs_perftest_guest.py's main at 68 and the guest's stage2.sh setup() at 84."""
+import re
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+
+LIMIT = 60
+
+
+def tracked_files():
+    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return [ROOT / f for f in out.split() if (ROOT / f).is_file()]
+
+
+def kind(path):
+    if path.suffix in (".cpp", ".h"):
+        return "cpp"
+    if path.suffix == ".py":
+        return "python"
+    if path.suffix == ".sh":
+        return "shell"
+    try:
+        first = path.read_text().split("\n", 1)[0]
+    except (UnicodeDecodeError, OSError):
+        return None
+    return "python" if first.startswith("#!") and "python" in first else \
+        "shell" if first.startswith("#!") and ("bash" in first or first.endswith("/sh")) else None
+
+
+def cpp_functions(lines):
+    """(first line, length) of every function defined at namespace level: its head at column 0
+    ending in '{', its body closed by a '}' at column 0."""
+    start = None
+    for i, line in enumerate(lines):
+        if start is None and re.match(r"^[A-Za-z].*\)\s*(const\s*)?(noexcept\s*)?(override\s*)?\{$", line) \
+                and not line.startswith(("namespace", "struct", "class", "enum")):
+            start = i
+        elif start is not None and line == "}":
+            yield start + 1, i - start + 1
+            start = None
+
+
+def python_functions(lines):
+    defs = [(i, len(l) - len(l.lstrip())) for i, l in enumerate(lines) if re.match(r"\s*(async\s+)?def ", l)]
+    for i, indent in defs:
+        end = len(lines)
+        for j in range(i + 1, len(lines)):
+            text = lines[j]
+            if text.strip() and len(text) - len(text.lstrip()) <= indent \
+                    and not text.lstrip().startswith(("#", ")", "]", "}")):
+                end = j
+                break
+        while end > i + 1 and not lines[end - 1].strip():
+            end -= 1
+        yield i + 1, end - i
+
+
+def shell_functions(lines):
+    """Functions whose body spans lines: 'name() {' alone on its line, closed by '}' at its
+    indentation."""
+    for i, line in enumerate(lines):
+        m = re.match(r"^(\s*)[A-Za-z_][-A-Za-z0-9_]*\s*\(\)\s*\{\s*$", line)
+        if not m:
+            continue
+        for j in range(i + 1, len(lines)):
+            if lines[j] == m.group(1) + "}":
+                yield i + 1, j - i + 1
+                break
+
+
+FINDERS = {"cpp": cpp_functions, "python": python_functions, "shell": shell_functions}
+
+
+def long_functions():
+    found = []
+    for path in tracked_files():
+        language = kind(path)
+        if language is None or "fixtures" in path.parts:
+            continue
+        lines = path.read_text().split("\n")
+        found += [(str(path.relative_to(ROOT)), line, length, lines[line - 1].strip()[:60])
+                  for line, length in FINDERS[language](lines) if length > LIMIT]
+    return found
+
+
+def test_no_function_is_over_sixty_lines():
+    assert not long_functions(), long_functions()
+
+
+@pytest.mark.parametrize("language, text, longest", [
+    ("cpp", "int f() {\n" + "  x();\n" * 70 + "}\n", 72),
+    ("python", "def f():\n" + "    x()\n" * 70 + "\n\ndef g():\n    pass\n", 71),
+    ("shell", "f() {\n" + "  x\n" * 70 + "}\ng() { y; }\n", 72),
+])
+def test_the_finder_sees_a_long_function_in_each_language(language, text, longest):
+    assert max(length for _, length in FINDERS[language](text.split("\n"))) == longest
