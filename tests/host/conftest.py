@@ -14,6 +14,8 @@ are unchanged. fixtures/old-schemas/ keeps two as they were (schemas 2 and 4), w
 must still read.
 """
 import copy
+import importlib.machinery
+import importlib.util
 import json
 import os
 import subprocess
@@ -35,6 +37,16 @@ def tool_command(name, *args):
     if not path.exists():
         path = ROOT / "tools" / "lib" / f"{name}.py"
     return ["/usr/bin/python3", str(path), *map(str, args)]
+
+
+def tool_module(name):
+    """tools/NAME, a script without a .py ending, imported as a module (its functions tested)."""
+    module_name = name.replace("-", "_") + "_tool"
+    loader = importlib.machinery.SourceFileLoader(module_name, str(ROOT / "tools" / name))
+    spec = importlib.util.spec_from_loader(module_name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
 
 
 def run_tool(name, *args):

@@ -4,14 +4,12 @@ spanned 93.67-93.72 us), empty panels (polling.png's atomics at 2 B), library wa
 standard error (the legend warning, four times), powers of ten in tick labels (1.9x10^2),
 legends on the data."""
 import argparse
-import importlib.machinery
-import importlib.util
 import math
 import sys
 
 import pytest
 
-from conftest import FIXTURE, ROOT, run_tool
+from conftest import FIXTURE, ROOT, run_tool, tool_module
 
 sys.path.insert(0, str(ROOT / "tools" / "lib"))
 
@@ -33,15 +31,7 @@ CASES = {  # a fixture, and the figure kinds it draws
 }
 
 
-def plot_module():
-    loader = importlib.machinery.SourceFileLoader("plot_tool", str(ROOT / "tools" / "plot"))
-    spec = importlib.util.spec_from_loader("plot_tool", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-PLOT = plot_module()
+PLOT = tool_module("plot")
 
 
 def figures(fixture):
