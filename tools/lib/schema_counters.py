@@ -4,7 +4,8 @@ direction, none negative, and the counts integers on every iteration row. update
 writes it into the schema; a host test holds the schema to the build."""
 import re
 
-NAME = r"[a-z0-9_]{1,64}"
+NAME_CHAR = r"[a-z0-9_]"  # what a device counter's name is made of
+NAME = NAME_CHAR + "{1,64}"
 
 
 def pattern_of(name, catalogue):
@@ -19,7 +20,7 @@ def pattern_of(name, catalogue):
         return f"^{re.escape(head)}[0-9]+{re.escape(tail)}$"
     longer = [e["name"] for e in catalogue if e["name"] != name
               and e["name"].startswith(head + "{name}" + tail)]
-    exclude = "".join(f"(?!{NAME[:-6]}*{re.escape(other.split('{name}', 1)[1])}$)" for other in longer)
+    exclude = "".join(f"(?!{NAME_CHAR}*{re.escape(other.split('{name}', 1)[1])}$)" for other in longer)
     return f"^{re.escape(head)}{exclude}{NAME}{re.escape(tail)}$"
 
 
