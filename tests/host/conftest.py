@@ -9,7 +9,7 @@ deterministic suite, 3 repetitions, in the icount guest), kept as is.
 
 The results fixtures were written in schema 1 and converted to schema 2 (each row's spec from
 its name, the context typed, the counter catalogue of this tree's rdmabench added) when the
-engine began to write schema 2, and to schema 5 by tools/lib/upgrade_results.py; their figures
+engine began to write schema 2, and to schema 5 by tools/rdmabench_tools/upgrade_results.py; their figures
 are unchanged. fixtures/old-schemas/ keeps two as they were (schemas 2 and 4), which the tools
 must still read.
 """
@@ -32,10 +32,11 @@ DETERMINISTIC = Path(__file__).parent / "fixtures" / "rxe-deterministic.json"
 
 
 def tool_command(name, *args):
-    """The command line of tools/NAME (or tools/lib/NAME.py) with `args`, on the system Python."""
+    """The command line of tools/NAME, or of the tools' module NAME (tools/lib/run-module), with
+    `args`, on the system Python."""
     path = ROOT / "tools" / name
     if not path.exists():
-        path = ROOT / "tools" / "lib" / f"{name}.py"
+        return [str(ROOT / "tools" / "lib" / "run-module"), name, *map(str, args)]
     return ["/usr/bin/python3", str(path), *map(str, args)]
 
 
@@ -50,7 +51,7 @@ def tool_module(name):
 
 
 def run_tool(name, *args):
-    """Runs tools/NAME (or tools/lib/NAME.py) with the system Python."""
+    """Runs tools/NAME (or the tools' module NAME) with the system Python."""
     return subprocess.run(tool_command(name, *args), capture_output=True, text=True, timeout=120)
 
 

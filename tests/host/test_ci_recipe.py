@@ -1,7 +1,7 @@
 """The CI recipes (tools/ci/github-actions.yml, tools/ci/gitlab-ci.yml) hold no step of their own
 that the suite does not run: apart from installing git in the container and fetching the target
 branch, every command is tools/ci/gate-change, which ./tools/test runs (run_ci_recipe), and its
-options are ones gate-change takes. tools/lib/ci_recipe_check.py judges what it left."""
+options are ones gate-change takes. tools/rdmabench_tools/ci_recipe_check.py judges what it left."""
 import re
 import shlex
 

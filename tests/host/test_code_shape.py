@@ -99,3 +99,21 @@ def test_no_function_is_over_sixty_lines():
 ])
 def test_the_finder_sees_a_long_function_in_each_language(language, text, longest):
     assert max(length for _, length in FINDERS[language](text.split("\n"))) == longest
+
+
+def test_the_tools_modules_are_a_package_apart_from_the_executables():
+    """Issue 34: tools/lib mixed importable modules with executables, and five tools and most
+    tests patched sys.path to import them. Now the modules are the package tools/rdmabench_tools
+    (no executable file in it), tools/lib holds executables only, and nothing patches the path
+    (the tools find the package beside them, the tests through tests/pytest.ini)."""
+    files = tracked_files()
+    package = ROOT / "tools" / "rdmabench_tools"
+    lib = ROOT / "tools" / "lib"
+    modules_in_lib = [f.name for f in files if f.parent == lib and f.suffix == ".py"]
+    executables_in_package = [f.name for f in files if f.parent == package
+                              and (f.stat().st_mode & 0o111 or f.read_text().startswith("#!"))]
+    patched = [str(f.relative_to(ROOT)) for f in files if kind(f) == "python"
+               and re.search(r"sys\.path\.(insert|append)|sys\.path\s*\+?=", f.read_text())]
+    assert not modules_in_lib, f"modules in tools/lib: {modules_in_lib}"
+    assert not executables_in_package, f"executables in the package: {executables_in_package}"
+    assert not patched, f"these patch sys.path: {patched}"

@@ -2,11 +2,10 @@
 import copy
 import json
 
-import sys
 
 import pytest
 
-from conftest import FIXTURE, OLD_SWEEP, ROOT, run_tool, run_tool_into_closed_pipe, scaled
+from conftest import FIXTURE, OLD_SWEEP, run_tool, run_tool_into_closed_pipe, scaled
 
 LATENCY_COUNTERS = ("lat_min_us", "lat_mean_us", "lat_p50_us", "lat_p90_us", "lat_p99_us",
                     "lat_p999_us", "lat_max_us")
@@ -276,8 +275,7 @@ def test_schema_2_is_read_as_rc_and_schema_3_must_name_its_transport(write_json)
 def test_rows_of_two_transports_are_never_selected_as_one(two_transports, write_json):
     """A file with rc and (say) ud rows of the same pattern, mode, strategy and size: a figure
     takes the file's first transport unless told, never both as one line."""
-    sys.path.insert(0, str(ROOT / "tools" / "lib"))
-    import rdmabench_results as rr
+    from rdmabench_tools import rdmabench_results as rr
     doc = two_transports
     run = rr.load(write_json(doc, "two.json"))
     assert run.transports == ["rc", "ud"]
@@ -291,8 +289,7 @@ def test_a_post_list_row_is_a_scale_of_its_own_never_the_plain_line(sweep, write
     """A row with post_list 8 in its spec is another benchmark (its name says /post_list:8):
     the plain selection leaves it out, and its scale names it; a spec without post_list (files
     from before it) reads as 1."""
-    sys.path.insert(0, str(ROOT / "tools" / "lib"))
-    import rdmabench_results as rr
+    from rdmabench_tools import rdmabench_results as rr
     doc = copy.deepcopy(sweep)
     row = next(r for r in doc["benchmarks"] if r["rdmabench_spec"]["name"] == "send/bw/busy/4096")
     chained = copy.deepcopy(row)
@@ -312,8 +309,7 @@ def test_a_post_list_row_is_a_scale_of_its_own_never_the_plain_line(sweep, write
 def test_an_srq_row_is_a_scale_of_its_own_never_the_plain_line(sweep, write_json):
     """A row with srq in its spec (its name says /srq) is another benchmark; a spec without
     srq (files from before it) reads as off."""
-    sys.path.insert(0, str(ROOT / "tools" / "lib"))
-    import rdmabench_results as rr
+    from rdmabench_tools import rdmabench_results as rr
     doc = copy.deepcopy(sweep)
     row = next(r for r in doc["benchmarks"] if r["rdmabench_spec"]["name"] == "send/bw/busy/4096")
     shared = copy.deepcopy(row)

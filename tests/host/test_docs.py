@@ -5,15 +5,13 @@ import json
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tools" / "lib"))
-import exit_codes  # noqa: E402
-import update_docs  # noqa: E402
+from rdmabench_tools import exit_codes
+from rdmabench_tools import update_docs
 
 BUILD = ROOT / os.environ.get("RDMABENCH_BUILD", "build")
 RDMABENCH = BUILD / "rdmabench"
@@ -72,11 +70,11 @@ def test_every_link_leads_to_a_file_and_a_heading_that_exist(page):
 
 
 def test_the_pages_made_from_the_code_are_as_the_build_says():
-    """docs/cli.md, README's exit status and docs/json.md's tables; tools/lib/update_docs.py
+    """docs/cli.md, README's exit status and docs/json.md's tables; tools/rdmabench_tools/update_docs.py
     writes them."""
     stale = [str(path.relative_to(ROOT)) for path, text in update_docs.expected_pages(RDMABENCH).items()
              if path.read_text() != text]
-    assert not stale, f"run tools/lib/update_docs.py: {stale} differ from the build"
+    assert not stale, f"run tools/lib/run-module update_docs: {stale} differ from the build"
 
 
 def test_every_help_ends_with_the_one_exit_code_table(registry):

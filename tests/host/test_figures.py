@@ -5,20 +5,18 @@ standard error (the legend warning, four times), powers of ten in tick labels (1
 legends on the data."""
 import argparse
 import math
-import sys
 
 import pytest
 
-from conftest import FIXTURE, ROOT, run_tool, tool_module
+from conftest import FIXTURE, run_tool, tool_module
 
-sys.path.insert(0, str(ROOT / "tools" / "lib"))
 
 import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-import rdmabench_results as rr  # noqa: E402
+from rdmabench_tools import rdmabench_results as rr
 
 FIXTURES = FIXTURE.parent
 CASES = {  # a fixture, and the figure kinds it draws

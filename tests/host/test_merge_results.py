@@ -1,14 +1,12 @@
-"""tools/lib/merge_results.py: the gate's datagram rows run apart and join the suite's file,
+"""tools/rdmabench_tools/merge_results.py: the gate's datagram rows run apart and join the suite's file,
 their own context kept beside the rows they name; runs that cannot share a file are refused."""
 import json
-import sys
 
 import jsonschema
 import pytest
 from conftest import ROOT, run_tool
 
-sys.path.insert(0, str(ROOT / "tools" / "lib"))
-import rdmabench_results as rr  # noqa: E402
+from rdmabench_tools import rdmabench_results as rr
 
 SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "results.schema.json").read_text()))
 

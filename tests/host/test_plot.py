@@ -1,11 +1,9 @@
 """tools/plot renders every figure from real rxe results and refuses bad input with exit 2."""
 import json
-import sys
 
-from conftest import DETERMINISTIC, FIXTURE, ROOT, run_tool, run_tool_into_closed_pipe, scaled
+from conftest import DETERMINISTIC, FIXTURE, run_tool, run_tool_into_closed_pipe, scaled
 
-sys.path.insert(0, str(ROOT / "tools" / "lib"))
-import polling_figures  # noqa: E402
+from rdmabench_tools import polling_figures
 
 # What the sweep fixture (busy and event, no --rate rows) draws; "load" needs paced rows.
 FIGURES = ("bandwidth", "msg_rate", "latency", "polling", "tradeoff", "ladder")

@@ -1,5 +1,5 @@
 """docs/results.schema.json, the committed description of rdmabench's results, and the check
-that tools/demo runs on every results file it writes (tools/lib/validate_results.py). The rxe
+that tools/demo runs on every results file it writes (tools/rdmabench_tools/validate_results.py). The rxe
 suites validate fresh `run --out` and `--json` output against the same schema."""
 import copy
 import json
@@ -11,14 +11,13 @@ import pytest
 
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tools" / "lib"))
-import validate_results  # noqa: E402
+from rdmabench_tools import validate_results
 
 SCHEMA = json.loads((ROOT / "docs" / "results.schema.json").read_text())
 # `rdmabench run ... --json` in the veth guest (10.99.0.1, rdma_cm): write and send, bw and lat,
 # busy and event, 2 B and 4 KiB.
 REAL = ROOT / "tests" / "host" / "fixtures" / "rxe-json-veth.json"
-TOOL = [sys.executable, str(ROOT / "tools" / "lib" / "validate_results.py")]
+TOOL = [str(ROOT / "tools" / "lib" / "run-module"), "validate_results"]
 
 
 def real():
@@ -84,7 +83,7 @@ def test_the_tool_tells_a_bad_file_from_an_unreadable_one(tmp_path):
     garbage.write_text("{not json")
     proc = subprocess.run(TOOL + [str(bad)], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 13 and "rdmabench results schema 3" in proc.stderr \
-        and "upgrade_results.py" in proc.stderr, proc.stderr
+        and "run-module upgrade_results" in proc.stderr, proc.stderr
     proc = subprocess.run(TOOL + [str(garbage), str(tmp_path / "missing.json")], capture_output=True,
                           text=True, timeout=30)
     assert proc.returncode == 2 and proc.stderr.count("cannot read as JSON") == 2, proc.stderr
@@ -156,8 +155,7 @@ def test_every_committed_results_file_validates(path):
 @pytest.mark.parametrize("path", COMMITTED, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_count_is_written_as_an_integer(path):
     """JSON Schema takes 200.0 for an integer; a script does not (msgs: 200.0, size: 65536.0)."""
-    sys.path.insert(0, str(ROOT / "tools" / "lib"))
-    import rdmabench_results as rr
+    from rdmabench_tools import rdmabench_results as rr
     doc = json.loads(path.read_text())
     if "rdmabench_counters" not in doc["context"]:
         return  # a mesh report: its matrices are per pair, not a run's rows
@@ -176,7 +174,7 @@ def test_an_older_schema_is_named_and_converted_and_the_tools_read_it(old, tmp_p
     assert proc.returncode == 13 and f"rdmabench results schema {version}" in proc.stderr, proc.stderr
     copy_of = tmp_path / old.name
     copy_of.write_text(old.read_text())
-    upgrade = subprocess.run([sys.executable, str(ROOT / "tools" / "lib" / "upgrade_results.py"), str(copy_of)],
+    upgrade = subprocess.run([str(ROOT / "tools" / "lib" / "run-module"), "upgrade_results", str(copy_of)],
                              capture_output=True, text=True, timeout=60)
     assert upgrade.returncode == 0 and f"schema {version} -> 5" in upgrade.stdout, upgrade.stderr
     proc = subprocess.run(TOOL + [str(copy_of)], capture_output=True, text=True, timeout=60)

@@ -1,15 +1,13 @@
-"""tools/lib/row_selection.py: which rows the gate and the demo run, decided from what the engine
+"""tools/rdmabench_tools/row_selection.py: which rows the gate and the demo run, decided from what the engine
 says of its patterns and strategies (here from this tree's build, and from made-up ones)."""
 import os
 import re
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_tool
 
-sys.path.insert(0, str(ROOT / "tools" / "lib"))
-import row_selection as rs  # noqa: E402
+from rdmabench_tools import row_selection as rs
 
 RDMABENCH = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
 BUSY = {"name": "busy", "blocks": False}

@@ -1,13 +1,11 @@
-"""tools/lib/server_harness.py, the one way tools and tests start a server, wait until it is
+"""tools/rdmabench_tools/server_harness.py, the one way tools and tests start a server, wait until it is
 ready and stop it, on stand-in servers (a few lines of Python)."""
 import socket
 import sys
 
 import pytest
-from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tools" / "lib"))
-import server_harness  # noqa: E402
+from rdmabench_tools import server_harness
 
 LISTENER = """
 import signal, socket, sys, time

@@ -1,5 +1,5 @@
-"""The test command's own machinery: the phase budget (tools/lib/phase_budget.py against
-tests/phase-budget.json) and the summary that names every failure (tools/lib/test_summary.py)."""
+"""The test command's own machinery: the phase budget (tools/rdmabench_tools/phase_budget.py against
+tests/phase-budget.json) and the summary that names every failure (tools/rdmabench_tools/test_summary.py)."""
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -38,7 +38,7 @@ def judged(tmp_path, budget, phases):
 def test_a_phase_within_budget_and_margin_passes_and_one_beyond_fails(tmp_path):
     budget = budget_file(tmp_path, build=200, lo=100)
     proc, failed = judged(tmp_path, budget, phases_file(tmp_path, deps=900, build=249, lo=131))
-    assert proc.returncode == 1 and failed == {"lo"}, proc.stdout + proc.stderr
+    assert proc.returncode == 12 and failed == {"lo"}, proc.stdout + proc.stderr
     # the margin is 25 % of the budget, and never less than 30 s: 250 and 130 are the limits
     assert re.search(r"^lo\s+131\s+100\s+130\s+OVER BUDGET$", proc.stdout, re.M), proc.stdout
     assert re.search(r"^build\s+249\s+200\s+250\s+ok$", proc.stdout, re.M), proc.stdout
@@ -51,7 +51,7 @@ def test_a_phase_within_budget_and_margin_passes_and_one_beyond_fails(tmp_path):
 def test_the_phases_together_are_judged_against_the_total(tmp_path):
     budget = budget_file(tmp_path, a=300, b=300)  # 600 s of phases against a 500 s total
     proc, failed = judged(tmp_path, budget, phases_file(tmp_path, a=280, b=280))
-    assert proc.returncode == 1 and failed == {"total"}, proc.stdout
+    assert proc.returncode == 12 and failed == {"total"}, proc.stdout
 
 
 def test_a_phase_beside_the_others_is_judged_on_its_own_and_left_out_of_the_total(tmp_path):
@@ -66,7 +66,7 @@ def test_a_phase_beside_the_others_is_judged_on_its_own_and_left_out_of_the_tota
     assert re.search(r"^host \(beside\)\s+120\s+100\s+130\s+ok$", proc.stdout, re.M), proc.stdout
     assert re.search(r"^total \(judged phases\)\s+480\s", proc.stdout, re.M), proc.stdout
     proc, failed = judged(tmp_path, budget, phases_file(tmp_path, a=280, b=200, host=131))
-    assert proc.returncode == 1 and failed == {"host"}, proc.stdout
+    assert proc.returncode == 12 and failed == {"host"}, proc.stdout
     doc["phases"]["host"]["beside"] = "yes"
     budget.write_text(json.dumps(doc))
     proc = run_tool("phase_budget", budget, phases_file(tmp_path, host=1))

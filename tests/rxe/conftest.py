@@ -11,16 +11,14 @@ import contextlib
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build"))
-sys.path.insert(0, str(ROOT / "tools" / "lib"))
-import server_harness  # noqa: E402  (start, wait until ready, stop: the tools' harness)
-from rxe_guest import deterministic_guest  # noqa: E402,F401  (the suites ask it too)
+from rdmabench_tools import server_harness  # (start, wait until ready, stop: the tools' harness)
+from rdmabench_tools.rxe_guest import deterministic_guest  # noqa: F401  (the suites ask it too)
 
 
 # What this tree's rdmabench says of itself: its control protocol, and its registered

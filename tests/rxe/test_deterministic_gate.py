@@ -4,7 +4,7 @@ Runs only there (tools/test boots tools/rxe-vm --deterministic -m veth for it). 
 must pass against the committed results/rxe-baseline-deterministic.json; two injected
 slowdowns must fail:
 - the rdmabench build made by tools/test with meson -Dinject_post_work (RDMABENCH_SLOWDOWN_BUILD),
-  sized by tools/lib/calibrate_slowdown.py to add about 5 % to every benchmark of the suite;
+  sized by tools/rdmabench_tools/calibrate_slowdown.py to add about 5 % to every benchmark of the suite;
   every benchmark must be flagged, each by about the slowdown predicted for it;
 - a 20 us netem delay on the veth pair, which every latency benchmark must show.
 The compare tables are kept in build/test-reports/ and printed by tools/test.

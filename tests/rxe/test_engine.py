@@ -5,7 +5,6 @@ import math
 import shlex
 import socket
 import subprocess
-import sys
 import time
 
 import jsonschema
@@ -14,8 +13,7 @@ import pytest
 from conftest import (COUNTERS_OFF, PROTOCOL, REGISTRY, ROOT, Server, client, patterns_at,
                       roce_netem, run, server_address)
 
-sys.path.insert(0, str(ROOT / "tools" / "lib"))
-import rdmabench_results as rr  # noqa: E402  (the tools' own reading of the catalogue)
+from rdmabench_tools import rdmabench_results as rr  # (the tools' own reading of the catalogue)
 
 
 # A row's own fields (Google Benchmark's, and the spec); everything else is a counter.

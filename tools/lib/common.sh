@@ -19,19 +19,19 @@ build_rdmabench() {
 }
 
 # The rows the deterministic guest (tools/rxe-vm --deterministic) can measure, decided by
-# tools/lib/row_selection.py from what $BUILD/rdmabench says of its patterns and strategies: a
+# tools/rdmabench_tools/row_selection.py from what $BUILD/rdmabench says of its patterns and strategies: a
 # Google Benchmark filter; with arguments BW_SIZE LAT_SIZE (each at most 64 KiB), only bw rows of
 # that size and lat rows of that size.
 # Any further arguments go to row_selection.py (--transport T: the rows over T).
 deterministic_filter() {
-  /usr/bin/python3 tools/lib/row_selection.py "$BUILD/rdmabench" deterministic ${1:+--bw-size "$1" --lat-size "$2"} "${@:3}"
+  tools/lib/run-module row_selection "$BUILD/rdmabench" deterministic ${1:+--bw-size "$1" --lat-size "$2"} "${@:3}"
 }
 # The --sizes of that filter with BW_SIZE LAT_SIZE: those two, and the nearest size each
 # pattern that refuses them accepts (the atomics: 8).
 deterministic_sizes() {
-  /usr/bin/python3 tools/lib/row_selection.py "$BUILD/rdmabench" deterministic-sizes --bw-size "$1" --lat-size "$2" "${@:3}"
+  tools/lib/run-module row_selection "$BUILD/rdmabench" deterministic-sizes --bw-size "$1" --lat-size "$2" "${@:3}"
 }
 # What that guest cannot measure, a line each with the reason.
 deterministic_left_out() {
-  /usr/bin/python3 tools/lib/row_selection.py "$BUILD/rdmabench" left-out
+  tools/lib/run-module row_selection "$BUILD/rdmabench" left-out
 }

@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """Writes the documentation that is made from the code: docs/cli.md (every command's --help),
 README's exit status table, the counters of docs/results.schema.json and docs/json.md's tables
 (the results schema and the counter catalogue). Run it after changing an option, an exit code, the schema or a counter; a host
 test fails until it has been run.
 
-Usage: tools/lib/update_docs.py [RDMABENCH]   (default: build/rdmabench)
+Usage: tools/lib/run-module update_docs [RDMABENCH]   (default: build/rdmabench)
 Exit status: 0, 2 when the program does not answer or a page lacks a section (the table of
 `rdmabench --help`)."""
 import json
@@ -12,11 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import cli_reference
-import json_reference
-import schema_counters
-from doc_sections import MissingSection, render
-from exit_codes import USAGE
+from rdmabench_tools import cli_reference
+from rdmabench_tools import json_reference
+from rdmabench_tools import schema_counters
+from rdmabench_tools.doc_sections import MissingSection, render
+from rdmabench_tools.exit_codes import USAGE
 
 ROOT = Path(__file__).resolve().parents[2]
 

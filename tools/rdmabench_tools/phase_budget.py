@@ -1,11 +1,10 @@
-#!/usr/bin/python3
 """The test command's time budget: each phase of ./tools/test against the seconds recorded for
 it in tests/phase-budget.json, printed as a table and written as JUnit (one test case per
 phase), so that a phase that grows past its budget fails the run. Growth is then a decision
 written in the budget file, not drift.
 
-Usage: phase_budget.py BUDGET.json PHASES.tsv [--junit FILE]
-       phase_budget.py sample ROOT_PID      (prints "BUSY OWN": CPU seconds, see below)
+Usage: tools/lib/run-module phase_budget BUDGET.json PHASES.tsv [--junit FILE]
+       tools/lib/run-module phase_budget sample ROOT_PID      (prints "BUSY OWN": CPU seconds, see below)
 PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS[<TAB>OTHER]", OTHER the CPU seconds
 that work outside the test command used meanwhile (busy CPU in /proc/stat, steal included,
 less what ROOT_PID's process tree used). A budget is a quiet machine's: a phase during which
@@ -21,7 +20,7 @@ Phases it marks "beside": true ran in a lane beside the others (the host tests b
 each is judged against its own budget, and left out of the total, which the main line's wait for
 the lane is part of.
 
-exit status: 0 every phase within its budget, 1 a phase over it, 2 bad input.
+exit status: 0 every phase within its budget, 12 a phase over it, 2 bad input.
 """
 import argparse
 import json
@@ -31,7 +30,9 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-EXIT_OK, EXIT_OVER, EXIT_BAD_INPUT = 0, 1, 2
+from rdmabench_tools import exit_codes, text_table
+
+EXIT_OK, EXIT_OVER, EXIT_BAD_INPUT = exit_codes.OK, exit_codes.REGRESSION, exit_codes.USAGE
 
 
 class BudgetError(Exception):
@@ -159,9 +160,7 @@ def table(verdicts, budget):
     rows = [(v.title + (" (beside)" if v.beside else ""), f"{v.seconds:.0f}", "-" if v.budget is None else f"{v.budget:.0f}",
              "-" if v.limit is None else f"{v.limit:.0f}",
              verdict_text(v)) for v in verdicts]
-    widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
-    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    lines = [fmt.format(*r).rstrip() for r in (head, tuple("-" * w for w in widths), *rows)]
+    lines = [text_table.render(head, rows)]
     lines.append(f"a phase fails above its budget plus {budget['margin_percent']:g} % (at least "
                  f"{budget['margin_min_seconds']:g} s), the total above {budget['total_seconds']:g} s "
                  f"plus {budget['total_margin_percent']:g} % (phases run beside others: outside the total); "
@@ -188,11 +187,11 @@ def write_junit(path, verdicts):
 def main(argv):
     if argv[:1] == ["sample"]:
         if len(argv) != 2 or not argv[1].isdigit():
-            print("phase_budget: usage: phase_budget.py sample ROOT_PID", file=sys.stderr)
+            print("phase_budget: usage: tools/lib/run-module phase_budget sample ROOT_PID", file=sys.stderr)
             return EXIT_BAD_INPUT
         print(f"{cpu_seconds_busy():.2f} {cpu_seconds_of_tree(int(argv[1])):.2f}")
         return EXIT_OK
-    p = argparse.ArgumentParser(prog="phase_budget.py", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="phase_budget", description=__doc__.split("\n\n")[0])
     p.add_argument("budget")
     p.add_argument("phases")
     p.add_argument("--junit", metavar="FILE")

@@ -2,7 +2,7 @@
 the context's flat keys (device, server_device, client_host, host_name, ...) grouped under
 `client` and `server` with the same keys, the parameters typed (lists as arrays), counts as
 integers on iteration rows, and each lat row's round trips. The figures are not touched.
-tools/lib/upgrade_results.py writes a file so converted."""
+tools/rdmabench_tools/upgrade_results.py writes a file so converted."""
 import copy
 import math
 

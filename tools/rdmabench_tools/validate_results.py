@@ -1,18 +1,17 @@
-#!/usr/bin/env python3
 """Check rdmabench's JSON files against the committed schemas: results (`rdmabench run --out FILE`,
 `--json`: docs/results.schema.json) and mesh reports (`rdmabench mesh --out FILE`:
 docs/mesh.schema.json, chosen by the file's context.schema). Prints one line per file; exit 0
 when all are valid, 13 when one is not (with the first problem and where), 2 when a file cannot
 be read (the table of `rdmabench --help`).
 
-Usage: tools/lib/validate_results.py FILE...   (- reads standard input)"""
+Usage: tools/lib/run-module validate_results FILE...   (- reads standard input)"""
 import json
 import sys
 from pathlib import Path
 
 import jsonschema
 
-from exit_codes import INVALID_FILE, USAGE
+from rdmabench_tools.exit_codes import INVALID_FILE, USAGE
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCHEMA_PATH = DOCS / "results.schema.json"
@@ -55,7 +54,7 @@ def main(argv):
         version = doc.get("context", {}).get("rdmabench_schema") if isinstance(doc, dict) else None
         if schema == SCHEMA_PATH.name and isinstance(version, int) and version != CURRENT:
             print(f"{name}: rdmabench results schema {version}; {schema} describes schema {CURRENT} "
-                  f"(tools/lib/upgrade_results.py {name} rewrites it in {CURRENT})", file=sys.stderr)
+                  f"(tools/lib/run-module upgrade_results {name} rewrites it in {CURRENT})", file=sys.stderr)
             worst = max(worst, INVALID_FILE)
         elif found:
             print(f"{name}: does not match {schema} ({len(found)} problems; first: {found[0]})",

@@ -7,8 +7,8 @@ aggregate is the line; with per_qp, each QP's own bandwidth is a small dot at it
 """
 
 import matplotlib.ticker as ticker
-import figure_style as fs
-import rdmabench_results as rr
+from rdmabench_tools import figure_style as fs
+from rdmabench_tools import rdmabench_results as rr
 
 COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
           "tab:pink", "tab:gray", "tab:olive", "tab:cyan")

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Adds the rows of other rdmabench results files to one (in place), for a suite that needs
 several `rdmabench run`s: the gate's rows over a datagram transport run apart from the rest,
 since they take another bootstrap (`--cm auto` goes out of band for them). The first file's
@@ -7,15 +6,15 @@ context.merged_runs[] with the names of its rows, and the counter catalogue beco
 of the files' catalogues. Runs whose timing differs (deterministic or not, icount shift) or
 that name a row twice are refused.
 
-Usage: merge_results.py INTO FROM...
+Usage: tools/lib/run-module merge_results INTO FROM...
 exit status: 0 merged; 2 an unreadable or foreign file, or runs that cannot share a file
 """
 import json
 import sys
 from pathlib import Path
 
-import rdmabench_results as rr
-import results_upgrade
+from rdmabench_tools import rdmabench_results as rr
+from rdmabench_tools import results_upgrade
 
 # What every run of one file must share: the figures mean the same only then.
 SHARED = (("client", "timing_mode"), ("client", "icount_shift"), ("rdmabench_revision",),

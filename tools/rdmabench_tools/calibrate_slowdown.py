@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """Size the gate's test slowdown (meson -Dinject_post_work, -Dinject_post_work_per_kib).
 
-Usage: calibrate_slowdown.py BASELINE.json [--percent 5] [--json FILE]
+Usage: tools/lib/run-module calibrate_slowdown BASELINE.json [--percent 5] [--json FILE]
 
 BASELINE must come from the deterministic guest, where guest time counts instructions
 (2^shift ns each, whichever vCPU runs them). Every benchmark of the gate suite posts exactly
@@ -22,9 +21,8 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import rdmabench_results as rr  # noqa: E402
+from rdmabench_tools import rdmabench_results as rr
 
 INSTRUCTIONS_PER_ITERATION = 2
 

@@ -1,18 +1,17 @@
-#!/usr/bin/env python3
 """Rewrites rdmabench results files of schemas 2 to 4 in schema 5 (results_upgrade.py): the
 context's sides grouped under client and server, typed parameters, integer counts, each lat
 row's round trips. The figures are not touched. A file of schema 5 is left as it is.
 
-Usage: tools/lib/upgrade_results.py FILE...   (each rewritten in place)
+Usage: tools/lib/run-module upgrade_results FILE...   (each rewritten in place)
 Exit status: 0, 2 on a file that is not a readable rdmabench results file (the table of
 `rdmabench --help`)."""
 import json
 import sys
 from pathlib import Path
 
-import rdmabench_results as rr
-import results_upgrade
-from exit_codes import USAGE
+from rdmabench_tools import rdmabench_results as rr
+from rdmabench_tools import results_upgrade
+from rdmabench_tools.exit_codes import USAGE
 
 
 def main(argv):

@@ -12,11 +12,11 @@ write and read bw busy scale with the guest's time per instruction up to 64 KiB 
 shift 2 to 3) and no further (4.2x at 128 KiB, 1.1-1.3x at 512 KiB and 1 MiB). docs/soft-roce.md,
 "Choosing a mode".
 
-Usage: row_selection.py RDMABENCH deterministic [--bw-size N --lat-size N] [--transport T]  (a Google Benchmark filter)
-       row_selection.py RDMABENCH deterministic-sizes --bw-size N --lat-size N [--transport T]  (its --sizes list)
-       row_selection.py RDMABENCH left-out                                    (what the guest cannot measure, and why)
-       row_selection.py RDMABENCH sizes --bw-size N --lat-size N             (every row, bw at one size, lat at another)
-       row_selection.py RDMABENCH datagram-transports                         (the registered transports without connections)
+Usage: tools/lib/run-module row_selection RDMABENCH deterministic [--bw-size N --lat-size N] [--transport T]  (a Google Benchmark filter)
+       tools/lib/run-module row_selection RDMABENCH deterministic-sizes --bw-size N --lat-size N [--transport T]  (its --sizes list)
+       tools/lib/run-module row_selection RDMABENCH left-out                                    (what the guest cannot measure, and why)
+       tools/lib/run-module row_selection RDMABENCH sizes --bw-size N --lat-size N             (every row, bw at one size, lat at another)
+       tools/lib/run-module row_selection RDMABENCH datagram-transports                         (the registered transports without connections)
 With --transport, only the patterns that run over T (every pattern otherwise).
 """
 

@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """How far the same benchmarks moved between runs (tools/gate reproducibility).
 
-Usage: spread.py RUN.json RUN.json [...] [--format text|markdown]
+Usage: tools/lib/run-module spread RUN.json RUN.json [...] [--format text|markdown]
 
 For every benchmark and every counter the engine wrote, takes each run's median over its
 repetitions and prints the spread between runs: (max - min) / median, in percent. A counter
@@ -13,11 +12,10 @@ all benchmarks: the noise a regression threshold must clear.
 import argparse
 import statistics
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import rdmabench_results as rr  # noqa: E402
+from rdmabench_tools import rdmabench_results as rr
+from rdmabench_tools import text_table
 
 # Google Benchmark's own fields in an iteration row: bookkeeping, not measurements.
 NOT_COUNTERS = {"family_index", "per_family_instance_index", "repetitions", "repetition_index",
@@ -86,12 +84,7 @@ def render(table, counters, markdown):
         vals = [row[c] for row in table.values() if row and c in row]
         worst.append(f"{max(vals):.2f}" if vals else "-")
     body.append(worst)
-    if markdown:
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in body])
-    widths = [max(len(r[i]) if i < len(r) else 0 for r in [head, *body]) for i in range(len(head))]
-    fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths))  # noqa: E731
-    return "\n".join([fmt(head), fmt(["-" * w for w in widths]), *map(fmt, body)])
+    return text_table.render(head, body, markdown)
 
 
 def main(argv):

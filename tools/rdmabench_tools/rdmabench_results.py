@@ -11,7 +11,7 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import results_upgrade
+from rdmabench_tools import results_upgrade
 
 # Schema 2: each row carries its spec as an object (rdmabench_spec), the context is typed and
 # holds the counter catalogue. Schema 1 rows carried their spec only in their name. Schema 5

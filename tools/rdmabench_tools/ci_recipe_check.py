@@ -1,15 +1,16 @@
-#!/usr/bin/python3
 """Checks what tools/ci/gate-change left for a CI system when ./tools/test runs the recipe with a
 target build made 5 % slower than the change: a JUnit report with a passing test case per
 compared row, read back by Debian's JUnit parser (python3-junitparser), and a Markdown summary
 that renders as one table (python3-markdown) in which every row is "faster".
 
-Usage: ci_recipe_check.py VERDICTS.xml SUMMARY.md    exit 0 when both are so, 13 otherwise."""
+Usage: tools/lib/run-module ci_recipe_check VERDICTS.xml SUMMARY.md    exit 0 when both are so, 13 otherwise."""
 import sys
 from pathlib import Path
 
 import junitparser
 import markdown
+
+from rdmabench_tools import exit_codes
 
 
 def check(verdicts, summary):
@@ -34,13 +35,13 @@ def check(verdicts, summary):
 def main(argv):
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
-        return 2
+        return exit_codes.USAGE
     problems = check(Path(argv[1]), Path(argv[2]))
     for p in problems:
         print(f"ci_recipe_check: {p}")
     if not problems:
         print(f"ci_recipe_check: {argv[1]} and {argv[2]} hold what the recipe promises")
-    return 13 if problems else 0  # exit_codes.INVALID_FILE
+    return exit_codes.INVALID_FILE if problems else exit_codes.OK
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ data for it. Strategies are whatever the results name.
 """
 import math
 
-import figure_style as fs
-import rdmabench_results as rr
+from rdmabench_tools import figure_style as fs
+from rdmabench_tools import rdmabench_results as rr
 
 LADDER = (("min", "min"), ("p50", "p50"), ("p90", "p90"), ("p99", "p99"), ("p99.9", "p99.9"),
           ("max", "max"))

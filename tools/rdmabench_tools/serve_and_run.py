@@ -1,6 +1,5 @@
-#!/usr/bin/env python3
 """Run one rdmabench server/client pair on this machine (host or rxe guest):
-  serve-and-run SERVER_LOG SERVER_ADDR [rdmabench serve options...] -- [rdmabench run options...]
+  tools/lib/run-module serve_and_run SERVER_LOG SERVER_ADDR [rdmabench serve options...] -- [rdmabench run options...]
 (RDMABENCH_CLIENT="study polling": the client runs `rdmabench study polling` instead.)
 
 Pages the binary in first (`rdmabench devices`: in the deterministic guest a first page-in over
@@ -14,15 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import server_harness  # noqa: E402
+from rdmabench_tools import server_harness
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def main(argv):
     if len(argv) < 2 or argv[0].startswith("-"):
-        print("usage: serve-and-run SERVER_LOG SERVER_ADDR [serve options...] -- [run options...]",
+        print("usage: tools/lib/run-module serve_and_run SERVER_LOG SERVER_ADDR [serve options...] -- [run options...]",
               file=sys.stderr)
         return 2
     log, addr, rest = argv[0], argv[1], argv[2:]

@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """Runs inside the rxe guest (see tools/vs-perftest): perftest and rdmabench on the same rxe
 device, alternating, with matching sizes, iterations, tx depth and signalling; prints
 ours/perftest ratios as the median and range over the rounds.
 
-Usage: vs_perftest_guest.py BUILD --rounds R --bw-iters N --lat-iters N [--scale-out]
+Usage: tools/lib/run-module vs_perftest_guest BUILD --rounds R --bw-iters N --lat-iters N [--scale-out]
                            [--match REGEX]
 
 Figures, in the same units for both tools:
@@ -30,8 +29,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import server_harness
-from rxe_guest import deterministic_guest
+from rdmabench_tools import server_harness
+from rdmabench_tools.rxe_guest import deterministic_guest
 
 HOST = "127.0.0.1"
 TX_DEPTH = 128
