@@ -118,7 +118,12 @@ void add_scale_and_queues(cxxopts::Options& options) {
       "--rx-depth receives (like perftest --use-srq); patterns whose target takes receives only")(
       "hugepages",
       "Every buffer both sides register in 2 MiB huge pages (like perftest --use_hugepages); "
-      "refused when too few are free (sysctl vm.nr_hugepages)");
+      "refused when too few are free (sysctl vm.nr_hugepages)")(
+      "post-api",
+      "How sends are posted: ex (the extended API, ibv_wr_start/ibv_wr_*/ibv_wr_complete, as "
+      "perftest does), classic (ibv_post_send, like perftest --use_old_post_send), auto (ex "
+      "where the device has it, else classic; the context says which ran)",
+      cxxopts::value<std::string>()->default_value("auto"));
 }
 
 // The server, the device and the path, and how long to wait.

@@ -160,6 +160,11 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   if (args.count("tclass")) base.tclass = args["tclass"].as<uint32_t>();
   if (args.count("sl")) base.sl = args["sl"].as<uint32_t>();
   base.hugepages = args.count("hugepages") > 0;
+  const std::string api = args["post-api"].as<std::string>();
+  const auto post_api = parse_post_api(api);
+  if (!post_api)
+    throw Error(ExitCode::kUsage, "--post-api: unknown value '" + api + "' (ex, classic or auto)");
+  base.post_api = *post_api;
 }
 
 // --min-bw and --max-lat, each needing a run of its mode.

@@ -12,7 +12,7 @@ namespace rdmabench {
 namespace {
 
 // perftest's flags (ib_write_bw and friends) as rdmabench spells them.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 46> kPerftestSpellings{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 47> kPerftestSpellings{{
     {"-n", "--iters N"},
     {"-s", "--sizes BYTES"},
     {"--size", "--sizes BYTES"},
@@ -58,6 +58,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 46> kPerftes
     {"--inline_size", "--inline N"},
     {"--use-srq", "--srq"},
     {"--use_srq", "--srq"},
+    {"--use_old_post_send", "--post-api classic"},
     {"-p", "--port N"},
 }};
 

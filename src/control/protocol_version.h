@@ -11,7 +11,7 @@ namespace rdmabench {
 // 6: transport in the spec; 7: outs in the spec; 8: "received" per stream in "done" (uc),
 // post_list and inline in the spec; 9: srq in the spec; 10: "run" carries "counters", and
 // "done" then "device_counters" (the server port's counter deltas); 11: tclass, sl and hugepages in
-// the spec
-inline constexpr int kControlProtocolVersion = 11;
+// the spec; 12: post_api in the spec
+inline constexpr int kControlProtocolVersion = 12;
 
 }  // namespace rdmabench

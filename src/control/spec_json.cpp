@@ -43,6 +43,7 @@ nlohmann::json to_json(const TestSpec& s) {
   j["tclass"] = or_null(s.tclass);
   j["sl"] = or_null(s.sl);
   j["hugepages"] = s.hugepages;
+  j["post_api"] = to_string(s.post_api);
   return j;
 }
 
@@ -101,6 +102,7 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.tclass = optional_u32(j, ctx, "tclass");
   s.sl = optional_u32(j, ctx, "sl");
   s.hugepages = bool_field(j, ctx, "hugepages");
+  s.post_api = enum_field(j, ctx, "post_api", parse_post_api, "auto, ex, classic");
   validate_spec(s);
   return s;
 }

@@ -56,6 +56,7 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   cap.max_recv_wr = std::max<uint32_t>(receive_depth_, 1);
   cap.max_inline_data = spec.inline_size.value_or(kAutoInline);
   if (shared_ != nullptr) cap.srq = &shared_->queue();
+  cap.post_api = spec.post_api;
   // Asked again for less while the device refuses; the context reports what was granted.
   qp_ = create_with_inline_fallback(cap.max_inline_data, [&](uint32_t inline_bytes) {
     QpCapacity asked = cap;
@@ -129,6 +130,7 @@ nlohmann::json QpStream::path_in_use(const Context& context) {
           {"outs", path.max_rd_atomic},
           {"inline", inline_threshold(spec_, qp_->max_inline_data())},
           {"srq", path.shared_receive_queue},
+          {"post_api", to_string(qp_->post_api())},
           {"tclass", path.traffic_class},
           {"sl", path.service_level},
           {"comp_vector", group_.vector},

@@ -126,7 +126,8 @@ class QpStream {
   }
   // The path the connected QP really uses, for reports: {device, firmware, port,
   // link_speed_gbps, link_width, gid_index, gid, gid_type, mtu, qp_timeout, outs, inline, srq,
-  // tclass, sl, comp_vector (its CQ's), comp_vectors (the device's), page_size (its buffer's)}.
+  // post_api (the API its sends go through: ex or classic), tclass, sl, comp_vector (its CQ's),
+  // comp_vectors (the device's), page_size (its buffer's)}.
   nlohmann::json path_in_use(const Context& context);
   RemoteBuffer remote;    // filled by the bootstrap
   uint64_t sequence = 0;  // continues across runs (write-lat markers, imm numbers)

@@ -56,7 +56,8 @@ std::string name_suffix(const TestSpec& s) {
          (s.post_list > 1 ? "/post_list:" + std::to_string(s.post_list) : "") +
          (s.inline_size ? "/inline:" + std::to_string(*s.inline_size) : "") +
          (s.srq ? "/srq" : "") + (s.tclass ? "/tclass:" + std::to_string(*s.tclass) : "") +
-         (s.sl ? "/sl:" + std::to_string(*s.sl) : "") + (s.hugepages ? "/hugepages" : "");
+         (s.sl ? "/sl:" + std::to_string(*s.sl) : "") + (s.hugepages ? "/hugepages" : "") +
+         (s.post_api != PostApi::kAuto ? "/post_api:" + to_string(s.post_api) : "");
 }
 }  // namespace
 

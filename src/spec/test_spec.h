@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/post_api.h"
 #include "core/side.h"
 #include "cq/strategy.h"
 #include "spec/pattern_info.h"
@@ -71,12 +72,15 @@ struct TestSpec {
   // The service level of the same paths (perftest -S; out of band only: rdma_cm takes it from
   // the path, on RoCE from the traffic class). Unset: 0.
   std::optional<uint32_t> sl;
+  // How each side posts its sends (--post-api; perftest posts through the extended API unless
+  // --use_old_post_send). Auto: extended where the device has it.
+  PostApi post_api = PostApi::kAuto;
 
   // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
   // over a transport other than the default "send/bw/busy/4096/ud",
   // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"
   // (then "/cq-per-qp", "/bidir", "/outs:N", "/post_list:N", "/inline:N", "/srq", "/tclass:N",
-  // "/sl:N" and "/hugepages" where set).
+  // "/sl:N", "/hugepages" and "/post_api:ex" or "/post_api:classic" where set).
   std::string name() const;
   // The name without its size: the table a row goes in ("write/bw/busy/qps:4").
   std::string table_name() const;

@@ -24,12 +24,62 @@ ibv_qp_init_attr init_attr(Transport transport, CompletionQueue& cq, const QpCap
   }
   return attr;
 }
+
+// The send operations a QP of `transport` is created for in the extended API: what the
+// transport carries (rxe and mlx5 refuse a UC or UD QP asked for more).
+uint64_t send_operations(Transport transport) {
+  uint64_t ops = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
+  if (transport->connected) ops |= IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
+  if (transport->connected && transport->reliable)
+    ops |= IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
+           IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP;
+  return ops;
+}
+
+ibv_qp_init_attr_ex extended_attr(const ibv_qp_init_attr& attr, const ProtectionDomain& pd,
+                                  Transport transport) {
+  ibv_qp_init_attr_ex ex{};
+  ex.send_cq = attr.send_cq;
+  ex.recv_cq = attr.recv_cq;
+  ex.srq = attr.srq;
+  ex.cap = attr.cap;
+  ex.qp_type = attr.qp_type;
+  ex.sq_sig_all = attr.sq_sig_all;
+  ex.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+  ex.pd = pd.native();
+  ex.send_ops_flags = send_operations(transport);
+  return ex;
+}
 }  // namespace
+
+bool QueuePair::create_extended(const ibv_qp_init_attr& attr, const ProtectionDomain& pd,
+                                rdma_cm_id* id, PostApi api) {
+  ibv_qp_init_attr_ex ex = extended_attr(attr, pd, transport_);
+  errno = 0;
+  if (id != nullptr) {
+    if (rdma_create_qp_ex(id, &ex) == 0) qp_ = id->qp;
+  } else {
+    qp_ = ibv_create_qp_ex(pd.native()->context, &ex);
+  }
+  if (qp_ == nullptr) {
+    if (api == PostApi::kAuto) return false;
+    throw VerbsError(id != nullptr ? "rdma_create_qp_ex" : "ibv_create_qp_ex",
+                     errno != 0 ? errno : EOPNOTSUPP,
+                     "--post-api ex: the device does not create a QP that posts through the "
+                     "extended API; use --post-api classic (or auto)");
+  }
+  extended_ = ibv_qp_to_qp_ex(qp_);
+  max_inline_ = ex.cap.max_inline_data;
+  return true;
+}
 
 QueuePair::QueuePair(Transport transport, const ProtectionDomain& pd, CompletionQueue& cq,
                      const QpCapacity& capacity)
     : transport_(transport) {
   ibv_qp_init_attr attr = init_attr(transport, cq, capacity);
+  if (capacity.post_api != PostApi::kClassic &&
+      create_extended(attr, pd, nullptr, capacity.post_api))
+    return;
   qp_ = check_ptr(ibv_create_qp(pd.native(), &attr), "ibv_create_qp");
   max_inline_ = attr.cap.max_inline_data;
 }
@@ -38,8 +88,11 @@ QueuePair::QueuePair(Transport transport, CmId& id, const ProtectionDomain& pd, 
                      const QpCapacity& capacity)
     : transport_(transport) {
   ibv_qp_init_attr attr = init_attr(transport, cq, capacity);
-  check_call(rdma_create_qp(id.native(), pd.native(), &attr), "rdma_create_qp");
   cm_id_ = id.native();
+  if (capacity.post_api != PostApi::kClassic &&
+      create_extended(attr, pd, cm_id_, capacity.post_api))
+    return;
+  check_call(rdma_create_qp(id.native(), pd.native(), &attr), "rdma_create_qp");
   qp_ = cm_id_->qp;
   max_inline_ = attr.cap.max_inline_data;
 }

@@ -8,8 +8,10 @@
 #include <cstdint>
 
 #include "core/gid.h"
+#include "core/post_api.h"
 #include "verbs/completion_queue.h"
 #include "verbs/error.h"
+#include "verbs/extended_post.h"
 #include "verbs/protection_domain.h"
 #include "verbs/transport.h"
 
@@ -24,6 +26,9 @@ struct QpCapacity {
   uint32_t max_recv_wr = 128;  // ignored when the QP takes its receives from `srq`
   uint32_t max_inline_data = 0;
   const SharedReceiveQueue* srq = nullptr;  // a shared receive queue instead of its own
+  // How its sends are posted (auto: through the extended API where the device creates such a
+  // QP; ex: that or an error; classic: ibv_post_send).
+  PostApi post_api = PostApi::kAuto;
 };
 
 // What one side tells the other in the out-of-band exchange.
@@ -76,6 +81,10 @@ class QueuePair {
   uint32_t number() const noexcept { return qp_->qp_num; }
   uint32_t max_inline_data() const noexcept { return max_inline_; }
   Transport transport() const noexcept { return transport_; }
+  // The API its sends really go through: kExtended or kClassic.
+  PostApi post_api() const noexcept {
+    return extended_ != nullptr ? PostApi::kExtended : PostApi::kClassic;
+  }
 
   // RESET->INIT on `port`, granting `access` (IBV_ACCESS_* flags).
   void to_init(uint8_t port, int access);
@@ -88,7 +97,13 @@ class QueuePair {
   QpPathInUse path_in_use() const;
 
   // Hot path: no allocation, no logging. Throws on a refused post (queue full, QP in error).
+  // The chain at `wr` goes through the QP's posting API, in one post either way.
   void post_send(ibv_send_wr& wr) {
+    if (extended_ != nullptr) {
+      if (const int rc = post_extended(*extended_, wr, !transport_->connected); rc != 0)
+        throw VerbsError("ibv_wr_complete", rc, {}, ExitCode::kRuntime);
+      return;
+    }
     ibv_send_wr* bad = nullptr;
     if (const int rc = ibv_post_send(qp_, &wr, &bad); rc != 0)
       throw VerbsError("ibv_post_send", rc, {}, ExitCode::kRuntime);
@@ -100,9 +115,15 @@ class QueuePair {
   }
 
  private:
+  // Creates the QP through ibv_create_qp_ex (or rdma_create_qp_ex on `id`) with the send
+  // operations of its transport; false when the device refuses and `api` is auto.
+  bool create_extended(const ibv_qp_init_attr& attr, const ProtectionDomain& pd, rdma_cm_id* id,
+                       PostApi api);
+
   Transport transport_;
   ibv_qp* qp_ = nullptr;
-  rdma_cm_id* cm_id_ = nullptr;  // set when rdma_cm owns the QP
+  ibv_qp_ex* extended_ = nullptr;  // set when sends go through the extended API
+  rdma_cm_id* cm_id_ = nullptr;    // set when rdma_cm owns the QP
   uint32_t max_inline_ = 0;
 };
 

@@ -2,7 +2,8 @@
 // fake QPs complete every signalled send on a fake CQ at once, and a fake peer whose receives
 // wait on the CQ before the run starts. The tests check what the lane decides: which sends it
 // posts and signals, how many stay outstanding, what each stream counts, where its sequence goes
-// on from, and how a timed window closes.
+// on from, and how a timed window closes. Every test runs over both posting paths: the classic
+// ibv_post_send and the extended API (a fake ibv_qp_ex that rebuilds each request it is told).
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 
@@ -13,7 +14,9 @@
 
 #include "datapath/bw_lane.h"
 #include "datapath/live_counts.h"
+#include "fake_extended_qp.h"
 #include "spec_fixture.h"
+#include "verbs/extended_post.h"
 
 namespace rdmabench {
 namespace {
@@ -33,16 +36,29 @@ struct FakeCq {
 // immediates, and the end marker. A signalled send completes on the CQ at once.
 class FakeQp {
  public:
-  FakeQp(FakeCq& cq, uint32_t tx_depth, size_t position)
-      : position(position), cq_(cq), tx_depth_(tx_depth) {}
+  FakeQp(FakeCq& cq, const TestSpec& spec, size_t position)
+      : position(position),
+        cq_(cq),
+        tx_depth_(spec.tx_depth),
+        extended_(spec.post_api == PostApi::kExtended),
+        datagram_(!spec.transport->connected) {}
   uint32_t max_inline_data() const { return 0; }
   uint32_t number() const { return static_cast<uint32_t>(100 + position); }
 
-  // One ibv_post_send: the chain of requests linked by `next`.
+  // One post of the chain of requests linked by `next`: as ibv_post_send takes it, or through
+  // the extended API (each request as the fake ibv_qp_ex rebuilt it from the calls).
   void post_send(ibv_send_wr& first) {
     ++post_calls;
     uint64_t length = 0;
-    for (ibv_send_wr* wr = &first; wr != nullptr; wr = wr->next, ++length) post_one(*wr);
+    if (extended_) {
+      const size_t before = extended_qp_.posted.size();
+      if (post_extended(extended_qp_.native(), first, datagram_) != 0)
+        throw std::logic_error("the extended post refused a request");
+      for (size_t i = before; i < extended_qp_.posted.size(); ++i, ++length)
+        post_one(extended_qp_.posted[i]);
+    } else {
+      for (ibv_send_wr* wr = &first; wr != nullptr; wr = wr->next, ++length) post_one(*wr);
+    }
     longest_chain = std::max(longest_chain, length);
   }
   void post_one(ibv_send_wr& wr) {
@@ -103,6 +119,8 @@ class FakeQp {
   FakeCq& cq_;
   uint32_t tx_depth_;
   uint64_t reaped_up_to = 0;
+  bool extended_, datagram_;
+  testing::FakeExtendedQp extended_qp_;
 };
 
 struct FakeBuffer {
@@ -115,7 +133,7 @@ class FakeStream {
   FakeStream(const TestSpec& spec, uint32_t index, FakeCq& cq, size_t position)
       : spec_(spec),
         index_(index),
-        qp_(cq, spec.tx_depth, position),
+        qp_(cq, spec, position),
         bytes_((2 + spec.tx_depth) * spec.size) {}
   const TestSpec& spec() const { return spec_; }
   uint8_t* source() { return bytes_.data(); }
@@ -294,14 +312,22 @@ LanePlan by_iterations(uint64_t n, bool sends, bool receives, bool peer_receives
   return plan;
 }
 
-TestSpec lane_spec(const std::string& pattern, uint32_t tx_depth, uint32_t signal_every) {
-  TestSpec spec = a_spec(pattern, Mode::kBandwidth, 64, 1, 1);
-  spec.tx_depth = tx_depth;
-  spec.signal_every = signal_every;
-  return spec;
-}
+// Each test of the lane, once per posting path.
+class BwLane : public ::testing::TestWithParam<PostApi> {
+ protected:
+  TestSpec lane_spec(const std::string& pattern, uint32_t tx_depth, uint32_t signal_every) const {
+    TestSpec spec = a_spec(pattern, Mode::kBandwidth, 64, 1, 1);
+    spec.tx_depth = tx_depth;
+    spec.signal_every = signal_every;
+    spec.post_api = GetParam();
+    return spec;
+  }
+};
 
-TEST(BwLane, SenderCountsEverySendOnceWhateverItSignals) {
+INSTANTIATE_TEST_SUITE_P(PostApis, BwLane, ::testing::Values(PostApi::kClassic, PostApi::kExtended),
+                         [](const auto& info) { return to_string(info.param); });
+
+TEST_P(BwLane, SenderCountsEverySendOnceWhateverItSignals) {
   const TestSpec spec = lane_spec("write", 4, 3);
   FakeLane f(spec, {0}, false);
   f.streams[0].sequence = 100;
@@ -322,7 +348,7 @@ TEST(BwLane, SenderCountsEverySendOnceWhateverItSignals) {
   EXPECT_EQ(r.verify_errors, 0u);
 }
 
-TEST(BwLane, TheLiveCountFollowsEveryCompletedSendOfTheLane) {
+TEST_P(BwLane, TheLiveCountFollowsEveryCompletedSendOfTheLane) {
   // --report-every reads this while the run goes on; after it, it holds every send.
   TestSpec spec = lane_spec("write", 4, 3);
   spec.qps = 2;
@@ -337,7 +363,7 @@ TEST(BwLane, TheLiveCountFollowsEveryCompletedSendOfTheLane) {
   EXPECT_EQ(live.total(), 0u);
 }
 
-TEST(BwLane, ALaneOfThreadOneTakesTheCompletionsOfItsOwnStreams) {
+TEST_P(BwLane, ALaneOfThreadOneTakesTheCompletionsOfItsOwnStreams) {
   TestSpec spec = lane_spec("write", 8, 2);
   spec.qps = 4;
   spec.threads = 2;
@@ -357,7 +383,7 @@ TEST(BwLane, ALaneOfThreadOneTakesTheCompletionsOfItsOwnStreams) {
   EXPECT_EQ(f.streams[1].sequence, 59u);
 }
 
-TEST(BwLane, ACqPerStreamIsHarvestedUntilEveryStreamIsDone) {
+TEST_P(BwLane, ACqPerStreamIsHarvestedUntilEveryStreamIsDone) {
   const TestSpec spec = lane_spec("write", 4, 4);
   FakeLane f(spec, {0, 1, 2}, true);
   const LaneResult r = f.run(by_iterations(10, true, false, false));
@@ -367,7 +393,7 @@ TEST(BwLane, ACqPerStreamIsHarvestedUntilEveryStreamIsDone) {
   }
 }
 
-TEST(BwLane, AReceiverCountsAndRepostsEveryReceive) {
+TEST_P(BwLane, AReceiverCountsAndRepostsEveryReceive) {
   const TestSpec spec = lane_spec("send", 16, 4);
   FakeLane f(spec, {0, 1}, false);
   f.peer_sends(7, false);
@@ -382,7 +408,7 @@ TEST(BwLane, AReceiverCountsAndRepostsEveryReceive) {
   }
 }
 
-TEST(BwLane, SharedReceivesGoToTheStreamTheirQpNames) {
+TEST_P(BwLane, SharedReceivesGoToTheStreamTheirQpNames) {
   // From a shared receive queue a receive's wr_id is its slot only (no stream): the QP it
   // arrived on says whose it is. Streams 0 and 2 of thread 0 of two, 5 and 3 messages, the
   // receives taken from slots that say nothing of either.
@@ -409,7 +435,7 @@ TEST(BwLane, SharedReceivesGoToTheStreamTheirQpNames) {
   // Without the flag the same completions would all be stream 0's (slot ids carry no stream).
 }
 
-TEST(BwLane, BothDirectionsMoveTheSequenceBySentPlusReceived) {
+TEST_P(BwLane, BothDirectionsMoveTheSequenceBySentPlusReceived) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0}, false);
   f.streams[0].sequence = 10;
@@ -420,7 +446,7 @@ TEST(BwLane, BothDirectionsMoveTheSequenceBySentPlusReceived) {
   EXPECT_EQ(f.streams[0].sequence, 20u);
 }
 
-TEST(BwLane, ACheckRunChecksEverySignalledCompletionAndEveryReceive) {
+TEST_P(BwLane, ACheckRunChecksEverySignalledCompletionAndEveryReceive) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0}, false);
   f.streams[0].checking = true;
@@ -429,7 +455,7 @@ TEST(BwLane, ACheckRunChecksEverySignalledCompletionAndEveryReceive) {
   EXPECT_EQ(r.verify_errors, f.streams[0].qp().signalled + 6);
 }
 
-TEST(BwLane, ATimedWindowClosesWithOneEndMarkerThatIsNoMessage) {
+TEST_P(BwLane, ATimedWindowClosesWithOneEndMarkerThatIsNoMessage) {
   const TestSpec spec = lane_spec("write_imm", 8, 2);
   FakeLane f(spec, {0, 1}, false);
   f.streams[1].sequence = 1000;
@@ -461,7 +487,7 @@ TEST(BwLane, ATimedWindowClosesWithOneEndMarkerThatIsNoMessage) {
   }
 }
 
-TEST(BwLane, ATimedReceiverStopsAtThePeersMarkerWithoutCountingIt) {
+TEST_P(BwLane, ATimedReceiverStopsAtThePeersMarkerWithoutCountingIt) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0}, false);
   f.peer_sends(5, true);
@@ -474,7 +500,7 @@ TEST(BwLane, ATimedReceiverStopsAtThePeersMarkerWithoutCountingIt) {
   EXPECT_EQ(f.streams[0].sequence, 5u);
 }
 
-TEST(BwLane, ALossySenderClosesEveryStreamByIterationsWithAMarkerThatIsNoMessage) {
+TEST_P(BwLane, ALossySenderClosesEveryStreamByIterationsWithAMarkerThatIsNoMessage) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0, 1}, false);
   LanePlan plan = by_iterations(7, true, false, true);
@@ -491,7 +517,7 @@ TEST(BwLane, ALossySenderClosesEveryStreamByIterationsWithAMarkerThatIsNoMessage
   }
 }
 
-TEST(BwLane, ALossyReceiverCountsWhatArrivedAndEndsAtTheMarker) {
+TEST_P(BwLane, ALossyReceiverCountsWhatArrivedAndEndsAtTheMarker) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0}, false);
   f.peer_sends(5, true);  // 7 were due: 2 lost
@@ -503,7 +529,7 @@ TEST(BwLane, ALossyReceiverCountsWhatArrivedAndEndsAtTheMarker) {
   EXPECT_EQ(f.streams[0].sequence, 5u);
 }
 
-TEST(BwLane, ALossyReceiverWhoseMarkerWasLostEndsWhenThePeerHasEnded) {
+TEST_P(BwLane, ALossyReceiverWhoseMarkerWasLostEndsWhenThePeerHasEnded) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0, 1}, true);
   f.peer_sends(4, false);                                                // the markers lost
@@ -518,7 +544,7 @@ TEST(BwLane, ALossyReceiverWhoseMarkerWasLostEndsWhenThePeerHasEnded) {
   for (size_t i = 0; i < 2; ++i) EXPECT_EQ(r.streams[i].received, 4u) << i;
 }
 
-TEST(BwLane, ByIterationsAReliableReceiverStopsAtItsCountWithoutAMarker) {
+TEST_P(BwLane, ByIterationsAReliableReceiverStopsAtItsCountWithoutAMarker) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0}, false);
   f.peer_sends(7, false);
@@ -530,7 +556,7 @@ TEST(BwLane, ByIterationsAReliableReceiverStopsAtItsCountWithoutAMarker) {
   EXPECT_EQ(s.streams[0].sent, 7u);
 }
 
-TEST(BwLane, APostListChainsWholeListsWithSignallingAndCreditsRight) {
+TEST_P(BwLane, APostListChainsWholeListsWithSignallingAndCreditsRight) {
   TestSpec spec = lane_spec("write_imm", 32, 8);
   spec.post_list = 8;
   FakeLane f(spec, {0, 1}, false);
@@ -551,7 +577,7 @@ TEST(BwLane, APostListChainsWholeListsWithSignallingAndCreditsRight) {
   }
 }
 
-TEST(BwLane, AChainThatDoesNotFitWaitsForASignalledCompletion) {
+TEST_P(BwLane, AChainThatDoesNotFitWaitsForASignalledCompletion) {
   // tx_depth 16, signal_every 9, chains of 8: after two chains 16 are outstanding and only
   // the 9th is signalled; the lane must wait for it, never post a partial chain, and end.
   TestSpec spec = lane_spec("send", 16, 8);
@@ -565,7 +591,7 @@ TEST(BwLane, AChainThatDoesNotFitWaitsForASignalledCompletion) {
   EXPECT_EQ(r.streams[0].sent, 40u);
 }
 
-TEST(BwLane, ALossyStreamWithAPostListEndsWithItsMarkerAlone) {
+TEST_P(BwLane, ALossyStreamWithAPostListEndsWithItsMarkerAlone) {
   TestSpec spec = lane_spec("send", 32, 8);
   spec.post_list = 8;
   FakeLane f(spec, {0}, false);
@@ -579,7 +605,7 @@ TEST(BwLane, ALossyStreamWithAPostListEndsWithItsMarkerAlone) {
   EXPECT_EQ(r.streams[0].sent, 20u);
 }
 
-TEST(BwLane, CompareAndSwapsChainFromWhereTheStreamsSequenceStands) {
+TEST_P(BwLane, CompareAndSwapsChainFromWhereTheStreamsSequenceStands) {
   // Atomic n compares with the chain's n-th value and swaps in the next, so a run that follows
   // others goes on from the counter they left; each lands its old value in a slot of its own.
   TestSpec spec = lane_spec("compare_swap", 4, 2);
@@ -601,7 +627,7 @@ TEST(BwLane, CompareAndSwapsChainFromWhereTheStreamsSequenceStands) {
   EXPECT_EQ(f.streams[0].sequence, 111u);
 }
 
-TEST(BwLane, ACheckRunSignalsEveryFetchAndAddSoEachOldValueIsChecked) {
+TEST_P(BwLane, ACheckRunSignalsEveryFetchAndAddSoEachOldValueIsChecked) {
   TestSpec spec = lane_spec("fetch_add", 4, 3);
   spec.size = 8;
   FakeLane f(spec, {0}, false);
@@ -614,7 +640,7 @@ TEST(BwLane, ACheckRunSignalsEveryFetchAndAddSoEachOldValueIsChecked) {
   for (const auto& a : qp.atomics) EXPECT_EQ(a.compare_add, 1u);
 }
 
-TEST(BwLane, DebugCorruptGivesOneAtomicAWrongOperand) {
+TEST_P(BwLane, DebugCorruptGivesOneAtomicAWrongOperand) {
   // --debug-corrupt: the post that corrupt_from names adds 2 (fetch_add) or compares with the
   // wrong value (compare_swap), which the fetched values and the counter read back must show.
   for (const char* pattern : {"fetch_add", "compare_swap"}) {
@@ -639,7 +665,7 @@ TEST(BwLane, DebugCorruptGivesOneAtomicAWrongOperand) {
 // bw --rate: message k of a stream is never posted before k periods after the lane started
 // (a bound the code decides, whatever the machine's speed), every message is still sent, and a
 // lane that fell behind posts what is due at once (here: all of a second stream's backlog).
-TEST(BwLane, PacedSendsAreNeverPostedBeforeTheirTime) {
+TEST_P(BwLane, PacedSendsAreNeverPostedBeforeTheirTime) {
   const TestSpec spec = lane_spec("write", 16, 4);
   for (const bool sleep : {false, true}) {
     FakeLane f(spec, {0, 1}, false);

@@ -16,9 +16,15 @@ For 2 B and 64 B writes and sends (busy polling):
    - and for rdmabench also its own counters (client_cpu_us_per_msg, server_cpu_us_per_msg: its
      threads' CPU in the timed window), since its server's process CPU is mostly waiting that
      does not scale with M (the 2M-minus-M figure of `serve --once` came out negative).
+   A difference is a measurement only when it is at least 0; below it (the 2M run took less
+   than the M run: noise larger than the work) the report says the measurement failed and
+   prints no figure. Beside it, the whole run's figure (the 2M run over its messages, setup
+   included): never below 0, an upper bound.
 3. The floor: at the best setting, the kernel's work per message (system + softirq + irq, whole
    guest) bounds the rate at CPUs / that work, whatever user space does; the report says how close
-   each best comes to it.
+   each best comes to it, or that the measurement failed where the rate came out above it.
+Every figure is the median over the rounds with its range; every ratio is rdmabench/perftest
+and says which way is better (ratio_words.py).
 """
 import argparse
 import dataclasses
@@ -27,6 +33,7 @@ import re
 import statistics
 from pathlib import Path
 
+from rdmabench_tools import ratio_words
 from rdmabench_tools import vs_perftest_guest as vs
 
 WORKLOADS = [("write", "ib_write_bw", 2), ("write", "ib_write_bw", 64),
@@ -110,6 +117,7 @@ class Sample:
     server_us: float
     guest_us: dict     # whole-guest CPU per message by kind, 2M minus M
     engine_us: tuple   # rdmabench's client and server counters (None for perftest)
+    whole_us: tuple    # client and server process CPU per message over the whole 2M run
 
 
 def sample(build, setting, messages):
@@ -121,7 +129,8 @@ def sample(build, setting, messages):
         if big.row else (None, None)
     return Sample(big.rate, (big.client_s - small.client_s) / extra,
                   (big.server_s - small.server_s) / extra,
-                  {k: (big.guest_s[k] - small.guest_s[k]) / extra for k in KINDS}, engine)
+                  {k: (big.guest_s[k] - small.guest_s[k]) / extra for k in KINDS}, engine,
+                  (big.client_s / big_msgs * 1e6, big.server_s / big_msgs * 1e6))
 
 
 def select_best(build, workload, messages):
@@ -138,12 +147,38 @@ def select_best(build, workload, messages):
     return best["perftest"][0], best["rdmabench"][0]
 
 
-def spread(values):
-    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
+def spread(values, digits=3):
+    """Median (range) of the rounds' figures; a figure below 0 is a failed measurement."""
+    if any(v < 0 for v in values):
+        return "measurement failed (the 2M run took less than the M run)"
+    return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
 
 
-def med(samples, get):
-    return statistics.median(get(s) for s in samples)
+def cpu_lines(tool, runs):
+    """Process CPU per message of one tool: 2M minus M, and over the whole 2M run."""
+    line = (f"  process CPU us/msg, {tool:<9}: client {spread([s.client_us for s in runs], 2)}, "
+            f"server {spread([s.server_us for s in runs], 2)}; whole run client "
+            f"{spread([s.whole_us[0] for s in runs], 2)}, server "
+            f"{spread([s.whole_us[1] for s in runs], 2)}")
+    if runs[0].engine_us[0] is not None:
+        line += (f"; its own counters client {spread([s.engine_us[0] for s in runs], 2)}, "
+                 f"server {spread([s.engine_us[1] for s in runs], 2)}")
+    return [line]
+
+
+def floor_text(runs):
+    """The kernel floor of one tool's best (the guest's CPUs over system + softirq per message)
+    and how close its rate came, or why that could not be measured."""
+    kernel = [s.guest_us["system"] + s.guest_us["softirq"] for s in runs]
+    if min(kernel) <= 0:
+        return "kernel floor: measurement failed (kernel time per message not above 0)"
+    cpus = len(os.sched_getaffinity(0))
+    reached = [s.rate / (cpus / k * 1e6) for s, k in zip(runs, kernel)]
+    if max(reached) > 1:
+        return (f"kernel floor: measurement failed (a round's rate came out at {max(reached):.0%}"
+                " of its floor: the guest's CPU time undercounted the kernel's work)")
+    floor = cpus / statistics.median(kernel) * 1e6
+    return f"kernel floor {floor / 1e3:.1f}k msg/s, reached {spread(reached, 2)} of it"
 
 
 def report_workload(name, best, samples):
@@ -151,21 +186,14 @@ def report_workload(name, best, samples):
     theirs, mine = samples["perftest"], samples["rdmabench"]
     ratios = [m.rate / t.rate for t, m in zip(theirs, mine)]
     print(f"\n{name}: perftest `{best[0].case.label}`, rdmabench `{best[1].case.label}`")
-    print(f"  rate, k msg/s: perftest {med(theirs, lambda s: s.rate) / 1e3:.1f}, rdmabench "
-          f"{med(mine, lambda s: s.rate) / 1e3:.1f}; ours/perftest {spread(ratios)}")
-    print(f"  process CPU us/msg, client/server: perftest {med(theirs, lambda s: s.client_us):.2f}/"
-          f"{med(theirs, lambda s: s.server_us):.2f}, rdmabench {med(mine, lambda s: s.client_us):.2f}/"
-          f"{med(mine, lambda s: s.server_us):.2f} (its own counters "
-          f"{med(mine, lambda s: s.engine_us[0]):.2f}/{med(mine, lambda s: s.engine_us[1]):.2f})")
+    print(f"  rate, k msg/s: perftest {spread([s.rate / 1e3 for s in theirs], 1)}, rdmabench "
+          f"{spread([s.rate / 1e3 for s in mine], 1)}; "
+          f"{ratio_words.label('message rate', True)} {spread(ratios)}")
     for tool, runs in samples.items():
-        parts = {k: med(runs, lambda s: s.guest_us[k]) for k in KINDS}
-        busy = sum(parts[k] for k in KINDS if k != "idle")
-        kernel = parts["system"] + parts["softirq"]
-        floor = len(os.sched_getaffinity(0)) / kernel * 1e6 if kernel > 0 else float("inf")
-        rate = med(runs, lambda s: s.rate)
-        print(f"  whole guest us/msg, {tool:<9}: " +
-              ", ".join(f"{k} {parts[k]:.2f}" for k in KINDS) +
-              f"; busy {busy:.2f}; kernel floor {floor / 1e3:.1f}k msg/s, reached {rate / floor:.0%}")
+        print("\n".join(cpu_lines(tool, runs)))
+    for tool, runs in samples.items():
+        parts = ", ".join(f"{k} {spread([s.guest_us[k] for s in runs], 2)}" for k in KINDS)
+        print(f"  whole guest us/msg, {tool:<9}: {parts}; {floor_text(runs)}")
 
 
 def main():

@@ -8,6 +8,8 @@ import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from rdmabench_tools import ratio_words
+
 
 class ReportError(Exception):
     """A report file could not be written (the message names it and why)."""
@@ -24,7 +26,7 @@ def _failure_text(row):
     if not math.isnan(row.change_pct):
         lines.append(f"change: {row.change_pct:+.2f} %")
     if not math.isnan(row.slowdown):
-        lines.append(f"slowdown: {row.slowdown:.4f}x (NEW against BASE; above 1 is slower)")
+        lines.append(f"slowdown: {row.slowdown:.4f}x (NEW against BASE; {ratio_words.BELOW})")
     if row.p_value is not None:
         lines.append(f"p (one-sided Mann-Whitney U): {row.p_value:.4f}")
     if row.wire:

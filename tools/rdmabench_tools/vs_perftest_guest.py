@@ -1,6 +1,7 @@
 """Runs inside the rxe guest (see tools/vs-perftest): perftest and rdmabench on the same rxe
 device, alternating, with matching sizes, iterations, tx depth and signalling; prints
-ours/perftest ratios as the median and range over the rounds.
+rdmabench/perftest ratios as the median and range over the rounds, each saying which way is
+better (tools/rdmabench_tools/ratio_words.py).
 
 Usage: tools/lib/run-module vs_perftest_guest BUILD --rounds R --bw-iters N --lat-iters N [--scale-out]
                            [--match REGEX]
@@ -10,7 +11,9 @@ Figures, in the same units for both tools:
 - latency: perftest's t_typical (its median) against rdmabench's p50;
 - CPU per message of the client and of the server process: total user+system CPU time
   (getrusage of each process), measured at N and at 2N messages; the difference divided by
-  N leaves setup and teardown out for both tools alike.
+  N leaves setup and teardown out for both tools alike. A difference below zero (the 2N run
+  took less CPU than the N run: noise larger than the work) is a failed measurement, shown as
+  such and never as a figure.
 In the deterministic guest (tools/rxe-vm --deterministic) only the cases it can measure run:
 no busy polling where the peer's user space must act (docs/soft-roce.md, "Choosing a mode").
 --scale-out runs the scale-out cases instead: several QPs (-q 4 / --qps 4), both directions
@@ -29,7 +32,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from rdmabench_tools import server_harness
+from rdmabench_tools import ratio_words, server_harness, text_table
 from rdmabench_tools.rxe_guest import deterministic_guest
 
 HOST = "127.0.0.1"
@@ -160,11 +163,11 @@ def placement():
     return ["taskset", "-c", "0"], ["taskset", "-c", "1"]
 
 
-def run_pair(server_cmd, client_cmd, port):
+def run_pair(server_cmd, client_cmd, port, ready_timeout=10.0):
     """(client stdout, client CPU s, server CPU s) of one server/client pair; the server ends
     by itself after its one run (perftest; rdmabench serve --once)."""
     server_pin, client_pin = placement()
-    with server_harness.Server(server_pin + server_cmd, port) as server, \
+    with server_harness.Server(server_pin + server_cmd, port, ready_timeout=ready_timeout) as server, \
             tempfile.TemporaryFile(mode="w+") as errors:
         client = subprocess.Popen(client_pin + client_cmd, stdout=subprocess.PIPE,
                                   stderr=errors, text=True)
@@ -173,8 +176,8 @@ def run_pair(server_cmd, client_cmd, port):
         return out, client_cpu, cpu_seconds(server.proc)
 
 
-def perftest(case, iters):
-    """(figure, client CPU s, server CPU s); figure is MiB/s (bw) or median us (lat)."""
+def perftest_args(case, iters):
+    """perftest's command line for `case` (the server's; the client adds the host)."""
     args = [case.tool, "-d", "rxe0", "-x", "1", "-s", str(case.size), "-F",
             "-p", str(PERFTEST_PORT), *case.perftest_args]
     args += ["-D", str(case.duration), "-f", str(DURATION_MARGIN)] if case.duration else \
@@ -183,7 +186,12 @@ def perftest(case, iters):
         args += ["-t", str(case.tx_depth)]
     if case.cq == "event":
         args += ["-e"]
-    cmd = ["timeout", "300", "stdbuf", "-oL", *args]
+    return args
+
+
+def perftest(case, iters):
+    """(figure, client CPU s, server CPU s); figure is MiB/s (bw) or median us (lat)."""
+    cmd = ["timeout", "300", "stdbuf", "-oL", *perftest_args(case, iters)]
     out, client_cpu, server_cpu = run_pair(cmd, cmd + [HOST], PERFTEST_PORT)
     rows = [l.split() for l in out.splitlines() if re.match(r"^\s*\d+\s+\d+\s+[\d.]+", l)]
     if not rows:
@@ -197,17 +205,23 @@ def perftest(case, iters):
     return figure, client_cpu, server_cpu
 
 
-def our_row(build, case, iters):
-    """(result row, client CPU s, server CPU s) of one rdmabench run."""
+def our_commands(build, case, iters, out):
+    """(server, client) command lines of one rdmabench run of `case`, its results to `out`."""
     exe = str(build / "rdmabench")
     server = [exe, "serve", "--port", str(OUR_PORT), "--once", "--timeout", "60"]
+    client = [exe, "run", HOST, "--port", str(OUR_PORT), "--cm", "oob", "--timeout", "60",
+              "--pattern", case.pattern, "--mode", case.mode, "--cq", case.cq,
+              "--sizes", str(case.size), "--tx-depth", str(case.tx_depth),
+              "--signal-every", str(PERFTEST_SIGNAL_EVERY), "--out", str(out), *case.our_args]
+    client += ["--duration", str(case.duration), "--margin", str(DURATION_MARGIN)] \
+        if case.duration else ["--iters", str(iters)]
+    return server, client
+
+
+def our_row(build, case, iters):
+    """(result row, client CPU s, server CPU s) of one rdmabench run."""
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
-        client = [exe, "run", HOST, "--port", str(OUR_PORT), "--cm", "oob", "--timeout", "60",
-                  "--pattern", case.pattern, "--mode", case.mode, "--cq", case.cq,
-                  "--sizes", str(case.size), "--tx-depth", str(case.tx_depth),
-                  "--signal-every", str(PERFTEST_SIGNAL_EVERY), "--out", f.name, *case.our_args]
-        client += ["--duration", str(case.duration), "--margin", str(DURATION_MARGIN)] \
-            if case.duration else ["--iters", str(iters)]
+        server, client = our_commands(build, case, iters, f.name)
         _, client_cpu, server_cpu = run_pair(server, client, OUR_PORT)
         row = json.load(open(f.name))["benchmarks"][0]
     if row.get("error_occurred"):
@@ -237,6 +251,16 @@ def whole_chains(case, iters):
     return -(-iters // chain) * chain
 
 
+# A CPU-per-message figure that could not be measured: the 2N run took less CPU than the N run.
+FAILED = float("nan")
+
+
+def per_message(big_s, small_s, messages):
+    """CPU us per message from the 2N and N runs' seconds; FAILED where it came out negative."""
+    us = (big_s - small_s) / messages * 1e6
+    return us if us >= 0 else FAILED
+
+
 def measure(tool, case, iters):
     """figure at 2N messages, and client/server CPU us per message from N and 2N (a timed
     window: the figure alone)."""
@@ -244,7 +268,7 @@ def measure(tool, case, iters):
         return tool(case, 0)[0], None, None
     fig, c2, s2 = tool(case, 2 * iters)
     _, c1, s1 = tool(case, iters)
-    return fig, (c2 - c1) / iters * 1e6, (s2 - s1) / iters * 1e6
+    return fig, per_message(c2, c1, iters), per_message(s2, s1, iters)
 
 
 # Below this CPU per message a side is passive (the target of write and read bw): its figure is
@@ -252,19 +276,31 @@ def measure(tool, case, iters):
 PASSIVE_CPU_US = 5.0
 
 
+def failed(*figures):
+    """Whether any of these CPU figures is a failed measurement (None: not measured)."""
+    return any(f is not None and f != f for f in figures)
+
+
+def cpu_ratio(theirs, mine):
+    """rdmabench/perftest of one side's CPU per message: FAILED where either measurement
+    failed, None where either side is passive (or a timed window measured none)."""
+    if failed(theirs, mine):
+        return FAILED
+    if theirs is None or min(theirs, mine) < PASSIVE_CPU_US:
+        return None
+    return mine / theirs
+
+
 def ratios(case, theirs, mine):
-    """ours/perftest for bandwidth; perftest/ours for latency and CPU: > 1 means ours is better.
-    A CPU ratio is None where either side is passive."""
-    fig = mine[0] / theirs[0] if case.mode == "bw" else theirs[0] / mine[0]
-    cpu = [theirs[i] / mine[i]
-           if theirs[i] is not None and min(theirs[i], mine[i]) >= PASSIVE_CPU_US else None
-           for i in (1, 2)]
-    return fig, *cpu
+    """rdmabench/perftest of the figure and of each side's CPU per message."""
+    return mine[0] / theirs[0], *(cpu_ratio(theirs[i], mine[i]) for i in (1, 2))
 
 
 def spread_text(values):
+    if failed(*values):
+        return "measurement failed (2N run took less CPU than N)"
     if any(v is None for v in values):
-        return "- (passive or noise)"
+        return "- (passive side)"
     return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
 
 
@@ -298,18 +334,23 @@ def alternate_rounds(args, cases):
 
 
 def print_ratios(cases, results):
-    print(f"\n{'test':<24} {'unit':<9} {'perftest':>9} {'rdmabench':>9}  {'ratio, median (range)':<24}"
-          f" {'client CPU/msg ratio':<24} {'server CPU/msg ratio':<24}")
+    head = ["test", "unit", "perftest", "rdmabench", "rdmabench/perftest, median (range)",
+            "which way", f"client CPU/msg rdmabench/perftest ({ratio_words.BELOW})",
+            f"server CPU/msg rdmabench/perftest ({ratio_words.BELOW})"]
+    body = []
     for case in cases:
         rows = results[case.label]
         unit = "MiB/s" if case.mode == "bw" else "mean us" if case.duration else "p50 us"
         theirs = statistics.median(t[0][0] for t in rows)
         mine = statistics.median(t[1][0] for t in rows)
         cells = [spread_text([t[2][i] for t in rows]) for i in range(3)]
-        print(f"{case.label:<24} {unit:<9} {theirs:>9.2f} {mine:>9.2f}  {cells[0]:<24} {cells[1]:<24} {cells[2]:<24}")
-    print("\nratio > 1: rdmabench better (bandwidth: ours/perftest; latency and CPU per message: "
-          "perftest/ours). CPU per message: process CPU time at 2N minus at N messages, over N;"
-          f" no ratio where either tool's side stays under {PASSIVE_CPU_US:g} us (a passive target).")
+        body.append([case.label, unit, f"{theirs:.2f}", f"{mine:.2f}", cells[0],
+                     ratio_words.better(case.mode == "bw"), cells[1], cells[2]])
+    print("\n" + text_table.render(head, body))
+    print("\nEvery ratio is rdmabench/perftest: bandwidth above 1 is better, latency and CPU per "
+          "message below 1 is better. CPU per message: process CPU time at 2N minus at N messages,"
+          f" over N; no ratio where either tool's side stays under {PASSIVE_CPU_US:g} us (a "
+          "passive target).")
 
 
 def print_rates_and_cpu(cases, results):
@@ -324,10 +365,16 @@ def print_rates_and_cpu(cases, results):
         rows = results[case.label]
         if case.duration:
             continue  # no CPU figures for a timed window
-        cpu = [(statistics.median(t[0][i] for t in rows), statistics.median(t[1][i] for t in rows))
-               for i in (1, 2)]
-        print(f"  {case.label:<15} CPU us/msg perftest/rdmabench: client {cpu[0][0]:.2f}/{cpu[0][1]:.2f},"
-              f" server {cpu[1][0]:.2f}/{cpu[1][1]:.2f}")
+        cpu = [[cpu_text([t[k][i] for t in rows]) for k in (0, 1)] for i in (1, 2)]
+        print(f"  {case.label:<15} CPU us/msg, perftest and rdmabench: client {cpu[0][0]} and "
+              f"{cpu[0][1]}, server {cpu[1][0]} and {cpu[1][1]}")
+
+
+def cpu_text(values):
+    """The median of one tool's CPU per message over the rounds, or that it failed."""
+    if any(v != v for v in values):
+        return "failed"
+    return f"{statistics.median(values):.2f}"
 
 
 def main():

@@ -1,0 +1,150 @@
+"""Runs inside the rxe guest (tools/vs-perftest --cost): what each tool spends per message,
+counted rather than timed, so that it says on any machine what rdmabench itself costs:
+- user-space instructions: valgrind --tool=callgrind's total (every instruction the process runs
+  in user space, its libraries and the verbs provider included; the kernel's work is not in it);
+- system calls: strace -c -f's total (every thread).
+Each side (client and server) of each tool runs under the counter at N and at 2N messages; the
+difference over N leaves setup and teardown out. A difference below 0 is a failed measurement,
+shown as such, never as a figure. Three tools per case: perftest (its default post path, the
+extended API), rdmabench (--post-api auto, the extended API where the device has it) and
+rdmabench --post-api classic (ibv_post_send).
+
+Usage: tools/lib/run-module cost_guest BUILD [--messages N] [--match REGEX]
+
+Busy polling counts its empty polls too: a spinning side's instructions per message include
+the polls that found nothing, which depend on how fast the other side answers (in the
+deterministic guest, reproducibly so).
+"""
+import argparse
+import dataclasses
+import re
+import tempfile
+from pathlib import Path
+
+from rdmabench_tools import ratio_words, text_table
+from rdmabench_tools import vs_perftest_guest as vs
+from rdmabench_tools.rxe_guest import deterministic_guest
+
+SIDES = ("client", "server")
+CLASSIC = ("--post-api", "classic")
+READY_TIMEOUT = 300.0  # s: a server under valgrind takes tens of seconds to listen
+
+
+@dataclasses.dataclass(frozen=True)
+class Counter:
+    name: str    # what the table calls it
+    unit: str
+
+    def prefix(self, out):
+        """The command that runs a process under this counter, its count to file `out`."""
+        if self.name == "instructions":
+            return ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "-q"]
+        return ["strace", "-c", "-f", "-o", str(out)]
+
+    def read(self, out):
+        """The count the counter left in `out`."""
+        text = Path(out).read_text()
+        if self.name == "instructions":
+            m = re.search(r"^summary:\s+(\d+)", text, re.M)
+        else:
+            m = re.search(r"^\s*100\.00\s+\S+\s+\S+\s+(\d+)\s+(?:\d+\s+)?total\s*$", text, re.M)
+        if not m:
+            raise RuntimeError(f"no total in {out}:\n{text[-1500:]}")
+        return int(m.group(1))
+
+
+COUNTERS = (Counter("instructions", "user-space instructions/msg"),
+            Counter("syscalls", "system calls/msg"))
+
+
+def tools(build):
+    """(name, commands(case, iters, tmp) -> (server, client, port)) of the three tools."""
+    def perftest(case, iters, tmp):
+        cmd = vs.perftest_args(case, iters)
+        return cmd, cmd + [vs.HOST], vs.PERFTEST_PORT
+
+    def ours(extra):
+        def commands(case, iters, tmp):
+            c = dataclasses.replace(case, our_args=case.our_args + extra)
+            return (*vs.our_commands(build, c, iters, Path(tmp) / "out.json"), vs.OUR_PORT)
+        return commands
+    return [("perftest", perftest), ("rdmabench", ours(())), ("rdmabench classic", ours(CLASSIC))]
+
+
+def counted_run(commands, case, iters, counter):
+    """{side: count} of one server/client pair, each side under `counter`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        server, client, port = commands(case, iters, tmp)
+        out = {side: Path(tmp) / f"{side}.count" for side in SIDES}
+        vs.run_pair(["timeout", "1200", *counter.prefix(out["server"]), *server],
+                    ["timeout", "1200", *counter.prefix(out["client"]), *client], port,
+                    ready_timeout=READY_TIMEOUT)
+        return {side: counter.read(out[side]) for side in SIDES}
+
+
+def per_message(commands, case, messages, counter):
+    """{side: count per message} from the 2N and N runs (None: the difference came out below 0,
+    a failed measurement)."""
+    iters = vs.whole_chains(case, messages)
+    big = counted_run(commands, case, 2 * iters, counter)
+    small = counted_run(commands, case, iters, counter)
+    return {side: (big[side] - small[side]) / iters if big[side] >= small[side] else None
+            for side in SIDES}
+
+
+def cell(value):
+    return "measurement failed (2N below N)" if value is None else f"{value:.1f}"
+
+
+def ratio_cell(mine, theirs):
+    if mine is None or theirs is None or theirs == 0:
+        return "-"
+    return f"{mine / theirs:.3f}"
+
+
+def table(results, names):
+    head = ["case", "side", "counted", *names,
+            f"rdmabench/perftest ({ratio_words.BELOW})",
+            f"rdmabench/rdmabench classic ({ratio_words.BELOW})"]
+    body = []
+    for label, by_counter in results.items():
+        for counter in COUNTERS:
+            counts = by_counter[counter.name]
+            for side in SIDES:
+                figures = [counts[n][side] for n in names]
+                body.append([label, side, counter.unit, *map(cell, figures),
+                             ratio_cell(figures[1], figures[0]), ratio_cell(figures[1], figures[2])])
+    return text_table.render(head, body)
+
+
+def main():
+    p = argparse.ArgumentParser(prog="cost_guest", description=__doc__.split("\n\n")[0])
+    p.add_argument("build", type=Path)
+    p.add_argument("--messages", type=int, default=1000)
+    p.add_argument("--match", default="", help="only the cases whose label this regex finds")
+    args = p.parse_args()
+    deterministic = deterministic_guest()
+    cases = [c for c in (vs.DETERMINISTIC if deterministic else vs.ORDINARY)
+             if re.search(args.match, c.label) and not c.duration]
+    if not cases:
+        raise SystemExit(f"vs-perftest: no case matches --match {args.match!r}")
+    named = tools(args.build)
+    print(f"{'deterministic guest (icount)' if deterministic else 'ordinary guest'}; "
+          f"{len(cases)} cases, each tool's both sides counted at {args.messages} and "
+          f"{2 * args.messages} messages", flush=True)
+    results = {}
+    for case in cases:
+        results[case.label] = {c.name: {} for c in COUNTERS}
+        for counter in COUNTERS:
+            for name, commands in named:
+                got = per_message(commands, case, args.messages, counter)
+                results[case.label][counter.name][name] = got
+                print(f"{case.label}, {name}, {counter.unit}: client {cell(got['client'])}, "
+                      f"server {cell(got['server'])}", flush=True)
+    print("\n" + table(results, [n for n, _ in named]))
+    print(f"\nCounted at N and 2N messages, the difference over N. Every ratio is "
+          f"rdmabench/perftest or rdmabench/rdmabench classic: {ratio_words.BELOW}.")
+
+
+if __name__ == "__main__":
+    main()
