@@ -6,11 +6,10 @@
 
 #include "datapath/pattern.h"
 #include "datapath/sequenced_ping_pong.h"
-#include "datapath/transfer_loops.h"
 
 namespace rdmabench {
 
-class SendImmPattern final : public TransportPattern {
+class SendImmPattern final : public SequencedPattern<SendImmPattern> {
  public:
   static constexpr PatternInfo kInfo{
       .name = "send_imm",
@@ -25,22 +24,6 @@ class SendImmPattern final : public TransportPattern {
       .sizes = {},
       .needs = {}};
 
-  ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
-                               std::chrono::milliseconds timeout) override {
-    return sequenced_ping_pong(s, kInfo.opcode, length, samples, timeout, check);
-  }
-  ServerCount run_server(QpStream& s, const RunLength& length,
-                         std::chrono::milliseconds timeout) override {
-    return sequenced_echo(s, kInfo.opcode, length, timeout, check);
-  }
-
-  // The stream's index-th message of the run carries the stream's sequence + index (or a
-  // later one, after losses over a transport that may lose messages).
-  uint64_t check_bw_receive(QpStream& s, const ibv_wc& wc, uint64_t index) override {
-    return check(s, wc, bw_expected_sequence(s, wc, index));
-  }
-
- private:
   // A wrong or missing immediate, or a wrong length, counts as one error each, plus any
   // corrupt payload bytes in the receive's slot.
   static uint64_t check(QpStream& s, const ibv_wc& wc, uint64_t expected_seq) {

@@ -6,11 +6,10 @@
 
 #include "datapath/pattern.h"
 #include "datapath/sequenced_ping_pong.h"
-#include "datapath/transfer_loops.h"
 
 namespace rdmabench {
 
-class WriteImmPattern final : public TransportPattern {
+class WriteImmPattern final : public SequencedPattern<WriteImmPattern> {
  public:
   static constexpr PatternInfo kInfo{
       .name = "write_imm",
@@ -25,22 +24,6 @@ class WriteImmPattern final : public TransportPattern {
       .sizes = {},
       .needs = {.reliable = false, .connected = true}};
 
-  ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
-                               std::chrono::milliseconds timeout) override {
-    return sequenced_ping_pong(s, kInfo.opcode, length, samples, timeout, check);
-  }
-  ServerCount run_server(QpStream& s, const RunLength& length,
-                         std::chrono::milliseconds timeout) override {
-    return sequenced_echo(s, kInfo.opcode, length, timeout, check);
-  }
-
-  // The stream's index-th message of the run carries the stream's sequence + index (or a
-  // later one, after losses over a transport that may lose messages).
-  uint64_t check_bw_receive(QpStream& s, const ibv_wc& wc, uint64_t index) override {
-    return check(s, wc, bw_expected_sequence(s, wc, index));
-  }
-
- private:
   // An out-of-order or wrong immediate counts as one error, plus any corrupt data bytes.
   static uint64_t check(QpStream& s, const ibv_wc& wc, uint64_t expected_seq) {
     const bool imm_ok = carries_sequence(wc, expected_seq);

@@ -1,7 +1,7 @@
-// lat for the patterns whose messages carry their sequence number as the immediate, both
-// ways (write_imm, send_imm): the client's ping-pong and the server's echo. `check(s, wc, seq)`
-// counts what a check run finds wrong in the receive of message `seq`; it is called in check
-// runs only.
+// The patterns whose messages carry their sequence number as the immediate, both ways
+// (write_imm, send_imm): lat's client ping-pong and server echo, and SequencedPattern, what each
+// such pattern does but check its receives. `check(s, wc, seq)` counts what a check run finds
+// wrong in the receive of message `seq`; it is called in check runs only.
 #pragma once
 
 #include <arpa/inet.h>
@@ -68,5 +68,27 @@ inline uint64_t bw_expected_sequence(const QpStream& s, const ibv_wc& wc, uint64
   const uint32_t ahead = ntohl(wc.imm_data) - static_cast<uint32_t>(expected);
   return ahead < (1u << 31) ? expected + ahead : expected;
 }
+
+// What every sequenced pattern does, by its description's opcode: a pattern file derives from
+// SequencedPattern<itself> and gives its kInfo and its receive check,
+// `static uint64_t check(QpStream&, const ibv_wc&, uint64_t expected_seq)`.
+template <typename Described>
+class SequencedPattern : public TransportPattern {
+ public:
+  ClientMeasurement run_client(QpStream& s, const RunLength& length, std::span<uint64_t> samples,
+                               std::chrono::milliseconds timeout) override {
+    return sequenced_ping_pong(s, Described::kInfo.opcode, length, samples, timeout,
+                               Described::check);
+  }
+  ServerCount run_server(QpStream& s, const RunLength& length,
+                         std::chrono::milliseconds timeout) override {
+    return sequenced_echo(s, Described::kInfo.opcode, length, timeout, Described::check);
+  }
+  // The stream's index-th message of the run carries the stream's sequence + index (or a
+  // later one, after losses over a transport that may lose messages).
+  uint64_t check_bw_receive(QpStream& s, const ibv_wc& wc, uint64_t index) override {
+    return Described::check(s, wc, bw_expected_sequence(s, wc, index));
+  }
+};
 
 }  // namespace rdmabench
