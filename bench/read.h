@@ -30,7 +30,7 @@ class ReadPattern final : public TransportPattern {
     return with_poller(s, timeout, [&](auto& poller) {
       SendRequest req(s, IBV_WR_RDMA_READ);
       ClientMeasurement m;
-      const bool verify = s.checking;
+      const bool verify = s.checking();
       time_round_trips(s.sample_clock(), s.spec(), length, samples, m, [&](uint64_t i) {
         if (verify) std::fill_n(s.target(0), s.spec().size, uint8_t{0});
         req.post(s, i + 1, true);
@@ -44,7 +44,7 @@ class ReadPattern final : public TransportPattern {
   // Testing only (--debug-corrupt, in check runs): damage what the client will read, before
   // it starts reading.
   void before_server_run(QpStream& s) override {
-    if (s.corrupt_from != QpStream::kNever) s.target(0)[0] ^= 0xff;
+    if (s.corrupt_from() != QpStream::kNever) s.target(0)[0] ^= 0xff;
   }
   ServerCount run_server(QpStream&, const RunLength&, std::chrono::milliseconds) override {
     return {};  // passive target

@@ -30,7 +30,7 @@ class SendPattern final : public TransportPattern {
       time_round_trips(s.sample_clock(), s.spec(), length, samples, m, [&](uint64_t i) {
         req.post(s, i + 1, signal_this(s.spec(), s.sequence++));
         drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
-          if (s.checking) m.verify_errors += check(s, wc);
+          if (s.checking()) m.verify_errors += check(s, wc);
         });
       });
       if (length.timed_window()) EndOfStream().post(s, m.all_round_trips + 1);
@@ -59,7 +59,7 @@ class SendPattern final : public TransportPattern {
 
  private:
   static uint64_t check(QpStream& s, const ibv_wc& wc) {
-    if (!s.checking) return 0;
+    if (!s.checking()) return 0;
     return check_received(s, wc.wr_id) + (s.payload_length(wc) != s.spec().size ? 1 : 0);
   }
 };

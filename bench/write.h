@@ -92,7 +92,7 @@ class WritePattern final : public TransportPattern {
         *out_marker = write_detail::marker_for(seq);
         write_detail::post_write(ep, poller, req, seq);
         write_detail::wait_for_marker(ep, poller, write_detail::marker_for(seq), timeout);
-        if (ep.checking) m.verify_errors += count_payload_errors(ep);
+        if (ep.checking()) m.verify_errors += count_payload_errors(ep);
       });
       if (length.timed_window()) {  // the server's echo ends at the end marker
         *out_marker = write_detail::kEndMarker;
@@ -114,7 +114,7 @@ class WritePattern final : public TransportPattern {
         if (!write_detail::wait_for_marker(ep, poller, write_detail::marker_for(seq), timeout))
           break;
         ++ep.sequence;
-        if (ep.checking) c.errors += count_payload_errors(ep);
+        if (ep.checking()) c.errors += count_payload_errors(ep);
         *out_marker = write_detail::marker_for(seq);
         write_detail::post_write(ep, poller, reply, seq);
       }
@@ -127,7 +127,7 @@ class WritePattern final : public TransportPattern {
   }
 
   uint64_t verify_after_run(QpStream& ep) override {
-    return ep.checking && ep.spec().mode == Mode::kBandwidth ? check_slot(ep, 0) : 0;
+    return ep.checking() && ep.spec().mode == Mode::kBandwidth ? check_slot(ep, 0) : 0;
   }
 
  private:

@@ -93,7 +93,7 @@ nlohmann::json oob_message(const OobLocal& local, ibv_mtu mtu, QpStream& s) {
           {"lid", local.address.lid},
           {"gid", format_gid(local.address.gid)},
           {"mtu", static_cast<int>(mtu)},
-          {"rd_atomic", s.rd_atomic},
+          {"rd_atomic", s.rd_atomic()},
           {"buf", buffer_json(s.local_buffer())}};
 }
 
@@ -112,12 +112,12 @@ void connect_qp(QpStream& s, OobLocal& local, const nlohmann::json& peer, ibv_mt
   local.path.mtu = mtu;
   local.path.rd_atomic = static_cast<uint8_t>(std::min<uint32_t>(
       local.path.rd_atomic, unsigned_as<uint32_t>(peer, kOob, "rd_atomic", 1, 255)));
-  s.rd_atomic = local.path.rd_atomic;
+  s.set_rd_atomic(local.path.rd_atomic);
   const QpAddress address = peer_address(peer);
   s.qp().to_rtr(address, local.path);
   s.qp().to_rts(local.address.psn, local.path);
   if (!s.spec().transport->connected) s.connect_datagram(address, local.path);
-  s.remote = buffer_from(peer, kOob, s.spec().size);
+  s.connect_remote(buffer_from(peer, kOob, s.spec().size));
 }
 
 }  // namespace

@@ -16,8 +16,8 @@ void ready_cm_stream(QpStream& s, bool receives) {
 
 rdma_conn_param conn_param(const QpStream& s) {
   rdma_conn_param p{};
-  p.initiator_depth = static_cast<uint8_t>(s.rd_atomic);
-  p.responder_resources = static_cast<uint8_t>(s.rd_atomic);
+  p.initiator_depth = static_cast<uint8_t>(s.rd_atomic());
+  p.responder_resources = static_cast<uint8_t>(s.rd_atomic());
   p.retry_count = 7;
   p.rnr_retry_count = 7;
   return p;
@@ -55,7 +55,7 @@ void exchange_buffers(ControlChannel& control, Endpoint& ep, bool client) {
     for (auto& st : ep.streams())
       control.send({{"type", "buf"}, {"buf", buffer_json(st->local_buffer())}});
   for (auto& st : ep.streams())
-    st->remote = buffer_from(control.receive("buf"), {"buf"}, ep.spec().size);
+    st->connect_remote(buffer_from(control.receive("buf"), {"buf"}, ep.spec().size));
   if (!client)
     for (auto& st : ep.streams())
       control.send({{"type", "buf"}, {"buf", buffer_json(st->local_buffer())}});

@@ -43,7 +43,7 @@ uint8_t* fetch_slot(Stream& s, uint64_t n) {
 // operand is wrong (fetch_add adds 2, compare_swap compares with the wrong value).
 template <typename Stream>
 void set_atomic_operands(Stream& s, ibv_send_wr& wr, uint64_t n) {
-  const bool corrupt = s.posted == s.corrupt_from;
+  const bool corrupt = s.posted == s.corrupt_from();
   wr.sg_list->addr = reinterpret_cast<uintptr_t>(fetch_slot(s, n));
   if (wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
     wr.wr.atomic.compare_add = atomic_counter_after(wr.opcode, n) + (corrupt ? 1 : 0);

@@ -27,7 +27,7 @@ inline ClientMeasurement atomic_round_trips(QpStream& s, ibv_wr_opcode opcode,
       set_atomic_operands(s, req.wr(), n);
       req.post(s, i + 1, true);
       await_completion(s, poller, i + 1);
-      if (s.checking) m.verify_errors += count_wrong_fetch(s, opcode, n);
+      if (s.checking()) m.verify_errors += count_wrong_fetch(s, opcode, n);
     });
     return m;
   });
@@ -46,7 +46,7 @@ inline uint64_t check_peer_counter(QpStream& s, ibv_wr_opcode opcode,
   const ibv_sge local{reinterpret_cast<uintptr_t>(s.source()),
                       static_cast<uint32_t>(kAtomicOperandBytes), s.buffer().lkey()};
   SendWorkRequest read =
-      SendWorkRequest::rdma(IBV_WR_RDMA_READ, local, {s.remote.address, s.remote.rkey});
+      SendWorkRequest::rdma(IBV_WR_RDMA_READ, local, {s.remote().address, s.remote().rkey});
   const uint64_t id = s.send_id(kInStreamMask);
   read.native().wr_id = id;
   read.native().send_flags = IBV_SEND_SIGNALED;

@@ -147,7 +147,7 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
       if (with_imm) r.wr().imm_data = htonl(static_cast<uint32_t>(seq));
       if (atomic) set_atomic_operands(st.s, r.wr(), seq);
       r.prepare(st.s, st.s.send_id(next),
-                next % spec.signal_every == 0 || next == st.limit || st.s.checking);
+                next % spec.signal_every == 0 || next == st.limit || st.s.checking());
     }
     st.sends.post(st.s, chain);
     st.posted += chain;
@@ -185,7 +185,7 @@ int take_receive(StreamState<Stream>& st, const ibv_wc& wc, const LanePlan& plan
     st.peer_ended = true;
     return ends_at_marker(plan) ? 1 : 0;
   }
-  if (st.s.checking) [[unlikely]]
+  if (st.s.checking()) [[unlikely]]
     verify_errors += checks.check_bw_receive(st.s, wc, st.received);
   return ++st.received == plan.length.iterations && !ends_at_marker(plan) ? 1 : 0;
 }
@@ -365,7 +365,7 @@ LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LaneP
         receiving -= lane_detail::take_receive(st, wc[i], plan, checks, result.verify_errors);
         continue;
       }
-      if (st.s.checking) [[unlikely]]
+      if (st.s.checking()) [[unlikely]]
         result.verify_errors += checks.check_bw_completion(st.s, wc[i]);
       const uint64_t seq = wc[i].wr_id & kInStreamMask;
       if (seq <= st.done) continue;

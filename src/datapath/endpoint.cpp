@@ -79,7 +79,7 @@ QpStream& Endpoint::add_stream(StreamConnection connection) {
   auto stream = std::make_unique<QpStream>(
       spec_, side_, name_, i, *pd_, *groups_[spec_.cq_of_qp(i)], std::move(connection),
       kMaxReceiveRingBytes / spec_.qps, shared_receives_.get());
-  stream->rd_atomic = rd_atomic_;
+  stream->set_rd_atomic(rd_atomic_);
   const std::lock_guard<std::mutex> hold(streams_lock_);
   streams_.push_back(std::move(stream));
   return *streams_.back();
@@ -112,18 +112,13 @@ Lane Endpoint::lane(uint32_t t) {
 }
 
 void Endpoint::begin_run(bool check, uint64_t corrupt_from, const RunAbort* abort) {
-  for (auto& s : streams_) {
-    s->checking = check;
-    s->posted = 0;
-    s->abort = abort;
-    if (check) s->corrupt_from = corrupt_from;
-  }
+  for (auto& s : streams_) s->begin_run(check, corrupt_from, abort);
   for (auto& g : groups_) g->counts = {};
   events_->begin_run();
 }
 
 void Endpoint::end_run() {
-  for (auto& s : streams_) s->abort = nullptr;
+  for (auto& s : streams_) s->end_run();
 }
 
 PollCounts Endpoint::poll_counts_of_lane(uint32_t t) {

@@ -97,8 +97,8 @@ void QpStream::post_initial_receives() {
 
 void QpStream::end_check_run() {
   fill_buffer();  // 0 in write lat's marker byte can never be mistaken for an arrival
-  checking = false;
-  corrupt_from = kNever;
+  checking_ = false;
+  corrupt_from_ = kNever;
 }
 
 void QpStream::connect_datagram(const QpAddress& peer, const QpPath& path) {

@@ -75,10 +75,10 @@ class QpStream {
             strategy(),
             timeout,
             spec_.poll_batch,
-            abort != nullptr ? &abort->raised : nullptr,
+            abort_ != nullptr ? &abort_->raised : nullptr,
             abort_fd(),
             &name_,
-            abort != nullptr ? &abort->peer_ended : nullptr,
+            abort_ != nullptr ? &abort_->peer_ended : nullptr,
             !spec_.transport->reliable};
   }
   MemoryRegion& buffer() noexcept { return *buffer_; }
@@ -129,34 +129,46 @@ class QpStream {
   // post_api (the API its sends go through: ex or classic), tclass, sl, comp_vector (its CQ's),
   // comp_vectors (the device's), page_size (its buffer's)}.
   nlohmann::json path_in_use(const Context& context);
-  RemoteBuffer remote;    // filled by the bootstrap
-  uint64_t sequence = 0;  // continues across runs (write-lat markers, imm numbers)
+  // The peer's buffer (RDMA write, read and atomics), as the bootstrap learnt it.
+  const RemoteBuffer& remote() const noexcept { return remote_; }
+  void connect_remote(const RemoteBuffer& peer) noexcept { remote_ = peer; }
+  // RDMA reads and atomics this QP keeps in flight, as negotiated with the peer.
+  uint32_t rd_atomic() const noexcept { return rd_atomic_; }
+  void set_rd_atomic(uint32_t outstanding) noexcept { rd_atomic_ = outstanding; }
 
-  // Set per run by the client session or the server, outside any timed window. A --verify
-  // check run is a run of its own, untimed, in which receivers check every message.
-  static constexpr uint64_t kNever = UINT64_MAX;
-  bool checking = false;
-  // Testing only (--debug-corrupt, in check runs): from this send of the run on, the sender's
-  // payload carries one wrong byte, which the receiver's checks must catch.
-  uint64_t corrupt_from = kNever;
-  uint64_t posted = 0;  // sends posted in this run
-  // Set for the length of a run: the loops end it early once it is raised.
-  const RunAbort* abort = nullptr;
-  // What lat samples are read with (set by run_side; none: CLOCK_MONOTONIC).
-  const SampleClock* clock = nullptr;
-  const SampleClock& sample_clock() const noexcept {
-    return clock != nullptr ? *clock : monotonic_sample_clock();
-  }
-  bool abort_requested() const noexcept {
-    return abort != nullptr && abort->raised.load(std::memory_order_relaxed);
-  }
-  int abort_fd() const noexcept { return abort != nullptr ? abort->fd : -1; }
+  // The loops' state, which they move: the sequence continues across runs (write-lat markers,
+  // imm numbers); posted counts this run's sends.
+  uint64_t sequence = 0;
+  uint64_t posted = 0;
   // write lat: sends not yet covered by a reaped completion (its ids are sequence + 1, which
   // continue across runs, and so does what sits in the send queue).
   SendQueueCredits send_credits{1, 0};
+
+  // One run, set by the endpoint outside any timed window: whether it is a --verify check run
+  // (untimed, receivers check every message); testing only (--debug-corrupt, in check runs):
+  // from which send of the run on the sender's payload carries one wrong byte, which the
+  // receiver's checks must catch; and what ends it early when raised.
+  static constexpr uint64_t kNever = UINT64_MAX;
+  void begin_run(bool check, uint64_t corrupt_from, const RunAbort* abort) noexcept {
+    checking_ = check;
+    posted = 0;
+    abort_ = abort;
+    if (check) corrupt_from_ = corrupt_from;
+  }
+  void end_run() noexcept { abort_ = nullptr; }
+  bool checking() const noexcept { return checking_; }
+  uint64_t corrupt_from() const noexcept { return corrupt_from_; }
+  bool abort_requested() const noexcept {
+    return abort_ != nullptr && abort_->raised.load(std::memory_order_relaxed);
+  }
+  int abort_fd() const noexcept { return abort_ != nullptr ? abort_->fd : -1; }
+  // What lat samples are read with (set by run_side; none: CLOCK_MONOTONIC).
+  void use_clock(const SampleClock* clock) noexcept { clock_ = clock; }
+  const SampleClock& sample_clock() const noexcept {
+    return clock_ != nullptr ? *clock_ : monotonic_sample_clock();
+  }
   // Back to a clean state after a check run: the pattern in every slot, nothing corrupt.
   void end_check_run();
-  uint32_t rd_atomic = 16;  // outstanding RDMA reads negotiated for this QP
 
  private:
   void fill_buffer();
@@ -179,6 +191,12 @@ class QpStream {
   std::vector<ReceiveWorkRequest> receives_;
   uint32_t ring_ = 1;
   uint32_t receive_depth_ = 0;
+  RemoteBuffer remote_;  // filled by the bootstrap
+  uint32_t rd_atomic_ = 16;
+  bool checking_ = false;
+  uint64_t corrupt_from_ = kNever;
+  const RunAbort* abort_ = nullptr;
+  const SampleClock* clock_ = nullptr;
 };
 
 }  // namespace rdmabench

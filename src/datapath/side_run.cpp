@@ -67,7 +67,7 @@ std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Sid
   std::vector<ThreadOutcome> out(threads);
   std::vector<Lane> lanes;
   for (uint32_t t = 0; t < threads; ++t) lanes.push_back(ep.lane(t));
-  for (auto& s : ep.streams()) s->clock = options.clock;
+  for (auto& s : ep.streams()) s->use_clock(options.clock);
   LanePlan plan{options.length, side_sends(spec, side), side_receives(spec, side),
                 side_receives(spec, side == Side::kClient ? Side::kServer : Side::kClient),
                 threads};

@@ -36,7 +36,7 @@ SendWorkRequest stream_request(Stream& ep, ibv_wr_opcode opcode) {
   const bool reads = opcode == IBV_WR_RDMA_READ;
   const ibv_sge local{reinterpret_cast<uintptr_t>(reads ? ep.target(0) : ep.source()),
                       static_cast<uint32_t>(ep.spec().size), ep.buffer().lkey()};
-  const RemoteMemory remote{ep.remote.address, ep.remote.rkey};
+  const RemoteMemory remote{ep.remote().address, ep.remote().rkey};
   if (opcode == IBV_WR_SEND || opcode == IBV_WR_SEND_WITH_IMM) {
     const DatagramDestination to = ep.datagram_destination();
     return to.address_handle != nullptr ? SendWorkRequest::datagram(opcode, local, to)
@@ -73,7 +73,7 @@ struct StreamSendRequest {
     wr.wr_id = id;
     wr.send_flags = base_flags | (signaled ? static_cast<unsigned>(IBV_SEND_SIGNALED) : 0u);
     injected_post_work(request.sge().length);  // nothing, except in the gate's slowdown build
-    if (ep.posted++ == ep.corrupt_from) [[unlikely]]
+    if (ep.posted++ == ep.corrupt_from()) [[unlikely]]
       ep.source()[0] ^= 0xff;  // testing only: --debug-corrupt, in check runs
   }
   void post(Stream& ep, uint64_t id, bool signaled) {

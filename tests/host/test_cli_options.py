@@ -185,6 +185,8 @@ def test_options_that_would_be_ignored_are_refused(args, says):
     (("HOST", "--run_infinitely"), "'--run_infinitely'", "--report-every S"),
     (("HOST", "--rate_limit", "5"), "'--rate_limit'", "--rate 2.5gbps"),
     (("HOST", "--use_hugepages"), "'--use_hugepages'", "--hugepages"),
+    (("HOST", "--use_old_post_send"), "'--use_old_post_send'", "--post-api classic"),
+    (("HOST", "--post-api", "old"), "--post-api: unknown value 'old'", "(ex, classic or auto)"),
     (("HOST", "--ptatern", "send"), "'--ptatern'", "did you mean --pattern?"),
     (("HOST", "extra"), "'extra'", "HOST is already 'HOST'"),
     (("HOST", "--benchmark_repetitions", "3"), "'--benchmark_repetitions'",

@@ -154,11 +154,15 @@ class FakeStream {
     ++reposted;
   }
 
-  RemoteBuffer remote{0x1000, 9, 1 << 20};
+  const RemoteBuffer& remote() const { return remote_buffer; }
+  bool checking() const { return check_run; }
+  uint64_t corrupt_from() const { return corrupt_at; }
+
+  RemoteBuffer remote_buffer{0x1000, 9, 1 << 20};
   uint64_t sequence = 0;
-  bool checking = false;
+  bool check_run = false;
   uint64_t posted = 0;
-  uint64_t corrupt_from = UINT64_MAX;
+  uint64_t corrupt_at = UINT64_MAX;
   uint64_t reposted = 0;
 
  private:
@@ -449,7 +453,7 @@ TEST_P(BwLane, BothDirectionsMoveTheSequenceBySentPlusReceived) {
 TEST_P(BwLane, ACheckRunChecksEverySignalledCompletionAndEveryReceive) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0}, false);
-  f.streams[0].checking = true;
+  f.streams[0].check_run = true;
   f.peer_sends(6, false);
   const LaneResult r = f.run(by_iterations(6, true, true, true));
   EXPECT_EQ(r.verify_errors, f.streams[0].qp().signalled + 6);
@@ -631,7 +635,7 @@ TEST_P(BwLane, ACheckRunSignalsEveryFetchAndAddSoEachOldValueIsChecked) {
   TestSpec spec = lane_spec("fetch_add", 4, 3);
   spec.size = 8;
   FakeLane f(spec, {0}, false);
-  f.streams[0].checking = true;
+  f.streams[0].check_run = true;
   const LaneResult r = f.run(by_iterations(7, true, false, false));
 
   const FakeQp& qp = f.streams[0].qp();
@@ -647,8 +651,8 @@ TEST_P(BwLane, DebugCorruptGivesOneAtomicAWrongOperand) {
     TestSpec spec = lane_spec(pattern, 4, 1);
     spec.size = 8;
     FakeLane f(spec, {0}, false);
-    f.streams[0].checking = true;
-    f.streams[0].corrupt_from = 3;
+    f.streams[0].check_run = true;
+    f.streams[0].corrupt_at = 3;
     f.run(by_iterations(6, true, false, false));
     const auto& atomics = f.streams[0].qp().atomics;
     ASSERT_EQ(atomics.size(), 6u);

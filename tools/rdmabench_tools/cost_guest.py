@@ -1,7 +1,8 @@
 """Runs inside the rxe guest (tools/vs-perftest --cost): what each tool spends per message,
 counted rather than timed, so that it says on any machine what rdmabench itself costs:
-- user-space instructions: valgrind --tool=callgrind's total (every instruction the process runs
-  in user space, its libraries and the verbs provider included; the kernel's work is not in it);
+- user-space instructions: valgrind --tool=cachegrind's total without its cache simulation
+  (every instruction the process runs in user space, its libraries and the verbs provider
+  included; the kernel's work is not in it);
 - system calls: strace -c -f's total (every thread).
 Each side (client and server) of each tool runs under the counter at N and at 2N messages; the
 difference over N leaves setup and teardown out. A difference below 0 is a failed measurement,
@@ -38,7 +39,8 @@ class Counter:
     def prefix(self, out):
         """The command that runs a process under this counter, its count to file `out`."""
         if self.name == "instructions":
-            return ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "-q"]
+            return ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                    f"--cachegrind-out-file={out}", "-q"]
         return ["strace", "-c", "-f", "-o", str(out)]
 
     def read(self, out):

@@ -61,11 +61,13 @@ def perftest_settings(pattern, tool, size):
             setting(4, LIST)]
 
 
-def our_settings(pattern, tool, size):
+def our_settings(pattern, tool, size, post_api="auto"):
     """rdmabench's candidates: its defaults, then post lists, QPs and a second thread per side
-    (also with the server sleeping on events, so two threads per side need not share two CPUs)."""
+    (also with the server sleeping on events, so two threads per side need not share two CPUs),
+    each posting through `post_api` (--post-api)."""
     def setting(qps, threads, chain, cq="busy", tx_depth=512):
-        args = (("--qps", str(qps)) if qps > 1 else ()) + \
+        args = (("--post-api", post_api) if post_api != "auto" else ()) + \
+            (("--qps", str(qps)) if qps > 1 else ()) + \
             (("--threads", str(threads)) if threads > 1 else ()) + \
             (("--post-list", str(chain), "--signal-every", str(chain)) if chain > 1 else ())
         label = " ".join(args + (("--cq", cq) if cq != "busy" else ()) +
@@ -133,11 +135,12 @@ def sample(build, setting, messages):
                   (big.client_s / big_msgs * 1e6, big.server_s / big_msgs * 1e6))
 
 
-def select_best(build, workload, messages):
+def select_best(build, workload, messages, post_api):
     """Each tool's fastest candidate for `workload`, after one run of each (printed)."""
     pattern, tool, size = workload
     best = {}
-    for settings in (perftest_settings(pattern, tool, size), our_settings(pattern, tool, size)):
+    for settings in (perftest_settings(pattern, tool, size),
+                     our_settings(pattern, tool, size, post_api)):
         one_run(build, settings[0], 1000)  # a binary's first run reads its pages over 9p
         for s in settings:
             rate = one_run(build, s, messages)[0].rate
@@ -202,18 +205,21 @@ def main():
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--messages", type=int, default=100000)
     p.add_argument("--match", default="", help="only the workloads whose name this regex finds")
+    p.add_argument("--post-api", default="auto", choices=("auto", "ex", "classic"),
+                   help="how rdmabench posts in every candidate (its --post-api)")
     args = p.parse_args()
     workloads = {f"{pat} bw {size}B": (pat, tool, size) for pat, tool, size in WORKLOADS
                  if re.search(args.match, f"{pat} bw {size}B")}
     if not workloads:
         raise SystemExit(f"vs-perftest: no message-rate workload matches --match {args.match!r}")
-    print(f"ordinary guest; busy polling; {args.messages} messages per selection run, "
+    print(f"ordinary guest; busy polling; rdmabench --post-api {args.post_api}; "
+          f"{args.messages} messages per selection run, "
           f"{2 * args.messages}/{args.messages} per round; {args.rounds} alternating rounds",
           flush=True)
     best = {}
     for name, workload in workloads.items():
         print(f"selection, {name}:", flush=True)
-        best[name] = select_best(args.build, workload, args.messages)
+        best[name] = select_best(args.build, workload, args.messages, args.post_api)
     samples = {name: {"perftest": [], "rdmabench": []} for name in workloads}
     for r in range(args.rounds):
         for name in workloads:
