@@ -2,11 +2,29 @@
 
 #include "core/error.h"
 #include "core/printable_text.h"
+#include "core/system_error.h"
 
 namespace rdmabench {
 
 void ControlChannel::send(const nlohmann::json& message) {
-  socket_.send_all(message.dump() + "\n", timeout_);
+  try {
+    socket_.send_all(message.dump() + "\n", timeout_);
+  } catch (const SystemError&) {
+    // A peer that refused and closed while we were still sending said why before it went: its
+    // error message waits in the receive buffer, and is the reason to report (raised here as
+    // PeerError). Anything else that waits there leaves the send's own failure standing.
+    if (const std::optional<std::string> said = last_words())
+      parse_control_message(*said, socket_.peer_address());
+    throw;
+  }
+}
+
+std::optional<std::string> ControlChannel::last_words() noexcept {
+  try {
+    return socket_.receive_line(kLastWordsWait);
+  } catch (...) {
+    return std::nullopt;
+  }
 }
 
 nlohmann::json ControlChannel::receive(const std::string& expected_type) {

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "core/error.h"
@@ -31,6 +32,8 @@ class ControlChannel {
   ControlChannel(TcpSocket socket, std::chrono::milliseconds timeout)
       : socket_(std::move(socket)), timeout_(timeout) {}
 
+  // Sends one message. When the send fails because the peer closed after saying why (its
+  // {"type":"error"}), that reason is raised, as receive would (PeerError).
   void send(const nlohmann::json& message);
   // Receives the next message. A {"type":"error"} message from the peer is raised as an Error
   // with the exit code it carries. With `expected_type`, any other type is a protocol error.
@@ -42,6 +45,11 @@ class ControlChannel {
   const TcpSocket& socket() const noexcept { return socket_; }
 
  private:
+  // How long a failed send looks for what the peer said before it closed.
+  static constexpr std::chrono::milliseconds kLastWordsWait{200};
+  // The line the peer left before it closed, if any arrives within kLastWordsWait.
+  std::optional<std::string> last_words() noexcept;
+
   TcpSocket socket_;
   std::chrono::milliseconds timeout_;
 };

@@ -20,7 +20,7 @@ GOOD_SPEC = {"transport": "rc", "pattern": "write", "mode": "lat", "cq": "busy",
              "mtu": 0, "qp_timeout": 14, "gid_index": None, "qps": 1, "threads": 1,
              "cq_per_qp": False, "bidir": False, "outs": None, "post_list": 1, "inline": None,
              "srq": False, "tclass": None, "sl": None,
-             "hugepages": False}
+             "hugepages": False, "post_api": "auto"}
 
 
 class Raw:
@@ -117,6 +117,8 @@ def still_serves(rdmabench, layout, server):
     ("sl", 16, "--sl is"),                         # four bits
     ("sl", {"sl": 2, "cm": "rdmacm"}, "takes the service level from the path"),
     ("hugepages", "yes", "spec.hugepages"),
+    ("post_api", "fast", "'fast' is not one of auto, ex, classic"),
+    ("post_api", None, "spec.post_api"),
 ])
 def test_crafted_spec_gets_a_usage_error_and_the_server_keeps_serving(
         rdmabench, layout, server, field, value, named):

@@ -1,0 +1,68 @@
+// The control channel when the server refuses and closes while the client is still sending
+// (a spec over its caps: the client sends its setup and then its QPs' addresses, the server
+// answers the setup with an error and drops the connection). The client must report the
+// server's reason, not its own failed send: the rxe suite once saw "send(control channel)
+// failed: Transport endpoint is not connected" (exit 4) where the server had said why (exit 2).
+#include "net/control_channel.h"
+
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+namespace rdmabench {
+namespace {
+
+using namespace std::chrono_literals;
+
+uint16_t port_of(const TcpSocket& listener) {
+  sockaddr_in6 addr{};
+  socklen_t len = sizeof(addr);
+  getsockname(listener.fd(), reinterpret_cast<sockaddr*>(&addr), &len);
+  return ntohs(addr.sin6_port);
+}
+
+TEST(ControlChannel, ASendAfterThePeerRefusedAndClosedRaisesThePeersReason) {
+  TcpSocket listener = TcpSocket::listen(0);
+  ControlChannel client(TcpSocket::connect("127.0.0.1", port_of(listener), 2000ms), 2000ms);
+  {
+    std::optional<TcpSocket> accepted = listener.accept(-1);
+    ASSERT_TRUE(accepted.has_value());
+    ControlChannel server(std::move(*accepted), 2000ms);
+    server.send_error(2, "asks 2 threads, more than this server allows (--max-threads 1)");
+  }  // the server closes
+  try {
+    // The first sends may still be taken by the kernel; one after the peer's reset fails.
+    for (int i = 0; i < 200; ++i) {
+      client.send({{"type", "oob"}, {"qp", i}});
+      std::this_thread::sleep_for(2ms);
+    }
+    FAIL() << "every send after the peer closed succeeded";
+  } catch (const PeerError& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("(--max-threads 1)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ControlChannel, ASendToAPeerThatClosedSilentlyStillSaysTheSendFailed) {
+  TcpSocket listener = TcpSocket::listen(0);
+  ControlChannel client(TcpSocket::connect("127.0.0.1", port_of(listener), 2000ms), 2000ms);
+  { std::optional<TcpSocket> accepted = listener.accept(-1); }  // closed without a word
+  try {
+    for (int i = 0; i < 200; ++i) {
+      client.send({{"type", "oob"}, {"qp", i}});
+      std::this_thread::sleep_for(2ms);
+    }
+    FAIL() << "every send after the peer closed succeeded";
+  } catch (const PeerError& e) {
+    FAIL() << "a reason the peer never gave: " << e.what();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kConnection) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace rdmabench
