@@ -9,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "listening_port.h"
 #include "net/tcp_socket.h"
 
 using namespace rdmabench;
@@ -20,12 +21,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-uint16_t port_of(const TcpSocket& listener) {
-  sockaddr_in6 addr{};
-  socklen_t len = sizeof(addr);
-  getsockname(listener.fd(), reinterpret_cast<sockaddr*>(&addr), &len);
-  return ntohs(addr.sin6_port);
-}
+using rdmabench::testing::port_of;
 
 double process_cpu_seconds() {
   rusage usage{};

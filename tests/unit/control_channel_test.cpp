@@ -6,23 +6,27 @@
 #include "net/control_channel.h"
 
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include <chrono>
 #include <string>
 #include <thread>
+
+#include "listening_port.h"
 
 namespace rdmabench {
 namespace {
 
 using namespace std::chrono_literals;
 
-uint16_t port_of(const TcpSocket& listener) {
-  sockaddr_in6 addr{};
-  socklen_t len = sizeof(addr);
-  getsockname(listener.fd(), reinterpret_cast<sockaddr*>(&addr), &len);
-  return ntohs(addr.sin6_port);
+using testing::port_of;
+
+// Sends as a client goes on after its setup, until a send fails (the first ones may still be
+// taken by the kernel; one after the peer's reset fails) or 200 have gone.
+void send_until_one_fails(ControlChannel& client) {
+  for (int i = 0; i < 200; ++i) {
+    client.send({{"type", "oob"}, {"qp", i}});
+    std::this_thread::sleep_for(2ms);
+  }
 }
 
 TEST(ControlChannel, ASendAfterThePeerRefusedAndClosedRaisesThePeersReason) {
@@ -35,11 +39,7 @@ TEST(ControlChannel, ASendAfterThePeerRefusedAndClosedRaisesThePeersReason) {
     server.send_error(2, "asks 2 threads, more than this server allows (--max-threads 1)");
   }  // the server closes
   try {
-    // The first sends may still be taken by the kernel; one after the peer's reset fails.
-    for (int i = 0; i < 200; ++i) {
-      client.send({{"type", "oob"}, {"qp", i}});
-      std::this_thread::sleep_for(2ms);
-    }
+    send_until_one_fails(client);
     FAIL() << "every send after the peer closed succeeded";
   } catch (const PeerError& e) {
     EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
@@ -52,10 +52,7 @@ TEST(ControlChannel, ASendToAPeerThatClosedSilentlyStillSaysTheSendFailed) {
   ControlChannel client(TcpSocket::connect("127.0.0.1", port_of(listener), 2000ms), 2000ms);
   { std::optional<TcpSocket> accepted = listener.accept(-1); }  // closed without a word
   try {
-    for (int i = 0; i < 200; ++i) {
-      client.send({{"type", "oob"}, {"qp", i}});
-      std::this_thread::sleep_for(2ms);
-    }
+    send_until_one_fails(client);
     FAIL() << "every send after the peer closed succeeded";
   } catch (const PeerError& e) {
     FAIL() << "a reason the peer never gave: " << e.what();
