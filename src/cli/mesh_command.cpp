@@ -17,6 +17,7 @@
 #include "core/comma_list.h"
 #include "core/error.h"
 #include "core/exit_codes.h"
+#include "cq/strategy.h"
 #include "mesh/mesh_job.h"
 #include "mesh/schedule.h"
 #include "spec/pattern_info.h"

@@ -7,7 +7,7 @@
 #include "cli/run_profile.h"
 #include "cq/strategy.h"
 #include "spec/test_spec.h"
-#include "verbs/transport.h"
+#include "spec/transport.h"
 
 namespace rdmabench {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "verbs/transport.h"
+#include "spec/transport.h"
 
 namespace rdmabench {
 

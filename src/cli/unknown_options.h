@@ -12,8 +12,8 @@
 namespace rdmabench {
 
 struct ArgumentRules {
-  std::string command;           // as in "see rdmabench COMMAND --help"
-  std::string host;              // the HOST taken (run), or "" for a command of options only
+  std::string command = {};      // as in "see rdmabench COMMAND --help"
+  std::string host = {};         // the HOST taken (run), or "" for a command of options only
   bool benchmark_flags = false;  // --benchmark_NAME=VALUE passes on to Google Benchmark (run)
 };
 

@@ -17,7 +17,7 @@
 #include "measure/counter_catalogue.h"
 #include "measure/device_counters.h"
 #include "spec/pattern_info.h"
-#include "verbs/transport.h"
+#include "spec/transport.h"
 
 namespace rdmabench {
 

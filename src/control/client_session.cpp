@@ -131,6 +131,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
   // "ready" came started its traffic at once, inside a passive server's few-microsecond window
   // (read lat: 74 us of rxe softirq charged to it, against under 50 without the overlap).
   const PortReading port_reading(port_, request.device_counters);
+  std::vector<ThreadOutcome> threads;
   {
     const RunScope scope(
         ep, request.check,
@@ -144,7 +145,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
     control_.receive("ready");
     const SideRunOptions o{length, options_.timeout, request.cpus, request.live, &clock_};
     try {
-      r.client_threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
+      threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
     } catch (const Error&) {
       ep.raise_device_failure();  // the cause of the flushed completions, if it was that
       raise_server_error();       // or the server's, when it ended the run (--max-duration)
@@ -152,7 +153,8 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
     }
     ep.raise_device_failure();
   }
-  r.client = summarize_side(r.client_threads, spec, Side::kClient);
+  r.client = summarize_side(threads, spec, Side::kClient);
+  for (const ThreadOutcome& t : threads) r.client_lat.push_back(t.lat);
   r.client.device_events = ep.run_device_events();
   if (request.check)  // what this side sent is over: its targets at the server hold it all
     for (auto& s : ep.streams())

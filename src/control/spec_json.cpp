@@ -4,6 +4,7 @@
 
 #include "bench/pattern_catalogue.h"
 #include "core/error.h"
+#include "cq/strategy.h"
 #include "net/message_fields.h"
 #include "spec/spec_validation.h"
 

@@ -12,15 +12,11 @@
 #include <string>
 
 #include "cq/strategy.h"
+#include "figures/poll_counts.h"
 #include "verbs/completion_channel.h"
 #include "verbs/completion_queue.h"
 
 namespace rdmabench {
-
-struct PollCounts {
-  uint64_t empty_polls = 0;  // ibv_poll_cq calls that returned nothing
-  uint64_t wakeups = 0;      // completion events taken from the channel
-};
 
 struct PollTarget {
   CompletionQueue& cq;

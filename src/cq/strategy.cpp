@@ -48,20 +48,6 @@ uint32_t parse_argument(const std::string& text, const std::string& item, uint32
 
 }  // namespace
 
-std::string CqStrategy::text() const {
-  std::string out = name;
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    out += i == 0 ? ':' : ',';
-    out += std::to_string(arguments[i]);
-  }
-  return out;
-}
-
-std::string CqChoice::text() const {
-  if (client == server) return client.text();
-  return "client=" + client.text() + ",server=" + server.text();
-}
-
 CqStrategy parse_cq_strategy(const std::string& text) {
   const size_t colon = text.find(':');
   CqStrategy s;

@@ -1,46 +1,14 @@
-// A completion-queue strategy as the user names it ("busy", "hybrid:20", "moderated:16,50"),
-// and the pair of them a benchmark runs with: each side harvests its own completions its own
-// way ("busy" for both, or "client=busy,server=event").
+// Finding a registered completion-queue strategy by name: parsing --cq, the list of them
+// (strategy_list.cpp, from cq/registry.h) and a parsed strategy's description. The values
+// themselves are spec/cq_choice.h.
 #pragma once
 
-#include <array>
-#include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "core/side.h"
+#include "spec/cq_choice.h"
 
 namespace rdmabench {
-
-// What a registered strategy is, for parsing, --help and the reports.
-struct StrategyInfo {
-  std::string_view name;                   // "hybrid"
-  std::string_view usage;                  // "hybrid:<spin budget us>"
-  std::string_view summary;                // one line for --help
-  unsigned arguments = 0;                  // how many numbers follow the ':' (comma separated)
-  std::array<uint32_t, 2> argument_max{};  // each argument lies in 0..max
-  bool blocks = false;  // sleeps in the kernel at times, so each completion must be its own
-                        // signal (write lat then waits for every write's completion)
-};
-
-struct CqStrategy {
-  std::string name = "busy";
-  std::vector<uint32_t> arguments;
-
-  std::string text() const;  // "hybrid:20"
-  bool operator==(const CqStrategy&) const = default;
-};
-
-struct CqChoice {
-  CqStrategy client;
-  CqStrategy server;
-
-  const CqStrategy& of(Side side) const { return side == Side::kClient ? client : server; }
-  // "busy" when both sides agree, otherwise "client=busy,server=event".
-  std::string text() const;
-  bool operator==(const CqChoice&) const = default;
-};
 
 // One strategy: a registered name and its arguments. Throws Error(kUsage) saying what is
 // wrong and listing the strategies.

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "datapath/side_figures.h"
+#include "figures/side_figures.h"
 #include "verbs/device_list.h"
 
 namespace rdmabench {

@@ -17,19 +17,12 @@
 #include "cq/registry.h"
 #include "datapath/completion_poller.h"
 #include "datapath/qp_stream.h"
-#include "datapath/resource_usage.h"
+#include "figures/client_measurement.h"
+#include "figures/resource_usage.h"
 #include "spec/pattern_info.h"
 #include "spec/run_length.h"
 
 namespace rdmabench {
-
-struct ClientMeasurement {
-  double seconds = 0;            // lat: sum of counted round trips
-  double span_seconds = 0;       // lat: first counted send (intended, with --rate) to last reply
-  uint64_t round_trips = 0;      // lat: counted (all of them, or those inside the window)
-  uint64_t all_round_trips = 0;  // lat: every one of the run, margins included
-  uint64_t verify_errors = 0;    // corrupt bytes seen by the client (read)
-};
 
 class TransportPattern {
  public:

@@ -116,7 +116,7 @@ double add_latency(RunCounters& out, const TestSpec& spec, const RunResult& r,
   uint64_t n = 0;
   double seconds = 0, span = 0;
   for (uint32_t t = 0; t < spec.threads; ++t) {
-    const ClientMeasurement& m = r.client_threads[t].lat;
+    const ClientMeasurement& m = r.client_lat[t];
     std::copy_n(samples.begin() + static_cast<std::ptrdiff_t>(t * per_thread), m.round_trips,
                 samples.begin() + static_cast<std::ptrdiff_t>(n));
     n += m.round_trips;

@@ -3,14 +3,17 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
-#include "datapath/side_figures.h"
-#include "datapath/side_run.h"
+#include "figures/client_measurement.h"
+#include "figures/live_counts.h"
+#include "figures/side_figures.h"
+#include "spec/run_length.h"
 
 namespace rdmabench {
 
 struct RunResult {
-  std::vector<ThreadOutcome> client_threads;  // lat: each thread's measurement
+  std::vector<ClientMeasurement> client_lat;  // lat: each client thread's measurement
   SideReport client;
   SideReport server;
 };

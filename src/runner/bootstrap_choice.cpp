@@ -1,9 +1,9 @@
 #include "runner/bootstrap_choice.h"
 
 #include "core/error.h"
+#include "spec/transport.h"
 #include "verbs/cm_id.h"
 #include "verbs/device_list.h"
-#include "verbs/transport.h"
 
 namespace rdmabench {
 

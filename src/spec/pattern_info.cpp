@@ -1,7 +1,6 @@
 #include "spec/pattern_info.h"
 
 #include "core/error.h"
-#include "verbs/work_request.h"
 
 namespace rdmabench {
 

@@ -13,9 +13,13 @@
 #include <string_view>
 #include <vector>
 
-#include "verbs/transport.h"
+#include "spec/transport.h"
 
 namespace rdmabench {
+
+inline bool is_atomic(ibv_wr_opcode opcode) noexcept {
+  return opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
+}
 
 // What a message carries in its immediate field.
 enum class Immediate { kNone, kSequence };

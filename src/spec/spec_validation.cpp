@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "verbs/work_request.h"
 
 namespace rdmabench {
 

@@ -10,9 +10,9 @@
 
 #include "core/post_api.h"
 #include "core/side.h"
-#include "cq/strategy.h"
+#include "spec/cq_choice.h"
 #include "spec/pattern_info.h"
-#include "verbs/transport.h"
+#include "spec/transport.h"
 
 namespace rdmabench {
 

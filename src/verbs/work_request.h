@@ -10,10 +10,6 @@
 
 namespace rdmabench {
 
-inline bool is_atomic(ibv_wr_opcode opcode) noexcept {
-  return opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
-}
-
 // The peer's memory an RDMA or atomic request targets.
 struct RemoteMemory {
   uint64_t address = 0;

@@ -55,10 +55,10 @@ class SyntheticRun : public RunSource {
   RunResult run(const ClientRun& request, std::span<uint64_t> samples) override {
     const uint64_t n = request.length.iterations;
     RunResult r;
-    r.client_threads.resize(1);
+    r.client_lat.resize(1);
     const double msg_ns = static_cast<double>(std::max<uint64_t>(spec_.size, 64)) / rate_ * 1e9;
     if (spec_.mode == Mode::kLatency) {
-      auto& lat = r.client_threads[0].lat;
+      auto& lat = r.client_lat[0];
       lat.round_trips = n;
       lat.seconds = static_cast<double>(n) * 2 * msg_ns * 1e-9;
       lat.span_seconds = lat.seconds;

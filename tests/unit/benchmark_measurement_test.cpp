@@ -8,8 +8,8 @@
 #include "bench/pattern_catalogue.h"
 #include "core/error.h"
 #include "mesh/pair_measurement.h"
+#include "spec/transport.h"
 #include "spec_fixture.h"
-#include "verbs/transport.h"
 
 using namespace rdmabench;
 
@@ -25,10 +25,10 @@ class FakeRuns : public RunSource {
     sample_room.push_back(samples.size());
     const uint64_t n = request.length.iterations;
     RunResult r;
-    r.client_threads.resize(spec_.threads);
+    r.client_lat.resize(spec_.threads);
     const size_t per_thread = samples.size() / spec_.threads;
     for (uint32_t t = 0; t < spec_.threads; ++t) {
-      auto& lat = r.client_threads[t].lat;
+      auto& lat = r.client_lat[t];
       lat.round_trips = spec_.mode == Mode::kLatency ? n : 0;
       lat.seconds = static_cast<double>(lat.round_trips) * 2e-6;
       lat.span_seconds = lat.seconds;

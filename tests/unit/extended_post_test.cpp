@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "fake_extended_qp.h"
+#include "spec/pattern_info.h"
 #include "verbs/work_request.h"
 
 namespace rdmabench {

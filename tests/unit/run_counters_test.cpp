@@ -74,12 +74,12 @@ TEST(RunCounters, LatencyCountsTwoMessagesPerRoundTripWhereItReportsHalf) {
     const TestSpec s = spec_of(pattern, Mode::kLatency, 2, 2);
     const bool half = s.half_round_trip();
     RunResult r;
-    r.client_threads.resize(2);
+    r.client_lat.resize(2);
     std::vector<uint64_t> samples = {10'000, 20'000, 0, 30'000, 40'000, 0};  // 3 per thread
-    for (auto& t : r.client_threads) {
-      t.lat.round_trips = 2;
-      t.lat.seconds = 1e-3;
-      t.lat.span_seconds = 2e-3;
+    for (auto& lat : r.client_lat) {
+      lat.round_trips = 2;
+      lat.seconds = 1e-3;
+      lat.span_seconds = 2e-3;
     }
     r.client.threads = {figures(1000), figures(1000)};
     r.client.total = figures(2000);

@@ -5,6 +5,7 @@
 
 #include "bench/pattern_catalogue.h"
 #include "control/spec_json.h"
+#include "cq/strategy.h"
 #include "spec_fixture.h"
 #include "verbs/error.h"
 

@@ -2,7 +2,7 @@
 // peer QP; the only transport with RDMA read and atomics.
 #pragma once
 
-#include "verbs/transport.h"
+#include "spec/transport.h"
 
 namespace rdmabench {
 

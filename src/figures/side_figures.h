@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "cq/poll_target.h"
-#include "datapath/resource_usage.h"
+#include "figures/poll_counts.h"
+#include "figures/resource_usage.h"
 
 namespace rdmabench {
 

@@ -1,9 +1,9 @@
 // The registered transports: one line each, the default first.
 #include "core/comma_list.h"
-#include "verbs/rc.h"
-#include "verbs/transport.h"
-#include "verbs/uc.h"
-#include "verbs/ud.h"
+#include "spec/rc.h"
+#include "spec/transport.h"
+#include "spec/uc.h"
+#include "spec/ud.h"
 
 namespace rdmabench {
 

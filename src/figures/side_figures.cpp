@@ -1,4 +1,4 @@
-#include "datapath/side_figures.h"
+#include "figures/side_figures.h"
 
 #include <algorithm>
 

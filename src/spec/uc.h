@@ -4,7 +4,7 @@
 // (with or without immediate); no RDMA read or atomics.
 #pragma once
 
-#include "verbs/transport.h"
+#include "spec/transport.h"
 
 namespace rdmabench {
 

@@ -5,7 +5,7 @@
 // without immediate): no RDMA write, read or atomics.
 #pragma once
 
-#include "verbs/transport.h"
+#include "spec/transport.h"
 
 namespace rdmabench {
 
