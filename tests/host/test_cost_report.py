@@ -33,13 +33,13 @@ def test_a_count_that_fell_is_a_failed_measurement(monkeypatch):
     monkeypatch.setattr(cost, "counted_run", lambda *a: next(counts))
     case = cost.SMALL_SENDS[0]
     got = cost.per_message(None, case, 64, cost.COUNTERS[0])
-    assert got == {"client": 2000 / 64, "server": None}
-    assert cost.cell(got["server"]).startswith("measurement failed")
+    assert got == {"client": 2000 / 64, "server": cost.Failed(100 / 64)}
+    assert cost.cell(got["server"]) == "measurement failed (2N below N by 1.56/msg)"
 
 
 def test_the_table_says_which_way_its_ratios_point():
     figures = {"perftest": {"client": 100.0, "server": 50.0},
-               "rdmabench": {"client": 80.0, "server": None},
+               "rdmabench": {"client": 80.0, "server": cost.Failed(0.5)},
                "rdmabench classic": {"client": 90.0, "server": 60.0}}
     results = {"send bw 2B": {c.name: figures for c in cost.COUNTERS}}
     text = cost.table(results, ["perftest", "rdmabench", "rdmabench classic"])

@@ -90,22 +90,31 @@ def counted_run(commands, case, iters, counter):
         return {side: counter.read(out[side]) for side in SIDES}
 
 
+@dataclasses.dataclass(frozen=True)
+class Failed:
+    """A count per message that cannot be: the 2N run counted fewer than the N run (a side
+    whose own work does not grow with the messages, left with the runs' differences)."""
+    short_per_message: float  # how far below 0 the difference fell, per message
+
+
 def per_message(commands, case, messages, counter):
-    """{side: count per message} from the 2N and N runs (None: the difference came out below 0,
-    a failed measurement)."""
+    """{side: count per message} from the 2N and N runs (Failed: the difference came out below
+    0, a failed measurement)."""
     iters = vs.whole_chains(case, messages)
     big = counted_run(commands, case, 2 * iters, counter)
     small = counted_run(commands, case, iters, counter)
-    return {side: (big[side] - small[side]) / iters if big[side] >= small[side] else None
-            for side in SIDES}
+    return {side: (big[side] - small[side]) / iters if big[side] >= small[side]
+            else Failed((small[side] - big[side]) / iters) for side in SIDES}
 
 
 def cell(value):
-    return "measurement failed (2N below N)" if value is None else f"{value:.1f}"
+    if isinstance(value, Failed):
+        return f"measurement failed (2N below N by {value.short_per_message:.2f}/msg)"
+    return f"{value:.1f}"
 
 
 def ratio_cell(mine, theirs):
-    if mine is None or theirs is None or theirs == 0:
+    if isinstance(mine, Failed) or isinstance(theirs, Failed) or theirs == 0:
         return "-"
     return f"{mine / theirs:.3f}"
 
