@@ -117,3 +117,20 @@ def test_the_tools_modules_are_a_package_apart_from_the_executables():
     assert not modules_in_lib, f"modules in tools/lib: {modules_in_lib}"
     assert not executables_in_package, f"executables in the package: {executables_in_package}"
     assert not patched, f"these patch sys.path: {patched}"
+
+
+def test_no_two_headers_define_one_type_name():
+    """Two types of one name in one namespace (rdmabench) are one type to the linker: the unit
+    tests crashed in a destructor when search/finding.h defined a Finding beside
+    host/doctor_finding.h's. Every struct, class and enum a header defines at its top level is
+    named in that header alone (types in a source file's anonymous namespace are its own)."""
+    defined = {}
+    pattern = re.compile(r"^(?:struct|class|enum class|enum)\s+(\w+)\b[^;]*$")
+    for path in tracked_files():
+        if path.suffix != ".h":
+            continue
+        for line in path.read_text().splitlines():
+            if m := pattern.match(line):
+                defined.setdefault(m.group(1), set()).add(str(path.relative_to(ROOT)))
+    twice = {name: sorted(files) for name, files in defined.items() if len(files) > 1}
+    assert not twice, twice

@@ -1,0 +1,38 @@
+// A violation made small: the fewest options (beyond the search's base) that still show it,
+// each step re-measured, the two points that show it at the end, and whether a fresh
+// measurement of them shows it again.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "search/expectation_rules.h"
+#include "search/measured_points.h"
+#include "search/search_space.h"
+
+namespace rdmabench {
+
+struct SearchFinding {
+  Violation shown;                             // at the smallest points
+  std::map<std::string, std::string> options;  // what it needs beyond the base (the compared
+                                               // dimension's two values not among them)
+  size_t shrink_measurements = 0;              // measurements the shrinking took
+  bool fully_shrunk = true;                    // false: the budget ended first
+  bool replayed = false;                       // a fresh measurement shows it again
+  Observation replay_low, replay_high;
+};
+
+// Delta debugging over the violation's options: each option it sets beyond the base is taken
+// back in turn and kept back where the rule still breaks (re-measured), until no option can go.
+SearchFinding shrink(const SearchSpace& space, MeasuredPoints& measured,
+                     const Violation& violation);
+// Measures the finding's two points afresh and judges them again.
+void replay(MeasuredPoints& measured, SearchFinding& finding);
+// The violations, shrunk, narrowest first, each distinct finding once: a violation that a
+// finding explains (the same rule inside its pair, with its options) is not shrunk again, and
+// two that shrink to the same options and points are one.
+std::vector<SearchFinding> shrink_all(const SearchSpace& space, MeasuredPoints& measured,
+                                      std::vector<Violation> violations);
+
+}  // namespace rdmabench

@@ -1,0 +1,40 @@
+#include "search/measured_points.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace rdmabench {
+
+const Observation& MeasuredPoints::at(const Point& point) {
+  const std::string key = point_key(point);
+  if (const auto it = points_.find(key); it != points_.end()) return it->second.second;
+  Observation o = target_.measure(point, repetitions_);
+  ++measurements_;
+  auto& slot = points_[key] = {point, std::move(o)};
+  if (on_measured_) on_measured_(slot.first, slot.second);
+  return slot.second;
+}
+
+Observation MeasuredPoints::again(const Point& point) {
+  ++measurements_;
+  return target_.measure(point, repetitions_);
+}
+
+double MeasuredPoints::noise(const Rule& rule) const {
+  auto& [counted, value] = noise_[rule.name];
+  if (counted == points_.size()) return value;
+  std::vector<double> spreads;
+  for (const auto& [key, point] : points_)
+    if (const auto b = figure_band(rule, point.second); b && b->median > 0)
+      spreads.push_back(b->spread() / b->median);
+  counted = points_.size();
+  if (spreads.size() < kNoisePoints) return value = 0;
+  std::nth_element(spreads.begin(), spreads.begin() + spreads.size() / 2, spreads.end());
+  return value = spreads[spreads.size() / 2];
+}
+
+void MeasuredPoints::restore(const Point& point, Observation observation) {
+  points_[point_key(point)] = {point, std::move(observation)};
+}
+
+}  // namespace rdmabench

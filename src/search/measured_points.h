@@ -1,0 +1,61 @@
+// Every point the search has measured, each once: the one way the search asks the target for
+// a figure, and what its state file holds (search_state.h). The budget is counted here.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "search/expectation_rules.h"
+#include "search/observation.h"
+#include "search/search_space.h"
+#include "search/search_target.h"
+
+namespace rdmabench {
+
+class MeasuredPoints {
+ public:
+  MeasuredPoints(SearchTarget& target, unsigned repetitions, double budget_seconds)
+      : target_(target), repetitions_(repetitions), budget_seconds_(budget_seconds) {}
+
+  // The point's observation: measured now, unless it was before.
+  const Observation& at(const Point& point);
+  // A fresh measurement of a point measured before (a finding's replay), kept apart.
+  Observation again(const Point& point);
+  bool has(const Point& point) const { return points_.count(point_key(point)) != 0; }
+  // Whether the budget has room for another measurement.
+  bool within_budget() const { return spent() < budget_seconds_; }
+  // The search's phases share the budget: each may stop at a part of it.
+  void set_budget(double seconds) noexcept { budget_seconds_ = seconds; }
+  double budget() const noexcept { return budget_seconds_; }
+  double spent() const { return spent_before_ + target_.seconds_spent(); }
+  size_t measurements() const noexcept { return measurements_; }
+  unsigned repetitions() const noexcept { return repetitions_; }
+  const std::map<std::string, std::pair<Point, Observation>>& all() const { return points_; }
+  // The search's own noise for the rule's figure: the median, over every point measured, of
+  // its repetitions' spread relative to their median (0 until kNoisePoints have it).
+  double noise(const Rule& rule) const;
+
+  // Resuming: what an earlier search measured (and the seconds it spent), taken as measured.
+  void restore(const Point& point, Observation observation);
+  void add_spent(double seconds) { spent_before_ += seconds; }
+  // Called after each new measurement (the progress line, the state file).
+  void on_measured(std::function<void(const Point&, const Observation&)> fn) {
+    on_measured_ = std::move(fn);
+  }
+
+ private:
+  SearchTarget& target_;
+  unsigned repetitions_;
+  double budget_seconds_;
+  double spent_before_ = 0;
+  size_t measurements_ = 0;
+  std::map<std::string, std::pair<Point, Observation>> points_;
+  std::function<void(const Point&, const Observation&)> on_measured_;
+  mutable std::map<std::string_view, std::pair<size_t, double>> noise_;  // rule -> (points, noise)
+};
+
+inline constexpr size_t kNoisePoints = 5;
+
+}  // namespace rdmabench

@@ -1,0 +1,97 @@
+// How a rule judges measured points (expectation_rules.h): a figure that moved the wrong way,
+// or stepped, by more than the spread of the repetitions on either side.
+#include <algorithm>
+#include <cmath>
+
+#include "search/expectation_rules.h"
+
+namespace rdmabench {
+
+namespace {
+
+struct Judged {
+  const Point* point;
+  Band band;
+};
+
+std::vector<Judged> judged_line(const Rule& rule, const std::vector<MeasuredPoint>& line) {
+  std::vector<Judged> out;
+  for (const auto& [point, observation] : line)
+    if (rule_applies(rule, point))
+      if (const std::optional<Band> b = figure_band(rule, observation)) out.push_back({&point, *b});
+  return out;
+}
+
+Violation violation_of(const Rule& rule, const Judged& a, const Judged& b, double size) {
+  return {&rule, *a.point, *b.point, a.band, b.band, size};
+}
+
+// a then b along the line: b fell below a (kNotFalling) or rose above it (kNotRising), by more
+// than both bands together and kNoiseMultiple times the pooled noise.
+std::optional<Violation> judge_pair(const Rule& rule, const Judged& a, const Judged& b,
+                                    double noise) {
+  const bool falls = rule.expects == Expectation::kNotFalling;
+  const double gap = falls ? a.band.median - b.band.median : b.band.median - a.band.median;
+  const double reference = std::max(std::abs(a.band.median), 1e-300);
+  const bool apart = falls ? a.band.low > b.band.high : b.band.low > a.band.high;
+  if (!apart || gap <= a.band.spread() + b.band.spread() ||
+      gap <= kNoiseMultiple * noise * reference)
+    return std::nullopt;
+  return violation_of(rule, a, b, gap / reference);
+}
+
+// The step from i to i+1 in log terms, and the width of a point's band in log terms.
+double log_step(const std::vector<Judged>& v, size_t i) {
+  return std::log(v[i + 1].band.median / v[i].band.median);
+}
+double log_width(const Judged& j) {
+  return std::log(j.band.high / j.band.low);
+}
+
+// kSmooth: the step i -> i+1 is larger than both steps beside it in the same direction (a
+// step back the other way, as after a spike, counts as none) by more than the four points'
+// bands together and kNoiseMultiple times the pooled noise. A curve that bends (its steps
+// growing or shrinking along the line) has no such step; a step at either end of the line
+// has one neighbour only and is not judged.
+std::optional<Violation> judge_step(const Rule& rule, const std::vector<Judged>& v, size_t i,
+                                    double noise) {
+  if (i == 0 || i + 2 >= v.size()) return std::nullopt;
+  const double step = log_step(v, i);
+  const auto same_way = [&](size_t j) { return step > 0 ? log_step(v, j) : -log_step(v, j); };
+  const double beside = std::max({0.0, same_way(i - 1), same_way(i + 1)});
+  double widths = 0;
+  for (size_t k = i - 1; k <= i + 2; ++k) widths += log_width(v[k]);
+  const double excess = std::abs(step) - beside;
+  if (excess <= widths || excess <= kNoiseMultiple * noise) return std::nullopt;
+  return violation_of(rule, v[i], v[i + 1], std::exp(excess) - 1);
+}
+
+bool positive(const std::vector<Judged>& v) {
+  return std::all_of(v.begin(), v.end(), [](const Judged& j) { return j.band.low > 0; });
+}
+
+}  // namespace
+
+std::vector<Violation> judge_line(const Rule& rule, const std::vector<MeasuredPoint>& line,
+                                  double noise) {
+  std::vector<Violation> out;
+  if (rule.expects == Expectation::kZero) return out;
+  const std::vector<Judged> v = judged_line(rule, line);
+  if (rule.expects == Expectation::kSmooth && !positive(v)) return out;
+  for (size_t i = 0; i + 1 < v.size(); ++i) {
+    const std::optional<Violation> found = rule.expects == Expectation::kSmooth
+                                               ? judge_step(rule, v, i, noise)
+                                               : judge_pair(rule, v[i], v[i + 1], noise);
+    if (found) out.push_back(*found);
+  }
+  return out;
+}
+
+std::optional<Violation> judge_point(const Rule& rule, const MeasuredPoint& point) {
+  if (rule.expects != Expectation::kZero || !rule_applies(rule, point.first)) return std::nullopt;
+  const std::optional<Band> b = figure_band(rule, point.second);
+  if (!b || b->low <= 0) return std::nullopt;  // some repetition saw none: not beyond noise
+  return Violation{&rule, point.first, point.first, *b, *b, b->median};
+}
+
+}  // namespace rdmabench

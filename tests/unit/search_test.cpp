@@ -1,0 +1,192 @@
+// rdmabench search's engine against a simulated target (simulated_target.h): what it finds of
+// planted anomalies within a stated budget, what it shrinks each to, that a clean target
+// yields nothing, and how it compares with random sampling at the same budget.
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "core/error.h"
+#include "search/expectation_rules.h"
+#include "search/line_walk.h"
+#include "search/search_run.h"
+#include "simulated_target.h"
+
+namespace rdmabench {
+namespace {
+
+using testing::PlantedAnomalies;
+using testing::simulated_space;
+using testing::SimulatedTarget;
+
+// Simulated seconds (one a repetition, half one a point): 142 points of 3 repetitions, 100 of
+// them for the search, the rest for shrinking and replaying. The simulated space holds
+// 1,451,520 points.
+constexpr double kBudget = 500;
+constexpr unsigned kRepetitions = 3;
+
+struct SearchRun {
+  SearchResult result;
+  size_t measurements = 0;
+};
+
+SearchRun search(PlantedAnomalies planted, SearchMethod method, uint32_t seed = 1,
+                 double budget = kBudget) {
+  SimulatedTarget target(planted);
+  MeasuredPoints measured(target, kRepetitions, budget);
+  SearchRun run{run_search(simulated_space(), registered_rules(), measured, method, seed), 0};
+  run.measurements = measured.measurements();
+  return run;
+}
+
+// The finding of `rule`, or none.
+const SearchFinding* finding_of(const SearchRun& run, std::string_view rule) {
+  for (const SearchFinding& f : run.result.findings)
+    if (f.shown.rule->name == rule) return &f;
+  return nullptr;
+}
+
+TEST(Search, ACleanTargetYieldsNoFinding) {
+  for (const SearchMethod method : {SearchMethod::kGuided, SearchMethod::kRandom}) {
+    const SearchRun run = search({}, method);
+    EXPECT_TRUE(run.result.violations.empty()) << run.result.violations.front().rule->name;
+    // It spent its share of the budget looking (each point 3.5 simulated seconds).
+    EXPECT_GE(run.measurements, static_cast<size_t>(kBudget * kSearchShare / 3.5));
+  }
+}
+
+TEST(Search, FindsABandwidthCliffAndShrinksItToTheSizeAlone) {
+  const SearchRun run = search({.bandwidth_cliff = true}, SearchMethod::kGuided);
+  const SearchFinding* f = finding_of(run, "bandwidth-falls-with-size");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->shown.low.at("sizes"), "32K");
+  EXPECT_EQ(f->shown.high.at("sizes"), "64K");
+  EXPECT_TRUE(f->options.empty()) << options_text(simulated_space(), f->shown.low);
+  EXPECT_TRUE(f->replayed);
+}
+
+TEST(Search, FindsADropWithQpsAndShrinksItToThePattern) {
+  const SearchRun run = search({.qp_drop = true}, SearchMethod::kGuided);
+  const SearchFinding* f = finding_of(run, "bandwidth-falls-with-qps");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->shown.low.at("qps"), "4");
+  EXPECT_EQ(f->shown.high.at("qps"), "8");
+  EXPECT_EQ(f->options, (std::map<std::string, std::string>{{"pattern", "send"}}));
+}
+
+TEST(Search, FindsResendsAtOneQpTimeoutAndShrinksThemToIt) {
+  const SearchRun run = search({.resends = true}, SearchMethod::kGuided);
+  const SearchFinding* f = finding_of(run, "resends-on-a-clean-link");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->options, (std::map<std::string, std::string>{{"qp-timeout", "1"}}));
+  EXPECT_EQ(run.result.findings.size(), 1u);
+}
+
+TEST(Search, FindsACpuStepAndShrinksItToTheStrategy) {
+  const SearchRun run = search({.cpu_step = true}, SearchMethod::kGuided);
+  for (const char* rule : {"client-cpu-steps-with-size", "server-cpu-steps-with-size"}) {
+    const SearchFinding* f = finding_of(run, rule);
+    ASSERT_NE(f, nullptr) << rule;
+    EXPECT_EQ(f->shown.low.at("sizes"), "8K");
+    EXPECT_EQ(f->shown.high.at("sizes"), "16K");
+    EXPECT_EQ(f->options, (std::map<std::string, std::string>{{"cq", "event"}}));
+  }
+}
+
+int planted_found(const SearchRun& run) {
+  int n = 0;
+  for (const char* rule : {"bandwidth-falls-with-size", "bandwidth-falls-with-qps",
+                           "resends-on-a-clean-link", "client-cpu-steps-with-size"})
+    n += finding_of(run, rule) != nullptr ? 1 : 0;
+  return n;
+}
+
+// The planted anomalies each seed's search finds, over ten seeds, at `budget`.
+int found_over_seeds(SearchMethod method, double budget) {
+  int n = 0;
+  for (uint32_t seed = 1; seed <= 10; ++seed)
+    n += planted_found(search({true, true, true, true}, method, seed, budget));
+  return n;
+}
+
+TEST(Search, FindsAllFourPlantedTogetherAndBeatsRandomSamplingAtTheSameBudget) {
+  for (const double budget : {kBudget, 2 * kBudget, 4 * kBudget}) {
+    const int guided = found_over_seeds(SearchMethod::kGuided, budget);
+    const int random = found_over_seeds(SearchMethod::kRandom, budget);
+    std::cout << "budget " << budget << " s: guided found " << guided << " of 40, random " << random
+              << " of 40 (4 planted, 10 seeds)\n";
+    EXPECT_EQ(guided, 40) << budget;
+    if (budget == kBudget) EXPECT_LT(random, guided);
+  }
+}
+
+TEST(SearchSpace, SpaceRestrictionKeepsListsAndRanges) {
+  const SearchSpace s = restrict_space(simulated_space(), "pattern=send,read sizes=4K:64K qps=8");
+  EXPECT_EQ(s.find("pattern")->values, (std::vector<std::string>{"send", "read"}));
+  EXPECT_EQ(s.find("sizes")->values, (std::vector<std::string>{"4K", "8K", "16K", "32K", "64K"}));
+  EXPECT_EQ(s.base().at("qps"), "8");
+  EXPECT_EQ(s.base().at("pattern"), "send");  // write was left out: the first kept
+  EXPECT_EQ(options_text(s, s.base()), "--pattern send --qps 8");
+}
+
+TEST(SearchSpace, BadRestrictionsAreUsageErrorsThatSayWhy) {
+  for (const char* bad :
+       {"colour=red", "pattern", "pattern=", "pattern=foo", "sizes=3M:4M", "sizes=x:4K", "qps=3"}) {
+    try {
+      restrict_space(simulated_space(), bad);
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_code(), ExitCode::kUsage) << bad;
+      EXPECT_NE(std::string(e.what()).find("--space"), std::string::npos) << e.what();
+    }
+  }
+}
+
+MeasuredPoint at(const std::string& size, std::vector<double> values) {
+  Observation o;
+  for (double v : values) o.runs.push_back({{"bytes_per_second", v}, {"client_cpu_us_per_msg", v}});
+  return {{{"sizes", size}, {"mode", "bw"}}, o};
+}
+
+TEST(ExpectationRules, AFallWithinTheRepetitionsSpreadIsNoViolation) {
+  const Rule& rule = *find_rule("bandwidth-falls-with-size");
+  EXPECT_TRUE(judge_line(rule, {at("1K", {100, 110, 120}), at("2K", {95, 97, 99})}, 0).empty());
+  const auto v = judge_line(rule, {at("1K", {100, 101, 102}), at("2K", {80, 81, 82})}, 0);
+  ASSERT_EQ(v.size(), 1u);
+  // The same fall within three times the search's pooled noise (10 %) is none.
+  EXPECT_TRUE(judge_line(rule, {at("1K", {100, 101, 102}), at("2K", {80, 81, 82})}, 0.1).empty());
+  EXPECT_EQ(v[0].high.at("sizes"), "2K");
+}
+
+TEST(ExpectationRules, AStepIsLargerThanTheStepsBesideItAndABendIsNone) {
+  const Rule& rule = *find_rule("client-cpu-steps-with-size");
+  const auto step = judge_line(rule,
+                               {at("1K", {1, 1, 1}), at("2K", {1.1, 1.1, 1.1}),
+                                at("4K", {3.3, 3.3, 3.3}), at("8K", {3.5, 3.5, 3.5})},
+                               0);
+  ASSERT_EQ(step.size(), 1u);
+  EXPECT_EQ(step[0].low.at("sizes"), "2K");
+  // Growing faster and faster (a linear cost on a doubling axis): no single step stands out.
+  EXPECT_TRUE(judge_line(rule,
+                         {at("1K", {1, 1, 1}), at("2K", {1.5, 1.5, 1.5}), at("4K", {2.5, 2.5, 2.5}),
+                          at("8K", {4.5, 4.5, 4.5})},
+                         0)
+                  .empty());
+  // A step no larger than the search's noise is none.
+  EXPECT_TRUE(judge_line(rule,
+                         {at("1K", {1, 1, 1}), at("2K", {1.1, 1.1, 1.1}), at("4K", {3.3, 3.3, 3.3}),
+                          at("8K", {3.5, 3.5, 3.5})},
+                         0.5)
+                  .empty());
+}
+
+TEST(ExpectationRules, ResendsMustShowInEveryRepetition) {
+  const Rule& rule = *find_rule("resends-on-a-clean-link");
+  Observation some, all;
+  for (double v : {0.0, 3.0, 1.0}) some.runs.push_back({{"wire_retransmissions", v}});
+  for (double v : {2.0, 3.0, 1.0}) all.runs.push_back({{"wire_retransmissions", v}});
+  EXPECT_FALSE(judge_point(rule, {{}, some}));
+  EXPECT_TRUE(judge_point(rule, {{}, all}));
+}
+
+}  // namespace
+}  // namespace rdmabench

@@ -1,0 +1,73 @@
+#include "simulated_target.h"
+
+#include <algorithm>
+
+namespace rdmabench::testing {
+
+namespace {
+
+std::vector<std::string> powers_of_two(uint64_t from, uint64_t to) {
+  std::vector<std::string> out;
+  for (uint64_t v = from; v <= to; v *= 2)
+    out.push_back(v >= 1024 * 1024 ? std::to_string(v >> 20) + "M"
+                  : v >= 1024      ? std::to_string(v >> 10) + "K"
+                                   : std::to_string(v));
+  return out;
+}
+
+// Up to +-1 %, fixed by the point, the repetition and the counter.
+double noise(const Point& point, unsigned repetition, const std::string& counter) {
+  const size_t h =
+      std::hash<std::string>{}(point_key(point) + std::to_string(repetition) + counter);
+  return 1.0 + (static_cast<double>(h % 2001) - 1000.0) / 100000.0;
+}
+
+double number(const Point& p, const std::string& option) {
+  return static_cast<double>(ordered_value(p.at(option)));
+}
+
+}  // namespace
+
+SearchSpace simulated_space() {
+  return SearchSpace({
+      {"pattern", {"send", "write", "read"}, "write", "write", false},
+      {"mode", {"bw", "lat"}, "bw", "bw", false},
+      {"sizes", powers_of_two(2, 1 << 20), "64K", "64K", true},
+      {"qps", powers_of_two(1, 16), "1", "1", true},
+      {"post-list", powers_of_two(1, 32), "1", "1", true},
+      {"tx-depth", powers_of_two(16, 1024), "128", "128", true},
+      {"qp-timeout", {"0", "1", "4", "8", "14", "18"}, "14", "14", true},
+      {"cq", {"busy", "event"}, "busy", "busy", false},
+      {"bidir", {"off", "on"}, "off", "off", false},
+  });
+}
+
+Counters SimulatedTarget::model(const Point& p, unsigned rep) const {
+  const double size = number(p, "sizes"), qps = number(p, "qps");
+  const double link = 1.25e9, per_msg_s = 1e-6 / std::pow(number(p, "post-list"), 0.3);
+  double bw = size / (per_msg_s + size / link) * std::pow(std::min(qps, 4.0), 0.1) *
+              (1 - 8 / number(p, "tx-depth")) * (p.at("bidir") == "on" ? 1.8 : 1.0);
+  double cpu = 0.5 + 0.1 * std::log2(size) + (p.at("cq") == "event" ? 1.0 : 0.0);
+  if (planted_.bandwidth_cliff && size >= 65536) bw *= 0.5;
+  if (planted_.qp_drop && p.at("pattern") == "send" && qps >= 8) bw *= 0.6;
+  if (planted_.cpu_step && p.at("cq") == "event" && size >= 16384) cpu *= 3;
+  const double p50 = 2 + size / link * 1e6;
+  Counters c = {{"bytes_per_second", bw},
+                {"msgs_per_second", bw / size},
+                {"lat_p50_us", p50},
+                {"lat_p99_us", p50 * 1.3},
+                {"client_cpu_us_per_msg", cpu},
+                {"server_cpu_us_per_msg", cpu * 0.8}};
+  for (auto& [name, value] : c) value *= noise(p, rep, name);
+  c["wire_retransmissions"] = planted_.resends && p.at("qp-timeout") == "1" ? 50 : 0;
+  return c;
+}
+
+Observation SimulatedTarget::measure(const Point& point, unsigned repetitions) {
+  Observation o;
+  for (unsigned r = 0; r < repetitions; ++r) o.runs.push_back(model(point, r));
+  seconds_ += 0.5 + repetitions;
+  return o;
+}
+
+}  // namespace rdmabench::testing

@@ -1,0 +1,40 @@
+// A target for `rdmabench search` with no device: figures from a smooth model of an RDMA link
+// (bandwidth rising with size to the link's rate, latency rising with it, CPU per message
+// growing slowly, nothing resent), each repetition off by up to 1 % (a fixed hash of the
+// point, the repetition and the counter: the same every time), and the anomalies a test
+// plants. Each repetition costs a simulated second, each point half a second more.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "search/search_space.h"
+#include "search/search_target.h"
+
+namespace rdmabench::testing {
+
+// The space the simulated target answers (values as `rdmabench run` takes them).
+SearchSpace simulated_space();
+
+struct PlantedAnomalies {
+  bool bandwidth_cliff = false;  // from 64K up, bw halves
+  bool qp_drop = false;          // send with 8 QPs or more: bw falls by 40 %
+  bool resends = false;          // --qp-timeout 1: 50 retransmissions a run
+  bool cpu_step = false;         // event CQs: CPU per message triples from 16K up
+};
+
+class SimulatedTarget : public SearchTarget {
+ public:
+  explicit SimulatedTarget(PlantedAnomalies planted) : planted_(planted) {}
+  Observation measure(const Point& point, unsigned repetitions) override;
+  double seconds_spent() const override { return seconds_; }
+
+ private:
+  Counters model(const Point& point, unsigned repetition) const;
+  PlantedAnomalies planted_;
+  double seconds_ = 0;
+};
+
+}  // namespace rdmabench::testing
