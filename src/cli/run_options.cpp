@@ -159,6 +159,22 @@ void add_connection(cxxopts::Options& options) {
 
 }  // namespace
 
+// One option a line: option, low, high, what a run takes without it, where the search starts.
+// clang-format off
+const std::vector<SearchedRange>& searched_ranges() {
+  static const std::vector<SearchedRange> ranges = {
+      {"sizes", 2, 1 << 20, "", "64K", false, false, true},
+      {"qps", 1, 16, "1", "1"},
+      {"post-list", 1, 32, "1", "1"},
+      {"tx-depth", 16, 1024, "128", "128"},
+      {"mtu", 1024, 4096, "", "4096"},
+      {"qp-timeout", 1, 20, "14", "14", false, true},
+      {"bidir", 0, 0, "off", "off", true},
+  };
+  return ranges;
+}
+// clang-format on
+
 cxxopts::Options run_options() {
   cxxopts::Options options(
       "rdmabench run",

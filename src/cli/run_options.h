@@ -1,11 +1,30 @@
 // run's option schema: every option, its group, help and default (the help is --help's text).
 #pragma once
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include <cxxopts.hpp>
 
 namespace rdmabench {
 
 cxxopts::Options run_options();
+
+// A run option's range as `rdmabench search` explores it: powers of two from `low` to `high`
+// (`every`: each whole number), or for a flag off and on; `fallback` what a run takes without
+// it ("": no value, so the search always gives it), `start` where the search begins.
+struct SearchedRange {
+  std::string option;  // "qps"
+  uint64_t low = 0, high = 0;
+  std::string fallback, start;
+  bool flag = false;
+  bool every = false;       // each whole number, not powers of two
+  bool size_units = false;  // written 64K, 1M (--sizes), not 65536
+};
+// Every run option with a declared range, beside their declarations: an option added here is
+// searched (rdmabench search) with no edit to the search.
+const std::vector<SearchedRange>& searched_ranges();
 
 // The groups --help shows (not the testing-only one).
 inline const std::vector<std::string> kRunHelpGroups = {

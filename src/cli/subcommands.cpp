@@ -4,6 +4,7 @@
 #include "cli/doctor_command.h"
 #include "cli/mesh_command.h"
 #include "cli/run_command.h"
+#include "cli/search_command.h"
 #include "cli/serve_command.h"
 #include "cli/study_command.h"
 #include "cli/version_command.h"
@@ -20,6 +21,9 @@ const std::map<std::string_view, Subcommand>& subcommands() {
       {"run", {run_run_command, "run benchmarks against a server, write JSON"}},
       {"study",
        {run_study_command, "a preset sweep: polling (CQ strategies x loads, with repetitions)"}},
+      {"search",
+       {run_search_command,
+        "hunt for performance anomalies over the registered space against a server"}},
       {"mesh",
        {run_mesh_command,
         "all-pairs fabric check, one rank per host under mpirun or srun; names slow hosts"}},

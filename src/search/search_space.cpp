@@ -104,8 +104,8 @@ std::string options_text(const SearchSpace& space, const Point& point) {
   std::string out;
   for (const Dimension& d : space.dimensions()) {
     const auto it = point.find(d.option);
-    if (it == point.end() || it->second == d.fallback) continue;
-    out += (out.empty() ? "--" : " --") + d.option + " " + it->second;
+    if (it == point.end() || it->second == d.fallback || (d.flag && it->second == "off")) continue;
+    out += (out.empty() ? "--" : " --") + d.option + (d.flag ? "" : " " + it->second);
   }
   return out;
 }

@@ -17,6 +17,7 @@ struct Dimension {
   std::string fallback;             // what a run takes when the option is not given
   std::string start;     // where the search starts it: the fallback, unless --space left it out
   bool ordered = false;  // numeric: the rules compare neighbours along it (values parse as sizes)
+  bool flag = false;     // values "off" and "on": given as --option, or not at all
   bool operator==(const Dimension&) const = default;
 };
 

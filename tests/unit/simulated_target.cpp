@@ -38,7 +38,7 @@ SearchSpace simulated_space() {
       {"tx-depth", powers_of_two(16, 1024), "128", "128", true},
       {"qp-timeout", {"0", "1", "4", "8", "14", "18"}, "14", "14", true},
       {"cq", {"busy", "event"}, "busy", "busy", false},
-      {"bidir", {"off", "on"}, "off", "off", false},
+      {"bidir", {"off", "on"}, "off", "off", false, true},
   });
 }
 

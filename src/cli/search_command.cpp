@@ -1,0 +1,219 @@
+#include "cli/search_command.h"
+
+#include <cxxopts.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/parse_error.h"
+#include "cli/search_dimensions.h"
+#include "cli/serve_search_target.h"
+#include "cli/unknown_options.h"
+#include "core/error.h"
+#include "core/exit_codes.h"
+#include "core/output_file.h"
+#include "search/search_report.h"
+#include "search/search_run.h"
+#include "search/search_state.h"
+
+namespace rdmabench {
+
+namespace {
+
+struct SearchRequest {
+  ServeTargetOptions target;
+  double budget_s = 1800;
+  std::string space;
+  unsigned repetitions = 3;
+  SearchMethod method = SearchMethod::kGuided;
+  uint32_t seed = 1;
+  std::string state_file, out_file;
+};
+
+cxxopts::Options search_options() {
+  cxxopts::Options o("rdmabench search",
+                     "Hunts for performance anomalies against `rdmabench serve` on HOST: explores "
+                     "the registered patterns, transports, CQ strategies and the run options "
+                     "with a declared range, judges each measured line by registered "
+                     "expectations beyond its own measured noise, shrinks each violation to the "
+                     "fewest options that still show it, and measures that again.");
+  o.positional_help("HOST");
+  o.add_options()("host", "Server address", cxxopts::value<std::string>())(
+      "p,port", "Server's TCP control port", cxxopts::value<uint32_t>()->default_value("18515"))(
+      "budget", "Wall-clock time to spend: 90s, 20m, 1h (70 % searching, the rest shrinking)",
+      cxxopts::value<std::string>()->default_value("30m"))(
+      "space", "Restrict the space: 'pattern=write,read sizes=4K:1M qps=1:16' (see --list-space)",
+      cxxopts::value<std::string>()->default_value(""))(
+      "list-space", "Print the dimensions searched, their values and starts, and exit")(
+      "repetitions", "Timed runs per point (its noise band)",
+      cxxopts::value<unsigned>()->default_value("3"))(
+      "iters", "Messages per timed run", cxxopts::value<uint64_t>()->default_value("2000"))(
+      "warmup", "Messages before a point's timed runs",
+      cxxopts::value<uint64_t>()->default_value("16"))(
+      "method", "guided, or random (the baseline: random short lines, nothing refined)",
+      cxxopts::value<std::string>()->default_value("guided"))(
+      "seed", "Seed of the random lines", cxxopts::value<uint32_t>()->default_value("1"))(
+      "state", "State file, written after every point; an existing one is resumed",
+      cxxopts::value<std::string>()->default_value("search-state.json"))(
+      "out", "The report (JSON)",
+      cxxopts::value<std::string>()->default_value("search-report.json"))(
+      "d,device", "Local RDMA device (default: the first)",
+      cxxopts::value<std::string>()->default_value(""))(
+      "timeout", "Seconds any blocking step may take",
+      cxxopts::value<double>()->default_value("5"))("h,help", "This help");
+  o.parse_positional({"host"});
+  return o;
+}
+
+double budget_seconds(const std::string& text) {
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = text.substr(used);
+  const double scale = unit == "" || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
+  if (used == 0 || scale == 0 || !(v > 0) || v * scale > 7 * 86400)
+    throw Error(ExitCode::kUsage,
+                "--budget '" + text.substr(0, 20) + "': write 90s, 20m or 1h (at most a week)");
+  return v * scale;
+}
+
+SearchRequest request_of(const cxxopts::ParseResult& args) {
+  SearchRequest r;
+  if (!args.count("host"))
+    throw Error(ExitCode::kUsage, "missing HOST (the address of `rdmabench serve`)");
+  r.target.host = args["host"].as<std::string>();
+  const uint32_t port = args["port"].as<uint32_t>();
+  if (port == 0 || port > 65535) throw Error(ExitCode::kUsage, "--port must be 1..65535");
+  r.target.port = static_cast<uint16_t>(port);
+  r.target.device = args["device"].as<std::string>();
+  const double timeout = args["timeout"].as<double>();
+  if (!(timeout > 0 && timeout <= 3600))
+    throw Error(ExitCode::kUsage, "--timeout must be above 0 and at most 3600");
+  r.target.timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout * 1000));
+  r.target.iterations = args["iters"].as<uint64_t>();
+  r.target.warmup = args["warmup"].as<uint64_t>();
+  if (r.target.iterations < 1 || r.target.iterations > 100'000'000)
+    throw Error(ExitCode::kUsage, "--iters must be 1..100000000");
+  r.budget_s = budget_seconds(args["budget"].as<std::string>());
+  r.space = args["space"].as<std::string>();
+  r.repetitions = args["repetitions"].as<unsigned>();
+  if (r.repetitions < 2 || r.repetitions > 20)
+    throw Error(ExitCode::kUsage, "--repetitions must be 2..20 (the noise band needs two)");
+  const std::string method = args["method"].as<std::string>();
+  if (method != "guided" && method != "random")
+    throw Error(ExitCode::kUsage, "--method: guided or random");
+  r.method = method == "guided" ? SearchMethod::kGuided : SearchMethod::kRandom;
+  r.seed = args["seed"].as<uint32_t>();
+  r.state_file = args["state"].as<std::string>();
+  r.out_file = args["out"].as<std::string>();
+  return r;
+}
+
+nlohmann::json settings_of(const SearchRequest& r) {
+  return {{"host", r.target.host},
+          {"port", r.target.port},
+          {"repetitions", r.repetitions},
+          {"iters", r.target.iterations},
+          {"warmup", r.target.warmup},
+          {"method", r.method == SearchMethod::kGuided ? "guided" : "random"},
+          {"seed", r.seed}};
+}
+
+void write_json(const std::string& path, const nlohmann::json& j) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << j.dump(1) << "\n";
+    if (!out) throw Error(ExitCode::kRuntime, "cannot write " + tmp);
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+void list_space(const SearchSpace& space) {
+  for (const Dimension& d : space.dimensions()) {
+    std::cout << d.option << " (start " << d.start << (d.fallback.empty() ? ", always given" : "")
+              << "):";
+    for (const std::string& v : d.values) std::cout << " " << v;
+    std::cout << "\n";
+  }
+  std::cout << "points: " << space.size() << "\n";
+}
+
+std::string clock_text(double s) {
+  const long t = std::lround(s);
+  return std::to_string(t / 60) + ":" + (t % 60 < 10 ? "0" : "") + std::to_string(t % 60);
+}
+
+// Resumes the state file when there is one; writes it after every new point, with a line
+// on standard error.
+void keep_state(const SearchRequest& r, const SearchSpace& space, const nlohmann::json& settings,
+                MeasuredPoints& measured) {
+  if (std::filesystem::exists(r.state_file)) {
+    std::ifstream in(r.state_file);
+    const nlohmann::json state = nlohmann::json::parse(in, nullptr, false);
+    if (state.is_discarded())
+      throw Error(ExitCode::kInvalidFile,
+                  "search state file " + r.state_file + ": not JSON (remove it to start anew)");
+    restore_search_state(state, space, settings, measured);
+    std::cerr << "rdmabench search: resuming " << r.state_file << ": " << measured.all().size()
+              << " points, " << clock_text(measured.spent()) << " spent\n";
+  }
+  check_writable(r.state_file, "--state");
+  measured.on_measured([&, budget = r.budget_s](const Point& p, const Observation& o) {
+    write_json(r.state_file, search_state_json(space, measured, settings));
+    std::cerr << "search: " << measured.all().size() << " points, " << clock_text(measured.spent())
+              << " of " << clock_text(budget) << ": " << options_text(space, p) << ": "
+              << (o.ok() ? "ok" : "failed (" + o.error.substr(0, 120) + ")") << "\n";
+  });
+}
+
+int run_search_request(const SearchSpace& space, const SearchRequest& r) {
+  const nlohmann::json settings = settings_of(r);
+  ServeSearchTarget target(space, r.target);
+  MeasuredPoints measured(target, r.repetitions, r.budget_s);
+  keep_state(r, space, settings, measured);
+  const SearchResult result = run_search(space, registered_rules(), measured, r.method, r.seed);
+  write_json(r.state_file, search_state_json(space, measured, settings));
+  SearchReportContext context{"rdmabench run " + r.target.host + " --port " +
+                                  std::to_string(r.target.port) + " --cm oob --iters " +
+                                  std::to_string(r.target.iterations),
+                              settings, measured.spent(), measured.all().size()};
+  context.settings["budget_s"] = r.budget_s;
+  write_json(r.out_file, search_report_json(space, result, context));
+  print_search_report(std::cout, space, result, context);
+  std::cout << "\nreport: " << r.out_file << "; state: " << r.state_file << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int run_search_command(int argc, char** argv) {
+  cxxopts::Options options = search_options();
+  cxxopts::ParseResult args;
+  try {
+    options.allow_unrecognised_options();
+    args = options.parse(argc, argv);
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw Error(ExitCode::kUsage, explain_parse_error(e.what(), argc, argv) + " (see --help)");
+  }
+  if (args.count("help")) {
+    std::cout << options.help() << "\n" << exit_status_help();
+    return 0;
+  }
+  check_unmatched(args.unmatched(), options,
+                  {"search", args.count("host") ? args["host"].as<std::string>() : ""});
+  const SearchSpace space = restrict_space(search_dimensions(), args["space"].as<std::string>());
+  if (args.count("list-space")) {
+    list_space(space);
+    return 0;
+  }
+  const SearchRequest r = request_of(args);
+  check_writable(r.out_file, "--out");
+  return run_search_request(space, r);
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,102 @@
+#include "cli/serve_search_target.h"
+
+#include <iostream>
+
+#include "cli/run_request.h"
+#include "core/error.h"
+#include "datapath/endpoint.h"
+#include "measure/benchmark_measurement.h"
+#include "runner/run_plan.h"
+#include "verbs/device_list.h"
+#include "verbs/no_device_advice.h"
+
+namespace rdmabench {
+
+namespace {
+
+DeviceLimits local_limits(const std::string& device) {
+  DeviceList list;
+  if (list.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
+  const Context ctx = list.open(device);
+  return device_limits(ctx, 1);
+}
+
+}  // namespace
+
+ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOptions options)
+    : space_(space), options_(std::move(options)), limits_(local_limits(options_.device)) {}
+
+ServeSearchTarget::~ServeSearchTarget() = default;
+
+std::vector<std::string> ServeSearchTarget::run_arguments(const Point& point) const {
+  std::vector<std::string> args = {options_.host,
+                                   "--port",
+                                   std::to_string(options_.port),
+                                   "--cm",
+                                   "oob",
+                                   "--iters",
+                                   std::to_string(options_.iterations),
+                                   "--warmup",
+                                   std::to_string(options_.warmup)};
+  if (!options_.device.empty()) args.insert(args.end(), {"--device", options_.device});
+  args.insert(args.end(), options_.extra.begin(), options_.extra.end());
+  for (const Dimension& d : space_.dimensions()) {
+    const std::string& v = point.at(d.option);
+    if (d.flag) {
+      if (v == "on") args.push_back("--" + d.option);
+    } else if (v != d.fallback) {
+      args.insert(args.end(), {"--" + d.option, v});
+    }
+  }
+  return args;
+}
+
+TestSpec ServeSearchTarget::spec_of(const Point& point) const {
+  std::vector<std::string> args = run_arguments(point);
+  args.insert(args.begin(), "run");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::optional<RunPlan> plan = parse_run_request(static_cast<int>(args.size()), argv.data());
+  plan->suite.base.bootstrap = Bootstrap::kOob;
+  const std::vector<TestSpec> specs = expand_specs(plan->suite);
+  if (specs.size() != 1)
+    throw Error(ExitCode::kUsage, "the point is " + std::to_string(specs.size()) + " benchmarks");
+  validate_spec(specs.front(), limits_);
+  return specs.front();
+}
+
+Observation ServeSearchTarget::measured(const TestSpec& spec, unsigned repetitions) {
+  if (!session_) {
+    session_ = connect_when_free(
+        options_.host, options_.port,
+        BootstrapOptions::client(options_.host, options_.device, options_.timeout, 1), {},
+        std::cerr);
+  }
+  session_->setup(spec);
+  std::vector<uint64_t> samples;
+  BenchmarkMeasurement m(*session_, spec, {{options_.iterations, 0, 0}, options_.warmup, {}, false},
+                         samples);
+  m.warm_up();
+  Observation o;
+  for (unsigned r = 0; r < repetitions; ++r) o.runs.push_back(m.timed_run().counters);
+  return o;
+}
+
+Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions) {
+  const auto start = std::chrono::steady_clock::now();
+  Observation o;
+  try {
+    o = measured(spec_of(point), repetitions);
+  } catch (const Error& e) {
+    o = Observation{{}, e.what(), static_cast<int>(e.exit_code())};
+    if (e.exit_code() != ExitCode::kUsage) session_.reset();  // connect anew for the next
+  } catch (const std::exception& e) {
+    o = Observation{{}, e.what(), static_cast<int>(ExitCode::kInternal)};
+    session_.reset();
+  }
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return o;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,52 @@
+// `rdmabench search`'s target: a running `rdmabench serve`. Each point becomes the `rdmabench
+// run` command line its options say, parsed and checked as `run` would (a combination `run`
+// refuses is a failed point, found at no cost), and is measured the way `run` measures one
+// benchmark: a warm-up, then one timed run per repetition, each with both sides' port
+// counters. One control connection serves every point; a failure drops it, and the next
+// point connects again.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "control/client_session.h"
+#include "search/search_space.h"
+#include "search/search_target.h"
+#include "spec/spec_validation.h"
+
+namespace rdmabench {
+
+struct ServeTargetOptions {
+  std::string host;
+  uint16_t port = 18515;
+  std::string device;  // this side's (oob); "" the first
+  std::chrono::milliseconds timeout{5000};
+  uint64_t iterations = 2000;  // messages per timed run
+  uint64_t warmup = 16;
+  std::vector<std::string> extra;  // run options given to every point (--gid-index 1, ...)
+};
+
+class ServeSearchTarget : public SearchTarget {
+ public:
+  ServeSearchTarget(const SearchSpace& space, ServeTargetOptions options);
+  ~ServeSearchTarget() override;
+  Observation measure(const Point& point, unsigned repetitions) override;
+  double seconds_spent() const override { return seconds_; }
+
+  // The `rdmabench run` options of a point (its host, port and the settings included).
+  std::vector<std::string> run_arguments(const Point& point) const;
+
+ private:
+  TestSpec spec_of(const Point& point) const;
+  Observation measured(const TestSpec& spec, unsigned repetitions);
+
+  const SearchSpace& space_;
+  ServeTargetOptions options_;
+  DeviceLimits limits_;
+  std::unique_ptr<ClientSession> session_;
+  double seconds_ = 0;
+};
+
+}  // namespace rdmabench

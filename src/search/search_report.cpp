@@ -1,0 +1,110 @@
+#include "search/search_report.h"
+
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+
+#include "search/search_state.h"
+
+namespace rdmabench {
+
+namespace {
+
+// The counters that say what the wire did (resends, sequence errors, RNR NAKs, ...).
+bool wire_counter(const std::string& name) {
+  return name.starts_with("wire_");
+}
+
+// Wire counters whose medians differ between the two points in their fresh measurement (at a
+// point rule's one point: those that are not 0).
+nlohmann::json counters_moved(const SearchFinding& f) {
+  nlohmann::json moved = nlohmann::json::object();
+  std::map<std::string, bool> names;
+  for (const Observation* o : {&f.replay_low, &f.replay_high})
+    for (const Counters& run : o->runs)
+      for (const auto& [name, value] : run)
+        if (wire_counter(name)) names[name] = true;
+  for (const auto& [name, unused] : names) {
+    const auto a = f.replay_low.band(name), b = f.replay_high.band(name);
+    const double at_low = a ? a->median : 0, at_high = b ? b->median : at_low;
+    if (at_low != at_high || (f.shown.low == f.shown.high && at_low != 0))
+      moved[name] = {{"low", at_low}, {"high", at_high}};
+  }
+  return moved;
+}
+
+nlohmann::json band_json(const Band& b) {
+  return {{"low", b.low}, {"median", b.median}, {"high", b.high}};
+}
+
+nlohmann::json finding_json(const SearchSpace& space, const SearchFinding& f,
+                            const SearchReportContext& context) {
+  const Rule& rule = *f.shown.rule;
+  nlohmann::json j = {{"rule", rule.name},
+                      {"says", rule.says},
+                      {"counter", rule.counter},
+                      {"along", rule.along},
+                      {"options", f.options},
+                      {"low",
+                       {{"point", f.shown.low},
+                        {"command", point_command(space, context, f.shown.low)},
+                        {"band", band_json(f.shown.at_low)}}},
+                      {"size", f.shown.size},
+                      {"replayed", f.replayed},
+                      {"fully_shrunk", f.fully_shrunk},
+                      {"shrink_measurements", f.shrink_measurements},
+                      {"counters_moved", counters_moved(f)}};
+  if (f.shown.low != f.shown.high)
+    j["high"] = {{"point", f.shown.high},
+                 {"command", point_command(space, context, f.shown.high)},
+                 {"band", band_json(f.shown.at_high)}};
+  return j;
+}
+
+}  // namespace
+
+std::string point_command(const SearchSpace& space, const SearchReportContext& context,
+                          const Point& point) {
+  const std::string options = options_text(space, point);
+  return context.command_head + (options.empty() ? "" : " " + options);
+}
+
+nlohmann::json search_report_json(const SearchSpace& space, const SearchResult& result,
+                                  const SearchReportContext& context) {
+  nlohmann::json findings = nlohmann::json::array(), dims = nlohmann::json::array();
+  for (const SearchFinding& f : result.findings)
+    findings.push_back(finding_json(space, f, context));
+  for (const Dimension& d : space.dimensions()) dims.push_back(dimension_json(d));
+  return {{"schema", kSearchReportSchema},
+          {"settings", context.settings},
+          {"space", dims},
+          {"spent_s", context.spent_s},
+          {"measurements", context.measurements},
+          {"violations", result.violations.size()},
+          {"findings", findings}};
+}
+
+void print_search_report(std::ostream& out, const SearchSpace& space, const SearchResult& result,
+                         const SearchReportContext& context) {
+  out << "rdmabench search: " << context.measurements << " measurements in "
+      << std::lround(context.spent_s) << " s, " << result.violations.size() << " violations, "
+      << result.findings.size() << " findings\n";
+  for (size_t i = 0; i < result.findings.size(); ++i) {
+    const SearchFinding& f = result.findings[i];
+    const Rule& rule = *f.shown.rule;
+    out << "\n" << i + 1 << ". " << rule.name << ": " << rule.says << " (" << rule.counter << ")\n";
+    out << "   " << point_command(space, context, f.shown.low) << "\n      " << rule.counter << " "
+        << std::setprecision(4) << f.shown.at_low.median << " (" << f.shown.at_low.low << "-"
+        << f.shown.at_low.high << ")\n";
+    if (f.shown.low != f.shown.high)
+      out << "   " << point_command(space, context, f.shown.high) << "\n      " << rule.counter
+          << " " << f.shown.at_high.median << " (" << f.shown.at_high.low << "-"
+          << f.shown.at_high.high << ")\n";
+    out << "   "
+        << (f.replayed ? "shown again by a fresh measurement"
+                       : "NOT shown again by a fresh measurement")
+        << (f.fully_shrunk ? "" : "; not fully shrunk (the budget ended)") << "\n";
+  }
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,32 @@
+// What a search reports: every finding (its rule, the fewest options that show it, the two
+// points and their bands, the wire counters that moved between them, whether a fresh
+// measurement showed it again) as JSON (schema docs/search.schema.json) and as text.
+#pragma once
+
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "search/search_run.h"
+#include "search/search_space.h"
+
+namespace rdmabench {
+
+inline constexpr const char* kSearchReportSchema = "rdmabench-search/1";
+
+struct SearchReportContext {
+  std::string command_head;  // "rdmabench run HOST --port 18515 --cm oob --iters 2000"
+  nlohmann::json settings;   // budget, repetitions, method, seed, host, ...
+  double spent_s = 0;
+  size_t measurements = 0;
+};
+
+// `command_head` plus the point's options: the command that measures it.
+std::string point_command(const SearchSpace& space, const SearchReportContext& context,
+                          const Point& point);
+nlohmann::json search_report_json(const SearchSpace& space, const SearchResult& result,
+                                  const SearchReportContext& context);
+void print_search_report(std::ostream& out, const SearchSpace& space, const SearchResult& result,
+                         const SearchReportContext& context);
+
+}  // namespace rdmabench

@@ -1,0 +1,52 @@
+"""Issue 36 on real rxe: `rdmabench search` against a server, in a small space and budget. It
+measures through `rdmabench run`'s own parsing (a combination run refuses is a failed point,
+and the search goes on), writes a report that follows docs/search.schema.json with commands
+that are `rdmabench run` command lines, keeps a state file of every point, and resumes it:
+a second search over the same state measures none of them again. What it finds depends on
+the guest and is not asserted here; the simulated target's unit tests hold the finding."""
+import json
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import server_address
+
+pytestmark = pytest.mark.layout("lo")
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "search.schema.json").read_text())
+SPACE = ("pattern=write,read mode=bw transport=rc,ud cq=busy sizes=1K:8K qps=1:2 post-list=1 "
+         "tx-depth=128 mtu=4096 qp-timeout=14 bidir=off")
+
+
+def search(rdmabench, layout, server, tmp_path, budget):
+    host, _ = server_address(layout)
+    return subprocess.run(
+        [rdmabench, "search", host, "--port", str(server.port), "--budget", budget,
+         "--space", SPACE, "--repetitions", "2", "--iters", "200",
+         "--state", str(tmp_path / "state.json"), "--out", str(tmp_path / "report.json")],
+        capture_output=True, text=True, timeout=600)
+
+
+def test_a_search_reports_resumes_and_goes_on_past_refused_points(rdmabench, layout, server,
+                                                                   tmp_path):
+    proc = search(rdmabench, layout, server, tmp_path, "30s")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    report = json.loads((tmp_path / "report.json").read_text())
+    jsonschema.validate(report, SCHEMA)
+    state = json.loads((tmp_path / "state.json").read_text())
+    points = state["points"]
+    assert report["measurements"] == len(points) > 0
+    # Read over ud is refused by run's own checks: failed points, and the search went on.
+    refused = [p for p in points if p.get("exit_code") == 2]
+    assert refused and all(p["point"]["transport"] == "ud" for p in refused), refused[:2]
+    assert any(p["runs"] and "bytes_per_second" in p["runs"][0] for p in points)
+    for f in report["findings"]:
+        assert f["low"]["command"].startswith(f"rdmabench run {server_address(layout)[0]} ")
+
+    again = search(rdmabench, layout, server, tmp_path, "30s")
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    assert f"resuming {tmp_path / 'state.json'}: {len(points)} points" in again.stderr
+    resumed = json.loads((tmp_path / "state.json").read_text())["points"]
+    assert len(resumed) == len(points), "the resumed search measured points again"

@@ -1,0 +1,105 @@
+// rdmabench search's files: the state file resumes a search exactly (a resumed search measures
+// nothing it had measured, and finds what the whole one found), a state file of another space,
+// other settings or a damaged one is refused with kInvalidFile, and the report carries each
+// finding's rule, options and commands.
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "search/search_report.h"
+#include "search/search_run.h"
+#include "search/search_state.h"
+#include "simulated_target.h"
+
+namespace rdmabench {
+namespace {
+
+using testing::simulated_space;
+using testing::SimulatedTarget;
+
+const nlohmann::json kSettings = {{"repetitions", 3}};
+
+TEST(SearchState, AResumedSearchMeasuresNothingTwiceAndFindsTheSame) {
+  const SearchSpace space = simulated_space();
+  SimulatedTarget whole_target({.bandwidth_cliff = true});
+  MeasuredPoints whole(whole_target, 3, 500);
+  const SearchResult all = run_search(space, registered_rules(), whole, SearchMethod::kGuided, 1);
+
+  SimulatedTarget first_target({.bandwidth_cliff = true});  // stopped at a fifth of the budget
+  MeasuredPoints first(first_target, 3, 100);
+  run_search(space, registered_rules(), first, SearchMethod::kGuided, 1);
+  const nlohmann::json state = search_state_json(space, first, kSettings);
+
+  SimulatedTarget second_target({.bandwidth_cliff = true});
+  MeasuredPoints second(second_target, 3, 500);
+  restore_search_state(nlohmann::json::parse(state.dump()), space, kSettings, second);
+  EXPECT_EQ(second.all().size(), first.all().size());
+  EXPECT_DOUBLE_EQ(second.spent(), first.spent());
+  const SearchResult resumed =
+      run_search(space, registered_rules(), second, SearchMethod::kGuided, 1);
+  ASSERT_EQ(resumed.findings.size(), all.findings.size());
+  EXPECT_EQ(resumed.findings[0].shown.key(), all.findings[0].shown.key());
+  for (const auto& [key, point] : first.all()) EXPECT_TRUE(second.has(point.first));
+}
+
+void expect_refused(nlohmann::json state, const SearchSpace& space, const nlohmann::json& settings,
+                    const std::string& why) {
+  SimulatedTarget target({});
+  MeasuredPoints measured(target, 3, 100);
+  try {
+    restore_search_state(state, space, settings, measured);
+    ADD_FAILURE() << why;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kInvalidFile) << why;
+    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+  }
+}
+
+TEST(SearchState, AStateOfAnotherSearchOrADamagedOneIsRefused) {
+  const SearchSpace space = simulated_space();
+  SimulatedTarget target({});
+  MeasuredPoints measured(target, 3, 20);
+  run_search(space, registered_rules(), measured, SearchMethod::kGuided, 1);
+  const nlohmann::json good = search_state_json(space, measured, kSettings);
+  expect_refused(nlohmann::json::array(), space, kSettings, "not a rdmabench-search-state/1");
+  expect_refused(good, restrict_space(space, "qps=1:4"), kSettings, "another space");
+  expect_refused(good, space, {{"repetitions", 5}}, "other settings");
+  nlohmann::json bad = good;
+  bad["points"][0]["point"]["qps"] = "3";
+  expect_refused(bad, space, kSettings, "outside the search's space");
+  bad = good;
+  bad["points"][0]["runs"][0]["bytes_per_second"] = "fast";
+  expect_refused(bad, space, kSettings, "is not a number");
+  bad = good;
+  bad["spent_s"] = -1;
+  expect_refused(bad, space, kSettings, "no points or no seconds spent");
+}
+
+TEST(SearchReport, AFindingCarriesItsRuleOptionsAndCommands) {
+  const SearchSpace space = simulated_space();
+  SimulatedTarget target({.qp_drop = true});
+  MeasuredPoints measured(target, 3, 500);
+  const SearchResult r = run_search(space, registered_rules(), measured, SearchMethod::kGuided, 1);
+  const SearchReportContext context{"rdmabench run h --cm oob", {{"seed", 1}}, 500, 10};
+  const nlohmann::json j = search_report_json(space, r, context);
+  EXPECT_EQ(j["schema"], kSearchReportSchema);
+  ASSERT_EQ(j["findings"].size(), 1u);
+  const nlohmann::json& f = j["findings"][0];
+  EXPECT_EQ(f["rule"], "bandwidth-falls-with-qps");
+  EXPECT_EQ(f["options"], (nlohmann::json{{"pattern", "send"}}));
+  EXPECT_EQ(f["low"]["command"], "rdmabench run h --cm oob --pattern send --qps 4");
+  EXPECT_EQ(f["high"]["command"], "rdmabench run h --cm oob --pattern send --qps 8");
+  EXPECT_TRUE(f["replayed"].get<bool>());
+  EXPECT_GT(f["low"]["band"]["median"].get<double>(), f["high"]["band"]["median"].get<double>());
+}
+
+TEST(SearchSpace, AFlagIsGivenBareAndOnlyWhenOn) {
+  const SearchSpace space = simulated_space();
+  Point p = space.base();
+  p["bidir"] = "on";
+  EXPECT_EQ(options_text(space, p), "--bidir");
+  p["bidir"] = "off";
+  EXPECT_EQ(options_text(space, p), "");
+}
+
+}  // namespace
+}  // namespace rdmabench
