@@ -183,7 +183,7 @@ int run_search_request(const SearchSpace& space, const SearchRequest& r) {
                                   std::to_string(r.target.iterations),
                               settings, measured.spent(), measured.all().size()};
   context.settings["budget_s"] = r.budget_s;
-  write_json(r.out_file, search_report_json(space, result, context));
+  write_json(r.out_file, search_report_json(space, result, context, measured));
   print_search_report(std::cout, space, result, context);
   std::cout << "\nreport: " << r.out_file << "; state: " << r.state_file << "\n";
   return 0;

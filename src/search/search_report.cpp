@@ -37,8 +37,27 @@ nlohmann::json band_json(const Band& b) {
   return {{"low", b.low}, {"median", b.median}, {"high", b.high}};
 }
 
+// The figure's band at every measured point along the rule's dimension through the finding's
+// first point, in the dimension's order (a point rule: that point alone).
+nlohmann::json line_json(const SearchSpace& space, const SearchFinding& f,
+                         const MeasuredPoints& measured) {
+  const Rule& rule = *f.shown.rule;
+  const std::string along(rule.along);
+  nlohmann::json line = nlohmann::json::array();
+  const Dimension* d = along.empty() ? nullptr : space.find(along);
+  for (const std::string& value : d ? d->values : std::vector<std::string>{""}) {
+    Point p = f.shown.low;
+    if (d) p[along] = value;
+    const auto it = measured.all().find(point_key(p));
+    if (it == measured.all().end()) continue;
+    if (const auto b = figure_band(rule, it->second.second))
+      line.push_back({{"value", d ? value : ""}, {"band", band_json(*b)}});
+  }
+  return line;
+}
+
 nlohmann::json finding_json(const SearchSpace& space, const SearchFinding& f,
-                            const SearchReportContext& context) {
+                            const SearchReportContext& context, const MeasuredPoints& measured) {
   const Rule& rule = *f.shown.rule;
   nlohmann::json j = {{"rule", rule.name},
                       {"says", rule.says},
@@ -53,7 +72,8 @@ nlohmann::json finding_json(const SearchSpace& space, const SearchFinding& f,
                       {"replayed", f.replayed},
                       {"fully_shrunk", f.fully_shrunk},
                       {"shrink_measurements", f.shrink_measurements},
-                      {"counters_moved", counters_moved(f)}};
+                      {"counters_moved", counters_moved(f)},
+                      {"line", line_json(space, f, measured)}};
   if (f.shown.low != f.shown.high)
     j["high"] = {{"point", f.shown.high},
                  {"command", point_command(space, context, f.shown.high)},
@@ -70,10 +90,11 @@ std::string point_command(const SearchSpace& space, const SearchReportContext& c
 }
 
 nlohmann::json search_report_json(const SearchSpace& space, const SearchResult& result,
-                                  const SearchReportContext& context) {
+                                  const SearchReportContext& context,
+                                  const MeasuredPoints& measured) {
   nlohmann::json findings = nlohmann::json::array(), dims = nlohmann::json::array();
   for (const SearchFinding& f : result.findings)
-    findings.push_back(finding_json(space, f, context));
+    findings.push_back(finding_json(space, f, context, measured));
   for (const Dimension& d : space.dimensions()) dims.push_back(dimension_json(d));
   return {{"schema", kSearchReportSchema},
           {"settings", context.settings},

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "search/measured_points.h"
 #include "search/search_run.h"
 #include "search/search_space.h"
 
@@ -24,8 +25,11 @@ struct SearchReportContext {
 // `command_head` plus the point's options: the command that measures it.
 std::string point_command(const SearchSpace& space, const SearchReportContext& context,
                           const Point& point);
+// Each finding carries its line: every point measured along the rule's dimension through its
+// first point, with the figure's band (what tools/plot draws).
 nlohmann::json search_report_json(const SearchSpace& space, const SearchResult& result,
-                                  const SearchReportContext& context);
+                                  const SearchReportContext& context,
+                                  const MeasuredPoints& measured);
 void print_search_report(std::ostream& out, const SearchSpace& space, const SearchResult& result,
                          const SearchReportContext& context);
 

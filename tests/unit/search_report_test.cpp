@@ -80,7 +80,7 @@ TEST(SearchReport, AFindingCarriesItsRuleOptionsAndCommands) {
   MeasuredPoints measured(target, 3, 500);
   const SearchResult r = run_search(space, registered_rules(), measured, SearchMethod::kGuided, 1);
   const SearchReportContext context{"rdmabench run h --cm oob", {{"seed", 1}}, 500, 10};
-  const nlohmann::json j = search_report_json(space, r, context);
+  const nlohmann::json j = search_report_json(space, r, context, measured);
   EXPECT_EQ(j["schema"], kSearchReportSchema);
   ASSERT_EQ(j["findings"].size(), 1u);
   const nlohmann::json& f = j["findings"][0];
@@ -90,6 +90,10 @@ TEST(SearchReport, AFindingCarriesItsRuleOptionsAndCommands) {
   EXPECT_EQ(f["high"]["command"], "rdmabench run h --cm oob --pattern send --qps 8");
   EXPECT_TRUE(f["replayed"].get<bool>());
   EXPECT_GT(f["low"]["band"]["median"].get<double>(), f["high"]["band"]["median"].get<double>());
+  // Its line: the measured QP counts through it, in order, the two points among them.
+  std::vector<std::string> along;
+  for (const auto& p : f["line"]) along.push_back(p["value"]);
+  EXPECT_EQ(along, (std::vector<std::string>{"1", "2", "4", "8", "16"}));
 }
 
 TEST(SearchSpace, AFlagIsGivenBareAndOnlyWhenOn) {

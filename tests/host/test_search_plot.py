@@ -1,0 +1,73 @@
+"""tools/plot draws an `rdmabench search` report: one figure per finding, the line it lies on
+with each point's band and its two points ringed, titled by its rule; a report it cannot draw
+is exit 2 with what is wrong, and a search report does not mix with run results."""
+import json
+
+import jsonschema
+
+from conftest import FIXTURE, ROOT, run_tool
+
+SCHEMA = json.loads((ROOT / "docs" / "search.schema.json").read_text())
+
+
+def band(median):
+    return {"low": median * 0.98, "median": median, "high": median * 1.02}
+
+
+def finding(rule, along, values, medians, low, high, options=None):
+    f = {"rule": rule, "says": f"{rule} says", "counter": "bytes_per_second", "along": along,
+         "options": options or {}, "size": 0.5, "replayed": True, "fully_shrunk": True,
+         "shrink_measurements": 4, "counters_moved": {},
+         "line": [{"value": v, "band": band(m)} for v, m in zip(values, medians)],
+         "low": {"point": {along: low}, "command": f"rdmabench run h --{along} {low}",
+                 "band": band(medians[values.index(low)])}}
+    if high is not None:
+        f["high"] = {"point": {along: high}, "command": f"rdmabench run h --{along} {high}",
+                     "band": band(medians[values.index(high)])}
+    return f
+
+
+def report():
+    return {"schema": "rdmabench-search/1",
+            "settings": {"host": "h", "port": 18515, "repetitions": 3, "iters": 2000,
+                         "method": "guided", "seed": 1, "budget_s": 60},
+            "space": [{"option": "qps", "values": ["1", "2", "4", "8"], "fallback": "1",
+                       "start": "1", "ordered": True, "flag": False}],
+            "spent_s": 60, "measurements": 12, "violations": 3,
+            "findings": [finding("bandwidth-falls-with-qps", "qps", ["1", "2", "4", "8"],
+                                 [10, 11, 12, 6], "4", "8", {"pattern": "send"}),
+                         finding("resends-on-a-clean-link", "", [""], [50], "", None)]}
+
+
+def test_one_figure_per_finding(tmp_path, write_json):
+    doc = report()
+    doc["findings"][1]["low"]["point"] = {"qp-timeout": "1"}
+    jsonschema.validate(doc, SCHEMA)
+    path = write_json(doc, "report.json")
+    proc = run_tool("plot", path, "--out", tmp_path / "figures", "--format", "png,svg")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == [
+        "search-1.png", "search-1.svg", "search-2.png", "search-2.svg"]
+    svg = (tmp_path / "figures" / "search-1.svg").read_text()
+    # (an SVG comment holds each text; matplotlib writes its "--" as "- -")
+    assert "bandwidth-falls-with-qps" in svg and "pattern send" in svg and "qps" in svg
+
+
+def test_a_report_it_cannot_draw_is_exit_2(tmp_path, write_json):
+    for damage, said in [(lambda d: d["findings"][0].pop("line"), "needs rule, says"),
+                         (lambda d: d["findings"][0].update(line=[]), "holds no point"),
+                         (lambda d: d["findings"][0]["line"][0]["band"].update(low=99),
+                          "out of order"),
+                         (lambda d: d["findings"][0]["line"][1].update(band={"low": "x"}),
+                          "needs numbers")]:
+        doc = report()
+        damage(doc)
+        proc = run_tool("plot", write_json(doc, "bad.json"), "--out", tmp_path / "figures")
+        assert proc.returncode == 2, (said, proc.stderr)
+        assert said in proc.stderr, proc.stderr
+
+
+def test_a_search_report_is_not_drawn_with_run_results(tmp_path, write_json):
+    proc = run_tool("plot", write_json(report(), "report.json"), FIXTURE, "--out", tmp_path / "figures")
+    assert proc.returncode == 2
+    assert "cannot be drawn together" in proc.stderr
