@@ -165,6 +165,7 @@ const std::vector<SearchedRange>& searched_ranges() {
   static const std::vector<SearchedRange> ranges = {
       {"sizes", 2, 1 << 20, "", "64K", false, false, true},
       {"qps", 1, 16, "1", "1"},
+      {"threads", 1, 4, "1", "1"},
       {"post-list", 1, 32, "1", "1"},
       {"tx-depth", 16, 1024, "128", "128"},
       {"mtu", 1024, 4096, "", "4096"},

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/exit_codes.h"
 #include "core/output_file.h"
+#include "search/report_replay.h"
 #include "search/search_report.h"
 #include "search/search_run.h"
 #include "search/search_state.h"
@@ -45,6 +46,12 @@ cxxopts::Options search_options() {
       "space", "Restrict the space: 'pattern=write,read sizes=4K:1M qps=1:16' (see --list-space)",
       cxxopts::value<std::string>()->default_value(""))(
       "list-space", "Print the dimensions searched, their values and starts, and exit")(
+      "list-rules", "Print the expectations judged (name, sentence, figure, option), and exit")(
+      "replay",
+      "REPORT: measure each finding of an earlier report again here (in the deterministic "
+      "guest, on other hosts) and add what came out to the report",
+      cxxopts::value<std::string>())("replay-label", "What the replay is called in the report",
+                                     cxxopts::value<std::string>()->default_value("replay"))(
       "repetitions", "Timed runs per point (its noise band)",
       cxxopts::value<unsigned>()->default_value("3"))(
       "iters", "Messages per timed run", cxxopts::value<uint64_t>()->default_value("2000"))(
@@ -189,6 +196,36 @@ int run_search_request(const SearchSpace& space, const SearchRequest& r) {
   return 0;
 }
 
+void list_rules() {
+  for (const Rule& r : registered_rules())
+    std::cout << r.name << ": " << r.says << " (" << r.counter
+              << (r.along.empty() ? "" : ", along --" + std::string(r.along))
+              << (r.only_if.empty() ? "" : ", where " + std::string(r.only_if)) << ")\n";
+}
+
+int run_replay(const cxxopts::ParseResult& args, const SearchRequest& r) {
+  const std::string path = args["replay"].as<std::string>();
+  std::ifstream in(path);
+  if (!in) throw Error(ExitCode::kUsage, "--replay: cannot read " + path);
+  const nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
+  if (report.is_discarded())
+    throw Error(ExitCode::kInvalidFile, "--replay: " + path + " is not JSON");
+  const SearchSpace space = space_from_json(report.value("space", nlohmann::json()));
+  ServeSearchTarget target(space, r.target);
+  const std::string label = args["replay-label"].as<std::string>();
+  const nlohmann::json replayed = replay_report(report, target, r.repetitions, label);
+  const std::string out = args.count("out") ? r.out_file : path;
+  write_json(out, replayed);
+  for (size_t i = 0; i < replayed["findings"].size(); ++i) {
+    const auto& f = replayed["findings"][i];
+    std::cout << i + 1 << ". " << f["rule"].get<std::string>() << ": "
+              << (f["replays"].back()["replayed"].get<bool>() ? "shown again" : "NOT shown again")
+              << " (" << label << ")\n";
+  }
+  std::cout << "report: " << out << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int run_search_command(int argc, char** argv) {
@@ -211,7 +248,12 @@ int run_search_command(int argc, char** argv) {
     list_space(space);
     return 0;
   }
+  if (args.count("list-rules")) {
+    list_rules();
+    return 0;
+  }
   const SearchRequest r = request_of(args);
+  if (args.count("replay")) return run_replay(args, r);
   check_writable(r.out_file, "--out");
   return run_search_request(space, r);
 }

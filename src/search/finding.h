@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct SearchFinding {
 // back in turn and kept back where the rule still breaks (re-measured), until no option can go.
 SearchFinding shrink(const SearchSpace& space, MeasuredPoints& measured,
                      const Violation& violation);
+// The rule judged at the two points (a step with its neighbours on the line), each measured
+// unless it was: the violation between exactly those two, or none.
+std::optional<Violation> judge_at(const SearchSpace& space, MeasuredPoints& measured,
+                                  const Rule& rule, const Point& low, const Point& high);
 // Measures the finding's two points afresh and judges them again.
 void replay(MeasuredPoints& measured, SearchFinding& finding);
 // The violations, shrunk, narrowest first, each distinct finding once: a violation that a

@@ -18,18 +18,6 @@ std::vector<std::string> pair_values(const Dimension& d, const Rule& rule, const
   return {d.values.begin() + from, d.values.begin() + to + 1};
 }
 
-// The rule judged again at the two points (measured unless they were).
-std::optional<Violation> judge_at(const SearchSpace& space, MeasuredPoints& measured,
-                                  const Rule& rule, const Point& low, const Point& high) {
-  if (rule.expects == Expectation::kZero) return judge_point(rule, {low, measured.at(low)});
-  const Dimension& d = *space.find(std::string(rule.along));
-  const auto line = measure_line(measured, low, d, pair_values(d, rule, space, low, high));
-  for (const Violation& v : judge_line(rule, line, measured.noise(rule)))
-    if (v.low.at(d.option) == low.at(d.option) && v.high.at(d.option) == high.at(d.option))
-      return v;
-  return std::nullopt;
-}
-
 // The base with `options`, at the compared dimension's value in `from`.
 Point point_of(const SearchSpace& space, const std::map<std::string, std::string>& options,
                const std::string& along, const Point& from) {
@@ -74,6 +62,17 @@ std::vector<MeasuredPoint> line_through(const MeasuredPoints& measured, const Po
 }
 
 }  // namespace
+
+std::optional<Violation> judge_at(const SearchSpace& space, MeasuredPoints& measured,
+                                  const Rule& rule, const Point& low, const Point& high) {
+  if (rule.expects == Expectation::kZero) return judge_point(rule, {low, measured.at(low)});
+  const Dimension& d = *space.find(std::string(rule.along));
+  const auto line = measure_line(measured, low, d, pair_values(d, rule, space, low, high));
+  for (const Violation& v : judge_line(rule, line, measured.noise(rule)))
+    if (v.low.at(d.option) == low.at(d.option) && v.high.at(d.option) == high.at(d.option))
+      return v;
+  return std::nullopt;
+}
 
 SearchFinding shrink(const SearchSpace& space, MeasuredPoints& measured,
                      const Violation& violation) {

@@ -50,3 +50,16 @@ def test_a_search_reports_resumes_and_goes_on_past_refused_points(rdmabench, lay
     assert f"resuming {tmp_path / 'state.json'}: {len(points)} points" in again.stderr
     resumed = json.loads((tmp_path / "state.json").read_text())["points"]
     assert len(resumed) == len(points), "the resumed search measured points again"
+
+    # A replay measures each finding again and says so in the report, which still follows
+    # its schema.
+    host, _ = server_address(layout)
+    replay = subprocess.run([rdmabench, "search", host, "--port", str(server.port), "--replay",
+                             str(tmp_path / "report.json"), "--replay-label", "again",
+                             "--repetitions", "2", "--iters", "200"],
+                            capture_output=True, text=True, timeout=600)
+    assert replay.returncode == 0, replay.stdout[-3000:] + replay.stderr[-3000:]
+    replayed = json.loads((tmp_path / "report.json").read_text())
+    jsonschema.validate(replayed, SCHEMA)
+    for f in replayed["findings"]:
+        assert [r["label"] for r in f["replays"]] == ["again"], f

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "search/report_replay.h"
 #include "search/search_report.h"
 #include "search/search_run.h"
 #include "search/search_state.h"
@@ -94,6 +95,32 @@ TEST(SearchReport, AFindingCarriesItsRuleOptionsAndCommands) {
   std::vector<std::string> along;
   for (const auto& p : f["line"]) along.push_back(p["value"]);
   EXPECT_EQ(along, (std::vector<std::string>{"1", "2", "4", "8", "16"}));
+}
+
+TEST(SearchReport, AReplayJudgesEachFindingAgainWhereItRuns) {
+  const SearchSpace space = simulated_space();
+  SimulatedTarget target({.qp_drop = true, .resends = true});
+  MeasuredPoints measured(target, 3, 500);
+  const SearchResult r = run_search(space, registered_rules(), measured, SearchMethod::kGuided, 1);
+  const nlohmann::json report = nlohmann::json::parse(
+      search_report_json(space, r, {"rdmabench run h", {}, 500, 10}, measured).dump());
+  ASSERT_EQ(report["findings"].size(), 2u);
+  SimulatedTarget same({.qp_drop = true, .resends = true}), clean({});
+  const nlohmann::json again = replay_report(report, same, 3, "here");
+  const nlohmann::json gone = replay_report(again, clean, 3, "clean");
+  for (const auto& f : gone["findings"]) {
+    ASSERT_EQ(f["replays"].size(), 2u);
+    EXPECT_EQ(f["replays"][0]["label"], "here");
+    EXPECT_TRUE(f["replays"][0]["replayed"].get<bool>()) << f["rule"];
+    EXPECT_FALSE(f["replays"][1]["replayed"].get<bool>()) << f["rule"];
+  }
+  EXPECT_EQ(space_from_json(report["space"]).dimensions(), space.dimensions());
+  nlohmann::json bad = report;
+  bad["findings"][0]["rule"] = "no-such-rule";
+  EXPECT_THROW(replay_report(bad, same, 3, "x"), Error);
+  bad = report;
+  bad["findings"][0]["low"]["point"]["qps"] = "3";
+  EXPECT_THROW(replay_report(bad, same, 3, "x"), Error);
 }
 
 TEST(SearchSpace, AFlagIsGivenBareAndOnlyWhenOn) {

@@ -1,0 +1,84 @@
+#include "search/report_replay.h"
+
+#include "core/error.h"
+#include "search/finding.h"
+#include "search/search_report.h"
+
+namespace rdmabench {
+
+namespace {
+
+Error bad_report(const std::string& why) {
+  return Error(ExitCode::kInvalidFile, "search report: " + why);
+}
+
+Point point_from(const nlohmann::json& j, const SearchSpace& space) {
+  if (!j.is_object()) throw bad_report("a finding's point is not an object");
+  Point p;
+  for (const Dimension& d : space.dimensions()) {
+    if (!j.contains(d.option) || !j[d.option].is_string() ||
+        !space.index_of(d.option, j[d.option].get<std::string>()))
+      throw bad_report("a finding's point has no value of its space for " + d.option);
+    p[d.option] = j[d.option].get<std::string>();
+  }
+  return p;
+}
+
+nlohmann::json band_of(const Rule& rule, const Observation& o) {
+  const auto b = figure_band(rule, o);
+  if (!b) return {{"error", o.error.empty() ? "no such figure" : o.error}};
+  return {{"low", b->low}, {"median", b->median}, {"high", b->high}};
+}
+
+nlohmann::json replay_one(const nlohmann::json& f, const SearchSpace& space, SearchTarget& target,
+                          unsigned repetitions, const std::string& label) {
+  if (!f.is_object() || !f.contains("rule") || !f["rule"].is_string() || !f.contains("low"))
+    throw bad_report("a finding without its rule and points");
+  const Rule* rule = find_rule(f["rule"].get<std::string>());
+  if (rule == nullptr)
+    throw bad_report("unknown rule " + f["rule"].get<std::string>().substr(0, 60));
+  const Point low = point_from(f["low"].value("point", nlohmann::json()), space);
+  const Point high =
+      f.contains("high") ? point_from(f["high"].value("point", nlohmann::json()), space) : low;
+  MeasuredPoints measured(target, repetitions, 1e18);
+  const bool replayed = judge_at(space, measured, *rule, low, high).has_value();
+  return {{"label", label},
+          {"replayed", replayed},
+          {"low", band_of(*rule, measured.at(low))},
+          {"high", band_of(*rule, measured.at(high))}};
+}
+
+}  // namespace
+
+SearchSpace space_from_json(const nlohmann::json& dimensions) {
+  if (!dimensions.is_array() || dimensions.empty()) throw bad_report("no space");
+  std::vector<Dimension> dims;
+  for (const auto& d : dimensions) {
+    if (!d.is_object() || !d.contains("option") || !d.contains("values") ||
+        !d["values"].is_array() || d["values"].empty())
+      throw bad_report("a dimension without its option and values");
+    try {
+      dims.push_back({d["option"], d["values"], d.value("fallback", ""), d.value("start", ""),
+                      d.value("ordered", false), d.value("flag", false)});
+    } catch (const nlohmann::json::exception&) {
+      throw bad_report("a dimension whose option or values are not text");
+    }
+  }
+  return SearchSpace(std::move(dims));
+}
+
+nlohmann::json replay_report(nlohmann::json report, SearchTarget& target, unsigned repetitions,
+                             const std::string& label) {
+  if (!report.is_object() || report.value("schema", "") != kSearchReportSchema ||
+      !report.contains("findings") || !report["findings"].is_array())
+    throw bad_report(std::string("not a ") + kSearchReportSchema + " report");
+  const SearchSpace space = space_from_json(report.value("space", nlohmann::json()));
+  for (auto& f : report["findings"]) {
+    nlohmann::json replay = replay_one(f, space, target, repetitions, label);
+    if (!f.contains("replays")) f["replays"] = nlohmann::json::array();
+    f["replays"].push_back(std::move(replay));
+  }
+  return report;
+}
+
+}  // namespace rdmabench
