@@ -66,6 +66,25 @@ class GuidedSearch {
     }
   }
 
+  // A violation moved before shows this one too: the same rule between the same values, at
+  // points that hold every option it held (resends at the base cover resends anywhere).
+  bool covered(const Violation& v) const {
+    const std::string along(v.rule->along);
+    const auto held = non_base(space_, v.low);
+    return std::any_of(spread_.begin(), spread_.end(), [&](const Violation& s) {
+      if (s.rule != v.rule) return false;
+      if (!along.empty() &&
+          (s.low.at(along) != v.low.at(along) || s.high.at(along) != v.high.at(along)))
+        return false;
+      auto options = non_base(space_, s.low);
+      if (!along.empty()) options.erase(along);
+      return std::all_of(options.begin(), options.end(), [&](const auto& o) {
+        const auto it = held.find(o.first);
+        return it != held.end() && it->second == o.second;
+      });
+    });
+  }
+
   bool adjacent(const Violation& v) const {
     const std::string along(v.rule->along);
     return *space_.index_of(along, v.high.at(along)) ==
@@ -127,7 +146,10 @@ class GuidedSearch {
     while (!queue_.empty() && measured_.within_budget()) {
       const Queued q = queue_.top();
       queue_.pop();
-      if (q.generation == 0 && found_.holds(q.v)) spread(q.v);
+      if (q.generation == 0 && found_.holds(q.v) && !covered(q.v)) {
+        spread(q.v);
+        spread_.push_back(q.v);
+      }
     }
   }
 
@@ -194,6 +216,7 @@ class GuidedSearch {
   std::mt19937 random_;
   ViolationSet found_;
   std::priority_queue<Queued, std::vector<Queued>, Later> queue_;
+  std::vector<Violation> spread_;  // the violations moved so far
 };
 
 }  // namespace

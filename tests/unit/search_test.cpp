@@ -9,6 +9,7 @@
 #include "search/expectation_rules.h"
 #include "search/line_walk.h"
 #include "search/search_run.h"
+#include "search/space_search.h"
 #include "simulated_target.h"
 
 namespace rdmabench {
@@ -98,6 +99,33 @@ int planted_found(const SearchRun& run) {
                            "resends-on-a-clean-link", "client-cpu-steps-with-size"})
     n += finding_of(run, rule) != nullptr ? 1 : 0;
   return n;
+}
+
+TEST(Search, ResendsEverywhereAreOneFindingAndHideNothingElse) {
+  // As rxe under load: every point resends. The search moves that violation once (a violation
+  // at the base shows it anywhere), shrinks it to the base, and still finds the rest.
+  const SearchRun run = search(
+      {.bandwidth_cliff = true, .qp_drop = true, .cpu_step = true, .resends_everywhere = true},
+      SearchMethod::kGuided);
+  const SearchFinding* resends = finding_of(run, "resends-on-a-clean-link");
+  ASSERT_NE(resends, nullptr);
+  EXPECT_TRUE(resends->options.empty());
+  for (const char* rule :
+       {"bandwidth-falls-with-size", "bandwidth-falls-with-qps", "client-cpu-steps-with-size"})
+    EXPECT_NE(finding_of(run, rule), nullptr) << rule;
+}
+
+TEST(Search, ResendsEverywhereAreMovedOnceAndLeaveTheBudgetToTheLines) {
+  // Moving each resending point one step in every option would spend the budget on resends;
+  // one moved at the base covers them all, and the coarse lines through every numeric change
+  // of the base are still drawn (here the one along sizes at post list 32).
+  SimulatedTarget target({.resends_everywhere = true});
+  MeasuredPoints measured(target, kRepetitions, 4 * kBudget);
+  const SearchSpace space = simulated_space();
+  run_search(space, registered_rules(), measured, SearchMethod::kGuided, 1);
+  const Point anchor = with(space.base(), "post-list", "32");
+  for (const std::string& size : coarse_values(*space.find("sizes"), kCoarseLinePoints))
+    EXPECT_TRUE(measured.has(with(anchor, "sizes", size))) << size;
 }
 
 // The planted anomalies each seed's search finds, over ten seeds, at `budget`.

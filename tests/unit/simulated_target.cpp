@@ -59,7 +59,9 @@ Counters SimulatedTarget::model(const Point& p, unsigned rep) const {
                 {"client_cpu_us_per_msg", cpu},
                 {"server_cpu_us_per_msg", cpu * 0.8}};
   for (auto& [name, value] : c) value *= noise(p, rep, name);
-  c["wire_retransmissions"] = planted_.resends && p.at("qp-timeout") == "1" ? 50 : 0;
+  c["wire_retransmissions"] = planted_.resends && p.at("qp-timeout") == "1" ? 50
+                              : planted_.resends_everywhere                 ? 20
+                                                                            : 0;
   return c;
 }
 

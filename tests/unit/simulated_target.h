@@ -19,10 +19,11 @@ namespace rdmabench::testing {
 SearchSpace simulated_space();
 
 struct PlantedAnomalies {
-  bool bandwidth_cliff = false;  // from 64K up, bw halves
-  bool qp_drop = false;          // send with 8 QPs or more: bw falls by 40 %
-  bool resends = false;          // --qp-timeout 1: 50 retransmissions a run
-  bool cpu_step = false;         // event CQs: CPU per message triples from 16K up
+  bool bandwidth_cliff = false;     // from 64K up, bw halves
+  bool qp_drop = false;             // send with 8 QPs or more: bw falls by 40 %
+  bool resends = false;             // --qp-timeout 1: 50 retransmissions a run
+  bool cpu_step = false;            // event CQs: CPU per message triples from 16K up
+  bool resends_everywhere = false;  // every run resends (as rxe under load): 20 a run
 };
 
 class SimulatedTarget : public SearchTarget {
