@@ -57,6 +57,22 @@ std::vector<std::string> kept_values(const Dimension& d, const std::string& item
   return kept;
 }
 
+// The dimension `option` names: its whole name, or the start of one name only (size: sizes).
+std::vector<Dimension>::iterator named_dimension(std::vector<Dimension>& dims,
+                                                 const std::string& item,
+                                                 const std::string& option) {
+  const auto exact = std::find_if(dims.begin(), dims.end(),
+                                  [&](const Dimension& x) { return x.option == option; });
+  if (exact != dims.end()) return exact;
+  const auto starts = [&](const Dimension& x) { return x.option.starts_with(option); };
+  const auto first = std::find_if(dims.begin(), dims.end(), starts);
+  if (first == dims.end())
+    throw bad_space(item, "'" + option.substr(0, 30) + "' is not searched (see --list-space)");
+  if (std::find_if(first + 1, dims.end(), starts) != dims.end())
+    throw bad_space(item, "'" + option.substr(0, 30) + "' names more than one option");
+  return first;
+}
+
 }  // namespace
 
 SearchSpace::SearchSpace(std::vector<Dimension> dimensions) : dimensions_(std::move(dimensions)) {}
@@ -122,10 +138,7 @@ SearchSpace restrict_space(const SearchSpace& space, const std::string& text) {
     const size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
       throw bad_space(item, "write OPTION=VALUES (pattern=write,read sizes=4K:1M)");
-    const std::string option = item.substr(0, eq);
-    const auto d = std::find_if(dims.begin(), dims.end(),
-                                [&](const Dimension& x) { return x.option == option; });
-    if (d == dims.end()) throw bad_space(item, "'" + option.substr(0, 30) + "' is not searched");
+    const auto d = named_dimension(dims, item, item.substr(0, eq));
     d->values = kept_values(*d, item, item.substr(eq + 1));
     const bool keeps_start =
         std::find(d->values.begin(), d->values.end(), d->start) != d->values.end();
