@@ -185,10 +185,9 @@ int run_search_request(const SearchSpace& space, const SearchRequest& r) {
   keep_state(r, space, settings, measured);
   const SearchResult result = run_search(space, registered_rules(), measured, r.method, r.seed);
   write_json(r.state_file, search_state_json(space, measured, settings));
-  SearchReportContext context{"rdmabench run " + r.target.host + " --port " +
-                                  std::to_string(r.target.port) + " --cm oob --iters " +
-                                  std::to_string(r.target.iterations),
-                              settings, measured.spent(), measured.all().size()};
+  SearchReportContext context{
+      "rdmabench run " + r.target.host + " --port " + std::to_string(r.target.port) + " --cm oob",
+      settings, measured.spent(), measured.all().size(), r.target.iterations};
   context.settings["budget_s"] = r.budget_s;
   write_json(r.out_file, search_report_json(space, result, context, measured));
   print_search_report(std::cout, space, result, context);

@@ -7,6 +7,7 @@
 #include "datapath/endpoint.h"
 #include "measure/benchmark_measurement.h"
 #include "runner/run_plan.h"
+#include "search/run_length.h"
 #include "verbs/device_list.h"
 #include "verbs/no_device_advice.h"
 
@@ -35,7 +36,7 @@ std::vector<std::string> ServeSearchTarget::run_arguments(const Point& point) co
                                    "--cm",
                                    "oob",
                                    "--iters",
-                                   std::to_string(options_.iterations),
+                                   std::to_string(iterations_at(point, options_.iterations)),
                                    "--warmup",
                                    std::to_string(options_.warmup)};
   if (!options_.device.empty()) args.insert(args.end(), {"--device", options_.device});
@@ -66,7 +67,18 @@ TestSpec ServeSearchTarget::spec_of(const Point& point) const {
   return specs.front();
 }
 
-Observation ServeSearchTarget::measured(const TestSpec& spec, unsigned repetitions) {
+bool ServeSearchTarget::accepts(const Point& point) const {
+  try {
+    spec_of(point);
+    return true;
+  } catch (const Error& e) {
+    if (e.exit_code() != ExitCode::kUsage) throw;
+    return false;
+  }
+}
+
+Observation ServeSearchTarget::measured(const TestSpec& spec, uint64_t iterations,
+                                        unsigned repetitions) {
   if (!session_) {
     session_ = connect_when_free(
         options_.host, options_.port,
@@ -75,7 +87,7 @@ Observation ServeSearchTarget::measured(const TestSpec& spec, unsigned repetitio
   }
   session_->setup(spec);
   std::vector<uint64_t> samples;
-  BenchmarkMeasurement m(*session_, spec, {{options_.iterations, 0, 0}, options_.warmup, {}, false},
+  BenchmarkMeasurement m(*session_, spec, {{iterations, 0, 0}, options_.warmup, {}, false},
                          samples);
   m.warm_up();
   Observation o;
@@ -87,7 +99,7 @@ Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions)
   const auto start = std::chrono::steady_clock::now();
   Observation o;
   try {
-    o = measured(spec_of(point), repetitions);
+    o = measured(spec_of(point), iterations_at(point, options_.iterations), repetitions);
   } catch (const Error& e) {
     o = Observation{{}, e.what(), static_cast<int>(e.exit_code())};
     if (e.exit_code() != ExitCode::kUsage) session_.reset();  // connect anew for the next

@@ -34,13 +34,14 @@ class ServeSearchTarget : public SearchTarget {
   ~ServeSearchTarget() override;
   Observation measure(const Point& point, unsigned repetitions) override;
   double seconds_spent() const override { return seconds_; }
+  bool accepts(const Point& point) const override;
 
   // The `rdmabench run` options of a point (its host, port and the settings included).
   std::vector<std::string> run_arguments(const Point& point) const;
 
  private:
   TestSpec spec_of(const Point& point) const;
-  Observation measured(const TestSpec& spec, unsigned repetitions);
+  Observation measured(const TestSpec& spec, uint64_t iterations, unsigned repetitions);
 
   const SearchSpace& space_;
   ServeTargetOptions options_;

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "search/line_walk.h"
+#include "search/point_repair.h"
 #include "search/space_search.h"
 #include "search/violation_set.h"
 
@@ -19,6 +20,13 @@ constexpr int kIdleLines = 200;
 struct Queued {
   Violation v;
   int generation = 0;
+};
+
+// A point the search starts from: the base, or one option changed (and, where the target
+// refuses that, another one or two moved to make it a point it takes).
+struct Anchor {
+  Point point;
+  std::string changed;  // the option changed ("" the base)
 };
 
 // Lines' violations before moved ones, the larger first among equals.
@@ -92,14 +100,17 @@ class GuidedSearch {
   }
 
   // One-option changes of the base: of an unordered option (with the base itself), or of an
-  // ordered one (at its coarse values).
-  std::vector<Point> anchors(bool ordered) const {
-    std::vector<Point> out;
-    if (!ordered) out.push_back(space_.base());
+  // ordered one (at its coarse values); each moved to a point the target takes.
+  std::vector<Anchor> anchors(bool ordered) const {
+    std::vector<Anchor> out;
+    if (!ordered) out.push_back({space_.base(), ""});
+    const auto accepts = [this](const Point& p) { return measured_.accepts(p); };
     for (const Dimension& d : space_.dimensions()) {
       if (d.ordered != ordered) continue;
       for (const std::string& v : ordered ? coarse_values(d, kCoarseLinePoints) : d.values)
-        if (v != d.start) out.push_back(with(space_.base(), d.option, v));
+        if (v != d.start)
+          out.push_back({accepted_near(space_, with(space_.base(), d.option, v), d.option, accepts),
+                         d.option});
     }
     return out;
   }
@@ -111,22 +122,23 @@ class GuidedSearch {
     });
   }
 
-  void points(const std::vector<Point>& anchors) {
-    for (const Point& anchor : anchors) {
+  void points(const std::vector<Anchor>& anchors) {
+    for (const Anchor& anchor : anchors) {
       if (!measured_.within_budget()) return;
-      const MeasuredPoint p{anchor, measured_.at(anchor)};
+      const MeasuredPoint p{anchor.point, measured_.at(anchor.point)};
       for (const Rule& rule : rules_)
         if (auto v = judge_point(rule, p)) note({*v});
     }
   }
 
   // A coarse line through each anchor along each judged dimension (but the one it changed).
-  void coarse(const std::vector<Point>& anchors) {
-    for (const Point& anchor : anchors)
+  void coarse(const std::vector<Anchor>& anchors) {
+    for (const Anchor& anchor : anchors)
       for (const Dimension* d : dims_) {
-        if (anchor.at(d->option) != d->start || !judged_at(*d, anchor)) continue;
+        if (d->option == anchor.changed || !judged_at(*d, anchor.point)) continue;
         if (!measured_.within_budget()) return;
-        const auto line = measure_line(measured_, anchor, *d, coarse_values(*d, kCoarseLinePoints));
+        const auto line =
+            measure_line(measured_, anchor.point, *d, coarse_values(*d, kCoarseLinePoints));
         note(judge_measured_line(rules_, *d, line, measured_));
       }
   }

@@ -24,6 +24,7 @@ class MeasuredPoints {
   // A fresh measurement of a point measured before (a finding's replay), kept apart.
   Observation again(const Point& point);
   bool has(const Point& point) const { return points_.count(point_key(point)) != 0; }
+  bool accepts(const Point& point) const { return target_.accepts(point); }
   // Whether the budget has room for another measurement.
   bool within_budget() const { return spent() < budget_seconds_; }
   // The search's phases share the budget: each may stop at a part of it.

@@ -1,5 +1,7 @@
 #include "search/search_report.h"
 
+#include "search/run_length.h"
+
 #include <cmath>
 #include <iomanip>
 #include <ostream>
@@ -86,7 +88,10 @@ nlohmann::json finding_json(const SearchSpace& space, const SearchFinding& f,
 std::string point_command(const SearchSpace& space, const SearchReportContext& context,
                           const Point& point) {
   const std::string options = options_text(space, point);
-  return context.command_head + (options.empty() ? "" : " " + options);
+  const std::string iters =
+      context.iterations ? " --iters " + std::to_string(iterations_at(point, context.iterations))
+                         : "";
+  return context.command_head + iters + (options.empty() ? "" : " " + options);
 }
 
 nlohmann::json search_report_json(const SearchSpace& space, const SearchResult& result,

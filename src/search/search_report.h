@@ -16,13 +16,14 @@ namespace rdmabench {
 inline constexpr const char* kSearchReportSchema = "rdmabench-search/1";
 
 struct SearchReportContext {
-  std::string command_head;  // "rdmabench run HOST --port 18515 --cm oob --iters 2000"
+  std::string command_head;  // "rdmabench run HOST --port 18515 --cm oob"
   nlohmann::json settings;   // budget, repetitions, method, seed, host, ...
   double spent_s = 0;
   size_t measurements = 0;
+  uint64_t iterations = 0;  // --iters (each point's by iterations_at); 0: not given
 };
 
-// `command_head` plus the point's options: the command that measures it.
+// `command_head`, the point's --iters and its options: the command that measures it.
 std::string point_command(const SearchSpace& space, const SearchReportContext& context,
                           const Point& point);
 // Each finding carries its line: every point measured along the rule's dimension through its

@@ -1,5 +1,6 @@
 // One whole search: its budget spent first on finding violations (kSearchShare of it), the
-// rest on shrinking each to a finding and measuring each finding afresh.
+// rest on shrinking each to a finding and measuring each finding afresh; what shrinking does
+// not need goes back to finding (search_run.cpp).
 #pragma once
 
 #include <cstdint>

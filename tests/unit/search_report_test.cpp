@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "search/line_walk.h"
 #include "search/report_replay.h"
 #include "search/search_report.h"
 #include "search/search_run.h"
@@ -95,6 +96,21 @@ TEST(SearchReport, AFindingCarriesItsRuleOptionsAndCommands) {
   std::vector<std::string> along;
   for (const auto& p : f["line"]) along.push_back(p["value"]);
   EXPECT_EQ(along, (std::vector<std::string>{"1", "2", "4", "8", "16"}));
+}
+
+TEST(SearchReport, ACommandCarriesTheMessagesItsPointWasRunWith) {
+  // No more than 64 MiB a run: a 1 MiB point runs 64 messages, a 64 KiB one 1024 of 2000,
+  // a small one all of them.
+  const SearchSpace space = simulated_space();
+  SearchReportContext context{"rdmabench run h --cm oob", {}, 1, 1, 2000};
+  EXPECT_EQ(point_command(space, context, with(space.base(), "sizes", "1M")),
+            "rdmabench run h --cm oob --iters 64 --sizes 1M");
+  EXPECT_EQ(point_command(space, context, space.base()), "rdmabench run h --cm oob --iters 1024");
+  EXPECT_EQ(point_command(space, context, with(space.base(), "sizes", "2K")),
+            "rdmabench run h --cm oob --iters 2000 --sizes 2K");
+  context.iterations = 50;
+  EXPECT_EQ(point_command(space, context, with(space.base(), "sizes", "1M")),
+            "rdmabench run h --cm oob --iters 50 --sizes 1M");
 }
 
 TEST(SearchReport, AReplayJudgesEachFindingAgainWhereItRuns) {

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "search/expectation_rules.h"
 #include "search/line_walk.h"
+#include "search/point_repair.h"
 #include "search/search_run.h"
 #include "search/space_search.h"
 #include "simulated_target.h"
@@ -128,6 +129,46 @@ TEST(Search, ResendsEverywhereAreMovedOnceAndLeaveTheBudgetToTheLines) {
     EXPECT_TRUE(measured.has(with(anchor, "sizes", size))) << size;
 }
 
+TEST(Search, MovesARefusedStartToAPointTheTargetTakesAndSearchesThere) {
+  // Reads only at 8 bytes, as run takes atomics: the read anchor (the base's 64K) is refused,
+  // so it is moved to 8 bytes, and the lines through it find the drop with QPs there.
+  const SearchRun run =
+      search({.reads_only_at_8 = true, .read_qp_drop = true}, SearchMethod::kGuided);
+  const SearchFinding* f = finding_of(run, "bandwidth-falls-with-qps");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->shown.low.at("qps"), "4");
+  EXPECT_EQ(f->shown.high.at("qps"), "8");
+  EXPECT_EQ(f->shown.low.at("sizes"), "8");
+  EXPECT_EQ(f->options, (std::map<std::string, std::string>{{"pattern", "read"}, {"sizes", "8"}}));
+}
+
+TEST(PointRepair, OneChangeTheFewestStepsAwayThenTwo) {
+  const SearchSpace space = simulated_space();
+  const Point read = with(space.base(), "pattern", "read");
+  const auto at_8 = [](const Point& p) {
+    return p.at("pattern") != "read" || p.at("sizes") == "8";
+  };
+  EXPECT_EQ(accepted_near(space, read, "pattern", at_8), with(read, "sizes", "8"));
+  // Two changes needed: the nearest pair (sizes 32K is one step, qps 2 one).
+  const auto two = [](const Point& p) { return p.at("sizes") == "32K" && p.at("qps") != "1"; };
+  EXPECT_EQ(accepted_near(space, read, "pattern", two),
+            with(with(read, "sizes", "32K"), "qps", "2"));
+  // None near: the point itself, refused.
+  EXPECT_EQ(accepted_near(space, read, "pattern", [](const Point&) { return false; }), read);
+}
+
+TEST(Search, WhatShrinkingDoesNotNeedGoesBackToSearching) {
+  // A clean target leaves nothing to shrink, one resending everywhere one finding shrunk at
+  // once: either way the search goes on until the budget is nearly spent, not stopping at its
+  // first share.
+  for (const PlantedAnomalies planted : {PlantedAnomalies{}, {.resends_everywhere = true}}) {
+    SimulatedTarget target(planted);
+    MeasuredPoints measured(target, kRepetitions, kBudget);
+    run_search(simulated_space(), registered_rules(), measured, SearchMethod::kGuided, 1);
+    EXPECT_GE(measured.spent(), 0.9 * kBudget);
+  }
+}
+
 // The planted anomalies each seed's search finds, over ten seeds, at `budget`.
 int found_over_seeds(SearchMethod method, double budget) {
   int n = 0;
@@ -143,7 +184,9 @@ TEST(Search, FindsAllFourPlantedTogetherAndBeatsRandomSamplingAtTheSameBudget) {
     std::cout << "budget " << budget << " s: guided found " << guided << " of 40, random " << random
               << " of 40 (4 planted, 10 seeds)\n";
     EXPECT_EQ(guided, 40) << budget;
-    if (budget == kBudget) EXPECT_LT(random, guided);
+    if (budget == kBudget) {
+      EXPECT_LT(random, guided);
+    }
   }
 }
 

@@ -50,6 +50,7 @@ Counters SimulatedTarget::model(const Point& p, unsigned rep) const {
   double cpu = 0.5 + 0.1 * std::log2(size) + (p.at("cq") == "event" ? 1.0 : 0.0);
   if (planted_.bandwidth_cliff && size >= 65536) bw *= 0.5;
   if (planted_.qp_drop && p.at("pattern") == "send" && qps >= 8) bw *= 0.6;
+  if (planted_.read_qp_drop && p.at("pattern") == "read" && qps >= 8) bw *= 0.6;
   if (planted_.cpu_step && p.at("cq") == "event" && size >= 16384) cpu *= 3;
   const double p50 = 2 + size / link * 1e6;
   Counters c = {{"bytes_per_second", bw},
@@ -65,7 +66,12 @@ Counters SimulatedTarget::model(const Point& p, unsigned rep) const {
   return c;
 }
 
+bool SimulatedTarget::accepts(const Point& point) const {
+  return !planted_.reads_only_at_8 || point.at("pattern") != "read" || point.at("sizes") == "8";
+}
+
 Observation SimulatedTarget::measure(const Point& point, unsigned repetitions) {
+  if (!accepts(point)) return Observation{{}, "--pattern read: reads work on 8 bytes", 2};
   Observation o;
   for (unsigned r = 0; r < repetitions; ++r) o.runs.push_back(model(point, r));
   seconds_ += 0.5 + repetitions;

@@ -24,6 +24,10 @@ struct PlantedAnomalies {
   bool resends = false;             // --qp-timeout 1: 50 retransmissions a run
   bool cpu_step = false;            // event CQs: CPU per message triples from 16K up
   bool resends_everywhere = false;  // every run resends (as rxe under load): 20 a run
+  // Reads only at 8 bytes (as run refuses an atomic at any other size): a refused point costs
+  // nothing and measures nothing; and reads with 8 QPs or more lose 40 %.
+  bool reads_only_at_8 = false;
+  bool read_qp_drop = false;
 };
 
 class SimulatedTarget : public SearchTarget {
@@ -31,6 +35,7 @@ class SimulatedTarget : public SearchTarget {
   explicit SimulatedTarget(PlantedAnomalies planted) : planted_(planted) {}
   Observation measure(const Point& point, unsigned repetitions) override;
   double seconds_spent() const override { return seconds_; }
+  bool accepts(const Point& point) const override;
 
  private:
   Counters model(const Point& point, unsigned repetition) const;
