@@ -71,3 +71,13 @@ def test_a_search_report_is_not_drawn_with_run_results(tmp_path, write_json):
     proc = run_tool("plot", write_json(report(), "report.json"), FIXTURE, "--out", tmp_path / "figures")
     assert proc.returncode == 2
     assert "cannot be drawn together" in proc.stderr
+
+
+def test_a_line_over_decades_is_drawn_on_a_log_scale():
+    # The lo guest's write latency from 2 B to 1 MiB (10 us to 12 ms): on a linear scale the
+    # finding's two points (16 and 32 B) lay flat on the axis.
+    from rdmabench_tools.search_figures import wants_log_scale
+    latency = [(10.3, 10.4, 10.8), (8.8, 8.8, 8.9), (19.4, 19.6, 19.8), (11915, 11974, 12156)]
+    assert wants_log_scale(latency)
+    assert not wants_log_scale([(10, 11, 12), (6, 6.5, 7)])
+    assert not wants_log_scale([(0, 1, 2), (500, 600, 700)])  # a zero has no place on a log axis

@@ -56,6 +56,14 @@ def _shown(f):
     return {p["point"].get(along, "") if along else "" for p in points}
 
 
+def wants_log_scale(bands):
+    """A line spanning more than two decades (latency from 2 B to 1 MiB) is drawn on a log
+    scale, else its small values lie flat on the axis, the finding's among them."""
+    lows = [b[0] for b in bands]
+    highs = [b[2] for b in bands]
+    return bool(bands) and min(lows) > 0 and max(highs) / min(lows) > 100
+
+
 def search_figure(plt, f, number):
     """The figure of finding `number` (1-based)."""
     line = f["line"]
@@ -72,7 +80,10 @@ def search_figure(plt, f, number):
     ax.set_xticks(xs)
     ax.set_xticklabels([p["value"] or "the point" for p in line], rotation=45 if len(xs) > 8 else 0)
     ax.set_xlabel(f"--{f['along']}" if f.get("along") else "")
-    ax.set_ylabel(f["counter"])
+    log = wants_log_scale(bands)
+    if log:
+        ax.set_yscale("log")
+    ax.set_ylabel(f["counter"] + (" (log scale)" if log else ""))
     options = " ".join(f"--{k} {v}" for k, v in sorted(f.get("options", {}).items()))
     ax.set_title(f"{number}. {f['rule']}: {f['says']}" + (f"\n(with {options})" if options else ""),
                  fontsize=9)
