@@ -11,7 +11,11 @@ uint64_t iterations_at(const Point& point, uint64_t iterations) {
   if (it == point.end()) return iterations;
   const std::optional<uint64_t> size = parse_size(it->second);
   if (!size || *size == 0) return iterations;
-  return std::min(iterations, std::max(kFewestIterations, kBytesPerRun / *size));
+  // --iters is per QP: 16 QPs at 64 KiB move as much as one at 1 MiB.
+  uint64_t qps = 1;
+  if (const auto q = point.find("qps"); q != point.end())
+    qps = std::max<uint64_t>(1, parse_size(q->second).value_or(1));
+  return std::min(iterations, std::max(kFewestIterations, kBytesPerRun / (*size * qps)));
 }
 
 }  // namespace rdmabench

@@ -1,6 +1,7 @@
-// Messages per timed run at a point: --iters, but no more than kBytesPerRun of payload (and
-// no fewer than kFewestIterations), so that a 1 MiB point costs the search what a 64 KiB one
-// does rather than sixteen times as much. The command a finding prints says what was used.
+// Messages per QP per timed run at a point: --iters, but no more than kBytesPerRun of payload
+// over all its QPs (and no fewer than kFewestIterations), so that a 1 MiB point, or 16 QPs at
+// 64 KiB, costs the search what one QP at 64 KiB does rather than sixteen times as much. The
+// command a finding prints says what was used.
 #pragma once
 
 #include <cstdint>

@@ -108,6 +108,9 @@ TEST(SearchReport, ACommandCarriesTheMessagesItsPointWasRunWith) {
   EXPECT_EQ(point_command(space, context, space.base()), "rdmabench run h --cm oob --iters 1024");
   EXPECT_EQ(point_command(space, context, with(space.base(), "sizes", "2K")),
             "rdmabench run h --cm oob --iters 2000 --sizes 2K");
+  // --iters is per QP: 16 QPs at 64 KiB run 64 each.
+  EXPECT_EQ(point_command(space, context, with(space.base(), "qps", "16")),
+            "rdmabench run h --cm oob --iters 64 --qps 16");
   context.iterations = 50;
   EXPECT_EQ(point_command(space, context, with(space.base(), "sizes", "1M")),
             "rdmabench run h --cm oob --iters 50 --sizes 1M");
