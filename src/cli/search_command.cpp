@@ -54,7 +54,8 @@ cxxopts::Options search_options() {
                                      cxxopts::value<std::string>()->default_value("replay"))(
       "repetitions", "Timed runs per point (its noise band)",
       cxxopts::value<unsigned>()->default_value("3"))(
-      "iters", "Messages per timed run", cxxopts::value<uint64_t>()->default_value("2000"))(
+      "iters", "Messages per QP per timed run (but at most 64 MiB a run over all its QPs)",
+      cxxopts::value<uint64_t>()->default_value("2000"))(
       "warmup", "Messages before a point's timed runs",
       cxxopts::value<uint64_t>()->default_value("16"))(
       "method", "guided, or random (the baseline: random short lines, nothing refined)",
