@@ -81,3 +81,16 @@ def test_a_line_over_decades_is_drawn_on_a_log_scale():
     assert wants_log_scale(latency)
     assert not wants_log_scale([(10, 11, 12), (6, 6.5, 7)])
     assert not wants_log_scale([(0, 1, 2), (500, 600, 700)])  # a zero has no place on a log axis
+
+
+def test_a_real_search_report_follows_its_schema_and_is_drawn(tmp_path):
+    # A 25-minute search in the lo guest (2026-11-26), replayed in the deterministic guest:
+    # three findings, the resends shown again there, the other two not.
+    path = ROOT / "tests" / "host" / "fixtures" / "search-rxe-lo.json"
+    doc = json.loads(path.read_text())
+    jsonschema.validate(doc, SCHEMA)
+    assert [f["replays"][-1]["replayed"] for f in doc["findings"]] == [True, False, False]
+    proc = run_tool("plot", str(path), "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == [
+        "search-1.png", "search-2.png", "search-3.png"]
