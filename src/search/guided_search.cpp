@@ -181,7 +181,10 @@ class GuidedSearch {
       const size_t b = *space_.index_of(d.option, f.high.at(d.option));
       return a >= lo && b <= hi && b - a < hi - lo;
     };
-    if (std::any_of(finer.begin(), finer.end(), inside)) found_.supersede(v);
+    // A finer pair inside replaces it; a change that is smooth over the values between is no
+    // step at all (a fall or a rise stays one however many values it spans).
+    if (std::any_of(finer.begin(), finer.end(), inside) || v.rule->expects == Expectation::kSmooth)
+      found_.supersede(v);
   }
 
   std::vector<std::string> neighbours(const Dimension& e, const std::string& value) const {

@@ -28,6 +28,9 @@ struct PlantedAnomalies {
   // nothing and measures nothing; and reads with 8 QPs or more lose 40 %.
   bool reads_only_at_8 = false;
   bool read_qp_drop = false;
+  // CPU per message triples over 1K..32K in equal steps: a coarse line (1K, then 32K) sees a
+  // step there, the values between show a smooth change, no step.
+  bool cpu_ramp = false;
 };
 
 class SimulatedTarget : public SearchTarget {
