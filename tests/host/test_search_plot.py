@@ -84,9 +84,10 @@ def test_a_line_over_decades_is_drawn_on_a_log_scale():
 
 
 def test_a_real_search_report_follows_its_schema_and_is_drawn(tmp_path):
-    # A 25-minute search in the lo guest (2026-11-26), replayed in the deterministic guest:
+    # A 25-minute search in the lo guest (2026-11-26), replayed in the deterministic guest
+    # (in a folder of its own: the fixtures beside it are results files):
     # three findings, the resends shown again there, the other two not.
-    path = ROOT / "tests" / "host" / "fixtures" / "search-rxe-lo.json"
+    path = ROOT / "tests" / "host" / "fixtures" / "search" / "rxe-lo.json"
     doc = json.loads(path.read_text())
     jsonschema.validate(doc, SCHEMA)
     assert [f["replays"][-1]["replayed"] for f in doc["findings"]] == [True, False, False]
