@@ -1,7 +1,7 @@
 #include "search/point_repair.h"
 
 #include <algorithm>
-#include <cstdlib>
+#include <cstdint>
 #include <vector>
 
 #include "search/line_walk.h"
@@ -24,11 +24,7 @@ std::vector<Change> single_changes(const SearchSpace& space, const Point& point,
     if (d.option == kept) continue;
     const size_t at = *space.index_of(d.option, point.at(d.option));
     for (size_t i = 0; i < d.values.size(); ++i)
-      if (i != at)
-        out.push_back({&d, &d.values[i],
-                       d.ordered ? static_cast<size_t>(
-                                       std::labs(static_cast<long>(i) - static_cast<long>(at)))
-                                 : 1});
+      if (i != at) out.push_back({&d, &d.values[i], d.ordered ? (i > at ? i - at : at - i) : 1});
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Change& a, const Change& b) { return a.steps < b.steps; });
@@ -43,8 +39,7 @@ Point accepted_near(const SearchSpace& space, const Point& point, const std::str
   const std::vector<Change> changes = single_changes(space, point, kept);
   for (const Change& c : changes)
     if (Point p = with(point, c.dimension->option, *c.value); accepts(p)) return p;
-  const Point* best = nullptr;
-  Point found;
+  Point found = point;  // the nearest accepted pair of changes, if any
   size_t best_steps = SIZE_MAX;
   for (size_t i = 0; i < changes.size(); ++i)
     for (size_t j = i + 1; j < changes.size(); ++j) {
@@ -53,10 +48,9 @@ Point accepted_near(const SearchSpace& space, const Point& point, const std::str
       Point p = with(with(point, a.dimension->option, *a.value), b.dimension->option, *b.value);
       if (!accepts(p)) continue;
       found = std::move(p);
-      best = &found;
       best_steps = a.steps + b.steps;
     }
-  return best ? found : point;
+  return found;
 }
 
 }  // namespace rdmabench
