@@ -180,3 +180,34 @@ def test_stack_options_belong_to_versus_only():
     for option in ("--kernel", "--rdma-core", "--rdmabench"):
         proc = gate_tool("check", option, "x")
         assert proc.returncode == 2 and "go with versus" in proc.stderr, proc.stderr
+
+
+def test_versus_boots_each_stack_once_unless_told(tmp_path):
+    """Its help says --boots defaults to 1 for versus (3 is reproducibility's). The gate runs
+    from a copy of tools/ whose rxe-vm is a stand-in that records its call and fails, so the
+    first boot is announced and nothing is booted."""
+    import shutil
+    import subprocess
+
+    from conftest import ROOT
+
+    shutil.copytree(ROOT / "tools", tmp_path / "tools")
+    stub = tmp_path / "tools" / "rxe-vm"
+    stub.write_text("#!/bin/sh\necho called >> \"$(dirname \"$0\")/../rxe-vm-calls\"\nexit 3\n")
+    builds = []
+    for name in ("base", "new"):  # two rdmabench "builds" ninja has nothing to do in
+        build = tmp_path / name
+        build.mkdir()
+        (build / "build.ninja").write_text("rule nothing\n  command = true\n")
+        (build / "rdmabench").write_text("#!/bin/sh\n")
+        (build / "rdmabench").chmod(0o755)
+        builds += ["--rdmabench", build]
+    help_text = subprocess.run([tmp_path / "tools" / "gate", "--help"], capture_output=True,
+                               text=True).stdout
+    option = next(line for line in help_text.splitlines() if line.lstrip().startswith("--boots K"))
+    assert "versus" in option and "default 1" in option, option
+    proc = subprocess.run([tmp_path / "tools" / "gate", "versus", *builds, "--out",
+                           tmp_path / "gate.json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 3, proc.stderr
+    assert "NEW, boot 1 of 1" in proc.stderr, proc.stderr
+    assert (tmp_path / "rxe-vm-calls").read_text() == "called\n"

@@ -1,6 +1,12 @@
 """tools/rxe-vm's default guest kernel: the one Debian's linux-image-amd64 stands for, even when
 a newer kernel with rdma_rxe (a 6.12 from bookworm-security, for --kernel) is installed beside it."""
+import gzip
+import lzma
+import random
 import subprocess
+from pathlib import Path
+
+import pytest
 
 from conftest import tool_module
 
@@ -16,3 +22,63 @@ def test_the_default_guest_kernel_is_debians_release_kernel_not_the_newest():
     release = vm.release_kernel()
     assert release and f"linux-image-{release}" in depends, (release, depends)
     assert vm.pick_kernel(None) == release
+
+
+# ------------------------------------------------------------ every Debian kernel image boots
+# Debian's images compress the kernel with XZ (6.1), or zstd (6.12: CONFIG_KERNEL_ZSTD); a
+# magic of another format can stand inside the compressed stream by chance (linux-image-
+# 6.12.111+deb12-amd64's holds gzip's at byte 5,545,732, whose zlib.error ended rxe-vm in a
+# traceback). Each image below is a stand-in bzImage: set-up bytes, then the compressed ELF.
+FAKE_ELF = b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 64
+
+
+def _zstd(data):
+    return subprocess.run(["zstd", "-q", "-c"], input=data, capture_output=True, check=True).stdout
+
+
+def _noise(seed, n=4096):
+    return random.Random(seed).randbytes(n)
+
+
+def _image(tmp_path, *parts):
+    path = tmp_path / "vmlinuz-fake"
+    path.write_bytes(b"MZ" + b"\0" * 510 + b"".join(parts))
+    return path
+
+
+@pytest.mark.parametrize("compress", ["xz", "gzip", "zstd"])
+def test_each_compression_debian_uses_is_unpacked(tmp_path, compress):
+    packed = {"xz": lambda d: lzma.compress(d, format=lzma.FORMAT_XZ),
+              "gzip": gzip.compress, "zstd": _zstd}[compress](FAKE_ELF)
+    assert rxe_vm().extract_vmlinux(_image(tmp_path, _noise(1), packed)) == FAKE_ELF
+
+
+# A chance magic, then bytes that are no valid stream of its format. gzip's has the rest of a
+# plain header (no flags) after it, as 6.12.111's had, so that zlib itself meets the noise and
+# raises zlib.error (a bare magic ends in EOFError, which was caught).
+CHANCE_MAGICS = [b"\x1f\x8b\x08\x00" + bytes(6), b"\x1f\x8b\x08", b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd"]
+
+
+@pytest.mark.parametrize("chance_magic", CHANCE_MAGICS)
+def test_a_magic_found_by_chance_before_the_kernel_is_skipped(tmp_path, chance_magic):
+    """The chance magic sits in front of the real stream (each decompressor raises its own
+    error on what follows it)."""
+    image = _image(tmp_path, _noise(2, 64), chance_magic, _noise(3), _zstd(FAKE_ELF))
+    assert rxe_vm().extract_vmlinux(image) == FAKE_ELF
+
+
+def test_an_image_with_no_kernel_is_a_boot_failure_not_a_traceback(tmp_path):
+    image = _image(tmp_path, CHANCE_MAGICS[0], _noise(4), b"\xfd7zXZ\x00", _noise(5))
+    with pytest.raises(SystemExit) as ended:
+        rxe_vm().extract_vmlinux(image)
+    assert ended.value.code == rxe_vm().EXIT_BOOT_FAILURE
+
+
+def test_every_installed_kernel_image_unpacks_to_an_elf():
+    """Every /boot/vmlinuz-* with rdma_rxe this machine has (tools/setup-deps installs Debian's
+    release kernel; a 6.12 for `tools/gate versus --kernel` may stand beside it)."""
+    vm = rxe_vm()
+    images = sorted(Path("/boot").glob("vmlinuz-*"))
+    assert images, "no kernel image in /boot: tools/setup-deps guest installs one"
+    for image in images:
+        assert vm.extract_vmlinux(image)[:4] == b"\x7fELF", image
