@@ -1,6 +1,7 @@
 #!/bin/sh
-# rxe-vm stage 2: PID 1 of the guest, run from the host filesystem. Sets up rxe, runs the
-# command, records its status in the run share and powers off.
+# rxe-vm stage 2: PID 1 of the guest, run from the host filesystem. Sets up the fabric (rxe, or
+# siw from the module rxe-vm built), runs the command, records its status in the run share and
+# powers off.
 OUT=/run/rxe-out
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8
 . "$OUT/config"
@@ -28,7 +29,12 @@ for share in $RW_SHARES; do
     || echo "rxe-vm: could not mount $dir read-write" >> "$OUT/setup.log"
 done
 
-# Two "hosts": rxe0 on veth0 (10.99.0.1) and rxe1 on veth1 (10.99.0.2).
+# The fabric's device number $1 on netdev $2: rxe<i> or siw<i>.
+add_link() {
+  rdma link add "$FABRIC$1" type "$FABRIC" netdev "$2"
+}
+
+# Two "hosts": rxe0 (siw0) on veth0 (10.99.0.1) and rxe1 (siw1) on veth1 (10.99.0.2).
 setup_veth() {
   ip link add veth0 type veth peer name veth1
   ip link set veth0 mtu 9000
@@ -48,8 +54,8 @@ setup_veth() {
   for dev in all veth0 veth1; do
     sysctl -qw net.ipv4.conf.$dev.accept_local=1 net.ipv4.conf.$dev.rp_filter=0
   done
-  rdma link add rxe0 type rxe netdev veth0
-  rdma link add rxe1 type rxe netdev veth1
+  add_link 0 veth0
+  add_link 1 veth1
 }
 
 # mesh:N: N "hosts" on one bridge.
@@ -58,7 +64,8 @@ setup_mesh() {
   # peer hi-br is a port of the bridge rxebr, so every pair's traffic crosses the "wire":
   # out of hi, through the bridge, into hj. All addresses are local to this kernel, so
   # policy routing sends what a host's address sources out of its own veth, and static
-  # neighbour entries (with arp_ignore) keep the bridge's other ports from answering.
+  # neighbour entries (with arp_ignore) keep the bridge's other ports from answering. The
+  # devices are rxe<i> (siw<i>).
   n=$1
   modprobe bridge
   ip link add rxebr type bridge
@@ -78,7 +85,7 @@ setup_mesh() {
       net.ipv4.conf.h$i.arp_ignore=1 net.ipv4.conf.h$i.arp_announce=2
     ip rule add pref 10 iif lo from 10.99.1.$((i + 1)) lookup $((200 + i))
     ip route add 10.99.1.0/24 dev h$i src 10.99.1.$((i + 1)) table $((200 + i))
-    rdma link add rxe$i type rxe netdev h$i
+    add_link $i h$i
     i=$((i + 1))
   done
   sysctl -qw net.ipv4.conf.all.accept_local=1 net.ipv4.conf.all.rp_filter=0
@@ -94,7 +101,7 @@ setup_mesh() {
   done
 }
 
-# Wait (bounded) until every rxe port is ACTIVE.
+# Wait (bounded) until every device's port is ACTIVE.
 wait_active() {
   for dev in $(ls /sys/class/infiniband 2>/dev/null); do
     i=0
@@ -105,13 +112,24 @@ wait_active() {
   done
 }
 
+# The fabric's kernel driver: rdma_rxe from the kernel's modules, or the siw.ko rxe-vm built
+# out of tree (Debian leaves siw out) with what it needs.
+load_driver() {
+  case "$FABRIC" in
+    siw) modprobe libcrc32c
+         modprobe ib_core
+         insmod "$SIW_MODULE" ;;
+    *) modprobe rdma_rxe ;;
+  esac
+}
+
 setup() {
   set -ex
-  modprobe rdma_rxe
+  load_driver
   modprobe rdma_ucm
   ip link set lo up
   case "$MODE" in
-    lo) rdma link add rxe0 type rxe netdev lo ;;
+    lo) add_link 0 lo ;;
     veth) setup_veth ;;
     mesh:*) setup_mesh "${MODE#mesh:}" ;;
     none) ;;
