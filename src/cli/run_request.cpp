@@ -79,6 +79,7 @@ void parse_patterns(const std::string& text, SuiteOptions& so) {
       expand_patterns(named, so.sizes, so.base.transport, so.base.srq, text == "all");
   const std::vector<std::string> notes = skip_notes(expanded);
   so.patterns = std::move(expanded.runs);
+  so.all_patterns = text == "all";
   for (const std::string& note : notes)
     std::cerr << "rdmabench: note: --pattern all leaves out " << note << "\n";
 }

@@ -15,19 +15,20 @@ struct PortReport {
   uint8_t number = 1;
   std::string state;        // "ACTIVE", "DOWN", ... (as `rdma link` spells it)
   std::string link_layer;   // "Ethernet" or "InfiniBand"
+  std::string fabric;       // "InfiniBand", "RoCE v1", "RoCE v2" or "iWARP" (to_string(Fabric))
   uint32_t active_mtu = 0;  // bytes
   uint32_t max_mtu = 0;     // bytes
   double speed_gbps = 0;    // active width x lane speed
   std::string width;        // "1X", "4X", ...
   uint16_t lid = 0;
-  std::string netdev;  // the Ethernet device behind a RoCE port, if known
+  std::string netdev;  // the Ethernet device behind a RoCE or iWARP port, if known
   std::vector<GidEntry> gids;
   std::optional<uint32_t> default_gid_index;
 };
 
 struct DeviceReport {
   std::string name;
-  std::string driver;  // "rxe" for Soft-RoCE, else the kernel driver name when sysfs tells it
+  std::string driver;  // the kernel driver: sysfs's, or the software device's ("rxe", "siw")
   std::string node_guid;
   std::string firmware;
   uint32_t vendor_id = 0;

@@ -11,7 +11,8 @@ nlohmann::json to_json(const GidEntry& gid) {
                       {"netdev", gid.netdev}};
   if (auto v4 = mapped_ipv4(gid.raw)) {
     j["ipv4"] = *v4;
-  } else if (!is_ipv6_link_local(gid.raw) || gid.type != GidType::kIb) {
+  } else if (gid.type != GidType::kIwarp &&
+             (!is_ipv6_link_local(gid.raw) || gid.type != GidType::kIb)) {
     j["ipv6"] = format_gid(gid.raw);
   }
   return j;
@@ -23,6 +24,7 @@ nlohmann::json to_json(const PortReport& port) {
   return {{"port", port.number},
           {"state", port.state},
           {"link_layer", port.link_layer},
+          {"fabric", port.fabric},
           {"active_mtu", port.active_mtu},
           {"max_mtu", port.max_mtu},
           {"speed_gbps", port.speed_gbps},

@@ -14,6 +14,8 @@ std::string to_string(GidType type) {
       return "RoCE v1";
     case GidType::kRoceV2:
       return "RoCE v2";
+    case GidType::kIwarp:
+      return "iWARP";
   }
   return "unknown";
 }
@@ -59,6 +61,7 @@ int gid_preference(const GidEntry& entry) {
       score = 10;
       break;
     case GidType::kIb:
+    case GidType::kIwarp:
       score = 0;
       break;
   }
@@ -67,9 +70,9 @@ int gid_preference(const GidEntry& entry) {
   return score + 1;
 }
 
-std::optional<uint32_t> choose_default_gid(std::span<const GidEntry> entries, bool is_infiniband) {
+std::optional<uint32_t> choose_default_gid(std::span<const GidEntry> entries, bool lowest_index) {
   if (entries.empty()) return std::nullopt;
-  if (is_infiniband) {
+  if (lowest_index) {
     auto it = std::min_element(entries.begin(), entries.end(),
                                [](const auto& a, const auto& b) { return a.index < b.index; });
     return it->index;

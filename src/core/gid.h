@@ -12,7 +12,9 @@ namespace rdmabench {
 
 using RawGid = std::array<uint8_t, 16>;
 
-enum class GidType { kIb, kRoceV1, kRoceV2 };
+// kIwarp: an iWARP port's GID, which the kernel makes from the netdev's MAC (and calls IB):
+// it names the port but routes nothing.
+enum class GidType { kIb, kRoceV1, kRoceV2, kIwarp };
 
 struct GidEntry {
   uint32_t index = 0;
@@ -22,7 +24,7 @@ struct GidEntry {
   std::string netdev;  // empty for IB
 };
 
-// "IB", "RoCE v1", "RoCE v2" (the spelling ibv_devinfo and sysfs use).
+// "IB", "RoCE v1", "RoCE v2" (the spelling ibv_devinfo and sysfs use), "iWARP".
 std::string to_string(GidType type);
 
 // The GID as IPv6 text, e.g. "fe80::200:ff:fe00:0" or "::ffff:127.0.0.1".
@@ -40,9 +42,10 @@ bool is_zero(const RawGid& gid);
 // How well an entry suits RoCE traffic; higher is better. Negative means unusable.
 int gid_preference(const GidEntry& entry);
 
-// The index rdmabench uses when --gid-index is not given. For InfiniBand ports this is 0;
+// The index rdmabench uses when --gid-index is not given. For InfiniBand (and iWARP) ports
+// `lowest_index` is true and this is the lowest index;
 // on RoCE it prefers RoCE v2 with an IPv4-mapped address, then RoCE v2 IPv6 (global before
 // link-local), then RoCE v1, lowest index first within a class. nullopt when the table is empty.
-std::optional<uint32_t> choose_default_gid(std::span<const GidEntry> entries, bool is_infiniband);
+std::optional<uint32_t> choose_default_gid(std::span<const GidEntry> entries, bool lowest_index);
 
 }  // namespace rdmabench

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/provider_facts.h"
 #include "figures/side_figures.h"
 #include "verbs/device_list.h"
 
@@ -24,6 +25,7 @@ DeviceLimits device_limits(const Context& context, uint8_t port) {
   check_port_exists(context, port);
   const ibv_device_attr dev = context.query_device();
   const ibv_port_attr pa = context.query_port(port);
+  const auto provider = provider_by_vendor(dev.vendor_id);
   return {.device = context.device_name(),
           .max_msg_sz = pa.max_msg_sz,
           .max_qp_wr = static_cast<uint32_t>(dev.max_qp_wr),
@@ -33,7 +35,11 @@ DeviceLimits device_limits(const Context& context, uint8_t port) {
           .active_mtu = 128u << pa.active_mtu,  // IBV_MTU_256 is 1
           .max_srq_wr = static_cast<uint32_t>(std::max(0, dev.max_srq_wr)),
           .max_qp_init_rd_atom = static_cast<uint32_t>(std::max(0, dev.max_qp_init_rd_atom)),
-          .atomics = dev.atomic_cap != IBV_ATOMIC_NONE};
+          .atomics = dev.atomic_cap != IBV_ATOMIC_NONE,
+          .fabric = context.fabric(port),
+          .driver = provider ? provider->driver : std::string(),
+          .immediate_data = !provider || provider->immediate_data,
+          .no_immediate_why = provider ? provider->why_not : std::string()};
 }
 
 Endpoint::Endpoint(const std::string& device, uint8_t port, const TestSpec& spec, Side side)

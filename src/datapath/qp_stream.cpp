@@ -107,8 +107,8 @@ void QpStream::connect_datagram(const QpAddress& peer, const QpPath& path) {
   datagram_path_ = path;
 }
 
-nlohmann::json QpStream::path_in_use(const Context& context) {
-  QpPathInUse path = qp_->path_in_use();
+nlohmann::json QpStream::path_in_use(const Context& context, uint8_t bound_port) {
+  QpPathInUse path = qp_->path_in_use(bound_port);
   if (peer_) {  // a datagram's path is its address handle's, and its MTU the one agreed
     path.sgid_index = datagram_path_.sgid_index;
     path.mtu_bytes = 128u << datagram_path_.mtu;  // IBV_MTU_256 is 1
@@ -118,6 +118,7 @@ nlohmann::json QpStream::path_in_use(const Context& context) {
   const GidEntry gid = context.query_gid(path.port, path.sgid_index);
   const ibv_port_attr port = context.query_port(path.port);
   return {{"device", context.device_name()},
+          {"fabric", to_string(context.fabric(path.port))},
           {"firmware", context.query_device().fw_ver},
           {"port", path.port},
           {"link_speed_gbps", link_speed_gbps(port.active_speed, port.active_width)},

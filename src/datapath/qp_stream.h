@@ -125,10 +125,10 @@ class QpStream {
     return IBV_ACCESS_LOCAL_WRITE | static_cast<int>(spec_.pattern->remote_access);
   }
   // The path the connected QP really uses, for reports: {device, firmware, port,
-  // link_speed_gbps, link_width, gid_index, gid, gid_type, mtu, qp_timeout, outs, inline, srq,
-  // post_api (the API its sends go through: ex or classic), tclass, sl, comp_vector (its CQ's),
-  // comp_vectors (the device's), page_size (its buffer's)}.
-  nlohmann::json path_in_use(const Context& context);
+  // fabric, link_speed_gbps, link_width, gid_index, gid, gid_type, mtu, qp_timeout, outs, inline,
+  // srq, post_api (the API its sends go through: ex or classic), tclass, sl, comp_vector (its
+  // CQ's), comp_vectors (the device's), page_size (its buffer's)}.
+  nlohmann::json path_in_use(const Context& context, uint8_t bound_port);
   // The peer's buffer (RDMA write, read and atomics), as the bootstrap learnt it.
   const RemoteBuffer& remote() const noexcept { return remote_; }
   void connect_remote(const RemoteBuffer& peer) noexcept { remote_ = peer; }

@@ -3,28 +3,21 @@
 
 #include <infiniband/verbs.h>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
+#include "core/provider_facts.h"
 #include "verbs/context.h"
 #include "verbs/device_list.h"
 
 namespace rdmabench {
 
 namespace {
-
-// The kernel driver behind a device. Soft-RoCE has no bus device, but exposes "parent".
-std::string driver_of(const std::string& device) {
-  namespace fs = std::filesystem;
-  const fs::path base = fs::path("/sys/class/infiniband") / device;
-  std::error_code ec;
-  const fs::path link = fs::read_symlink(base / "device" / "driver", ec);
-  if (!ec) return link.filename().string();
-  if (device.rfind("rxe", 0) == 0 || fs::exists(base / "parent", ec)) return "rxe";
-  return "unknown";
-}
 
 // The spelling `rdma link` uses: "ACTIVE", "DOWN", ...
 std::string port_state_name(ibv_port_state state) {
@@ -42,13 +35,48 @@ std::string guid_text(__be64 guid) {
   return text;
 }
 
+// "88:2d:3d:c2:f3:e1" as bytes; nullopt when it is not six hex pairs.
+std::optional<std::array<uint8_t, 6>> parse_mac(const std::string& text) {
+  std::array<uint8_t, 6> mac{};
+  unsigned b[6];
+  if (std::sscanf(text.c_str(), "%2x:%2x:%2x:%2x:%2x:%2x", &b[0], &b[1], &b[2], &b[3], &b[4],
+                  &b[5]) != 6)
+    return std::nullopt;
+  for (int i = 0; i < 6; ++i) mac[i] = static_cast<uint8_t>(b[i]);
+  return mac;
+}
+
 }  // namespace
+
+std::string driver_of(const std::filesystem::path& sysfs, const std::string& device,
+                      uint32_t vendor_id) {
+  namespace fs = std::filesystem;
+  const fs::path base = sysfs / "class" / "infiniband" / device;
+  std::error_code ec;
+  const fs::path link = fs::read_symlink(base / "device" / "driver", ec);
+  if (!ec) return link.filename().string();
+  if (const auto provider = provider_by_vendor(vendor_id)) return provider->driver;
+  return "unknown";
+}
+
+std::string netdev_of_mac_gid(const std::filesystem::path& sysfs, const RawGid& gid) {
+  namespace fs = std::filesystem;
+  std::array<uint8_t, 6> made{};
+  std::copy_n(gid.begin(), 6, made.begin());
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(sysfs / "class" / "net", ec)) {
+    std::ifstream file(entry.path() / "address");
+    std::string text;
+    if (std::getline(file, text) && parse_mac(text) == made) return entry.path().filename();
+  }
+  return "";
+}
 
 DeviceReport describe_device(const Context& context) {
   const ibv_device_attr dev = context.query_device();
   DeviceReport report;
   report.name = context.device_name();
-  report.driver = driver_of(report.name);
+  report.driver = driver_of("/sys", report.name, dev.vendor_id);
   report.node_guid = guid_text(dev.node_guid);
   report.firmware = dev.fw_ver;
   report.vendor_id = dev.vendor_id;
@@ -64,6 +92,7 @@ DeviceReport describe_device(const Context& context) {
     port.number = p;
     port.state = port_state_name(attr.state);
     port.link_layer = attr.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand";
+    port.fabric = to_string(context.fabric(p));
     port.active_mtu = mtu_bytes(attr.active_mtu);
     port.max_mtu = mtu_bytes(attr.max_mtu);
     port.speed_gbps = link_speed_gbps(attr.active_speed, attr.active_width);
@@ -73,9 +102,11 @@ DeviceReport describe_device(const Context& context) {
       if (g.port != p) continue;
       port.gids.push_back(g);
       if (port.netdev.empty()) port.netdev = g.netdev;
+      if (port.netdev.empty() && g.type == GidType::kIwarp)
+        port.netdev = netdev_of_mac_gid("/sys", g.raw);
     }
-    port.default_gid_index =
-        choose_default_gid(port.gids, attr.link_layer != IBV_LINK_LAYER_ETHERNET);
+    port.default_gid_index = choose_default_gid(
+        port.gids, attr.link_layer != IBV_LINK_LAYER_ETHERNET || context.is_iwarp());
     report.ports.push_back(std::move(port));
   }
   return report;

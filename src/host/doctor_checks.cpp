@@ -1,5 +1,7 @@
 #include "host/doctor_checks.h"
 
+#include "core/fabric.h"
+
 #include <sstream>
 
 #include "core/byte_units.h"
@@ -106,7 +108,8 @@ Finding check_firmware(const DeviceReport& device) {
 std::optional<Finding> check_roce_gids(const DeviceReport& device) {
   bool ethernet = false, v2 = false, any = false;
   for (const PortReport& port : device.ports) {
-    if (port.link_layer != "Ethernet") continue;
+    // RoCE's GIDs only: an iWARP port's one GID comes from its MAC and routes nothing.
+    if (port.link_layer != "Ethernet" || port.fabric == to_string(Fabric::kIwarp)) continue;
     ethernet = true;
     for (const GidEntry& gid : port.gids) {
       any = true;

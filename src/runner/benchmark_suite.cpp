@@ -82,6 +82,26 @@ void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
   session_.reset();  // start the next benchmark on a fresh control connection
 }
 
+std::vector<std::string> drop_refused_patterns(
+    SuiteOptions& options, const std::function<std::string(const TestSpec&)>& refusal) {
+  if (!options.all_patterns) return {};
+  std::vector<std::string> notes;
+  std::vector<std::pair<Pattern, std::vector<uint64_t>>> kept;
+  for (auto& run : options.patterns) {
+    TestSpec spec = options.base;
+    spec.pattern = run.first;
+    spec.size = run.second.front();
+    const std::string why = refusal(spec);
+    if (why.empty())
+      kept.push_back(std::move(run));
+    else
+      notes.push_back(run.first.name() + " (" + why + ")");
+  }
+  if (kept.empty()) return {};
+  options.patterns = std::move(kept);
+  return notes;
+}
+
 std::vector<uint64_t> cut_sizes_to_mtu(SuiteOptions& options, uint64_t mtu) {
   std::vector<uint64_t> dropped;
   for (uint64_t size : options.sizes)

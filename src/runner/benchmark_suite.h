@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,7 @@ struct SuiteOptions {
   uint8_t ib_port = 1;  // --ib-port: the device's port for --cm oob
   // Each pattern with the sizes it runs (expand_patterns); `sizes` holds every size given.
   std::vector<std::pair<Pattern, std::vector<uint64_t>>> patterns;
+  bool all_patterns = false;  // --pattern all: a pattern the device refuses is left out, said
   std::vector<Mode> modes;
   std::vector<CqChoice> cq_choices;
   std::vector<uint64_t> sizes;
@@ -77,6 +79,12 @@ struct SuiteOptions {
 // Every benchmark the options ask for, in the order they run: pattern (at the sizes it
 // accepts), mode, CQ choice, size, rate (lat only), QP count.
 std::vector<TestSpec> expand_specs(const SuiteOptions& options);
+
+// With --pattern all, drops the patterns `refusal` refuses (it returns why, or "" to keep one)
+// and returns a note per pattern dropped: "write_imm (siw1, driver siw: ...)". Without it, or
+// when every pattern would go, drops nothing (each benchmark then says why it is refused).
+std::vector<std::string> drop_refused_patterns(
+    SuiteOptions& options, const std::function<std::string(const TestSpec&)>& refusal);
 
 // Drops the sizes beyond `mtu` bytes from every pattern (and the patterns left with none);
 // returns the sizes dropped.

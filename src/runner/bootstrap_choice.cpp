@@ -12,13 +12,50 @@ bool is_loopback(const std::string& host) {
   return host.rfind("127.", 0) == 0 || host == "localhost" || host == "::1";
 }
 
+BootstrapChoice choose_on_any_fabric(std::optional<Bootstrap> requested, const std::string& host,
+                                     uint16_t port, const std::string& device,
+                                     std::chrono::milliseconds timeout, const std::string& oob_only,
+                                     Transport transport);
+
 }  // namespace
 
-// --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route.
+BootstrapChoice settle_for_fabric(BootstrapChoice choice, bool iwarp,
+                                  std::optional<Bootstrap> requested, Transport transport) {
+  if (!iwarp) return choice;
+  if (!transport->reliable || !transport->connected)
+    throw Error(ExitCode::kUsage, "--transport " + transport.name() + ": " + choice.device +
+                                      " is an iWARP device, which carries reliable connected "
+                                      "QPs only (rc)");
+  if (choice.method == Bootstrap::kRdmaCm) {
+    if (!requested) choice.reason += " (iWARP: rdma_cm is its only bootstrap)";
+    return choice;
+  }
+  const std::string device = choice.device +
+                             " is an iWARP device, which connects through "
+                             "rdma_cm only (MPA over a TCP connection)";
+  if (requested == Bootstrap::kOob)
+    throw Error(ExitCode::kUsage, "--cm oob: " + device + ": use --cm rdmacm or auto");
+  throw Error(ExitCode::kUsage, "--cm auto cannot use rdma_cm here (" + choice.reason + "), and " +
+                                    device + ": give the server's address on the iWARP network");
+}
+
 BootstrapChoice choose_bootstrap(std::optional<Bootstrap> requested, const std::string& host,
                                  uint16_t port, const std::string& device,
                                  std::chrono::milliseconds timeout, const std::string& oob_only,
                                  Transport transport) {
+  BootstrapChoice choice =
+      choose_on_any_fabric(requested, host, port, device, timeout, oob_only, transport);
+  const bool iwarp = DeviceList().open(choice.device).is_iwarp();
+  return settle_for_fabric(std::move(choice), iwarp, requested, transport);
+}
+
+namespace {
+
+// --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route.
+BootstrapChoice choose_on_any_fabric(std::optional<Bootstrap> requested, const std::string& host,
+                                     uint16_t port, const std::string& device,
+                                     std::chrono::milliseconds timeout, const std::string& oob_only,
+                                     Transport transport) {
   auto first_device = [&] { return device.empty() ? DeviceList().open().device_name() : device; };
   if (requested == Bootstrap::kOob) return {Bootstrap::kOob, "requested", first_device()};
   if (!requested && !oob_only.empty()) return {Bootstrap::kOob, oob_only, first_device()};
@@ -44,5 +81,7 @@ BootstrapChoice choose_bootstrap(std::optional<Bootstrap> requested, const std::
             first_device()};
   }
 }
+
+}  // namespace
 
 }  // namespace rdmabench

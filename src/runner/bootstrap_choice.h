@@ -22,6 +22,13 @@ struct BootstrapChoice {
 // Error(kConnection) when rdmacm was asked for and cannot resolve. `oob_only`: why only oob will
 // do, an option given that only it honours (e.g. "--ib-port given (rdma_cm picks the port from the
 // address)"), so auto picks oob, saying that; so does a `transport` that rdma_cm cannot connect.
+// The choice on a device that connects through rdma_cm only and carries reliable connected QPs
+// only (iWARP: `iwarp`): rdma_cm stands, its reason saying so; another transport, or out of
+// band, is refused (Error(kUsage)), with why and what to do. On any other device `choice`
+// stands as it is.
+BootstrapChoice settle_for_fabric(BootstrapChoice choice, bool iwarp,
+                                  std::optional<Bootstrap> requested, Transport transport);
+
 BootstrapChoice choose_bootstrap(std::optional<Bootstrap> requested, const std::string& host,
                                  uint16_t port, const std::string& device,
                                  std::chrono::milliseconds timeout,

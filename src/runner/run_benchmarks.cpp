@@ -38,6 +38,21 @@ void note_sizes_cut(SuiteOptions& so, const DeviceLimits& limits) {
               << "'s path MTU, " << mtu << " B (give --sizes to choose)\n";
 }
 
+// --pattern all on a device that refuses some patterns (no atomics, no immediate data): those
+// are left out, each said with its reason, before anything connects.
+void leave_out_refused_patterns(SuiteOptions& so, const DeviceLimits& limits) {
+  const auto refusal = [&](const TestSpec& spec) -> std::string {
+    try {
+      validate_spec(spec, limits);
+      return "";
+    } catch (const Error& e) {
+      return e.what();
+    }
+  };
+  for (const std::string& note : drop_refused_patterns(so, refusal))
+    std::cerr << "rdmabench: note: --pattern all leaves out " << note << "\n";
+}
+
 LocalProbe probe_local(RunPlan& r) {
   SuiteOptions& so = r.suite;
   // Before the bootstrap is chosen: rdma_cm with no device fails with a bare ENODEV.
@@ -56,6 +71,7 @@ LocalProbe probe_local(RunPlan& r) {
   Context ctx = list.open(p.choice.device);
   const DeviceLimits limits = device_limits(ctx, so.ib_port);  // refuses a port it lacks
   if (so.sizes_to_mtu) note_sizes_cut(so, limits);
+  leave_out_refused_patterns(so, limits);
   for (const TestSpec& spec : expand_specs(so)) validate_spec(spec, limits);
   p.device = describe_device(ctx);
   // Before any buffer is registered: this thread's memory policy is what they get.

@@ -36,42 +36,14 @@ const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const nlohm
 // The facts of each side, under the same keys (null where that side does not say): what runs
 // there, its device and port, the path its QPs really use (paths_in_use, asked of each QP with
 // ibv_query_qp), and where its threads and buffers are.
-constexpr const char* kSideKeys[] = {"host",
-                                     "version",
-                                     "kernel",
-                                     "rdma_core",
-                                     "timing",
-                                     "timing_mode",
-                                     "icount_shift",
-                                     "qemu_version",
-                                     "device",
-                                     "driver",
-                                     "firmware",
-                                     "link_layer",
-                                     "link_speed_gbps",
-                                     "link_width",
-                                     "active_mtu",
-                                     "port",
-                                     "gid_index",
-                                     "gid",
-                                     "gid_type",
-                                     "path_mtu",
-                                     "qp_timeout",
-                                     "outs",
-                                     "inline",
-                                     "srq",
-                                     "post_api",
-                                     "tclass",
-                                     "sl",
-                                     "comp_vectors",
-                                     "page_size",
-                                     "cpus",
-                                     "cpu_choice",
-                                     "numa_node",
-                                     "memory_node",
-                                     "pci",
-                                     "pcie_link",
-                                     "machine"};
+constexpr const char* kSideKeys[] = {
+    "host",         "version",         "kernel",     "rdma_core",   "timing",       "timing_mode",
+    "icount_shift", "qemu_version",    "device",     "driver",      "fabric",       "firmware",
+    "link_layer",   "link_speed_gbps", "link_width", "active_mtu",  "port",         "gid_index",
+    "gid",          "gid_type",        "path_mtu",   "qp_timeout",  "outs",         "inline",
+    "srq",          "post_api",        "tclass",     "sl",          "comp_vectors", "page_size",
+    "cpus",         "cpu_choice",      "numa_node",  "memory_node", "pci",          "pcie_link",
+    "machine"};
 
 // The path fields of one side's QPs, under the side's keys (the path's "mtu" is path_mtu).
 nlohmann::json path_facts(const nlohmann::json& paths, const char* side) {

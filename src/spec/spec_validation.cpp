@@ -71,6 +71,22 @@ void validate_reads_and_atomics(const TestSpec& s, const DeviceLimits& d) {
                                       " has no atomic operations (atomic_cap IBV_ATOMIC_NONE)");
 }
 
+// What the fabric and the provider carry: iWARP has reliable connected QPs only, set up through
+// rdma_cm; immediate data where the provider carries it.
+void validate_fabric(const TestSpec& s, const DeviceLimits& d) {
+  const std::string device = d.device + " (" + to_string(d.fabric) + ")";
+  if (!carries_unreliable_or_datagram(d.fabric) &&
+      !(s.transport->reliable && s.transport->connected))
+    throw Error(ExitCode::kUsage, "--transport " + s.transport.name() + ": " + device +
+                                      " carries reliable connected QPs only (rc)");
+  if (!connects_out_of_band(d.fabric) && s.bootstrap == Bootstrap::kOob)
+    throw Error(ExitCode::kUsage,
+                "--cm oob: " + device + " connects through rdma_cm only (use --cm rdmacm or auto)");
+  if (s.pattern->immediate != Immediate::kNone && !d.immediate_data)
+    throw Error(ExitCode::kUsage, s.pattern.name() + ": " + device + ", driver " + d.driver + ": " +
+                                      d.no_immediate_why);
+}
+
 }  // namespace
 
 void validate_spec(const TestSpec& s) {
@@ -147,6 +163,7 @@ void validate_spec(const TestSpec& s, const DeviceLimits& d) {
     require(s.rx_depth <= d.max_srq_wr, "--rx-depth", s.rx_depth,
             "with --srq it exceeds " + of + "max_srq_wr " + std::to_string(d.max_srq_wr));
   validate_reads_and_atomics(s, d);
+  validate_fabric(s, d);
   if (s.gid_index)
     require(*s.gid_index < d.gid_table_len, "--gid-index", *s.gid_index,
             "it must be below " + of + "GID table length " + std::to_string(d.gid_table_len));

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/fabric.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {
@@ -23,6 +24,10 @@ struct DeviceLimits {
   uint32_t max_srq_wr = 0;           // receives a shared receive queue holds
   uint32_t max_qp_init_rd_atom = 0;  // reads and atomics a QP starts and keeps in flight
   bool atomics = true;               // atomic_cap is not IBV_ATOMIC_NONE
+  Fabric fabric = Fabric::kRoceV2;   // what the port speaks (iWARP: rc over rdma_cm only)
+  std::string driver;                // the provider's kernel driver, for the reasons given
+  bool immediate_data = true;        // the provider carries immediate data (siw's does not)
+  std::string no_immediate_why;      // why not, when it does not
   // Reads and atomics in flight per QP, each way: within both attributes.
   uint32_t max_rd_atomic() const { return std::min(max_qp_rd_atom, max_qp_init_rd_atom); }
 };

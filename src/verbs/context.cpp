@@ -21,12 +21,12 @@ GidType from_verbs(uint32_t type) {
   }
 }
 
-GidEntry from_verbs(const ibv_gid_entry& e) {
+GidEntry from_verbs(const ibv_gid_entry& e, bool iwarp) {
   GidEntry out;
   out.index = e.gid_index;
   out.port = static_cast<uint8_t>(e.port_num);
   std::copy(std::begin(e.gid.raw), std::end(e.gid.raw), out.raw.begin());
-  out.type = from_verbs(e.gid_type);
+  out.type = iwarp ? GidType::kIwarp : from_verbs(e.gid_type);
   if (e.ndev_ifindex != 0) {
     char name[IF_NAMESIZE] = {};
     if (if_indextoname(e.ndev_ifindex, name) != nullptr) out.netdev = name;
@@ -77,7 +77,8 @@ std::vector<GidEntry> Context::query_gids() const {
   if (n < 0) throw VerbsError("ibv_query_gid_table", static_cast<int>(-n), device_name());
   std::vector<GidEntry> out;
   out.reserve(static_cast<size_t>(n));
-  for (ssize_t i = 0; i < n; ++i) out.push_back(from_verbs(raw[static_cast<size_t>(i)]));
+  for (ssize_t i = 0; i < n; ++i)
+    out.push_back(from_verbs(raw[static_cast<size_t>(i)], is_iwarp()));
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return a.port != b.port ? a.port < b.port : a.index < b.index;
   });
@@ -90,7 +91,19 @@ GidEntry Context::query_gid(uint8_t port, uint32_t index) const {
   check_call(
       rc, "ibv_query_gid_ex",
       device_name() + " port " + std::to_string(port) + " gid index " + std::to_string(index));
-  return from_verbs(e);
+  return from_verbs(e, is_iwarp());
+}
+
+bool Context::is_iwarp() const noexcept {
+  return context_->device->transport_type == IBV_TRANSPORT_IWARP;
+}
+
+Fabric Context::fabric(uint8_t port) const {
+  std::vector<GidEntry> gids = query_gids();
+  std::erase_if(gids, [&](const GidEntry& g) { return g.port != port; });
+  return fabric_of({.iwarp_transport = is_iwarp(),
+                    .ethernet_link = query_port(port).link_layer == IBV_LINK_LAYER_ETHERNET,
+                    .gids = gids});
 }
 
 }  // namespace rdmabench

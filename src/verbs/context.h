@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fabric.h"
 #include "core/gid.h"
 
 namespace rdmabench {
@@ -32,6 +33,10 @@ class Context {
   // Every valid GID of every port (ibv_query_gid_table: no walk over empty sysfs slots).
   std::vector<GidEntry> query_gids() const;
   GidEntry query_gid(uint8_t port, uint32_t index) const;
+  // The device's transport is iWARP (IBV_TRANSPORT_IWARP: irdma and cxgb4 in iWARP mode, siw).
+  bool is_iwarp() const noexcept;
+  // The fabric `port` speaks, from the device's transport, the port's link layer and GIDs.
+  Fabric fabric(uint8_t port) const;
 
   // For the other verbs wrappers in src/verbs only.
   ibv_context* native() const noexcept { return context_; }

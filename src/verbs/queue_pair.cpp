@@ -144,7 +144,12 @@ void QueuePair::to_error() noexcept {
   ibv_modify_qp(qp_, &attr, IBV_QP_STATE);
 }
 
-QpPathInUse QueuePair::path_in_use() const {
+uint8_t port_in_use(uint8_t qp_port, uint8_t address_vector_port, uint8_t bound_port) {
+  if (qp_port != 0) return qp_port;
+  return address_vector_port != 0 ? address_vector_port : bound_port;
+}
+
+QpPathInUse QueuePair::path_in_use(uint8_t bound_port) const {
   ibv_qp_attr attr{};
   ibv_qp_init_attr init{};
   // A datagram QP has no path of its own (each send's address handle is its path).
@@ -153,7 +158,7 @@ QpPathInUse QueuePair::path_in_use() const {
                                          : IBV_QP_PORT;
   check_call(ibv_query_qp(qp_, &attr, mask, &init), "ibv_query_qp");
   QpPathInUse path;
-  path.port = attr.port_num != 0 ? attr.port_num : attr.ah_attr.port_num;
+  path.port = port_in_use(attr.port_num, attr.ah_attr.port_num, bound_port);
   path.sgid_index = attr.ah_attr.grh.sgid_index;
   path.mtu_bytes = transport_->connected ? 128u << attr.path_mtu : 0;  // IBV_MTU_256 is 1
   path.ack_timeout = attr.timeout;

@@ -55,6 +55,11 @@ struct QpPath {
 };
 
 // The path a connected QP really uses (whichever bootstrap set it up).
+// The port a QP's traffic uses: the one ibv_query_qp reports (as its own port, or its address
+// vector's), else, where it reports none (rdma-core's siw provider answers 0, as iWARP QPs
+// set up by rdma_cm may), the port the QP was bound to (rdma_cm's id, or --ib-port).
+uint8_t port_in_use(uint8_t qp_port, uint8_t address_vector_port, uint8_t bound_port);
+
 struct QpPathInUse {
   uint8_t port = 0;
   uint32_t sgid_index = 0;
@@ -94,7 +99,8 @@ class QueuePair {
   // with a flush error. For a fatal device event; a failure is left for the run to meet.
   void to_error() noexcept;
   // ibv_query_qp: port, source GID index and path MTU, once the QP is at RTR or beyond.
-  QpPathInUse path_in_use() const;
+  // `bound_port`: the port the QP was built on, where the QP itself reports none.
+  QpPathInUse path_in_use(uint8_t bound_port) const;
 
   // Hot path: no allocation, no logging. Throws on a refused post (queue full, QP in error).
   // The chain at `wr` goes through the QP's posting API, in one post either way.
