@@ -10,11 +10,12 @@ constexpr uint32_t kSiwVendorId = 0x626d74;  // siw's SIW_VENDOR_ID ("bmt")
 std::optional<ProviderFacts> provider_by_vendor(uint32_t vendor_id) {
   switch (vendor_id) {
     case kRxeVendorId:
-      return ProviderFacts{"rxe", true, ""};
+      return ProviderFacts{"rxe", true, "", false};
     case kSiwVendorId:
       return ProviderFacts{"siw", false,
                            "rdma-core's siw provider carries no immediate data (it takes no "
-                           "receive without a buffer and delivers no immediate value)"};
+                           "receive without a buffer and delivers no immediate value)",
+                           true};
     default:
       return std::nullopt;
   }

@@ -13,6 +13,9 @@ struct ProviderFacts {
   std::string driver;   // the kernel driver: "rxe", "siw"
   bool immediate_data;  // sends and writes with immediate data are carried
   std::string why_not;  // when they are not: why, for the refusal
+  // Registered memory counts against RLIMIT_MEMLOCK even for a process with CAP_IPC_LOCK
+  // (root): siw's siw_umem_get checks the limit itself.
+  bool memlock_binds_root = false;
 };
 
 // The provider a vendor id stands for, where rdmabench knows one by it (the software

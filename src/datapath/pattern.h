@@ -63,14 +63,17 @@ decltype(auto) with_poller(QpStream& s, std::chrono::milliseconds timeout, Fn&& 
   return with_poller(target, std::forward<Fn>(fn));
 }
 
-// The end of a stream in a timed window: a zero-byte send with this immediate, which the
-// receiver's next receive takes (the sender sends it once the window and margin are over).
-// Messages carry at least a byte, so a send with immediate (send_imm) is never taken for it.
+// The end of a stream in a timed window (and of a lossy one): a zero-byte plain send, which
+// the receiver's next receive takes (the sender sends it once the window and margin are over).
+// Plain, because every provider carries it (siw's refuses a send with immediate data).
+// Messages carry at least a byte, so no message is taken for it; a write with immediate
+// completes as IBV_WC_RECV_RDMA_WITH_IMM, never as a receive. Peers of before also set this
+// immediate on it, which is still taken.
 inline constexpr uint32_t kEndOfStreamImm = 0xffffffffu;
 // `payload` is the receive's length past the transport's header room (QpStream::payload_length).
 inline bool is_end_of_stream(const ibv_wc& wc, uint32_t payload) {
-  return wc.opcode == IBV_WC_RECV && (wc.wc_flags & IBV_WC_WITH_IMM) != 0 && payload == 0 &&
-         ntohl(wc.imm_data) == kEndOfStreamImm;
+  return wc.opcode == IBV_WC_RECV && payload == 0 &&
+         ((wc.wc_flags & IBV_WC_WITH_IMM) == 0 || ntohl(wc.imm_data) == kEndOfStreamImm);
 }
 
 }  // namespace rdmabench

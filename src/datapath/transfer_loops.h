@@ -132,8 +132,7 @@ void await_completion(QpStream& ep, Poller& poller, uint64_t id) {
 struct EndOfStream {
   ibv_send_wr wr{};
   EndOfStream() {
-    wr.opcode = IBV_WR_SEND_WITH_IMM;
-    wr.imm_data = htonl(kEndOfStreamImm);
+    wr.opcode = IBV_WR_SEND;  // zero bytes, no immediate (pattern.h: is_end_of_stream)
     wr.send_flags = IBV_SEND_SIGNALED;
   }
   template <typename Stream>

@@ -1,7 +1,9 @@
 #include "host/doctor_checks.h"
 
 #include "core/fabric.h"
+#include "core/provider_facts.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/byte_units.h"
@@ -191,7 +193,11 @@ Finding check_memlock(const DoctorFacts& facts) {
   if (!facts.memlock_bytes)
     return {Level::kOk, "host", "memlock", "unlimited; " + need, "", "unlimited", false};
   const std::string limit = "limit " + mib_text(*facts.memlock_bytes);
-  if (facts.lock_capability)
+  const auto binds_root = std::ranges::find_if(facts.devices, [](const DeviceReport& d) {
+    const auto provider = provider_by_vendor(d.vendor_id);
+    return provider && provider->memlock_binds_root;
+  });
+  if (facts.lock_capability && binds_root == facts.devices.end())
     return {Level::kOk, "host",       "memlock", limit + " but CAP_IPC_LOCK lifts it; " + need,
             "",         "capability", false};
   if (*facts.memlock_bytes >= facts.default_run_bytes)
@@ -200,8 +206,12 @@ Finding check_memlock(const DoctorFacts& facts) {
           "host",
           "memlock",
           limit + " < " + need,
-          "memory registration will fail: `ulimit -l unlimited`, or memlock in "
-          "/etc/security/limits.d/ (LimitMEMLOCK= for a systemd service)",
+          std::string("memory registration will fail") +
+              (binds_root != facts.devices.end()
+                   ? " (" + binds_root->driver + " counts it against the limit even for root)"
+                   : "") +
+              ": `ulimit -l unlimited`, or memlock in /etc/security/limits.d/ (LimitMEMLOCK= "
+              "for a systemd service)",
           limit,
           false};
 }
@@ -211,8 +221,9 @@ Finding no_device_finding() {
           "host",
           kNoDeviceCheck,
           "none",
-          "load the NIC's driver (mlx5_ib, irdma, bnxt_re, efa, or rdma_rxe with `rdma link add "
-          "rxe0 type rxe netdev ETH`), install the matching rdma-core provider "
+          "load the NIC's driver (mlx5_ib, irdma, bnxt_re, efa, cxgb4, or rdma_rxe with `rdma "
+          "link add rxe0 type rxe netdev ETH`, or siw with `rdma link add siw0 type siw netdev "
+          "ETH`), install the matching rdma-core provider "
           "(ibverbs-providers), and check /dev/infiniband/uverbs* is readable",
           "none",
           true};

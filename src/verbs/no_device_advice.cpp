@@ -41,7 +41,8 @@ std::string cause(const NoDeviceFacts& f) {
              "irdma, bnxt_re, efa, ...)") +
          (f.uverbs_module ? "" : " and ib_uverbs (modprobe ib_uverbs)") +
          "; with no RDMA NIC, make a Soft-RoCE device over an Ethernet interface: "
-         "rdma link add rxe0 type rxe netdev eth0 (kernel module rdma_rxe)";
+         "rdma link add rxe0 type rxe netdev eth0 (kernel module rdma_rxe), or a software "
+         "iWARP one: rdma link add siw0 type siw netdev eth0 (kernel module siw)";
 }
 
 }  // namespace

@@ -113,8 +113,9 @@ class FakeQp {
       numbered_in_order = false;
     last_immediate = imm;
   }
+  // The end marker: a zero-byte plain send (no immediate: siw's provider refuses one).
   static bool is_marker(const ibv_send_wr& wr) {
-    return wr.opcode == IBV_WR_SEND_WITH_IMM && ntohl(wr.imm_data) == kEndOfStreamImm;
+    return wr.opcode == IBV_WR_SEND && wr.num_sge == 0;
   }
   FakeCq& cq_;
   uint32_t tx_depth_;
@@ -265,12 +266,15 @@ ibv_wc peer_message(const FakeStream& s, uint64_t slot) {
   return wc;
 }
 
-// The peer's end of stream on `s`: a zero-byte receive with the end-of-stream immediate.
-ibv_wc peer_end_marker(const FakeStream& s) {
+// The peer's end of stream on `s`: a zero-byte receive (as this side sends it, without an
+// immediate; a peer of before set the end-of-stream immediate, which is taken too).
+ibv_wc peer_end_marker(const FakeStream& s, bool with_old_immediate = false) {
   ibv_wc wc = peer_message(s, 1);
   wc.byte_len = 0;
-  wc.wc_flags = IBV_WC_WITH_IMM;
-  wc.imm_data = htonl(kEndOfStreamImm);
+  if (with_old_immediate) {
+    wc.wc_flags = IBV_WC_WITH_IMM;
+    wc.imm_data = htonl(kEndOfStreamImm);
+  }
   return wc;
 }
 
@@ -684,6 +688,23 @@ TEST_P(BwLane, PacedSendsAreNeverPostedBeforeTheirTime) {
         EXPECT_GE(s.qp().post_times[k], called_at + k * 50'000) << "message " << k;
     }
   }
+}
+
+// The end of a stream is a zero-byte receive, with or without the immediate peers of before
+// set on it; a message (at least a byte) and a write with immediate never are.
+TEST(EndOfStream, IsAZeroByteReceiveWithOrWithoutTheOldImmediate) {
+  ibv_wc wc{};
+  wc.opcode = IBV_WC_RECV;
+  EXPECT_TRUE(is_end_of_stream(wc, 0));
+  EXPECT_FALSE(is_end_of_stream(wc, 1));
+  wc.wc_flags = IBV_WC_WITH_IMM;
+  wc.imm_data = htonl(kEndOfStreamImm);
+  EXPECT_TRUE(is_end_of_stream(wc, 0));
+  wc.imm_data = htonl(7);
+  EXPECT_FALSE(is_end_of_stream(wc, 0));
+  wc.opcode = IBV_WC_RECV_RDMA_WITH_IMM;
+  wc.imm_data = htonl(kEndOfStreamImm);
+  EXPECT_FALSE(is_end_of_stream(wc, 0));
 }
 
 }  // namespace rdmabench

@@ -68,8 +68,9 @@ COUNTERS = (Counter("instructions", "user-space instructions/msg"),
 def tools(build):
     """(name, commands(case, iters, tmp) -> (server, client, port)) of the three tools."""
     def perftest(case, iters, tmp):
-        cmd = vs.perftest_args(case, iters)
-        return cmd, cmd + [vs.HOST], vs.PERFTEST_PORT
+        fabric = vs.FABRIC
+        return (vs.perftest_args(case, iters, fabric.server_device),
+                vs.perftest_args(case, iters, fabric.client_device) + [fabric.host], vs.PERFTEST_PORT)
 
     def ours(extra):
         def commands(case, iters, tmp):

@@ -4,7 +4,7 @@ rdmabench/perftest ratios as the median and range over the rounds, each saying w
 better (tools/rdmabench_tools/ratio_words.py).
 
 Usage: tools/lib/run-module vs_perftest_guest BUILD --rounds R --bw-iters N --lat-iters N [--scale-out]
-                           [--match REGEX]
+                           [--match REGEX] [--fabric rxe|siw]
 
 Figures, in the same units for both tools:
 - bandwidth in MiB/s (perftest's "MB/sec" is 2^20 bytes per second);
@@ -21,12 +21,16 @@ no busy polling where the peer's user space must act (docs/soft-roce.md, "Choosi
 the same margin: perftest's -f). A timed case is run once per round (no CPU figures: its
 message count is not fixed), and compares perftest's t_avg, the only latency -D reports,
 with our mean.
+--fabric siw runs in the siw guest (tools/rxe-vm -m veth --fabric siw): both tools over rdma_cm
+(perftest -R) from siw1 to siw0 at 10.99.0.1, the cases both carry there (rc send, write and
+read; siw has no atomics, no immediate data, no UD or UC).
 """
 import argparse
 import dataclasses
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import tempfile
@@ -35,7 +39,6 @@ from pathlib import Path
 from rdmabench_tools import ratio_words, server_harness, text_table
 from rdmabench_tools.rxe_guest import deterministic_guest
 
-HOST = "127.0.0.1"
 TX_DEPTH = 128
 PERFTEST_SIGNAL_EVERY = 100  # perftest's default --cq-mod in bw tests
 PERFTEST_PORT, OUR_PORT = 18750, 18760  # perftest's default 18515 is rdmabench's too
@@ -118,6 +121,24 @@ DETERMINISTIC = [
     Case("send bw 4K -e --use-srq", "ib_send_bw", "send", "bw", "event", 4096, *SRQ),
 ]
 
+# siw (iWARP): rc send, write and read only; busy polling where the ordinary guest allows it,
+# events where the deterministic guest needs them (the target of write and read is passive).
+SIW_ORDINARY = [
+    Case("write bw 64K", "ib_write_bw", "write", "bw", "busy", 65536),
+    Case("read bw 64K", "ib_read_bw", "read", "bw", "busy", 65536),
+    Case("send bw 4K", "ib_send_bw", "send", "bw", "busy", 4096),
+    Case("send lat 2B", "ib_send_lat", "send", "lat", "busy", 2),
+    Case("write lat 2B", "ib_write_lat", "write", "lat", "busy", 2),
+    Case("read lat 2B", "ib_read_lat", "read", "lat", "busy", 2),
+]
+SIW_DETERMINISTIC = [
+    Case("write bw 64K", "ib_write_bw", "write", "bw", "busy", 65536),
+    Case("read bw 64K", "ib_read_bw", "read", "bw", "busy", 65536),
+    Case("send bw 4K -e", "ib_send_bw", "send", "bw", "event", 4096),
+    Case("send lat 2B -e", "ib_send_lat", "send", "lat", "event", 2),
+    Case("read lat 2B -e", "ib_read_lat", "read", "lat", "event", 2),
+]
+
 # --post-list-curve: 2-byte writes (busy; the target is passive) chained 1 to 32 per post on
 # both tools (perftest -l), with perftest's signalling on both: a completion every N sends for
 # a list of N > 1, every 100 without one.
@@ -136,6 +157,23 @@ SCALE_OUT = [
     Case("send bw 4K -b", "ib_send_bw", "send", "bw", "busy", 4096, ("-b",), ("--bidir",)),
     Case("write lat 2B -D 4", "ib_write_lat", "write", "lat", "busy", 2, (), (), 4),
 ]
+
+
+@dataclasses.dataclass(frozen=True)
+class Fabric:
+    """Where both tools run in the guest, and how each connects there."""
+    host: str            # the server's address
+    server_device: str   # perftest -d on each side
+    client_device: str
+    perftest_connect: tuple  # perftest: a GID index (RoCE) or rdma_cm (-R)
+    our_connect: tuple       # rdmabench run: its bootstrap
+
+
+# rxe on lo (one device, out of band: rdma_cm cannot route 127.0.0.1), and siw between the veth
+# guest's two hosts (iWARP connects through rdma_cm only).
+FABRICS = {"rxe": Fabric("127.0.0.1", "rxe0", "rxe0", ("-x", "1"), ("--cm", "oob")),
+           "siw": Fabric("10.99.0.1", "siw0", "siw1", ("-R",), ("--cm", "rdmacm"))}
+FABRIC = FABRICS["rxe"]  # main() sets the one asked for
 
 
 def cpu_seconds(proc, errors=None):
@@ -176,9 +214,9 @@ def run_pair(server_cmd, client_cmd, port, ready_timeout=10.0):
         return out, client_cpu, cpu_seconds(server.proc)
 
 
-def perftest_args(case, iters):
-    """perftest's command line for `case` (the server's; the client adds the host)."""
-    args = [case.tool, "-d", "rxe0", "-x", "1", "-s", str(case.size), "-F",
+def perftest_args(case, iters, device):
+    """perftest's command line for `case` on `device` (the server's; the client adds the host)."""
+    args = [case.tool, "-d", device, *FABRIC.perftest_connect, "-s", str(case.size), "-F",
             "-p", str(PERFTEST_PORT), *case.perftest_args]
     args += ["-D", str(case.duration), "-f", str(DURATION_MARGIN)] if case.duration else \
         ["-n", str(iters)]
@@ -191,8 +229,10 @@ def perftest_args(case, iters):
 
 def perftest(case, iters):
     """(figure, client CPU s, server CPU s); figure is MiB/s (bw) or median us (lat)."""
-    cmd = ["timeout", "300", "stdbuf", "-oL", *perftest_args(case, iters)]
-    out, client_cpu, server_cpu = run_pair(cmd, cmd + [HOST], PERFTEST_PORT)
+    def cmd(device):
+        return ["timeout", "300", "stdbuf", "-oL", *perftest_args(case, iters, device)]
+    out, client_cpu, server_cpu = run_pair(cmd(FABRIC.server_device),
+                                           cmd(FABRIC.client_device) + [FABRIC.host], PERFTEST_PORT)
     rows = [l.split() for l in out.splitlines() if re.match(r"^\s*\d+\s+\d+\s+[\d.]+", l)]
     if not rows:
         raise RuntimeError(f"{case.tool}: no result line in:\n{out}")
@@ -209,7 +249,7 @@ def our_commands(build, case, iters, out):
     """(server, client) command lines of one rdmabench run of `case`, its results to `out`."""
     exe = str(build / "rdmabench")
     server = [exe, "serve", "--port", str(OUR_PORT), "--once", "--timeout", "60"]
-    client = [exe, "run", HOST, "--port", str(OUR_PORT), "--cm", "oob", "--timeout", "60",
+    client = [exe, "run", FABRIC.host, "--port", str(OUR_PORT), *FABRIC.our_connect, "--timeout", "60",
               "--pattern", case.pattern, "--mode", case.mode, "--cq", case.cq,
               "--sizes", str(case.size), "--tx-depth", str(case.tx_depth),
               "--signal-every", str(PERFTEST_SIGNAL_EVERY), "--out", str(out), *case.our_args]
@@ -313,6 +353,7 @@ def parse_args():
     p.add_argument("--scale-out", action="store_true")
     p.add_argument("--post-list-curve", action="store_true")
     p.add_argument("--match", default="", help="only the cases whose label this regex finds")
+    p.add_argument("--fabric", choices=sorted(FABRICS), default="rxe")
     return p.parse_args()
 
 
@@ -377,11 +418,25 @@ def cpu_text(values):
     return f"{statistics.median(values):.2f}"
 
 
-def main():
-    args = parse_args()
-    deterministic = deterministic_guest()
-    cases = POST_LIST_CURVE if args.post_list_curve else SCALE_OUT if args.scale_out \
+def cases_of(args, deterministic):
+    if args.fabric == "siw":
+        if args.post_list_curve or args.scale_out:
+            raise SystemExit("vs-perftest: --fabric siw runs the ordinary cases only")
+        return SIW_DETERMINISTIC if deterministic else SIW_ORDINARY
+    return POST_LIST_CURVE if args.post_list_curve else SCALE_OUT if args.scale_out \
         else DETERMINISTIC if deterministic else ORDINARY
+
+
+def main():
+    global FABRIC
+    args = parse_args()
+    FABRIC = FABRICS[args.fabric]
+    if args.fabric == "siw":
+        # siw counts registered memory against RLIMIT_MEMLOCK even for root: both tools' runs
+        # at 64 KiB register more than the guest's default 8 MiB (docs/soft-roce.md).
+        resource.setrlimit(resource.RLIMIT_MEMLOCK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    deterministic = deterministic_guest()
+    cases = cases_of(args, deterministic)
     cases = [c for c in cases if re.search(args.match, c.label)]
     if not cases:
         raise SystemExit(f"vs-perftest: no case matches --match {args.match!r}")
@@ -392,7 +447,7 @@ def main():
         warm = dataclasses.replace(case, duration=0)  # by count, however the case runs
         perftest(warm, whole_chains(case, 50))
         ours(args.build, warm, whole_chains(case, 50))
-    print(f"{'deterministic guest (icount)' if deterministic else 'ordinary guest'}; "
+    print(f"{args.fabric}, {'deterministic guest (icount)' if deterministic else 'ordinary guest'}; "
           f"{args.rounds} alternating rounds; bw {args.bw_iters}/{2 * args.bw_iters} and lat "
           f"{args.lat_iters}/{2 * args.lat_iters} messages; tx depth {TX_DEPTH}, a completion "
           f"every {PERFTEST_SIGNAL_EVERY} sends (perftest's default) on both", flush=True)

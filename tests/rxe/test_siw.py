@@ -1,0 +1,177 @@
+"""rdmabench on a second fabric: software iWARP (siw) between the two hosts of tools/rxe-vm -m veth
+--fabric siw. iWARP connects through rdma_cm only, carries reliable connected QPs only, and
+rdma-core's siw provider has no atomics and no immediate data: every benchmark iWARP carries
+runs and is verified, and what it does not carry is refused before anything connects, with
+its reason, from the device's own attributes."""
+import json
+import re
+
+import pytest
+
+from conftest import REGISTRY, client, run
+
+pytestmark = pytest.mark.layout("siw")
+
+SERVER, CLIENT = "10.99.0.1", "10.99.0.2"
+# What siw leaves out, and the words its reason gives: atomics (atomic_cap IBV_ATOMIC_NONE)
+# and immediate data (the provider's).
+REFUSED = {"fetch_add": "atomic", "compare_swap": "atomic", "write_imm": "immediate",
+           "send_imm": "immediate"}
+# Every completion strategy the registry takes without an argument (moderated takes some, and
+# no software device moderates).
+STRATEGIES = [s["name"] for s in REGISTRY["strategies"] if s["usage"] == s["name"]]
+SIZES = (2, 8, 65536, 1048576)
+
+
+def rows_of(path):
+    doc = json.loads(path.read_text())
+    return doc, {b["name"].split("/iterations")[0]: b for b in doc["benchmarks"]}
+
+
+def connections(server):
+    return server.text().count(" connected")
+
+
+def test_devices_and_the_doctor_know_the_fabric(rdmabench):
+    doc = json.loads(run([rdmabench, "devices", "--json"], check=True).stdout)
+    assert [d["name"] for d in doc["devices"]] == ["siw0", "siw1"], doc
+    for device, netdev in zip(doc["devices"], ("veth0", "veth1")):
+        assert device["driver"] == "siw", device
+        (port,) = device["ports"]
+        assert port["fabric"] == "iWARP" and port["netdev"] == netdev, port
+        assert [g["type"] for g in port["gids"]] == ["iWARP"], port
+        assert all("ipv6" not in g for g in port["gids"]), port  # a MAC is no IPv6 address
+    text = run([rdmabench, "devices"], check=True).stdout
+    assert "driver siw" in text and "iWARP over Ethernet" in text and "netdev veth0" in text
+    doctor = run([rdmabench, "doctor", "--json"])
+    findings = json.loads(doctor.stdout)["findings"]
+    assert findings, doctor.stdout
+    assert not [f for f in findings if "RoCE" in f["check"]], findings
+
+
+def test_every_pattern_mode_cq_and_size_iwarp_carries_runs_verified(rdmabench, server, tmp_path):
+    out = tmp_path / "matrix.json"
+    proc = client(rdmabench, "siw", server, "--pattern", "all", "--mode", "all", "--cq",
+                  ";".join(STRATEGIES), "--sizes", ",".join(map(str, SIZES)), "--iters", "10",
+                  "--verify", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    # What --pattern all left out for the device, each with its reason.
+    left_out = dict(re.findall(r"--pattern all leaves out (\w+) \((.*)\)", proc.stderr))
+    assert set(left_out) == set(REFUSED), proc.stderr
+    for pattern, words in REFUSED.items():
+        assert words in left_out[pattern] and "siw1" in left_out[pattern], left_out[pattern]
+    doc, rows = rows_of(out)
+    carried = [p["name"] for p in REGISTRY["patterns"] if p["name"] not in REFUSED]
+    assert set(carried) == {"send", "write", "read"}, carried
+    expected = {f"{p}/{m}/{c}/{s}" for p in carried for m in ("bw", "lat") for c in STRATEGIES
+                for s in SIZES}
+    assert set(rows) == expected, set(rows) ^ expected
+    for name, row in rows.items():
+        assert not row.get("error_occurred"), (name, row.get("error_message"))
+        assert row["verify_errors"] == 0 and row["verified_messages"] == 10, name
+        assert row["rdmabench_spec"]["cm"] == "rdmacm", name
+    ctx = doc["context"]
+    assert ctx["bootstrap"] == "rdmacm", ctx
+    for side, device in (("client", "siw1"), ("server", "siw0")):
+        facts = ctx[side]
+        assert facts["device"] == device and facts["fabric"] == "iWARP", (side, facts)
+        assert facts["port"] == 1 and facts["gid_type"] == "iWARP", (side, facts)
+    assert ctx["client"]["driver"] == "siw"
+
+
+def test_auto_takes_rdma_cm_and_says_iwarp_has_no_other_bootstrap(rdmabench, server):
+    proc = run([rdmabench, "run", SERVER, "--port", str(server.port), "--pattern", "write",
+                "--mode", "bw", "--sizes", "4096", "--iters", "10", "--counters", "off",
+                "--json"], timeout=60)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    ctx = json.loads(proc.stdout)["context"]
+    assert ctx["bootstrap"] == "rdmacm", ctx
+    assert ctx["bootstrap_reason"] == "address maps to siw1 (iWARP: rdma_cm is its only bootstrap)"
+
+
+@pytest.mark.parametrize("options, words", [
+    (("--pattern", "write_imm"), "carries no immediate data"),
+    (("--pattern", "send_imm"), "carries no immediate data"),
+    (("--pattern", "fetch_add", "--sizes", "8"), "no atomic operations"),
+    (("--transport", "ud", "--pattern", "send", "--sizes", "1024"), "reliable connected QPs only"),
+    (("--transport", "uc", "--pattern", "write"), "reliable connected QPs only"),
+    (("--cm", "oob",), "connects through rdma_cm only"),
+])
+def test_what_iwarp_does_not_carry_is_refused_before_connecting(rdmabench, server, options, words):
+    before = connections(server)
+    proc = run([rdmabench, "run", SERVER, "--port", str(server.port), "--iters", "10",
+                "--counters", "off", *options], timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert words in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert connections(server) == before, server.text()  # nothing reached the server
+
+
+@pytest.mark.parametrize("options", [
+    ("--mode", "bw", "--qps", "4", "--threads", "2", "--pattern", "write,send"),
+    ("--mode", "bw", "--bidir", "--pattern", "write,send"),
+    ("--mode", "bw", "--srq", "--qps", "2", "--pattern", "send"),
+    ("--mode", "bw", "--inline", "64", "--pattern", "send,write", "--sizes", "2,64"),
+    ("--mode", "bw", "--post-list", "8", "--pattern", "send,write", "--sizes", "64"),
+])
+def test_run_options_on_iwarp_verified(rdmabench, server, tmp_path, options):
+    out = tmp_path / "options.json"
+    sizes = () if "--sizes" in options else ("--sizes", "4096")
+    proc = client(rdmabench, "siw", server, "--iters", "64", "--verify", "--out", str(out),
+                  *sizes, *options)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    _, rows = rows_of(out)
+    patterns = options[options.index("--pattern") + 1].split(",")
+    assert {name.split("/")[0] for name in rows} == set(patterns), sorted(rows)
+    for name, row in rows.items():
+        assert not row.get("error_occurred"), (name, row.get("error_message"))
+        assert row["verify_errors"] == 0 and row["verified_messages"] > 0, name
+
+
+def test_timed_and_paced_runs_count_what_they_did(rdmabench, server, tmp_path):
+    """A timed send stream ends at a zero-byte plain send (siw's provider refused the send with
+    immediate data it was: "ibv_post_send failed: Unknown error -22")."""
+    out = tmp_path / "timed.json"
+    proc = client(rdmabench, "siw", server, "--pattern", "send,write", "--mode", "bw",
+                  "--cq", "busy", "--sizes", "4096", "--duration", "0.3", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    _, rows = rows_of(out)
+    assert set(rows) == {"send/bw/busy/4096", "write/bw/busy/4096"}, sorted(rows)
+    for name, row in rows.items():
+        assert not row.get("error_occurred") and row["msgs"] > 0, (name, row)
+    paced = tmp_path / "paced.json"
+    proc = client(rdmabench, "siw", server, "--pattern", "send", "--mode", "lat", "--sizes", "2",
+                  "--cq", "event", "--rate", "500", "--iters", "50", "--out", str(paced))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    _, rows = rows_of(paced)
+    (row,) = rows.values()
+    assert not row.get("error_occurred") and row["round_trips"] == 50, row
+
+
+def test_siws_memlock_limit_binds_root_and_the_failure_says_how_to_raise_it(rdmabench, server):
+    """siw checks RLIMIT_MEMLOCK even for root: under a 1 MiB limit a 1 MiB run cannot
+    register its buffers, and says which limit and how to raise it; the doctor fails the
+    limit although root holds CAP_IPC_LOCK."""
+    low = ["prlimit", "--memlock=1048576:1048576", "--"]
+    proc = run([*low, rdmabench, "run", SERVER, "--port", str(server.port), "--pattern", "write",
+                "--mode", "bw", "--sizes", "1M", "--iters", "10", "--counters", "off"], timeout=60)
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert "ibv_reg_mr failed: Cannot allocate memory" in proc.stderr, proc.stderr
+    assert "the memlock limit is 1024 KiB" in proc.stderr and "ulimit -l" in proc.stderr, proc.stderr
+    doctor = run([*low, rdmabench, "doctor", "--json"])
+    (memlock,) = [f for f in json.loads(doctor.stdout)["findings"] if f["check"] == "memlock"]
+    assert memlock["level"] == "fail" and "siw" in memlock["advice"], memlock
+
+
+def test_the_polling_study_runs_on_iwarp(rdmabench, server, tmp_path):
+    out = tmp_path / "study.json"
+    proc = run([rdmabench, "study", "polling", SERVER, "--port", str(server.port),
+                "--pattern", "send,write", "--sizes", "2", "--rate", "0,500", "--iters", "50",
+                "--cq", "busy;event;client=busy,server=event", "--benchmark_repetitions=1",
+                "--counters", "off", "--out", str(out)], timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    _, rows = rows_of(out)
+    expected = {f"{p}/lat/{c}/2{r}" for p in ("send", "write")
+                for c in ("busy", "event", "client=busy,server=event") for r in ("", "/rate:500")}
+    assert set(rows) == expected, set(rows) ^ expected
+    for name, row in rows.items():
+        assert not row.get("error_occurred") and row["round_trips"] == 50, (name, row)
