@@ -84,9 +84,10 @@ void add_mesh_connection(cxxopts::Options& options) {
       cxxopts::value<uint32_t>())("qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
       "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>())(
       "cm",
+      "auto: oob, unless a rank's device connects through rdma_cm only (iWARP), then rdmacm; "
       "oob: each pair exchanges its QPs over TCP; rdmacm: rdma_cm, the client resolving from "
       "its own --address (so that rdma_cm takes the rank's own device)",
-      cxxopts::value<std::string>()->default_value("oob"))(
+      cxxopts::value<std::string>()->default_value("auto"))(
       "timeout", "Seconds any blocking step may take",
       cxxopts::value<double>()->default_value("5"));
 }
@@ -146,10 +147,10 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args) {
     if (args.count("tclass")) s.tclass = args["tclass"].as<uint32_t>();
     if (args.count("sl")) s.sl = args["sl"].as<uint32_t>();
     const auto cm = parse_bootstrap(args["cm"].as<std::string>());
-    if (!cm || args["cm"].as<std::string>() == "auto")
+    if (!cm && args["cm"].as<std::string>() != "auto")
       throw Error(ExitCode::kUsage,
-                  "--cm: unknown '" + args["cm"].as<std::string>() + "' (oob, rdmacm)");
-    s.bootstrap = *cm;
+                  "--cm: unknown '" + args["cm"].as<std::string>() + "' (auto, oob, rdmacm)");
+    s.bootstrap = cm.value_or(Bootstrap::kOob);  // auto: settled once every rank is known
     validate_spec(s);
     specs.push_back(s);
   }
@@ -182,6 +183,7 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   check_unmatched(args.unmatched(), options, {"mesh"});
   MeshJob r;
   r.specs = mesh_specs(args);
+  r.cm = parse_bootstrap(args["cm"].as<std::string>());  // nullopt: auto
   parse_run_options(args, r);
   r.schedule = args["schedule"].as<std::string>();
   if (!parse_schedule_kind(r.schedule))

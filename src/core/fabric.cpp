@@ -16,6 +16,12 @@ std::string to_string(Fabric fabric) {
   return "unknown";
 }
 
+std::optional<Fabric> parse_fabric(const std::string& text) {
+  for (Fabric f : {Fabric::kInfiniBand, Fabric::kRoceV1, Fabric::kRoceV2, Fabric::kIwarp})
+    if (to_string(f) == text) return f;
+  return std::nullopt;
+}
+
 Fabric fabric_of(const FabricFacts& facts) {
   if (facts.iwarp_transport) return Fabric::kIwarp;
   if (!facts.ethernet_link) return Fabric::kInfiniBand;

@@ -3,6 +3,7 @@
 // ran on. Pure functions, unit-tested with fake attributes.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 
@@ -14,6 +15,8 @@ enum class Fabric { kInfiniBand, kRoceV1, kRoceV2, kIwarp };
 
 // "InfiniBand", "RoCE v1", "RoCE v2", "iWARP".
 std::string to_string(Fabric fabric);
+// The fabric to_string names; nullopt for any other text.
+std::optional<Fabric> parse_fabric(const std::string& text);
 
 // What the fabric is told from: the device's transport (ibv_device's transport_type is
 // IBV_TRANSPORT_IWARP), the port's link layer, and its GID table (RoCE's version is that of

@@ -43,6 +43,7 @@ nlohmann::json host_identity(int rank, const std::string& address, uint16_t port
   if (!report.ports.empty()) {
     const PortReport& port1 = report.ports.front();
     j["link_layer"] = port1.link_layer;
+    j["fabric"] = port1.fabric;
     j["port_state"] = port1.state;
     for (const GidEntry& gid : port1.gids)
       if (port1.default_gid_index && gid.index == *port1.default_gid_index) {

@@ -10,6 +10,7 @@
 #include "control/background_server.h"
 #include "control/busy_responder.h"
 #include "core/error.h"
+#include "core/fabric.h"
 #include "core/output_file.h"
 #include "core/version.h"
 #include "host/device_probe.h"
@@ -227,13 +228,37 @@ int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& host
 
 }  // namespace
 
-int run_mesh_job(const MpiWorld& world, const MeshJob& job) {
+Bootstrap settle_mesh_bootstrap(const std::vector<std::string>& fabrics) {
+  for (const std::string& name : fabrics) {
+    const auto fabric = parse_fabric(name);
+    if (fabric && !connects_out_of_band(*fabric)) return Bootstrap::kRdmaCm;
+  }
+  return Bootstrap::kOob;
+}
+
+namespace {
+
+// The job with --cm auto settled from every rank's fabric (the same on every rank).
+MeshJob settled(const MeshJob& job, const nlohmann::json& hosts) {
+  MeshJob out = job;
+  if (job.cm) return out;
+  std::vector<std::string> fabrics;
+  for (const auto& h : hosts) fabrics.push_back(h.value("fabric", std::string()));
+  const Bootstrap bootstrap = settle_mesh_bootstrap(fabrics);
+  for (TestSpec& s : out.specs) s.bootstrap = bootstrap;
+  return out;
+}
+
+}  // namespace
+
+int run_mesh_job(const MpiWorld& world, const MeshJob& requested) {
   std::ostream quiet(nullptr);
-  std::ostream& log = job.verbose ? std::cerr : quiet;
+  std::ostream& log = requested.verbose ? std::cerr : quiet;
   std::optional<BackgroundServer> server;  // stopped (and joined) last
-  const nlohmann::json identity = join(world, job, server, log);
+  const nlohmann::json identity = join(world, requested, server, log);
   try {
     const nlohmann::json hosts = meet(world, identity);
+    const MeshJob job = settled(requested, hosts);
     const auto rounds = schedule_of(world, job);
     if (world.rank() == 0)
       std::cerr << "rdmabench mesh: " << world.size() << " ranks, " << rounds.size()

@@ -18,6 +18,7 @@ namespace rdmabench {
 
 struct MeshJob {
   std::vector<TestSpec> specs;          // one per mode, measured in this order
+  std::optional<Bootstrap> cm;          // --cm; nullopt (auto): settled once every rank is known
   std::map<Mode, uint64_t> iterations;  // messages per pair, by mode
   std::string schedule = "shift";       // shift or isolated (unless pairs_file)
   std::string pairs_file;               // read by rank 0
@@ -32,6 +33,11 @@ struct MeshJob {
   bool verbose = false;           // every rank's server logs to stderr
   nlohmann::json params;
 };
+
+// --cm auto: out of band, unless a rank's device connects through rdma_cm only (iWARP), when
+// every pair takes rdma_cm. `fabrics`: each rank's, as to_string(Fabric) names it (an unknown
+// or missing one counts as out of band).
+Bootstrap settle_mesh_bootstrap(const std::vector<std::string>& fabrics);
 
 int run_mesh_job(const MpiWorld& world, const MeshJob& job);
 

@@ -5,7 +5,8 @@ A test marked @pytest.mark.layout("veth") runs only in the two-host layout, one 
 in the deterministic two-host guest (tools/rxe-vm --deterministic -m veth), one marked
 @pytest.mark.layout("mesh") only among the four hosts of tools/rxe-vm -m mesh:4, one marked
 @pytest.mark.layout("siw") only between the two software iWARP hosts of tools/rxe-vm -m veth
---fabric siw; tools/test boots one guest per layout, so every test runs exactly once per layout
+--fabric siw, one marked @pytest.mark.layout("siw-mesh") only among four of them
+(-m mesh:4 --fabric siw --deterministic); tools/test boots one guest per layout, so every test runs exactly once per layout
 it names. Unmarked tests run in lo and veth (not in the deterministic guest, whose busy-CQ
 timings mean nothing). The layout is what rxe-vm tells the guest (RXE_VM_LAYOUT, RXE_VM_FABRIC,
 RXE_VM_DETERMINISTIC), never guessed from what the guest holds; a guest that does not say is
@@ -45,7 +46,7 @@ def patterns_at(*sizes):
 # The suites' layouts, by what tools/rxe-vm says of its guest: (-m, --fabric, --deterministic).
 LAYOUTS = {("lo", "rxe", False): "lo", ("veth", "rxe", False): "veth",
            ("veth", "rxe", True): "veth-icount", ("mesh:4", "rxe", True): "mesh",
-           ("veth", "siw", False): "siw"}
+           ("veth", "siw", False): "siw", ("mesh:4", "siw", True): "siw-mesh"}
 
 
 def current_layout(environ=os.environ):
@@ -64,7 +65,7 @@ def current_layout(environ=os.environ):
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "layout(name): run only in that rxe-vm layout (lo, veth, veth-icount, mesh or siw)")
+    config.addinivalue_line("markers", "layout(name): run only in that rxe-vm layout (lo, veth, veth-icount, mesh, siw or siw-mesh)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -72,7 +73,7 @@ def pytest_collection_modifyitems(config, items):
         layout = current_layout()
     except ValueError as e:
         raise pytest.UsageError(str(e))
-    if layout == "siw":
+    if layout.startswith("siw"):
         # siw counts registered memory against RLIMIT_MEMLOCK even for root (siw_umem_get):
         # the guest's default 8 MiB fails a 1 MiB run, as it would on a host whose limits.conf
         # says nothing. Lifted here as the guide tells users to; every server and client of the

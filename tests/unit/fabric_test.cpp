@@ -12,6 +12,7 @@
 #include "fake_sysfs.h"
 #include "host/device_probe.h"
 #include "host/doctor_checks.h"
+#include "mesh/mesh_job.h"
 #include "runner/benchmark_suite.h"
 #include "runner/bootstrap_choice.h"
 #include "spec/spec_validation.h"
@@ -217,6 +218,17 @@ TEST(Fabric, OnSiwTheMemlockLimitBindsRootToo) {
   EXPECT_EQ(memlock.level, Level::kFail) << finding_line(memlock);
   EXPECT_NE(memlock.advice.find("siw counts it against the limit even for root"), std::string::npos)
       << memlock.advice;
+}
+
+TEST(Fabric, AMeshWithAnIwarpRankTakesRdmaCmForEveryPair) {
+  // mesh --cm auto (the default): out of band as before on RoCE and InfiniBand; a mesh of siw
+  // ranks failed every pair with "--cm oob: siw0 (iWARP) connects through rdma_cm only".
+  EXPECT_EQ(settle_mesh_bootstrap({"RoCE v2", "RoCE v2"}), Bootstrap::kOob);
+  EXPECT_EQ(settle_mesh_bootstrap({"", "InfiniBand"}), Bootstrap::kOob);
+  EXPECT_EQ(settle_mesh_bootstrap({"iWARP", "iWARP", "iWARP"}), Bootstrap::kRdmaCm);
+  EXPECT_EQ(parse_fabric("iWARP"), Fabric::kIwarp);
+  EXPECT_EQ(parse_fabric(to_string(Fabric::kRoceV1)), Fabric::kRoceV1);
+  EXPECT_FALSE(parse_fabric("iwarp"));
 }
 
 }  // namespace

@@ -131,10 +131,15 @@ SIW_ORDINARY = [
     Case("write lat 2B", "ib_write_lat", "write", "lat", "busy", 2),
     Case("read lat 2B", "ib_read_lat", "read", "lat", "busy", 2),
 ]
+# The deterministic guest measures siw's event latency only. Its busy bw rows are the
+# scheduler's, not the software's: siw sends from a kernel thread on the sender's CPU (siw_tx),
+# which a busy-polling sender holds until the tick, so write and read bw 64 KiB came out at
+# 11.62 MiB/s for perftest (one 64 KiB message a tick, read and write alike) and 21.5-45.0 for
+# rdmabench (measured 2026-11-26); perftest has no events for write and read (-e is refused),
+# and its ib_send_bw -e -R client never finished there pinned as placement() pins both tools
+# (server CPU 0, client CPU 1; killed after 300 s, 50 messages; unpinned it finished, and so
+# did rdmabench pinned). Bandwidth on siw: the ordinary guest, over alternating rounds.
 SIW_DETERMINISTIC = [
-    Case("write bw 64K", "ib_write_bw", "write", "bw", "busy", 65536),
-    Case("read bw 64K", "ib_read_bw", "read", "bw", "busy", 65536),
-    Case("send bw 4K -e", "ib_send_bw", "send", "bw", "event", 4096),
     Case("send lat 2B -e", "ib_send_lat", "send", "lat", "event", 2),
     Case("read lat 2B -e", "ib_read_lat", "read", "lat", "event", 2),
 ]

@@ -1,0 +1,37 @@
+"""rdmabench mesh on the second fabric: four software iWARP hosts (tools/rxe-vm -m mesh:4
+--fabric siw --deterministic) under Open MPI's mpirun, as test_mesh runs rxe's. iWARP connects
+through rdma_cm only, so the mesh takes it (--cm auto) from each rank's own address and device;
+a clean mesh measures every pair and flags nothing."""
+import json
+
+import pytest
+
+from conftest import run
+
+pytestmark = pytest.mark.layout("siw-mesh")
+
+HOSTS = 4
+DEVICES = [f"siw{i}" for i in range(HOSTS)]
+ADDRESSES = ",".join(f"10.99.1.{i + 1}" for i in range(HOSTS))
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "pml", "ob1",
+          "--mca", "btl", "self,vader,tcp", "--mca", "osc", "^ucx"]
+
+
+def test_a_clean_iwarp_mesh_measures_every_pair_and_flags_nothing(rdmabench, tmp_path):
+    out = tmp_path / "mesh.json"
+    proc = run([*MPIRUN, "-np", str(HOSTS), rdmabench, "mesh", "--device", ",".join(DEVICES),
+                "--address", ADDRESSES, "--pattern", "send", "--cq", "event", "--timeout", "30",
+                "--schedule", "isolated", "--iters", "300", "--lat-iters", "300", "--out",
+                str(out)], timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    report = json.loads(out.read_text())
+    assert report["context"]["bootstrap"] == "rdmacm", report["context"]
+    assert [h["device"] for h in report["hosts"]] == DEVICES
+    assert [b["name"] for b in report["benchmarks"]] == ["send/bw/event/65536", "send/lat/event/2"]
+    for b in report["benchmarks"]:
+        m = b["matrices"][b["figure"]]
+        pairs = [(c, s) for c in range(HOSTS) for s in range(HOSTS) if c != s]
+        assert all(m[c][s] > 0 for c, s in pairs), (b["name"], m)
+        assert b["outliers"]["slow_pairs"] == [] and b["errors"] == [], (b["name"], proc.stdout)
+    assert report["verdict"]["exit_code"] == 0 and report["verdict"]["failed_pairs"] == 0, report["verdict"]
+    assert report["verdict"]["slow_hosts"] == [] and report["host_differences"] == []
