@@ -97,8 +97,7 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
     (("--repetitions", "0"), "--repetitions must be between 1 and 100"),
     (("--repetitions", "101"), "--repetitions must be between 1 and 100"),
     (("--matrices", "some"), "--matrices: unknown 'some' (auto, all or heatmaps)"),
-    (("--cm", "auto"), "--cm: unknown 'auto' (oob, rdmacm)"),
-    (("--cm", "tcp"), "--cm: unknown 'tcp' (oob, rdmacm)"),
+    (("--cm", "tcp"), "--cm: unknown 'tcp' (auto, oob, rdmacm)"),  # auto: settled per fabric
     (("--pattern", "atomic"), "--pattern: unknown 'atomic'"),
     (("--mode", "bw,x"), "--mode: unknown 'x'"),
     (("--size", "2,4"), "--size takes one size"),
