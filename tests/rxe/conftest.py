@@ -73,12 +73,6 @@ def pytest_collection_modifyitems(config, items):
         layout = current_layout()
     except ValueError as e:
         raise pytest.UsageError(str(e))
-    if layout.startswith("siw"):
-        # siw counts registered memory against RLIMIT_MEMLOCK even for root (siw_umem_get):
-        # the guest's default 8 MiB fails a 1 MiB run, as it would on a host whose limits.conf
-        # says nothing. Lifted here as the guide tells users to; every server and client of the
-        # suite inherits it (test_siw shows the failure and its advice under a low limit).
-        resource.setrlimit(resource.RLIMIT_MEMLOCK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
     keep, drop = [], []
     for item in items:
         mark = item.get_closest_marker("layout")
@@ -92,6 +86,16 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def layout():
     return current_layout()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def memlock_for_siw(layout):
+    """siw counts registered memory against RLIMIT_MEMLOCK even for root (siw_umem_get): the
+    guest's default 8 MiB fails a 1 MiB run, as it would on a host whose limits.conf says
+    nothing. Lifted for the siw suites as the guide tells users to; every server and client of
+    the suite inherits it (test_siw shows the failure and its advice under a low limit)."""
+    if layout.startswith("siw"):
+        resource.setrlimit(resource.RLIMIT_MEMLOCK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
 
 
 @pytest.fixture(scope="session")

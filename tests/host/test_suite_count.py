@@ -1,0 +1,42 @@
+"""Issue 49 item 1: tools/test knows how many tests each guest layout must run, from pytest's
+own collection, and a guest that ran fewer, none or another layout's set fails the run
+(tools/rdmabench_tools/suite_count.py)."""
+import pytest
+
+from rdmabench_tools import suite_count
+
+
+def junit(tmp_path, cases):
+    path = tmp_path / "rxe-x.xml"
+    body = "".join(f'<testcase classname="t" name="c{i}"/>' for i in range(cases))
+    path.write_text(f'<testsuites><testsuite name="pytest" tests="{cases}">{body}'
+                    f'</testsuite></testsuites>')
+    return path
+
+
+def test_pytests_collection_summary_is_read_whatever_it_deselected():
+    assert suite_count.collected_count("17/179 tests collected (162 deselected) in 0.13s") == 17
+    assert suite_count.collected_count("3 tests collected in 0.10s") == 3
+    assert suite_count.collected_count("1 test collected in 0.10s") == 1
+    assert suite_count.collected_count("no tests collected (179 deselected) in 0.1s") == 0
+    assert suite_count.collected_count("ERROR: something else") is None
+
+
+def test_a_suite_that_ran_fewer_none_or_another_layouts_tests_is_named(tmp_path):
+    assert suite_count.verdict(junit(tmp_path, 13), 13, "mesh") == ""
+    fewer = suite_count.verdict(junit(tmp_path, 3), 13, "mesh")
+    assert "ran 3 of the 13 tests" in fewer and "(mesh)" in fewer
+    assert "ran none of the 69 tests" in suite_count.verdict(junit(tmp_path, 0), 69, "veth")
+    assert "ran 125 of the 69" in suite_count.verdict(junit(tmp_path, 125), 69, "veth")
+    assert "no readable report" in suite_count.verdict(tmp_path / "missing.xml", 1, "lo")
+    assert suite_count.main(["check", str(junit(tmp_path, 2)), "2", "lo"]) == 0
+    assert suite_count.main(["check", str(junit(tmp_path, 2)), "3", "lo"]) == 1
+
+
+def test_each_layout_collects_its_own_tests_and_an_untold_one_is_an_error():
+    siw = suite_count.expected("veth", "siw", False, "tests/rxe")
+    lo = suite_count.expected("lo", "rxe", False, "tests/rxe")
+    gate = suite_count.expected("veth", "rxe", True, "tests/rxe")
+    assert siw > 0 and lo > 0 and gate > 0 and len({siw, lo, gate}) == 3, (siw, lo, gate)
+    with pytest.raises(ValueError, match="collection"):  # siw has no lo layout: no suite for it
+        suite_count.expected("lo", "siw", False, "tests/rxe")
