@@ -82,6 +82,17 @@ void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
   session_.reset();  // start the next benchmark on a fresh control connection
 }
 
+std::function<std::string(const TestSpec&)> refusal_by(const DeviceLimits& limits) {
+  return [limits](const TestSpec& spec) -> std::string {
+    try {
+      validate_spec(spec, limits);
+      return "";
+    } catch (const Error& e) {
+      return e.what();
+    }
+  };
+}
+
 std::vector<std::string> drop_refused_patterns(
     SuiteOptions& options, const std::function<std::string(const TestSpec&)>& refusal) {
   if (!options.all_patterns) return {};

@@ -16,6 +16,7 @@
 #include "control/client_session.h"
 #include "control/stop_signals.h"
 #include "core/sample_clock.h"
+#include "spec/spec_validation.h"
 #include "spec/test_spec.h"
 #include "verbs/error.h"
 
@@ -79,6 +80,9 @@ struct SuiteOptions {
 // Every benchmark the options ask for, in the order they run: pattern (at the sizes it
 // accepts), mode, CQ choice, size, rate (lat only), QP count.
 std::vector<TestSpec> expand_specs(const SuiteOptions& options);
+
+// Why a device with `limits` refuses a spec (validate_spec's error), or "" when it takes it.
+std::function<std::string(const TestSpec&)> refusal_by(const DeviceLimits& limits);
 
 // With --pattern all, drops the patterns `refusal` refuses (it returns why, or "" to keep one)
 // and returns a note per pattern dropped: "write_imm (siw1, driver siw: ...)". Without it, or

@@ -41,15 +41,7 @@ void note_sizes_cut(SuiteOptions& so, const DeviceLimits& limits) {
 // --pattern all on a device that refuses some patterns (no atomics, no immediate data): those
 // are left out, each said with its reason, before anything connects.
 void leave_out_refused_patterns(SuiteOptions& so, const DeviceLimits& limits) {
-  const auto refusal = [&](const TestSpec& spec) -> std::string {
-    try {
-      validate_spec(spec, limits);
-      return "";
-    } catch (const Error& e) {
-      return e.what();
-    }
-  };
-  for (const std::string& note : drop_refused_patterns(so, refusal))
+  for (const std::string& note : drop_refused_patterns(so, refusal_by(limits)))
     std::cerr << "rdmabench: note: --pattern all leaves out " << note << "\n";
 }
 

@@ -148,15 +148,7 @@ TEST(Fabric, PatternAllLeavesOutWhatTheDeviceRefusesAndSaysWhy) {
   so.base.bootstrap = Bootstrap::kRdmaCm;
   for (const char* name : {"write", "write_imm", "send"})
     so.patterns.push_back({parse_pattern(name).value(), {4096}});
-  const DeviceLimits siw = iwarp_limits();
-  const auto refusal = [&](const TestSpec& spec) -> std::string {
-    try {
-      validate_spec(spec, siw);
-      return "";
-    } catch (const Error& e) {
-      return e.what();
-    }
-  };
+  const auto refusal = refusal_by(iwarp_limits());
   EXPECT_TRUE(drop_refused_patterns(so, refusal).empty());  // named patterns: each says why
   EXPECT_EQ(so.patterns.size(), 3u);
   so.all_patterns = true;
