@@ -17,15 +17,24 @@ namespace {
 
 DeviceLimits local_limits(const std::string& device) {
   DeviceList list;
-  if (list.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
   const Context ctx = list.open(device);
   return device_limits(ctx, 1);
+}
+
+// Before the bootstrap is chosen: rdma_cm with no device fails with a bare ENODEV.
+ServeTargetOptions no_device_is_an_error(ServeTargetOptions options) {
+  if (DeviceList().empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
+  return options;
 }
 
 }  // namespace
 
 ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOptions options)
-    : space_(space), options_(std::move(options)), limits_(local_limits(options_.device)) {}
+    : space_(space),
+      options_(no_device_is_an_error(std::move(options))),
+      bootstrap_(choose_bootstrap(std::nullopt, options_.host, options_.port, options_.device,
+                                  options_.timeout)),
+      limits_(local_limits(bootstrap_.device)) {}
 
 ServeSearchTarget::~ServeSearchTarget() = default;
 
@@ -34,7 +43,7 @@ std::vector<std::string> ServeSearchTarget::run_arguments(const Point& point) co
                                    "--port",
                                    std::to_string(options_.port),
                                    "--cm",
-                                   "oob",
+                                   to_string(bootstrap_.method),
                                    "--iters",
                                    std::to_string(iterations_at(point, options_.iterations)),
                                    "--warmup",
@@ -59,7 +68,7 @@ TestSpec ServeSearchTarget::spec_of(const Point& point) const {
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::optional<RunPlan> plan = parse_run_request(static_cast<int>(args.size()), argv.data());
-  plan->suite.base.bootstrap = Bootstrap::kOob;
+  plan->suite.base.bootstrap = bootstrap_.method;
   const std::vector<TestSpec> specs = expand_specs(plan->suite);
   if (specs.size() != 1)
     throw Error(ExitCode::kUsage, "the point is " + std::to_string(specs.size()) + " benchmarks");

@@ -1,9 +1,9 @@
 // `rdmabench search`'s target: a running `rdmabench serve`. Each point becomes the `rdmabench
-// run` command line its options say, parsed and checked as `run` would (a combination `run`
-// refuses is a failed point, found at no cost), and is measured the way `run` measures one
-// benchmark: a warm-up, then one timed run per repetition, each with both sides' port
-// counters. One control connection serves every point; a failure drops it, and the next
-// point connects again.
+// run` command line its options say (with the bootstrap `run --cm auto` takes there), parsed and
+// checked as `run` would (a combination `run` refuses is a failed point, found at no cost), and is
+// measured the way `run` measures one benchmark: a warm-up, then one timed run per repetition, each
+// with both sides' port counters. One control connection serves every point; a failure drops it,
+// and the next point connects again.
 #pragma once
 
 #include <chrono>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "control/client_session.h"
+#include "runner/bootstrap_choice.h"
 #include "search/search_space.h"
 #include "search/search_target.h"
 #include "spec/spec_validation.h"
@@ -45,7 +46,10 @@ class ServeSearchTarget : public SearchTarget {
 
   const SearchSpace& space_;
   ServeTargetOptions options_;
-  DeviceLimits limits_;
+  // How every point connects, chosen once as `run --cm auto` chooses (rdma_cm where the
+  // address maps to a device, the only way on iWARP; out of band on a loopback address).
+  BootstrapChoice bootstrap_;
+  DeviceLimits limits_;  // of the device the bootstrap uses
   std::unique_ptr<ClientSession> session_;
   double seconds_ = 0;
 };

@@ -175,3 +175,21 @@ def test_the_polling_study_runs_on_iwarp(rdmabench, server, tmp_path):
     assert set(rows) == expected, set(rows) ^ expected
     for name, row in rows.items():
         assert not row.get("error_occurred") and row["round_trips"] == 50, (name, row)
+
+
+def test_a_search_explores_iwarps_space_over_rdma_cm(rdmabench, server, tmp_path):
+    """rdmabench search takes the bootstrap `run --cm auto` takes (it measured every point out
+    of band, and on siw every point failed "--cm oob: siw0 ... connects through rdma_cm only");
+    what siw does not carry is a refused point, and the search goes on."""
+    proc = run([rdmabench, "search", SERVER, "--port", str(server.port), "--budget", "15s",
+                "--space", "pattern=write,send,write_imm,fetch_add sizes=4K:64K",
+                "--repetitions", "2", "--iters", "100", "--out", str(tmp_path / "report.json"),
+                "--state", str(tmp_path / "state.json")], timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    points = json.loads((tmp_path / "state.json").read_text())["points"]
+    measured = [p for p in points if p["runs"]]
+    refused = [p for p in points if p.get("exit_code") == 2]
+    assert measured and refused, points[:3]
+    assert {p["point"]["pattern"] for p in measured} <= {"write", "send"}, measured[:2]
+    assert {p["point"]["pattern"] for p in refused} >= {"write_imm", "fetch_add"}, refused[:2]
+    assert "connects through rdma_cm only" not in proc.stderr
