@@ -11,6 +11,7 @@
 #include <fstream>
 #include <optional>
 
+#include "core/fabric.h"
 #include "core/provider_facts.h"
 #include "verbs/context.h"
 #include "verbs/device_list.h"
@@ -92,7 +93,6 @@ DeviceReport describe_device(const Context& context) {
     port.number = p;
     port.state = port_state_name(attr.state);
     port.link_layer = attr.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand";
-    port.fabric = to_string(context.fabric(p));
     port.active_mtu = mtu_bytes(attr.active_mtu);
     port.max_mtu = mtu_bytes(attr.max_mtu);
     port.speed_gbps = link_speed_gbps(attr.active_speed, attr.active_width);
@@ -107,6 +107,10 @@ DeviceReport describe_device(const Context& context) {
     }
     port.default_gid_index = choose_default_gid(
         port.gids, attr.link_layer != IBV_LINK_LAYER_ETHERNET || context.is_iwarp());
+    // From the GIDs read above (Context::fabric would read the whole table again per port).
+    port.fabric = to_string(fabric_of({.iwarp_transport = context.is_iwarp(),
+                                       .ethernet_link = attr.link_layer == IBV_LINK_LAYER_ETHERNET,
+                                       .gids = port.gids}));
     report.ports.push_back(std::move(port));
   }
   return report;
