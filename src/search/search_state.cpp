@@ -18,7 +18,7 @@ nlohmann::json observation_json(const Point& point, const Observation& o) {
 }
 
 // One measured point of the file, checked against the space.
-std::pair<Point, Observation> point_from(const nlohmann::json& j, const SearchSpace& space) {
+std::pair<Point, Observation> saved_point_from(const nlohmann::json& j, const SearchSpace& space) {
   if (!j.is_object() || !j.contains("point") || !j["point"].is_object() || !j.contains("runs") ||
       !j["runs"].is_array())
     throw bad_state("a point without its point and runs");
@@ -76,7 +76,7 @@ void restore_search_state(const nlohmann::json& state, const SearchSpace& space,
       !state["spent_s"].is_number() || state["spent_s"].get<double>() < 0)
     throw bad_state("no points or no seconds spent");
   for (const auto& j : state["points"]) {
-    auto [point, observation] = point_from(j, space);
+    auto [point, observation] = saved_point_from(j, space);
     measured.restore(point, std::move(observation));
   }
   measured.add_spent(state["spent_s"].get<double>());

@@ -9,7 +9,7 @@
 using namespace rdmabench;
 
 namespace {
-std::string usage_error(const std::string& text) {
+std::string strategy_usage_error(const std::string& text) {
   try {
     parse_cq_choices(text);
   } catch (const Error& e) {
@@ -61,17 +61,19 @@ TEST(CqStrategy, ListsOfChoices) {
 }
 
 TEST(CqStrategy, BadTextIsAUsageErrorThatSaysWhy) {
-  EXPECT_NE(usage_error("spin").find("'spin' is unknown"), std::string::npos);
-  EXPECT_NE(usage_error("spin").find("hybrid:<spin budget us>"), std::string::npos);
-  EXPECT_NE(usage_error("hybrid").find("takes 1 argument"), std::string::npos);
-  EXPECT_NE(usage_error("busy:3").find("takes 0 argument"), std::string::npos);
-  EXPECT_NE(usage_error("moderated:16").find("takes 2 argument"), std::string::npos);
-  EXPECT_NE(usage_error("hybrid:-1").find("not a whole number"), std::string::npos);
-  EXPECT_NE(usage_error("hybrid:2x").find("not a whole number"), std::string::npos);
-  EXPECT_NE(usage_error("hybrid:99999999").find("above the limit"), std::string::npos);
-  EXPECT_NE(usage_error("moderated:70000,1").find("above the limit 65535"), std::string::npos);
-  EXPECT_NE(usage_error("client=busy").find("name both sides"), std::string::npos);
-  EXPECT_NE(usage_error("client=busy,server=nap").find("'nap' is unknown"), std::string::npos);
-  EXPECT_NE(usage_error("").find("unknown"), std::string::npos);
-  EXPECT_NE(usage_error("busy;").find("unknown"), std::string::npos);
+  EXPECT_NE(strategy_usage_error("spin").find("'spin' is unknown"), std::string::npos);
+  EXPECT_NE(strategy_usage_error("spin").find("hybrid:<spin budget us>"), std::string::npos);
+  EXPECT_NE(strategy_usage_error("hybrid").find("takes 1 argument"), std::string::npos);
+  EXPECT_NE(strategy_usage_error("busy:3").find("takes 0 argument"), std::string::npos);
+  EXPECT_NE(strategy_usage_error("moderated:16").find("takes 2 argument"), std::string::npos);
+  EXPECT_NE(strategy_usage_error("hybrid:-1").find("not a whole number"), std::string::npos);
+  EXPECT_NE(strategy_usage_error("hybrid:2x").find("not a whole number"), std::string::npos);
+  EXPECT_NE(strategy_usage_error("hybrid:99999999").find("above the limit"), std::string::npos);
+  EXPECT_NE(strategy_usage_error("moderated:70000,1").find("above the limit 65535"),
+            std::string::npos);
+  EXPECT_NE(strategy_usage_error("client=busy").find("name both sides"), std::string::npos);
+  EXPECT_NE(strategy_usage_error("client=busy,server=nap").find("'nap' is unknown"),
+            std::string::npos);
+  EXPECT_NE(strategy_usage_error("").find("unknown"), std::string::npos);
+  EXPECT_NE(strategy_usage_error("busy;").find("unknown"), std::string::npos);
 }

@@ -16,7 +16,7 @@ namespace {
 
 using testing::FakeExtendedQp;
 
-constexpr ibv_sge kLocal{0x5000, 64, 7};
+constexpr ibv_sge kPostedSge{0x5000, 64, 7};
 constexpr RemoteMemory kRemote{0x9000, 11};
 
 void expect_same(const ibv_send_wr& classic, const ibv_send_wr& extended, bool datagram) {
@@ -62,15 +62,16 @@ void expect_posted_alike(SendWorkRequest request, bool datagram = false) {
 }
 
 TEST(ExtendedPost, EveryOperationArrivesAsTheClassicRequest) {
-  expect_posted_alike(SendWorkRequest::send(IBV_WR_SEND, kLocal));
-  SendWorkRequest imm = SendWorkRequest::send(IBV_WR_SEND_WITH_IMM, kLocal);
+  expect_posted_alike(SendWorkRequest::send(IBV_WR_SEND, kPostedSge));
+  SendWorkRequest imm = SendWorkRequest::send(IBV_WR_SEND_WITH_IMM, kPostedSge);
   imm.native().imm_data = htonl(77);
   expect_posted_alike(imm);
-  expect_posted_alike(SendWorkRequest::rdma(IBV_WR_RDMA_WRITE, kLocal, kRemote));
-  SendWorkRequest write_imm = SendWorkRequest::rdma(IBV_WR_RDMA_WRITE_WITH_IMM, kLocal, kRemote);
+  expect_posted_alike(SendWorkRequest::rdma(IBV_WR_RDMA_WRITE, kPostedSge, kRemote));
+  SendWorkRequest write_imm =
+      SendWorkRequest::rdma(IBV_WR_RDMA_WRITE_WITH_IMM, kPostedSge, kRemote);
   write_imm.native().imm_data = htonl(78);
   expect_posted_alike(write_imm);
-  expect_posted_alike(SendWorkRequest::rdma(IBV_WR_RDMA_READ, kLocal, kRemote));
+  expect_posted_alike(SendWorkRequest::rdma(IBV_WR_RDMA_READ, kPostedSge, kRemote));
   expect_posted_alike(SendWorkRequest::fetch_add(ibv_sge{0x5000, 8, 7}, kRemote, 3));
   expect_posted_alike(SendWorkRequest::compare_swap(ibv_sge{0x5000, 8, 7}, kRemote, 5, 6));
 }
@@ -78,8 +79,8 @@ TEST(ExtendedPost, EveryOperationArrivesAsTheClassicRequest) {
 TEST(ExtendedPost, ADatagramNamesItsDestination) {
   auto* ah = reinterpret_cast<ibv_ah*>(0x1234);
   const DatagramDestination to{ah, 0x99, 0x11111111};
-  expect_posted_alike(SendWorkRequest::datagram(IBV_WR_SEND, kLocal, to), true);
-  SendWorkRequest imm = SendWorkRequest::datagram(IBV_WR_SEND_WITH_IMM, kLocal, to);
+  expect_posted_alike(SendWorkRequest::datagram(IBV_WR_SEND, kPostedSge, to), true);
+  SendWorkRequest imm = SendWorkRequest::datagram(IBV_WR_SEND_WITH_IMM, kPostedSge, to);
   imm.native().imm_data = htonl(5);
   expect_posted_alike(imm, true);
 }
@@ -96,7 +97,8 @@ TEST(ExtendedPost, InlineDataIsCopiedNotReferenced) {
 
 TEST(ExtendedPost, APostListIsOnePostOfItsRequestsInOrder) {
   FakeExtendedQp qp;
-  std::vector<SendWorkRequest> chain(3, SendWorkRequest::rdma(IBV_WR_RDMA_WRITE, kLocal, kRemote));
+  std::vector<SendWorkRequest> chain(3,
+                                     SendWorkRequest::rdma(IBV_WR_RDMA_WRITE, kPostedSge, kRemote));
   for (size_t i = 0; i < chain.size(); ++i) {
     chain[i].native().wr_id = 10 + i;
     chain[i].native().next = i + 1 < chain.size() ? &chain[i + 1].native() : nullptr;
@@ -133,7 +135,7 @@ TEST(ExtendedPost, AnOperationWithoutAnExtendedCallPostsNothing) {
 TEST(ExtendedPost, ARefusedCompletionIsReturnedAndPostsNothing) {
   FakeExtendedQp qp;
   qp.refuse_with = ENOMEM;
-  SendWorkRequest request = SendWorkRequest::send(IBV_WR_SEND, kLocal);
+  SendWorkRequest request = SendWorkRequest::send(IBV_WR_SEND, kPostedSge);
   EXPECT_EQ(post_extended(qp.native(), request.native(), false), ENOMEM);
   EXPECT_TRUE(qp.posted.empty());
 }
