@@ -7,8 +7,11 @@ in the deterministic two-host guest (tools/rxe-vm --deterministic -m veth), one 
 @pytest.mark.layout("siw") only between the two software iWARP hosts of tools/rxe-vm -m veth
 --fabric siw, one marked @pytest.mark.layout("siw-mesh") only among four of them
 (-m mesh:4 --fabric siw --deterministic); tools/test boots one guest per layout, so every test runs exactly once per layout
-it names. Unmarked tests run in lo and veth (not in the deterministic guest, whose busy-CQ
-timings mean nothing). The layout is what rxe-vm tells the guest (RXE_VM_LAYOUT, RXE_VM_FABRIC,
+it names. Unmarked tests run in veth alone: two hosts over rdma_cm, as users run it (not in
+the deterministic guest, whose busy-CQ timings mean nothing). A test whose subject differs
+with the bootstrap or the path (out of band over one device on lo, rdma_cm between two on
+veth: the engine's matrix, each transport, QP attributes, the devices' GID tables) is marked
+@pytest.mark.layout("lo", "veth") and runs in both. The layout is what rxe-vm tells the guest (RXE_VM_LAYOUT, RXE_VM_FABRIC,
 RXE_VM_DETERMINISTIC), never guessed from what the guest holds; a guest that does not say is
 an error.
 """
@@ -76,7 +79,7 @@ def pytest_collection_modifyitems(config, items):
     keep, drop = [], []
     for item in items:
         mark = item.get_closest_marker("layout")
-        names = mark.args if mark else ("lo", "veth")
+        names = mark.args if mark else ("veth",)
         (keep if layout in names else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)

@@ -126,6 +126,7 @@ def row_says_what_it_ran(name, row, path_mtu, layout):
         assert "round trip" in row["label"]
 
 
+@pytest.mark.layout("lo", "veth")  # out of band on lo, rdma_cm on veth
 def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_path, devices_json):
     out = tmp_path / "matrix.json"
     sizes = MATRIX_SIZES[layout]
@@ -157,6 +158,7 @@ def test_every_pattern_mode_cq_and_size_verified(rdmabench, layout, server, tmp_
     assert "vcsw_cli/msg" in proc.stdout
 
 
+@pytest.mark.layout("lo", "veth")  # out of band on lo, rdma_cm on veth
 @pytest.mark.parametrize("exponent", ["0", "20"])
 def test_qp_timeout_reaches_both_qps(rdmabench, layout, server, tmp_path, exponent):
     """--qp-timeout is the local ACK timeout of the client's QPs and, through the spec, the
@@ -513,6 +515,7 @@ def test_limits_judge_each_run_and_say_which_missed(rdmabench, layout, server):
     assert "rdmabench: PASS: all 2 judged runs within the limits given" in proc.stdout
 
 
+@pytest.mark.layout("lo", "veth")  # out of band on lo, rdma_cm on veth
 def test_ib_port_is_used_and_recorded(rdmabench, layout, server, tmp_path):
     """--ib-port did not exist (out of band always used port 1). Given, --cm auto picks the
     out-of-band bootstrap, which honours it; a port the device lacks is refused by name."""
@@ -577,6 +580,7 @@ def test_a_post_list_chains_every_bw_pattern_verified(rdmabench, layout, server,
         assert row["msgs"] > 0 and row["bytes_per_second"] == pytest.approx(row["msgs"] * 64 / row["window_s"])
 
 
+@pytest.mark.layout("lo", "veth")  # out of band on lo, rdma_cm on veth
 @pytest.mark.parametrize("inline", ["0", "64"])
 def test_inline_on_and_off_moves_the_right_bytes(rdmabench, layout, server, tmp_path, inline):
     """--inline 0 never inlines; --inline 64 inlines payloads of at most 64 B (the threshold's

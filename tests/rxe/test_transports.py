@@ -48,6 +48,7 @@ def check_arrivals(name, row, spec):
     assert row["verified_messages"] == received, (name, row)
 
 
+@pytest.mark.layout("lo", "veth")  # out of band on lo, rdma_cm on veth
 @pytest.mark.parametrize("transport", UNRELIABLE)
 def test_every_pattern_a_transport_can_run_is_verified(rdmabench, layout, server, tmp_path,
                                                        transport):
@@ -120,6 +121,7 @@ def test_a_lost_message_shows_as_sent_and_not_received(rdmabench, layout, server
         assert per_qp == pytest.approx(received), (name, row)
 
 
+@pytest.mark.layout("lo", "veth")  # out of band on lo, rdma_cm on veth
 @pytest.mark.parametrize("transport", ONE_PACKET)
 def test_a_datagram_beyond_the_path_mtu_is_refused_and_the_default_sizes_stop_there(
         rdmabench, layout, server, tmp_path, transport):
