@@ -12,6 +12,7 @@
 #include "core/build_info.h"
 #include "core/error.h"
 #include "core/exit_codes.h"
+#include "core/fabric.h"
 #include "core/version.h"
 #include "cq/strategy.h"
 #include "measure/counter_catalogue.h"
@@ -30,6 +31,14 @@ nlohmann::json transports_of(const PatternInfo& info) {
   return names;
 }
 
+// The fabrics that carry the transport (iWARP: reliable connected QPs alone).
+nlohmann::json fabrics_of(const Transport& t) {
+  nlohmann::json names = nlohmann::json::array();
+  for (Fabric f : kFabrics)
+    if (carries_transport(f, t->reliable, t->connected)) names.push_back(to_string(f));
+  return names;
+}
+
 nlohmann::json transport_json(const Transport& t) {
   return {{"name", t.name()},
           {"summary", t->summary},
@@ -42,6 +51,8 @@ nlohmann::json transport_json(const Transport& t) {
           {"rdmacm_refusal", t->rdmacm_refusal.empty()
                                  ? nlohmann::json(nullptr)
                                  : nlohmann::json(std::string(t->rdmacm_refusal))},
+          // The fabrics that carry it, as `rdmabench devices` names a port's.
+          {"fabrics", fabrics_of(t)},
           {"default", t == default_transport()}};
 }
 

@@ -4,6 +4,12 @@
 
 namespace rdmabench {
 
+const PortReport* first_active_port(const DeviceReport& device) {
+  for (const PortReport& port : device.ports)
+    if (port.state == "ACTIVE") return &port;
+  return nullptr;
+}
+
 uint32_t mtu_bytes(int ibv_mtu_value) {
   if (ibv_mtu_value < IBV_MTU_256 || ibv_mtu_value > IBV_MTU_4096) return 0;
   return 256u << (ibv_mtu_value - IBV_MTU_256);

@@ -33,11 +33,16 @@ struct DeviceReport {
   std::string firmware;
   uint32_t vendor_id = 0;
   uint32_t vendor_part_id = 0;
+  bool sends_from_kernel_thread = false;  // provider_facts.h: a spinning sender holds it off
   uint32_t max_qp_wr = 0;
   uint32_t max_sge = 0;
   uint64_t max_mr_size = 0;
   std::vector<PortReport> ports;
 };
+
+// The port a run on this device takes when none is named: its first ACTIVE one (a dual-port
+// NIC may be cabled on its second port alone); nullptr when no port is ACTIVE.
+const PortReport* first_active_port(const DeviceReport& device);
 
 // Unit helpers, exposed for tests.
 uint32_t mtu_bytes(int ibv_mtu_value);

@@ -45,6 +45,7 @@ nlohmann::json to_json(const DeviceReport& device) {
           {"firmware", device.firmware},
           {"vendor_id", device.vendor_id},
           {"vendor_part_id", device.vendor_part_id},
+          {"sends_from_kernel_thread", device.sends_from_kernel_thread},
           {"max_qp_wr", device.max_qp_wr},
           {"max_sge", device.max_sge},
           {"max_mr_size", device.max_mr_size},

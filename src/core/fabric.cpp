@@ -40,6 +40,10 @@ bool carries_unreliable_or_datagram(Fabric fabric) {
   return fabric != Fabric::kIwarp;
 }
 
+bool carries_transport(Fabric fabric, bool reliable, bool connected) {
+  return (reliable && connected) || carries_unreliable_or_datagram(fabric);
+}
+
 bool routes_by_gid(Fabric fabric) {
   return fabric != Fabric::kIwarp;
 }

@@ -12,6 +12,8 @@
 namespace rdmabench {
 
 enum class Fabric { kInfiniBand, kRoceV1, kRoceV2, kIwarp };
+inline constexpr Fabric kFabrics[] = {Fabric::kInfiniBand, Fabric::kRoceV1, Fabric::kRoceV2,
+                                      Fabric::kIwarp};
 
 // "InfiniBand", "RoCE v1", "RoCE v2", "iWARP".
 std::string to_string(Fabric fabric);
@@ -33,6 +35,8 @@ Fabric fabric_of(const FabricFacts& facts);
 bool connects_out_of_band(Fabric fabric);
 // iWARP carries reliable connected QPs only (no UD, no UC).
 bool carries_unreliable_or_datagram(Fabric fabric);
+// Whether the fabric carries a transport that is (or is not) reliable and connected.
+bool carries_transport(Fabric fabric, bool reliable, bool connected);
 // The GIDs of a port are addresses routed by (IB, RoCE); on iWARP the one GID is made from the
 // netdev's MAC and routes nothing (the IP address does).
 bool routes_by_gid(Fabric fabric);

@@ -10,12 +10,12 @@ constexpr uint32_t kSiwVendorId = 0x626d74;  // siw's SIW_VENDOR_ID ("bmt")
 std::optional<ProviderFacts> provider_by_vendor(uint32_t vendor_id) {
   switch (vendor_id) {
     case kRxeVendorId:
-      return ProviderFacts{"rxe", true, "", false};
+      return ProviderFacts{"rxe", true, "", false, false};
     case kSiwVendorId:
       return ProviderFacts{"siw", false,
                            "rdma-core's siw provider carries no immediate data (it takes no "
                            "receive without a buffer and delivers no immediate value)",
-                           true};
+                           true, true};
     default:
       return std::nullopt;
   }
@@ -24,6 +24,11 @@ std::optional<ProviderFacts> provider_by_vendor(uint32_t vendor_id) {
 bool carries_immediate_data(uint32_t vendor_id) {
   const auto facts = provider_by_vendor(vendor_id);
   return !facts || facts->immediate_data;
+}
+
+bool sends_from_kernel_thread(uint32_t vendor_id) {
+  const auto facts = provider_by_vendor(vendor_id);
+  return facts && facts->sends_from_kernel_thread;
 }
 
 }  // namespace rdmabench

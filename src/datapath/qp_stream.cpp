@@ -42,7 +42,6 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
       pd_(pd),
       shared_(shared),
       header_(spec.transport->receive_header_bytes) {
-  const bool receives = spec.receives_on(side);
   // Both sides size alike: a side that never receives keeps one unused receive slot.
   receive_depth_ = spec.server_receives() ? spec.rx_depth : 0;
   ring_ = ring_slots(spec, side, ring_bytes);

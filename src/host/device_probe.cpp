@@ -81,6 +81,7 @@ DeviceReport describe_device(const Context& context) {
   report.node_guid = guid_text(dev.node_guid);
   report.firmware = dev.fw_ver;
   report.vendor_id = dev.vendor_id;
+  report.sends_from_kernel_thread = sends_from_kernel_thread(dev.vendor_id);
   report.vendor_part_id = dev.vendor_part_id;
   report.max_qp_wr = static_cast<uint32_t>(dev.max_qp_wr);
   report.max_sge = static_cast<uint32_t>(dev.max_sge);

@@ -12,11 +12,11 @@ namespace rdmabench {
 
 namespace {
 
-// Devices whose first port is ACTIVE, by name.
+// Devices with an ACTIVE port, by name.
 std::vector<const DeviceReport*> active_devices(const std::vector<DeviceReport>& devices) {
   std::vector<const DeviceReport*> out;
   for (const DeviceReport& d : devices)
-    if (!d.ports.empty() && d.ports.front().state == "ACTIVE") out.push_back(&d);
+    if (first_active_port(d) != nullptr) out.push_back(&d);
   std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->name < b->name; });
   return out;
 }
@@ -44,7 +44,7 @@ RankDevice default_device_for(int local_rank, int local_size,
                     "k-th) and --address likewise, or run at most " +
                     std::to_string(active.size()) + " ranks per host");
   const DeviceReport& mine = *active[static_cast<size_t>(local_rank)];
-  const std::string netdev = mine.ports.front().netdev;
+  const std::string netdev = first_active_port(mine)->netdev;  // the port its runs take
   const std::string address = netdev.empty() ? "" : address_of(netdev);
   if (address.empty())
     throw Error(ExitCode::kUsage, "host " + host + ": " + mine.name + " (this host's rank " +

@@ -1,8 +1,8 @@
 // Which device a mesh rank measures with when no --device list is given. One rank per host
 // takes the first device, as ever. With several ranks on a host (a GPU node runs one per NIC),
-// its k-th rank takes its k-th active device (by name, port 1 ACTIVE) and the IPv4 address of
-// that device's netdev; a host with fewer active devices than ranks is refused, naming the host
-// and what to give, on every rank (the mesh gathers each rank's failure).
+// its k-th rank takes its k-th active device (by name; a device with an ACTIVE port) and the IPv4
+// address of that port's netdev; a host with fewer active devices than ranks is refused, naming the
+// host and what to give, on every rank (the mesh gathers each rank's failure).
 #pragma once
 
 #include <string>

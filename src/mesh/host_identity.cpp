@@ -16,6 +16,23 @@
 
 namespace rdmabench {
 
+nlohmann::json port_identity(const DeviceReport& report) {
+  const PortReport* port = first_active_port(report);
+  if (port == nullptr && !report.ports.empty()) port = &report.ports.front();  // fails later
+  if (port == nullptr) return nlohmann::json::object();
+  nlohmann::json j = {{"ib_port", port->number},
+                      {"link_layer", port->link_layer},
+                      {"fabric", port->fabric},
+                      {"port_state", port->state}};
+  for (const GidEntry& gid : port->gids)
+    if (port->default_gid_index && gid.index == *port->default_gid_index) {
+      j["gid_index"] = gid.index;
+      j["gid"] = format_gid(gid.raw);
+      j["gid_type"] = to_string(gid.type);
+    }
+  return j;
+}
+
 nlohmann::json host_identity(int rank, const std::string& address, uint16_t port,
                              const std::string& device) {
   const DeviceList devices;
@@ -40,18 +57,7 @@ nlohmann::json host_identity(int rank, const std::string& address, uint16_t port
   const std::vector<Finding> findings = doctor_findings();
   j["doctor"] = compared_findings(findings, report.name);
   j["doctor_worst"] = to_string(worst(findings));
-  if (!report.ports.empty()) {
-    const PortReport& port1 = report.ports.front();
-    j["link_layer"] = port1.link_layer;
-    j["fabric"] = port1.fabric;
-    j["port_state"] = port1.state;
-    for (const GidEntry& gid : port1.gids)
-      if (port1.default_gid_index && gid.index == *port1.default_gid_index) {
-        j["gid_index"] = gid.index;
-        j["gid"] = format_gid(gid.raw);
-        j["gid_type"] = to_string(gid.type);
-      }
-  }
+  j.update(port_identity(report));
   return j;
 }
 

@@ -78,6 +78,7 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
     ServerOptions options;
     options.port = port;
     options.device = identity["device"].get<std::string>();
+    options.ib_port = identity.value("ib_port", uint8_t{1});  // the device's first ACTIVE port
     options.timeout = job.run.timeout;
     server.emplace(std::move(options), log);
     return identity;
@@ -146,6 +147,7 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
     PairRunOptions run = job.run;
     run.iterations = job.iterations.at(spec.mode);
     run.device = hosts[static_cast<size_t>(world.rank())]["device"].get<std::string>();
+    run.ib_port = hosts[static_cast<size_t>(world.rank())].value("ib_port", uint8_t{1});
     run.source_address = hosts[static_cast<size_t>(world.rank())]["address"].get<std::string>();
     for (uint32_t r = 0; r < job.repetitions; ++r)
       for (size_t k = 0; k < rounds.size(); ++k) {

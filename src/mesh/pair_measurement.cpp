@@ -27,8 +27,8 @@ PairResult measure_pair(const std::string& server_host, uint16_t server_port, co
   try {
     const auto session =
         connect_when_free(server_host, server_port,
-                          BootstrapOptions::client(server_host, options.device, options.timeout, 1,
-                                                   options.source_address),
+                          BootstrapOptions::client(server_host, options.device, options.timeout,
+                                                   options.ib_port, options.source_address),
                           {options.wait, nullptr}, log);
     session->setup(spec);
     result.counters = measure_one_pair(*session, spec, options);

@@ -75,8 +75,7 @@ void validate_reads_and_atomics(const TestSpec& s, const DeviceLimits& d) {
 // rdma_cm; immediate data where the provider carries it.
 void validate_fabric(const TestSpec& s, const DeviceLimits& d) {
   const std::string device = d.device + " (" + to_string(d.fabric) + ")";
-  if (!carries_unreliable_or_datagram(d.fabric) &&
-      !(s.transport->reliable && s.transport->connected))
+  if (!carries_transport(d.fabric, s.transport->reliable, s.transport->connected))
     throw Error(ExitCode::kUsage, "--transport " + s.transport.name() + ": " + device +
                                       " carries reliable connected QPs only (rc)");
   if (!connects_out_of_band(d.fabric) && s.bootstrap == Bootstrap::kOob)

@@ -38,6 +38,7 @@ TEST(DevicesJson, DocumentHasSchemaAndDevices) {
   const auto& dev = doc["devices"][0];
   EXPECT_EQ(dev["name"], "rxe0");
   EXPECT_EQ(dev["driver"], "rxe");
+  EXPECT_EQ(dev["sends_from_kernel_thread"], false);
   const auto& port = dev["ports"][0];
   EXPECT_EQ(port["link_layer"], "Ethernet");
   EXPECT_EQ(port["active_mtu"], 4096);
@@ -55,6 +56,29 @@ TEST(DevicesJson, NoUsableGidGivesNull) {
   d.ports[0].gids.clear();
   d.ports[0].default_gid_index.reset();
   EXPECT_TRUE(to_json(d)["ports"][0]["default_gid_index"].is_null());
+}
+
+TEST(DevicesJson, ADeviceThatSendsFromAKernelThreadSaysSo) {
+  DeviceReport d = sample_rxe();
+  d.sends_from_kernel_thread = true;
+  EXPECT_EQ(to_json(d)["sends_from_kernel_thread"], true);
+}
+
+// The port a run takes when none is named: the first ACTIVE (a dual-port NIC cabled on its
+// second port alone), none when no port is.
+TEST(DeviceReportPorts, TheFirstActivePortIsTheOneARunTakes) {
+  DeviceReport nic = sample_rxe();
+  nic.ports[0].state = "ACTIVE";
+  PortReport second = nic.ports[0];
+  second.number = 2;
+  second.state = "DOWN";
+  nic.ports.push_back(second);
+  EXPECT_EQ(first_active_port(nic)->number, 1);
+  nic.ports[0].state = "DOWN";
+  nic.ports[1].state = "ACTIVE";
+  EXPECT_EQ(first_active_port(nic)->number, 2);
+  nic.ports[1].state = "INIT";
+  EXPECT_EQ(first_active_port(nic), nullptr);
 }
 
 TEST(DeviceReportUnits, MtuSpeedWidth) {

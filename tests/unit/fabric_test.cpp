@@ -223,5 +223,23 @@ TEST(Fabric, AMeshWithAnIwarpRankTakesRdmaCmForEveryPair) {
   EXPECT_FALSE(parse_fabric("iwarp"));
 }
 
+TEST(Fabric, EachTransportNamesTheFabricsThatCarryIt) {
+  // What version --json reports per transport, and what the run refuses by: iWARP carries
+  // reliable connected QPs alone; InfiniBand and RoCE every kind.
+  for (Fabric f : kFabrics) EXPECT_TRUE(carries_transport(f, true, true)) << to_string(f);
+  EXPECT_FALSE(carries_transport(Fabric::kIwarp, false, true));   // uc
+  EXPECT_FALSE(carries_transport(Fabric::kIwarp, false, false));  // ud
+  EXPECT_TRUE(carries_transport(Fabric::kRoceV1, false, false));
+  EXPECT_TRUE(carries_transport(Fabric::kInfiniBand, false, true));
+}
+
+TEST(Fabric, SiwSendsFromAKernelThreadAndRxeAndUnknownNicsDoNot) {
+  // What the deterministic gate leaves a spinning row out by: siw's siw_tx thread shares the
+  // sender's CPU (busy write bw 64 KiB: one message a scheduler tick).
+  EXPECT_TRUE(sends_from_kernel_thread(0x626d74));
+  EXPECT_FALSE(sends_from_kernel_thread(0xffffff));
+  EXPECT_FALSE(sends_from_kernel_thread(0x02c9));  // Mellanox
+}
+
 }  // namespace
 }  // namespace rdmabench

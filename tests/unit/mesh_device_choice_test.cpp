@@ -71,3 +71,19 @@ TEST(MeshDeviceChoice, TooFewActiveDevicesOrNoAddressIsRefusedNamingTheHostAndWh
                 .find("--address"),
             std::string::npos);
 }
+
+// A dual-port NIC cabled on its second port alone is an active device, and its rank measures
+// over that port's netdev (before, only port 1's state counted: "has 1 active RDMA devices").
+TEST(MeshDeviceChoice, ADualPortNicActiveOnItsSecondPortAloneTakesThatPortsNetdev) {
+  DeviceReport dual = device("mlx5_1", "DOWN", "h8");
+  PortReport second;
+  second.number = 2;
+  second.state = "ACTIVE";
+  second.netdev = "h5";
+  dual.ports.push_back(second);
+  const std::vector<DeviceReport> devices = {device("mlx5_0", "ACTIVE", "h4"), dual};
+  const RankDevice r = default_device_for(1, 2, devices, address_of, "node7");
+  EXPECT_EQ(r.device, "mlx5_1");
+  EXPECT_EQ(r.address, "10.0.0.5");
+  EXPECT_NE(r.choice.find("netdev h5"), std::string::npos) << r.choice;
+}
