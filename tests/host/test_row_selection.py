@@ -1,5 +1,6 @@
 """tools/rdmabench_tools/row_selection.py: which rows the gate and the demo run, decided from what the engine
 says of its patterns and strategies (here from this tree's build, and from made-up ones)."""
+import json
 import os
 import re
 from pathlib import Path
@@ -92,3 +93,59 @@ def test_a_transport_takes_only_the_patterns_that_run_over_it(registry):
         assert rs.deterministic_sizes(registry, 4096, 2, t) == [4096]
     proc = run_tool("row_selection", str(RDMABENCH), "deterministic", "--transport", "xrc")
     assert proc.returncode == 2 and "no transport 'xrc'" in proc.stderr, proc.stderr
+
+
+def test_a_device_that_sends_from_a_kernel_thread_keeps_no_spinning_row(registry):
+    """siw sends from a kernel thread on the sender's CPU: a spinning side holds it off, passive
+    target or not, so only rows in which no side spins are kept."""
+    kept, left_out = rs.deterministic_rows(registry, None, kernel_sender=True)
+    assert kept and all(cq == "event" and limit is None for _, _, cq, limit in kept), kept
+    assert {f"{p}/{m}" for p, m, _, _ in kept} == {
+        f"{p}/{m}" for p, m, c, _ in rs.deterministic_rows(registry)[0] if c == "event"}
+    for row in ("write/bw/busy", "read/bw/busy", "read/lat/busy"):
+        assert dict(left_out)[row] == rs.KERNEL_SENDER, row
+    assert rs.deterministic_sizes(registry, 65536, 2, None, True) == [2, 8, 65536]
+
+
+def fake_rdmabench(tmp_path, device):
+    """An rdmabench whose `version --json` is this build's and whose `devices --json` lists
+    `device` alone (the first, which run takes)."""
+    doc = tmp_path / "devices.json"
+    doc.write_text(json.dumps({"schema": 1, "rdmabench_version": "0", "devices": [device]}))
+    fake = tmp_path / "rdmabench"
+    fake.write_text(f'#!/bin/sh\n[ "$1" = devices ] && exec cat {doc}\nexec {RDMABENCH} "$@"\n')
+    fake.chmod(0o755)
+    return str(fake)
+
+
+def device(fabric, kernel_sender, state="ACTIVE"):
+    return {"name": "dev0", "sends_from_kernel_thread": kernel_sender,
+            "ports": [{"port": 1, "state": "DOWN", "fabric": "RoCE v2"},
+                      {"port": 2, "state": state, "fabric": fabric}]}
+
+
+def test_this_device_judges_by_the_facts_rdmabench_reports_of_it(tmp_path, registry):
+    """--this-device: the first device's first ACTIVE port's fabric says which datagram
+    transports the gate runs (none on iWARP, from the engine's "fabrics"), and its
+    sends_from_kernel_thread which rows."""
+    siw = fake_rdmabench(tmp_path, device("iWARP", True))
+    assert run_tool("row_selection", siw, "datagram-transports", "--this-device").stdout.split() == []
+    flt = run_tool("row_selection", siw, "deterministic", "--bw-size", "65536", "--lat-size", "2",
+                   "--this-device").stdout.strip()
+    assert re.match(flt, "write/bw/event/65536/") and not re.match(flt, "write/bw/busy/65536/")
+    left = run_tool("row_selection", siw, "left-out", "--this-device").stdout
+    assert f"read/bw/busy: {rs.KERNEL_SENDER}" in left, left
+    roce = fake_rdmabench(tmp_path, device("RoCE v2", False))
+    datagram = [t["name"] for t in registry["transports"] if not t["connected"]]
+    assert run_tool("row_selection", roce, "datagram-transports", "--this-device").stdout.split() == datagram
+    flt = run_tool("row_selection", roce, "deterministic", "--bw-size", "65536", "--lat-size", "2",
+                   "--this-device").stdout.strip()
+    assert re.match(flt, "write/bw/busy/65536/")
+
+
+def test_every_transport_names_the_fabrics_that_carry_it(registry):
+    fabrics = {t["name"]: t["fabrics"] for t in registry["transports"]}
+    assert fabrics["rc"] == ["InfiniBand", "RoCE v1", "RoCE v2", "iWARP"]
+    for t in registry["transports"]:
+        if not (t["reliable"] and t["connected"]):
+            assert "iWARP" not in t["fabrics"] and "RoCE v2" in t["fabrics"], t

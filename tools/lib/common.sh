@@ -31,7 +31,8 @@ deterministic_filter() {
 deterministic_sizes() {
   tools/lib/run-module row_selection "$BUILD/rdmabench" deterministic-sizes --bw-size "$1" --lat-size "$2" "${@:3}"
 }
-# What that guest cannot measure, a line each with the reason.
+# What that guest cannot measure, a line each with the reason (--this-device: of this host's
+# device, which may hold off more).
 deterministic_left_out() {
-  tools/lib/run-module row_selection "$BUILD/rdmabench" left-out
+  tools/lib/run-module row_selection "$BUILD/rdmabench" left-out "$@"
 }

@@ -10,13 +10,18 @@ leaves the target passive in that mode (write and read bw, read lat). A row that
 passive target holds only up to 64 KiB: measured over the demo's sweep at icount shift 2 and 3,
 write and read bw busy scale with the guest's time per instruction up to 64 KiB (1.9-2.3x from
 shift 2 to 3) and no further (4.2x at 128 KiB, 1.1-1.3x at 512 KiB and 1 MiB). docs/soft-roce.md,
-"Choosing a mode".
+"Choosing a mode". A device that sends from a kernel thread on the sender's CPU (siw's
+siw_tx: `rdmabench devices --json` says sends_from_kernel_thread) is held off by any side that
+spins there, passive target or not, until the scheduler's tick: every spinning row is left out
+(siw write and read bw 64 KiB busy: one message a tick). With --this-device, the facts are those
+of the device `rdmabench run` takes by default (the first), read from `rdmabench devices --json`,
+and the datagram transports are those its port's fabric carries (the engine's "fabrics").
 
-Usage: tools/lib/run-module row_selection RDMABENCH deterministic [--bw-size N --lat-size N] [--transport T]  (a Google Benchmark filter)
-       tools/lib/run-module row_selection RDMABENCH deterministic-sizes --bw-size N --lat-size N [--transport T]  (its --sizes list)
-       tools/lib/run-module row_selection RDMABENCH left-out                                    (what the guest cannot measure, and why)
+Usage: tools/lib/run-module row_selection RDMABENCH deterministic [--bw-size N --lat-size N] [--transport T] [--this-device]  (a Google Benchmark filter)
+       tools/lib/run-module row_selection RDMABENCH deterministic-sizes --bw-size N --lat-size N [--transport T] [--this-device]  (its --sizes list)
+       tools/lib/run-module row_selection RDMABENCH left-out [--this-device]                   (what the guest cannot measure, and why)
        tools/lib/run-module row_selection RDMABENCH sizes --bw-size N --lat-size N             (every row, bw at one size, lat at another)
-       tools/lib/run-module row_selection RDMABENCH datagram-transports                         (the registered transports without connections)
+       tools/lib/run-module row_selection RDMABENCH datagram-transports [--this-device]        (the registered transports without connections)
 With --transport, only the patterns that run over T (every pattern otherwise).
 """
 
@@ -37,11 +42,29 @@ def registry(rdmabench):
     return json.loads(out.stdout)
 
 
-def judge(pattern, mode, strategy):
+KERNEL_SENDER = ("a side spins on the CPU whose kernel thread sends for the device "
+                 "(sends_from_kernel_thread): it measures the scheduler's tick")
+
+
+def this_device(rdmabench):
+    """(sends from a kernel thread, fabric of its first ACTIVE port or None) of the device
+    `rdmabench run` takes by default: the first `rdmabench devices --json` lists."""
+    out = subprocess.run([rdmabench, "devices", "--json"], capture_output=True, text=True, check=True)
+    devices = json.loads(out.stdout)["devices"]
+    if not devices:
+        return False, None
+    first = devices[0]
+    active = [p for p in first["ports"] if p["state"] in ("ACTIVE", "PORT_ACTIVE")]
+    return bool(first.get("sends_from_kernel_thread")), (active[0]["fabric"] if active else None)
+
+
+def judge(pattern, mode, strategy, kernel_sender=False):
     """(kept, largest size or None, reason when left out) for one row in the deterministic guest."""
     spins = not strategy["blocks"] or (mode == "lat" and pattern["arrival"] == "marker")
     if not spins:
         return True, None, ""
+    if kernel_sender:
+        return False, None, KERNEL_SENDER
     if pattern["passive_target"][mode]:
         return True, SPIN_LIMIT, ""
     if mode == "lat" and pattern["arrival"] == "marker" and strategy["blocks"]:
@@ -70,7 +93,7 @@ def over(reg, transport):
 DATAGRAM_LAT = "an event ping-pong without connections is bimodal here (85 or 107 us a message): its p50 moves 8 % between boots"
 
 
-def deterministic_rows(reg, transport=None):
+def deterministic_rows(reg, transport=None, kernel_sender=False):
     """[(pattern, mode, cq, largest size or None)] and [(row, reason)] left out."""
     strategies = {s["name"]: s for s in reg["strategies"]}
     patterns = over(reg, transport)  # an unknown transport ends here, exit 2
@@ -80,7 +103,7 @@ def deterministic_rows(reg, transport=None):
     for p in patterns:
         for mode in MODES:
             for cq in CQS:
-                ok, limit, why = judge(p, mode, strategies[cq])
+                ok, limit, why = judge(p, mode, strategies[cq], kernel_sender)
                 if ok and datagram and mode == "lat":
                     ok, limit, why = False, None, DATAGRAM_LAT
                 row = f"{p['name']}/{mode}/{cq}"
@@ -97,22 +120,22 @@ def size_for(pattern, size):
     return min(max(size, pattern["min_size"]), biggest)
 
 
-def deterministic_sizes(reg, bw_size, lat_size, transport=None):
+def deterministic_sizes(reg, bw_size, lat_size, transport=None, kernel_sender=False):
     """Every size the sized deterministic suite runs: bw_size and lat_size, or the nearest each
     pattern accepts, in increasing order (for --sizes)."""
-    kept = deterministic_rows(reg, transport)[0]
+    kept = deterministic_rows(reg, transport, kernel_sender)[0]
     patterns = {p["name"]: p for p in reg["patterns"]}
     return sorted({size_for(patterns[name], bw_size if mode == "bw" else lat_size)
                    for name, mode, _, _ in kept})
 
 
-def deterministic_filter(reg, bw_size=None, lat_size=None, transport=None):
+def deterministic_filter(reg, bw_size=None, lat_size=None, transport=None, kernel_sender=False):
     """A --benchmark_filter for the rows the deterministic guest can measure; with sizes, only
     bw rows of bw_size and lat rows of lat_size (each at most SPIN_LIMIT), or for a pattern that
     refuses it, the nearest size it accepts."""
     rows = []
     patterns = {p["name"]: p for p in reg["patterns"]}
-    for pattern, mode, cq, limit in deterministic_rows(reg, transport)[0]:
+    for pattern, mode, cq, limit in deterministic_rows(reg, transport, kernel_sender)[0]:
         if bw_size is not None:
             size = size_for(patterns[pattern], bw_size if mode == "bw" else lat_size)
             rows.append(f"{pattern}/{mode}/{cq}/{size}")
@@ -135,6 +158,8 @@ def main(argv):
     parser.add_argument("--bw-size", type=int)
     parser.add_argument("--lat-size", type=int)
     parser.add_argument("--transport")
+    parser.add_argument("--this-device", action="store_true",
+                        help="judge by the facts of the device rdmabench run takes here")
     args = parser.parse_args(argv)
     if (args.bw_size is None) != (args.lat_size is None) or \
             (args.what in ("sizes", "deterministic-sizes") and args.bw_size is None):
@@ -143,19 +168,23 @@ def main(argv):
         if size is not None and not 1 <= size <= SPIN_LIMIT and args.what.startswith("deterministic"):
             parser.error(f"sizes must be 1..{SPIN_LIMIT} in the deterministic guest")
     reg = registry(args.rdmabench)
+    kernel_sender, fabric = this_device(args.rdmabench) if args.this_device else (False, None)
+    datagram = [t["name"] for t in reg["transports"]
+                if not t["connected"] and (fabric is None or fabric in t["fabrics"])]
     if args.what == "deterministic":
-        print(deterministic_filter(reg, args.bw_size, args.lat_size, args.transport))
+        print(deterministic_filter(reg, args.bw_size, args.lat_size, args.transport, kernel_sender))
     elif args.what == "deterministic-sizes":
-        print(",".join(map(str, deterministic_sizes(reg, args.bw_size, args.lat_size, args.transport))))
+        print(",".join(map(str, deterministic_sizes(reg, args.bw_size, args.lat_size, args.transport,
+                                                    kernel_sender))))
     elif args.what == "datagram-transports":
-        print(" ".join(t["name"] for t in reg["transports"] if not t["connected"]))
+        print(" ".join(datagram))
     elif args.what == "sizes":
         print(sizes_filter(reg, args.bw_size, args.lat_size))
     else:
-        for row, why in deterministic_rows(reg)[1]:
+        for row, why in deterministic_rows(reg, None, kernel_sender)[1]:
             print(f"{row}: {why}")
-        for t in (t["name"] for t in reg["transports"] if not t["connected"]):
-            for row, why in deterministic_rows(reg, t)[1]:
+        for t in datagram:
+            for row, why in deterministic_rows(reg, t, kernel_sender)[1]:
                 if why == DATAGRAM_LAT:
                     print(f"{row}/{t}: {why}")
         print(f"spinning rows against a passive target above {SPIN_LIMIT // 1024} KiB: "
