@@ -5,7 +5,8 @@ A test marked @pytest.mark.layout("veth") runs only in the two-host layout, one 
 in the deterministic two-host guest (tools/rxe-vm --deterministic -m veth), one marked
 @pytest.mark.layout("mesh") only among the four hosts of tools/rxe-vm -m mesh:4, one marked
 @pytest.mark.layout("siw") only between the two software iWARP hosts of tools/rxe-vm -m veth
---fabric siw, one marked @pytest.mark.layout("siw-mesh") only among four of them
+--fabric siw, one marked @pytest.mark.layout("siw-icount") only between two in the
+deterministic guest (the siw gate), one marked @pytest.mark.layout("siw-mesh") only among four of them
 (-m mesh:4 --fabric siw --deterministic); tools/test boots one guest per layout, so every test runs exactly once per layout
 it names. Unmarked tests run in veth alone: two hosts over rdma_cm, as users run it (not in
 the deterministic guest, whose busy-CQ timings mean nothing). A test whose subject differs
@@ -49,7 +50,8 @@ def patterns_at(*sizes):
 # The suites' layouts, by what tools/rxe-vm says of its guest: (-m, --fabric, --deterministic).
 LAYOUTS = {("lo", "rxe", False): "lo", ("veth", "rxe", False): "veth",
            ("veth", "rxe", True): "veth-icount", ("mesh:4", "rxe", True): "mesh",
-           ("veth", "siw", False): "siw", ("mesh:4", "siw", True): "siw-mesh"}
+           ("veth", "siw", False): "siw", ("veth", "siw", True): "siw-icount",
+           ("mesh:4", "siw", True): "siw-mesh"}
 
 
 def current_layout(environ=os.environ):
@@ -68,7 +70,7 @@ def current_layout(environ=os.environ):
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "layout(name): run only in that rxe-vm layout (lo, veth, veth-icount, mesh, siw or siw-mesh)")
+    config.addinivalue_line("markers", "layout(name): run only in that rxe-vm layout (lo, veth, veth-icount, mesh, siw, siw-icount or siw-mesh)")
 
 
 def pytest_collection_modifyitems(config, items):
