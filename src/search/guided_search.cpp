@@ -47,11 +47,14 @@ class GuidedSearch {
         random_(seed) {}
 
   std::vector<Violation> run() {
-    points(anchors(false));  // the base and every one-option change, alone: a point rule
-    points(anchors(true));   // (resends) judges each at once
-    coarse(anchors(false));  // lines through the base, and each change of a kind (pattern, ...)
+    // Anchors are worked out only while the budget has room: a refused one's repair asks the
+    // target about hundreds of points.
+    const auto within = [this] { return measured_.within_budget(); };
+    if (within()) points(anchors(false));  // the base and every one-option change, alone: a
+    if (within()) points(anchors(true));   // point rule (resends) judges each at once
+    if (within()) coarse(anchors(false));  // lines through the base, and each change of a kind
     refine_all();
-    coarse(anchors(true));  // each coarse change of a number (qps 16, post list 32, ...)
+    if (within()) coarse(anchors(true));  // each coarse change of a number (qps 16, ...)
     refine_all();
     // Random lines until the budget ends, or until they only find points measured before.
     for (int idle = 0; measured_.within_budget() && !dims_.empty() && idle < kIdleLines;) {

@@ -5,6 +5,12 @@
 
 namespace rdmabench {
 
+bool MeasuredPoints::accepts(const Point& point) const {
+  const auto [it, added] = accepted_.try_emplace(point_key(point), false);
+  if (added) it->second = target_.accepts(point);
+  return it->second;
+}
+
 const Observation& MeasuredPoints::at(const Point& point) {
   const std::string key = point_key(point);
   if (const auto it = points_.find(key); it != points_.end()) return it->second.second;

@@ -24,7 +24,9 @@ class MeasuredPoints {
   // A fresh measurement of a point measured before (a finding's replay), kept apart.
   Observation again(const Point& point);
   bool has(const Point& point) const { return points_.count(point_key(point)) != 0; }
-  bool accepts(const Point& point) const { return target_.accepts(point); }
+  // Whether the target takes the point, asked of it once a point (a refused starting point's
+  // repair asks of hundreds, and rdmabench serve's target parses run's options for each).
+  bool accepts(const Point& point) const;
   // Whether the budget has room for another measurement.
   bool within_budget() const { return spent() < budget_seconds_; }
   // The search's phases share the budget: each may stop at a part of it.
@@ -55,6 +57,7 @@ class MeasuredPoints {
   std::map<std::string, std::pair<Point, Observation>> points_;
   std::function<void(const Point&, const Observation&)> on_measured_;
   mutable std::map<std::string_view, std::pair<size_t, double>> noise_;  // rule -> (points, noise)
+  mutable std::map<std::string, bool> accepted_;                         // point key -> accepts
 };
 
 inline constexpr size_t kNoisePoints = 5;

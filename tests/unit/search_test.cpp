@@ -142,6 +142,35 @@ TEST(Search, MovesARefusedStartToAPointTheTargetTakesAndSearchesThere) {
   EXPECT_EQ(f->options, (std::map<std::string, std::string>{{"pattern", "read"}, {"sizes", "8"}}));
 }
 
+// A target that counts what it is asked: rdmabench serve's answers whether it takes a point by
+// parsing run's options, so that the search asking it of a refused anchor's hundreds of
+// neighbours, twice over, took 40 s of a 5 s search in the siw guest.
+class CountingTarget : public SimulatedTarget {
+ public:
+  using SimulatedTarget::SimulatedTarget;
+  bool accepts(const Point& point) const override {
+    ++asked[point_key(point)];
+    return SimulatedTarget::accepts(point);
+  }
+  mutable std::map<std::string, int> asked;
+};
+
+TEST(Search, TheTargetIsAskedWhetherItTakesEachPointOnce) {
+  CountingTarget target({.reads_only_at_8 = true, .read_qp_drop = true});
+  MeasuredPoints measured(target, kRepetitions, kBudget);
+  run_search(simulated_space(), registered_rules(), measured, SearchMethod::kGuided, 1);
+  ASSERT_FALSE(target.asked.empty());
+  for (const auto& [point, times] : target.asked) EXPECT_EQ(times, 1) << point;
+}
+
+TEST(Search, ASearchWithNoBudgetLeftAsksTheTargetNothing) {
+  CountingTarget target({.reads_only_at_8 = true});
+  MeasuredPoints measured(target, kRepetitions, 0);
+  run_search(simulated_space(), registered_rules(), measured, SearchMethod::kGuided, 1);
+  EXPECT_TRUE(target.asked.empty()) << target.asked.size() << " points asked";
+  EXPECT_EQ(measured.measurements(), 0u);
+}
+
 TEST(Search, ACoarseStepThatIsASmoothRampBetweenIsNoFinding) {
   // The lo guest's latency tail fell from 3.4 to 1.5 times its median between 1K and 32K over
   // every size between: a coarse line's step, but no step of the finer line. Narrowing drops
