@@ -203,7 +203,8 @@ void parse_bootstrap_request(const cxxopts::ParseResult& args, RunPlan& r) {
   if (rdmacm && !transport->rdmacm_refusal.empty())
     throw Error(ExitCode::kUsage, "--cm rdmacm with --transport " + transport.name() + ": " +
                                       std::string(transport->rdmacm_refusal) +
-                                      " (give --cm oob, or leave --cm auto)");
+                                      " (give --cm oob, or leave --cm auto; an iWARP device, "
+                                      "which connects through rdma_cm alone, carries rc only)");
 }
 
 }  // namespace

@@ -338,6 +338,8 @@ def test_pattern_all_names_what_a_transport_leaves_out_once_per_reason(transport
     (("--transport", "uc", "--pattern", "compare_swap"), "compare_swap: needs a reliable connected"),
     (("--transport", "uc", "--pattern", "send", "--bidir"), "--bidir is set over uc"),
     (("--transport", "uc", "--pattern", "send", "--cm", "rdmacm"), "rdma_cm connects RC only"),
+    # and where oob is no way out (iWARP), says so: the advice is not RoCE's alone
+    (("--transport", "uc", "--pattern", "send", "--cm", "rdmacm"), "an iWARP device, which connects"),
     (("--transport", "ud", "--pattern", "write"), "write: needs a connected transport, not ud"),
     (("--transport", "ud", "--pattern", "write_imm"), "write_imm: needs a connected transport"),
     (("--transport", "ud", "--pattern", "read"), "read: needs a reliable connected transport"),
