@@ -3,8 +3,10 @@
 #include <iostream>
 
 #include "cli/run_request.h"
+#include "core/device_report.h"
 #include "core/error.h"
 #include "datapath/endpoint.h"
+#include "host/device_probe.h"
 #include "measure/benchmark_measurement.h"
 #include "runner/run_plan.h"
 #include "search/run_length.h"
@@ -15,10 +17,18 @@ namespace rdmabench {
 
 namespace {
 
-DeviceLimits local_limits(const std::string& device) {
+// The port a point's run takes on `device`: its first ACTIVE one (a dual-port NIC may be cabled
+// on port 2 alone), else port 1, whose state the run then reports.
+uint8_t port_to_use(const std::string& device) {
+  DeviceList list;
+  const PortReport* port = first_active_port(describe_device(list.open(device)));
+  return port != nullptr ? port->number : 1;
+}
+
+DeviceLimits local_limits(const std::string& device, uint8_t ib_port) {
   DeviceList list;
   const Context ctx = list.open(device);
-  return device_limits(ctx, 1);
+  return device_limits(ctx, ib_port);
 }
 
 // Before the bootstrap is chosen: rdma_cm with no device fails with a bare ENODEV.
@@ -34,7 +44,8 @@ ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOption
       options_(no_device_is_an_error(std::move(options))),
       bootstrap_(choose_bootstrap(std::nullopt, options_.host, options_.port, options_.device,
                                   options_.timeout)),
-      limits_(local_limits(bootstrap_.device)) {}
+      ib_port_(port_to_use(bootstrap_.device)),
+      limits_(local_limits(bootstrap_.device, ib_port_)) {}
 
 ServeSearchTarget::~ServeSearchTarget() = default;
 
@@ -91,7 +102,7 @@ Observation ServeSearchTarget::measured(const TestSpec& spec, uint64_t iteration
   if (!session_) {
     session_ = connect_when_free(
         options_.host, options_.port,
-        BootstrapOptions::client(options_.host, options_.device, options_.timeout, 1), {},
+        BootstrapOptions::client(options_.host, options_.device, options_.timeout, ib_port_), {},
         std::cerr);
   }
   session_->setup(spec);

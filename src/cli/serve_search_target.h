@@ -49,7 +49,8 @@ class ServeSearchTarget : public SearchTarget {
   // How every point connects, chosen once as `run --cm auto` chooses (rdma_cm where the
   // address maps to a device, the only way on iWARP; out of band on a loopback address).
   BootstrapChoice bootstrap_;
-  DeviceLimits limits_;  // of the device the bootstrap uses
+  uint8_t ib_port_;      // that device's first ACTIVE port (out of band)
+  DeviceLimits limits_;  // of that device and port
   std::unique_ptr<ClientSession> session_;
   double seconds_ = 0;
 };
