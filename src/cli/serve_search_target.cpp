@@ -21,7 +21,8 @@ namespace {
 // on port 2 alone), else port 1, whose state the run then reports.
 uint8_t port_to_use(const std::string& device) {
   DeviceList list;
-  const PortReport* port = first_active_port(describe_device(list.open(device)));
+  const DeviceReport report = describe_device(list.open(device));
+  const PortReport* port = first_active_port(report);  // points into report
   return port != nullptr ? port->number : 1;
 }
 

@@ -43,6 +43,8 @@ struct DeviceReport {
 // The port a run on this device takes when none is named: its first ACTIVE one (a dual-port
 // NIC may be cabled on its second port alone); nullptr when no port is ACTIVE.
 const PortReport* first_active_port(const DeviceReport& device);
+// Not of a temporary report: the pointer would outlive it (a search took "--ib-port 40").
+const PortReport* first_active_port(const DeviceReport&& device) = delete;
 
 // Unit helpers, exposed for tests.
 uint32_t mtu_bytes(int ibv_mtu_value);
