@@ -16,22 +16,28 @@ class ModeratedPoller : public EventPoller {
       "moderated", "moderated:<count>,<us>", "CQ moderation (ibv_modify_cq), then block as event",
       2,           {65535, 65535},           true};
 
-  // Once per endpoint, after its CQ is made.
-  static void prepare(CompletionQueue& cq, const Context& context, const CqStrategy& strategy) {
-    const auto count = static_cast<uint16_t>(strategy.arguments.at(0));
-    const auto period = static_cast<uint16_t>(strategy.arguments.at(1));
+  // Why the device cannot moderate as asked ("" when it can): its cq_mod_caps, which a side
+  // reads before it connects.
+  static std::string refusal(const Context& context, const CqStrategy& strategy) {
     const ibv_cq_moderation_caps caps = context.cq_moderation_caps();
     if (caps.max_cq_count == 0)
-      throw Error(ExitCode::kUsage,
-                  "--cq " + strategy.text() + ": device " + context.device_name() +
-                      " has no CQ moderation (ibv_query_device_ex: cq_mod_caps.max_cq_count is "
-                      "0); choose another strategy (busy, event, epoll, hybrid, adaptive)");
-    if (count > caps.max_cq_count || period > caps.max_cq_period)
-      throw Error(ExitCode::kUsage, "--cq " + strategy.text() + ": device " +
-                                        context.device_name() + " moderates at most " +
-                                        std::to_string(caps.max_cq_count) + " completions, " +
-                                        std::to_string(caps.max_cq_period) + " us");
-    cq.moderate(count, period);
+      return "--cq " + strategy.text() + ": device " + context.device_name() +
+             " has no CQ moderation (ibv_query_device_ex: cq_mod_caps.max_cq_count is 0); "
+             "choose another strategy (busy, event, epoll, hybrid, adaptive)";
+    if (strategy.arguments.at(0) > caps.max_cq_count ||
+        strategy.arguments.at(1) > caps.max_cq_period)
+      return "--cq " + strategy.text() + ": device " + context.device_name() +
+             " moderates at most " + std::to_string(caps.max_cq_count) + " completions, " +
+             std::to_string(caps.max_cq_period) + " us";
+    return "";
+  }
+
+  // Once per endpoint, after its CQ is made.
+  static void prepare(CompletionQueue& cq, const Context& context, const CqStrategy& strategy) {
+    if (const std::string why = refusal(context, strategy); !why.empty())
+      throw Error(ExitCode::kUsage, why);
+    cq.moderate(static_cast<uint16_t>(strategy.arguments.at(0)),
+                static_cast<uint16_t>(strategy.arguments.at(1)));
   }
 
   using EventPoller::EventPoller;  // waits as event does

@@ -49,6 +49,10 @@ decltype(auto) with_poller(PollTarget& target, Fn&& fn) {
   return with_poller_of(RegisteredPollers{}, target, std::forward<Fn>(fn));
 }
 
+// Why the device cannot take the strategy ("" when it can): what a side checks of its own
+// device before it connects (moderation: the device's cq_mod_caps).
+std::string strategy_refusal(const Context& context, const CqStrategy& strategy);
+
 // What a strategy sets up once per endpoint, after the CQ is made (moderation).
 void prepare_strategy(CompletionQueue& cq, const Context& context, const CqStrategy& strategy);
 

@@ -64,7 +64,12 @@ LocalProbe probe_local(RunPlan& r) {
   const DeviceLimits limits = device_limits(ctx, so.ib_port);  // refuses a port it lacks
   if (so.sizes_to_mtu) note_sizes_cut(so, limits);
   leave_out_refused_patterns(so, limits);
-  for (const TestSpec& spec : expand_specs(so)) validate_spec(spec, limits);
+  for (const TestSpec& spec : expand_specs(so)) {
+    validate_spec(spec, limits);
+    // This side's strategy on its own device, before connecting (the server checks its own).
+    if (const std::string why = cq_strategy_refusal(ctx, spec.cq.client); !why.empty())
+      throw Error(ExitCode::kUsage, why);
+  }
   p.device = describe_device(ctx);
   // Before any buffer is registered: this thread's memory policy is what they get.
   p.placement = place_this_side(p.choice.device, {so.cpus, so.numa});

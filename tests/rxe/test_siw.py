@@ -17,9 +17,9 @@ SERVER, CLIENT = "10.99.0.1", "10.99.0.2"
 # and immediate data (the provider's).
 REFUSED = {"fetch_add": "atomic", "compare_swap": "atomic", "write_imm": "immediate",
            "send_imm": "immediate"}
-# Every completion strategy the registry takes without an argument (moderated takes some, and
-# no software device moderates).
-STRATEGIES = [s["name"] for s in REGISTRY["strategies"] if s["usage"] == s["name"]]
+# Every completion strategy the registry takes without an argument, and hybrid with a 20 us
+# spin budget; moderated is refused before connecting (siw has no CQ moderation).
+STRATEGIES = [s["name"] for s in REGISTRY["strategies"] if s["usage"] == s["name"]] + ["hybrid:20"]
 SIZES = (2, 8, 65536, 1048576)
 
 
@@ -96,6 +96,7 @@ def test_auto_takes_rdma_cm_and_says_iwarp_has_no_other_bootstrap(rdmabench, ser
     (("--transport", "ud", "--pattern", "send", "--sizes", "1024"), "reliable connected QPs only"),
     (("--transport", "uc", "--pattern", "write"), "reliable connected QPs only"),
     (("--cm", "oob",), "connects through rdma_cm only"),
+    (("--cq", "moderated:16,50", "--pattern", "send"), "has no CQ moderation"),
 ])
 def test_what_iwarp_does_not_carry_is_refused_before_connecting(rdmabench, server, options, words):
     before = connections(server)
