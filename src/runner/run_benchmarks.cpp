@@ -55,6 +55,7 @@ LocalProbe probe_local(RunPlan& r) {
                timing_environment(),
                choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout, r.oob_only,
                                 so.base.transport),
+               {},
                {}};
   so.base.bootstrap = p.choice.method;
   if (p.choice.method == Bootstrap::kOob) so.device = p.choice.device;  // oob opens this one

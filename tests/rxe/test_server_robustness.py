@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import PROTOCOL, Server, client, server_address
+from conftest import PROTOCOL, Server, client, run, server_address
 
 HELLO = {"type": "hello", "protocol": PROTOCOL, "version": "crafted"}
 GOOD_SPEC = {"transport": "rc", "pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
@@ -302,15 +302,25 @@ def test_sigterm_mid_run_stops_the_server_promptly(rdmabench, layout, patient_se
     assert victim.wait(timeout=30) != 0
 
 
+# Without CAP_IPC_LOCK and under a one-page memlock limit, a client cannot register its
+# buffers. (The test made the client fail with its own --cq moderated on rxe, which the client
+# now refuses before it contacts the server at all.)
+LOCKED_OUT = ["setpriv", "--inh-caps", "-ipc_lock", "--bounding-set", "-ipc_lock", "--",
+              "prlimit", "--memlock=4096:4096", "--"]
+
+
+@pytest.mark.layout("lo", "veth")  # out of band on lo, rdma_cm on veth
 def test_a_client_that_fails_before_connecting_frees_the_server_at_once(
         rdmabench, layout, patient_server):
-    """The client can fail after the setup, before it connects (here: its own CQ strategy is
-    one rxe lacks). It says so on the control channel and leaves; a server waiting for its
-    rdma_cm connection request (veth) or its out-of-band message (lo) ends the session on that,
-    not after its --timeout (30 s here), which the client's next session would wait out."""
-    proc = client(rdmabench, layout, patient_server, "--cq", "client=moderated:4,10,server=busy",
-                  "--pattern", "send", "--mode", "lat", "--sizes", "2", "--iters", "10", timeout=120)
-    assert proc.returncode == 2 and "has no CQ moderation" in proc.stderr, proc.stderr[-2000:]
+    """The client can fail after the setup, before it connects (here: it cannot register its
+    buffers). It says so on the control channel and leaves; a server waiting for its rdma_cm
+    connection request (veth) or its out-of-band message (lo) ends the session on that, not
+    after its --timeout (30 s here), which the client's next session would wait out."""
+    host, cm = server_address(layout)
+    proc = run([*LOCKED_OUT, rdmabench, "run", host, "--port", str(patient_server.port), "--cm", cm,
+                "--pattern", "send", "--mode", "bw", "--cq", "busy", "--sizes", "1M", "--iters", "10",
+                "--counters", "off"], timeout=120)
+    assert proc.returncode != 0 and "Cannot allocate memory" in proc.stderr, proc.stderr[-2000:]
     # Two sessions: the context's probe of the first benchmark's path, then the benchmark.
     log = patient_server.text()
     assert "timed out" not in log and log.count("dropped") == 2, log[-1500:]
