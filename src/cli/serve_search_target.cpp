@@ -17,21 +17,6 @@ namespace rdmabench {
 
 namespace {
 
-// The port a point's run takes on `device`: its first ACTIVE one (a dual-port NIC may be cabled
-// on port 2 alone), else port 1, whose state the run then reports.
-uint8_t port_to_use(const std::string& device) {
-  DeviceList list;
-  const DeviceReport report = describe_device(list.open(device));
-  const PortReport* port = first_active_port(report);  // points into report
-  return port != nullptr ? port->number : 1;
-}
-
-DeviceLimits local_limits(const std::string& device, uint8_t ib_port) {
-  DeviceList list;
-  const Context ctx = list.open(device);
-  return device_limits(ctx, ib_port);
-}
-
 // Before the bootstrap is chosen: rdma_cm with no device fails with a bare ENODEV.
 ServeTargetOptions no_device_is_an_error(ServeTargetOptions options) {
   if (DeviceList().empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
@@ -40,13 +25,23 @@ ServeTargetOptions no_device_is_an_error(ServeTargetOptions options) {
 
 }  // namespace
 
+// One opening of the device: its first ACTIVE port (a dual-port NIC may be cabled on port 2
+// alone; else port 1, whose state the run then reports), and the limits of that port.
+ServeSearchTarget::LocalPort ServeSearchTarget::local_port(const std::string& device) {
+  DeviceList list;
+  const Context ctx = list.open(device);
+  const DeviceReport report = describe_device(ctx);
+  const PortReport* active = first_active_port(report);  // points into report
+  const uint8_t port = active != nullptr ? active->number : 1;
+  return {port, device_limits(ctx, port)};
+}
+
 ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOptions options)
     : space_(space),
       options_(no_device_is_an_error(std::move(options))),
       bootstrap_(choose_bootstrap(std::nullopt, options_.host, options_.port, options_.device,
                                   options_.timeout)),
-      ib_port_(port_to_use(bootstrap_.device)),
-      limits_(local_limits(bootstrap_.device, ib_port_)) {}
+      local_(local_port(bootstrap_.device)) {}
 
 ServeSearchTarget::~ServeSearchTarget() = default;
 
@@ -84,7 +79,7 @@ TestSpec ServeSearchTarget::spec_of(const Point& point) const {
   const std::vector<TestSpec> specs = expand_specs(plan->suite);
   if (specs.size() != 1)
     throw Error(ExitCode::kUsage, "the point is " + std::to_string(specs.size()) + " benchmarks");
-  validate_spec(specs.front(), limits_);
+  validate_spec(specs.front(), local_.limits);
   return specs.front();
 }
 
@@ -103,8 +98,8 @@ Observation ServeSearchTarget::measured(const TestSpec& spec, uint64_t iteration
   if (!session_) {
     session_ = connect_when_free(
         options_.host, options_.port,
-        BootstrapOptions::client(options_.host, options_.device, options_.timeout, ib_port_), {},
-        std::cerr);
+        BootstrapOptions::client(options_.host, options_.device, options_.timeout, local_.ib_port),
+        {}, std::cerr);
   }
   session_->setup(spec);
   std::vector<uint64_t> samples;

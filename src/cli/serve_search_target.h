@@ -41,6 +41,13 @@ class ServeSearchTarget : public SearchTarget {
   std::vector<std::string> run_arguments(const Point& point) const;
 
  private:
+  // What every point's run takes on the bootstrap's device.
+  struct LocalPort {
+    uint8_t ib_port;      // its first ACTIVE port (out of band)
+    DeviceLimits limits;  // of that device and port
+  };
+  static LocalPort local_port(const std::string& device);
+
   TestSpec spec_of(const Point& point) const;
   Observation measured(const TestSpec& spec, uint64_t iterations, unsigned repetitions);
 
@@ -49,8 +56,7 @@ class ServeSearchTarget : public SearchTarget {
   // How every point connects, chosen once as `run --cm auto` chooses (rdma_cm where the
   // address maps to a device, the only way on iWARP; out of band on a loopback address).
   BootstrapChoice bootstrap_;
-  uint8_t ib_port_;      // that device's first ACTIVE port (out of band)
-  DeviceLimits limits_;  // of that device and port
+  LocalPort local_;
   std::unique_ptr<ClientSession> session_;
   double seconds_ = 0;
 };

@@ -36,12 +36,8 @@ bool connects_out_of_band(Fabric fabric) {
   return fabric != Fabric::kIwarp;
 }
 
-bool carries_unreliable_or_datagram(Fabric fabric) {
-  return fabric != Fabric::kIwarp;
-}
-
 bool carries_transport(Fabric fabric, bool reliable, bool connected) {
-  return (reliable && connected) || carries_unreliable_or_datagram(fabric);
+  return (reliable && connected) || fabric != Fabric::kIwarp;
 }
 
 bool routes_by_gid(Fabric fabric) {

@@ -33,9 +33,8 @@ Fabric fabric_of(const FabricFacts& facts);
 // iWARP connects through rdma_cm only (MPA runs over a TCP connection it sets up): there is no
 // out-of-band exchange of QP numbers to connect with.
 bool connects_out_of_band(Fabric fabric);
-// iWARP carries reliable connected QPs only (no UD, no UC).
-bool carries_unreliable_or_datagram(Fabric fabric);
-// Whether the fabric carries a transport that is (or is not) reliable and connected.
+// Whether the fabric carries a transport that is (or is not) reliable and connected: iWARP
+// carries reliable connected QPs only (no UD, no UC).
 bool carries_transport(Fabric fabric, bool reliable, bool connected);
 // The GIDs of a port are addresses routed by (IB, RoCE); on iWARP the one GID is made from the
 // netdev's MAC and routes nothing (the IP address does).

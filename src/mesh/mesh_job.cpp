@@ -146,9 +146,10 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
   for (const TestSpec& spec : job.specs) {
     PairRunOptions run = job.run;
     run.iterations = job.iterations.at(spec.mode);
-    run.device = hosts[static_cast<size_t>(world.rank())]["device"].get<std::string>();
-    run.ib_port = hosts[static_cast<size_t>(world.rank())].value("ib_port", uint8_t{1});
-    run.source_address = hosts[static_cast<size_t>(world.rank())]["address"].get<std::string>();
+    const nlohmann::json& me = hosts[static_cast<size_t>(world.rank())];
+    run.device = me["device"].get<std::string>();
+    run.ib_port = me.value("ib_port", uint8_t{1});
+    run.source_address = me["address"].get<std::string>();
     for (uint32_t r = 0; r < job.repetitions; ++r)
       for (size_t k = 0; k < rounds.size(); ++k) {
         world.barrier();  // every pair of the round starts together

@@ -26,14 +26,19 @@ GidEntry gid(uint8_t port_number, uint32_t index, const std::string& text, GidTy
   return g;
 }
 
+// The port's table holds `g` alone, and it is the default GID.
+void only_gid(PortReport& port, const GidEntry& g) {
+  port.gids = {g};
+  port.default_gid_index = g.index;
+}
+
 }  // namespace
 
 // A dual-port RoCE NIC whose second port is down: port 1's facts.
 TEST(HostIdentity, ADualPortNicWhoseSecondPortIsDownReportsItsFirst) {
   DeviceReport nic;
   nic.ports = {port(1, "ACTIVE", "RoCE v2"), port(2, "DOWN", "RoCE v2")};
-  nic.ports[0].gids = {gid(1, 3, "::ffff:10.0.0.1", GidType::kRoceV2)};
-  nic.ports[0].default_gid_index = 3;
+  only_gid(nic.ports[0], gid(1, 3, "::ffff:10.0.0.1", GidType::kRoceV2));
   const nlohmann::json j = port_identity(nic);
   EXPECT_EQ(j["ib_port"], 1);
   EXPECT_EQ(j["port_state"], "ACTIVE");
@@ -46,8 +51,7 @@ TEST(HostIdentity, ADualPortNicWhoseSecondPortIsDownReportsItsFirst) {
 TEST(HostIdentity, ADualPortNicActiveOnItsSecondPortAloneReportsThatPort) {
   DeviceReport nic;
   nic.ports = {port(1, "DOWN", "RoCE v2"), port(2, "ACTIVE", "RoCE v1")};
-  nic.ports[1].gids = {gid(2, 0, "fe80::1", GidType::kRoceV1)};
-  nic.ports[1].default_gid_index = 0;
+  only_gid(nic.ports[1], gid(2, 0, "fe80::1", GidType::kRoceV1));
   const nlohmann::json j = port_identity(nic);
   EXPECT_EQ(j["ib_port"], 2);
   EXPECT_EQ(j["port_state"], "ACTIVE");
@@ -62,8 +66,7 @@ TEST(HostIdentity, AnInfinibandPortWithOnlyItsLinkLocalGid) {
   DeviceReport hca;
   hca.ports = {port(1, "ACTIVE", "InfiniBand")};
   hca.ports[0].lid = 17;
-  hca.ports[0].gids = {gid(1, 0, "fe80::248a:703:49:d4f0", GidType::kIb)};
-  hca.ports[0].default_gid_index = 0;
+  only_gid(hca.ports[0], gid(1, 0, "fe80::248a:703:49:d4f0", GidType::kIb));
   const nlohmann::json j = port_identity(hca);
   EXPECT_EQ(j["ib_port"], 1);
   EXPECT_EQ(j["link_layer"], "InfiniBand");

@@ -54,7 +54,7 @@ def this_device(rdmabench):
     if not devices:
         return False, None
     first = devices[0]
-    active = [p for p in first["ports"] if p["state"] in ("ACTIVE", "PORT_ACTIVE")]
+    active = [p for p in first["ports"] if p["state"] == "ACTIVE"]
     return bool(first.get("sends_from_kernel_thread")), (active[0]["fabric"] if active else None)
 
 
