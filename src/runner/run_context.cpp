@@ -5,6 +5,7 @@
 
 #include "core/build_info.h"
 #include "core/version.h"
+#include "datapath/injected_work.h"
 #include "host/host_info.h"
 
 namespace rdmabench {
@@ -100,6 +101,14 @@ nlohmann::json server_facts(const nlohmann::json& hello, const nlohmann::json& p
   return side_object(facts);
 }
 
+// A test build's added work per posted message (meson -Dinject_post_work,
+// -Dinject_post_work_per_kib: tools/test's slowdown build), so that its figures are never taken for
+// a real build's; null in every other build.
+nlohmann::json injected_work() {
+  if (kInjectedWork == 0 && kInjectedWorkPerKib == 0) return nullptr;
+  return {{"per_message", kInjectedWork}, {"per_kib", kInjectedWorkPerKib}};
+}
+
 }  // namespace
 
 nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
@@ -109,6 +118,7 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
       {"rdmabench_version", kVersion},
       {"rdmabench_revision", build_revision()},
       {"rdmabench_build_type", build_type()},
+      {"rdmabench_injected_work", injected_work()},
       {"client", client_facts(r, p, paths)},
       {"server", server_facts(hello, paths)},
       {"path_error", paths.value("error", std::string())},
