@@ -440,7 +440,7 @@ def test_counters_agree_and_each_side_measures_only_its_run(rdmabench, layout, s
     and context-switch window covers its pattern run alone: a passive target (write bw, read)
     spends next to nothing in it, and busy polling never sleeps."""
     out = tmp_path / "counters.json"
-    proc = client(rdmabench, layout, server, "--sizes", "2,64K", "--iters", "200", "--out", str(out),
+    proc = client(rdmabench, layout, server, "--sizes", "2,64K", "--iters", "50", "--out", str(out),
                   port_counters=True)  # the default run: the readings stay outside each window
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
