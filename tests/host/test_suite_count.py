@@ -4,6 +4,7 @@ own collection, and a guest that ran fewer, none or another layout's set fails t
 import pytest
 
 from rdmabench_tools import suite_count
+from conftest import ROOT
 
 
 def junit(tmp_path, cases):
@@ -34,9 +35,14 @@ def test_a_suite_that_ran_fewer_none_or_another_layouts_tests_is_named(tmp_path)
 
 
 def test_each_layout_collects_its_own_tests_and_an_untold_one_is_an_error():
-    siw = suite_count.expected("veth", "siw", False, "tests/rxe")
-    lo = suite_count.expected("lo", "rxe", False, "tests/rxe")
-    gate = suite_count.expected("veth", "rxe", True, "tests/rxe")
+    (siw, siw_files), (lo, lo_files), (gate, gate_files) = (
+        suite_count.expected(*layout, "tests/rxe")
+        for layout in (("veth", "siw", False), ("lo", "rxe", False), ("veth", "rxe", True)))
     assert siw > 0 and lo > 0 and gate > 0 and len({siw, lo, gate}) == 3, (siw, lo, gate)
+    # The files the guest is told: those that hold the layout's tests, named from the top.
+    assert siw_files == ["tests/rxe/test_siw.py"], siw_files
+    assert gate_files == ["tests/rxe/test_deterministic_gate.py"], gate_files
+    assert "tests/rxe/test_engine.py" in lo_files and "tests/rxe/test_siw.py" not in lo_files
+    assert all((ROOT / f).is_file() for f in lo_files), lo_files
     with pytest.raises(ValueError, match="collection"):  # siw has no lo layout: no suite for it
         suite_count.expected("lo", "siw", False, "tests/rxe")

@@ -7,6 +7,11 @@ slowdowns must fail:
   sized by tools/rdmabench_tools/calibrate_slowdown.py to add about 5 % to every benchmark of the suite;
   every benchmark must be flagged, each by about the slowdown predicted for it;
 - a 20 us netem delay on the veth pair, which every latency benchmark must show.
+The suite's runs of this build and of the slower one are the CI recipe's (tools/ci/gate-change
+--base-build, which tools/test runs just before this guest: tools/gate versus, each build in a
+fresh deterministic guest of its own): they are judged here against the committed baseline
+with `tools/gate compare`, as `tools/gate check` would judge its own run, instead of being
+measured a second time. The network delay is this guest's own run.
 The compare tables are kept in build/test-reports/ and printed by tools/test.
 """
 import json
@@ -72,16 +77,32 @@ def check(*extra, build=BUILD, out):
     return gate("check", "--here", "--deterministic", "--out", str(REPORTS / out), *extra, build=build)
 
 
+# What the CI recipe (run by tools/test before this guest) measured: tools/gate versus with the
+# slowdown build as BASE and this build as NEW, one fresh guest each.
+RECIPE = REPORTS / "ci-recipe"
+RECIPE_RUNS = {"this build": RECIPE / "gate-versus" / "new-boot-1.json",
+               "the slowdown build": RECIPE / "gate-versus" / "base-boot-1.json"}
+
+
+def judged(build):
+    """tools/gate compare of the CI recipe's run of `build` against the committed baseline."""
+    run = RECIPE_RUNS[build]
+    assert run.exists(), f"no run of {build} at {run}: tools/test runs the CI recipe before this guest"
+    return run, gate("compare", "--deterministic", "--out", str(run))
+
+
 def test_gate_passes_on_unchanged_code():
-    proc = check(out="gate-deterministic.json")
+    run, proc = judged("this build")
     keep("gate-deterministic.txt", proc)
     assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
     rows = verdicts(proc.stdout)
     assert set(rows) == set(BASELINE) and all(v == "ok" for _, v in rows.values()), proc.stdout
-    assert "left out" in proc.stderr and "time slice" in proc.stderr
+    log = (REPORTS / "ci-recipe.log").read_text()  # the suite's run says what it left out, and why
+    assert "left out" in log and "time slice" in log, log[-3000:]
     # Left to the guest's scheduler, server and client shared a CPU in some boots only, and the
     # event-CQ latency rows moved by about 7 %: the gate pins both to CPU 0, and says so.
-    context = json.loads((REPORTS / "gate-deterministic.json").read_text())["context"]
+    context = json.loads(run.read_text())["context"]
+    assert context["rdmabench_injected_work"] is None, context  # this build's run
     assert (context["rdmabench_params"]["cpus"], context["server"]["cpus"]) == ([0], "0"), context
 
 
@@ -91,8 +112,11 @@ def test_gate_fails_on_a_five_percent_slowdown_of_the_software_path():
     assert (build / "rdmabench").exists() and calibration.exists(), \
         "tools/test builds the slowdown variant before booting this guest"
     predicted = json.loads(calibration.read_text())["predicted"]
-    proc = check(out="gate-deterministic-slowdown.json", build=build)
+    run, proc = judged("the slowdown build")
     keep("gate-deterministic-slowdown.txt", proc)
+    calibrated = json.loads(calibration.read_text())
+    injected = json.loads(run.read_text())["context"]["rdmabench_injected_work"]  # that build's run
+    assert injected == {"per_message": calibrated["fixed"], "per_kib": calibrated["per_kib"]}, injected
     assert proc.returncode == 12, proc.stdout + proc.stderr[-3000:]  # regression
     rows = verdicts(proc.stdout)
     assert set(rows) == set(predicted), proc.stdout
