@@ -195,7 +195,7 @@ def test_versus_boots_each_stack_once_unless_told(tmp_path):
     stub = tmp_path / "tools" / "rxe-vm"
     stub.write_text("#!/bin/sh\necho called >> \"$(dirname \"$0\")/../rxe-vm-calls\"\nexit 3\n")
     builds = []
-    for name in ("base", "new"):  # two rdmabench "builds" ninja has nothing to do in (rdmabench a phony target)
+    for name in ("base", "new"):  # two rdmabench "builds" (a phony target) ninja has nothing to do in
         build = tmp_path / name
         build.mkdir()
         (build / "build.ninja").write_text("rule nothing\n  command = true\nbuild rdmabench: phony\n")
