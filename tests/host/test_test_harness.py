@@ -176,3 +176,34 @@ def test_the_sample_counts_a_spinner_outside_the_tree_as_other_work():
         root.kill()
     assert own1 - own0 < 0.2, (own0, own1)
     assert (busy1 - busy0) - (own1 - own0) > 1.5, (busy0, busy1)
+
+
+def test_a_verdict_not_judged_is_skipped_and_the_summary_counts_tests_alone(tmp_path):
+    """Issue 49: a phase the budget did not judge (no budget, or a busy machine) is a skipped
+    case in the budget's JUnit report, never a pass; the summary gives the budget a line of its
+    own and its last line counts tests alone; a phase over its budget still fails the run."""
+    budget = budget_file(tmp_path, build=200, lo=100, veth=100)
+    phases = tmp_path / "phases.tsv"
+    phases.write_text("deps\t30\t0\nbuild\t150\t3.0\nlo\t400\t380.5\nveth\t90\t0\n")
+    report = tmp_path / "budget.xml"
+    run_tool("phase_budget", budget, phases, "--junit", report)
+    cases = {c.get("name"): c for c in ET.parse(report).getroot().iter("testcase")}
+    assert {n for n, c in cases.items() if c.find("skipped") is not None} == {"deps", "lo", "total"}
+    assert ET.parse(report).getroot().get("skipped") == "3"
+    tests = tmp_path / "unit.xml"
+    tests.write_text('<testsuite name="unit" tests="2" failures="0"><testcase name="a"/>'
+                     '<testcase name="b"/></testsuite>')
+    stages = tmp_path / "broken"
+    stages.write_text("")
+    proc = run_tool("test_summary", stages, tests, "--budget", report)
+    assert proc.returncode == 0, proc.stdout
+    assert proc.stdout.splitlines()[-2:] == ["phase budget: 2 within, 0 over, 3 not judged",
+                                            "2 passed, 0 failed"], proc.stdout
+    phases.write_text("build\t150\t0\nveth\t131\t0\n")  # veth over 100 s plus 30
+    run_tool("phase_budget", budget, phases, "--junit", report)
+    proc = run_tool("test_summary", stages, tests, "--budget", report)
+    assert proc.returncode == 1 and "OVER BUDGET: phase_budget::veth (failure)" in proc.stdout
+    assert proc.stdout.splitlines()[-2:] == ["phase budget: 2 within, 1 over, 0 not judged",
+                                            "2 passed, 0 failed"], proc.stdout
+    proc = run_tool("test_summary", stages, tests, "--budget", tmp_path / "missing.xml")
+    assert proc.returncode == 1 and "phase budget: no report" in proc.stdout

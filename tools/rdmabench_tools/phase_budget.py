@@ -169,13 +169,19 @@ def table(verdicts, budget):
 
 
 def write_junit(path, verdicts):
+    """A case per verdict: a failure when over, skipped when not judged (no budget, or other
+    work used the machine meanwhile), never a pass that was not judged."""
     over = [v for v in verdicts if v.over]
+    unjudged = [v for v in verdicts if v.budget is None or v.busy]
     suite = ET.Element("testsuite", name="phase budget", tests=str(len(verdicts)),
-                       failures=str(len(over)), errors="0", skipped="0")
+                       failures=str(len(over)), errors="0", skipped=str(len(unjudged)))
     for v in verdicts:
         case = ET.SubElement(suite, "testcase", classname="phase_budget", name=v.key, time=f"{v.seconds:.0f}")
-        if v.busy:
-            ET.SubElement(case, "system-out").text = "not judged: other work used the machine meanwhile"
+        if v.budget is None:
+            ET.SubElement(case, "skipped", message=f"{v.title}: not judged (no budget)")
+        elif v.busy:
+            ET.SubElement(case, "skipped", message=f"{v.title}: not judged, other work used the "
+                          "machine meanwhile")
         if v.over:
             ET.SubElement(case, "failure", message=f"{v.title}: {v.seconds:.0f} s, over its budget of "
                           f"{v.budget:.0f} s plus the margin ({v.limit:.0f} s)")

@@ -1,10 +1,13 @@
 """Adds up JUnit XML test reports (meson's GoogleTest log, pytest) into one 'N passed, M failed' line.
 
-Usage: tools/lib/run-module test_summary STAGES_FILE REPORT...
+Usage: tools/lib/run-module test_summary STAGES_FILE REPORT... [--budget BUDGET.xml]
 STAGES_FILE lists stages that failed without producing a report (one per line); each counts
 as one failure, so a crashed stage can never look like success. Every failed test case is
 named with the first lines of what its report says of the failure, so that the cause survives
 even where only the end of the output is kept (the whole text stays in the report file).
+The phase budget's verdicts (phase_budget --junit) are no tests: they get a line of their own
+("phase budget: N within, M over, K not judged") above the tests' line, which counts tests
+alone; a phase over its budget still fails the run (exit 1).
 """
 import sys
 import xml.etree.ElementTree as ET
@@ -43,7 +46,34 @@ def failed_cases(root):
     return out
 
 
+def report_budget(report):
+    """Prints each phase over its budget and the line 'phase budget: N within, M over, K not
+    judged' of the phase budget's JUnit report; returns how many phases were over (a missing
+    report counts as one)."""
+    if not report.exists():
+        print("phase budget: no report")
+        return 1
+    root = ET.parse(report).getroot()
+    cases = list(root.iter("testcase"))
+    over = [(n, e) for n, e in failed_cases(root) if n.endswith("(failure)")]
+    unjudged = sum(1 for c in cases if c.find("skipped") is not None)
+    for name, excerpt in over:
+        print(f"  OVER BUDGET: {name}")
+        for line in excerpt:
+            print(f"      {line[:300]}")
+    print(f"phase budget: {len(cases) - len(over) - unjudged} within, {len(over)} over, "
+          f"{unjudged} not judged")
+    return len(over)
+
+
 def main(argv):
+    budget = None
+    if "--budget" in argv:
+        at = argv.index("--budget")
+        if at + 1 >= len(argv):
+            print(__doc__, file=sys.stderr)
+            return 2
+        budget, argv = Path(argv[at + 1]), argv[:at] + argv[at + 2:]
     stages_file, reports = Path(argv[1]), [Path(p) for p in argv[2:]]
     passed = failed = 0
     failures = []
@@ -63,8 +93,9 @@ def main(argv):
     for stage in broken:
         print(f"  stage failed: {stage}")
     failed += len(broken)
+    over = report_budget(budget) if budget is not None else 0
     print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 and passed > 0 else 1
+    return 0 if failed == 0 and over == 0 and passed > 0 else 1
 
 
 if __name__ == "__main__":
