@@ -89,7 +89,7 @@ def still_greets(server):
 
 
 # The server judges a spec from the spec and the device's attributes alone, the same rxe in
-# both layouts: these cases run on lo only (37 of them, 85 s again on veth), while veth's own
+# both layouts: these cases run on lo only (39 of them, 85 s again on veth), while veth's own
 # paths (rdma_cm, two devices) are what the other tests here check there.
 CRAFTED = [
     ("size", 0, "--sizes is"),              # was SIGFPE (exit 136) in the server
