@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "core/provider_facts.h"
-#include "cq/registry.h"
 #include "figures/side_figures.h"
 #include "verbs/device_list.h"
 
@@ -41,10 +40,6 @@ DeviceLimits device_limits(const Context& context, uint8_t port) {
           .driver = provider ? provider->driver : std::string(),
           .immediate_data = !provider || provider->immediate_data,
           .no_immediate_why = provider ? provider->why_not : std::string()};
-}
-
-std::string cq_strategy_refusal(const Context& context, const CqStrategy& strategy) {
-  return strategy_refusal(context, strategy);
 }
 
 Endpoint::Endpoint(const std::string& device, uint8_t port, const TestSpec& spec, Side side)

@@ -101,9 +101,6 @@ uint64_t registered_bytes(const TestSpec& spec, Side side);
 // The limits validate_spec checks a spec against, read from an open device's port (which
 // must exist: check_port_exists).
 DeviceLimits device_limits(const Context& context, uint8_t port);
-// Why an open device cannot take a side's CQ strategy ("" when it can), from its own
-// attributes: what the client checks of its device before it connects.
-std::string cq_strategy_refusal(const Context& context, const CqStrategy& strategy);
 
 // One run of an endpoint, begun on construction and ended on destruction, on the client and
 // the server alike: the run's abort flag never outlives it, whether it returns or throws.

@@ -7,6 +7,7 @@
 
 #include "control/client_session.h"
 #include "control/stop_signals.h"
+#include "cq/registry.h"
 #include "datapath/endpoint.h"
 #include "host/device_probe.h"
 #include "host/side_placement.h"
@@ -68,7 +69,7 @@ LocalProbe probe_local(RunPlan& r) {
   for (const TestSpec& spec : expand_specs(so)) {
     validate_spec(spec, limits);
     // This side's strategy on its own device, before connecting (the server checks its own).
-    if (const std::string why = cq_strategy_refusal(ctx, spec.cq.client); !why.empty())
+    if (const std::string why = strategy_refusal(ctx, spec.cq.client); !why.empty())
       throw Error(ExitCode::kUsage, why);
   }
   p.device = describe_device(ctx);
