@@ -46,6 +46,13 @@ def failed_cases(root):
     return out
 
 
+def print_case(heading, excerpt):
+    """A failed case's heading, then the first lines of what its report says."""
+    print(f"  {heading}")
+    for line in excerpt:
+        print(f"      {line[:300]}")
+
+
 def report_budget(report):
     """Prints each phase over its budget and the line 'phase budget: N within, M over, K not
     judged' of the phase budget's JUnit report; returns how many phases were over (a missing
@@ -55,12 +62,10 @@ def report_budget(report):
         return 1
     root = ET.parse(report).getroot()
     cases = list(root.iter("testcase"))
-    over = [(n, e) for n, e in failed_cases(root) if n.endswith("(failure)")]
+    over = [(name, excerpt) for name, excerpt in failed_cases(root) if name.endswith("(failure)")]
     unjudged = sum(1 for c in cases if c.find("skipped") is not None)
     for name, excerpt in over:
-        print(f"  OVER BUDGET: {name}")
-        for line in excerpt:
-            print(f"      {line[:300]}")
+        print_case(f"OVER BUDGET: {name}", excerpt)
     print(f"phase budget: {len(cases) - len(over) - unjudged} within, {len(over)} over, "
           f"{unjudged} not judged")
     return len(over)
@@ -86,9 +91,7 @@ def main(argv):
         passed, failed = passed + p, failed + f
         failures += [(r.name, name, excerpt) for name, excerpt in failed_cases(root)]
     for report, name, excerpt in failures:
-        print(f"  FAILED in {report}: {name}")
-        for line in excerpt:
-            print(f"      {line[:300]}")
+        print_case(f"FAILED in {report}: {name}", excerpt)
     broken = [l for l in stages_file.read_text().splitlines() if l.strip()] if stages_file.exists() else []
     for stage in broken:
         print(f"  stage failed: {stage}")
