@@ -46,6 +46,15 @@ def patterns_at(*sizes):
             if all(p["min_size"] <= s and (p["max_size"] is None or s <= p["max_size"]) for s in sizes)]
 
 
+def rates_agree(row):
+    """A row's rates say the same count: bytes = msgs x size per second, and real_time (us) =
+    1e6 / msgs_per_second (a latency row's message is one one-way message where its latency is
+    half a round trip)."""
+    per_second = row["msgs_per_second"]
+    assert row["bytes_per_second"] == pytest.approx(per_second * row["size"], rel=1e-9), row["name"]
+    assert row["real_time"] == pytest.approx(1e6 / per_second, rel=1e-6), row["name"]
+
+
 
 # The suites' layouts, by what tools/rxe-vm says of its guest: (-m, --fabric, --deterministic).
 LAYOUTS = {("lo", "rxe", False): "lo", ("veth", "rxe", False): "veth",

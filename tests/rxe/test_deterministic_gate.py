@@ -38,8 +38,8 @@ ROW = re.compile(r"^(?P<name>[a-z_]+/(bw|lat)/[a-z]+/\d+(/[a-z]+)?)\s.*\s(?P<slo
                  r"(?P<verdict>\S+(?: \S+)*)(?:\s{2,}(?P<wire>\S+(?: \S+)*))?\s*$")
 
 
-def gate(*args, build=BUILD, timeout=900):
-    env = dict(os.environ, RDMABENCH_PORT="18600", RDMABENCH_BUILD=str(build))
+def gate(*args, timeout=900):
+    env = dict(os.environ, RDMABENCH_PORT="18600", RDMABENCH_BUILD=str(BUILD))
     return subprocess.run([GATE, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT,
                           env=env)
 
@@ -73,8 +73,8 @@ def exact_slowdowns(stdout):
     return rows
 
 
-def check(*extra, build=BUILD, out):
-    return gate("check", "--here", "--deterministic", "--out", str(REPORTS / out), *extra, build=build)
+def check(*extra, out):
+    return gate("check", "--here", "--deterministic", "--out", str(REPORTS / out), *extra)
 
 
 # What the CI recipe (run by tools/test before this guest) measured: tools/gate versus with the
@@ -87,7 +87,8 @@ RECIPE_RUNS = {"this build": RECIPE / "gate-versus" / "new-boot-1.json",
 def judged(build):
     """tools/gate compare of the CI recipe's run of `build` against the committed baseline."""
     run = RECIPE_RUNS[build]
-    assert run.exists(), f"no run of {build} at {run}: tools/test runs the CI recipe before this guest"
+    assert run.exists(), \
+        f"no run of {build} at {run}: tools/test runs the CI recipe before this guest"
     return run, gate("compare", "--deterministic", "--out", str(run))
 
 
@@ -111,12 +112,13 @@ def test_gate_fails_on_a_five_percent_slowdown_of_the_software_path():
     calibration = REPORTS / "slowdown-calibration.json"
     assert (build / "rdmabench").exists() and calibration.exists(), \
         "tools/test builds the slowdown variant before booting this guest"
-    predicted = json.loads(calibration.read_text())["predicted"]
+    calibrated = json.loads(calibration.read_text())
+    predicted = calibrated["predicted"]
     run, proc = judged("the slowdown build")
     keep("gate-deterministic-slowdown.txt", proc)
-    calibrated = json.loads(calibration.read_text())
     injected = json.loads(run.read_text())["context"]["rdmabench_injected_work"]  # that build's run
-    assert injected == {"per_message": calibrated["fixed"], "per_kib": calibrated["per_kib"]}, injected
+    assert injected == {"per_message": calibrated["fixed"], "per_kib": calibrated["per_kib"]}, \
+        injected
     assert proc.returncode == 12, proc.stdout + proc.stderr[-3000:]  # regression
     rows = verdicts(proc.stdout)
     assert set(rows) == set(predicted), proc.stdout

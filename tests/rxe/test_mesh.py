@@ -9,9 +9,10 @@ with events, and the verdicts are judged on --schedule isolated in the determini
 every pair, p50 latency at 147.5-148.2 or 166.9-172.0 us (two levels), so the slowest healthy
 pair is 7 % inside the 0.8 threshold; host 2 slowed to 40 Mbit/s: 0.039 Gb/s and 1134-1137 us on
 each of its six pairs (now slowed to 100 Mbit/s, under half a healthy pair's bandwidth, which
-took 56 s of the suite's time at 40). In the ordinary guest the same isolated pairs spread from 0.16 to 0.34 Gb/s with
-no link at fault, and in a shift round four pairs' eight processes take turns on two vCPUs
-(latency differs by up to 2x): the shift schedule's mechanics are tested on their own.
+took 56 s of the suite's time at 40). In the ordinary guest the same isolated pairs spread from
+0.16 to 0.34 Gb/s with no link at fault, and in a shift round four pairs' eight processes take
+turns on two vCPUs (latency differs by up to 2x): the shift schedule's mechanics are tested on
+their own.
 
 Every run here turns the QPs' retransmission timer off (--qp-timeout 0). With perftest's 67 ms
 (14), rxe 6.1 in this oversubscribed guest retransmitted 16-30 times per host in a three-round

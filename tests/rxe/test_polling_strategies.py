@@ -33,8 +33,9 @@ def test_every_strategy_with_every_pattern_alike_and_mixed_verified(rdmabench, l
                       "--sizes", sizes, "--iters", "100", "--verify", "--out", str(out))
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         rows |= rows_of(out)
-    expected = {f"{p}/bw/{c}/{s}" for p in patterns_at(2, 65536) for c in ALIKE + MIXED for s in (2, 65536)}
-    expected |= {f"{p}/lat/{c}/2" for p in patterns_at(2, 65536) for c in ALIKE + MIXED}
+    patterns, strategies = patterns_at(2, 65536), ALIKE + MIXED
+    expected = {f"{p}/bw/{c}/{s}" for p in patterns for c in strategies for s in (2, 65536)}
+    expected |= {f"{p}/lat/{c}/2" for p in patterns for c in strategies}
     assert set(rows) == expected, set(rows) ^ expected
     for name, row in rows.items():
         assert not row.get("error_occurred"), (name, row.get("error_message"))
