@@ -1,6 +1,7 @@
 #include "connect/rdmacm_bootstrap.h"
 
 #include "connect/peer_buffer.h"
+#include "core/printable_text.h"
 #include "net/message_fields.h"
 
 namespace rdmabench {
@@ -45,7 +46,7 @@ void await_connect_request(CmEventChannel& listen_channel, ControlChannel& contr
   if (listen_channel.wait(timeout, "RDMA_CM_EVENT_CONNECT_REQUEST", control.socket().fd())) return;
   const auto said = control.receive();  // the client's error is raised here as a PeerError
   throw Error(ExitCode::kConnection, "rdma_cm: the client sent '" +
-                                         said.value("type", std::string("?")).substr(0, 40) +
+                                         peer_excerpt(said.value("type", std::string("?"))) +
                                          "' instead of connecting");
 }
 

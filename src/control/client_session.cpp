@@ -8,6 +8,7 @@
 #include "control/port_reading.h"
 #include "control/protocol_version.h"
 #include "control/spec_json.h"
+#include "core/printable_text.h"
 #include "core/version.h"
 #include "net/message_fields.h"
 
@@ -22,10 +23,11 @@ ClientSession::ClientSession(const std::string& host, uint16_t port,
   auto text = [&](const char* key) {
     return reply[key].is_string() ? reply[key].get<std::string>() : std::string("?");
   };
-  if (reply["type"] == "busy") throw ServerBusy(text("serving"), text("since"));
+  if (reply["type"] == "busy")
+    throw ServerBusy(peer_excerpt(text("serving"), 80), peer_excerpt(text("since")));
   if (reply["type"] != "hello")
     throw Error(ExitCode::kConnection,
-                "control channel: expected 'hello', got '" + text("type").substr(0, 40) + "'");
+                "control channel: expected 'hello', got '" + peer_excerpt(text("type")) + "'");
   hello_ = std::move(reply);
   if (hello_.contains("auth")) prove_key(key, host + ":" + std::to_string(port));
 }

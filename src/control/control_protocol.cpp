@@ -3,6 +3,7 @@
 #include "control/protocol_version.h"
 #include "control/spec_json.h"
 #include "core/error.h"
+#include "core/printable_text.h"
 #include "net/control_channel.h"
 #include "net/message_fields.h"
 
@@ -13,7 +14,7 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
   if (state_ == State::kGreeting) {
     if (type != "hello")
       throw Error(ExitCode::kConnection,
-                  "expected 'hello' first, got '" + type.substr(0, 40) + "'");
+                  "expected 'hello' first, got '" + peer_excerpt(type) + "'");
     return greet(message);
   }
   if (state_ == State::kAuthenticating) {
@@ -25,6 +26,7 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
   if (type == "setup") {
     host_.setup(spec_from_json(field(message, {"setup", ExitCode::kUsage}, "spec")));
     state_ = State::kReady;
+    trusted_ = true;
     return std::nullopt;
   }
   if (type == "run") {
@@ -46,7 +48,7 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
     state_ = State::kFinished;
     return std::nullopt;
   }
-  throw Error(ExitCode::kConnection, "unexpected message '" + type.substr(0, 40) + "'");
+  throw Error(ExitCode::kConnection, "unexpected message '" + peer_excerpt(type) + "'");
 }
 
 RunLength run_length_from(const nlohmann::json& run) {
@@ -74,7 +76,7 @@ nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {
         version != hello.end() && version->is_string() ? version->get<std::string>() : "?";
     throw Error(ExitCode::kConnection,
                 "protocol version mismatch: client speaks " + std::to_string(theirs) +
-                    " (rdmabench " + their_version.substr(0, 40) + "), server speaks " +
+                    " (rdmabench " + peer_excerpt(their_version) + "), server speaks " +
                     std::to_string(kControlProtocolVersion) + " (rdmabench " +
                     server_hello_.value("version", std::string("?")) +
                     "); run the same rdmabench version on both hosts");
@@ -96,6 +98,7 @@ nlohmann::json ControlProtocol::authenticate(const nlohmann::json& auth) {
       !key_->accepts(challenge_, response->get<std::string>()))
     throw Error(ExitCode::kConnection, "wrong key: the client's --key file is not the server's");
   state_ = State::kIdle;
+  trusted_ = true;
   return {{"type", "auth"}, {"ok", true}};
 }
 

@@ -63,6 +63,9 @@ class ControlProtocol {
   std::optional<nlohmann::json> handle(const nlohmann::json& message);
   // The client said goodbye.
   bool finished() const noexcept { return state_ == State::kFinished; }
+  // The client has earned the server's idle timeout: it proved the key (serve --key) or,
+  // without one, set up a benchmark. Until then each of its messages is due within --timeout.
+  bool trusted() const noexcept { return trusted_; }
 
  private:
   enum class State { kGreeting, kAuthenticating, kIdle, kReady, kFinished };
@@ -75,6 +78,7 @@ class ControlProtocol {
   const SharedKey* key_;
   std::string challenge_;
   State state_ = State::kGreeting;
+  bool trusted_ = false;
 };
 
 }  // namespace rdmabench

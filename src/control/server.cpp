@@ -10,7 +10,9 @@
 #include "control/control_protocol.h"
 #include "control/port_reading.h"
 #include "control/protocol_version.h"
+#include "control/session_waits.h"
 #include "control/stop_signals.h"
+#include "core/printable_text.h"
 #include "core/version.h"
 #include "core/wait_readable.h"
 #include "datapath/pattern.h"
@@ -23,6 +25,7 @@
 #include "host/side_placement.h"
 #include "host/timing_environment.h"
 #include "net/control_channel.h"
+#include "net/socket_error.h"
 #include "verbs/device_list.h"
 
 namespace rdmabench {
@@ -35,9 +38,9 @@ using SteadyClock = std::chrono::steady_clock;
 // `asked` collects the name of every benchmark the client sets up, for the server's log.
 class VerbsTestHost final : public TestHost {
  public:
-  VerbsTestHost(ControlChannel& control, const ServerOptions& options, int stop_fd,
+  VerbsTestHost(ControlChannel& control, const ServerOptions& options, const SessionWaits& waits,
                 std::ostream& log, std::vector<std::string>& asked)
-      : control_(control), options_(options), stop_fd_(stop_fd), log_(log), asked_(asked) {}
+      : control_(control), options_(options), waits_(waits), log_(log), asked_(asked) {}
 
   void setup(const TestSpec& spec) override {
     asked_.push_back(spec.name());
@@ -67,7 +70,7 @@ class VerbsTestHost final : public TestHost {
     // does a failure on one of this side's threads. The watch starts before "ready", so that
     // its start-up is in nobody's timed window.
     const RunAbort abort;
-    const std::optional<SteadyClock::time_point> deadline = session_deadline();
+    const std::optional<SteadyClock::time_point>& deadline = waits_.deadline;
     if (deadline)
       check_run_within(
           options_.caps, length.duration_ns,
@@ -82,15 +85,17 @@ class VerbsTestHost final : public TestHost {
       const bool lossy_receiver = ep.spec().mode == Mode::kBandwidth &&
                                   !ep.spec().transport->reliable &&
                                   side_receives(ep.spec(), Side::kServer);
-      const RunWatch watch(control_.socket().fd(), stop_fd_, abort, lossy_receiver, deadline);
+      const RunWatch watch(control_.socket().fd(), waits_.stop_fd, abort, lossy_receiver, deadline);
       try {
         report = run_watched(ep, length, abort);
       } catch (const Error&) {
         if (!abort.deadline_passed) throw;
       }
-      if (abort.deadline_passed) throw session_over();
+      if (abort.deadline_passed) throw waits_.session_over();
     }
-    receive_finished(deadline);
+    // The client's "finished": a passive target's run (write bw, read, the atomics) ends at
+    // once and this is where its server waits.
+    waits_.receive(control_, options_.idle_timeout, "finished");
     // Only now is the client's run over too: a passive target's own run (write bw, read, the
     // atomics) ends at once, while its port still answers every read and atomic the client
     // goes on sending. (Read before "finished", the server's deltas missed all of read bw's
@@ -120,35 +125,6 @@ class VerbsTestHost final : public TestHost {
   }
 
  private:
-  Error session_over() const {
-    return Error(ExitCode::kUsage, "this server's --max-duration (" + options_.caps.describe() +
-                                       ") ended the run: this client's session has used its "
-                                       "time; ask for less, or ask its operator");
-  }
-
-  // The client's "finished", within --max-duration's deadline too: a passive target's run
-  // (write bw, read, the atomics) ends at once and this is where its server waits.
-  void receive_finished(const std::optional<SteadyClock::time_point>& deadline) {
-    auto timeout = options_.idle_timeout;
-    if (deadline)
-      timeout = std::min(
-          timeout,
-          std::max(std::chrono::milliseconds(1),
-                   std::chrono::ceil<std::chrono::milliseconds>(*deadline - SteadyClock::now())));
-    try {
-      control_.receive(timeout, stop_fd_, "finished");
-    } catch (const Error&) {
-      if (deadline && SteadyClock::now() >= *deadline) throw session_over();
-      throw;
-    }
-  }
-
-  // When this client's session must end (--max-duration), if the server has a limit.
-  std::optional<SteadyClock::time_point> session_deadline() const {
-    if (!options_.caps.max_duration) return std::nullopt;
-    return session_start_ + *options_.caps.max_duration;
-  }
-
   std::string expected_device() const {
     if (!placement_.device.device.empty()) return placement_.device.device;
     if (!options_.device.empty()) return options_.device;
@@ -190,14 +166,13 @@ class VerbsTestHost final : public TestHost {
 
   ControlChannel& control_;
   const ServerOptions& options_;
-  int stop_fd_;
+  const SessionWaits& waits_;
   std::ostream& log_;
   std::unique_ptr<TransportPattern> pattern_;
   std::unique_ptr<Endpoint> endpoint_;  // destroyed first: QP before anything it uses
   std::optional<PortCounters> port_;    // where endpoint_'s QPs go out
   SidePlacement placement_;             // this side's CPUs and memory, for endpoint_'s device
   std::vector<std::string>& asked_;
-  const SteadyClock::time_point session_start_ = SteadyClock::now();
 };
 
 nlohmann::json server_hello(const ServerOptions& options) {
@@ -211,22 +186,26 @@ nlohmann::json server_hello(const ServerOptions& options) {
           {"cpus", cpu_list_text(options.cpus)}};
 }
 
-// One client, message by message, until it says goodbye (or an Error drops it).
+// One client, message by message, until it says goodbye (or an Error drops it). Until the
+// client has earned the idle timeout (proved the key; without one, set up a benchmark) each
+// message is due within --timeout; none is waited for past the session's --max-duration.
 void serve_client(ControlChannel& control, const ServerOptions& options, int stop_fd,
                   std::ostream& log, std::vector<std::string>& asked) {
-  VerbsTestHost host(control, options, stop_fd, log, asked);
+  const SessionWaits waits(options.caps, stop_fd);
+  VerbsTestHost host(control, options, waits, log, asked);
   ControlProtocol protocol(host, server_hello(options), options.key ? &*options.key : nullptr);
-  bool greeted = false;
   while (!protocol.finished()) {
-    const auto timeout = greeted ? options.idle_timeout : options.timeout;
-    if (auto reply = protocol.handle(control.receive(timeout, stop_fd))) control.send(*reply);
-    greeted = true;
+    const auto timeout = protocol.trusted() ? options.idle_timeout : options.timeout;
+    if (auto reply = protocol.handle(waits.receive(control, timeout))) control.send(*reply);
   }
 }
 
 }  // namespace
 
 namespace {
+
+// How much of the error that dropped a client its log line shows.
+constexpr size_t kLoggedErrorLimit = 2000;
 
 // "write/bw/busy/4096, read/bw/busy/4096 and 3 more" (what the log line says a client asked).
 std::string asked_text(const std::vector<std::string>& asked) {
@@ -246,12 +225,38 @@ void refuse(TcpSocket client, const std::string& peer, const ServerOptions& opti
   control.send_error(static_cast<int>(ExitCode::kConnection), AddressAllowList::refusal(peer));
 }
 
+// How often a server whose accept fails tries again.
+constexpr std::chrono::milliseconds kAcceptRetry{100};
+
+// The next client (nullopt on stop), through whatever accept may fail with while the server is
+// fine: out of descriptors or memory, a connection that failed before it was taken. Each streak
+// of failures is logged once, and accept tried again every kAcceptRetry; only a listening
+// socket that is broken itself ends the server.
+std::optional<TcpSocket> next_client(TcpSocket& listener, int stop_fd, std::ostream& log) {
+  bool failing = false;
+  for (;;) {
+    try {
+      std::optional<TcpSocket> client = listener.accept(stop_fd);
+      if (failing) log << "rdmabench serve: accept works again\n" << std::flush;
+      return client;
+    } catch (const SocketError& e) {
+      if (accept_failure_is_lasting(e.error_number())) throw;
+      if (!failing)
+        log << "rdmabench serve: " << e.what() << "; trying again every " << kAcceptRetry.count()
+            << " ms\n"
+            << std::flush;
+      failing = true;
+    }
+    if (wait_readable(stop_fd, kAcceptRetry, "poll(stop)")) return std::nullopt;
+  }
+}
+
 }  // namespace
 
 void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_fd,
                    std::ostream& log) {
   for (;;) {
-    auto client = listener.accept(stop_fd);
+    auto client = next_client(listener, stop_fd, log);
     if (!client) return;
     const std::string peer = client->peer_address();
     if (!options.allow.allows(peer)) {
@@ -273,8 +278,9 @@ void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_f
       }
     }  // no longer busy before the client hears how it ended: it may come straight back
     if (failure) {
-      log << "client " << peer << " dropped: " << failure->what() << " [" << asked_text(asked)
-          << "]\n"
+      // One line, whatever the client wrote into the error (its type, its version, its text).
+      log << "client " << peer << " dropped: " << peer_excerpt(failure->what(), kLoggedErrorLimit)
+          << " [" << asked_text(asked) << "]\n"
           << std::flush;
       control.send_error(static_cast<int>(failure->exit_code()), failure->what());
     } else {

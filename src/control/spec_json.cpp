@@ -4,6 +4,7 @@
 
 #include "bench/pattern_catalogue.h"
 #include "core/error.h"
+#include "core/printable_text.h"
 #include "cq/strategy.h"
 #include "net/message_fields.h"
 #include "spec/spec_validation.h"
@@ -54,7 +55,7 @@ E enum_field(const nlohmann::json& j, const MessageContext& ctx, const std::stri
              std::optional<E> (*parse)(const std::string&), const std::string& choices) {
   const std::string text = string_field(j, ctx, key);
   const auto value = parse(text);
-  if (!value) throw_bad_field(ctx, key, "'" + text.substr(0, 40) + "' is not one of " + choices);
+  if (!value) throw_bad_field(ctx, key, "'" + peer_excerpt(text) + "' is not one of " + choices);
   return *value;
 }
 // An optional spec field, which must be present: null (unset) or an unsigned 32-bit value.

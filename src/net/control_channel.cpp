@@ -1,5 +1,6 @@
 #include "net/control_channel.h"
 
+#include "core/bounded_json.h"
 #include "core/error.h"
 #include "core/printable_text.h"
 #include "core/system_error.h"
@@ -8,7 +9,10 @@ namespace rdmabench {
 
 void ControlChannel::send(const nlohmann::json& message) {
   try {
-    socket_.send_all(message.dump() + "\n", timeout_);
+    // A string that is not UTF-8 (a peer's text cut inside a character) is sent with U+FFFD in
+    // its place: dump() would otherwise throw, and the peer hear nothing.
+    socket_.send_all(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                     timeout_);
   } catch (const SystemError&) {
     // A peer that refused and closed while we were still sending said why before it went: its
     // error message waits in the receive buffer, and is the reason to report (raised here as
@@ -32,19 +36,21 @@ nlohmann::json ControlChannel::receive(const std::string& expected_type) {
 }
 
 namespace {
-// The start of what a peer sent, safe to log: other bytes than printable ASCII become \xNN.
-std::string printable_excerpt(const std::string& text, size_t limit = 80) {
-  return printable(text, Keep::kPrintableAscii, limit);
-}
+// How much of a peer's own error message is shown (ours are one line of under 400 bytes).
+constexpr size_t kPeerErrorLimit = 1000;
 }  // namespace
 
 nlohmann::json parse_control_message(const std::string& line, const std::string& peer,
                                      const std::string& expected_type) {
+  const std::string too_big = json_bounds_problem(line, kMessageBounds);
+  if (!too_big.empty())
+    throw Error(ExitCode::kConnection, "control channel: the message from " + peer + " " + too_big +
+                                           " (not an rdmabench peer?)");
   nlohmann::json message = nlohmann::json::parse(line, nullptr, false);
   if (message.is_discarded() || !message.is_object() || !message.contains("type") ||
       !message["type"].is_string())
     throw Error(ExitCode::kConnection, "control channel: malformed message from " + peer +
-                                           " (not an rdmabench peer?): " + printable_excerpt(line));
+                                           " (not an rdmabench peer?): " + peer_excerpt(line, 80));
   if (message["type"] == "error") {
     // A peer's error says which exit code it means; only a failure of its own is taken from
     // it (not the outliers or missed limits that the client alone judges).
@@ -56,12 +62,12 @@ nlohmann::json parse_control_message(const std::string& line, const std::string&
     const auto& text = message["message"];
     throw PeerError(
         known ? static_cast<ExitCode>(code.get<int>()) : ExitCode::kConnection,
-        "server: " + (text.is_string() ? text.get<std::string>() : std::string("error")));
+        "server: " + (text.is_string() ? peer_excerpt(text.get<std::string>(), kPeerErrorLimit)
+                                       : std::string("error")));
   }
   if (!expected_type.empty() && message["type"] != expected_type)
-    throw Error(ExitCode::kConnection,
-                "control channel: expected '" + expected_type + "', got '" +
-                    printable_excerpt(message["type"].get<std::string>(), 40) + "'");
+    throw Error(ExitCode::kConnection, "control channel: expected '" + expected_type + "', got '" +
+                                           peer_excerpt(message["type"].get<std::string>()) + "'");
   return message;
 }
 

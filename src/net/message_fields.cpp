@@ -1,11 +1,13 @@
 #include "net/message_fields.h"
 
+#include "core/bounded_json.h"
+
 namespace rdmabench {
 
 namespace {
+// A message's value, in an error: parse_control_message bounded its depth.
 std::string shown(const nlohmann::json& value) {
-  std::string text = value.dump();
-  return text.size() > 40 ? text.substr(0, 40) + "..." : text;
+  return json_excerpt(value);
 }
 }  // namespace
 

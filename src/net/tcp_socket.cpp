@@ -174,6 +174,10 @@ std::optional<TcpSocket> TcpSocket::accept(int interrupt_fd) {
   }
 }
 
+bool accept_failure_is_lasting(int err) {
+  return err == EBADF || err == EFAULT || err == EINVAL || err == ENOTSOCK || err == EOPNOTSUPP;
+}
+
 void TcpSocket::send_all(std::string_view data, std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   while (!data.empty()) {
@@ -204,9 +208,9 @@ std::string TcpSocket::receive_line(std::chrono::milliseconds timeout, int inter
     if (interrupt_fd >= 0 && (pfds[1].revents & POLLIN))
       throw Error(ExitCode::kConnection, "interrupted");
     if (ready == 0)
-      throw Error(ExitCode::kConnection, "control channel: no message from " + peer_address() +
-                                             " within " + std::to_string(timeout.count()) +
-                                             " ms (see --timeout)");
+      throw ReceiveTimeout(ExitCode::kConnection,
+                           "control channel: no message from " + peer_address() + " within " +
+                               std::to_string(timeout.count()) + " ms (see --timeout)");
     char buf[4096];
     const ssize_t n = ::recv(fd_, buf, sizeof(buf), MSG_DONTWAIT);
     if (n == 0) throw Error(ExitCode::kConnection, "control channel: peer closed the connection");

@@ -27,7 +27,8 @@ class TcpSocket {
   TcpSocket(const TcpSocket&) = delete;
   TcpSocket& operator=(const TcpSocket&) = delete;
 
-  // Waits for a client; nullopt when `interrupt_fd` became readable first.
+  // Waits for a client; nullopt when `interrupt_fd` became readable first. A failed accept
+  // throws SocketError; accept_failure_is_lasting tells whether waiting may mend it.
   std::optional<TcpSocket> accept(int interrupt_fd);
 
   void send_all(std::string_view data, std::chrono::milliseconds timeout);
@@ -43,5 +44,11 @@ class TcpSocket {
   int fd_ = -1;
   std::string pending_;
 };
+
+// Whether an accept that failed with `err` means the listening socket itself is broken (a bad
+// descriptor, not a listening socket): nothing a later accept can mend. Everything else accept
+// returns passes (out of descriptors or memory, a connection that failed before it was taken,
+// the network errors Linux passes on from one).
+bool accept_failure_is_lasting(int err);
 
 }  // namespace rdmabench

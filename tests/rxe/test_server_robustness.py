@@ -350,3 +350,125 @@ def test_a_client_that_fails_before_connecting_frees_the_server_at_once(
     log = patient_server.text()
     assert "timed out" not in log and log.count("dropped") == 2, log[-1500:]
     still_serves(rdmabench, layout, patient_server)
+
+
+# What an attacker on the network sent to a server, each found to crash, fool or hold it (the
+# issue "a server nothing on the network can crash, hold or fool"): [messages], and what the
+# server's answer must say. Every one gets an error and a closed connection.
+ESCAPES = "\x1b[2J\x1b]0;owned\x07\nclient 10.0.0.9 done [1 set up (write/bw/busy/4096)]"
+NESTED = b"[" * 200_000 + b"]" * 200_000
+HOSTILE = [
+    # A spec nested 200,000 deep: SIGSEGV in the dump of the field's error text.
+    ("nested spec", [HELLO, b'{"type":"setup","spec":{"size":' + NESTED + b"}}\n"],
+     "nests deeper than"),
+    ("nested message", [NESTED + b"\n"], "nests deeper than"),
+    # Terminal escapes and a forged log line, in a type, a version and the client's own error.
+    ("escapes in a type", [{"type": ESCAPES}], "expected 'hello' first"),
+    ("escapes in a version", [{"type": "hello", "protocol": 0, "version": ESCAPES}],
+     "protocol version mismatch"),
+    ("escapes in a type after hello", [HELLO, {"type": ESCAPES}], "unexpected message"),
+    ("escapes in the client's error", [HELLO, {"type": "error", "exit_code": 2, "message": ESCAPES}],
+     "\\x1b[2J"),
+    # A type cut inside a UTF-8 character by the 40 bytes shown: the answer could not be encoded.
+    ("a type cut inside a character", [HELLO, {"type": "a" * 39 + "\u00e9tail"}],
+     "unexpected message"),
+]
+
+
+@pytest.mark.layout("lo")
+def test_hostile_messages_leave_the_server_alive_its_log_printable_and_serving(
+        rdmabench, layout, server):
+    for name, messages, said in HOSTILE:
+        raw = Raw(server.port)
+        raw.send(*messages)
+        replies = []
+        while (message := raw.receive()) is not None:
+            replies.append(message)
+        raw.close()
+        assert replies, f"{name}: no answer; server log:\n{server.text()[-3000:]}"
+        reply = replies[-1]
+        assert reply["type"] == "error" and said in reply["message"], (name, reply)
+        still_greets(server)
+    log = server.log_path.read_bytes()
+    assert all(b == 0x0a or 0x20 <= b < 0x7f for b in log), "the server logged raw peer bytes"
+    forged = [line for line in log.decode().splitlines() if line.startswith("client 10.0.0.9")]
+    assert not forged, forged
+    still_serves(rdmabench, layout, server)
+
+
+def key_file(tmp_path):
+    key = tmp_path / "key"
+    key.write_text("an operator's secret of enough length, for the test\n")
+    key.chmod(0o600)
+    return key
+
+
+@pytest.mark.layout("lo")
+def test_a_keyed_server_drops_a_client_silent_after_hello_at_its_timeout(rdmabench, layout,
+                                                                         tmp_path):
+    """A client without the key said hello and sat: it held the server for the 300 s idle
+    timeout, and a keyed client waiting 30 s for its turn was refused as busy. The wait for a
+    client's "auth" is --timeout (2 s here)."""
+    key = key_file(tmp_path)
+    with Server(rdmabench, 18990 + os.getpid() % 9, tmp_path, "--key", str(key),
+                "--timeout", "2") as srv:
+        silent = Raw(srv.port)
+        silent.send(HELLO)
+        assert silent.receive()["type"] == "hello"
+        keyed = client(rdmabench, layout, srv, "--key", str(key), "--wait", "30", "--pattern",
+                       "write", "--mode", "lat", "--sizes", "2", "--iters", "10", timeout=120)
+        silent.close()
+        assert keyed.returncode == 0, keyed.stderr[-2000:]
+        assert "client 127.0.0.1 dropped: control channel: no message" in srv.text(), srv.text()
+
+
+@pytest.mark.layout("lo")
+def test_max_duration_ends_a_session_that_never_runs(rdmabench, layout, tmp_path):
+    """A client that never runs but sends a teardown every half second held a --max-duration 3
+    server as long as it liked: the deadline bounded runs alone. It bounds the session."""
+    with Server(rdmabench, 18980 + os.getpid() % 9, tmp_path, "--max-duration", "3",
+                "--timeout", "5") as srv:
+        raw = Raw(srv.port).greet()
+        raw.sock.settimeout(0.5)
+        ended = None
+        for _ in range(60):  # 30 s of teardowns, ten times the cap
+            raw.send({"type": "teardown"})
+            try:
+                ended = raw.receive()
+                break
+            except socket.timeout:
+                continue
+        raw.close()
+        assert ended is not None and ended["type"] == "error", (ended, srv.text())
+        assert "--max-duration" in ended["message"], ended
+        still_serves(rdmabench, layout, srv)
+
+
+def lowest_free_descriptor(pid):
+    used = {int(fd) for fd in os.listdir(f"/proc/{pid}/fd")}
+    return next(fd for fd in range(len(used) + 1) if fd not in used)
+
+
+@pytest.mark.layout("lo")
+def test_an_accept_out_of_descriptors_is_survived(rdmabench, layout, server):
+    """Under a descriptor limit it has reached, the server's accept fails (EMFILE) while a
+    client waits: it ended the server. It logs the failure, tries again, and serves the client
+    once a descriptor is free."""
+    pid = server.proc.pid
+    hard = subprocess.run(["prlimit", "--pid", str(pid), "--nofile", "--raw", "--noheadings",
+                           "--output", "HARD"], capture_output=True, text=True, check=True)
+    limit = lowest_free_descriptor(pid)
+    subprocess.run(["prlimit", "--pid", str(pid), f"--nofile={limit}:{hard.stdout.strip()}"],
+                   check=True)
+    raw = Raw(server.port)
+    deadline = time.monotonic() + 30
+    while "Too many open files" not in server.text():
+        assert time.monotonic() < deadline and server.proc.poll() is None, server.text()
+        time.sleep(0.05)
+    subprocess.run(["prlimit", "--pid", str(pid), f"--nofile=1024:{hard.stdout.strip()}"],
+                   check=True)
+    raw.greet()
+    raw.send({"type": "bye"})
+    raw.wait_closed()
+    assert "accept works again" in server.text(), server.text()
+    still_serves(rdmabench, layout, server)

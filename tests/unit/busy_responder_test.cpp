@@ -1,14 +1,12 @@
 #include "control/busy_responder.h"
 
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <thread>
 
+#include "descriptor_limit.h"
 #include "listening_port.h"
 #include "net/tcp_socket.h"
 
@@ -21,7 +19,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
+using rdmabench::testing::NoFreeDescriptors;
 using rdmabench::testing::port_of;
+using rdmabench::testing::WaitingClient;
 
 double process_cpu_seconds() {
   rusage usage{};
@@ -29,41 +29,6 @@ double process_cpu_seconds() {
   return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
          (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
-
-// A client connected once the limit below is in place (its socket is made before).
-class WaitingClient {
- public:
-  WaitingClient() : fd_(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {}
-  ~WaitingClient() { close(fd_); }
-  bool connect_to(uint16_t port) {
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    return ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-  }
-
- private:
-  int fd_;
-};
-
-// Lowers the descriptor limit so that the next descriptor the process opens fails with EMFILE;
-// restores it when destroyed.
-class NoFreeDescriptors {
- public:
-  NoFreeDescriptors() {
-    getrlimit(RLIMIT_NOFILE, &saved_);
-    const int lowest_free = dup(0);
-    close(lowest_free);
-    rlimit lowered = saved_;
-    lowered.rlim_cur = static_cast<rlim_t>(lowest_free);
-    setrlimit(RLIMIT_NOFILE, &lowered);
-  }
-  ~NoFreeDescriptors() { setrlimit(RLIMIT_NOFILE, &saved_); }
-
- private:
-  rlimit saved_{};
-};
 
 }  // namespace
 
