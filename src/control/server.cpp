@@ -268,8 +268,12 @@ void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_f
     std::optional<Error> failure;
     std::vector<std::string> asked;
     {
-      const BusyResponder busy(listener, peer, utc_now_iso8601(), options.allow);
+      // What this client's session needs (the busy responder's eventfd and thread, ...) may
+      // fail like the session itself, out of descriptors: the client hears why, the server
+      // goes on.
+      std::optional<BusyResponder> busy;
       try {
+        busy.emplace(listener, peer, utc_now_iso8601(), options.allow);
         serve_client(control, options, stop_fd, log, asked);
       } catch (const Error& e) {
         failure = e;
