@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/argument_bounds.h"
 #include "cli/parse_error.h"
 #include "cli/subcommands.h"
 #include "core/exit_codes.h"
@@ -31,6 +32,12 @@ static int run_command_line(int argc, char** argv) {
   if (argc < 2) {
     print_usage(std::cerr);
     return static_cast<int>(ExitCode::kUsage);
+  }
+  try {
+    rdmabench::check_argument_lengths(argc, argv, rdmabench::longest_argument());
+  } catch (const rdmabench::Error& e) {
+    std::cerr << "rdmabench: " << e.what() << "\n";
+    return static_cast<int>(e.exit_code());
   }
   const std::string_view name = argv[1];
   if (name == "-h" || name == "--help" || name == "help") {

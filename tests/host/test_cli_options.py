@@ -1,6 +1,7 @@
 """rdmabench's own option checks, which come before any device is needed (so they run here)."""
 import os
 import re
+import resource
 import subprocess
 from pathlib import Path
 
@@ -500,3 +501,33 @@ def test_a_run_that_says_what_to_run_gets_no_note(args):
 def test_an_unknown_profile_is_refused():
     proc = rdmabench("run", "127.0.0.1", "--profile", "fast")
     assert proc.returncode == 2 and "--profile: unknown 'fast' (quick, full)" in proc.stderr
+
+
+def commands():
+    """The commands rdmabench's own usage lists."""
+    usage = rdmabench("--help").stdout
+    listed = usage.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
+    return [line.split("\t")[0].strip() for line in listed.splitlines()]
+
+
+def smaller_stack(kib):
+    return lambda: resource.setrlimit(resource.RLIMIT_STACK, (kib * 1024, kib * 1024))
+
+
+def test_no_argument_of_any_length_crashes_any_command():
+    """An option of about 35,000 characters (and a number of as many digits) crashed every
+    command with SIGSEGV: cxxopts' std::regex recurses once a character. Under a 1 MiB stack,
+    4,096 characters did."""
+    listed = commands()
+    assert "run" in listed and "serve" in listed, listed
+    for command in listed:
+        for argument in ("--" + "a" * 35_000, "--port=" + "1" * 35_000):
+            proc = rdmabench(command, argument)
+            assert proc.returncode == 2 and "bytes long" in proc.stderr, (command, proc.stderr)
+    for args, named in ((("run", "h", "--iters", "1" * 100_000), "argument 4 ('1111"),
+                        (("run", "h", "--pattern=" + "w" * 50_000), "argument 3 ('--pattern=www")):
+        proc = rdmabench(*args)
+        assert proc.returncode == 2 and named in proc.stderr, proc.stderr[:300]
+    small = subprocess.run([str(EXE), "run", "h", "--iters", "1" * 4000], capture_output=True,
+                           text=True, timeout=30, preexec_fn=smaller_stack(1024))
+    assert small.returncode == 2 and "ulimit -s" in small.stderr, small.stderr[:300]
