@@ -183,12 +183,13 @@ def test_foreign_json_exits_2(sweep, write_json):
         assert why in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_missing_counter_and_missing_spec_exit_2(sweep, write_json):
+def test_a_missing_counter_is_exit_2_and_a_missing_spec_breaks_the_schema_exit_13(sweep, write_json):
     first = json.loads(json.dumps(sweep))
     del first["benchmarks"][0]["bytes_per_second"]
     proc = run_tool("compare", write_json(first, "a.json"), FIXTURE)
     assert proc.returncode == 2 and "bytes_per_second" in proc.stderr
-    # The tools read each row's spec, never its name: a row without one is refused, naming it.
+    # The tools read each row's spec, never its name: a row without one is refused, naming it,
+    # as a file that breaks the results schema (README: exit 13).
     for broken in (None, {"pattern": "send"}, dict(sweep["benchmarks"][1]["rdmabench_spec"], size="64")):
         doc = json.loads(json.dumps(sweep))
         row = doc["benchmarks"][1]
@@ -197,7 +198,7 @@ def test_missing_counter_and_missing_spec_exit_2(sweep, write_json):
         else:
             row["rdmabench_spec"] = broken
         proc = run_tool("compare", write_json(doc, "b.json"), FIXTURE)
-        assert proc.returncode == 2, broken
+        assert proc.returncode == 13, broken
         assert row["name"] in proc.stderr and "rdmabench_spec" in proc.stderr, proc.stderr
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
 
@@ -268,7 +269,7 @@ def test_schema_2_is_read_as_rc_and_schema_3_must_name_its_transport(write_json)
     assert proc.returncode == 0 and "no regression" in proc.stdout, proc.stdout + proc.stderr
     del new["benchmarks"][1]["rdmabench_spec"]["transport"]
     proc = run_tool("compare", OLD_SWEEP, write_json(new, "no-transport.json"))
-    assert proc.returncode == 2 and "transport" in proc.stderr, proc.stderr
+    assert proc.returncode == 13 and "'transport' is a required property" in proc.stderr, proc.stderr
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
 
 
@@ -302,7 +303,7 @@ def test_a_post_list_row_is_a_scale_of_its_own_never_the_plain_line(sweep, write
     every = [b for b in run.select("bw", "send", "busy", scale=None) if b.size == 4096]
     assert sorted(b.scale for b in every) == ["", "post_list:8"]
     chained["rdmabench_spec"]["post_list"] = "8"
-    with pytest.raises(rr.ResultsError, match="no valid rdmabench_spec"):
+    with pytest.raises(rr.ResultsError, match=r"rdmabench_spec\.post_list .*'8' is not of type"):
         rr.load(write_json(doc, "bad.json"))
 
 
@@ -321,15 +322,17 @@ def test_an_srq_row_is_a_scale_of_its_own_never_the_plain_line(sweep, write_json
     every = [b for b in run.select("bw", "send", "busy", scale=None) if b.size == 4096]
     assert sorted(b.scale for b in every) == ["", "srq"]
     shared["rdmabench_spec"]["srq"] = "yes"
-    with pytest.raises(rr.ResultsError, match="no valid rdmabench_spec"):
+    with pytest.raises(rr.ResultsError, match=r"rdmabench_spec\.srq .*'yes' is not of type"):
         rr.load(write_json(doc, "bad.json"))
 
 
 def test_what_the_wire_saw_is_shown_beside_the_verdict(sweep, write_json):
     """A row whose ports retransmitted says so in the wire column, BASE/NEW, from the engine's
     list of counters that mean trouble (the context's, not one of compare's own)."""
-    alarms = [{"counter": "hw_completer_retry_err", "means": "retransmission", "flags_row": True},
-              {"counter": "hw_np_cnp_sent", "means": "congestion", "flags_row": False}]
+    alarms = [{"counter": "hw_completer_retry_err", "means": "retransmission", "flags_row": True,
+               "resend_episode": True},
+              {"counter": "hw_np_cnp_sent", "means": "congestion", "flags_row": False,
+               "resend_episode": False}]
     base, new = copy.deepcopy(sweep), copy.deepcopy(sweep)
     for doc in (base, new):
         doc["context"]["rdmabench_device_alarms"] = alarms
@@ -346,7 +349,7 @@ def test_what_the_wire_saw_is_shown_beside_the_verdict(sweep, write_json):
     assert not [r for n, r in rows.items() if "retransmission" in r and not n.startswith("write/bw/busy/65536")]
     new["context"]["rdmabench_device_alarms"] = [{"counter": 5}]
     proc = run_tool("compare", write_json(base, "base.json"), write_json(new, "bad.json"))
-    assert proc.returncode == 2 and "rdmabench_device_alarms" in proc.stderr, proc.stderr
+    assert proc.returncode == 13 and "rdmabench_device_alarms" in proc.stderr, proc.stderr
 
 
 def test_junit_has_a_case_per_row_and_a_failure_with_figures_per_regression(sweep, write_json,

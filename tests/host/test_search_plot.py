@@ -53,18 +53,18 @@ def test_one_figure_per_finding(tmp_path, write_json):
     assert "bandwidth-falls-with-qps" in svg and "pattern send" in svg and "qps" in svg
 
 
-def test_a_report_it_cannot_draw_is_exit_2(tmp_path, write_json):
-    for damage, said in [(lambda d: d["findings"][0].pop("line"), "needs rule, says"),
-                         (lambda d: d["findings"][0].update(line=[]), "holds no point"),
-                         (lambda d: d["findings"][0]["line"][0]["band"].update(low=99),
-                          "out of order"),
-                         (lambda d: d["findings"][0]["line"][1].update(band={"low": "x"}),
-                          "needs numbers")]:
+def test_a_report_it_cannot_draw_is_exit_13_when_it_breaks_its_schema_else_2(tmp_path, write_json):
+    broken = "does not follow docs/search.schema.json"
+    for damage, code, said in [
+            (lambda d: d["findings"][0].pop("line"), 13, "'line' is a required property"),
+            (lambda d: d["findings"][0].update(line=[]), 2, "holds no point"),
+            (lambda d: d["findings"][0]["line"][0]["band"].update(low=99), 2, "out of order"),
+            (lambda d: d["findings"][0]["line"][1].update(band={"low": "x"}), 13, "band")]:
         doc = report()
         damage(doc)
         proc = run_tool("plot", write_json(doc, "bad.json"), "--out", tmp_path / "figures")
-        assert proc.returncode == 2, (said, proc.stderr)
-        assert said in proc.stderr, proc.stderr
+        assert proc.returncode == code, (said, proc.stderr)
+        assert said in proc.stderr and (broken in proc.stderr) == (code == 13), proc.stderr
 
 
 def test_a_search_report_is_not_drawn_with_run_results(tmp_path, write_json):

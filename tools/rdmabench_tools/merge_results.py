@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from rdmabench_tools import rdmabench_results as rr
+from rdmabench_tools import json_input, rdmabench_results as rr
 from rdmabench_tools import results_upgrade
 
 # What every run of one file must share: the figures mean the same only then.
@@ -29,7 +29,7 @@ def value_at(context, path):
 
 def as_schema_5(path):
     """The file's document in schema 5's layout (rr.load has checked it)."""
-    doc = json.loads(Path(path).read_text())
+    doc = json_input.read_json(path)
     if doc["context"].get("rdmabench_schema") != results_upgrade.SCHEMA:
         doc = results_upgrade.upgrade(doc, rr.catalogue_entry)
     return doc

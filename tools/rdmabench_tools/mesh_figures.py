@@ -3,7 +3,7 @@ counter the report lists under "heatmaps" (the judged figure first), rows the cl
 columns the server rank. Colours run from half to one and a half times the map's median (red
 the worse end); slow pairs are boxed in red and slow hosts' labels are red. What is drawn,
 and which way is better, is whatever the report says."""
-import json
+from rdmabench_tools import exit_codes, json_input, validate_results
 
 SCHEMA_PREFIX = "rdmabench-mesh/"
 GBITS = 8e-9  # bytes/s -> Gb/s
@@ -11,23 +11,32 @@ COLOUR_SPAN = 0.5  # the colour scale runs from 0.5 to 1.5 times each map's medi
 
 
 class MeshError(Exception):
-    pass
+    """A mesh report that cannot be drawn; exit_code as for a results file (13: it breaks
+    docs/mesh.schema.json; 2: it cannot be read as one)."""
+
+    def __init__(self, message, exit_code=exit_codes.USAGE):
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 def is_mesh_report(path):
     """True for a mesh report, False for anything else that parses as JSON; raises MeshError
     for what cannot be read."""
     try:
-        doc = json.loads(open(path).read())
-    except OSError as e:
-        raise MeshError(f"cannot read {path}: {e.strerror}")
-    except ValueError as e:
-        raise MeshError(f"{path}: not JSON ({e})")
+        doc = json_input.read_json(path)
+    except json_input.JsonInputError as e:
+        raise MeshError(str(e)) from None
     return isinstance(doc, dict) and str(doc.get("context", {}).get("schema", "")).startswith(SCHEMA_PREFIX)
 
 
 def load_mesh(path):
-    doc = json.loads(open(path).read())
+    try:
+        doc = json_input.read_json(path)
+    except json_input.JsonInputError as e:
+        raise MeshError(str(e)) from None
+    if found := validate_results.problems(doc):
+        raise MeshError(f"{path}: does not follow docs/mesh.schema.json ({len(found)} problems; "
+                        f"first: {found[0][:300]})", exit_codes.INVALID_FILE)
     try:
         for b in doc["benchmarks"]:
             for h in b["heatmaps"]:

@@ -4,14 +4,14 @@ One concern: turn a results file into checked, typed data, or fail with a one-li
 ResultsError that names the file and what is wrong. tools/plot and tools/compare share it.
 """
 
-import json
+import functools
 import math
 import re
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rdmabench_tools import results_upgrade
+from rdmabench_tools import exit_codes, json_input, results_upgrade, validate_results
 
 # Schema 2: each row carries its spec as an object (rdmabench_spec), the context is typed and
 # holds the counter catalogue. Schema 1 rows carried their spec only in their name. Schema 5
@@ -31,7 +31,18 @@ _PER_QP = re.compile(r"^qp(?P<index>\d+)_bytes_per_second$")
 
 
 class ResultsError(Exception):
-    """A results file that cannot be used; str() is a one-line message naming the file."""
+    """A results file that cannot be used; str() is a one-line message naming the file, and
+    exit_code what a tool exits with for it: 13 (invalid_file) when it breaks the results
+    schema, 2 (usage) when it cannot be read as one at all."""
+
+    def __init__(self, message, exit_code=exit_codes.USAGE):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+@functools.cache
+def _schema_check():
+    return validate_results.validator()
 
 
 @dataclass(frozen=True)
@@ -270,13 +281,9 @@ def _document(where, path):
     """The file's JSON, checked to be Google Benchmark's layout with an rdmabench schema this
     reader takes, in schema 5's layout."""
     try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise ResultsError(f"{where}: cannot read: {e.strerror}") from None
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ResultsError(f"{where}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+        doc = json_input.read_json(path, where)
+    except json_input.JsonInputError as e:
+        raise ResultsError(str(e)) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list) \
             or not isinstance(doc.get("context"), dict):
         raise ResultsError(f"{where}: not Google Benchmark JSON (needs 'context' and 'benchmarks')")
@@ -290,12 +297,29 @@ def _document(where, path):
     if schema not in SUPPORTED_SCHEMAS:
         raise ResultsError(f"{where}: rdmabench schema {schema} is not supported here "
                            f"(supported: {', '.join(map(str, sorted(SUPPORTED_SCHEMAS)))}); update the tools")
-    if schema == results_upgrade.SCHEMA:
-        return doc, schema
-    try:
-        return results_upgrade.upgrade(doc, catalogue_entry), schema
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise ResultsError(f"{where}: a schema {schema} file this reader cannot convert: {e!r}") from None
+    if schema != results_upgrade.SCHEMA:
+        try:
+            doc = results_upgrade.upgrade(doc, catalogue_entry)
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise ResultsError(f"{where}: a schema {schema} file this reader cannot convert: {e!r}") \
+                from None
+    _check_schema(where, doc)
+    return doc, schema
+
+
+def _check_schema(where, doc):
+    """ResultsError (13) with the first way `doc` breaks docs/results.schema.json, naming the
+    benchmark row it lies in."""
+    errors = sorted(_schema_check().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    if not errors:
+        return
+    first, place = errors[0], list(errors[0].absolute_path)
+    row = ""
+    if len(place) > 1 and place[0] == "benchmarks" and isinstance(place[1], int):
+        name = doc["benchmarks"][place[1]].get("name") if isinstance(doc["benchmarks"][place[1]], dict) else None
+        row = f" ('{str(name)[:100]}')" if name is not None else ""
+    raise ResultsError(f"{where}: does not follow docs/results.schema.json ({len(errors)} problems; "
+                       f"first: {first.json_path}{row}: {first.message[:300]})", exit_codes.INVALID_FILE)
 
 
 def _benchmarks(where, rows, schema):

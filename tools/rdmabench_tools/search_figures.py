@@ -3,13 +3,30 @@ the search measured along the rule's option through it, each with its median and
 its repetitions), the finding's two points ringed in red, titled by the rule's sentence. A
 rule of one point (resends) is drawn as that point's band. What is drawn is what the report
 holds; no rule or option is named here."""
+import functools
 import json
+from pathlib import Path
+
+import jsonschema
+
+from rdmabench_tools import exit_codes, json_input
 
 SCHEMA = "rdmabench-search/1"
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "search.schema.json"
+
+
+@functools.cache
+def _search_schema():
+    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
 
 
 class SearchError(Exception):
-    pass
+    """A search report that cannot be drawn; exit_code as for a results file (13: it breaks
+    docs/search.schema.json; 2: it cannot be read as one)."""
+
+    def __init__(self, message, exit_code=exit_codes.USAGE):
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 def is_search_report(doc):
@@ -30,13 +47,14 @@ def load_search(path):
     """The report's findings, each checked for what a figure needs; SearchError says what is
     missing."""
     try:
-        doc = json.loads(open(path).read())
-    except OSError as e:
-        raise SearchError(f"cannot read {path}: {e.strerror}")
-    except ValueError as e:
-        raise SearchError(f"{path}: not JSON ({e})")
+        doc = json_input.read_json(path)
+    except json_input.JsonInputError as e:
+        raise SearchError(str(e)) from None
     if not is_search_report(doc) or not isinstance(doc.get("findings"), list):
         raise SearchError(f"{path}: not an {SCHEMA} report")
+    if found := [f"{e.json_path}: {e.message[:300]}" for e in _search_schema().iter_errors(doc)]:
+        raise SearchError(f"{path}: does not follow docs/search.schema.json ({len(found)} "
+                          f"problems; first: {found[0]})", exit_codes.INVALID_FILE)
     for i, f in enumerate(doc["findings"]):
         where = f"{path}: finding {i + 1}"
         if not isinstance(f, dict) or not all(k in f for k in ("rule", "says", "counter", "line", "low")):

@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from rdmabench_tools import rdmabench_results as rr
+from rdmabench_tools import json_input, rdmabench_results as rr
 from rdmabench_tools import results_upgrade
 from rdmabench_tools.exit_codes import USAGE
 
@@ -24,7 +24,7 @@ def main(argv):
         except rr.ResultsError as e:
             print(f"upgrade_results: {e}", file=sys.stderr)
             return USAGE
-        doc = json.loads(Path(name).read_text())
+        doc = json_input.read_json(name)
         schema = doc["context"]["rdmabench_schema"]
         if schema == results_upgrade.SCHEMA:
             print(f"{name}: schema {schema} already")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import jsonschema
 
+from rdmabench_tools import json_input
 from rdmabench_tools.exit_codes import INVALID_FILE, USAGE
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -44,10 +45,9 @@ def main(argv):
     worst = 0
     for name in argv:
         try:
-            text = sys.stdin.read() if name == "-" else Path(name).read_text()
-            doc = json.loads(text)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            print(f"{name}: cannot read as JSON: {e}", file=sys.stderr)
+            doc = json_input.read_json(name)
+        except json_input.JsonInputError as e:
+            print(f"cannot read as JSON: {e}", file=sys.stderr)
             worst = max(worst, USAGE)
             continue
         found, schema = problems(doc), schema_path(doc).name

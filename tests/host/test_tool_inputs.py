@@ -1,0 +1,71 @@
+"""What the tools do with a file nobody should trust (issue: "a command line no input can
+crash"): tools/compare died with a Python traceback on a file that is not UTF-8, passed
+anything under --threshold nan or inf, and neither it nor tools/plot checked a file against its
+schema, so negative bandwidth was drawn and judged where the README promises exit 13. A file
+nested deeper than Python's recursion limit ended every reader with a RecursionError. Each is
+now a one-line error and its exit code."""
+import copy
+import json
+
+import pytest
+
+from conftest import FIXTURE, run_tool
+
+READERS = [("compare", lambda bad: (bad, FIXTURE)),
+           ("plot", lambda bad: (bad, "--out", "/tmp/rdmabench-tool-inputs")),
+           ("validate_results", lambda bad: (bad,))]
+
+
+def one_line_error(proc):
+    return proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+@pytest.fixture
+def sweep():
+    return json.loads(FIXTURE.read_text())
+
+
+@pytest.mark.parametrize("tool, args", READERS)
+def test_a_file_that_is_not_utf8_is_a_one_line_error(tool, args, tmp_path):
+    bad = tmp_path / "latin1.json"
+    bad.write_bytes(FIXTURE.read_bytes().replace(b'"rdmabench_schema"', b'"rdmabench_\xe9schema"', 1))
+    proc = run_tool(tool, *args(bad))
+    assert proc.returncode == 2 and "not UTF-8 text (byte" in proc.stderr, proc.stderr[-2000:]
+    assert one_line_error(proc), proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize("tool, args", READERS)
+def test_a_file_nested_deeper_than_any_of_ours_is_a_one_line_error(tool, args, tmp_path):
+    bad = tmp_path / "deep.json"
+    bad.write_text('{"context": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    proc = run_tool(tool, *args(bad))
+    assert proc.returncode == 2 and "nests deeper than 64 levels" in proc.stderr, proc.stderr[-2000:]
+    assert one_line_error(proc), proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize("option", ["--threshold", "--latency-threshold", "--single-threshold"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_a_threshold_that_is_no_percentage_is_refused(option, value):
+    proc = run_tool("compare", FIXTURE, FIXTURE, option, value)
+    assert proc.returncode == 2 and "give a percentage" in proc.stderr, proc.stderr
+
+
+def test_alpha_nan_is_refused():
+    proc = run_tool("compare", FIXTURE, FIXTURE, "--alpha", "nan")
+    assert proc.returncode == 2 and "--alpha" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("counter", ["bytes_per_second", "real_time"])
+def test_a_negative_figure_breaks_the_schema_exit_13_in_compare_and_plot(counter, sweep, tmp_path):
+    doc = copy.deepcopy(sweep)
+    row = next(r for r in doc["benchmarks"] if r.get("run_type") != "aggregate")
+    row[counter] = -abs(row[counter]) - 1
+    bad = tmp_path / "negative.json"
+    bad.write_text(json.dumps(doc))
+    for proc in (run_tool("compare", FIXTURE, bad),
+                 run_tool("plot", bad, "--out", tmp_path / "figures")):
+        assert proc.returncode == 13, proc.stdout[-1000:] + proc.stderr[-2000:]
+        assert "does not follow docs/results.schema.json" in proc.stderr and counter in proc.stderr, \
+            proc.stderr
+        assert row["name"] in proc.stderr and one_line_error(proc), proc.stderr
+    assert not (tmp_path / "figures").exists() or not list((tmp_path / "figures").iterdir())
