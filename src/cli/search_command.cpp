@@ -9,6 +9,7 @@
 #include "cli/search_dimensions.h"
 #include "cli/serve_search_target.h"
 #include "cli/unknown_options.h"
+#include "core/bounded_json.h"
 #include "core/error.h"
 #include "core/exit_codes.h"
 #include "core/output_file.h"
@@ -161,11 +162,9 @@ std::string clock_text(double s) {
 void keep_state(const SearchRequest& r, const SearchSpace& space, const nlohmann::json& settings,
                 MeasuredPoints& measured) {
   if (std::filesystem::exists(r.state_file)) {
-    std::ifstream in(r.state_file);
-    const nlohmann::json state = nlohmann::json::parse(in, nullptr, false);
-    if (state.is_discarded())
-      throw Error(ExitCode::kInvalidFile,
-                  "search state file " + r.state_file + ": not JSON (remove it to start anew)");
+    const nlohmann::json state =
+        read_bounded_json_file(r.state_file, kFileBounds, ExitCode::kInvalidFile,
+                               "search state file " + r.state_file + " (remove it to start anew)");
     restore_search_state(state, space, settings, measured);
     std::cerr << "rdmabench search: resuming " << r.state_file << ": " << measured.all().size()
               << " points, " << clock_text(measured.spent()) << " spent\n";
@@ -205,11 +204,8 @@ void list_rules() {
 
 int run_replay(const cxxopts::ParseResult& args, const SearchRequest& r) {
   const std::string path = args["replay"].as<std::string>();
-  std::ifstream in(path);
-  if (!in) throw Error(ExitCode::kUsage, "--replay: cannot read " + path);
-  const nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
-  if (report.is_discarded())
-    throw Error(ExitCode::kInvalidFile, "--replay: " + path + " is not JSON");
+  const nlohmann::json report =
+      read_bounded_json_file(path, kFileBounds, ExitCode::kInvalidFile, "--replay " + path);
   const SearchSpace space = space_from_json(report.value("space", nlohmann::json()));
   ServeSearchTarget target(space, r.target);
   const std::string label = args["replay-label"].as<std::string>();

@@ -1,5 +1,8 @@
 #include "core/bounded_json.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include "core/printable_text.h"
 
 namespace rdmabench {
@@ -37,6 +40,20 @@ nlohmann::json parse_bounded_json(std::string_view text, JsonBounds bounds, Exit
   nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
   if (value.is_discarded()) throw Error(code, what + ": not JSON");
   return value;
+}
+
+nlohmann::json read_bounded_json_file(const std::string& path, JsonBounds bounds, ExitCode code,
+                                      const std::string& what) {
+  std::error_code failed;
+  const std::uintmax_t size = std::filesystem::file_size(path, failed);
+  if (failed) throw Error(ExitCode::kUsage, what + ": cannot read it (" + failed.message() + ")");
+  if (size > bounds.max_bytes)
+    throw Error(code, what + ": is longer than " + std::to_string(bounds.max_bytes) + " bytes");
+  std::ifstream in(path, std::ios::binary);
+  std::string text(static_cast<std::size_t>(size), '\0');
+  if (!in.read(text.data(), static_cast<std::streamsize>(size)))
+    throw Error(ExitCode::kUsage, what + ": cannot read it");
+  return parse_bounded_json(text, bounds, code, what);
 }
 
 std::string json_excerpt(const nlohmann::json& value, std::size_t limit) {

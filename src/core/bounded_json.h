@@ -33,6 +33,12 @@ std::string json_bounds_problem(std::string_view text, JsonBounds bounds);
 nlohmann::json parse_bounded_json(std::string_view text, JsonBounds bounds, ExitCode code,
                                   const std::string& what);
 
+// The JSON in the file at `path`, within `bounds` (its size checked before it is read);
+// Error(code, what + ": " + the problem) when it is not bounded JSON, Error(kUsage) when it
+// cannot be read at all.
+nlohmann::json read_bounded_json_file(const std::string& path, JsonBounds bounds, ExitCode code,
+                                      const std::string& what);
+
 // A value as text for an error or a log: at most `limit` bytes, printable ASCII (other bytes,
 // and bytes of a string that is not UTF-8, escaped), never throwing.
 std::string json_excerpt(const nlohmann::json& value, std::size_t limit = 40);

@@ -9,6 +9,7 @@
 
 #include "control/background_server.h"
 #include "control/busy_responder.h"
+#include "core/bounded_json.h"
 #include "core/error.h"
 #include "core/fabric.h"
 #include "core/output_file.h"
@@ -93,7 +94,8 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
 nlohmann::json meet(const MpiWorld& world, const nlohmann::json& mine) {
   nlohmann::json hosts = nlohmann::json::array();
   for (const std::string& text : world.all_gather(mine.dump()))
-    hosts.push_back(nlohmann::json::parse(text));
+    hosts.push_back(
+        parse_bounded_json(text, kMessageBounds, ExitCode::kConnection, "mesh: a rank's identity"));
   for (const auto& h : hosts)
     if (h.contains("error"))
       throw Error(
@@ -211,7 +213,9 @@ int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& host
   if (world.rank() == 0) {
     std::vector<PairResult> results;
     for (const std::string& text : gathered)
-      for (const auto& r : nlohmann::json::parse(text)) results.push_back(PairResult::from_json(r));
+      for (const auto& r :
+           parse_bounded_json(text, kFileBounds, ExitCode::kConnection, "mesh: a rank's pairs"))
+        results.push_back(PairResult::from_json(r));
     const nlohmann::json report =
         mesh_report(mesh_context(world, job, rounds, scope), hosts,
                     best_of_repetitions(std::move(results)), job.judge, scope);

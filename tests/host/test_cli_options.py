@@ -531,3 +531,13 @@ def test_no_argument_of_any_length_crashes_any_command():
     small = subprocess.run([str(EXE), "run", "h", "--iters", "1" * 4000], capture_output=True,
                            text=True, timeout=30, preexec_fn=smaller_stack(1024))
     assert small.returncode == 2 and "ulimit -s" in small.stderr, small.stderr[:300]
+
+
+def test_a_search_report_to_replay_is_read_within_bounds(tmp_path):
+    """A report nested 100,000 deep ended `search --replay` with an internal error (exit 1)."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    proc = rdmabench("search", "127.0.0.1", "--replay", str(deep))
+    assert proc.returncode == 13 and "nests deeper than 64 levels" in proc.stderr, proc.stderr
+    proc = rdmabench("search", "127.0.0.1", "--replay", str(tmp_path / "absent.json"))
+    assert proc.returncode == 2 and "cannot read it" in proc.stderr, proc.stderr
