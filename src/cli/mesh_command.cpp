@@ -113,7 +113,10 @@ cxxopts::Options mesh_options() {
       "the repetitions' spread), or auto: all up to 64 ranks, heatmaps beyond (a 1024-rank "
       "report of every counter would take gigabytes)",
       cxxopts::value<std::string>()->default_value("auto"))("verbose", "Log every rank's server")(
-      "h,help", "Show help");
+      "key",
+      "A key file (at least 32 bytes, mode 600) every rank holds: each rank's server asks for "
+      "it, and each rank proves it to the others' (see serve --key)",
+      cxxopts::value<std::string>())("h,help", "Show help");
   return options;
 }
 
@@ -209,6 +212,7 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   r.matrices = args["matrices"].as<std::string>();
   parse_matrix_scope(r.matrices, 0);  // a bad word fails here, on every rank, before MPI
   r.verbose = args.count("verbose") > 0;
+  if (args.count("key")) r.key = SharedKey::from_file(args["key"].as<std::string>());
   for (const auto& kv : args.arguments()) r.params[kv.key()] = kv.value();
   return r;
 }

@@ -153,7 +153,9 @@ void add_connection(cxxopts::Options& options) {
       "wait", "Seconds to wait for a server that is busy with another client",
       cxxopts::value<double>()->default_value("120"))(
       "no-wait", "Fail at once when the server is busy with another client")(
-      "key", "A copy of the server's --key file, for a server that asks for one",
+      "key",
+      "A copy of the server's --key file: the server must prove it holds it too (a "
+      "server that asks for no key is refused)",
       cxxopts::value<std::string>());
 }
 

@@ -69,7 +69,9 @@ cxxopts::Options search_options() {
       "d,device", "Local RDMA device (default: the first)",
       cxxopts::value<std::string>()->default_value(""))(
       "timeout", "Seconds any blocking step may take",
-      cxxopts::value<double>()->default_value("5"))("h,help", "This help");
+      cxxopts::value<double>()->default_value("5"))(
+      "key", "A copy of the server's --key file (see run --key)", cxxopts::value<std::string>())(
+      "h,help", "This help");
   o.parse_positional({"host"});
   return o;
 }
@@ -99,6 +101,10 @@ SearchRequest request_of(const cxxopts::ParseResult& args) {
   if (port == 0 || port > 65535) throw Error(ExitCode::kUsage, "--port must be 1..65535");
   r.target.port = static_cast<uint16_t>(port);
   r.target.device = args["device"].as<std::string>();
+  if (args.count("key")) {
+    r.target.key_file = args["key"].as<std::string>();
+    r.target.key = SharedKey::from_file(r.target.key_file);
+  }
   const double timeout = args["timeout"].as<double>();
   if (!(timeout > 0 && timeout <= 3600))
     throw Error(ExitCode::kUsage, "--timeout must be above 0 and at most 3600");
@@ -186,7 +192,8 @@ int run_search_request(const SearchSpace& space, const SearchRequest& r) {
   const SearchResult result = run_search(space, registered_rules(), measured, r.method, r.seed);
   write_json(r.state_file, search_state_json(space, measured, settings));
   SearchReportContext context{
-      "rdmabench run " + r.target.host + " --port " + std::to_string(r.target.port) + " --cm oob",
+      "rdmabench run " + r.target.host + " --port " + std::to_string(r.target.port) + " --cm oob" +
+          (r.target.key_file.empty() ? "" : " --key " + r.target.key_file),
       settings, measured.spent(), measured.all().size(), r.target.iterations};
   context.settings["budget_s"] = r.budget_s;
   write_json(r.out_file, search_report_json(space, result, context, measured));

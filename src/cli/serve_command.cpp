@@ -26,8 +26,9 @@ void add_lockdown_options(cxxopts::Options& options) {
       "others are refused before they are heard",
       cxxopts::value<std::string>())(
       "key",
-      "A shared secret file (at least 16 bytes, mode 600) a client must prove it holds "
-      "(run --key with a copy), by challenge and response: the key never crosses the wire",
+      "A shared secret file (at least 32 bytes, mode 600) that server and client (run --key "
+      "with a copy) each prove they hold, by challenge and response; every control message "
+      "after is authenticated, and the key never crosses the wire (docs/security.md)",
       cxxopts::value<std::string>())(
       "max-duration", "Seconds any one client may hold the server, every run included",
       cxxopts::value<double>())("max-memory",

@@ -95,12 +95,6 @@ bool ServeSearchTarget::accepts(const Point& point) const {
 
 Observation ServeSearchTarget::measured(const TestSpec& spec, uint64_t iterations,
                                         unsigned repetitions) {
-  if (!session_) {
-    session_ = connect_when_free(
-        options_.host, options_.port,
-        BootstrapOptions::client(options_.host, options_.device, options_.timeout, local_.ib_port),
-        {}, std::cerr);
-  }
   session_->setup(spec);
   std::vector<uint64_t> samples;
   BenchmarkMeasurement m(*session_, spec, {{iterations, 0, 0}, options_.warmup, {}, false},
@@ -113,6 +107,13 @@ Observation ServeSearchTarget::measured(const TestSpec& spec, uint64_t iteration
 
 Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions) {
   const auto start = std::chrono::steady_clock::now();
+  // Reaching the server, and the key's handshake, are the search's, not the point's: a server
+  // that cannot be reached or refuses this client ends the search with that error.
+  if (!session_)
+    session_ = connect_when_free(
+        options_.host, options_.port,
+        BootstrapOptions::client(options_.host, options_.device, options_.timeout, local_.ib_port),
+        {}, std::cerr, options_.key ? &*options_.key : nullptr);
   Observation o;
   try {
     o = measured(spec_of(point), iterations_at(point, options_.iterations), repetitions);

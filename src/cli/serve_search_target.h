@@ -8,10 +8,12 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "control/client_session.h"
+#include "net/shared_key.h"
 #include "runner/bootstrap_choice.h"
 #include "search/search_space.h"
 #include "search/search_target.h"
@@ -27,6 +29,8 @@ struct ServeTargetOptions {
   uint64_t iterations = 2000;  // messages per timed run
   uint64_t warmup = 16;
   std::vector<std::string> extra;  // run options given to every point (--gid-index 1, ...)
+  std::string key_file;            // --key, for the report's run lines
+  std::optional<SharedKey> key;    // proved to a server that asks for it
 };
 
 class ServeSearchTarget : public SearchTarget {

@@ -3,6 +3,7 @@
 #include "connect/peer_buffer.h"
 #include "core/printable_text.h"
 #include "net/message_fields.h"
+#include "net/shared_key.h"
 
 namespace rdmabench {
 
@@ -15,8 +16,16 @@ void ready_cm_stream(QpStream& s, bool receives) {
   if (s.spec().qp_timeout) s.cm_id()->set_ack_timeout(static_cast<uint8_t>(*s.spec().qp_timeout));
 }
 
-rdma_conn_param conn_param(const QpStream& s) {
+// Each setup's rdma_cm connections carry a token the server gave its client over the control
+// channel (in "cm_listen"), as private data: the listener takes no connection request from
+// anyone else, during the setup's window, than the client it is serving (who alone holds it,
+// and, with serve --key, has proved the key). Hex text, so it is its own length.
+constexpr size_t kTokenLength = 32;
+
+rdma_conn_param conn_param(const QpStream& s, const std::string& token = {}) {
   rdma_conn_param p{};
+  p.private_data = token.empty() ? nullptr : token.data();
+  p.private_data_len = static_cast<uint8_t>(token.size());
   p.initiator_depth = static_cast<uint8_t>(s.rd_atomic());
   p.responder_resources = static_cast<uint8_t>(s.rd_atomic());
   p.retry_count = 7;
@@ -50,6 +59,24 @@ void await_connect_request(CmEventChannel& listen_channel, ControlChannel& contr
                                          "' instead of connecting");
 }
 
+// The next connection request that carries `token`, within `timeout`; a request without it
+// is rejected (and logged nowhere: the client hears of it) and the wait goes on.
+CmEventChannel::Event bound_connect_request(CmEventChannel& listen_channel, ControlChannel& control,
+                                            const std::string& token,
+                                            std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::max(
+        std::chrono::milliseconds(1),
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
+    await_connect_request(listen_channel, control, left);
+    auto request = listen_channel.expect(RDMA_CM_EVENT_CONNECT_REQUEST, left);
+    if (request.private_data.substr(0, token.size()) == token) return request;
+    CmEventChannel discard;
+    CmId(request.id, discard).reject();  // and destroyed
+  }
+}
+
 // rdma_cm's last step on both sides: each stream's buffer, the client's first.
 void exchange_buffers(ControlChannel& control, Endpoint& ep, bool client) {
   if (client)
@@ -68,6 +95,9 @@ std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec&
                                         const BootstrapOptions& options) {
   const auto listen = control.receive("cm_listen");
   const auto port = unsigned_as<uint16_t>(listen, {"cm_listen"}, "port", 1);
+  const std::string token = string_field(listen, {"cm_listen"}, "token");
+  if (token.size() != kTokenLength)
+    throw_bad_field({"cm_listen"}, "token", "must be " + std::to_string(kTokenLength) + " bytes");
   std::unique_ptr<Endpoint> ep;
   for (uint32_t i = 0; i < spec.qps; ++i) {
     StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
@@ -79,7 +109,7 @@ std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec&
     QpStream& s = ep->add_stream(std::move(c));
     ready_cm_stream(s, spec.client_receives());
     try {
-      s.cm_id()->connect(conn_param(s), options.timeout);
+      s.cm_id()->connect(conn_param(s, token), options.timeout);
     } catch (const Error&) {
       raise_peer_error(control);
       throw;
@@ -94,11 +124,11 @@ std::unique_ptr<Endpoint> rdmacm_server(ControlChannel& control, const TestSpec&
   CmEventChannel listen_channel;
   CmId listener(listen_channel, spec.transport->cm_port_space);
   listener.listen(control.socket().local_address(), 0);
-  control.send({{"type", "cm_listen"}, {"port", listener.local_port()}});
+  const std::string token = new_challenge().substr(0, kTokenLength);
+  control.send({{"type", "cm_listen"}, {"port", listener.local_port()}, {"token", token}});
   std::unique_ptr<Endpoint> ep;
   for (uint32_t i = 0; i < spec.qps; ++i) {
-    await_connect_request(listen_channel, control, options.timeout);
-    const auto request = listen_channel.expect(RDMA_CM_EVENT_CONNECT_REQUEST, options.timeout);
+    const auto request = bound_connect_request(listen_channel, control, token, options.timeout);
     StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
     c.id = std::make_unique<CmId>(request.id, *c.channel);
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kServer);

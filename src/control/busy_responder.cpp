@@ -15,15 +15,16 @@
 namespace rdmabench {
 
 namespace {
-constexpr std::chrono::milliseconds kHelloWait{2000};
 constexpr std::chrono::milliseconds kRetryPause{100};
+constexpr std::chrono::milliseconds kSendWait{2000};
+constexpr std::chrono::milliseconds kLinger{200};  // for what a client was told to arrive
 }  // namespace
 
-BusyResponder::BusyResponder(TcpSocket& listener, std::string serving, std::string since,
-                             const AddressAllowList& allow)
+BusyResponder::BusyResponder(TcpSocket& listener, std::string since, const AddressAllowList& allow,
+                             std::chrono::milliseconds hello_wait)
     : listener_(listener),
-      serving_(std::move(serving)),
       since_(std::move(since)),
+      hello_wait_(hello_wait),
       allow_(allow),
       stop_fd_(eventfd(0, EFD_CLOEXEC)) {
   check_system(stop_fd_ < 0 ? -1 : 0, "eventfd", {}, ExitCode::kNoDevice);
@@ -41,7 +42,8 @@ BusyResponder::~BusyResponder() {
 
 void BusyResponder::answer_until_stopped() {
   const std::string busy =
-      nlohmann::json{{"type", "busy"}, {"serving", serving_}, {"since", since_}}.dump() + "\n";
+      nlohmann::json{{"type", "busy"}, {"serving", "another client"}, {"since", since_}}.dump() +
+      "\n";
   for (;;) {
     std::optional<TcpSocket> client;
     try {
@@ -54,22 +56,22 @@ void BusyResponder::answer_until_stopped() {
     }
     if (!client) return;
     try {
-      // Read the client's hello first: closing on unread data would reset the connection
-      // before the client could read the answer.
-      try {
-        client->receive_line(kHelloWait, stop_fd_);
-      } catch (const Error&) {
-      }
       const std::string peer = client->peer_address();
       if (allow_.allows(peer)) {
-        client->send_all(busy, kHelloWait);
+        // Its hello first: what a client sends before it reads the answer.
+        try {
+          client->receive_line(hello_wait_, stop_fd_);
+        } catch (const Error&) {
+        }
+        client->send_all(busy, kSendWait);
       } else {
         client->send_all(
             error_message(static_cast<int>(ExitCode::kConnection), AddressAllowList::refusal(peer))
                     .dump() +
                 "\n",
-            kHelloWait);
+            kSendWait);
       }
+      client->finish(kLinger);  // nothing more of it read; what it was told arrives
     } catch (const std::exception&) {
       // One client's trouble (reset, timeout) is not the server's; keep answering.
     }

@@ -10,6 +10,7 @@
 #include "control/spec_json.h"
 #include "core/printable_text.h"
 #include "core/version.h"
+#include "net/key_handshake.h"
 #include "net/message_fields.h"
 
 namespace rdmabench {
@@ -18,7 +19,11 @@ ClientSession::ClientSession(const std::string& host, uint16_t port,
                              const BootstrapOptions& options, const SharedKey* key)
     : control_(TcpSocket::connect(host, port, options.timeout), options.timeout),
       options_(options) {
-  control_.send({{"type", "hello"}, {"protocol", kControlProtocolVersion}, {"version", kVersion}});
+  const std::string nonce = new_challenge();
+  control_.send({{"type", "hello"},
+                 {"protocol", kControlProtocolVersion},
+                 {"version", kVersion},
+                 {"nonce", nonce}});
   nlohmann::json reply = control_.receive();
   auto text = [&](const char* key) {
     return reply[key].is_string() ? reply[key].get<std::string>() : std::string("?");
@@ -28,8 +33,18 @@ ClientSession::ClientSession(const std::string& host, uint16_t port,
   if (reply["type"] != "hello")
     throw Error(ExitCode::kConnection,
                 "control channel: expected 'hello', got '" + peer_excerpt(text("type")) + "'");
-  hello_ = std::move(reply);
-  if (hello_.contains("auth")) prove_key(key, host + ":" + std::to_string(port));
+  const std::string server = host + ":" + std::to_string(port);
+  if (reply.contains("auth")) {
+    hello_ = authenticate(key, reply, nonce, server);
+  } else if (key != nullptr) {
+    throw Error(ExitCode::kConnection,
+                server +
+                    " asks for no key, and this client was given --key: it cannot prove it "
+                    "holds the key, so it may not be the server you meant (serve it with "
+                    "--key, or leave --key out here)");
+  } else {
+    hello_ = std::move(reply);
+  }
 }
 
 void ClientSession::raise_server_error() {
@@ -42,10 +57,12 @@ void ClientSession::raise_server_error() {
   }
 }
 
-void ClientSession::prove_key(const SharedKey* key, const std::string& server) {
-  const nlohmann::json& auth = hello_["auth"];
-  if (!auth.is_object() || auth.value("method", std::string()) != "hmac-sha256" ||
-      !auth.contains("challenge") || !auth["challenge"].is_string())
+nlohmann::json ClientSession::authenticate(const SharedKey* key, const nlohmann::json& hello,
+                                           const std::string& nonce, const std::string& server) {
+  const nlohmann::json& auth = hello["auth"];
+  if (!auth.is_object() || auth.value("method", std::string()) != kAuthMethod ||
+      !is_nonce(auth.value("challenge", nlohmann::json())) ||
+      !auth.value("proof", nlohmann::json()).is_string())
     throw Error(ExitCode::kConnection, "control channel: " + server +
                                            " asks for a key in a way this rdmabench does not "
                                            "know; run the same version on both hosts");
@@ -53,9 +70,20 @@ void ClientSession::prove_key(const SharedKey* key, const std::string& server) {
     throw Error(ExitCode::kConnection, server +
                                            " asks for a key (serve --key): give --key FILE, a "
                                            "copy of the server's key file");
-  control_.send(
-      {{"type", "auth"}, {"response", key->respond(auth["challenge"].get<std::string>())}});
-  control_.receive("auth");  // the server's "wrong key" comes back as its error
+  const HandshakeNonces nonces{nonce, auth["challenge"].get<std::string>()};
+  if (!equal_in_constant_time(auth["proof"].get_ref<const std::string&>(),
+                              server_proof(*key, nonces)))
+    throw Error(ExitCode::kConnection,
+                server +
+                    " did not prove it holds this key: a wrong key file on one side, or "
+                    "not the server you meant");
+  control_.send({{"type", "auth"}, {"response", client_proof(*key, nonces)}});
+  control_.seal_with(session_auth(*key, nonces, MessageAuth::Role::kClient));
+  nlohmann::json ok = control_.receive("auth");  // a "wrong key" comes back as its error
+  if (!ok.contains("hello") || !ok["hello"].is_object())
+    throw Error(ExitCode::kConnection,
+                "control channel: " + server + "'s \"auth\" lacks its hello");
+  return std::move(ok["hello"]);
 }
 
 ServerBusy::ServerBusy(std::string serving_host, std::string serving_since)

@@ -34,8 +34,9 @@ class ServerBusy : public Error {
 
 class ClientSession : public RunSource {
  public:
-  // With a `key`, answers the challenge of a server that asks for one (serve --key); without
-  // one, such a server is refused here, saying to give --key.
+  // With a `key`, the keyed handshake with a server that asks for one (serve --key), which
+  // must prove it holds the key too; a server that asks for none is refused. Without a key,
+  // a server that asks for one is refused here, saying to give --key.
   ClientSession(const std::string& host, uint16_t port, const BootstrapOptions& options,
                 const SharedKey* key = nullptr);
   ~ClientSession() override;
@@ -55,7 +56,10 @@ class ClientSession : public RunSource {
   void use_sample_clock(SampleClock clock) { clock_ = std::move(clock); }
 
  private:
-  void prove_key(const SharedKey* key, const std::string& server);
+  // The keyed handshake's client side (net/key_handshake.h) after the server's `hello`: checks
+  // the server's proof, proves the key, seals the channel; returns the server's details.
+  nlohmann::json authenticate(const SharedKey* key, const nlohmann::json& hello,
+                              const std::string& nonce, const std::string& server);
   // After this side's run failed: raises the server's error message if it sent one (it ended
   // the run, and says why); returns when it sent none within 100 ms.
   void raise_server_error();

@@ -85,21 +85,34 @@ nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {
     state_ = State::kIdle;
     return server_hello_;
   }
-  challenge_ = new_challenge();
+  const auto nonce = hello.find("nonce");
+  if (nonce == hello.end() || !is_nonce(*nonce))
+    throw Error(ExitCode::kConnection,
+                "this server asks for a key, and the client's hello brought no nonce to prove it "
+                "with (an older rdmabench?): run the same version on both hosts, with --key");
+  nonces_ = {nonce->get<std::string>(), new_challenge()};
   state_ = State::kAuthenticating;
-  nlohmann::json reply = server_hello_;
-  reply["auth"] = {{"method", "hmac-sha256"}, {"challenge", challenge_}};
-  return reply;
+  // Nothing about the host before the client has proved the key: its protocol and version
+  // alone (what a client of another version needs to say why it cannot go on).
+  return {{"type", "hello"},
+          {"protocol", kControlProtocolVersion},
+          {"version", server_hello_.value("version", std::string("?"))},
+          {"auth",
+           {{"method", kAuthMethod},
+            {"challenge", nonces_.server},
+            {"proof", server_proof(*key_, nonces_)}}}};
 }
 
 nlohmann::json ControlProtocol::authenticate(const nlohmann::json& auth) {
   const auto response = auth.find("response");
   if (response == auth.end() || !response->is_string() ||
-      !key_->accepts(challenge_, response->get<std::string>()))
+      !equal_in_constant_time(response->get_ref<const std::string&>(),
+                              client_proof(*key_, nonces_)))
     throw Error(ExitCode::kConnection, "wrong key: the client's --key file is not the server's");
   state_ = State::kIdle;
   trusted_ = true;
-  return {{"type", "auth"}, {"ok", true}};
+  session_.emplace(session_auth(*key_, nonces_, MessageAuth::Role::kServer));
+  return {{"type", "auth"}, {"ok", true}, {"hello", server_hello_}};
 }
 
 }  // namespace rdmabench

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <utility>
 
+#include "net/key_handshake.h"
 #include "net/shared_key.h"
 #include "spec/run_length.h"
 #include "spec/test_spec.h"
@@ -51,9 +53,12 @@ RunOrder run_order_from(const nlohmann::json& run);
 
 class ControlProtocol {
  public:
-  // With a `key` (serve --key), the hello carries a fresh challenge and the client's next
-  // message must be {"type":"auth","response":HEX} proving it holds the same key; nothing else
-  // is heard before (a wrong or missing response: Error(kConnection)).
+  // With a `key` (serve --key), the keyed handshake (net/key_handshake.h): the hello answers
+  // with the protocol and version alone, a fresh challenge and the server's proof; the
+  // client's next message must be {"type":"auth","response":HEX} proving it holds the same
+  // key, and nothing else is heard before (a wrong or missing response: Error(kConnection)).
+  // The server's details (`server_hello` beyond its protocol and version) come in the reply
+  // to that "auth", the session's first sealed message.
   ControlProtocol(TestHost& host, nlohmann::json server_hello, const SharedKey* key = nullptr)
       : host_(host), server_hello_(std::move(server_hello)), key_(key) {}
 
@@ -66,6 +71,9 @@ class ControlProtocol {
   // The client has earned the server's idle timeout: it proved the key (serve --key) or,
   // without one, set up a benchmark. Until then each of its messages is due within --timeout.
   bool trusted() const noexcept { return trusted_; }
+  // Once the client proved the key: the sealing of every message from then on, for the
+  // channel to take before it sends the reply to "auth" (once; empty otherwise).
+  std::optional<MessageAuth> take_session() { return std::exchange(session_, std::nullopt); }
 
  private:
   enum class State { kGreeting, kAuthenticating, kIdle, kReady, kFinished };
@@ -76,7 +84,8 @@ class ControlProtocol {
   TestHost& host_;
   nlohmann::json server_hello_;
   const SharedKey* key_;
-  std::string challenge_;
+  HandshakeNonces nonces_;
+  std::optional<MessageAuth> session_;
   State state_ = State::kGreeting;
   bool trusted_ = false;
 };

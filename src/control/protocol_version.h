@@ -11,7 +11,9 @@ namespace rdmabench {
 // 6: transport in the spec; 7: outs in the spec; 8: "received" per stream in "done" (uc),
 // post_list and inline in the spec; 9: srq in the spec; 10: "run" carries "counters", and
 // "done" then "device_counters" (the server port's counter deltas); 11: tclass, sl and hugepages in
-// the spec; 12: post_api in the spec
-inline constexpr int kControlProtocolVersion = 12;
+// the spec; 12: post_api in the spec; 13: the keyed handshake is mutual (the client's hello
+// carries a nonce, the server proves the key first) and seals every message after it, and
+// rdma_cm's connection requests carry the setup's token
+inline constexpr int kControlProtocolVersion = 13;
 
 }  // namespace rdmabench

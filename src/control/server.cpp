@@ -196,7 +196,10 @@ void serve_client(ControlChannel& control, const ServerOptions& options, int sto
   ControlProtocol protocol(host, server_hello(options), options.key ? &*options.key : nullptr);
   while (!protocol.finished()) {
     const auto timeout = protocol.trusted() ? options.idle_timeout : options.timeout;
-    if (auto reply = protocol.handle(waits.receive(control, timeout))) control.send(*reply);
+    std::optional<nlohmann::json> reply = protocol.handle(waits.receive(control, timeout));
+    if (std::optional<MessageAuth> session = protocol.take_session())
+      control.seal_with(std::move(*session));  // the reply to "auth" is the first sealed
+    if (reply) control.send(*reply);
   }
 }
 
@@ -216,13 +219,24 @@ std::string asked_text(const std::vector<std::string>& asked) {
   return std::to_string(asked.size()) + " set up (" + text + ")";
 }
 
+// How long a refused client's connection is held open for its refusal to arrive.
+constexpr std::chrono::milliseconds kRefusalLinger{200};
+
 // A client the allow list refuses: told why, logged, and closed before it is heard.
 void refuse(TcpSocket client, const std::string& peer, const ServerOptions& options,
             std::ostream& log) {
   log << "client " << peer << ": refused, not in --allow " << options.allow.text() << "\n"
       << std::flush;
-  ControlChannel control(std::move(client), options.timeout);
-  control.send_error(static_cast<int>(ExitCode::kConnection), AddressAllowList::refusal(peer));
+  try {
+    client.send_all(
+        error_message(static_cast<int>(ExitCode::kConnection), AddressAllowList::refusal(peer))
+                .dump() +
+            "\n",
+        options.timeout);
+    client.finish(kRefusalLinger);  // nothing it sent is read
+  } catch (const Error&) {
+    // It is gone; nothing more to tell it.
+  }
 }
 
 // How often a server whose accept fails tries again.
@@ -273,7 +287,7 @@ void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_f
       // goes on.
       std::optional<BusyResponder> busy;
       try {
-        busy.emplace(listener, peer, utc_now_iso8601(), options.allow);
+        busy.emplace(listener, utc_now_iso8601(), options.allow);
         serve_client(control, options, stop_fd, log, asked);
       } catch (const Error& e) {
         failure = e;

@@ -81,6 +81,7 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
     options.device = identity["device"].get<std::string>();
     options.ib_port = identity.value("ib_port", uint8_t{1});  // the device's first ACTIVE port
     options.timeout = job.run.timeout;
+    options.key = job.key;
     server.emplace(std::move(options), log);
     return identity;
   } catch (const Error& e) {
@@ -147,6 +148,7 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
   const auto started = Clock::now();
   for (const TestSpec& spec : job.specs) {
     PairRunOptions run = job.run;
+    run.key = job.key ? &*job.key : nullptr;
     run.iterations = job.iterations.at(spec.mode);
     const nlohmann::json& me = hosts[static_cast<size_t>(world.rank())];
     run.device = me["device"].get<std::string>();

@@ -6,12 +6,14 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "mesh/mesh_report.h"
 #include "mesh/mpi_world.h"
 #include "mesh/pair_measurement.h"
+#include "net/shared_key.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {
@@ -31,6 +33,7 @@ struct MeshJob {
   std::string matrices = "auto";  // --matrices: which counters the report keeps as matrices
   std::string out_file;           // written by rank 0
   bool verbose = false;           // every rank's server logs to stderr
+  std::optional<SharedKey> key;   // --key: every rank's server asks for it, every client proves it
   nlohmann::json params;
 };
 

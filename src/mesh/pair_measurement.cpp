@@ -29,7 +29,7 @@ PairResult measure_pair(const std::string& server_host, uint16_t server_port, co
         connect_when_free(server_host, server_port,
                           BootstrapOptions::client(server_host, options.device, options.timeout,
                                                    options.ib_port, options.source_address),
-                          {options.wait, nullptr}, log);
+                          {options.wait, nullptr}, log, options.key);
     session->setup(spec);
     result.counters = measure_one_pair(*session, spec, options);
   } catch (const Error& e) {

@@ -10,6 +10,7 @@
 
 #include "measure/run_source.h"
 #include "mesh/mesh_report.h"
+#include "net/shared_key.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {
@@ -22,6 +23,7 @@ struct PairRunOptions {
   std::string source_address;               // this rank's address (rdma_cm resolves from it)
   std::chrono::milliseconds timeout{5000};  // every blocking step
   std::chrono::milliseconds wait{10000};    // a server still finishing its last client
+  const SharedKey* key = nullptr;           // mesh --key: proved to every rank's server
 };
 
 // The pair's benchmark on a session set up for `spec`: the measurement `rdmabench run` makes

@@ -11,8 +11,9 @@ void ControlChannel::send(const nlohmann::json& message) {
   try {
     // A string that is not UTF-8 (a peer's text cut inside a character) is sent with U+FFFD in
     // its place: dump() would otherwise throw, and the peer hear nothing.
-    socket_.send_all(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
-                     timeout_);
+    std::string line = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (auth_) line = auth_->seal(line);
+    socket_.send_all(line + "\n", timeout_);
   } catch (const SystemError&) {
     // A peer that refused and closed while we were still sending said why before it went: its
     // error message waits in the receive buffer, and is the reason to report (raised here as
@@ -25,7 +26,7 @@ void ControlChannel::send(const nlohmann::json& message) {
 
 std::optional<std::string> ControlChannel::last_words() noexcept {
   try {
-    return socket_.receive_line(kLastWordsWait);
+    return receive_line(kLastWordsWait, -1);
   } catch (...) {
     return std::nullopt;
   }
@@ -73,8 +74,13 @@ nlohmann::json parse_control_message(const std::string& line, const std::string&
 
 nlohmann::json ControlChannel::receive(std::chrono::milliseconds timeout, int interrupt_fd,
                                        const std::string& expected_type) {
-  return parse_control_message(socket_.receive_line(timeout, interrupt_fd), socket_.peer_address(),
+  return parse_control_message(receive_line(timeout, interrupt_fd), socket_.peer_address(),
                                expected_type);
+}
+
+std::string ControlChannel::receive_line(std::chrono::milliseconds timeout, int interrupt_fd) {
+  std::string line = socket_.receive_line(timeout, interrupt_fd);
+  return auth_ ? auth_->open(line, socket_.peer_address()) : line;
 }
 
 nlohmann::json error_message(int exit_code, const std::string& message) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "net/message_auth.h"
 #include "net/tcp_socket.h"
 
 namespace rdmabench {
@@ -41,6 +42,10 @@ class ControlChannel {
   nlohmann::json receive(std::chrono::milliseconds timeout, int interrupt_fd,
                          const std::string& expected_type = {});
   void send_error(int exit_code, const std::string& message) noexcept;
+  // From now on every message sent is sealed with `auth`, and every one received must open
+  // with it (after a keyed handshake: net/message_auth.h).
+  void seal_with(MessageAuth auth) { auth_.emplace(std::move(auth)); }
+  bool sealed() const noexcept { return auth_.has_value(); }
 
   const TcpSocket& socket() const noexcept { return socket_; }
 
@@ -50,8 +55,12 @@ class ControlChannel {
   // The line the peer left before it closed, if any arrives within kLastWordsWait.
   std::optional<std::string> last_words() noexcept;
 
+  // The next line from the peer, opened when the channel is sealed.
+  std::string receive_line(std::chrono::milliseconds timeout, int interrupt_fd);
+
   TcpSocket socket_;
   std::chrono::milliseconds timeout_;
+  std::optional<MessageAuth> auth_;
 };
 
 }  // namespace rdmabench

@@ -225,6 +225,19 @@ std::string TcpSocket::receive_line(std::chrono::milliseconds timeout, int inter
   }
 }
 
+void TcpSocket::finish(std::chrono::milliseconds linger, size_t limit) {
+  ::shutdown(fd_, SHUT_WR);
+  const auto deadline = Clock::now() + linger;
+  for (size_t discarded = 0; discarded < limit;) {
+    pollfd pfd{fd_, POLLIN, 0};
+    if (poll(&pfd, 1, remaining_ms(deadline)) <= 0) return;
+    char buf[4096];
+    const ssize_t n = ::recv(fd_, buf, sizeof(buf), MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) return;
+    if (n > 0) discarded += static_cast<size_t>(n);
+  }
+}
+
 std::string TcpSocket::local_address() const {
   sockaddr_storage ss{};
   socklen_t len = sizeof(ss);

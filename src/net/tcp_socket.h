@@ -36,6 +36,11 @@ class TcpSocket {
   // interrupt_fd (if >= 0) becomes readable.
   std::string receive_line(std::chrono::milliseconds timeout, int interrupt_fd = -1);
 
+  // Ends this side's sending (what was sent still arrives), then discards what the peer still
+  // sends, unread, until it closes: at most `limit` bytes, for at most `linger`. Closing with
+  // unread data would reset the connection, and the peer lose what it was told last.
+  void finish(std::chrono::milliseconds linger, size_t limit = 64 * 1024);
+
   std::string local_address() const;
   std::string peer_address() const;
   int fd() const noexcept { return fd_; }

@@ -71,7 +71,10 @@ CmEventChannel::Event CmEventChannel::next(std::chrono::milliseconds timeout,
   for (;;) {
     rdma_cm_event* event = nullptr;
     if (rdma_get_cm_event(channel_, &event) == 0) {
-      Event out{event->event, event->status, event->id};
+      Event out{event->event, event->status, event->id, {}};
+      if (event->event == RDMA_CM_EVENT_CONNECT_REQUEST && event->param.conn.private_data)
+        out.private_data.assign(static_cast<const char*>(event->param.conn.private_data),
+                                event->param.conn.private_data_len);
       rdma_ack_cm_event(event);
       return out;
     }
@@ -177,6 +180,11 @@ void CmId::connect(const rdma_conn_param& param, std::chrono::milliseconds timeo
     throw VerbsError("rdma_connect", errno, {}, ExitCode::kConnection);
   channel_.expect(RDMA_CM_EVENT_ESTABLISHED, timeout);
   connected_ = true;
+}
+
+void CmId::reject() {
+  if (rdma_reject(id_, nullptr, 0) != 0)
+    throw VerbsError("rdma_reject", errno, {}, ExitCode::kConnection);
 }
 
 void CmId::accept(const rdma_conn_param& param, std::chrono::milliseconds timeout) {

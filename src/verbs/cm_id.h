@@ -20,6 +20,8 @@ class CmEventChannel {
     rdma_cm_event_type type;
     int status;
     rdma_cm_id* id;  // for CONNECT_REQUEST: the new connection's id
+    // For CONNECT_REQUEST: the private data the peer sent (a copy; the provider may pad it).
+    std::string private_data;
   };
   // Waits until an event is ready (true), or until `other_fd` is readable first (false).
   // Throws Error(kConnection) on timeout.
@@ -61,6 +63,8 @@ class CmId {
   // traffic class, so the IP header's DSCP and ECN byte. Before resolve() to take effect.
   void set_type_of_service(uint8_t tos);
   void connect(const rdma_conn_param& param, std::chrono::milliseconds timeout);
+  // Refuses a connection request (this id is one), sending no private data.
+  void reject();
   void accept(const rdma_conn_param& param, std::chrono::milliseconds timeout);
 
   // The device rdma_cm bound this id to (after resolve, or on a connection request).

@@ -197,7 +197,11 @@ def test_shift_rounds_run_every_pair_of_a_round_at_once_and_repeat(rdmabench, tm
 def test_pairs_from_a_file(rdmabench, tmp_path):
     pairs = tmp_path / "pairs.txt"
     pairs.write_text("# client server\n0 3\n3 0\n1 2\n")
-    proc, report = mesh(rdmabench, tmp_path, "--pairs", str(pairs), "--mode", "bw", iters=100)
+    key = tmp_path / "key"  # every rank's server asks for it, every rank proves it
+    key.write_text("the cluster's secret, long enough for a key file\n")
+    key.chmod(0o600)
+    proc, report = mesh(rdmabench, tmp_path, "--pairs", str(pairs), "--mode", "bw", "--key",
+                        str(key), iters=100)
     # The three pairs run at once, six processes on two vCPUs: which one the scheduler slows is
     # chance (CI once saw 1 -> 2 at 0.081 against a median of 0.102 Gb/s), so the verdict is
     # not this test's to judge (see the top); that every listed pair, and only those, ran is.

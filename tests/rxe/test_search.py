@@ -5,13 +5,14 @@ that are `rdmabench run` command lines, keeps a state file of every point, and r
 a second search over the same state measures none of them again. What it finds depends on
 the guest and is not asserted here; the simulated target's unit tests hold the finding."""
 import json
+import os
 import subprocess
 from pathlib import Path
 
 import jsonschema
 import pytest
 
-from conftest import server_address
+from conftest import Server, server_address
 
 pytestmark = pytest.mark.layout("lo")
 
@@ -63,3 +64,27 @@ def test_a_search_reports_resumes_and_goes_on_past_refused_points(rdmabench, lay
     jsonschema.validate(replayed, SCHEMA)
     for f in replayed["findings"]:
         assert [r["label"] for r in f["replays"]] == ["again"], f
+
+
+def test_a_search_proves_the_key_of_a_keyed_server(rdmabench, layout, tmp_path):
+    """`search` had no --key: a keyed server could not be searched at all."""
+    key = tmp_path / "key"
+    key.write_text("an operator's secret of enough length, for the test\n")
+    key.chmod(0o600)
+    host, _ = server_address(layout)
+    with Server(rdmabench, 18970 + os.getpid() % 9, tmp_path, "--key", str(key)) as srv:
+        def keyed_search(*extra):
+            return subprocess.run(
+                [rdmabench, "search", host, "--port", str(srv.port), "--budget", "5s",
+                 "--space", "pattern=write mode=bw sizes=4K", "--repetitions", "2", "--iters",
+                 "100", "--state", str(tmp_path / "state.json"), "--out",
+                 str(tmp_path / "report.json"), *extra],
+                capture_output=True, text=True, timeout=600)
+        refused = keyed_search()
+        assert refused.returncode == 4 and "asks for a key" in refused.stderr, refused.stderr[-2000:]
+        (tmp_path / "state.json").unlink(missing_ok=True)
+        proc = keyed_search("--key", str(key))
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        points = json.loads((tmp_path / "state.json").read_text())["points"]
+        assert [p for p in points if p["runs"]], points[:2]
+        assert not [p for p in points if "key" in p.get("error", "")], points[:2]

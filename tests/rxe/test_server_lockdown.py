@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import Server, run
+from conftest import PROTOCOL, Server, run
 
 pytestmark = pytest.mark.layout("lo")
 
@@ -39,10 +39,14 @@ def served(rdmabench, port, srv, *extra):
     assert srv.proc.poll() is None
 
 
-def hello_from(address, port):
-    """A client from `address` (bound before it connects) says hello; the server's answer."""
+def hello_from(address, port, nonce=None):
+    """A client from `address` (bound before it connects) says hello (of this protocol with a
+    nonce, else of protocol 0); the server's answer."""
+    hello = {"type": "hello", "protocol": PROTOCOL if nonce else 0, "version": "test"}
+    if nonce:
+        hello["nonce"] = nonce
     with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(address, 0)) as c:
-        c.sendall(b'{"type":"hello","protocol":0,"version":"test"}\n')
+        c.sendall(json.dumps(hello).encode() + b"\n")
         return json.loads(c.makefile().readline())
 
 
@@ -74,10 +78,20 @@ def test_a_key_is_proved_never_sent(rdmabench, port, tmp_path):
         missing = client(rdmabench, port)
         assert missing.returncode == 4 and "asks for a key (serve --key): give --key FILE" \
             in missing.stderr, missing.stderr
+        # Mutual: the server proves the key first, and a client with another key refuses it
+        # before it proves anything itself.
         guessed = client(rdmabench, port, "--key", str(wrong))
-        assert guessed.returncode == 4 and "wrong key" in guessed.stderr, guessed.stderr
-        assert "client 127.0.0.1 dropped: wrong key" in srv.text(), srv.text()
+        assert guessed.returncode == 4 and "did not prove it holds this key" in guessed.stderr, \
+            guessed.stderr
+        assert "client 127.0.0.1 dropped: control channel: peer closed" in srv.text(), srv.text()
         served(rdmabench, port, srv, "--key", str(key))
+        told = hello_from("127.0.0.1", port, nonce="ab" * 32)
+        assert set(told) == {"type", "protocol", "version", "auth"}, told  # nothing of the host
+        assert told["auth"]["method"] == "hmac-sha256-mutual-2" and told["auth"]["proof"], told
+    with Server(rdmabench, port, tmp_path) as srv:  # no key: it cannot prove one
+        keyless = client(rdmabench, port, "--key", str(key))
+        assert keyless.returncode == 4 and "asks for no key, and this client was given --key" \
+            in keyless.stderr, keyless.stderr
     key.chmod(0o644)
     proc = run([rdmabench, "serve", "--port", str(port), "--key", str(key)], timeout=10)
     assert proc.returncode == 2 and "chmod 600" in proc.stderr, proc.stderr

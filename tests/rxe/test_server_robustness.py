@@ -414,7 +414,7 @@ def test_a_keyed_server_drops_a_client_silent_after_hello_at_its_timeout(rdmaben
     with Server(rdmabench, 18990 + os.getpid() % 9, tmp_path, "--key", str(key),
                 "--timeout", "2") as srv:
         silent = Raw(srv.port)
-        silent.send(HELLO)
+        silent.send(dict(HELLO, nonce="ab" * 32))  # as a client of this version says hello
         assert silent.receive()["type"] == "hello"
         keyed = client(rdmabench, layout, srv, "--key", str(key), "--wait", "30", "--pattern",
                        "write", "--mode", "lat", "--sizes", "2", "--iters", "10", timeout=120)
@@ -475,3 +475,24 @@ def test_an_accept_out_of_descriptors_is_survived(rdmabench, layout, server):
     raw.wait_closed()
     assert "accept works again" in server.text(), server.text()
     still_serves(rdmabench, layout, server)
+
+
+@pytest.mark.layout("veth")
+def test_the_rdma_cm_listener_of_a_setup_takes_no_connection_but_its_clients(rdmabench, layout,
+                                                                            patient_server):
+    """During a setup the server's rdma_cm listener accepted the first connection request
+    from anyone. It takes only one that carries the token its client got on the control
+    channel: rping, connecting there with none, is rejected."""
+    host, _ = server_address(layout)
+    raw = Raw(patient_server.port)
+    raw.send(HELLO)
+    assert raw.receive()["type"] == "hello"
+    raw.send({"type": "setup", "spec": spec_with(mode="bw", pattern="send", cm="rdmacm")})
+    listen = raw.receive()
+    assert listen["type"] == "cm_listen" and len(listen["token"]) == 32, listen
+    impostor = run(["rping", "-c", "-a", host, "-p", str(listen["port"]), "-C", "1", "-v"],
+                   timeout=60)
+    raw.close()
+    said = impostor.stdout + impostor.stderr
+    assert impostor.returncode != 0 and "RDMA_CM_EVENT_REJECTED" in said, said
+    still_serves(rdmabench, layout, patient_server)

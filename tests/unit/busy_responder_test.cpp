@@ -4,6 +4,8 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <thread>
 
 #include "descriptor_limit.h"
@@ -39,7 +41,7 @@ TEST(BusyResponder, AFailingAcceptDoesNotSpin) {
   WaitingClient client;
   double used = 0;
   {
-    BusyResponder responder(listener, "test", utc_now_iso8601(), everyone);
+    BusyResponder responder(listener, utc_now_iso8601(), everyone);
     NoFreeDescriptors limit;
     ASSERT_TRUE(client.connect_to(port_of(listener)));
     const double before = process_cpu_seconds();
@@ -54,11 +56,41 @@ TEST(BusyResponder, StopsPromptlyWhileAcceptFails) {
   WaitingClient client;
   auto stopping = std::chrono::steady_clock::now();
   {
-    BusyResponder responder(listener, "test", utc_now_iso8601(), everyone);
+    BusyResponder responder(listener, utc_now_iso8601(), everyone);
     NoFreeDescriptors limit;
     ASSERT_TRUE(client.connect_to(port_of(listener)));
     std::this_thread::sleep_for(50ms);
     stopping = std::chrono::steady_clock::now();
   }
   EXPECT_LT(std::chrono::steady_clock::now() - stopping, 50ms);
+}
+
+namespace {
+
+// A connected client's socket and the first line it is sent.
+std::string first_line_to(uint16_t port, bool says_hello) {
+  TcpSocket client = TcpSocket::connect("127.0.0.1", port, 30s);
+  if (says_hello) client.send_all("{\"type\":\"hello\"}\n", 30s);
+  return client.receive_line(30s);
+}
+
+}  // namespace
+
+TEST(BusyResponder, ARefusedAddressIsToldSoWithoutAnythingItSendsBeingRead) {
+  // Before: the responder read a connection's first line (waiting up to 2 s for it) before it
+  // checked --allow. Here an allowed client would wait an hour for its hello to be read.
+  TcpSocket listener = TcpSocket::listen(0);
+  const AddressAllowList elsewhere = AddressAllowList::parse("10.0.0.0/8");
+  BusyResponder responder(listener, "2026-11-26T00:00:00Z", elsewhere, std::chrono::hours(1));
+  const std::string said = first_line_to(port_of(listener), false);
+  EXPECT_NE(said.find("does not answer clients from 127.0.0.1"), std::string::npos) << said;
+}
+
+TEST(BusyResponder, TheBusyAnswerDoesNotNameTheClientBeingServed) {
+  TcpSocket listener = TcpSocket::listen(0);
+  BusyResponder responder(listener, "2026-11-26T00:00:00Z", everyone);
+  const nlohmann::json said = nlohmann::json::parse(first_line_to(port_of(listener), true));
+  EXPECT_EQ(said.value("type", ""), "busy");
+  EXPECT_EQ(said.value("serving", ""), "another client");
+  EXPECT_EQ(said.value("since", ""), "2026-11-26T00:00:00Z");
 }

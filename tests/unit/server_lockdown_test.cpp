@@ -54,21 +54,25 @@ TEST(AddressAllowList, BadItemsAreUsageErrorsNamingThem) {
   EXPECT_NE(error_text([] { AddressAllowList::parse("10.0.0.0/"); }), "no error");
 }
 
-TEST(SharedKey, ChallengeAndResponse) {
-  const SharedKey key = SharedKey::from_bytes("0123456789abcdef0123");
+TEST(SharedKey, ProofsOverLengthPrefixedParts) {
+  const SharedKey key = SharedKey::from_bytes("0123456789abcdef0123456789abcdef");
   const std::string challenge = new_challenge();
   EXPECT_EQ(challenge.size(), 64u);
   EXPECT_NE(new_challenge(), challenge);
-  const std::string response = key.respond(challenge);
-  EXPECT_EQ(response.size(), 64u);  // HMAC-SHA256 in hex
-  EXPECT_TRUE(key.accepts(challenge, response));
-  EXPECT_FALSE(key.accepts(new_challenge(), response));
-  EXPECT_FALSE(SharedKey::from_bytes("0123456789abcdef0124").accepts(challenge, response));
-  EXPECT_FALSE(key.accepts(challenge, response.substr(1)));
-  // The wire format, fixed: HMAC-SHA256(key, "rdmabench-auth-1:" + challenge) in lowercase hex
-  // (Python: hmac.new(b"0123456789abcdef", b"rdmabench-auth-1:x", hashlib.sha256)).
-  EXPECT_EQ(SharedKey::from_bytes("0123456789abcdef").respond("x"),
-            "af9fdbcaf854f6b08a9e4257eee78a0bb7b247005383c820f0f651035e1c761b");
+  const std::string proof = key.proof({"role", challenge});
+  EXPECT_EQ(proof.size(), 64u);  // HMAC-SHA256 in hex
+  EXPECT_TRUE(key.verifies(proof, {"role", challenge}));
+  EXPECT_FALSE(key.verifies(proof, {"role", new_challenge()}));
+  EXPECT_FALSE(key.verifies(proof, {"rol", "e" + challenge}));  // the parts' lengths count
+  EXPECT_FALSE(SharedKey::from_bytes("0123456789abcdef0123456789abcdeF")
+                   .verifies(proof, {"role", challenge}));
+  EXPECT_FALSE(key.verifies(proof.substr(1), {"role", challenge}));
+  // The wire format, fixed: the file's bytes through PBKDF2-HMAC-SHA256 (salt "rdmabench key
+  // file, version 2", 200,000 rounds), then HMAC-SHA256 of each part as "<length>:<bytes>", in
+  // lowercase hex. Python: k = hashlib.pbkdf2_hmac("sha256", KEY, SALT, 200000);
+  // hmac.new(k, b"23:rdmabench-auth-2 server1:x1:y", hashlib.sha256).hexdigest()
+  EXPECT_EQ(key.proof({"rdmabench-auth-2 server", "x", "y"}),
+            "87bbcd97bf3b03d9f95ef5b3b153ba0368973080de8272b78a9a583e977b20d7");
 }
 
 TEST(SharedKey, TheFileMustBeLongEnoughAndPrivate) {
@@ -76,14 +80,14 @@ TEST(SharedKey, TheFileMustBeLongEnoughAndPrivate) {
       std::filesystem::temp_directory_path() / ("rdmabench-key-" + std::to_string(getpid()));
   std::ofstream(path) << "short\n";
   chmod(path.c_str(), 0600);
-  EXPECT_NE(error_text([&] { SharedKey::from_file(path); }).find("shorter than 16 bytes"),
+  EXPECT_NE(error_text([&] { SharedKey::from_file(path); }).find("shorter than 32 bytes"),
             std::string::npos);
-  std::ofstream(path) << "a long enough secret for the test\n";
+  std::ofstream(path) << "a long enough secret for the test, 32+\n";
   chmod(path.c_str(), 0644);
   EXPECT_NE(error_text([&] { SharedKey::from_file(path); }).find("chmod 600"), std::string::npos);
   chmod(path.c_str(), 0600);
-  EXPECT_TRUE(SharedKey::from_file(path).accepts(
-      "c", SharedKey::from_bytes("a long enough secret for the test").respond("c")));
+  EXPECT_TRUE(SharedKey::from_file(path).verifies(
+      SharedKey::from_bytes("a long enough secret for the test, 32+").proof({"c"}), {"c"}));
   std::filesystem::remove(path);
   EXPECT_NE(error_text([&] { SharedKey::from_file(path); }).find("cannot read it"),
             std::string::npos);
