@@ -4,6 +4,8 @@ which kind: 4 for who may connect, 2 for what may be asked), the server logs one
 client (its address, what it asked, what happened), and it serves a valid client after every
 refusal. On lo every client comes from 127.0.0.1 unless it binds another address first, which a
 plain socket here does to be refused while rdmabench is served."""
+import hashlib
+import hmac
 import json
 import os
 import socket
@@ -108,7 +110,7 @@ def test_caps_refuse_a_spec_that_asks_more(rdmabench, port, tmp_path, cap, ask, 
     with Server(rdmabench, port, tmp_path, *cap) as srv:
         proc = client(rdmabench, port, *ask)
         assert proc.returncode == 2 and named in proc.stderr, proc.stderr
-        assert f"client 127.0.0.1 dropped: " in srv.text(), srv.text()
+        assert "client 127.0.0.1 dropped: " in srv.text(), srv.text()
         served(rdmabench, port, srv)
 
 
@@ -122,3 +124,83 @@ def test_max_duration_ends_a_run_that_would_outlast_it(rdmabench, port, tmp_path
         assert proc.returncode == 2 and "--max-duration" in proc.stderr, proc.stderr[-2000:]
         assert took < 10, took
         served(rdmabench, port, srv)
+
+
+class KeyedRaw:
+    """A hand-driven keyed client (net/key_handshake.h, in Python): the handshake, then lines
+    sealed with the session key, or not, as a test wants."""
+
+    SALT = b"rdmabench key file, version 2"
+
+    def __init__(self, port, secret):
+        self.key = hashlib.pbkdf2_hmac("sha256", secret, self.SALT, 200_000)
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+        self.lines = self.sock.makefile("rb")
+        self.sent = self.received = 0
+
+    @staticmethod
+    def mac(key, *parts):
+        message = b"".join(str(len(p)).encode() + b":" + p for p in parts)
+        return hmac.new(key, message, hashlib.sha256)
+
+    def handshake(self):
+        nonce = os.urandom(32).hex()
+        self.sock.sendall(json.dumps({"type": "hello", "protocol": PROTOCOL, "version": "raw",
+                                      "nonce": nonce}).encode() + b"\n")
+        auth = json.loads(self.lines.readline())["auth"]
+        n = (nonce.encode(), auth["challenge"].encode())
+        assert auth["proof"] == self.mac(self.key, b"rdmabench-auth-2 server", *n).hexdigest()
+        response = self.mac(self.key, b"rdmabench-auth-2 client", *n).hexdigest()
+        self.sock.sendall(json.dumps({"type": "auth", "response": response}).encode() + b"\n")
+        self.session = self.mac(self.key, b"rdmabench-auth-2 session", *n).digest()
+        return self.receive()
+
+    def seal(self, message):
+        text = json.dumps(message, separators=(",", ":")).encode()
+        tag = self.mac(self.session, b"rdmabench-message-2 client to server",
+                       str(self.sent).encode(), text).hexdigest()
+        self.sent += 1
+        return text + b"\t" + tag.encode() + b"\n"
+
+    def receive(self):
+        line = self.lines.readline().rstrip(b"\n")
+        if not line:
+            return None
+        text, _, tag = line.rpartition(b"\t")
+        if not text:  # unsealed: the server's refusal before the session, or of it
+            return json.loads(line)
+        expected = self.mac(self.session, b"rdmabench-message-2 server to client",
+                            str(self.received).encode(), text).hexdigest()
+        assert tag.decode() == expected, "the server's message failed its check here"
+        self.received += 1
+        return json.loads(text)
+
+
+def test_every_message_after_the_keyed_handshake_is_authenticated(rdmabench, port, tmp_path):
+    """Only the start was authenticated: after `auth`, anything on the connection was taken.
+    Now a message not sealed with the session key, changed, or replayed ends the session."""
+    secret = b"an operator's secret of enough length"
+    key = tmp_path / "key"
+    key.write_bytes(secret + b"\n")
+    key.chmod(0o600)
+    with Server(rdmabench, port, tmp_path, "--key", str(key)) as srv:
+        bye = {"type": "bye"}
+        ok = KeyedRaw(port, secret)
+        assert ok.handshake()["hello"]["hostname"], "the details come once the client is in"
+        ok.sock.sendall(ok.seal({"type": "teardown"}) + ok.seal(bye))
+        assert ok.receive() is None  # served to the end: no error
+        for damage in ("unsealed", "changed", "replayed"):
+            raw = KeyedRaw(port, secret)
+            raw.handshake()
+            sealed = raw.seal({"type": "teardown"})
+            if damage == "unsealed":
+                raw.sock.sendall(b'{"type":"teardown"}\n')
+            elif damage == "changed":
+                raw.sock.sendall(sealed.replace(b"teardown", b"teardowN"))
+            else:
+                raw.sock.sendall(sealed + sealed)
+            said = raw.receive()
+            assert said and said["type"] == "error" and "failed its authentication" in \
+                said["message"], (damage, said)
+        assert srv.text().count("failed its authentication") == 3, srv.text()
+        served(rdmabench, port, srv, "--key", str(key))
