@@ -1,7 +1,11 @@
 #include "datapath/endpoint.h"
 
-#include <algorithm>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
+
+#include "core/page_buffer.h"
 #include "core/provider_facts.h"
 #include "figures/side_figures.h"
 #include "verbs/device_list.h"
@@ -59,8 +63,56 @@ Endpoint::Endpoint(const CmId& first, const TestSpec& spec, Side side)
 
 Endpoint::~Endpoint() = default;
 
+namespace {
+
+// Upper bounds of a queue entry's size across providers: mlx5's send WQE is 64 bytes and one
+// more 16-byte segment per 16 bytes of inline data, its receive WQE 16 to 64, its CQE 64 or
+// 128; rxe's and siw's are smaller.
+constexpr uint64_t kSendEntryBytes = 128;
+constexpr uint64_t kReceiveEntryBytes = 64;
+constexpr uint64_t kCompletionEntryBytes = 128;
+
+uint64_t saturating_add(uint64_t a, uint64_t b) {
+  uint64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
+uint64_t saturating_mul(uint64_t a, uint64_t b) {
+  uint64_t product = 0;
+  return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
+}
+
+// `bytes` rounded up to whole pages of `page` bytes, as PageBuffer maps them.
+uint64_t in_pages(uint64_t bytes, uint64_t page) {
+  return saturating_mul((saturating_add(std::max<uint64_t>(bytes, 1), page - 1)) / page, page);
+}
+
+uint64_t queue_bytes(const TestSpec& spec) {
+  const uint64_t send =
+      saturating_mul(spec.tx_depth, kSendEntryBytes + spec.inline_size.value_or(0));
+  const uint64_t receive = saturating_mul(spec.rx_depth, kReceiveEntryBytes);
+  const uint64_t per_qp = saturating_add(send, receive);
+  const uint64_t completions =
+      saturating_mul(saturating_mul(spec.cq_count(), saturating_add(spec.tx_depth, spec.rx_depth) *
+                                                         uint64_t{spec.qps_per_cq()}),
+                     kCompletionEntryBytes);
+  return saturating_add(saturating_mul(spec.qps, per_qp), completions);
+}
+
+}  // namespace
+
 uint64_t registered_bytes(const TestSpec& spec, Side side) {
-  return spec.qps * QpStream::buffer_bytes(spec, side, kMaxReceiveRingBytes / spec.qps);
+  if (spec.qps == 0 || spec.size == 0) return 0;  // refused by validate_spec, never built
+  const uint64_t page = spec.hugepages ? kHugePageBytes : static_cast<uint64_t>(getpagesize());
+  const uint64_t ring = kMaxReceiveRingBytes / spec.qps;
+  uint64_t total =
+      saturating_mul(spec.qps, in_pages(QpStream::buffer_bytes(spec, side, ring), page));
+  if (spec.srq && spec.receives_on(side)) {
+    const uint64_t stride = saturating_add(spec.size, spec.transport->receive_header_bytes);
+    const uint64_t slots = std::clamp<uint64_t>(kMaxReceiveRingBytes / stride, 1, spec.rx_depth);
+    total = saturating_add(total, in_pages(saturating_mul(stride, slots), page));
+  }
+  return saturating_add(total, queue_bytes(spec));
 }
 
 void Endpoint::build() {

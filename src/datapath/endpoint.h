@@ -95,8 +95,10 @@ class Endpoint {
 // Error(kUsage) unless the open device has `port` (which --ib-port chose).
 void check_port_exists(const Context& context, uint8_t port);
 
-// The bytes one side of `spec` registers for its QPs' buffers (not counting --srq's ring):
-// what the memlock limit must allow (rdmabench doctor).
+// The bytes one side of `spec` registers and pins: each QP's buffer rounded up to its pages
+// (2 MiB ones with --hugepages), --srq's ring, and the work queues' and completion queues'
+// entries (at upper bounds of the providers' entry sizes). What --max-memory caps and the
+// memlock limit must allow (rdmabench doctor). Saturates at UINT64_MAX, never wraps.
 uint64_t registered_bytes(const TestSpec& spec, Side side);
 // The limits validate_spec checks a spec against, read from an open device's port (which
 // must exist: check_port_exists).

@@ -9,6 +9,7 @@
 
 #include "control/server_caps.h"
 #include "core/error.h"
+#include "datapath/endpoint.h"
 #include "net/address_allow_list.h"
 #include "net/shared_key.h"
 #include "spec_fixture.h"
@@ -114,6 +115,34 @@ TEST(ServerCaps, SpecsOverACapAreRefusedNamingIt) {
   EXPECT_NE(error_text([&] { check_spec_within(caps, spec); }).find("(--max-memory 64 MiB)"),
             std::string::npos);
   EXPECT_EQ(caps.describe(), "--max-memory 64 MiB, --max-qps 4, --max-threads 2");
+}
+
+TEST(ServerCaps, MaxMemoryCountsWhatIsReallyPinned) {
+  // Before: hugepage buffers were counted at their bytes, not the 2 MiB pages they take;
+  // --srq's ring and the queues not at all; and a product of huge values wrapped around.
+  ServerCaps caps;
+  caps.max_memory_bytes = 4ull << 20;
+  TestSpec spec = a_spec();  // write bw, 64 KiB
+  spec.size = 4096;
+  spec.qps = 4;
+  spec.threads = 1;
+  EXPECT_EQ(error_text([&] { check_spec_within(caps, spec); }), "no error");
+  spec.hugepages = true;  // four buffers of one 2 MiB page each
+  EXPECT_GE(registered_bytes(spec, Side::kServer), 8ull << 20);
+  EXPECT_NE(error_text([&] { check_spec_within(caps, spec); }).find("(--max-memory 4 MiB)"),
+            std::string::npos);
+  spec.hugepages = false;
+  spec.pattern = *parse_pattern("send");
+  const uint64_t without = registered_bytes(spec, Side::kServer);
+  spec.srq = true;  // the shared ring is registered beside the QPs' own buffers
+  EXPECT_GT(registered_bytes(spec, Side::kServer), without);
+  spec.srq = false;
+  const uint64_t shallow = registered_bytes(spec, Side::kServer);
+  spec.tx_depth = 8192;  // the queues' entries count too
+  EXPECT_GE(registered_bytes(spec, Side::kServer), shallow + 4 * 7000 * 64);
+  spec.size = 1ull << 62;
+  spec.qps = 1u << 20;
+  EXPECT_EQ(registered_bytes(spec, Side::kServer), UINT64_MAX);  // saturates, never wraps
 }
 
 TEST(ServerCaps, ARunMustFitWhatIsLeftOfTheSession) {
