@@ -169,6 +169,8 @@ void parse_run_options(const cxxopts::ParseResult& args, MeshJob& r) {
   r.run.warmup = warmup_option(args["warmup"].as<uint64_t>());
 }
 
+}  // namespace
+
 // Parse and validate; nullopt after --help. Touches neither MPI nor a device.
 std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   cxxopts::Options options = mesh_options();
@@ -216,8 +218,6 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   for (const auto& kv : args.arguments()) r.params[kv.key()] = kv.value();
   return r;
 }
-
-}  // namespace
 
 int run_mesh_command(int argc, char** argv) {
   const auto job = parse_mesh_request(argc, argv);

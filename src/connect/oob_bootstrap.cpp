@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "connect/oob_peer.h"
 #include "connect/peer_buffer.h"
 #include "core/gid.h"
 #include "net/message_fields.h"
@@ -10,13 +11,6 @@
 namespace rdmabench {
 
 namespace {
-
-const MessageContext kOob{"oob"};
-
-// The peer's path MTU, as the ibv_mtu enum value it sends (IBV_MTU_256 .. IBV_MTU_4096).
-ibv_mtu peer_mtu(const nlohmann::json& m) {
-  return static_cast<ibv_mtu>(unsigned_as<uint32_t>(m, kOob, "mtu", IBV_MTU_256, IBV_MTU_4096));
-}
 
 uint32_t random_psn() {
   std::random_device rd;
@@ -97,27 +91,15 @@ nlohmann::json oob_message(const OobLocal& local, ibv_mtu mtu, QpStream& s) {
           {"buf", buffer_json(s.local_buffer())}};
 }
 
-QpAddress peer_address(const nlohmann::json& m) {
-  QpAddress a;
-  a.qp_number = unsigned_as<uint32_t>(m, kOob, "qpn", 1, 0xffffff);
-  a.psn = unsigned_as<uint32_t>(m, kOob, "psn", 0, 0xffffff);
-  a.lid = unsigned_as<uint16_t>(m, kOob, "lid");
-  auto gid = parse_gid(string_field(m, kOob, "gid"));
-  if (!gid) throw Error(ExitCode::kConnection, "peer sent a malformed GID");
-  a.gid = *gid;
-  return a;
-}
-
-void connect_qp(QpStream& s, OobLocal& local, const nlohmann::json& peer, ibv_mtu mtu) {
+void connect_qp(QpStream& s, OobLocal& local, const OobPeer& peer, ibv_mtu mtu) {
   local.path.mtu = mtu;
-  local.path.rd_atomic = static_cast<uint8_t>(std::min<uint32_t>(
-      local.path.rd_atomic, unsigned_as<uint32_t>(peer, kOob, "rd_atomic", 1, 255)));
+  local.path.rd_atomic =
+      static_cast<uint8_t>(std::min<uint32_t>(local.path.rd_atomic, peer.rd_atomic));
   s.set_rd_atomic(local.path.rd_atomic);
-  const QpAddress address = peer_address(peer);
-  s.qp().to_rtr(address, local.path);
+  s.qp().to_rtr(peer.address, local.path);
   s.qp().to_rts(local.address.psn, local.path);
-  if (!s.spec().transport->connected) s.connect_datagram(address, local.path);
-  s.connect_remote(buffer_from(peer, kOob, s.spec().size));
+  if (!s.spec().transport->connected) s.connect_datagram(peer.address, local.path);
+  s.connect_remote(peer.buffer);
 }
 
 }  // namespace
@@ -129,20 +111,20 @@ std::unique_ptr<Endpoint> oob_client(ControlChannel& control, const TestSpec& sp
   for (size_t i = 0; i < locals.size(); ++i)
     control.send(oob_message(locals[i], locals[i].active_mtu, ep->stream(i)));
   for (size_t i = 0; i < locals.size(); ++i) {
-    const auto reply = control.receive("oob");
-    connect_qp(ep->stream(i), locals[i], reply, peer_mtu(reply));
+    const OobPeer peer = read_oob_peer(control.receive("oob"), spec.size);
+    connect_qp(ep->stream(i), locals[i], peer, peer.mtu);
   }
   return ep;
 }
 
 std::unique_ptr<Endpoint> oob_server(ControlChannel& control, const TestSpec& spec,
                                      const BootstrapOptions& options) {
-  const auto first = control.receive("oob");
+  const OobPeer first = read_oob_peer(control.receive("oob"), spec.size);
   auto ep = std::make_unique<Endpoint>(options.device, options.ib_port, spec, Side::kServer);
   std::vector<OobLocal> locals = prepare_streams(*ep, spec.server_receives());
   for (size_t i = 0; i < locals.size(); ++i) {
-    const auto peer = i == 0 ? first : control.receive("oob");
-    ibv_mtu mtu = std::min(locals[i].active_mtu, peer_mtu(peer));
+    const OobPeer peer = i == 0 ? first : read_oob_peer(control.receive("oob"), spec.size);
+    ibv_mtu mtu = std::min(locals[i].active_mtu, peer.mtu);
     if (spec.mtu != 0) mtu = std::min(mtu, mtu_from_bytes(spec.mtu));
     connect_qp(ep->stream(i), locals[i], peer, mtu);
     control.send(oob_message(locals[i], mtu, ep->stream(i)));

@@ -1,5 +1,6 @@
 #include "connect/rdmacm_bootstrap.h"
 
+#include "connect/cm_listen.h"
 #include "connect/peer_buffer.h"
 #include "core/printable_text.h"
 #include "net/message_fields.h"
@@ -15,12 +16,6 @@ void ready_cm_stream(QpStream& s, bool receives) {
   if (receives) s.post_initial_receives();
   if (s.spec().qp_timeout) s.cm_id()->set_ack_timeout(static_cast<uint8_t>(*s.spec().qp_timeout));
 }
-
-// Each setup's rdma_cm connections carry a token the server gave its client over the control
-// channel (in "cm_listen"), as private data: the listener takes no connection request from
-// anyone else, during the setup's window, than the client it is serving (who alone holds it,
-// and, with serve --key, has proved the key). Hex text, so it is its own length.
-constexpr size_t kTokenLength = 32;
 
 rdma_conn_param conn_param(const QpStream& s, const std::string& token = {}) {
   rdma_conn_param p{};
@@ -93,11 +88,9 @@ void exchange_buffers(ControlChannel& control, Endpoint& ep, bool client) {
 
 std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec& spec,
                                         const BootstrapOptions& options) {
-  const auto listen = control.receive("cm_listen");
-  const auto port = unsigned_as<uint16_t>(listen, {"cm_listen"}, "port", 1);
-  const std::string token = string_field(listen, {"cm_listen"}, "token");
-  if (token.size() != kTokenLength)
-    throw_bad_field({"cm_listen"}, "token", "must be " + std::to_string(kTokenLength) + " bytes");
+  // Each setup's rdma_cm connections carry the token the server gave on the control channel,
+  // as private data: its listener takes no connection request but this client's.
+  const auto [port, token] = read_cm_listen(control.receive("cm_listen"));
   std::unique_ptr<Endpoint> ep;
   for (uint32_t i = 0; i < spec.qps; ++i) {
     StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
@@ -124,8 +117,8 @@ std::unique_ptr<Endpoint> rdmacm_server(ControlChannel& control, const TestSpec&
   CmEventChannel listen_channel;
   CmId listener(listen_channel, spec.transport->cm_port_space);
   listener.listen(control.socket().local_address(), 0);
-  const std::string token = new_challenge().substr(0, kTokenLength);
-  control.send({{"type", "cm_listen"}, {"port", listener.local_port()}, {"token", token}});
+  const std::string token = new_challenge().substr(0, kCmTokenLength);
+  control.send(cm_listen_message({listener.local_port(), token}));
   std::unique_ptr<Endpoint> ep;
   for (uint32_t i = 0; i < spec.qps; ++i) {
     const auto request = bound_connect_request(listen_channel, control, token, options.timeout);

@@ -69,3 +69,13 @@ def test_a_negative_figure_breaks_the_schema_exit_13_in_compare_and_plot(counter
             proc.stderr
         assert row["name"] in proc.stderr and one_line_error(proc), proc.stderr
     assert not (tmp_path / "figures").exists() or not list((tmp_path / "figures").iterdir())
+
+
+@pytest.mark.parametrize("context", ["true", "[1]", '"mesh"'])
+def test_a_context_that_is_not_an_object_is_a_one_line_error(context, tmp_path):
+    """Found by tests/fuzz/tools_json_fuzzer.py: plot's test for a mesh report read
+    context.schema of a context that was `true` (AttributeError, a traceback)."""
+    bad = tmp_path / "odd.json"
+    bad.write_text('{"context": ' + context + ', "benchmarks": []}')
+    for proc in (run_tool("plot", bad, "--out", tmp_path / "figures"), run_tool("compare", bad, bad)):
+        assert proc.returncode in (2, 13) and one_line_error(proc), proc.stderr[-2000:]

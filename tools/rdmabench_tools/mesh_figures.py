@@ -26,7 +26,8 @@ def is_mesh_report(path):
         doc = json_input.read_json(path)
     except json_input.JsonInputError as e:
         raise MeshError(str(e)) from None
-    return isinstance(doc, dict) and str(doc.get("context", {}).get("schema", "")).startswith(SCHEMA_PREFIX)
+    context = doc.get("context") if isinstance(doc, dict) else None
+    return isinstance(context, dict) and str(context.get("schema", "")).startswith(SCHEMA_PREFIX)
 
 
 def load_mesh(path):
