@@ -119,11 +119,14 @@ std::unique_ptr<Endpoint> oob_client(ControlChannel& control, const TestSpec& sp
 
 std::unique_ptr<Endpoint> oob_server(ControlChannel& control, const TestSpec& spec,
                                      const BootstrapOptions& options) {
-  const OobPeer first = read_oob_peer(control.receive("oob"), spec.size);
+  // The first message is read before the endpoint is built, and judged after: the spec is
+  // checked against the device first, so a spec the device cannot take is what the client
+  // hears (exit 2), not what its message says of a buffer for it.
+  const nlohmann::json first = control.receive("oob");
   auto ep = std::make_unique<Endpoint>(options.device, options.ib_port, spec, Side::kServer);
   std::vector<OobLocal> locals = prepare_streams(*ep, spec.server_receives());
   for (size_t i = 0; i < locals.size(); ++i) {
-    const OobPeer peer = i == 0 ? first : read_oob_peer(control.receive("oob"), spec.size);
+    const OobPeer peer = read_oob_peer(i == 0 ? first : control.receive("oob"), spec.size);
     ibv_mtu mtu = std::min(locals[i].active_mtu, peer.mtu);
     if (spec.mtu != 0) mtu = std::min(mtu, mtu_from_bytes(spec.mtu));
     connect_qp(ep->stream(i), locals[i], peer, mtu);

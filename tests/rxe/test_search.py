@@ -75,7 +75,7 @@ def test_a_search_proves_the_key_of_a_keyed_server(rdmabench, layout, tmp_path):
     with Server(rdmabench, 18970 + os.getpid() % 9, tmp_path, "--key", str(key)) as srv:
         def keyed_search(*extra):
             return subprocess.run(
-                [rdmabench, "search", host, "--port", str(srv.port), "--budget", "5s",
+                [rdmabench, "search", host, "--port", str(srv.port), "--budget", "2s",
                  "--space", "pattern=write mode=bw sizes=4K", "--repetitions", "2", "--iters",
                  "100", "--state", str(tmp_path / "state.json"), "--out",
                  str(tmp_path / "report.json"), *extra],

@@ -6,6 +6,7 @@ be read (the table of `rdmabench --help`).
 
 Usage: tools/lib/run-module validate_results FILE...   (- reads standard input)"""
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -27,8 +28,31 @@ def schema_path(doc):
     return MESH_SCHEMA_PATH if mesh else SCHEMA_PATH
 
 
+_LITERAL = re.compile(r"\^([A-Za-z0-9_]+)\$")
+
+
+def _literal_patterns_as_properties(node):
+    """The schema with each patternProperties key that names one property (^name$) moved to
+    properties: the same constraints (a property is checked against its properties entry and
+    every pattern it matches; additionalProperties sees both), without a regular expression
+    searched per property and pattern (a results file's rows: 1.4 million searches, 0.55 s)."""
+    if isinstance(node, list):
+        return [_literal_patterns_as_properties(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    node = {k: _literal_patterns_as_properties(v) for k, v in node.items()}
+    patterns = node.get("patternProperties")
+    if isinstance(patterns, dict):
+        literal = {m.group(1): v for k, v in patterns.items() if (m := _LITERAL.fullmatch(k))}
+        if literal.keys() & node.get("properties", {}).keys():
+            return node  # both would apply: keep them as they are
+        node["properties"] = {**node.get("properties", {}), **literal}
+        node["patternProperties"] = {k: v for k, v in patterns.items() if not _LITERAL.fullmatch(k)}
+    return node
+
+
 def validator(path=SCHEMA_PATH):
-    return jsonschema.Draft202012Validator(json.loads(path.read_text()))
+    return jsonschema.Draft202012Validator(_literal_patterns_as_properties(json.loads(path.read_text())))
 
 
 def problems(doc, check=None):
