@@ -17,7 +17,6 @@ namespace rdmabench {
 namespace {
 constexpr std::chrono::milliseconds kRetryPause{100};
 constexpr std::chrono::milliseconds kSendWait{2000};
-constexpr std::chrono::milliseconds kLinger{200};  // for what a client was told to arrive
 }  // namespace
 
 BusyResponder::BusyResponder(TcpSocket& listener, std::string since, const AddressAllowList& allow,
@@ -41,9 +40,7 @@ BusyResponder::~BusyResponder() {
 }
 
 void BusyResponder::answer_until_stopped() {
-  const std::string busy =
-      nlohmann::json{{"type", "busy"}, {"serving", "another client"}, {"since", since_}}.dump() +
-      "\n";
+  const nlohmann::json busy = {{"type", "busy"}, {"serving", "another client"}, {"since", since_}};
   for (;;) {
     std::optional<TcpSocket> client;
     try {
@@ -63,15 +60,10 @@ void BusyResponder::answer_until_stopped() {
           client->receive_line(hello_wait_, stop_fd_);
         } catch (const Error&) {
         }
-        client->send_all(busy, kSendWait);
+        tell_and_finish(*client, busy, kSendWait);
       } else {
-        client->send_all(
-            error_message(static_cast<int>(ExitCode::kConnection), AddressAllowList::refusal(peer))
-                    .dump() +
-                "\n",
-            kSendWait);
+        tell_and_finish(*client, refusal_message(peer), kSendWait);  // nothing of it read
       }
-      client->finish(kLinger);  // nothing more of it read; what it was told arrives
     } catch (const std::exception&) {
       // One client's trouble (reset, timeout) is not the server's; keep answering.
     }

@@ -219,21 +219,13 @@ std::string asked_text(const std::vector<std::string>& asked) {
   return std::to_string(asked.size()) + " set up (" + text + ")";
 }
 
-// How long a refused client's connection is held open for its refusal to arrive.
-constexpr std::chrono::milliseconds kRefusalLinger{200};
-
 // A client the allow list refuses: told why, logged, and closed before it is heard.
 void refuse(TcpSocket client, const std::string& peer, const ServerOptions& options,
             std::ostream& log) {
   log << "client " << peer << ": refused, not in --allow " << options.allow.text() << "\n"
       << std::flush;
   try {
-    client.send_all(
-        error_message(static_cast<int>(ExitCode::kConnection), AddressAllowList::refusal(peer))
-                .dump() +
-            "\n",
-        options.timeout);
-    client.finish(kRefusalLinger);  // nothing it sent is read
+    tell_and_finish(client, refusal_message(peer), options.timeout);  // nothing it sent is read
   } catch (const Error&) {
     // It is gone; nothing more to tell it.
   }

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/printable_text.h"
 #include "core/system_error.h"
+#include "net/address_allow_list.h"
 
 namespace rdmabench {
 
@@ -39,6 +40,8 @@ nlohmann::json ControlChannel::receive(const std::string& expected_type) {
 namespace {
 // How much of a peer's own error message is shown (ours are one line of under 400 bytes).
 constexpr size_t kPeerErrorLimit = 1000;
+// How long a finished connection is held open for what it was told to arrive.
+constexpr std::chrono::milliseconds kFinishLinger{200};
 }  // namespace
 
 nlohmann::json parse_control_message(const std::string& line, const std::string& peer,
@@ -85,6 +88,16 @@ std::string ControlChannel::receive_line(std::chrono::milliseconds timeout, int 
 
 nlohmann::json error_message(int exit_code, const std::string& message) {
   return {{"type", "error"}, {"exit_code", exit_code}, {"message", message}};
+}
+
+nlohmann::json refusal_message(const std::string& peer) {
+  return error_message(static_cast<int>(ExitCode::kConnection), AddressAllowList::refusal(peer));
+}
+
+void tell_and_finish(TcpSocket& connection, const nlohmann::json& message,
+                     std::chrono::milliseconds send_wait) {
+  connection.send_all(message.dump() + "\n", send_wait);
+  connection.finish(kFinishLinger);
 }
 
 void ControlChannel::send_error(int exit_code, const std::string& message) noexcept {

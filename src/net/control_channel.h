@@ -27,6 +27,14 @@ nlohmann::json parse_control_message(const std::string& line, const std::string&
 // {"type":"error","exit_code":N,"message":TEXT}: what a server tells a client it refuses or
 // drops (ControlChannel::send_error, and the busy responder's refusal by address).
 nlohmann::json error_message(int exit_code, const std::string& message);
+// The error_message for a connection from an address --allow refuses (exit 4, saying so).
+nlohmann::json refusal_message(const std::string& peer);
+
+// Sends `message` on a connection that is no control channel (a client refused, or told the
+// server is busy), then finishes it: nothing more it sends is read, and what it was told
+// arrives (TcpSocket::finish, for at most 200 ms). Throws when the peer is gone.
+void tell_and_finish(TcpSocket& connection, const nlohmann::json& message,
+                     std::chrono::milliseconds send_wait);
 
 class ControlChannel {
  public:
@@ -45,7 +53,6 @@ class ControlChannel {
   // From now on every message sent is sealed with `auth`, and every one received must open
   // with it (after a keyed handshake: net/message_auth.h).
   void seal_with(MessageAuth auth) { auth_.emplace(std::move(auth)); }
-  bool sealed() const noexcept { return auth_.has_value(); }
 
   const TcpSocket& socket() const noexcept { return socket_; }
 
