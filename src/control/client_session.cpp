@@ -71,8 +71,7 @@ nlohmann::json ClientSession::authenticate(const SharedKey* key, const nlohmann:
                                            " asks for a key (serve --key): give --key FILE, a "
                                            "copy of the server's key file");
   const HandshakeNonces nonces{nonce, auth["challenge"].get<std::string>()};
-  if (!equal_in_constant_time(auth["proof"].get_ref<const std::string&>(),
-                              server_proof(*key, nonces)))
+  if (!is_server_proof(*key, nonces, auth["proof"].get_ref<const std::string&>()))
     throw Error(ExitCode::kConnection,
                 server +
                     " did not prove it holds this key: a wrong key file on one side, or "

@@ -106,8 +106,7 @@ nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {
 nlohmann::json ControlProtocol::authenticate(const nlohmann::json& auth) {
   const auto response = auth.find("response");
   if (response == auth.end() || !response->is_string() ||
-      !equal_in_constant_time(response->get_ref<const std::string&>(),
-                              client_proof(*key_, nonces_)))
+      !is_client_proof(*key_, nonces_, response->get_ref<const std::string&>()))
     throw Error(ExitCode::kConnection, "wrong key: the client's --key file is not the server's");
   state_ = State::kIdle;
   trusted_ = true;

@@ -2,12 +2,25 @@
 
 namespace rdmabench {
 
+namespace {
+constexpr std::string_view kServer = "rdmabench-auth-2 server";
+constexpr std::string_view kClient = "rdmabench-auth-2 client";
+}  // namespace
+
 std::string server_proof(const SharedKey& key, const HandshakeNonces& nonces) {
-  return key.proof({"rdmabench-auth-2 server", nonces.client, nonces.server});
+  return key.proof({kServer, nonces.client, nonces.server});
 }
 
 std::string client_proof(const SharedKey& key, const HandshakeNonces& nonces) {
-  return key.proof({"rdmabench-auth-2 client", nonces.client, nonces.server});
+  return key.proof({kClient, nonces.client, nonces.server});
+}
+
+bool is_server_proof(const SharedKey& key, const HandshakeNonces& nonces, std::string_view proof) {
+  return key.verifies(proof, {kServer, nonces.client, nonces.server});
+}
+
+bool is_client_proof(const SharedKey& key, const HandshakeNonces& nonces, std::string_view proof) {
+  return key.verifies(proof, {kClient, nonces.client, nonces.server});
 }
 
 MessageAuth session_auth(const SharedKey& key, const HandshakeNonces& nonces,

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "net/message_auth.h"
 #include "net/shared_key.h"
@@ -25,6 +26,10 @@ struct HandshakeNonces {
 
 std::string server_proof(const SharedKey& key, const HandshakeNonces& nonces);
 std::string client_proof(const SharedKey& key, const HandshakeNonces& nonces);
+// Whether `proof` (what the peer sent) is the server's, or the client's, compared in constant
+// time.
+bool is_server_proof(const SharedKey& key, const HandshakeNonces& nonces, std::string_view proof);
+bool is_client_proof(const SharedKey& key, const HandshakeNonces& nonces, std::string_view proof);
 // The session's sealing, for `role`'s side.
 MessageAuth session_auth(const SharedKey& key, const HandshakeNonces& nonces,
                          MessageAuth::Role role);
