@@ -4,7 +4,6 @@ One concern: turn a results file into checked, typed data, or fail with a one-li
 ResultsError that names the file and what is wrong. tools/plot and tools/compare share it.
 """
 
-import functools
 import math
 import re
 import statistics
@@ -38,11 +37,6 @@ class ResultsError(Exception):
     def __init__(self, message, exit_code=exit_codes.USAGE):
         super().__init__(message)
         self.exit_code = exit_code
-
-
-@functools.cache
-def _schema_check():
-    return validate_results.validator()
 
 
 @dataclass(frozen=True)
@@ -310,7 +304,7 @@ def _document(where, path):
 def _check_schema(where, doc):
     """ResultsError (13) with the first way `doc` breaks docs/results.schema.json, naming the
     benchmark row it lies in."""
-    errors = sorted(_schema_check().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    errors = validate_results.errors(doc, validate_results.validator())
     if not errors:
         return
     first, place = errors[0], list(errors[0].absolute_path)

@@ -3,21 +3,9 @@ the search measured along the rule's option through it, each with its median and
 its repetitions), the finding's two points ringed in red, titled by the rule's sentence. A
 rule of one point (resends) is drawn as that point's band. What is drawn is what the report
 holds; no rule or option is named here."""
-import functools
-import json
-from pathlib import Path
-
-import jsonschema
-
-from rdmabench_tools import exit_codes, json_input
+from rdmabench_tools import exit_codes, json_input, validate_results
 
 SCHEMA = "rdmabench-search/1"
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "search.schema.json"
-
-
-@functools.cache
-def _search_schema():
-    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
 
 
 class SearchError(Exception):
@@ -52,7 +40,8 @@ def load_search(path):
         raise SearchError(str(e)) from None
     if not is_search_report(doc) or not isinstance(doc.get("findings"), list):
         raise SearchError(f"{path}: not an {SCHEMA} report")
-    if found := [f"{e.json_path}: {e.message[:300]}" for e in _search_schema().iter_errors(doc)]:
+    schema = validate_results.validator(validate_results.SEARCH_SCHEMA_PATH)
+    if found := validate_results.problems(doc, schema):
         raise SearchError(f"{path}: does not follow docs/search.schema.json ({len(found)} "
                           f"problems; first: {found[0]})", exit_codes.INVALID_FILE)
     for i, f in enumerate(doc["findings"]):

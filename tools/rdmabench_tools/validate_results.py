@@ -5,6 +5,7 @@ when all are valid, 13 when one is not (with the first problem and where), 2 whe
 be read (the table of `rdmabench --help`).
 
 Usage: tools/lib/run-module validate_results FILE...   (- reads standard input)"""
+import functools
 import json
 import re
 import sys
@@ -19,6 +20,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCHEMA_PATH = DOCS / "results.schema.json"
 CURRENT = json.loads(SCHEMA_PATH.read_text())["properties"]["context"]["properties"]["rdmabench_schema"]["const"]
 MESH_SCHEMA_PATH = DOCS / "mesh.schema.json"
+SEARCH_SCHEMA_PATH = DOCS / "search.schema.json"
 
 
 def schema_path(doc):
@@ -51,15 +53,22 @@ def _literal_patterns_as_properties(node):
     return node
 
 
+@functools.cache
 def validator(path=SCHEMA_PATH):
+    """The validator of the schema at `path`, made once a process."""
     return jsonschema.Draft202012Validator(_literal_patterns_as_properties(json.loads(path.read_text())))
+
+
+def errors(doc, check=None):
+    """Every way `doc` breaks its schema (the one it claims, unless `check` is given), as
+    jsonschema's errors in the order of their place in the document."""
+    check = check or validator(schema_path(doc))
+    return sorted(check.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
 
 
 def problems(doc, check=None):
     """Every way `doc` breaks its schema, as "where: what" lines (empty when valid)."""
-    check = check or validator(schema_path(doc))
-    return [f"{e.json_path}: {e.message[:300]}" for e in
-            sorted(check.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))]
+    return [f"{e.json_path}: {e.message[:300]}" for e in errors(doc, check)]
 
 
 def main(argv):
