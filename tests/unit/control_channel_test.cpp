@@ -18,7 +18,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-using testing::port_of;
+using testing::connected_channels;
 
 // Sends as a client goes on after its setup, until a send fails (the first ones may still be
 // taken by the kernel; one after the peer's reset fails) or 200 have gone.
@@ -30,12 +30,9 @@ void send_until_one_fails(ControlChannel& client) {
 }
 
 TEST(ControlChannel, ASendAfterThePeerRefusedAndClosedRaisesThePeersReason) {
-  TcpSocket listener = TcpSocket::listen(0);
-  ControlChannel client(TcpSocket::connect("127.0.0.1", port_of(listener), 2000ms), 2000ms);
+  auto [client, server_end] = connected_channels();
   {
-    std::optional<TcpSocket> accepted = listener.accept(-1);
-    ASSERT_TRUE(accepted.has_value());
-    ControlChannel server(std::move(*accepted), 2000ms);
+    ControlChannel server = std::move(server_end);
     server.send_error(2, "asks 2 threads, more than this server allows (--max-threads 1)");
   }  // the server closes
   try {
@@ -48,9 +45,8 @@ TEST(ControlChannel, ASendAfterThePeerRefusedAndClosedRaisesThePeersReason) {
 }
 
 TEST(ControlChannel, ASendToAPeerThatClosedSilentlyStillSaysTheSendFailed) {
-  TcpSocket listener = TcpSocket::listen(0);
-  ControlChannel client(TcpSocket::connect("127.0.0.1", port_of(listener), 2000ms), 2000ms);
-  { std::optional<TcpSocket> accepted = listener.accept(-1); }  // closed without a word
+  auto [client, server_end] = connected_channels();
+  { ControlChannel server = std::move(server_end); }  // closed without a word
   try {
     send_until_one_fails(client);
     FAIL() << "every send after the peer closed succeeded";

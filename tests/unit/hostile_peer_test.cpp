@@ -23,7 +23,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using nlohmann::json;
-using testing::port_of;
+using testing::connected_channels;
 
 class NoHost final : public TestHost {
  public:
@@ -118,11 +118,7 @@ TEST(HostilePeer, ATypeCutInsideACharacterStillGetsAnAnswerThatEncodes) {
 }
 
 TEST(HostilePeer, AMessageThatIsNotUtf8IsStillSent) {
-  TcpSocket listener = TcpSocket::listen(0);
-  ControlChannel client(TcpSocket::connect("127.0.0.1", port_of(listener), 2000ms), 2000ms);
-  std::optional<TcpSocket> accepted = listener.accept(-1);
-  ASSERT_TRUE(accepted.has_value());
-  ControlChannel server(std::move(*accepted), 2000ms);
+  auto [client, server] = connected_channels();
   server.send_error(4, "unexpected message 'aaa\xc3'");
   try {
     client.receive();
@@ -168,11 +164,7 @@ TEST(ControlProtocolTrust, TheIdleTimeoutIsEarnedBySetupOrByTheKey) {
 }
 
 TEST(SessionWaits, AWaitEndsAtTheSessionsDeadlineNotAtTheTimeout) {
-  TcpSocket listener = TcpSocket::listen(0);
-  ControlChannel client(TcpSocket::connect("127.0.0.1", port_of(listener), 2000ms), 2000ms);
-  std::optional<TcpSocket> accepted = listener.accept(-1);
-  ASSERT_TRUE(accepted.has_value());
-  ControlChannel server(std::move(*accepted), 2000ms);
+  auto [client, server] = connected_channels();
   ServerCaps caps;
   caps.max_duration = 20ms;
   const SessionWaits waits(caps, -1);
