@@ -16,16 +16,21 @@
 
 namespace rdmabench {
 
-namespace {
-size_t round_up(size_t length, size_t page) {
-  return ((length == 0 ? 1 : length) + page - 1) / page * page;
+uint64_t page_bytes(Pages pages) {
+  return pages == Pages::kHuge2M ? kHugePageBytes : static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
-}  // namespace
+
+uint64_t mapped_bytes(uint64_t length, Pages pages) {
+  const uint64_t page = page_bytes(pages);
+  const uint64_t count = length / page + (length % page != 0 || length == 0 ? 1 : 0);
+  uint64_t bytes = 0;
+  return __builtin_mul_overflow(count, page, &bytes) ? UINT64_MAX : bytes;
+}
 
 PageBuffer::PageBuffer(size_t length, Pages pages) {
   if (pages == Pages::kHuge2M) {
     page_size_ = kHugePageBytes;
-    length_ = round_up(length, page_size_);
+    length_ = mapped_bytes(length, pages);
     void* p = mmap(nullptr, length_, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_2MB, -1, 0);
     if (p == MAP_FAILED) {
@@ -40,8 +45,8 @@ PageBuffer::PageBuffer(size_t length, Pages pages) {
     mapped_ = true;
     return;
   }
-  page_size_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  length_ = round_up(length, page_size_);
+  page_size_ = page_bytes(pages);
+  length_ = mapped_bytes(length, pages);
   void* raw = std::aligned_alloc(page_size_, length_);
   if (raw == nullptr)
     throw SystemError("aligned_alloc", ENOMEM, std::to_string(length_) + " bytes");

@@ -12,6 +12,12 @@ enum class Pages { kSystem, kHuge2M };
 
 inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 
+// The size of one page of `pages`: 2 MiB, or the system's.
+uint64_t page_bytes(Pages pages);
+// What a PageBuffer of `length` bytes takes: whole pages (at least one), UINT64_MAX when that
+// is more than can be counted.
+uint64_t mapped_bytes(uint64_t length, Pages pages);
+
 class PageBuffer {
  public:
   // At least `length` bytes (a whole number of pages), zeroed. Huge pages that are not there

@@ -1,7 +1,5 @@
 #include "datapath/endpoint.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 
@@ -82,11 +80,6 @@ uint64_t saturating_mul(uint64_t a, uint64_t b) {
   return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
 }
 
-// `bytes` rounded up to whole pages of `page` bytes, as PageBuffer maps them.
-uint64_t in_pages(uint64_t bytes, uint64_t page) {
-  return saturating_mul((saturating_add(std::max<uint64_t>(bytes, 1), page - 1)) / page, page);
-}
-
 uint64_t queue_bytes(const TestSpec& spec) {
   const uint64_t send =
       saturating_mul(spec.tx_depth, kSendEntryBytes + spec.inline_size.value_or(0));
@@ -103,15 +96,13 @@ uint64_t queue_bytes(const TestSpec& spec) {
 
 uint64_t registered_bytes(const TestSpec& spec, Side side) {
   if (spec.qps == 0 || spec.size == 0) return 0;  // refused by validate_spec, never built
-  const uint64_t page = spec.hugepages ? kHugePageBytes : static_cast<uint64_t>(getpagesize());
+  const Pages pages = spec.hugepages ? Pages::kHuge2M : Pages::kSystem;
   const uint64_t ring = kMaxReceiveRingBytes / spec.qps;
   uint64_t total =
-      saturating_mul(spec.qps, in_pages(QpStream::buffer_bytes(spec, side, ring), page));
-  if (spec.srq && spec.receives_on(side)) {
-    const uint64_t stride = saturating_add(spec.size, spec.transport->receive_header_bytes);
-    const uint64_t slots = std::clamp<uint64_t>(kMaxReceiveRingBytes / stride, 1, spec.rx_depth);
-    total = saturating_add(total, in_pages(saturating_mul(stride, slots), page));
-  }
+      saturating_mul(spec.qps, mapped_bytes(QpStream::buffer_bytes(spec, side, ring), pages));
+  if (spec.srq && spec.receives_on(side))
+    total = saturating_add(
+        total, mapped_bytes(SharedReceives::buffer_bytes(spec, kMaxReceiveRingBytes), pages));
   return saturating_add(total, queue_bytes(spec));
 }
 

@@ -36,7 +36,7 @@ class SharedReceives {
   SharedReceives(const ProtectionDomain& pd, const TestSpec& spec, uint64_t ring_bytes)
       : header_(spec.transport->receive_header_bytes),
         stride_(spec.size + header_),
-        ring_(static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / stride_, 1, spec.rx_depth))),
+        ring_(ring_slots(spec, ring_bytes)),
         buffer_(pd, stride_ * ring_, IBV_ACCESS_LOCAL_WRITE,
                 spec.hugepages ? Pages::kHuge2M : Pages::kSystem),
         queue_(pd, spec.rx_depth) {
@@ -46,6 +46,11 @@ class SharedReceives {
     for (uint32_t i = 0; i < spec.rx_depth; ++i) post(i);
   }
 
+  // The bytes of the ring's buffer, before it is rounded to pages (registered_bytes).
+  static uint64_t buffer_bytes(const TestSpec& spec, uint64_t ring_bytes) {
+    return (spec.size + spec.transport->receive_header_bytes) * ring_slots(spec, ring_bytes);
+  }
+
   SharedReceiveQueue& queue() noexcept { return queue_; }
   // Re-posts receive `id` (a completion's wr_id).
   void post(uint64_t id) { queue_.post(receives_[id % ring_].native()); }
@@ -53,6 +58,11 @@ class SharedReceives {
   uint8_t* slot(uint64_t id) noexcept { return buffer_.data() + (id % ring_) * stride_ + header_; }
 
  private:
+  static uint32_t ring_slots(const TestSpec& spec, uint64_t ring_bytes) {
+    const uint64_t stride = spec.size + spec.transport->receive_header_bytes;
+    return static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / stride, 1, spec.rx_depth));
+  }
+
   uint32_t header_;
   uint64_t stride_;
   uint32_t ring_;
