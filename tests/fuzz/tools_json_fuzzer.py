@@ -17,10 +17,10 @@ import time
 import traceback
 from pathlib import Path
 
-from rdmabench_tools import json_input
 from rdmabench_tools import mesh_figures as mf
 from rdmabench_tools import rdmabench_results as rr
 from rdmabench_tools import search_figures as sef
+from rdmabench_tools.report_kind import report_kind
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "host" / "fixtures"
@@ -87,9 +87,10 @@ def mutate_bytes(data, rng):
 
 def read_as_the_tools_do(path):
     """As tools/plot tells the kinds apart and reads each (tools/compare: rr.load alone)."""
-    if mf.is_mesh_report(path):
+    kind = report_kind(path)
+    if kind == "mesh":
         mf.load_mesh(path)
-    elif sef.is_search_report(json_input.read_json(path)):
+    elif kind == "search":
         sef.load_search(path)
     else:
         rr.load(path)
