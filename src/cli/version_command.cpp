@@ -103,6 +103,7 @@ nlohmann::json registry_json() {
   return {{"version", kVersion},
           {"revision", build_revision()},
           {"build_type", build_type()},
+          {"compiler", build_compiler()},
           {"protocol", kControlProtocolVersion},
           {"results_schema", kResultsSchemaVersion},
           {"devices_schema", kDevicesSchemaVersion},
@@ -133,7 +134,7 @@ int run_version_command(int argc, char** argv) {
     std::cout << registry_json().dump(2) << "\n";
   } else {
     std::cout << "rdmabench " << kVersion << " (" << build_revision() << ", " << build_type()
-              << " build)\n";
+              << " build, " << build_compiler() << ")\n";
   }
   return 0;
 }

@@ -118,6 +118,7 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
       {"rdmabench_version", kVersion},
       {"rdmabench_revision", build_revision()},
       {"rdmabench_build_type", build_type()},
+      {"rdmabench_compiler", build_compiler()},
       {"rdmabench_injected_work", injected_work()},
       {"client", client_facts(r, p, paths)},
       {"server", server_facts(hello, paths)},

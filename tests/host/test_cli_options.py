@@ -1,4 +1,5 @@
 """rdmabench's own option checks, which come before any device is needed (so they run here)."""
+import json
 import os
 import re
 import resource
@@ -293,14 +294,16 @@ def test_serve_refuses_an_ib_port_out_of_range():
     assert proc.returncode == 2 and "--ib-port 0" in proc.stderr, proc.stderr
 
 
-def test_version_names_the_revision_and_build_type():
+def test_version_names_the_revision_build_type_and_compiler():
     """The context said only libbenchmark's build type; rdmabench's own and its revision were
-    absent."""
+    absent. The compiler is named too: a deterministic figure moves with it (issue 49)."""
     proc = rdmabench("version")
     assert proc.returncode == 0, proc.stderr
     assert re.fullmatch(r"rdmabench \S+ \((unknown|[0-9a-f]{7,}(-dirty)?|\S+-g[0-9a-f]+(-dirty)?), "
-                        r"(release|debug|debugoptimized|plain|minsize|custom) build\)\n",
-                        proc.stdout), proc.stdout
+                        r"(release|debug|debugoptimized|plain|minsize|custom) build, "
+                        r"(gcc|clang) \d+\.\d+\.\d+\)\n", proc.stdout), proc.stdout
+    assert json.loads(rdmabench("version", "--json").stdout)["compiler"] == \
+        re.search(r"(gcc|clang) \S+(?=\)$)", proc.stdout.strip())[0]
 
 
 def test_pattern_all_notes_only_a_pattern_it_runs_at_no_size():

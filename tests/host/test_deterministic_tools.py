@@ -2,6 +2,8 @@
 and its notes, the spread report (tools/gate reproducibility) and the slowdown calibration."""
 import json
 
+import pytest
+
 from conftest import DETERMINISTIC, FIXTURE, run_tool, scaled
 
 
@@ -26,15 +28,42 @@ def test_compare_refuses_different_icount_shifts(write_json):
     assert "shift=2" in proc.stderr and "shift=3" in proc.stderr
 
 
-def test_compare_names_a_different_guest_kernel(write_json):
+@pytest.mark.parametrize("where, key, value, named", [
+    ("client", "kernel", "6.1.0-99-amd64", "guest kernel"),
+    ("client", "rdma_core", "50.0-1", "rdma-core"),
+    ("client", "qemu_version", "9.2.0", "QEMU"),
+    ("top", "rdmabench_compiler", "clang 19.1.7", "compiler"),
+])
+def test_compare_refuses_deterministic_runs_of_another_stack_unless_told(write_json, where, key,
+                                                                         value, named):
+    """Issue 49: a deterministic baseline of another guest kernel, rdma-core, QEMU or compiler
+    was judged with a note only, and such a change moves the rows by itself."""
     doc = deterministic()
-    doc["context"]["client"]["kernel"] = "6.1.0-99-amd64"
-    proc = run_tool("compare", DETERMINISTIC, write_json(doc, "kernel.json"), "--threshold", "2")
-    assert proc.returncode == 0, proc.stdout
-    assert "kernel" in proc.stdout and "6.1.0-99-amd64" in proc.stdout
+    (doc["context"] if where == "top" else doc["context"]["client"])[key] = value
+    other = write_json(doc, "other-stack.json")
+    proc = run_tool("compare", DETERMINISTIC, other, "--threshold", "2")
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+    assert f"different stacks ({named} " in proc.stderr and value in proc.stderr, proc.stderr
+    assert "--across-stacks" in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+    told = run_tool("compare", DETERMINISTIC, other, "--threshold", "2", "--across-stacks")
+    assert told.returncode == 0, told.stdout + told.stderr
+    assert "judged across stacks" in told.stdout and value in told.stdout, told.stdout
+
+
+def test_compare_judges_the_same_stack_without_a_note():
     same = run_tool("compare", DETERMINISTIC, DETERMINISTIC, "--threshold", "2")
-    assert "carry over" not in same.stdout
+    assert same.returncode == 0, same.stdout + same.stderr
+    assert "across stacks" not in same.stdout
     assert "deterministic runs: threshold only" in same.stdout
+
+
+def test_a_stack_value_from_a_file_is_printed_escaped(write_json):
+    doc = deterministic()
+    doc["context"]["client"]["qemu_version"] = "7.2\x1b[2J\u202e" + "9" * 200
+    proc = run_tool("compare", DETERMINISTIC, write_json(doc, "escapes.json"))
+    assert proc.returncode == 2, proc.stderr
+    assert "\x1b" not in proc.stderr and "\u202e" not in proc.stderr and "9" * 61 not in proc.stderr
+    assert "7.2\\x1b[2J\\u202e" in proc.stderr, proc.stderr
 
 
 def test_compare_flags_a_three_percent_slowdown_at_two_percent(write_json):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rdmabench_tools import exit_codes, json_input, results_upgrade, validate_results
+from rdmabench_tools.printable_text import excerpt
 
 # Schema 2: each row carries its spec as an object (rdmabench_spec), the context is typed and
 # holds the counter catalogue. Schema 1 rows carried their spec only in their name. Schema 5
@@ -189,6 +190,15 @@ class Run:
         c = self.side("client")
         mode = c.get("timing_mode") or "realtime"
         return mode, c.get("icount_shift", "") if mode == "icount" else ""
+
+    @property
+    def stack(self):
+        """What a deterministic figure depends on besides rdmabench's own code, by name: the
+        instructions the guest kernel (rxe, siw), rdma-core, QEMU's emulated CPU and the code
+        the compiler made execute per message. None where the file does not say."""
+        c = self.side("client")
+        return {"guest kernel": c.get("kernel"), "rdma-core": c.get("rdma_core"),
+                "QEMU": c.get("qemu_version"), "compiler": self.context.get("rdmabench_compiler")}
 
     @property
     def repetitions(self):
@@ -400,6 +410,30 @@ def timing_mismatch(runs, names=None):
             "deterministic figures count guest instructions, not seconds, so the two cannot be "
             "judged against each other; compare a deterministic run with a deterministic "
             "baseline (tools/gate --deterministic) and an ordinary run with an ordinary one")
+
+
+def stack_differences(base, new):
+    """What differs between two deterministic runs' stacks (Run.stack), as printable
+    "QEMU 7.2.0 vs 8.2.1" phrases; [] for ordinary runs, whose noise repetitions judge."""
+    if base.timing[0] != "icount" or new.timing[0] != "icount":
+        return []
+    b, n = base.stack, new.stack
+    return [f"{what} {excerpt(b[what]) if b[what] else 'not recorded'} vs "
+            f"{excerpt(n[what]) if n[what] else 'not recorded'}" for what in b if b[what] != n[what]]
+
+
+def stack_mismatch(base, new, names=("BASE", "NEW")):
+    """Why two deterministic runs' figures do not carry over from one to the other, or None:
+    a guest kernel, rdma-core, QEMU or compiler that differs (or that one file does not name)
+    can move every row by more than a gate's threshold."""
+    differ = stack_differences(base, new)
+    if not differ:
+        return None
+    return (f"{names[0]} and {names[1]} are deterministic runs of different stacks ("
+            f"{'; '.join(differ)}): deterministic figures carry over only with the same guest "
+            "kernel, rdma-core, QEMU and compiler, and such a change can move every row by more "
+            "than the threshold. Refresh the baseline on this stack (tools/gate refresh "
+            "--deterministic), or judge across them on purpose with --across-stacks")
 
 
 def choose_transport(runs, transport=""):
