@@ -21,6 +21,7 @@ import json
 import os
 import resource
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,19 @@ def rdmabench():
     exe = BUILD / "rdmabench"
     assert exe.exists(), f"{exe} not built (run ninja -C {BUILD})"
     return str(exe)
+
+
+def wait_for(condition, what, seconds=30, every=0.05):
+    """Calls `condition` until it holds; AssertionError naming `what` (a string, or a callable
+    that returns one) after `seconds`. A wait, never a claim of speed: the deadline is far from
+    any decision a test checks (the guests' clock is an emulated machine's, and host load moves
+    it), so tests assert on what the code decided (its log, its exit, its counters), and the
+    suites keep clocks out of their assertions (tests/host/test_test_shapes.py)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds:g} s: {what() if callable(what) else what}")
+        time.sleep(every)
 
 
 def run(cmd, timeout=60, check=False, **kw):

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from conftest import (COUNTERS_OFF, PROTOCOL, REGISTRY, ROOT, Server, client, patterns_at,
-                      rates_agree, roce_netem, run, server_address)
+                      rates_agree, roce_netem, run, server_address, wait_for)
 
 from rdmabench_tools import rdmabench_results as rr  # (the tools' own reading of the catalogue)
 
@@ -101,6 +101,10 @@ def context_says_what_ran_where(ctx, layout, devices_json, sizes):
     assert params["cm"] == server_address(layout)[1] == ctx["bootstrap"]
 
 
+# Debian's amd64 kernels tick at CONFIG_HZ=250.
+TICK_US = 1e6 / 250
+
+
 def counters_agree(name, row, layout):
     """The rates say the same count (rates_agree), a latency row's mean is its real_time; busy
     polling never sleeps in the server's window, which covers its pattern run alone (--verify's
@@ -123,10 +127,11 @@ def row_says_what_it_ran(name, row, path_mtu, layout):
     assert counters and all(catalogued(k) for k in counters), sorted(k for k in counters if not catalogued(k))
     assert row["iterations"] == MATRIX_ITERS
     assert row["verify_errors"] == 0 and row["verified_messages"] == MATRIX_ITERS
-    for key in ("bytes_per_second", "msgs_per_second", "real_time", "client_cpu_us_per_msg",
-                "server_cpu_us_per_msg"):
-        assert math.isfinite(row[key]) and row[key] >= 0, (name, key, row[key])
     assert row["bytes_per_second"] > 0 and row["msgs_per_second"] > 0 and row["real_time"] > 0
+    # The client's CPU covers its timed window alone, so it is no more than that window (one
+    # thread) and a tick: the guest's per-thread CPU clock moves a scheduler tick at a time.
+    window_us = row["real_time"] * row["msgs"]
+    assert row["client_cpu_us_per_msg"] * row["msgs"] <= window_us + TICK_US, (name, window_us)
     counters_agree(name, row, layout)
     wire_carried_the_payload(name, row, path_mtu, layout)
     # Counts are integers; a lat row's msgs counts its one-way messages, round_trips what the
@@ -189,6 +194,7 @@ def test_qp_timeout_reaches_both_qps(rdmabench, layout, server, tmp_path, expone
     doc = json.loads(out.read_text())
     assert doc["context"]["client"]["qp_timeout"] == doc["context"]["server"]["qp_timeout"] == int(exponent)
     assert doc["context"]["rdmabench_params"]["qp_timeout"] == int(exponent)
+    assert len(doc["benchmarks"]) == 4, [b["name"] for b in doc["benchmarks"]]  # 2 patterns, 2 modes
     assert all(not b.get("error_occurred") for b in doc["benchmarks"]), proc.stdout[-3000:]
 
 
@@ -311,6 +317,7 @@ def corrupted_rows(rdmabench, port, host, cm, tmp_path, *extra):
     rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
     assert len(rows) == 4 * len(CORRUPTED), sorted(rows)  # 2 modes, 2 sizes
     failed = {name for name, row in rows.items() if row.get("error_occurred")}
+    assert failed, sorted(rows)  # the corrupting side's checks catch it somewhere
     for name in failed:
         assert "--verify found" in rows[name]["error_message"], rows[name]["error_message"]
     return proc, failed, rows
@@ -332,6 +339,7 @@ def test_corruption_by_either_sender_is_caught_by_the_receivers_checks(rdmabench
     assert {pattern_mode(n) for n in failed} == SERVER_CHECKS, sorted(failed)
     assert all(pattern_mode(n) in SERVER_CHECKS for n in failed)
     assert len(failed) == 2 * len(SERVER_CHECKS)  # every size
+    assert len(rows) == 4 * len(CORRUPTED), sorted(rows)
     for name, row in rows.items():
         if name not in failed:
             assert row["verified_messages"] == 20 and row["verify_errors"] == 0, name
@@ -351,9 +359,7 @@ def test_sigkilled_client_is_survived_and_next_client_runs(rdmabench, layout, se
     victim = subprocess.Popen([rdmabench, "run", host, "--port", str(server.port), "--cm", cm,
                                "--pattern", "send", "--mode", "bw", "--cq", "busy", "--sizes", "65536",
                                "--iters", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 30
-    while "send/bw/busy/65536" not in server.text() and time.time() < deadline:
-        time.sleep(0.1)
+    wait_for(lambda: "send/bw/busy/65536" in server.text() or victim.poll() is not None, server.text)
     time.sleep(1.0)  # mid-run
     assert victim.poll() is None, "client finished before it could be killed"
     victim.kill()
@@ -366,12 +372,13 @@ def test_sigkilled_client_is_survived_and_next_client_runs(rdmabench, layout, se
 
 
 def test_no_server_fails_fast_with_connection_exit_code(rdmabench, layout):
+    """A refused connection ends the run at once: with a --timeout of 10 minutes, a client that
+    waited for it would outlast run()'s 60 s."""
     host, cm = server_address(layout)
-    start = time.time()
-    proc = run([rdmabench, "run", host, "--port", "1", "--cm", cm, "--sizes", "2", "--iters", "1"])
+    proc = run([rdmabench, "run", host, "--port", "1", "--cm", cm, "--sizes", "2", "--iters", "1",
+                "--timeout", "600"], timeout=60)
     assert proc.returncode == 4, proc.stderr
-    assert time.time() - start < 10
-    assert "rdmabench serve" in proc.stderr
+    assert "Connection refused" in proc.stderr and "rdmabench serve" in proc.stderr, proc.stderr
 
 
 def test_server_refuses_another_protocol_version(server):
@@ -405,7 +412,7 @@ def test_benchmark_filter_and_repetitions_pass_through(rdmabench, layout, server
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(out.read_text())
     names = {b["name"] for b in doc["benchmarks"]}
-    assert all(n.startswith("write/lat/busy/64") for n in names), names
+    assert names and all(n.startswith("write/lat/busy/64") for n in names), names
     assert sum(1 for b in doc["benchmarks"] if b["run_type"] == "iteration") == 3
     assert any(b.get("aggregate_name") == "median" for b in doc["benchmarks"])
 
@@ -454,28 +461,22 @@ def test_progress_shows_on_a_terminal_only_and_never_inside_the_table(rdmabench,
 # engine's; on loopback both sides share one port). That the counters agree, and busy polling
 # never sleeps, the engine matrix checks on its every row (counters_agree).
 @pytest.mark.layout("veth")
-def test_a_passive_target_spends_next_to_nothing_in_its_window(rdmabench, layout, server, tmp_path):
+def test_a_passive_target_neither_polls_nor_sleeps_in_its_window(rdmabench, layout, server, tmp_path):
     """The server's CPU and context-switch window covers its pattern run alone: a passive
-    target (write bw, read) spends next to nothing in it, and never sleeps."""
-    # A passive target's window is one call that returns at once: well under 50 us in all.
-    # This kernel has no IRQ_TIME_ACCOUNTING, so an interrupt or softirq (rxe's packet work)
-    # that lands in that window is charged to the server's thread; such a charge only ever
-    # adds. So each passive row runs 3 times and the least of them shows what the window
-    # itself covers.
+    target (write bw, read) neither polls its CQ nor waits for an event in it, and never
+    sleeps. (Its CPU time is the guest's: an interrupt that lands in that window is charged
+    to it, on a machine as loaded as it happens to be; what the window holds is the code's.)"""
     out = tmp_path / "passive.json"
     proc = client(rdmabench, layout, server, "--sizes", "2,64K", "--iters", "200",
-                  "--benchmark_filter=^(read/|write/bw/)", "--benchmark_repetitions=3",
-                  "--out", str(out), port_counters=True)
+                  "--benchmark_filter=^(read/|write/bw/)", "--out", str(out), port_counters=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    least = {}
-    for b in json.loads(out.read_text())["benchmarks"]:
-        if b.get("run_type") == "iteration":
-            name = b["name"].split("/iterations")[0]
-            least[name] = min(least.get(name, math.inf), b["server_cpu_us_per_msg"] * b["iterations"])
-            assert b["server_vcsw_per_msg"] == 0, name
-    assert len(least) == 12, sorted(least)
-    for name, cpu_us in least.items():
-        assert cpu_us < 50, (name, cpu_us)
+    rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
+    assert sorted(rows) == sorted(f"{p}/{m}/{cq}/{size}" for p, m in
+                                  (("read", "bw"), ("read", "lat"), ("write", "bw"))
+                                  for cq in ("busy", "event") for size in (2, 65536)), sorted(rows)
+    for name, row in rows.items():
+        assert row["server_vcsw_per_msg"] == 0, name
+        assert row["server_empty_polls_per_msg"] == 0 and row["server_wakeups_per_msg"] == 0, name
 
 
 def test_write_lat_runs_with_a_two_entry_send_queue(rdmabench, layout, server):
@@ -549,7 +550,7 @@ def test_report_every_prints_each_interval_of_a_long_run(rdmabench, layout, serv
     assert lines[0].startswith("rdmabench: [   0.0-   1.0 s] write/bw/busy/4096 "), lines
     assert lines[1].startswith("rdmabench: [   1.0-   2.0 s] write/bw/busy/4096 "), lines
     msgs = [int(line.split()[-6]) for line in lines]
-    assert all(m > 0 for m in msgs), lines
+    assert len(msgs) >= 2 and all(m > 0 for m in msgs), lines
     (row,) = json.loads(proc.stdout)["benchmarks"]
     assert sum(msgs) <= row["msgs"] + row["msgs_per_second"] * 0.4 + 1  # + the margins' sends
 
@@ -638,6 +639,7 @@ def test_the_sample_clock_is_the_tsc_where_invariant_or_asked_for(rdmabench, lay
         assert ctx["rdmabench_params"]["clock"] == clock
         if clock == "auto" and not invariant:
             assert "not invariant" in ctx["sample_clock_detail"], ctx["sample_clock_detail"]
+        assert len(doc["benchmarks"]) == 2, [b["name"] for b in doc["benchmarks"]]  # send, write
         for row in doc["benchmarks"]:
             assert not row.get("error_occurred") and row["lat_p50_us"] > 0, row
     bad = run([rdmabench, "run", "127.0.0.1", "--port", "1", "--clock", "hpet"], timeout=60)

@@ -7,7 +7,6 @@ rate say; every receiver checked every message. (A client killed mid-run in a mu
 benchmark: test_server_robustness.py, test_a_vanished_client_ends_the_run_promptly.)"""
 import json
 import math
-import time
 
 import pytest
 
@@ -69,6 +68,7 @@ def test_four_qps_add_up_to_the_aggregate(rdmabench, layout, server, tmp_path, t
 def test_cq_per_qp_gives_each_qp_its_own_cq(rdmabench, layout, server, tmp_path):
     rows, _ = run_rows(rdmabench, layout, server, tmp_path, "--mode", "bw", "--qps", "4",
                        "--threads", "2", "--cq-per-qp", "--cq", "event", "--iters", "300")
+    assert len(rows) == len(patterns_at(4096)), sorted(rows)
     for name, row in rows.items():
         assert name.endswith("/qps:4/threads:2/cq-per-qp"), name
         check_counters_agree(row)
@@ -106,7 +106,6 @@ WINDOW, MARGIN = 1, 0.25  # seconds
 
 @pytest.mark.layout("veth")
 def test_a_timed_window_counts_what_completes_inside_it(rdmabench, layout, server, tmp_path):
-    started = time.monotonic()
     rows, ctx = run_rows(rdmabench, layout, server, tmp_path, "--mode", "all",
                          "--duration", str(WINDOW), "--margin", str(MARGIN), timeout=900,
                          pattern="send,write,read")
@@ -123,14 +122,13 @@ def test_a_timed_window_counts_what_completes_inside_it(rdmabench, layout, serve
             assert math.isclose(row["msgs"], row["msgs_per_second"] * WINDOW, rel_tol=1e-9), name
             assert row["msgs"] > 100, name
         else:
-            # Every sample inside the window is kept: round trips back to back fill it.
+            # Only samples inside the window are kept (their sum is no more than it), and the
+            # table's count of round trips is theirs.
             per_trip = 2 if row["half_round_trip"] else 1
-            trips = row["msgs"] / per_trip
-            busy = trips * row["lat_mean_us"] * per_trip * 1e-6
-            assert 0.75 * WINDOW < busy <= WINDOW, (name, trips, row["lat_mean_us"])
+            assert row["round_trips"] * per_trip == row["msgs"], name
+            busy = row["round_trips"] * row["lat_mean_us"] * per_trip * 1e-6
+            assert 0 < busy <= WINDOW, (name, row["round_trips"], row["lat_mean_us"])
             assert row["lat_p50_us"] <= row["lat_p99_us"] <= row["lat_max_us"], name
-    # One benchmark after another, each at least its window and its two margins.
-    assert time.monotonic() - started > len(rows) * (WINDOW + 2 * MARGIN), len(rows)
 
 
 # Threads of ping-pongs between two hosts (one layout: the threads are the engine's). With
@@ -140,6 +138,7 @@ def test_a_timed_window_counts_what_completes_inside_it(rdmabench, layout, serve
 def test_lat_threads_each_run_their_own_ping_pong(rdmabench, layout, server, tmp_path):
     rows, _ = run_rows(rdmabench, layout, server, tmp_path, "--mode", "lat", "--qps", "2",
                        "--threads", "2", "--iters", "300", cq="event")
+    assert len(rows) == len(patterns_at(4096)), sorted(rows)
     for name, row in rows.items():
         check_counters_agree(row)
         per_trip = 2 if row["half_round_trip"] else 1

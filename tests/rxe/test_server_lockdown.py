@@ -9,7 +9,6 @@ import hmac
 import json
 import os
 import socket
-import time
 
 import pytest
 
@@ -117,13 +116,13 @@ def test_caps_refuse_a_spec_that_asks_more(rdmabench, port, tmp_path, cap, ask, 
 
 def test_max_duration_ends_a_run_that_would_outlast_it(rdmabench, port, tmp_path):
     with Server(rdmabench, port, tmp_path, "--max-duration", "2") as srv:
-        start = time.monotonic()
         # A write's server is a passive target: the client learns why its run stopped once its
-        # own wait gives up (--timeout 1), and then reports the server's reason.
+        # own wait gives up (--timeout 1), and then reports the server's reason. A hundred
+        # million writes would take hours: only the server's cap ends the run.
         proc = client(rdmabench, port, "--iters", "100000000", "--timeout", "1")
-        took = time.monotonic() - start
         assert proc.returncode == 2 and "--max-duration" in proc.stderr, proc.stderr[-2000:]
-        assert took < 10, took
+        assert "client 127.0.0.1 dropped: " in srv.text() and "--max-duration" in srv.text(), \
+            srv.text()
         served(rdmabench, port, srv)
 
 
