@@ -50,6 +50,24 @@ def tool_module(name):
     return module
 
 
+def data_pixels(path):
+    """How much of a figure is data: in a PNG, the pixels of colour (the palette's lines, bars,
+    maps; axes, ticks and text are black or grey, and a figure with nothing drawn has none); in
+    an SVG, the strokes and fills of colour. A file's size said nothing of what it shows."""
+    import re
+
+    import numpy
+    from matplotlib import image
+    if str(path).endswith(".svg"):
+        colours = re.findall(r"#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})",
+                             Path(path).read_text())
+        return sum(1 for rgb in colours if len(set(rgb)) > 1)
+    assert Path(path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    rgb = image.imread(path)[..., :3]
+    spread = rgb.max(axis=-1) - rgb.min(axis=-1)
+    return int(numpy.count_nonzero(spread > 0.15))
+
+
 def run_tool(name, *args):
     """Runs tools/NAME (or the tools' module NAME) with the system Python."""
     return subprocess.run(tool_command(name, *args), capture_output=True, text=True, timeout=120)

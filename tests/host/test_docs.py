@@ -81,6 +81,8 @@ def test_every_help_ends_with_the_one_exit_code_table(registry):
     def table(text):
         return text[text.index("Exit status"):]
     top = subprocess.run([RDMABENCH, "--help"], capture_output=True, text=True, timeout=30).stdout
+    assert {"run", "serve"} <= {c["name"] for c in registry["commands"]}, registry["commands"]
+    assert len(registry["exit_codes"]) > 10, registry["exit_codes"]
     for command in registry["commands"]:
         proc = subprocess.run([RDMABENCH, "help", command["name"]], capture_output=True, text=True,
                               timeout=30)
@@ -98,6 +100,8 @@ def test_the_tools_exit_codes_are_the_engines(registry):
 
 def test_the_man_page_holds_every_command_and_installs(registry, tmp_path):
     page = (BUILD / "rdmabench.1").read_text()
+    assert {"run", "serve"} <= {c["name"] for c in registry["commands"]}, registry["commands"]
+    assert len(registry["exit_codes"]) > 10, registry["exit_codes"]
     for command in registry["commands"]:
         assert f".SH RDMABENCH {command['name'].upper()}" in page, command["name"]
         helped = subprocess.run([RDMABENCH, "help", command["name"]], capture_output=True, text=True,

@@ -51,7 +51,7 @@ def test_rows_are_joined_and_the_other_runs_context_is_kept(tmp_path, doc):
 @pytest.mark.parametrize("change, says", [
     (lambda d: d["context"]["client"].update(icount_shift=None, timing_mode="realtime"), "timing_mode"),
     (lambda d: None, "rows already in the file"),
-    (lambda d: d.update(benchmarks="x"), ""),
+    (lambda d: d.update(benchmarks="x"), "b.json: not Google Benchmark JSON"),
 ])
 def test_runs_that_cannot_share_a_file_are_refused(tmp_path, doc, change, says):
     a, b = tmp_path / "a.json", tmp_path / "b.json"

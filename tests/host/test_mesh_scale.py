@@ -4,7 +4,7 @@ wire resends). The 1024-rank figures are in the README (about 3 minutes here).""
 import json
 import subprocess
 
-from conftest import ROOT, run_tool
+from conftest import ROOT, data_pixels, run_tool
 
 TOOL = ROOT / "tools" / "mesh-scale"
 
@@ -28,7 +28,7 @@ def test_every_planted_fault_is_named_at_16_and_128_ranks(tmp_path):
     assert set(large["benchmarks"][0]["matrices"]) == {
         "bytes_per_second", "wire_resends_per_msg", "client_cpu_us_per_msg", "server_cpu_us_per_msg"}
     assert large["verdict"]["slow_hosts"] == [42] and large["verdict"]["resending_hosts"] == [85]
-    assert (tmp_path / "mesh-128" / "mesh.png").stat().st_size > 20_000
+    assert data_pixels(tmp_path / "mesh-128" / "mesh.png") > 1000  # the heatmaps' cells
     valid = run_tool("validate_results", tmp_path / "mesh-16.json", tmp_path / "mesh-128.json")
     assert valid.returncode == 0, valid.stdout + valid.stderr
 

@@ -29,7 +29,9 @@ def test_the_deterministic_suite_is_what_the_guest_can_measure(registry):
     kept, left_out = rs.deterministic_rows(registry)
     kept = {f"{p}/{m}/{c}": limit for p, m, c, limit in kept}
     # Blocking on both sides: every pattern but write lat, whose arrival spins on memory.
-    for p in (p["name"] for p in registry["patterns"]):
+    names = [p["name"] for p in registry["patterns"]]
+    assert {"send", "write", "read"} <= set(names), names
+    for p in names:
         assert f"{p}/bw/event" in kept and kept[f"{p}/bw/event"] is None
         assert (f"{p}/lat/event" in kept) == (p != "write"), p
     # Busy against a passive target, up to 64 KiB; busy where the peer acts, never.
@@ -65,7 +67,9 @@ def test_a_new_pattern_is_judged_by_its_description():
 
 def test_the_ordinary_gate_runs_every_pattern_at_two_sizes(registry):
     flt = re.compile(rs.sizes_filter(registry, 65536, 2))
-    for p in (p["name"] for p in registry["patterns"]):
+    names = [p["name"] for p in registry["patterns"]]
+    assert {"send", "write", "read"} <= set(names), names
+    for p in names:
         assert flt.match(f"{p}/bw/client=busy,server=event/65536/iterations:200")
         assert flt.match(f"{p}/lat/hybrid:20/2/iterations:200") and not flt.match(f"{p}/lat/busy/65536/")
 
@@ -146,6 +150,8 @@ def test_this_device_judges_by_the_facts_rdmabench_reports_of_it(tmp_path, regis
 def test_every_transport_names_the_fabrics_that_carry_it(registry):
     fabrics = {t["name"]: t["fabrics"] for t in registry["transports"]}
     assert fabrics["rc"] == ["InfiniBand", "RoCE v1", "RoCE v2", "iWARP"]
-    for t in registry["transports"]:
-        if not (t["reliable"] and t["connected"]):
-            assert "iWARP" not in t["fabrics"] and "RoCE v2" in t["fabrics"], t
+    assert sorted(fabrics) == ["rc", "uc", "ud"], sorted(fabrics)
+    unreliable = [t for t in registry["transports"] if not (t["reliable"] and t["connected"])]
+    assert sorted(t["name"] for t in unreliable) == ["uc", "ud"], unreliable
+    for t in unreliable:
+        assert "iWARP" not in t["fabrics"] and "RoCE v2" in t["fabrics"], t

@@ -66,18 +66,21 @@ def test_every_device_matches_ibv_devinfo(devices_json):
 def test_netdevs_match_rdma_link(devices_json):
     links = json.loads(run(["rdma", "-j", "link", "show"], check=True).stdout)
     expected = {(l["ifname"], l["port"]): l.get("netdev", "") for l in links}
-    for dev in devices_json["devices"]:
-        for port in dev["ports"]:
-            assert port["netdev"] == expected[(dev["name"], port["port"])]
+    ports = [(dev, port) for dev in devices_json["devices"] for port in dev["ports"]]
+    assert sorted((dev["name"], port["port"]) for dev, port in ports) == sorted(expected), ports
+    for dev, port in ports:
+        assert port["netdev"] == expected[(dev["name"], port["port"])]
 
 
 def test_default_gid_is_roce_v2_ipv4_mapped(devices_json):
-    for dev in devices_json["devices"]:
-        for port in dev["ports"]:
-            idx = port["default_gid_index"]
-            chosen = next(g for g in port["gids"] if g["index"] == idx)
-            assert chosen["type"] == "RoCE v2"
-            assert "ipv4" in chosen and chosen["gid"] == "::ffff:" + chosen["ipv4"]
+    ports = [port for dev in devices_json["devices"] for port in dev["ports"]]
+    assert devices_json["devices"], devices_json
+    assert ports and all(dev["ports"] for dev in devices_json["devices"]), devices_json
+    for port in ports:
+        idx = port["default_gid_index"]
+        chosen = next(g for g in port["gids"] if g["index"] == idx)
+        assert chosen["type"] == "RoCE v2"
+        assert "ipv4" in chosen and chosen["gid"] == "::ffff:" + chosen["ipv4"]
 
 
 @pytest.mark.layout("lo")

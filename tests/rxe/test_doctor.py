@@ -28,6 +28,7 @@ def finding(report, subject, check):
 def test_a_healthy_guest_is_ok_and_no_rxe_device_is_pci(rdmabench, devices_json):
     report = doctor_json(rdmabench)
     assert report["worst"] == "ok" and report["exit_status"] == 0, report
+    assert devices_json["devices"], devices_json
     for device in devices_json["devices"]:
         name = device["name"]
         assert finding(report, f"{name} port 1", "state")["detail"] == "ACTIVE"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import client
+from conftest import client, patterns_at
 
 pytestmark = pytest.mark.layout("lo")
 
@@ -33,6 +33,9 @@ def test_every_pattern_runs_verified_from_huge_pages(rdmabench, layout, server, 
     doc = json.loads(out.read_text())
     ctx = doc["context"]
     assert ctx["client"]["page_size"] == ctx["server"]["page_size"] == 2 << 20, ctx
+    # every pattern that takes the size, both modes, at both sizes
+    assert len(doc["benchmarks"]) == 2 * sum(len(patterns_at(s)) for s in (2, 65536)), \
+        [b["name"] for b in doc["benchmarks"]]
     for row in doc["benchmarks"]:
         assert row["rdmabench_spec"]["hugepages"] is True and "/hugepages" in row["name"], row["name"]
         assert not row.get("error_occurred") and row["verify_errors"] == 0, row["name"]

@@ -62,8 +62,8 @@ def packets():
     return {f"h{i}": (stats(f"h{i}", "rx"), stats(f"h{i}", "tx")) for i in range(HOSTS)}
 
 
-def off_diagonal():
-    return [(c, s) for c in range(HOSTS) for s in range(HOSTS) if c != s]
+# Every ordered pair of the mesh's hosts: HOSTS * (HOSTS - 1) of them.
+PAIRS = [(c, s) for c in range(HOSTS) for s in range(HOSTS) if c != s]
 
 
 @pytest.fixture
@@ -95,7 +95,7 @@ def test_a_clean_mesh_measures_every_pair_over_its_own_link(rdmabench, tmp_path)
     for b in report["benchmarks"]:
         m = b["matrices"][b["figure"]]
         assert all(m[i][i] is None for i in range(HOSTS)), b["name"]
-        assert all(m[c][s] > 0 for c, s in off_diagonal()), b["name"]
+        assert all(m[c][s] > 0 for c, s in PAIRS), b["name"]
         assert b["outliers"]["slow_pairs"] == [] and b["errors"] == [], (b["name"], proc.stdout)
         for counter in ("client_cpu_us_per_msg", "server_cpu_us_per_msg"):
             assert counter in [h["counter"] for h in b["heatmaps"]], b["name"]
@@ -107,11 +107,12 @@ def test_a_clean_mesh_measures_every_pair_over_its_own_link(rdmabench, tmp_path)
     # was resent, and every pair's ports counted at least its payload.
     for b in report["benchmarks"]:
         resends = b["matrices"]["wire_resends_per_msg"]
-        assert all(resends[c][s] == 0 for c, s in off_diagonal()), (b["name"], resends)
+        assert all(resends[c][s] == 0 for c, s in PAIRS), (b["name"], resends)
         assert b["wire"]["resending_pairs"] == [], b["name"]
         wire = b["matrices"]["wire_bytes_per_payload_byte"]
-        assert all(wire[c][s] >= 1 for c, s in off_diagonal()), (b["name"], wire)
+        assert all(wire[c][s] >= 1 for c, s in PAIRS), (b["name"], wire)
     # Each host sent and received at least every bw message of its 3 + 3 pairs on its own veth.
+    assert sorted(after) == sorted(before) and len(after) == HOSTS, (before, after)
     for dev, (rx, tx) in after.items():
         assert rx - before[dev][0] > 3 * 300 and tx - before[dev][1] > 3 * 300, (dev, before, after)
     assert ("verdict: 0 slow pairs, 0 resending pairs, 0 failed pairs, 0 slow hosts, "
@@ -126,9 +127,10 @@ def test_a_slow_link_names_exactly_that_host(rdmabench, tmp_path, slow_host_2):
     proc, report = mesh(rdmabench, tmp_path, *ISOLATED)
     assert proc.returncode == 7, proc.stdout + proc.stderr
     assert report["verdict"]["slow_hosts"] == [slow_host_2], proc.stdout
+    assert len(report["benchmarks"]) == 2, [b["name"] for b in report["benchmarks"]]  # bw, lat
     for b in report["benchmarks"]:
         slow = {tuple(p) for p in b["outliers"]["slow_pairs"]}
-        touching = {(c, s) for c, s in off_diagonal() if slow_host_2 in (c, s)}
+        touching = {(c, s) for c, s in PAIRS if slow_host_2 in (c, s)}
         assert slow == touching, (b["name"], sorted(slow), proc.stdout)
     assert f"SLOW HOST {slow_host_2} " in proc.stdout
 
@@ -164,7 +166,8 @@ def test_a_lossy_link_is_named_for_what_the_wire_resent_though_its_bandwidth_pas
     assert b["errors"] == [] and b["outliers"]["slow_pairs"] == [], proc.stdout
     assert report["verdict"]["resending_hosts"] == [lossy_host_2], proc.stdout
     resends = b["matrices"]["wire_resends_per_msg"]
-    touching = [(c, s) for c, s in off_diagonal() if lossy_host_2 in (c, s)]
+    touching = [(c, s) for c, s in PAIRS if lossy_host_2 in (c, s)]
+    assert len(touching) == 2 * (HOSTS - 1), touching
     assert all(resends[c][s] > 0.07 for c, s in touching), resends
     # the loss itself shows as sequence errors on host 2's pairs alone
     seq = b["matrices"]["wire_sequence_errors"]
@@ -186,10 +189,10 @@ def test_shift_rounds_run_every_pair_of_a_round_at_once_and_repeat(rdmabench, tm
     b = report["benchmarks"][0]
     assert b["errors"] == [] and report["verdict"]["failed_pairs"] == 0
     m = b["matrices"]["bytes_per_second"]
-    assert all(m[c][s] > 0 for c, s in off_diagonal()), m
+    assert all(m[c][s] > 0 for c, s in PAIRS), m
     measured, worst = b["matrices"]["repetitions_measured"], b["matrices"]["judged_worst"]
     spread = b["matrices"]["judged_spread"]
-    for c, s in off_diagonal():
+    for c, s in PAIRS:
         assert measured[c][s] == 2 and worst[c][s] <= m[c][s], (c, s, worst, m)
         assert spread[c][s] == pytest.approx((m[c][s] - worst[c][s]) / m[c][s]), (c, s)
 
@@ -209,7 +212,7 @@ def test_pairs_from_a_file(rdmabench, tmp_path):
     assert report["context"]["rounds"] == 1  # no rank is twice a client or a server
     assert report["benchmarks"][0]["errors"] == [] and report["verdict"]["failed_pairs"] == 0
     m = report["benchmarks"][0]["matrices"]["bytes_per_second"]
-    measured = {(c, s) for c, s in off_diagonal() if m[c][s] is not None}
+    measured = {(c, s) for c, s in PAIRS if m[c][s] is not None}
     assert measured == {(0, 3), (3, 0), (1, 2)}
 
 
@@ -236,7 +239,7 @@ def test_several_ranks_on_a_host_take_a_device_each_with_no_device_list(rdmabenc
     b = report["benchmarks"][0]
     assert b["errors"] == [] and report["verdict"]["failed_pairs"] == 0, proc.stdout
     m = b["matrices"]["bytes_per_second"]
-    assert {(c, s) for c, s in off_diagonal() if m[c][s] is not None} == {(0, 3), (2, 1)}, m
+    assert {(c, s) for c, s in PAIRS if m[c][s] is not None} == {(0, 3), (2, 1)}, m
     assert all(m[c][s] > 0 for c, s in ((0, 3), (2, 1))), m
     proc = run([*MPIRUN, "-np", str(HOSTS + 1), rdmabench, "mesh", "--mode", "bw", "--iters", "10",
                 "--out", str(tmp_path / "five.json")], timeout=120)
@@ -279,7 +282,7 @@ def test_srun_launches_the_mesh_under_a_real_slurm(rdmabench, tmp_path, slurm):
     b = report["benchmarks"][0]
     assert b["errors"] == [] and b["outliers"]["slow_pairs"] == [], proc.stdout
     m = b["matrices"]["bytes_per_second"]
-    assert all(m[c][s] > 0 for c, s in off_diagonal()), m
+    assert all(m[c][s] > 0 for c, s in PAIRS), m
 
 
 @pytest.mark.parametrize("case", ["bad-pairs", "one-rank", "no-such-device", "port-past-65535"])

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import client
+from conftest import client, patterns_at
 
 pytestmark = pytest.mark.layout("lo")
 
@@ -17,6 +17,7 @@ def run_rows(rdmabench, layout, server, tmp_path, name, *options):
                   "--out", str(out), *options)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
+    assert doc["benchmarks"], proc.stdout[-3000:]
     for row in doc["benchmarks"]:
         assert not row.get("error_occurred") and row["verify_errors"] == 0, row["name"]
     return doc
@@ -30,10 +31,12 @@ def test_every_pattern_posts_through_the_api_asked_for(rdmabench, layout, server
                    *(("--post-api", api) if api else ()))
     ctx = doc["context"]
     assert ctx["client"]["post_api"] == ctx["server"]["post_api"] == used, ctx
-    patterns = {row["rdmabench_spec"]["pattern"] for row in doc["benchmarks"]}
+    rows = doc["benchmarks"]
+    patterns = {row["rdmabench_spec"]["pattern"] for row in rows}
     assert patterns == {"send", "write", "write_imm", "read", "send_imm", "fetch_add",
                         "compare_swap"}, patterns
-    for row in doc["benchmarks"]:
+    assert len(rows) == 2 * sum(len(patterns_at(s)) for s in (8, 4096)), [r["name"] for r in rows]
+    for row in rows:
         assert row["rdmabench_spec"]["post_api"] == (api or "auto"), row["name"]
         assert (f"/post_api:{api}" in row["name"]) == (api is not None), row["name"]
 

@@ -11,6 +11,7 @@ from conftest import run
 pytestmark = pytest.mark.layout("siw-mesh")
 
 HOSTS = 4
+PAIRS = [(c, s) for c in range(HOSTS) for s in range(HOSTS) if c != s]  # every ordered pair
 DEVICES = [f"siw{i}" for i in range(HOSTS)]
 ADDRESSES = ",".join(f"10.99.1.{i + 1}" for i in range(HOSTS))
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "pml", "ob1",
@@ -30,8 +31,7 @@ def test_a_clean_iwarp_mesh_measures_every_pair_and_flags_nothing(rdmabench, tmp
     assert [b["name"] for b in report["benchmarks"]] == ["send/bw/event/65536", "send/lat/event/2"]
     for b in report["benchmarks"]:
         m = b["matrices"][b["figure"]]
-        pairs = [(c, s) for c in range(HOSTS) for s in range(HOSTS) if c != s]
-        assert all(m[c][s] > 0 for c, s in pairs), (b["name"], m)
+        assert all(m[c][s] > 0 for c, s in PAIRS), (b["name"], m)
         assert b["outliers"]["slow_pairs"] == [] and b["errors"] == [], (b["name"], proc.stdout)
     assert report["verdict"]["exit_code"] == 0 and report["verdict"]["failed_pairs"] == 0, report["verdict"]
     assert report["verdict"]["slow_hosts"] == [] and report["host_differences"] == []

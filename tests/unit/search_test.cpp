@@ -176,6 +176,8 @@ TEST(Search, ACoarseStepThatIsASmoothRampBetweenIsNoFinding) {
   // every size between: a coarse line's step, but no step of the finer line. Narrowing drops
   // it rather than report the coarse pair.
   const SearchRun run = search({.cpu_ramp = true}, SearchMethod::kGuided);
+  // It looked (a search that measured nothing would find nothing too).
+  EXPECT_GE(run.measurements, static_cast<size_t>(kBudget * kSearchShare / 3.5));
   for (const SearchFinding& f : run.result.findings)
     ADD_FAILURE() << f.shown.rule->name << " " << options_text(simulated_space(), f.shown.low)
                   << " -> " << options_text(simulated_space(), f.shown.high);
