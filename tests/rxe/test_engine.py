@@ -194,7 +194,8 @@ def test_qp_timeout_reaches_both_qps(rdmabench, layout, server, tmp_path, expone
     doc = json.loads(out.read_text())
     assert doc["context"]["client"]["qp_timeout"] == doc["context"]["server"]["qp_timeout"] == int(exponent)
     assert doc["context"]["rdmabench_params"]["qp_timeout"] == int(exponent)
-    assert len(doc["benchmarks"]) == 4, [b["name"] for b in doc["benchmarks"]]  # 2 patterns, 2 modes
+    # 2 patterns, 2 modes, 2 CQ modes (busy and event, the default)
+    assert len(doc["benchmarks"]) == 8, [b["name"] for b in doc["benchmarks"]]
     assert all(not b.get("error_occurred") for b in doc["benchmarks"]), proc.stdout[-3000:]
 
 
