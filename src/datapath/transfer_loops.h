@@ -170,9 +170,10 @@ inline void sleep_until_ns(uint64_t when_ns) {
 // counted start to the last counted end into m.span_seconds. With spec.rate (open loop), round
 // trip i is meant to start at i / rate s: the loop sleeps until then, and its sample counts
 // from that intended start, so that a stall also delays (and shows in) the messages behind it
-// (no coordinated omission).
-template <typename OneRoundTrip>
-void time_round_trips(const SampleClock& clock, const TestSpec& spec, const RunLength& length,
+// (no coordinated omission). `clock` is the run's SampleClock (a test's clock in
+// tests/unit/round_trip_window_test.cpp: anything with now_ns()).
+template <typename Clock, typename OneRoundTrip>
+void time_round_trips(const Clock& clock, const TestSpec& spec, const RunLength& length,
                       std::span<uint64_t> samples, ClientMeasurement& m,
                       OneRoundTrip&& one_round_trip) {
   const uint64_t period_ns = spec.rate > 0 ? 1'000'000'000 / spec.rate : 0;
