@@ -71,6 +71,22 @@ def test_a_negative_figure_breaks_the_schema_exit_13_in_compare_and_plot(counter
     assert not (tmp_path / "figures").exists() or not list((tmp_path / "figures").iterdir())
 
 
+def test_a_row_name_in_a_schema_error_is_printed_escaped(sweep, tmp_path):
+    """The row a schema error names is the file's text: it was printed raw (an escape
+    sequence, a bidi override, a forged second line reached the terminal)."""
+    doc = copy.deepcopy(sweep)
+    row = next(r for r in doc["benchmarks"] if r.get("run_type") != "aggregate")
+    row["name"] = "write\x1b[2J\u202e\nplot: all rows fine"
+    row["bytes_per_second"] = -1.0
+    bad = tmp_path / "escapes.json"
+    bad.write_text(json.dumps(doc))
+    proc = run_tool("compare", FIXTURE, bad)
+    assert proc.returncode == 13, proc.stderr[-2000:]
+    assert "\x1b" not in proc.stderr and "\u202e" not in proc.stderr, proc.stderr
+    assert "write\\x1b[2J\\u202e\\nplot: all rows fine" in proc.stderr, proc.stderr
+    assert one_line_error(proc), proc.stderr
+
+
 @pytest.mark.parametrize("context", ["true", "[1]", '"mesh"'])
 def test_a_context_that_is_not_an_object_is_a_one_line_error(context, tmp_path):
     """Found by tests/fuzz/tools_json_fuzzer.py: plot's test for a mesh report read

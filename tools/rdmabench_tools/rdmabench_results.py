@@ -321,9 +321,10 @@ def _check_schema(where, doc):
     row = ""
     if len(place) > 1 and place[0] == "benchmarks" and isinstance(place[1], int):
         name = doc["benchmarks"][place[1]].get("name") if isinstance(doc["benchmarks"][place[1]], dict) else None
-        row = f" ('{str(name)[:100]}')" if name is not None else ""
+        row = f" ('{excerpt(name, 100)}')" if name is not None else ""
     raise ResultsError(f"{where}: does not follow docs/results.schema.json ({len(errors)} problems; "
-                       f"first: {first.json_path}{row}: {first.message[:300]})", exit_codes.INVALID_FILE)
+                       f"first: {excerpt(first.json_path, 200)}{row}: {excerpt(first.message, 300)})",
+                       exit_codes.INVALID_FILE)
 
 
 def _benchmarks(where, rows, schema):

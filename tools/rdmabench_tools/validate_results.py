@@ -14,6 +14,7 @@ from pathlib import Path
 import jsonschema
 
 from rdmabench_tools import json_input
+from rdmabench_tools.printable_text import excerpt
 from rdmabench_tools.exit_codes import INVALID_FILE, USAGE
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -68,7 +69,7 @@ def errors(doc, check=None):
 
 def problems(doc, check=None):
     """Every way `doc` breaks its schema, as "where: what" lines (empty when valid)."""
-    return [f"{e.json_path}: {e.message[:300]}" for e in errors(doc, check)]
+    return [f"{excerpt(e.json_path, 200)}: {excerpt(e.message, 300)}" for e in errors(doc, check)]
 
 
 def main(argv):
