@@ -78,18 +78,10 @@ def fixed(expr, fn, constants):
 
 
 def constant_names(fn):
-    """Names the function binds (once) to a literal, range() or a module constant."""
-    values = {}
-    for n in own_nodes(fn):
-        if isinstance(n, ast.Assign):
-            for t in n.targets:
-                if isinstance(t, ast.Name):
-                    values.setdefault(t.id, []).append(n.value)
-    names = set()
-    for name, assigned in values.items():
-        if len(assigned) == 1 and fixed(assigned[0], fn, set()):
-            names.add(name)
-    return names
+    """Names the function binds once (literal_settings) to a literal, range() or a module
+    constant."""
+    return {name for name, assigned in literal_settings(fn).items()
+            if len(assigned) == 1 and fixed(assigned[0][1], fn, set())}
 
 
 def mentions(node, expr):
@@ -113,8 +105,8 @@ def empty_loops(tree):
         for n in own_nodes(fn):
             if isinstance(n, ast.For) and any(isinstance(a, ast.Assert)
                                               for s in n.body for a in [s, *own_nodes(s)]):
-                bases = [b for b in iterated(n.iter) if not counted(b, fn, n.lineno, constants)]
-                found += [(n.lineno, f"for ... in {ast.unparse(n.iter)}") for _ in bases[:1]]
+                if any(not counted(b, fn, n.lineno, constants) for b in iterated(n.iter)):
+                    found.append((n.lineno, f"for ... in {ast.unparse(n.iter)}"))
             if isinstance(n, ast.Assert):
                 found += [(n.lineno, f"all(... in {ast.unparse(base)})")
                           for base in vacuous_alls(n, fn, constants)]
