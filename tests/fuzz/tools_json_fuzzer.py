@@ -9,6 +9,7 @@ traceback, and the exit status is 1.
 Usage: PYTHONPATH=tools python3 tests/fuzz/tools_json_fuzzer.py [--seconds S] [--seed N]
            [--artifacts DIR]"""
 import argparse
+import functools
 import json
 import random
 import sys
@@ -85,6 +86,11 @@ def mutate_bytes(data, rng):
     return bytes(data)
 
 
+@functools.lru_cache(maxsize=1)
+def deterministic_baseline():
+    return rr.load(FIXTURES / "rxe-deterministic.json")
+
+
 def read_as_the_tools_do(path):
     """As tools/plot tells the kinds apart and reads each (tools/compare: rr.load alone)."""
     kind = report_kind(path)
@@ -93,7 +99,12 @@ def read_as_the_tools_do(path):
     elif kind == "search":
         sef.load_search(path)
     else:
-        rr.load(path)
+        run = rr.load(path)
+        # as tools/compare then judges it against a deterministic baseline: the stacks' values
+        # (the file's text) go into its refusal
+        deterministic = deterministic_baseline()
+        rr.timing_mismatch([deterministic, run])
+        rr.stack_mismatch(deterministic, run)
 
 
 def one_case(data, path):
