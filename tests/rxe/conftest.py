@@ -211,6 +211,24 @@ def roce_netem(dev, *netem):
         subprocess.run(["tc", "qdisc", "del", "dev", dev, "root"], check=True)
 
 
+def netem_dropped(dev):
+    """How many packets the netem qdisc of roce_netem on `dev` dropped so far (tc -s)."""
+    out = subprocess.run(["tc", "-s", "qdisc", "show", "dev", dev], capture_output=True, text=True,
+                         check=True).stdout
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("qdisc netem 40:") and i + 1 < len(lines):
+            return int(lines[i + 1].split("dropped")[1].split(",")[0])
+    raise AssertionError(f"no netem qdisc on {dev}:\n{out}")
+
+
+def backlog_drops():
+    """Packets the guest's network stack dropped for a full input backlog, every CPU's
+    (/proc/net/softnet_stat, second column)."""
+    lines = Path("/proc/net/softnet_stat").read_text().split("\n")
+    return sum(int(line.split()[1], 16) for line in lines if line.strip())
+
+
 def netem_packets(dev):
     """How many packets went through the netem qdisc of roce_netem on `dev` (tc -s)."""
     out = subprocess.run(["tc", "-s", "qdisc", "show", "dev", dev], capture_output=True, text=True,

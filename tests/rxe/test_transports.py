@@ -7,7 +7,8 @@ import math
 import jsonschema
 import pytest
 
-from conftest import REGISTRY, ROOT, counters_option, netem_packets, roce_netem, run
+from conftest import (REGISTRY, ROOT, backlog_drops, counters_option, netem_dropped, netem_packets,
+                      roce_netem, run)
 
 SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "results.schema.json").read_text()))
 
@@ -97,9 +98,16 @@ def test_a_lost_message_shows_as_sent_and_not_received(rdmabench, layout, server
     what arrived. The run still ends (the end-of-stream marker may itself be lost)."""
     out = tmp_path / "lossy.json"
     with roce_netem("veth1", "loss", "10%"):  # the RoCE packets only, not the control channel
+        dropped_before, backlog_before = netem_dropped("veth1"), backlog_drops()
+        # --rx-depth above the messages a QP receives: no message finds its receiver without a
+        # posted receive (which an unreliable transport drops too: the likeliest cause of the
+        # 19.9 % a uc row lost at 10 % netem in a guest starved by its host's load).
         proc = run_over(rdmabench, layout, server, transport, "--pattern", "send,send_imm",
                         "--mode", "bw", "--cq", "busy", "--sizes", "64", "--iters", "3000",
-                        "--qps", "1,4", "--threads", "2", "--verify", "--out", str(out))
+                        "--rx-depth", "4096", "--qps", "1,4", "--threads", "2", "--verify",
+                        "--out", str(out))
+        netem_lost = netem_dropped("veth1") - dropped_before
+        backlog_lost = backlog_drops() - backlog_before
         # A ping-pong waits for a lost message until --timeout, and says why it may be lost
         # (6000 messages at 10 %: none lost would be a chance of about 1e-275).
         lat = run_over(rdmabench, layout, server, transport, "--pattern", "send", "--mode", "lat",
@@ -109,15 +117,21 @@ def test_a_lost_message_shows_as_sent_and_not_received(rdmabench, layout, server
     assert lat.returncode == 5 and "a lost message is never resent" in lat.stderr, lat.stderr
     rows = json.loads(out.read_text())["benchmarks"]
     assert len(rows) == 4
+    # Every message a row counts lost was dropped on the way: by netem, or by a full backlog of
+    # the guest's network stack (counted apart, and a few at most on a quiet host).
+    total_lost = sum(row["lost_msgs"] for row in rows)
+    assert total_lost <= netem_lost + backlog_lost, (total_lost, netem_lost, backlog_lost)
     for row in rows:
         name, spec = row["name"], row["rdmabench_spec"]
         sent, received = row["sent_msgs"], row["received_msgs"]
         assert sent == row["iterations"] * spec["qps"], (name, row)
         # 10 % of the packets dropped, each 64-byte message one packet lost on its own: the
         # count lost is binomial, n = sent, p = 0.1. Six standard deviations either side (a
-        # chance of 2e-9 a row of falling outside by chance) is 1.6-3.3 points at these n.
+        # chance of 2e-9 a row of falling outside by chance) is 1.6-3.3 points at these n;
+        # above it, what the backlog dropped may add.
         spread = 6 * math.sqrt(0.1 * 0.9 / sent)
-        assert abs(row["loss_fraction"] - 0.1) < spread, (name, row["loss_fraction"], spread)
+        assert 0.1 - spread < row["loss_fraction"] < 0.1 + spread + backlog_lost / sent, \
+            (name, row["loss_fraction"], spread, backlog_lost)
         assert row["lost_msgs"] == sent - received and row["verify_errors"] == 0, (name, row)
         assert row["msgs"] == pytest.approx(received), (name, row)
         per_qp = sum(row[f"qp{i}_msgs"] for i in range(spec["qps"]))
