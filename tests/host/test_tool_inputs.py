@@ -95,3 +95,16 @@ def test_a_context_that_is_not_an_object_is_a_one_line_error(context, tmp_path):
     bad.write_text('{"context": ' + context + ', "benchmarks": []}')
     for proc in (run_tool("plot", bad, "--out", tmp_path / "figures"), run_tool("compare", bad, bad)):
         assert proc.returncode in (2, 13) and one_line_error(proc), proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize("schema", [[5], {"v": 5}, True, 5.5, "\x1b[2J5"])
+def test_a_schema_that_is_no_version_number_is_a_one_line_error(schema, sweep, tmp_path):
+    """Found by tests/fuzz/tools_json_fuzzer.py: a context.rdmabench_schema that was a list
+    ended compare and plot with a TypeError (unhashable) looking it up among the versions
+    read."""
+    sweep["context"]["rdmabench_schema"] = schema
+    bad = tmp_path / "odd-schema.json"
+    bad.write_text(json.dumps(sweep))
+    for proc in (run_tool("plot", bad, "--out", tmp_path / "figures"), run_tool("compare", bad, bad)):
+        assert proc.returncode == 2 and one_line_error(proc), proc.stderr[-2000:]
+        assert "not supported here" in proc.stderr and "\x1b" not in proc.stderr, proc.stderr

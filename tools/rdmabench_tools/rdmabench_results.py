@@ -298,8 +298,8 @@ def _document(where, path):
     if str(schema) == "1":
         raise ResultsError(f"{where}: rdmabench schema 1 (before each row carried its spec) is no "
                            "longer read; run it again with this rdmabench")
-    if schema not in SUPPORTED_SCHEMAS:
-        raise ResultsError(f"{where}: rdmabench schema {schema} is not supported here "
+    if type(schema) is not int or schema not in SUPPORTED_SCHEMAS:  # a list is unhashable
+        raise ResultsError(f"{where}: rdmabench schema {excerpt(str(schema))} is not supported here "
                            f"(supported: {', '.join(map(str, sorted(SUPPORTED_SCHEMAS)))}); update the tools")
     if schema != results_upgrade.SCHEMA:
         try:
