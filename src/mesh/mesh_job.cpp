@@ -18,8 +18,12 @@
 #include "host/host_info.h"
 #include "mesh/device_choice.h"
 #include "mesh/host_identity.h"
+#include "mesh/matrix_sink.h"
 #include "mesh/mesh_report.h"
+#include "mesh/mesh_report_file.h"
 #include "mesh/mesh_report_text.h"
+#include "mesh/mpi_report_ranks.h"
+#include "mesh/rank_rows.h"
 #include "mesh/repetitions.h"
 #include "mesh/schedule.h"
 
@@ -106,11 +110,11 @@ nlohmann::json meet(const MpiWorld& world, const nlohmann::json& mine) {
 }
 
 // The rounds, the same on every rank: a pairs file is read by rank 0 and shared.
-std::vector<MeshRound> schedule_of(const MpiWorld& world, const MeshJob& job) {
+MeshSchedule schedule_of(const MpiWorld& world, const MeshJob& job) {
   if (job.pairs_file.empty())
     return *parse_schedule_kind(job.schedule) == ScheduleKind::kShift
-               ? shift_schedule(world.size())
-               : isolated_schedule(world.size());
+               ? MeshSchedule::shift(world.size())
+               : MeshSchedule::isolated(world.size());
   std::string text;
   if (world.rank() == 0) {
     std::ifstream in(job.pairs_file);
@@ -122,28 +126,32 @@ std::vector<MeshRound> schedule_of(const MpiWorld& world, const MeshJob& job) {
   if (text == "\x01")
     throw Error(ExitCode::kUsage, "--pairs: cannot read " + job.pairs_file + " (on rank 0)");
   std::istringstream in(text);
-  return rounds_from_pairs(parse_pairs(in, world.size(), job.pairs_file));
+  return MeshSchedule::of_rounds(rounds_from_pairs(parse_pairs(in, world.size(), job.pairs_file)));
 }
 
-// One round: every rank that is a client in it measures its pair.
-void run_round(const MpiWorld& world, const TestSpec& spec, const MeshRound& round,
-               const nlohmann::json& hosts, const PairRunOptions& run,
-               std::vector<PairResult>& mine, std::ostream& log) {
-  for (const MeshPair& p : round) {
-    if (p.client != world.rank()) continue;
+// One round: this rank measures its pair, if it is a client in it.
+void run_round(const MpiWorld& world, const TestSpec& spec, const MeshSchedule& schedule,
+               size_t round, const nlohmann::json& hosts, const PairRunOptions& run,
+               MatrixScope scope, std::vector<PairResult>& mine, std::ostream& log) {
+  if (const auto to = schedule.server_of(world.rank(), round)) {
+    const MeshPair p{world.rank(), *to};
     const auto& server = hosts[static_cast<size_t>(p.server)];
-    mine.push_back(measure_pair(server["address"].get<std::string>(),
-                                server["port"].get<uint16_t>(), spec, p, run, log));
+    PairResult r = measure_pair(server["address"].get<std::string>(),
+                                server["port"].get<uint16_t>(), spec, p, run, log);
+    // Only what the report keeps: all of a pair's counters are 150 numbers, N of them a rank.
+    r.counters = report_counters(std::move(r.counters), judged_figure(r.mode).counter, scope);
+    mine.push_back(std::move(r));
   }
 }
 
 // Runs every benchmark's rounds, --repetitions times over; returns every run of the pairs
 // this rank measured as their client.
 std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
-                                   const nlohmann::json& hosts,
-                                   const std::vector<MeshRound>& rounds, std::ostream& log) {
+                                   const nlohmann::json& hosts, const MeshSchedule& rounds,
+                                   std::ostream& log) {
   std::vector<PairResult> mine;
-  const size_t total = job.specs.size() * rounds.size() * job.repetitions;
+  const MatrixScope scope = parse_matrix_scope(job.matrices, static_cast<size_t>(world.size()));
+  const size_t total = job.specs.size() * rounds.rounds() * job.repetitions;
   size_t step = 0;
   const auto started = Clock::now();
   for (const TestSpec& spec : job.specs) {
@@ -155,7 +163,7 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
     run.ib_port = me.value("ib_port", uint8_t{1});
     run.source_address = me["address"].get<std::string>();
     for (uint32_t r = 0; r < job.repetitions; ++r)
-      for (size_t k = 0; k < rounds.size(); ++k) {
+      for (size_t k = 0; k < rounds.rounds(); ++k) {
         world.barrier();  // every pair of the round starts together
         if (world.rank() == 0)
           std::cerr
@@ -163,12 +171,12 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
               << (job.repetitions > 1 ? "repetition " + std::to_string(r + 1) + "/" +
                                             std::to_string(job.repetitions) + ", "
                                       : std::string())
-              << "round " << k + 1 << "/" << rounds.size() << ", " << rounds[k].size()
+              << "round " << k + 1 << "/" << rounds.rounds() << ", " << rounds.pairs_in(k)
               << " pairs at once ("
               << std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started).count()
               << " s)\n"
               << std::flush;
-        run_round(world, spec, rounds[k], hosts, run, mine, log);
+        run_round(world, spec, rounds, k, hosts, run, scope, mine, log);
       }
   }
   world.barrier();  // no client is still connected to any server
@@ -198,39 +206,56 @@ nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t ro
       {"rdmabench_params", job.params}};
 }
 
-// Gathers every rank's results at rank 0, each with only the counters the report keeps (what
-// 1024 ranks would send of all of them is gigabytes), and rank 0 prints and writes the report;
-// every rank returns the verdict's exit code.
-int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts, size_t rounds,
-           const std::vector<PairResult>& mine) {
-  const auto ranks = static_cast<size_t>(world.size());
-  const MatrixScope scope = parse_matrix_scope(job.matrices, ranks);
-  nlohmann::json measured = nlohmann::json::array();
-  for (PairResult r : mine) {
-    r.counters = report_counters(std::move(r.counters), judged_figure(r.mode).counter, scope);
-    measured.push_back(r.to_json());
+// Each matrix's rows from every rank, at rank 0: into the file (--out) and, for a summary that
+// prints the matrices, into the report. No stream at all when neither wants them.
+void write_matrices(const MpiReportRanks& ranks, const MeshJob& job, ReducedReport& reduced) {
+  const size_t n = ranks.size();
+  if (job.out_file.empty() && n > kPrintedMatrixUpTo) return;
+  std::optional<MeshReportFile> file;
+  std::optional<MatricesInReport> printed;
+  if (ranks.rank() == 0 && !job.out_file.empty()) file.emplace(job.out_file, reduced.report, n);
+  if (ranks.rank() == 0 && n <= kPrintedMatrixUpTo) printed.emplace(reduced.report);
+  BothSinks sinks(file ? &*file : nullptr, printed ? &*printed : nullptr);
+  stream_matrices(ranks, reduced, ranks.rank() == 0 ? &sinks : nullptr);
+  if (!file) return;
+  try {
+    file->finish();
+  } catch (const Error& e) {
+    std::cerr << "rdmabench mesh: " << e.what() << "\n";
+    return;
   }
-  const auto gathered = world.gather(measured.dump(), 0);
+  std::cerr << "rdmabench mesh: wrote " << job.out_file
+            << (n > kInlineMatricesUpTo
+                    ? " and its matrices in " + MeshReportFile::matrices_folder(job.out_file)
+                    : std::string())
+            << "\n";
+}
+
+// The report reduced over the ranks from each one's own rows (no rank gathers the others'
+// pairs): rank 0 prints it and writes it; every rank returns the verdict's exit code.
+int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts, size_t rounds,
+           std::vector<PairResult> mine) {
+  const auto n = static_cast<size_t>(world.size());
+  const MatrixScope scope = parse_matrix_scope(job.matrices, n);
+  std::vector<BenchmarkName> benchmarks;
+  for (const TestSpec& spec : job.specs) benchmarks.emplace_back(spec.name(), to_string(spec.mode));
+  const RankRows rows =
+      rank_rows(world.rank(), n, benchmarks, best_of_repetitions(std::move(mine)), scope);
+  const MpiReportRanks ranks(world, rows);
+  ReducedReport reduced;
+  try {
+    reduced = reduce_mesh_report(ranks, benchmarks, mesh_context(world, job, rounds, scope), hosts,
+                                 job.judge);
+    write_matrices(ranks, job, reduced);
+  } catch (const Error& e) {  // the other ranks wait in a reduction this rank has left
+    std::cerr << "rdmabench mesh: rank " << world.rank() << ": " << e.what()
+              << "; ending the job\n";
+    world.abort(static_cast<int>(e.exit_code()));
+  }
   int code = 0;
   if (world.rank() == 0) {
-    std::vector<PairResult> results;
-    for (const std::string& text : gathered)
-      for (const auto& r :
-           parse_bounded_json(text, kFileBounds, ExitCode::kConnection, "mesh: a rank's pairs"))
-        results.push_back(PairResult::from_json(r));
-    const nlohmann::json report =
-        mesh_report(mesh_context(world, job, rounds, scope), hosts,
-                    best_of_repetitions(std::move(results)), job.judge, scope);
-    print_mesh_report(report, std::cout);
-    code = report["verdict"]["exit_code"].get<int>();
-    if (!job.out_file.empty()) {
-      std::ofstream out(job.out_file);
-      out << report.dump(ranks > kAllMatricesUpTo ? -1 : 1) << "\n";  // compact when large
-      if (!out.flush())
-        std::cerr << "rdmabench mesh: cannot write " << job.out_file << "\n";
-      else
-        std::cerr << "rdmabench mesh: wrote " << job.out_file << "\n";
-    }
+    print_mesh_report(reduced.report, std::cout);
+    code = reduced.report["verdict"]["exit_code"].get<int>();
   }
   return world.broadcast(code, 0);
 }
@@ -270,10 +295,9 @@ int run_mesh_job(const MpiWorld& world, const MeshJob& requested) {
     const MeshJob job = settled(requested, hosts);
     const auto rounds = schedule_of(world, job);
     if (world.rank() == 0)
-      std::cerr << "rdmabench mesh: " << world.size() << " ranks, " << rounds.size()
+      std::cerr << "rdmabench mesh: " << world.size() << " ranks, " << rounds.rounds()
                 << " rounds per benchmark (" << world.library() << ")\n";
-    const auto mine = run_rounds(world, job, hosts, rounds, log);
-    return report(world, job, hosts, rounds.size(), mine);
+    return report(world, job, hosts, rounds.rounds(), run_rounds(world, job, hosts, rounds, log));
   } catch (const Error& e) {
     if (world.rank() == 0) std::cerr << "rdmabench mesh: " << e.what() << "\n";
     return static_cast<int>(e.exit_code());

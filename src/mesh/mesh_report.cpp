@@ -1,10 +1,16 @@
 #include "mesh/mesh_report.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <set>
 
 #include "core/error.h"
 #include "mesh/host_differences.h"
+#include "mesh/local_report_ranks.h"
+#include "mesh/matrix_sink.h"
+#include "mesh/mesh_reduction.h"
+#include "mesh/rank_rows.h"
 
 namespace rdmabench {
 
@@ -39,16 +45,6 @@ JudgedFigure judged_figure(const std::string& mode) {
 
 namespace {
 
-nlohmann::json matrix_json(const MeshMatrix& m) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& row : m) {
-    nlohmann::json cells = nlohmann::json::array();
-    for (const auto& cell : row) cells.push_back(cell ? nlohmann::json(*cell) : nlohmann::json());
-    rows.push_back(cells);
-  }
-  return rows;
-}
-
 nlohmann::json pairs_json(const std::vector<MeshPair>& pairs) {
   nlohmann::json out = nlohmann::json::array();
   for (const MeshPair& p : pairs) out.push_back({p.client, p.server});
@@ -57,121 +53,177 @@ nlohmann::json pairs_json(const std::vector<MeshPair>& pairs) {
 
 // The wire's verdict on a benchmark: pairs that resent more than `max_resends` per message,
 // and hosts whose whole row or column did, even where their bandwidth is fine.
-nlohmann::json wire_verdict(const MeshMatrix& resends, double max_resends) {
-  const OutlierReport o = find_above(resends, max_resends);
-  return {{"max_resends_per_msg", max_resends},          {"median", o.median},
-          {"resending_pairs", pairs_json(o.slow_pairs)}, {"resending_senders", o.slow_senders},
-          {"resending_receivers", o.slow_receivers},     {"resending_hosts", o.slow_hosts()}};
+nlohmann::json wire_verdict(const ReportRanks& ranks, size_t b, double max_resends) {
+  OutlierReport o = flag_over_ranks(ranks, b, kResendsCounter, {max_resends, true});
+  o.median = median_over_ranks(ranks, b, kResendsCounter, false);
+  nlohmann::json j = {
+      {"max_resends_per_msg", max_resends},          {"median", o.median},
+      {"resending_pairs", pairs_json(o.slow_pairs)}, {"resending_senders", o.slow_senders},
+      {"resending_receivers", o.slow_receivers},     {"resending_hosts", o.slow_hosts()}};
+  if (o.flagged_pairs > o.slow_pairs.size())
+    j["resending_pairs_not_listed"] = o.flagged_pairs - o.slow_pairs.size();
+  return j;
+}
+
+nlohmann::json outliers_verdict(const ReportRanks& ranks, size_t b, const JudgedFigure& figure,
+                                double min_fraction) {
+  const OutlierRule rule{min_fraction, figure.higher_is_better};
+  const double median = median_over_ranks(ranks, b, figure.counter, figure.higher_is_better);
+  const double threshold = slow_threshold(median, rule);
+  const OutlierReport o =
+      flag_over_ranks(ranks, b, figure.counter, {threshold, !figure.higher_is_better});
+  nlohmann::json j = {{"min_fraction", min_fraction},   {"median", median},
+                      {"threshold", threshold},         {"slow_pairs", pairs_json(o.slow_pairs)},
+                      {"slow_senders", o.slow_senders}, {"slow_receivers", o.slow_receivers},
+                      {"slow_hosts", o.slow_hosts()}};
+  if (o.flagged_pairs > o.slow_pairs.size())
+    j["slow_pairs_not_listed"] = o.flagged_pairs - o.slow_pairs.size();
+  return j;
 }
 
 // The heatmaps (report_scope.h's heatmap_counters) of the matrices there are; the judged figure
 // always. A map's "verdict" names the section whose flagged pairs and hosts it outlines.
-nlohmann::json heatmaps_json(const JudgedFigure& figure,
-                             const std::map<std::string, MeshMatrix>& matrices) {
+nlohmann::json heatmaps_json(const JudgedFigure& figure, const std::vector<std::string>& matrices) {
+  const auto has = [&](const std::string& counter) {
+    return std::find(matrices.begin(), matrices.end(), counter) != matrices.end();
+  };
   nlohmann::json heatmaps = nlohmann::json::array();
   for (const std::string& counter : heatmap_counters(figure.counter)) {
     if (counter == figure.counter)
       heatmaps.push_back({{"counter", counter},
                           {"higher_is_better", figure.higher_is_better},
                           {"verdict", "outliers"}});
-    else if (matrices.count(counter) && counter == kResendsCounter)
+    else if (has(counter) && counter == kResendsCounter)
       heatmaps.push_back({{"counter", counter}, {"higher_is_better", false}, {"verdict", "wire"}});
-    else if (matrices.count(counter))
+    else if (has(counter))
       heatmaps.push_back({{"counter", counter}, {"higher_is_better", false}});
   }
   return heatmaps;
 }
 
-// One benchmark's matrices (every counter `scope` keeps of those its pairs reported), errors
-// and verdict.
-nlohmann::json benchmark_report(const std::string& name, const std::vector<PairResult>& results,
-                                size_t hosts, const MeshJudgement& judge, MatrixScope scope) {
-  std::map<std::string, MeshMatrix> matrices;
-  nlohmann::json errors = nlohmann::json::array();
-  std::string mode;
-  for (const PairResult& r : results) {
-    if (r.benchmark != name) continue;
-    mode = r.mode;
-    if (!r.error.empty()) {
-      errors.push_back({{"client", r.pair.client},
-                        {"server", r.pair.server},
-                        {"message", r.error},
-                        {"exit_code", r.exit_code}});
-      continue;
-    }
-    const auto cells = report_counters(r.counters, judged_figure(r.mode).counter, scope);
-    for (const auto& [counter, value] : cells) {
-      auto& m = matrices[counter];
-      if (m.empty()) m.assign(hosts, std::vector<std::optional<double>>(hosts));
-      m.at(static_cast<size_t>(r.pair.client)).at(static_cast<size_t>(r.pair.server)) = value;
-    }
-  }
-  const JudgedFigure figure = judged_figure(mode);
-  const auto matrix_of = [&](const std::string& counter) {
-    return matrices.count(counter) ? matrices[counter]
-                                   : MeshMatrix(hosts, std::vector<std::optional<double>>(hosts));
-  };
-  const OutlierReport o =
-      find_outliers(matrix_of(figure.counter), {judge.min_fraction, figure.higher_is_better});
-  nlohmann::json j = {{"name", name},
+// One benchmark's errors and verdicts (its matrices come after: stream_matrices).
+nlohmann::json benchmark_report(const ReportRanks& ranks, size_t b, const BenchmarkName& name,
+                                const std::vector<std::string>& matrices,
+                                const BenchmarkFailures& failures, const MeshJudgement& judge) {
+  const JudgedFigure figure = judged_figure(name.second);
+  nlohmann::json j = {{"name", name.first},
                       {"figure", figure.counter},
                       {"higher_is_better", figure.higher_is_better},
                       {"heatmaps", heatmaps_json(figure, matrices)},
-                      {"errors", errors},
-                      {"wire", wire_verdict(matrix_of(kResendsCounter), judge.max_resends)},
-                      {"outliers",
-                       {{"min_fraction", judge.min_fraction},
-                        {"median", o.median},
-                        {"threshold", o.threshold},
-                        {"slow_pairs", pairs_json(o.slow_pairs)},
-                        {"slow_senders", o.slow_senders},
-                        {"slow_receivers", o.slow_receivers},
-                        {"slow_hosts", o.slow_hosts()}}}};
-  j["matrices"] = nlohmann::json::object();
-  for (const auto& [counter, m] : matrices) j["matrices"][counter] = matrix_json(m);
+                      {"errors", failures.listed},
+                      {"wire", wire_verdict(ranks, b, judge.max_resends)},
+                      {"outliers", outliers_verdict(ranks, b, figure, judge.min_fraction)}};
+  if (failures.count > failures.listed.size())
+    j["errors_not_listed"] = failures.count - failures.listed.size();
   return j;
+}
+
+size_t listed_and_not(const nlohmann::json& section, const char* list, const char* more) {
+  return section[list].size() + section.value(more, size_t{0});
 }
 
 }  // namespace
 
-nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
-                           const std::vector<PairResult>& results, const MeshJudgement& judge,
-                           MatrixScope scope) {
-  std::vector<std::string> names;
-  for (const PairResult& r : results)
-    if (std::find(names.begin(), names.end(), r.benchmark) == names.end())
-      names.push_back(r.benchmark);
-  nlohmann::json benchmarks = nlohmann::json::array();
+ReducedReport reduce_mesh_report(const ReportRanks& ranks,
+                                 const std::vector<BenchmarkName>& benchmarks,
+                                 const nlohmann::json& context, const nlohmann::json& hosts,
+                                 const MeshJudgement& judge) {
+  check_min_fraction(judge.min_fraction);
+  ReducedReport out;
+  nlohmann::json reported = nlohmann::json::array();
   std::set<int> slow_hosts, resending_hosts;
   size_t slow_pairs = 0, failed_pairs = 0, resending_pairs = 0;
   int exit_code = 0;
-  for (const std::string& name : names) {
-    nlohmann::json b = benchmark_report(name, results, hosts.size(), judge, scope);
-    for (int h : b["outliers"]["slow_hosts"]) slow_hosts.insert(h);
-    for (int h : b["wire"]["resending_hosts"]) resending_hosts.insert(h);
-    slow_pairs += b["outliers"]["slow_pairs"].size();
-    resending_pairs += b["wire"]["resending_pairs"].size();
-    failed_pairs += b["errors"].size();
-    for (const auto& e : b["errors"]) exit_code = std::max(exit_code, e["exit_code"].get<int>());
-    benchmarks.push_back(std::move(b));
+  for (size_t b = 0; b < benchmarks.size(); ++b) {
+    const BenchmarkFailures failures = failures_over_ranks(ranks, b);
+    if (!failures.any_result) continue;
+    out.benchmarks.push_back(b);
+    out.matrix_counters.push_back(counters_over_ranks(ranks, b));
+    nlohmann::json r =
+        benchmark_report(ranks, b, benchmarks[b], out.matrix_counters.back(), failures, judge);
+    for (int h : r["outliers"]["slow_hosts"]) slow_hosts.insert(h);
+    for (int h : r["wire"]["resending_hosts"]) resending_hosts.insert(h);
+    slow_pairs += listed_and_not(r["outliers"], "slow_pairs", "slow_pairs_not_listed");
+    resending_pairs += listed_and_not(r["wire"], "resending_pairs", "resending_pairs_not_listed");
+    failed_pairs += failures.count;
+    exit_code = std::max(exit_code, failures.worst_exit_code);
+    if (ranks.rank() == 0) reported.push_back(std::move(r));
   }
+  if (ranks.rank() != 0) return out;
   if (exit_code == 0 && slow_pairs + resending_pairs > 0)
     exit_code = static_cast<int>(ExitCode::kOutliers);
   const nlohmann::json differences = differing_hosts(hosts);
   std::set<int> differing;
   for (const auto& d : differences) differing.insert(d["rank"].get<int>());
-  return {{"context", context},
-          {"hosts", hosts},
-          {"benchmarks", benchmarks},
-          {"host_differences", differences},
-          {"verdict",
-           {{"slow_hosts", slow_hosts},
-            {"slow_pairs", slow_pairs},
-            {"resending_hosts", resending_hosts},
-            {"resending_pairs", resending_pairs},
-            {"failed_pairs", failed_pairs},
-            {"differing_hosts", differing},
-            {"exit_code", exit_code}}}};
+  out.report = {{"context", context},
+                {"hosts", hosts},
+                {"benchmarks", std::move(reported)},
+                {"host_differences", differences},
+                {"verdict",
+                 {{"slow_hosts", slow_hosts},
+                  {"slow_pairs", slow_pairs},
+                  {"resending_hosts", resending_hosts},
+                  {"resending_pairs", resending_pairs},
+                  {"failed_pairs", failed_pairs},
+                  {"differing_hosts", differing},
+                  {"exit_code", exit_code}}}};
+  return out;
+}
+
+void stream_matrices(const ReportRanks& ranks, const ReducedReport& reduced, MatrixSink* sink) {
+  for (size_t i = 0; i < reduced.benchmarks.size(); ++i) {
+    const size_t b = reduced.benchmarks[i];
+    if (sink) sink->begin_benchmark(i);
+    for (const std::string& counter : reduced.matrix_counters[i]) {
+      if (sink) sink->begin_matrix(counter);
+      ranks.stream(
+          [&](const RankRows& rows) {
+            std::vector<double> row(ranks.size(), NAN);
+            if (b < rows.benchmarks.size())
+              if (const auto it = rows.benchmarks[b].counters.find(counter);
+                  it != rows.benchmarks[b].counters.end())
+                std::copy_n(it->second.begin(), std::min(row.size(), it->second.size()),
+                            row.begin());
+            return std::string(reinterpret_cast<const char*>(row.data()),
+                               row.size() * sizeof(double));
+          },
+          [&](int rank, std::string_view bytes) {
+            if (bytes.size() != ranks.size() * sizeof(double))
+              throw Error(ExitCode::kConnection, "mesh: rank " + std::to_string(rank) +
+                                                     " sent a row of " +
+                                                     std::to_string(bytes.size()) + " bytes");
+            std::vector<double> row(ranks.size());
+            std::memcpy(row.data(), bytes.data(), bytes.size());
+            if (sink) sink->row(row);
+          },
+          ranks.size() * sizeof(double));
+      if (sink) sink->end_matrix();
+    }
+    if (sink) sink->end_benchmark();
+  }
+}
+
+nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
+                           const std::vector<PairResult>& results, const MeshJudgement& judge,
+                           MatrixScope scope) {
+  const size_t n = hosts.size();
+  const std::vector<BenchmarkName> benchmarks = benchmarks_of(results);
+  std::vector<std::vector<PairResult>> by_client(n);
+  for (const PairResult& r : results) {
+    if (r.pair.client < 0 || static_cast<size_t>(r.pair.client) >= n)
+      throw Error(ExitCode::kConnection, "mesh: a result of client rank " +
+                                             std::to_string(r.pair.client) + ", beyond " +
+                                             std::to_string(n) + " hosts");
+    by_client[static_cast<size_t>(r.pair.client)].push_back(r);
+  }
+  std::vector<RankRows> rows;
+  for (size_t c = 0; c < n; ++c)
+    rows.push_back(rank_rows(static_cast<int>(c), n, benchmarks, by_client[c], scope));
+  const LocalReportRanks ranks(std::move(rows));
+  ReducedReport reduced = reduce_mesh_report(ranks, benchmarks, context, hosts, judge);
+  MatricesInReport sink(reduced.report);
+  stream_matrices(ranks, reduced, &sink);
+  return std::move(reduced.report);
 }
 
 }  // namespace rdmabench

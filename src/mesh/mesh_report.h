@@ -1,16 +1,18 @@
-// The mesh's results, gathered at rank 0: one N x N matrix per counter the engine reported
-// for each measured mode, and the outlier verdict on each mode's figure (the text summary is
-// mesh_report_text.h).
-// Pure functions of the gathered results (no MPI, no device), so they can be unit-tested.
+// The mesh's report: one N x N matrix per counter the engine reported for each measured mode,
+// and the outlier verdict on each mode's figure (the text summary is mesh_report_text.h).
+// Reduced over the ranks (report_ranks.h), each holding its own rows: no rank holds the
+// matrices, and rank 0 writes them as their rows arrive (matrix_sink.h).
 #pragma once
 
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mesh/outliers.h"
 #include "mesh/report_scope.h"
+#include "mesh/schedule.h"
 
 namespace rdmabench {
 
@@ -45,8 +47,29 @@ struct MeshJudgement {
   double min_fraction = 0.8;  // --min-fraction: a pair slower than this share of the median
   double max_resends = 0.01;  // --max-resends: a pair whose wire resent more per message
 };
-// Matrices of the counters `scope` keeps (report_scope.h), the wire_resends_per_msg matrix
-// among them.
+class ReportRanks;
+class MatrixSink;
+
+// What every rank learns of the report: which benchmarks it names (their index among the
+// ranks' rows) and each one's matrices; at rank 0 the report itself, without the matrices.
+struct ReducedReport {
+  nlohmann::json report;                                  // rank 0's; null elsewhere
+  std::vector<size_t> benchmarks;                         // rows' index of report benchmark i
+  std::vector<std::vector<std::string>> matrix_counters;  // by report benchmark, sorted
+};
+
+// Every rank calls these together, with the same `benchmarks` (rank_rows.h: the order of
+// every rank's rows); `context` and `hosts` matter at rank 0 only.
+ReducedReport reduce_mesh_report(const ReportRanks& ranks,
+                                 const std::vector<std::pair<std::string, std::string>>& benchmarks,
+                                 const nlohmann::json& context, const nlohmann::json& hosts,
+                                 const MeshJudgement& judge);
+// Each matrix, row by row in rank order, into `sink` at rank 0 (nullptr elsewhere).
+void stream_matrices(const ReportRanks& ranks, const ReducedReport& reduced, MatrixSink* sink);
+
+// The whole report of results held in one process (every rank's, one per pair), matrices in
+// it, of the counters `scope` keeps (report_scope.h), the wire_resends_per_msg matrix among
+// them.
 nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
                            const std::vector<PairResult>& results, const MeshJudgement& judge,
                            MatrixScope scope = MatrixScope::kAll);

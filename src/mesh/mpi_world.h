@@ -2,7 +2,12 @@
 // strings, and waiting for each other. Every measurement runs over verbs, not MPI.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rdmabench {
@@ -32,6 +37,20 @@ class MpiWorld {
   // ranks waiting for a round to end leave the CPU to the pairs still measuring.
   void barrier() const;
   int broadcast(int value, int root) const;
+  std::string broadcast(const std::string& text, int root) const;
+  // On every rank, `values` summed element by element over every rank (MPI_Allreduce).
+  void sum(std::span<uint64_t> values) const;
+  // At `root`: every rank's `produce()`d bytes, `consume`d in rank order, a few ranks' at a
+  // time: a rank sends when root asks for its bytes, so that root never holds more than
+  // kStreamWindow ranks' (a rank's bytes over `max_bytes`: Error(kConnection) at root). The
+  // other ranks produce and send only.
+  void stream_to_root(const std::function<std::string()>& produce,
+                      const std::function<void(int rank, std::string_view bytes)>& consume,
+                      size_t max_bytes, int root) const;
+  static constexpr int kStreamWindow = 8;
+  // Ends every rank of the job with `code` (MPI_Abort): for a rank that cannot go on while
+  // the others wait for it in a collective call.
+  [[noreturn]] void abort(int code) const;
 
  private:
   int rank_ = 0;

@@ -1,5 +1,7 @@
 // MpiWorld in a build without MPI (meson found no MPI library): `rdmabench mesh` says how to
 // get one instead of failing to build.
+#include <cstdlib>
+
 #include "core/error.h"
 #include "mesh/mpi_world.h"
 
@@ -23,6 +25,18 @@ std::vector<std::string> MpiWorld::gather(const std::string& mine, int) const {
 void MpiWorld::barrier() const {}
 int MpiWorld::broadcast(int value, int) const {
   return value;
+}
+std::string MpiWorld::broadcast(const std::string& text, int) const {
+  return text;
+}
+void MpiWorld::abort(int code) const {
+  std::_Exit(code);
+}
+void MpiWorld::sum(std::span<uint64_t>) const {}
+void MpiWorld::stream_to_root(const std::function<std::string()>& produce,
+                              const std::function<void(int, std::string_view)>& consume, size_t,
+                              int) const {
+  consume(0, produce());
 }
 
 }  // namespace rdmabench

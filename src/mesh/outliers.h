@@ -1,7 +1,9 @@
-// The mesh's verdict: pairs whose figure is far from the median of all pairs, and hosts whose
-// whole row (as client) or column (as server) is. Pure functions, no MPI.
+// The mesh's verdict, as a person reads it: pairs whose figure is far from the median of all
+// pairs, and hosts whose whole row (as client) or column (as server) is. mesh_reduction.h
+// finds them over the ranks.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -17,23 +19,22 @@ struct OutlierRule {
   bool higher_is_better = true;  // ...of a bandwidth; a latency is slow above median / it
 };
 
+// Throws Error(kUsage) for a min_fraction outside (0, 1].
+void check_min_fraction(double min_fraction);
+
+// The figure past which a pair is slow.
+double slow_threshold(double median, const OutlierRule& rule);
+
 struct OutlierReport {
-  double median = 0;     // of every measured pair
-  double threshold = 0;  // the figure past which a pair is slow
-  std::vector<MeshPair> slow_pairs;
-  std::vector<int> slow_senders;    // every pair in the host's row is slow
-  std::vector<int> slow_receivers;  // every pair in the host's column is slow
+  double median = 0;                 // of every measured pair
+  double threshold = 0;              // the figure past which a pair is slow
+  std::vector<MeshPair> slow_pairs;  // in rank order; the first kListedPairs of them
+  size_t flagged_pairs = 0;          // every slow pair, listed or not
+  std::vector<int> slow_senders;     // every pair in the host's row is slow
+  std::vector<int> slow_receivers;   // every pair in the host's column is slow
   // Sorted, each once: senders and receivers.
   std::vector<int> slow_hosts() const;
-  bool any() const noexcept { return !slow_pairs.empty(); }
+  bool any() const noexcept { return flagged_pairs > 0; }
 };
-
-// Throws Error(kUsage) for a min_fraction outside (0, 1].
-OutlierReport find_outliers(const MeshMatrix& matrix, const OutlierRule& rule);
-
-// Pairs whose figure is above an absolute `limit` (what the wire resent per message: on a
-// healthy fabric none at all, whatever the other pairs do), and hosts whose whole row or column
-// is; `median` is the pairs' median, `threshold` the limit.
-OutlierReport find_above(const MeshMatrix& matrix, double limit);
 
 }  // namespace rdmabench

@@ -15,21 +15,65 @@ std::optional<ScheduleKind> parse_schedule_kind(const std::string& text) {
   return std::nullopt;
 }
 
-std::vector<MeshRound> shift_schedule(int hosts) {
-  std::vector<MeshRound> rounds;
-  for (int d = 1; d < hosts; ++d) {
-    MeshRound round;
-    for (int i = 0; i < hosts; ++i) round.push_back({i, (i + d) % hosts});
-    rounds.push_back(std::move(round));
-  }
-  return rounds;
+MeshSchedule MeshSchedule::shift(int hosts) {
+  MeshSchedule s;
+  s.kind_ = ScheduleKind::kShift;
+  s.hosts_ = hosts;
+  return s;
 }
 
-std::vector<MeshRound> isolated_schedule(int hosts) {
-  std::vector<MeshRound> rounds;
-  for (const MeshRound& shift : shift_schedule(hosts))
-    for (const MeshPair& pair : shift) rounds.push_back({pair});
-  return rounds;
+MeshSchedule MeshSchedule::isolated(int hosts) {
+  MeshSchedule s;
+  s.kind_ = ScheduleKind::kIsolated;
+  s.hosts_ = hosts;
+  return s;
+}
+
+MeshSchedule MeshSchedule::of_rounds(std::vector<MeshRound> rounds) {
+  MeshSchedule s;
+  s.kind_ = ScheduleKind::kPairs;
+  s.rounds_ = std::move(rounds);
+  return s;
+}
+
+size_t MeshSchedule::rounds() const {
+  const auto n = static_cast<size_t>(std::max(hosts_, 1));
+  switch (kind_) {
+    case ScheduleKind::kShift:
+      return n - 1;
+    case ScheduleKind::kIsolated:
+      return n * (n - 1);
+    case ScheduleKind::kPairs:
+      break;
+  }
+  return rounds_.size();
+}
+
+size_t MeshSchedule::pairs_in(size_t round) const {
+  if (kind_ == ScheduleKind::kShift) return static_cast<size_t>(hosts_);
+  if (kind_ == ScheduleKind::kIsolated) return 1;
+  return rounds_.at(round).size();
+}
+
+std::optional<int> MeshSchedule::server_of(int client, size_t round) const {
+  const auto n = static_cast<size_t>(hosts_);
+  if (kind_ == ScheduleKind::kShift)
+    return static_cast<int>((static_cast<size_t>(client) + round + 1) % n);
+  if (kind_ == ScheduleKind::kIsolated) {
+    if (static_cast<size_t>(client) != round % n) return std::nullopt;
+    return static_cast<int>((round % n + round / n + 1) % n);
+  }
+  for (const MeshPair& p : rounds_.at(round))
+    if (p.client == client) return p.server;
+  return std::nullopt;
+}
+
+MeshRound MeshSchedule::round(size_t round) const {
+  if (kind_ == ScheduleKind::kPairs) return rounds_.at(round);
+  MeshRound out;
+  for (int c = 0; c < hosts_; ++c)
+    if (const auto s = server_of(c, round)) out.push_back({c, *s});
+  return out;
 }
 
 namespace {

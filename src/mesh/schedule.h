@@ -2,6 +2,7 @@
 // pairs that run at the same time. Pure functions, no MPI.
 #pragma once
 
+#include <cstddef>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -20,12 +21,30 @@ using MeshRound = std::vector<MeshPair>;
 enum class ScheduleKind { kShift, kIsolated, kPairs };
 std::optional<ScheduleKind> parse_schedule_kind(const std::string& text);
 
-// N-1 rounds; in round d (1..N-1) every rank i measures towards rank (i+d) mod N, all at once,
-// so every rank is a client once and a server once per round, as in mpiGraph.
-std::vector<MeshRound> shift_schedule(int hosts);
+// A mesh's rounds, each rank's part in one found when asked: the shift schedule of 16,384
+// ranks has 268 million pairs, which no rank lists.
+class MeshSchedule {
+ public:
+  // N-1 rounds; in round d (1..N-1) every rank i measures towards rank (i+d) mod N, all at
+  // once, so every rank is a client once and a server once per round, as in mpiGraph.
+  static MeshSchedule shift(int hosts);
+  // Every ordered pair alone in its own round (in shift order), for clean per-link figures.
+  static MeshSchedule isolated(int hosts);
+  // Rounds given pair by pair (rounds_from_pairs).
+  static MeshSchedule of_rounds(std::vector<MeshRound> rounds);
 
-// Every ordered pair alone in its own round (in shift order), for clean per-link figures.
-std::vector<MeshRound> isolated_schedule(int hosts);
+  size_t rounds() const;
+  size_t pairs_in(size_t round) const;
+  // The rank `client` measures towards in `round`; nullopt when it is no client in it.
+  std::optional<int> server_of(int client, size_t round) const;
+  // Round `round` in full (tests, small meshes).
+  MeshRound round(size_t round) const;
+
+ private:
+  ScheduleKind kind_ = ScheduleKind::kShift;
+  int hosts_ = 0;
+  std::vector<MeshRound> rounds_;  // kPairs only
+};
 
 // Pairs from a file: one "CLIENT SERVER" pair of ranks a line ('#' starts a comment). Throws
 // Error(kUsage) naming the source and line for a bad line, a rank outside 0..hosts-1, a rank

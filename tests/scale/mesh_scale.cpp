@@ -1,26 +1,31 @@
-// A mesh of N simulated ranks, for tools/mesh-scale: every pair of a shift mesh (write bw
-// 64 KiB and lat 2 B, the mesh's defaults) "measured" through the mesh's own measurement
-// (measure_one_pair, run_counters) from a synthetic run whose figures carry a few planted
-// faults, each rank's results trimmed and serialised as the gather sends them, then parsed,
-// reported (mesh_report) and written as rank 0 does. Prints one JSON line: sizes, the time
-// of each step, peak memory, and whether the report names every planted fault.
+// A mesh of N simulated ranks, for tools/mesh-scale, seen from one of its ranks (--as-rank,
+// rank 0 by default): that rank measures its own row of a shift mesh (write bw 64 KiB and lat
+// 2 B, the mesh's defaults) through the mesh's own measurement (measure_one_pair, run_counters,
+// report_counters, best_of_repetitions, rank_rows) from synthetic runs carrying a few planted
+// faults, and takes part in the report's reduction (mesh_report.h) as the mesh job does; every
+// other rank's row is made when the reduction asks for it (the same figures, scaled from one
+// pair measured through the same path) and dropped after. Rank 0 writes the report as the job
+// does (mesh_report_file.h). Prints one JSON line: sizes, the time of each step (the peers'
+// own share apart), peak memory, and at rank 0 whether the report names every planted fault.
 //
-// Usage: mesh_scale RANKS OUT.json [--matrices auto|all|heatmaps]
+// Usage: mesh_scale RANKS OUT.json [--matrices auto|all|heatmaps] [--as-rank R]
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
-#include <fstream>
+#include <cmath>
 #include <iostream>
-#include <random>
 
 #include "bench/pattern_catalogue.h"
 #include "core/error.h"
 #include "core/version.h"
 #include "mesh/mesh_report.h"
+#include "mesh/mesh_report_file.h"
 #include "mesh/pair_measurement.h"
+#include "mesh/rank_rows.h"
 #include "mesh/repetitions.h"
-#include "mesh/schedule.h"
+#include "mesh/report_ranks.h"
 
 using namespace rdmabench;
 
@@ -28,23 +33,34 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
 // What is planted: one host whose every link runs at half speed, one slow link, and one host
 // whose wire resends on every pair (its bandwidth 5 % down only, well above --min-fraction).
+// Every pair also varies by +-2 %, the same whichever rank makes its figures.
 struct Planted {
   int slow_host, lossy_host;
   MeshPair slow_link;
   static Planted for_ranks(int n) { return {n / 3, (2 * n) / 3, {1, n / 2 + 1}}; }
+  bool lossy(MeshPair p) const { return p.client == lossy_host || p.server == lossy_host; }
   double bw_factor(MeshPair p) const {
     double f = 1;
     if (p.client == slow_host || p.server == slow_host) f *= 0.5;
     if (p == slow_link) f *= 0.6;
-    if (p.client == lossy_host || p.server == lossy_host) f *= 0.95;
-    return f;
+    if (lossy(p)) f *= 0.95;
+    uint64_t z = (static_cast<uint64_t>(p.client) << 32 | static_cast<uint32_t>(p.server)) +
+                 0x9e3779b97f4a7c15ULL;  // splitmix64
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return f * (0.98 + 0.04 * static_cast<double>(z >> 11) * 0x1.0p-53);
   }
-  double resends(MeshPair p) const {
-    return p.client == lossy_host || p.server == lossy_host ? 0.05 : 0;
-  }
+  double resends(MeshPair p) const { return lossy(p) ? 0.05 : 0; }
 };
+
+constexpr double kRate = 3.3e9;  // bytes/s of a healthy pair
 
 // A run as the pair's session would return it: rxe's counters on both sides, the window (bw)
 // or round trips (lat) of the pair's speed.
@@ -115,32 +131,143 @@ TestSpec mesh_spec(Mode mode) {
   return s;
 }
 
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
+const std::vector<TestSpec>& mesh_specs() {
+  static const std::vector<TestSpec> specs = {mesh_spec(Mode::kBandwidth),
+                                              mesh_spec(Mode::kLatency)};
+  return specs;
 }
 
-// Every pair of the shift schedule, measured; each rank's trimmed results as the JSON text
-// the gather carries.
-std::vector<std::string> measure_all(int n, const Planted& planted, MatrixScope scope) {
-  std::mt19937 noise(42);
-  std::uniform_real_distribution<double> within(0.98, 1.02);
-  std::vector<nlohmann::json> per_rank(static_cast<size_t>(n), nlohmann::json::array());
-  PairRunOptions one_pair_options;  // 1000 messages after 16 of warm-up, as a rank runs them
-  for (Mode mode : {Mode::kBandwidth, Mode::kLatency}) {
-    const TestSpec spec = mesh_spec(mode);
-    for (const MeshRound& round : shift_schedule(n))
-      for (const MeshPair& p : round) {
-        SyntheticRun source(spec, 3.3e9 * planted.bw_factor(p) * within(noise), planted.resends(p));
-        PairResult r{spec.name(), p, {}, "", 0, to_string(mode)};
-        r.counters = measure_one_pair(source, spec, one_pair_options);
-        r.counters = report_counters(std::move(r.counters), judged_figure(r.mode).counter, scope);
-        per_rank[static_cast<size_t>(p.client)].push_back(r.to_json());
-      }
-  }
-  std::vector<std::string> texts;
-  for (const auto& j : per_rank) texts.push_back(j.dump());
-  return texts;
+// A pair measured as the mesh job measures it, on a synthetic run at its planted speed.
+PairResult measured_pair(const TestSpec& spec, MeshPair p, const Planted& planted,
+                         MatrixScope scope) {
+  SyntheticRun source(spec, kRate * planted.bw_factor(p), planted.resends(p));
+  PairResult r{spec.name(), p, {}, "", 0, to_string(spec.mode)};
+  r.counters = report_counters(measure_one_pair(source, spec, PairRunOptions{}),
+                               judged_figure(r.mode).counter, scope);
+  return r;
 }
+
+// The shift mesh's figures: a rank's own row measured pair by pair; anyone else's made from
+// one healthy and one resending pair of each benchmark, measured once, scaled by the pair's
+// speed (bandwidth with it, latency against it).
+class SyntheticMesh {
+ public:
+  SyntheticMesh(int n, MatrixScope scope) : n_(n), scope_(scope), planted_(Planted::for_ranks(n)) {
+    for (const TestSpec& spec : mesh_specs()) {
+      benchmarks_.emplace_back(spec.name(), to_string(spec.mode));
+      const MeshPair healthy{0, 0};
+      const double f = planted_.bw_factor(healthy);
+      base_.push_back({scaled(measured_pair(spec, healthy, planted_, scope).counters, 1 / f),
+                       scaled(measure_resending(spec), 1 / f)});
+    }
+  }
+  const Planted& planted() const { return planted_; }
+  const std::vector<BenchmarkName>& benchmarks() const { return benchmarks_; }
+
+  // Rank `rank`'s row as the mesh job makes it: every pair measured, then rank_rows.
+  RankRows measured_rows(int rank) const {
+    std::vector<PairResult> mine;
+    for (const TestSpec& spec : mesh_specs())
+      for (int d = 1; d < n_; ++d)
+        mine.push_back(measured_pair(spec, {rank, (rank + d) % n_}, planted_, scope_));
+    return rank_rows(rank, static_cast<size_t>(n_), benchmarks_,
+                     best_of_repetitions(std::move(mine)), scope_);
+  }
+
+  // Rank `rank`'s row made from the base pairs' figures (a tight loop per counter: the
+  // reduction asks for every rank's row some 30 times).
+  RankRows made_rows(int rank) const {
+    RankRows rows{rank, static_cast<size_t>(n_), {}};
+    std::vector<double> factor(static_cast<size_t>(n_));
+    std::vector<uint8_t> lossy(static_cast<size_t>(n_));
+    for (int s = 0; s < n_; ++s) {
+      factor[s] = planted_.bw_factor({rank, s});
+      lossy[s] = planted_.lossy({rank, s}) ? 1 : 0;
+    }
+    for (size_t b = 0; b < benchmarks_.size(); ++b) {
+      BenchmarkRow row{benchmarks_[b].first, benchmarks_[b].second, {}, {}};
+      for (const auto& [counter, healthy] : base_[b][0]) {
+        const double values[2] = {healthy, base_[b][1].at(counter)};
+        const int kind = counter == "bytes_per_second" ? 1 : counter.rfind("lat_", 0) == 0 ? 2 : 0;
+        std::vector<double>& cells = row.counters[counter];
+        cells.resize(static_cast<size_t>(n_));
+        for (size_t s = 0; s < cells.size(); ++s) {
+          const double v = values[lossy[s]];
+          cells[s] = kind == 1 ? v * factor[s] : kind == 2 ? v / factor[s] : v;
+        }
+        cells[static_cast<size_t>(rank)] = NAN;
+      }
+      rows.benchmarks.push_back(std::move(row));
+    }
+    return rows;
+  }
+
+ private:
+  static double scaled_one(const std::string& counter, double value, double f) {
+    if (counter == "bytes_per_second") return value * f;
+    if (counter.rfind("lat_", 0) == 0) return value / f;
+    return value;
+  }
+  static std::map<std::string, double> scaled(std::map<std::string, double> counters, double f) {
+    for (auto& [counter, value] : counters) value = scaled_one(counter, value, f);
+    return counters;
+  }
+  std::map<std::string, double> measure_resending(const TestSpec& spec) const {
+    SyntheticRun source(spec, kRate * planted_.bw_factor({0, 0}), 0.05);
+    return report_counters(measure_one_pair(source, spec, PairRunOptions{}),
+                           judged_figure(to_string(spec.mode)).counter, scope_);
+  }
+
+  int n_;
+  MatrixScope scope_;
+  Planted planted_;
+  std::vector<BenchmarkName> benchmarks_;
+  std::vector<std::array<std::map<std::string, double>, 2>> base_;  // healthy, resending
+};
+
+// The report's ranks seen from rank `me`: its own rows, every other rank's made when a sum or
+// a stream asks for it. Every rank's bytes are consumed, as rank 0 does (a rank that is not
+// rank 0 then also holds what rank 0 gathers of the flagged pairs: its peak is an upper
+// bound). The time spent on the other ranks' part is counted apart.
+class SimulatedReportRanks : public ReportRanks {
+ public:
+  SimulatedReportRanks(const SyntheticMesh& mesh, int me, size_t n, const RankRows& mine)
+      : mesh_(mesh), me_(me), n_(n), mine_(mine) {}
+  int rank() const override { return me_; }
+  size_t size() const override { return n_; }
+  void sum(const Contribution& contribute, std::span<uint64_t> total) const override {
+    std::fill(total.begin(), total.end(), 0);
+    for (size_t r = 0; r < n_; ++r) {
+      if (static_cast<int>(r) == me_) {
+        contribute(mine_, total);
+        continue;
+      }
+      const auto t = Clock::now();
+      contribute(mesh_.made_rows(static_cast<int>(r)), total);
+      peers_ += seconds_since(t);
+    }
+  }
+  void stream(const Producer& produce, const Consumer& consume, size_t max_bytes) const override {
+    for (size_t r = 0; r < n_; ++r) {
+      const auto t = Clock::now();
+      const std::string bytes = static_cast<int>(r) == me_
+                                    ? produce(mine_)
+                                    : produce(mesh_.made_rows(static_cast<int>(r)));
+      if (static_cast<int>(r) != me_) peers_ += seconds_since(t);
+      if (bytes.size() > max_bytes) throw Error(ExitCode::kConnection, "a rank's bytes too long");
+      consume(static_cast<int>(r), bytes);
+    }
+  }
+  std::string broadcast(const std::string& text) const override { return text; }
+  double peer_seconds() const { return peers_; }
+
+ private:
+  const SyntheticMesh& mesh_;
+  int me_;
+  size_t n_;
+  const RankRows& mine_;
+  mutable double peers_ = 0;
+};
 
 // What each rank would say of itself: one 200 Gb/s RoCE NIC per host.
 nlohmann::json simulated_hosts(int n) {
@@ -184,59 +311,92 @@ bool names(const nlohmann::json& list, const nlohmann::json& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
+nlohmann::json named_faults(const nlohmann::json& report, const Planted& planted) {
+  const nlohmann::json link = {planted.slow_link.client, planted.slow_link.server};
+  return {{"slow_host", names(report["verdict"]["slow_hosts"], planted.slow_host)},
+          {"slow_link", names(report["benchmarks"][0]["outliers"]["slow_pairs"], link)},
+          {"lossy_host", names(report["verdict"]["resending_hosts"], planted.lossy_host)}};
+}
+
+struct Arguments {
+  int ranks = 0;
+  std::string out;
+  std::string matrices = "auto";
+  int as_rank = 0;
+};
+
+Arguments parse(int argc, char** argv) {
+  const char* usage =
+      "usage: mesh_scale RANKS OUT.json [--matrices auto|all|heatmaps] [--as-rank R]";
+  if (argc < 3 || argc % 2 == 0) throw Error(ExitCode::kUsage, usage);
+  Arguments a{std::stoi(argv[1]), argv[2]};
+  for (int i = 3; i + 1 < argc; i += 2) {
+    const std::string option = argv[i];
+    if (option == "--matrices")
+      a.matrices = argv[i + 1];
+    else if (option == "--as-rank")
+      a.as_rank = std::stoi(argv[i + 1]);
+    else
+      throw Error(ExitCode::kUsage, usage);
+  }
+  if (a.ranks < 8 || a.ranks > 16384) throw Error(ExitCode::kUsage, "RANKS must be 8..16384");
+  if (a.as_rank < 0 || a.as_rank >= a.ranks)
+    throw Error(ExitCode::kUsage, "--as-rank must be one of the ranks");
+  return a;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
-  if (argc != 3 && !(argc == 5 && std::string(argv[3]) == "--matrices"))
-    throw Error(ExitCode::kUsage,
-                "usage: mesh_scale RANKS OUT.json [--matrices auto|all|heatmaps]");
-  const int n = std::stoi(argv[1]);
-  if (n < 8 || n > 4096) throw Error(ExitCode::kUsage, "RANKS must be 8..4096");
-  const MatrixScope scope =
-      parse_matrix_scope(argc == 5 ? argv[4] : "auto", static_cast<size_t>(n));
-  const Planted planted = Planted::for_ranks(n);
+  const Arguments a = parse(argc, argv);
+  const auto n = static_cast<size_t>(a.ranks);
+  const MatrixScope scope = parse_matrix_scope(a.matrices, n);
   auto t = Clock::now();
-  const std::vector<std::string> gathered = measure_all(n, planted, scope);
+  const SyntheticMesh mesh(a.ranks, scope);
+  const nlohmann::json hosts = simulated_hosts(a.ranks);  // every rank holds them (meet)
+  const RankRows mine = mesh.measured_rows(a.as_rank);
   const double measure_s = seconds_since(t);
-  size_t gathered_bytes = 0;
-  for (const auto& text : gathered) gathered_bytes += text.size();
+  const SimulatedReportRanks ranks(mesh, a.as_rank, n, mine);
   t = Clock::now();
-  std::vector<PairResult> results;
-  for (const std::string& text : gathered)
-    for (const auto& r : nlohmann::json::parse(text)) results.push_back(PairResult::from_json(r));
-  const nlohmann::json hosts = simulated_hosts(n);
-  const size_t pairs = results.size();
-  const nlohmann::json report =
-      mesh_report(simulated_context(n, scope), hosts, best_of_repetitions(std::move(results)),
-                  {0.8, 0.01}, scope);
-  const double report_s = seconds_since(t);
+  ReducedReport reduced = reduce_mesh_report(ranks, mesh.benchmarks(),
+                                             simulated_context(a.ranks, scope), hosts, {0.8, 0.01});
+  const double reduce_s = seconds_since(t);
   t = Clock::now();
-  std::ofstream out(argv[2]);
-  out << report.dump(static_cast<size_t>(n) > kAllMatricesUpTo ? -1 : 1) << "\n";
-  out.close();
+  const double peers_before_write = ranks.peer_seconds();
+  if (a.as_rank == 0) {  // the other ranks' share of the matrices is their own row, sent
+    MeshReportFile file(a.out, reduced.report, n);
+    stream_matrices(ranks, reduced, &file);
+    file.finish();
+  }
   const double write_s = seconds_since(t);
-  const auto& bw = report["benchmarks"][0];
-  const nlohmann::json link = {planted.slow_link.client, planted.slow_link.server};
+  const double write_peers = ranks.peer_seconds() - peers_before_write;
   rusage used{};
   getrusage(RUSAGE_SELF, &used);
-  const nlohmann::json line = {
-      {"ranks", n},
-      {"pairs", pairs},
-      {"matrices", to_string(scope)},
-      {"gathered_bytes", gathered_bytes},
-      {"seconds", {{"measure", measure_s}, {"gather_and_report", report_s}, {"write", write_s}}},
-      {"peak_rss_mb", used.ru_maxrss / 1024},
-      {"planted",
-       {{"slow_host", planted.slow_host}, {"slow_link", link}, {"lossy_host", planted.lossy_host}}},
-      {"named",
-       {{"slow_host", names(report["verdict"]["slow_hosts"], planted.slow_host)},
-        {"slow_link", names(bw["outliers"]["slow_pairs"], link)},
-        {"lossy_host", names(report["verdict"]["resending_hosts"], planted.lossy_host)}}},
-      {"slow_hosts", report["verdict"]["slow_hosts"]},
-      {"resending_hosts", report["verdict"]["resending_hosts"]}};
+  nlohmann::json line = {{"ranks", a.ranks},
+                         {"as_rank", a.as_rank},
+                         {"pairs", 2 * n * (n - 1)},
+                         {"matrices", to_string(scope)},
+                         {"seconds",
+                          {{"measure_own_row", measure_s},
+                           {"report", reduce_s - peers_before_write},
+                           {"write", write_s - write_peers},
+                           {"simulating_peers", ranks.peer_seconds()}}},
+                         {"peak_rss_mb", used.ru_maxrss / 1024}};
+  if (a.as_rank == 0) {
+    line["named"] = named_faults(reduced.report, mesh.planted());
+    line["slow_hosts"] = reduced.report["verdict"]["slow_hosts"];
+    line["resending_hosts"] = reduced.report["verdict"]["resending_hosts"];
+    const Planted& p = mesh.planted();
+    line["planted"] = {{"slow_host", p.slow_host},
+                       {"slow_link", {p.slow_link.client, p.slow_link.server}},
+                       {"lossy_host", p.lossy_host}};
+  }
   std::cout << line.dump() << std::endl;
   return 0;
 } catch (const Error& e) {
   std::cerr << "mesh_scale: " << e.what() << "\n";
   return static_cast<int>(e.exit_code());
+} catch (const std::logic_error& e) {  // std::stoi's
+  std::cerr << "mesh_scale: not a number (" << e.what() << ")\n";
+  return static_cast<int>(ExitCode::kUsage);
 }

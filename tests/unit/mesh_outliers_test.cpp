@@ -1,12 +1,41 @@
+// The outlier verdict (outliers.h) as the ranks reduce it (mesh_reduction.h), each rank
+// holding its row of the matrix.
 #include "mesh/outliers.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/error.h"
+#include "mesh/local_report_ranks.h"
+#include "mesh/mesh_reduction.h"
 
 using namespace rdmabench;
 
 namespace {
+// Each row of `m` the rows of one rank, as bytes_per_second of benchmark 0.
+LocalReportRanks ranks_of(const MeshMatrix& m) {
+  std::vector<RankRows> rows;
+  for (size_t c = 0; c < m.size(); ++c) {
+    std::vector<double> row(m.size(), NAN);
+    for (size_t s = 0; s < m.size(); ++s)
+      if (m[c][s]) row[s] = *m[c][s];
+    rows.push_back({static_cast<int>(c), m.size(), {{"b", "bw", {{"bytes_per_second", row}}, {}}}});
+  }
+  return LocalReportRanks(std::move(rows));
+}
+
+OutlierReport find_outliers(const MeshMatrix& m, const OutlierRule& rule) {
+  check_min_fraction(rule.min_fraction);
+  const auto ranks = ranks_of(m);
+  const double median = median_over_ranks(ranks, 0, "bytes_per_second", rule.higher_is_better);
+  const double threshold = slow_threshold(median, rule);
+  OutlierReport r =
+      flag_over_ranks(ranks, 0, "bytes_per_second", {threshold, !rule.higher_is_better});
+  r.median = median;
+  return r;
+}
+
 // An N x N matrix with `value` off the diagonal.
 MeshMatrix uniform(int n, double value) {
   MeshMatrix m(n, std::vector<std::optional<double>>(n));

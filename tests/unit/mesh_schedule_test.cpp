@@ -31,6 +31,20 @@ void expect_one_role_each(const std::vector<MeshRound>& rounds) {
     }
   }
 }
+std::vector<MeshRound> all_rounds(const MeshSchedule& schedule) {
+  std::vector<MeshRound> rounds;
+  for (size_t k = 0; k < schedule.rounds(); ++k) {
+    rounds.push_back(schedule.round(k));
+    EXPECT_EQ(rounds.back().size(), schedule.pairs_in(k));
+  }
+  return rounds;
+}
+std::vector<MeshRound> shift_schedule(int n) {
+  return all_rounds(MeshSchedule::shift(n));
+}
+std::vector<MeshRound> isolated_schedule(int n) {
+  return all_rounds(MeshSchedule::isolated(n));
+}
 }  // namespace
 
 TEST(MeshSchedule, ShiftCoversEveryOrderedPairOnceInNMinusOneRounds) {
@@ -55,6 +69,17 @@ TEST(MeshSchedule, IsolatedRunsOnePairARound) {
   for (const MeshRound& round : rounds) EXPECT_EQ(round.size(), 1u);
   EXPECT_EQ(rounds[0][0], (MeshPair{0, 1}));
   EXPECT_EQ(rounds[5][0], (MeshPair{2, 1}));
+  EXPECT_EQ(MeshSchedule::isolated(3).server_of(1, 0), std::nullopt);
+}
+
+TEST(MeshSchedule, AShiftOfSixteenThousandRanksNamesAnyRanksPairWithoutListingThem) {
+  const MeshSchedule s = MeshSchedule::shift(16384);
+  EXPECT_EQ(s.rounds(), 16383u);
+  EXPECT_EQ(s.server_of(16000, 500), (16000 + 501) % 16384);
+  const MeshSchedule pairs = MeshSchedule::of_rounds({{{0, 1}, {2, 3}}, {{1, 0}}});
+  EXPECT_EQ(pairs.server_of(2, 0), 3);
+  EXPECT_EQ(pairs.server_of(2, 1), std::nullopt);
+  EXPECT_EQ(pairs.pairs_in(1), 1u);
 }
 
 TEST(MeshSchedule, PairsFileParsesWithCommentsAndBlankLines) {

@@ -3,7 +3,10 @@ counter the report lists under "heatmaps" (the judged figure first), rows the cl
 columns the server rank. Colours run from half to one and a half times the map's median (red
 the worse end); slow pairs are boxed in red and slow hosts' labels are red. What is drawn,
 and which way is better, is whatever the report says."""
+import warnings
+
 from rdmabench_tools import exit_codes, json_input, validate_results
+from rdmabench_tools.printable_text import excerpt
 
 SCHEMA_PREFIX = "rdmabench-mesh/"
 GBITS = 8e-9  # bytes/s -> Gb/s
@@ -42,7 +45,9 @@ def load_mesh(path):
         for b in doc["benchmarks"]:
             for h in b["heatmaps"]:
                 rows = b["matrices"][h["counter"]]
-                if len(rows) != len(doc["hosts"]) or any(len(r) != len(rows) for r in rows):
+                if isinstance(rows, dict):  # a NumPy file beside the report
+                    b["matrices"][h["counter"]] = npy_matrix(path, rows, len(doc["hosts"]))
+                elif len(rows) != len(doc["hosts"]) or any(len(r) != len(rows) for r in rows):
                     raise MeshError(f"{path}: {b['name']} {h['counter']} is not "
                                     f"{len(doc['hosts'])} x {len(doc['hosts'])}")
                 if h.get("verdict") == "wire":
@@ -51,6 +56,32 @@ def load_mesh(path):
     except (KeyError, TypeError, ValueError) as e:
         raise MeshError(f"{path}: malformed mesh report ({e!r} missing or of the wrong type)")
     return doc
+
+
+def npy_matrix(report, ref, n):
+    """The N x N float32 matrix a report names in its folder of NumPy files (mapped, not read),
+    after checking the name stays in that folder and the file is what the report says."""
+    from pathlib import Path
+
+    import numpy as np
+
+    name = Path(str(ref.get("npy", "")))
+    folder = Path(report).resolve().parent
+    where = f"{report}: matrix file {excerpt(str(name))}"
+    if name.is_absolute() or ".." in name.parts or len(name.parts) != 2 \
+            or not name.parts[0].endswith(".matrices"):
+        raise MeshError(f"{where}: not a file of the report's own .matrices folder",
+                        exit_codes.INVALID_FILE)
+    if ref.get("dtype") != "<f4" or ref.get("shape") != [n, n]:
+        raise MeshError(f"{where}: not little-endian float32 of {n} x {n}", exit_codes.INVALID_FILE)
+    try:
+        data = np.load(folder / name, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError) as e:
+        raise MeshError(f"{where}: cannot be read ({excerpt(str(e), 200)})") from None
+    if data.dtype != np.dtype("<f4") or data.shape != (n, n):
+        raise MeshError(f"{where}: holds {data.dtype} {data.shape}, not float32 {n} x {n}",
+                        exit_codes.INVALID_FILE)
+    return data
 
 
 def scaled(counter, value):
@@ -84,11 +115,46 @@ LABELLED_UP_TO = 32
 BOXED_PAIRS = 64  # slow pairs boxed one by one, at most; their hosts are outlined anyway
 
 
-def cell_values(counter, rows):
+# Beyond this many ranks a map draws blocks of ranks, each the worst of its pairs (so that one
+# slow pair or host still shows among 16,384), reading the matrix a block of rows at a time.
+DRAWN_CELLS = 256
+
+
+def cell_values(counter, rows, higher_is_better):
+    """The map's cells (blocks of k x k pairs beyond DRAWN_CELLS ranks, each its worst value)
+    and k."""
     import numpy as np
 
-    return scaled(counter, np.array([[np.nan if v is None else v for v in r] for r in rows],
-                                    dtype=float))
+    if not hasattr(rows, "dtype"):
+        rows = np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=float)
+    n = len(rows)
+    k = -(-n // DRAWN_CELLS)
+    if k == 1:
+        return scaled(counter, np.asarray(rows, dtype=float)), 1
+    worst = np.nanmin if higher_is_better else np.nanmax
+    m = -(-n // k)
+    cells = np.full((m, m), np.nan)
+    padded = np.full((k, m * k), np.nan)
+    for i in range(m):
+        block = np.asarray(rows[i * k:(i + 1) * k], dtype=float)
+        padded[:] = np.nan
+        padded[:len(block), :n] = block
+        with warnings.catch_warnings():  # a block of no pairs is NaN, as intended
+            warnings.simplefilter("ignore", RuntimeWarning)
+            cells[i] = worst(padded.reshape(k, m, k), axis=(0, 2))
+    return scaled(counter, cells), k
+
+
+def sampled_median(counter, rows):
+    """The median of a map's pairs (of every k-th row beyond DRAWN_CELLS ranks)."""
+    import numpy as np
+
+    if not hasattr(rows, "dtype"):
+        rows = np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=float)
+    k = -(-len(rows) // DRAWN_CELLS)
+    values = np.asarray(rows[::k], dtype=float)
+    finite = values[np.isfinite(values)]
+    return float(scaled(counter, np.median(finite))) if finite.size else None
 
 
 def mark_hosts(ax, n, hosts, pairs):
@@ -125,8 +191,9 @@ def draw_heatmap(ax, doc, bench, heatmap):
 
     counter, better_high = heatmap["counter"], heatmap["higher_is_better"]
     pairs, hosts, limit = flagged(bench, heatmap)
-    data = cell_values(counter, bench["matrices"][counter])
-    n = len(data)
+    matrix = bench["matrices"][counter]
+    data, block = cell_values(counter, matrix, better_high)
+    n = len(matrix)
     cmap = "RdYlGn" if better_high else "RdYlGn_r"
     finite = data[np.isfinite(data)]
     # The judged figure's median is the report's own (of an even count the better middle
@@ -134,13 +201,16 @@ def draw_heatmap(ax, doc, bench, heatmap):
     if counter == bench["figure"]:
         median = scaled(counter, bench["outliers"]["median"])
     else:
-        median = float(np.median(finite)) if finite.size else 0.0
+        median = sampled_median(counter, matrix) or 0.0
     # Colours span COLOUR_SPAN around the median, so that a few percent between healthy pairs
     # stays one colour and a slow pair stands out, whatever the counter's unit.
     low, high = (median * (1 - COLOUR_SPAN), median * (1 + COLOUR_SPAN)) if median else (None, None)
     if limit is not None:  # an absolute limit: green at none, red from twice the limit
         low, high = 0.0, 2 * limit if limit > 0 else None
-    image = ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=low, vmax=high)
+    # Drawn in rank coordinates whatever the block, so outlines and labels name ranks.
+    image = ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=low, vmax=high,
+                      extent=(-0.5, len(data) * block - 0.5, len(data) * block - 0.5, -0.5),
+                      interpolation="nearest")
     ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     if n <= ANNOTATED_UP_TO:
         for c in range(n):
@@ -158,6 +228,8 @@ def draw_heatmap(ax, doc, bench, heatmap):
         note += f", limit {limit:.4g}"
     if len(pairs) > BOXED_PAIRS:
         note += f"; {len(pairs)} pairs flagged"
+    if block > 1:
+        note += f"; each cell the worst of {block} x {block} pairs"
     ax.set_title(f"{bench['name']}\n{title_of(counter)}{note}", fontsize=9)
 
 

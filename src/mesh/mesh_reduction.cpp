@@ -1,0 +1,248 @@
+#include "mesh/mesh_reduction.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <sstream>
+
+#include "core/bounded_json.h"
+#include "core/error.h"
+
+namespace rdmabench {
+
+namespace {
+
+const std::vector<double>* row_of(const RankRows& rows, size_t b, const std::string& counter) {
+  if (b >= rows.benchmarks.size()) return nullptr;
+  const auto& counters = rows.benchmarks[b].counters;
+  const auto it = counters.find(counter);
+  return it == counters.end() ? nullptr : &it->second;
+}
+
+// Doubles as unsigned keys of the same order (negative values below positive ones).
+uint64_t key_of(double value) {
+  const auto bits = std::bit_cast<uint64_t>(value);
+  return bits >> 63 ? ~bits : bits | (uint64_t{1} << 63);
+}
+
+double value_of(uint64_t key) {
+  return std::bit_cast<double>(key >> 63 ? key & ~(uint64_t{1} << 63) : ~key);
+}
+
+constexpr int kDigitBits = 16;
+constexpr size_t kBins = size_t{1} << kDigitBits;
+
+// The k-th smallest (from 0) of the values whose key starts with `prefix` (its top `known`
+// bits), found digit by digit: each pass sums every rank's histogram of the next digit.
+uint64_t select_key(const ReportRanks& ranks, size_t b, const std::string& counter,
+                    std::vector<uint64_t> histogram, uint64_t k) {
+  uint64_t prefix = 0;
+  for (int known = 0;; known += kDigitBits) {
+    size_t bin = 0;
+    for (; bin + 1 < kBins && k >= histogram[bin]; ++bin) k -= histogram[bin];
+    prefix = (prefix << kDigitBits) | bin;
+    if (known + kDigitBits == 64) return prefix;
+    const int shift = 64 - known - 2 * kDigitBits;
+    ranks.sum(
+        [&](const RankRows& rows, std::span<uint64_t> total) {
+          if (const auto* row = row_of(rows, b, counter))
+            for (double v : *row) {
+              if (std::isnan(v)) continue;
+              const uint64_t key = key_of(v);
+              if (key >> (shift + kDigitBits) == prefix) ++total[(key >> shift) & (kBins - 1)];
+            }
+        },
+        histogram);
+  }
+}
+
+}  // namespace
+
+double median_over_ranks(const ReportRanks& ranks, size_t b, const std::string& counter,
+                         bool higher_is_better) {
+  std::vector<uint64_t> top(kBins);
+  ranks.sum(
+      [&](const RankRows& rows, std::span<uint64_t> total) {
+        if (const auto* row = row_of(rows, b, counter))
+          for (double v : *row)
+            if (!std::isnan(v)) ++total[key_of(v) >> (64 - kDigitBits)];
+      },
+      top);
+  uint64_t count = 0;
+  for (uint64_t n : top) count += n;
+  if (count == 0) return 0;
+  const uint64_t mid = count / 2;
+  const uint64_t k = count % 2 == 1 || higher_is_better ? mid : mid - 1;
+  return value_of(select_key(ranks, b, counter, std::move(top), k));
+}
+
+namespace {
+
+bool flagged(double v, FlagRule rule) {
+  return rule.above ? v > rule.threshold : v < rule.threshold;
+}
+
+// The servers of a rank's flagged pairs, as 4-byte ranks.
+std::string flagged_servers(const RankRows& rows, size_t b, const std::string& counter,
+                            FlagRule rule) {
+  std::string bytes;
+  if (const auto* row = row_of(rows, b, counter))
+    for (size_t s = 0; s < row->size(); ++s)
+      if (!std::isnan((*row)[s]) && flagged((*row)[s], rule)) {
+        const auto server = static_cast<uint32_t>(s);
+        bytes.append(reinterpret_cast<const char*>(&server), sizeof server);
+      }
+  return bytes;
+}
+
+void list_pairs(const ReportRanks& ranks, size_t b, const std::string& counter, FlagRule rule,
+                std::vector<MeshPair>& listed) {
+  ranks.stream([&](const RankRows& rows) { return flagged_servers(rows, b, counter, rule); },
+               [&](int client, std::string_view bytes) {
+                 if (bytes.size() % sizeof(uint32_t) != 0)
+                   throw Error(ExitCode::kConnection,
+                               "mesh: rank " + std::to_string(client) +
+                                   " sent a list of flagged pairs cut short");
+                 for (size_t at = 0; at < bytes.size() && listed.size() < kListedPairs;
+                      at += sizeof(uint32_t)) {
+                   uint32_t server = 0;
+                   std::memcpy(&server, bytes.data() + at, sizeof server);
+                   if (server >= ranks.size())
+                     throw Error(ExitCode::kConnection,
+                                 "mesh: rank " + std::to_string(client) +
+                                     " flagged a pair with a server beyond the last rank");
+                   listed.push_back({client, static_cast<int>(server)});
+                 }
+               },
+               ranks.size() * sizeof(uint32_t));
+}
+
+}  // namespace
+
+OutlierReport flag_over_ranks(const ReportRanks& ranks, size_t b, const std::string& counter,
+                              FlagRule rule) {
+  const size_t n = ranks.size();
+  // [0, n): measured pairs by server; [n, 2n): flagged ones; [2n, 3n): 1 for a sender whose
+  // whole row is flagged.
+  std::vector<uint64_t> lines(3 * n);
+  ranks.sum(
+      [&](const RankRows& rows, std::span<uint64_t> total) {
+        const auto* row = row_of(rows, b, counter);
+        if (row == nullptr) return;
+        size_t measured = 0, flagged_here = 0;
+        for (size_t s = 0; s < row->size() && s < n; ++s) {
+          if (std::isnan((*row)[s])) continue;
+          ++measured;
+          ++total[s];
+          if (flagged((*row)[s], rule)) ++flagged_here, ++total[n + s];
+        }
+        if (measured > 0 && flagged_here == measured && static_cast<size_t>(rows.rank) < n)
+          total[2 * n + static_cast<size_t>(rows.rank)] = 1;
+      },
+      lines);
+  OutlierReport report;
+  report.threshold = rule.threshold;
+  for (size_t h = 0; h < n; ++h) {
+    report.flagged_pairs += lines[n + h];
+    if (lines[h] > 0 && lines[n + h] == lines[h])
+      report.slow_receivers.push_back(static_cast<int>(h));
+    if (lines[2 * n + h] > 0) report.slow_senders.push_back(static_cast<int>(h));
+  }
+  if (report.flagged_pairs > 0) list_pairs(ranks, b, counter, rule, report.slow_pairs);
+  return report;
+}
+
+namespace {
+
+constexpr size_t kExitCodes = 256;
+constexpr size_t kMostCounters = 1000;  // a pair reports about 150
+constexpr size_t kErrorMessageBytes = 1000;
+
+std::string listed_errors(const RankRows& rows, size_t b) {
+  nlohmann::json list = nlohmann::json::array();
+  if (b < rows.benchmarks.size())
+    for (const PairResult& r : rows.benchmarks[b].errors) {
+      if (list.size() == kListedErrors) break;
+      list.push_back({{"client", r.pair.client},
+                      {"server", r.pair.server},
+                      {"message", r.error.substr(0, kErrorMessageBytes)},
+                      {"exit_code", r.exit_code}});
+    }
+  return list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+bool is_failure(const nlohmann::json& e) {
+  return e.is_object() && e.size() == 4 && e.contains("client") &&
+         e["client"].is_number_integer() && e.contains("server") &&
+         e["server"].is_number_integer() && e.contains("message") && e["message"].is_string() &&
+         e.contains("exit_code") && e["exit_code"].is_number_integer();
+}
+
+Error bad_failures(int rank) {
+  return Error(ExitCode::kConnection,
+               "mesh: rank " + std::to_string(rank) +
+                   " sent its failed pairs as something other than a list of "
+                   "{client, server, message, exit_code}");
+}
+
+}  // namespace
+
+BenchmarkFailures failures_over_ranks(const ReportRanks& ranks, size_t b) {
+  // [0, 256): failed pairs by exit code; [256]: ranks with any result of the benchmark.
+  std::vector<uint64_t> counts(kExitCodes + 1);
+  ranks.sum(
+      [&](const RankRows& rows, std::span<uint64_t> total) {
+        if (b >= rows.benchmarks.size()) return;
+        const BenchmarkRow& row = rows.benchmarks[b];
+        for (const PairResult& r : row.errors) ++total[static_cast<uint8_t>(r.exit_code)];
+        if (!row.errors.empty() || !row.counters.empty()) ++total[kExitCodes];
+      },
+      counts);
+  BenchmarkFailures out;
+  out.any_result = counts[kExitCodes] > 0;
+  for (size_t code = 0; code < kExitCodes; ++code)
+    if (counts[code] > 0) out.count += counts[code], out.worst_exit_code = static_cast<int>(code);
+  if (out.count == 0) return out;
+  ranks.stream([&](const RankRows& rows) { return listed_errors(rows, b); },
+               [&](int rank, std::string_view bytes) {
+                 const auto list =
+                     parse_bounded_json(std::string(bytes), kMessageBounds, ExitCode::kConnection,
+                                        "mesh: rank " + std::to_string(rank) + "'s failed pairs");
+                 if (!list.is_array()) throw bad_failures(rank);
+                 for (const auto& e : list) {
+                   if (!is_failure(e)) throw bad_failures(rank);
+                   if (out.listed.size() < kListedErrors) out.listed.push_back(e);
+                 }
+               },
+               kMessageBounds.max_bytes);
+  return out;
+}
+
+std::vector<std::string> counters_over_ranks(const ReportRanks& ranks, size_t b) {
+  std::set<std::string> names;
+  ranks.stream(
+      [&](const RankRows& rows) {
+        std::string text;
+        if (b < rows.benchmarks.size())
+          for (const auto& [counter, row] : rows.benchmarks[b].counters) text += counter + "\n";
+        return text;
+      },
+      [&](int, std::string_view bytes) {
+        std::istringstream in{std::string(bytes)};
+        for (std::string line; std::getline(in, line);)
+          if (!line.empty()) names.insert(line);
+        if (names.size() > kMostCounters)
+          throw Error(ExitCode::kConnection, "mesh: the ranks name more than " +
+                                                 std::to_string(kMostCounters) + " counters");
+      },
+      kMessageBounds.max_bytes);
+  std::string all;
+  for (const std::string& name : names) all += name + "\n";
+  std::vector<std::string> out;
+  std::istringstream in(ranks.broadcast(all));
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+}  // namespace rdmabench

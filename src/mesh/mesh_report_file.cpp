@@ -1,0 +1,120 @@
+#include "mesh/mesh_report_file.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <vector>
+
+#include "core/error.h"
+
+namespace rdmabench {
+
+namespace {
+
+// NumPy's format 1.0: magic, version, a header dict padded so the data starts 64-aligned.
+std::string npy_header(size_t ranks) {
+  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(ranks) +
+                     ", " + std::to_string(ranks) + "), }";
+  const size_t unpadded = 10 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict += '\n';
+  std::string header = "\x93NUMPY";
+  header += '\x01';
+  header += '\x00';
+  header += static_cast<char>(dict.size() & 0xff);
+  header += static_cast<char>(dict.size() >> 8);
+  return header + dict;
+}
+
+std::string benchmark_file(size_t index, const std::string& counter) {
+  return std::to_string(index) + "-" + counter + ".npy";
+}
+
+}  // namespace
+
+std::string MeshReportFile::matrices_folder(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string stem = p.extension() == ".json" ? p.stem().string() : p.filename().string();
+  return (p.parent_path() / (stem + ".matrices")).string();
+}
+
+MeshReportFile::MeshReportFile(std::string path, const nlohmann::json& report, size_t ranks)
+    : path_(std::move(path)), tmp_(path_ + ".tmp"), report_(report), ranks_(ranks) {
+  out_.open(tmp_, std::ios::trunc);
+  if (!out_) throw Error(ExitCode::kUsage, "--out: cannot write " + tmp_);
+  if (!inline_matrices()) std::filesystem::create_directories(matrices_folder(path_));
+  out_ << "{";
+  for (const char* key : {"context", "hosts", "host_differences", "verdict"})
+    out_ << "\"" << key
+         << "\":" << report_.at(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+         << ",\n";
+  out_ << "\"benchmarks\":[";
+}
+
+MeshReportFile::~MeshReportFile() {
+  if (!finished_) std::remove(tmp_.c_str());
+}
+
+void MeshReportFile::begin_benchmark(size_t index) {
+  nlohmann::json b = report_["benchmarks"].at(index);
+  b.erase("matrices");
+  std::string text = b.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  text.pop_back();  // the closing brace: the matrices follow
+  out_ << (index > 0 ? ",\n" : "\n") << text << ",\"matrices\":{";
+  benchmark_ = index;
+  matrices_ = 0;
+}
+
+void MeshReportFile::begin_matrix(const std::string& counter) {
+  out_ << (matrices_++ > 0 ? "," : "") << nlohmann::json(counter).dump() << ":";
+  rows_ = 0;
+  if (inline_matrices()) {
+    out_ << "[";
+    return;
+  }
+  const std::string name = benchmark_file(benchmark_, counter);
+  const std::filesystem::path folder = matrices_folder(path_);
+  npy_.open(folder / name, std::ios::binary | std::ios::trunc);
+  if (!npy_ && failed_.empty()) failed_ = (folder / name).string();
+  npy_ << npy_header(ranks_);
+  out_ << nlohmann::json{{"npy", (folder.filename() / name).string()},
+                         {"dtype", "<f4"},
+                         {"shape", {ranks_, ranks_}}}
+              .dump();
+}
+
+void MeshReportFile::row(std::span<const double> values) {
+  if (inline_matrices()) {
+    out_ << (rows_++ > 0 ? ",\n" : "\n") << row_json(values).dump();
+    return;
+  }
+  std::vector<float> cells(values.begin(), values.end());
+  npy_.write(reinterpret_cast<const char*>(cells.data()),
+             static_cast<std::streamsize>(cells.size() * sizeof(float)));
+  ++rows_;
+}
+
+void MeshReportFile::end_matrix() {
+  if (inline_matrices()) {
+    out_ << "]";
+    return;
+  }
+  npy_.close();
+  if ((!npy_ || rows_ != ranks_) && failed_.empty()) failed_ = matrices_folder(path_);
+}
+
+void MeshReportFile::end_benchmark() {
+  out_ << "}}";
+}
+
+void MeshReportFile::finish() {
+  out_ << "\n]}\n";
+  out_.close();
+  if (!out_ && failed_.empty()) failed_ = tmp_;
+  if (!failed_.empty())
+    throw Error(ExitCode::kUsage, "--out: cannot write " + failed_ + " (is the disk full?)");
+  std::filesystem::rename(tmp_, path_);
+  finished_ = true;
+}
+
+}  // namespace rdmabench

@@ -1,0 +1,62 @@
+// libFuzzer target for what rank 0 of a mesh takes from another rank while the report is
+// reduced (mesh_reduction.h, mesh_report.h): a rank's bytes, whatever they are, in place of its
+// flagged pairs, its failed pairs, its counter names or a matrix row, then the report made and
+// written from them. The first byte picks the step; the rest are the forged rank's bytes. An
+// Error is the answer to bad input; any other exception, a crash or a sanitizer report is a
+// finding.
+//
+// Built by ./tools/test with clang in build-fuzz/ (meson -Dfuzz=true), with ASan and UBSan.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/error.h"
+#include "forging_report_ranks.h"
+#include "mesh/matrix_sink.h"
+#include "mesh/mesh_reduction.h"
+#include "mesh/mesh_report.h"
+#include "mesh/report_ranks.h"
+
+namespace {
+
+using namespace rdmabench;
+
+// Rank 0's rows as a mesh job holds them: a bandwidth, a resend rate and a failed pair.
+RankRows rank0_rows() {
+  BenchmarkRow b{"write/bw/busy/65536",
+                 "bw",
+                 {{"bytes_per_second", {NAN, 1e9}}, {"wire_resends_per_msg", {NAN, 0.5}}},
+                 {{"write/bw/busy/65536", {0, 1}, {}, "refused", 3, "bw"}}};
+  return {0, 2, {b}};
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const ForgingReportRanks ranks(rank0_rows(),
+                                 std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
+  try {
+    switch (data[0] % 5) {
+      case 0:
+        (void)flag_over_ranks(ranks, 0, "bytes_per_second", {2e9, false});
+        break;
+      case 1:
+        (void)failures_over_ranks(ranks, 0);
+        break;
+      case 2:
+        (void)counters_over_ranks(ranks, 0);
+        break;
+      default: {  // the whole report, matrices into it, and its text
+        ReducedReport reduced = reduce_mesh_report(ranks, {{"write/bw/busy/65536", "bw"}}, {},
+                                                   nlohmann::json::array({{}, {}}), {0.8, 0.01});
+        MatricesInReport sink(reduced.report);
+        stream_matrices(ranks, reduced, &sink);
+        (void)reduced.report.dump();
+      }
+    }
+  } catch (const Error&) {
+  }
+  return 0;
+}
