@@ -17,6 +17,7 @@
 #include "core/comma_list.h"
 #include "core/error.h"
 #include "core/exit_codes.h"
+#include "core/printable_text.h"
 #include "cq/strategy.h"
 #include "mesh/mesh_job.h"
 #include "mesh/schedule.h"
@@ -50,10 +51,22 @@ void add_mesh_schedule(cxxopts::Options& options) {
   options.add_options("Schedule and verdict")(
       "schedule",
       "shift: N-1 rounds, in round d rank i measures towards i+d, all pairs at once; isolated: "
-      "one pair at a time",
+      "one pair at a time; sampled (with --topology): every pair within a group, and "
+      "--partners ranks of other groups per rank and sampling round",
       cxxopts::value<std::string>()->default_value("shift"))(
       "pairs", "FILE of 'CLIENT SERVER' rank pairs, one a line, instead of --schedule",
       cxxopts::value<std::string>())(
+      "topology",
+      "FILE placing each host in a group (a rack, a leaf switch): 'HOST GROUP' lines, or "
+      "Slurm's topology.conf (each switch's Nodes=); read by rank 0",
+      cxxopts::value<std::string>())(
+      "partners",
+      "--schedule sampled: ranks of other groups each rank measures towards per sampling round",
+      cxxopts::value<uint32_t>()->default_value("1"))(
+      "sample-rounds",
+      "--schedule sampled: sampling rounds (default: enough to cover every ordered pair of "
+      "groups once, (groups - 1) / partners rounded up)",
+      cxxopts::value<uint32_t>())(
       "min-fraction",
       "A pair is slow below this fraction of the median bandwidth (above median / it for "
       "latency); exit 7 when any is",
@@ -67,6 +80,30 @@ void add_mesh_schedule(cxxopts::Options& options) {
       "packets, both sides' port counters) is flagged, whatever its bandwidth; exit 7 when any "
       "is",
       cxxopts::value<double>()->default_value("0.01"));
+}
+
+// --schedule, --pairs, and the sampled schedule's --topology, --partners, --sample-rounds.
+void parse_schedule_options(const cxxopts::ParseResult& args, MeshJob& r) {
+  r.schedule = args["schedule"].as<std::string>();
+  const auto kind = parse_schedule_kind(r.schedule);
+  if (!kind)
+    throw Error(ExitCode::kUsage, "--schedule: unknown '" + peer_excerpt(r.schedule) +
+                                      "' (shift, isolated, sampled)");
+  if (args.count("pairs")) {
+    if (args.count("schedule"))
+      throw Error(ExitCode::kUsage, "give --schedule or --pairs FILE, not both");
+    r.pairs_file = args["pairs"].as<std::string>();
+  }
+  if (args.count("topology")) r.topology_file = args["topology"].as<std::string>();
+  if (*kind == ScheduleKind::kSampled && r.topology_file.empty())
+    throw Error(ExitCode::kUsage,
+                "--schedule sampled needs --topology FILE: which group (rack) each host is in");
+  r.partners = args["partners"].as<uint32_t>();
+  if (args.count("sample-rounds")) r.sample_rounds = args["sample-rounds"].as<uint32_t>();
+  if (r.partners < 1 || r.partners > 1024 || (args.count("sample-rounds") && r.sample_rounds < 1))
+    throw Error(ExitCode::kUsage, "--partners must be 1..1024 and --sample-rounds at least 1");
+  if (*kind != ScheduleKind::kSampled && (args.count("partners") || args.count("sample-rounds")))
+    throw Error(ExitCode::kUsage, "--partners and --sample-rounds go with --schedule sampled");
 }
 
 // Where each rank serves, its device and path.
@@ -190,14 +227,7 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   r.specs = mesh_specs(args);
   r.cm = parse_bootstrap(args["cm"].as<std::string>());  // nullopt: auto
   parse_run_options(args, r);
-  r.schedule = args["schedule"].as<std::string>();
-  if (!parse_schedule_kind(r.schedule))
-    throw Error(ExitCode::kUsage, "--schedule: unknown '" + r.schedule + "' (shift, isolated)");
-  if (args.count("pairs")) {
-    if (args.count("schedule"))
-      throw Error(ExitCode::kUsage, "give --schedule or --pairs FILE, not both");
-    r.pairs_file = args["pairs"].as<std::string>();
-  }
+  parse_schedule_options(args, r);
   r.judge.min_fraction = args["min-fraction"].as<double>();
   if (!(r.judge.min_fraction > 0 && r.judge.min_fraction <= 1))
     throw Error(ExitCode::kUsage, "--min-fraction must be above 0 and at most 1");

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/fabric.h"
 #include "core/output_file.h"
+#include "core/printable_text.h"
 #include "core/version.h"
 #include "host/device_probe.h"
 #include "host/host_info.h"
@@ -26,6 +27,7 @@
 #include "mesh/rank_rows.h"
 #include "mesh/repetitions.h"
 #include "mesh/schedule.h"
+#include "mesh/topology.h"
 
 namespace rdmabench {
 
@@ -109,24 +111,69 @@ nlohmann::json meet(const MpiWorld& world, const nlohmann::json& mine) {
   return hosts;
 }
 
-// The rounds, the same on every rank: a pairs file is read by rank 0 and shared.
-MeshSchedule schedule_of(const MpiWorld& world, const MeshJob& job) {
-  if (job.pairs_file.empty())
-    return *parse_schedule_kind(job.schedule) == ScheduleKind::kShift
-               ? MeshSchedule::shift(world.size())
-               : MeshSchedule::isolated(world.size());
+// A file named on the command line as rank 0 reads it, on every rank; Error(kUsage) on every
+// rank when rank 0 cannot read it or it is longer than `most` bytes.
+std::string rank0_file(const MpiWorld& world, const std::string& path, const char* option,
+                       size_t most) {
   std::string text;
   if (world.rank() == 0) {
-    std::ifstream in(job.pairs_file);
-    std::ostringstream all;
-    all << in.rdbuf();
-    text = in ? all.str() : std::string("\x01");  // unreadable, told to every rank below
+    std::ifstream in(path, std::ios::binary);
+    text.resize(most + 1);
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<size_t>(in.gcount()));
+    if (in.bad() || !std::ifstream(path)) text = "\x01";  // unreadable, told to every rank
   }
-  text = world.all_gather(text).front();
+  text = world.broadcast(text, 0);
   if (text == "\x01")
-    throw Error(ExitCode::kUsage, "--pairs: cannot read " + job.pairs_file + " (on rank 0)");
-  std::istringstream in(text);
-  return MeshSchedule::of_rounds(rounds_from_pairs(parse_pairs(in, world.size(), job.pairs_file)));
+    throw Error(ExitCode::kUsage,
+                std::string(option) + ": cannot read " + peer_excerpt(path, 200) + " (on rank 0)");
+  if (text.size() > most)
+    throw Error(ExitCode::kUsage, std::string(option) + ": " + peer_excerpt(path, 200) +
+                                      " is longer than " + std::to_string(most) + " bytes");
+  return text;
+}
+
+// Which rounds, and the hosts' groups where --topology gives them: the same on every rank.
+struct MeshPlan {
+  MeshSchedule schedule;
+  std::optional<MeshGroups> groups;
+};
+
+// Each rank's group by its host name or its address (every rank on a host shares its name).
+MeshGroups groups_of(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts) {
+  std::istringstream in(rank0_file(world, job.topology_file, "--topology", kTopologyMaxBytes));
+  const Topology topology = parse_topology(in, job.topology_file);
+  std::vector<std::vector<std::string>> names;
+  for (const auto& h : hosts)
+    names.push_back({h.value("hostname", std::string()), h.value("address", std::string())});
+  auto [of_rank, group_names] = rank_groups(topology, names);
+  return {std::move(of_rank), std::move(group_names)};
+}
+
+MeshPlan plan_of(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts) {
+  MeshPlan plan{MeshSchedule::shift(world.size()), std::nullopt};
+  if (!job.topology_file.empty()) plan.groups = groups_of(world, job, hosts);
+  if (!job.pairs_file.empty()) {
+    std::istringstream in(rank0_file(world, job.pairs_file, "--pairs", kTopologyMaxBytes));
+    plan.schedule =
+        MeshSchedule::of_rounds(rounds_from_pairs(parse_pairs(in, world.size(), job.pairs_file)));
+    return plan;
+  }
+  switch (*parse_schedule_kind(job.schedule)) {
+    case ScheduleKind::kIsolated:
+      plan.schedule = MeshSchedule::isolated(world.size());
+      break;
+    case ScheduleKind::kSampled: {
+      const size_t groups = plan.groups->names.size();
+      const size_t cover = groups > 1 ? (groups - 2 + job.partners) / job.partners : 1;
+      plan.schedule = MeshSchedule::sampled(plan.groups->of_rank, job.partners,
+                                            job.sample_rounds ? job.sample_rounds : cover);
+      break;
+    }
+    default:
+      break;
+  }
+  return plan;
 }
 
 // One round: this rank measures its pair, if it is a client in it.
@@ -183,8 +230,9 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
   return mine;
 }
 
-nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t rounds,
+nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, const MeshSchedule& schedule,
                             MatrixScope scope) {
+  const size_t rounds = schedule.rounds();
   return {
       {"schema", "rdmabench-mesh/1"},
       {"rdmabench_version", kVersion},
@@ -203,7 +251,8 @@ nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t ro
                          ? nlohmann::json(job.specs.front().oob_qp_timeout())
                      : job.specs.front().qp_timeout ? nlohmann::json(*job.specs.front().qp_timeout)
                                                     : nlohmann::json(nullptr)},
-      {"rdmabench_params", job.params}};
+      {"rdmabench_params", job.params},
+      {"coverage", schedule.coverage()}};
 }
 
 // Each matrix's rows from every rank, at rank 0: into the file (--out) and, for a summary that
@@ -233,8 +282,8 @@ void write_matrices(const MpiReportRanks& ranks, const MeshJob& job, ReducedRepo
 
 // The report reduced over the ranks from each one's own rows (no rank gathers the others'
 // pairs): rank 0 prints it and writes it; every rank returns the verdict's exit code.
-int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts, size_t rounds,
-           std::vector<PairResult> mine) {
+int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts,
+           const MeshPlan& plan, std::vector<PairResult> mine) {
   const auto n = static_cast<size_t>(world.size());
   const MatrixScope scope = parse_matrix_scope(job.matrices, n);
   std::vector<BenchmarkName> benchmarks;
@@ -244,8 +293,8 @@ int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& host
   const MpiReportRanks ranks(world, rows);
   ReducedReport reduced;
   try {
-    reduced = reduce_mesh_report(ranks, benchmarks, mesh_context(world, job, rounds, scope), hosts,
-                                 job.judge);
+    reduced = reduce_mesh_report(ranks, benchmarks, mesh_context(world, job, plan.schedule, scope),
+                                 hosts, job.judge, plan.groups ? &*plan.groups : nullptr);
     write_matrices(ranks, job, reduced);
   } catch (const Error& e) {  // the other ranks wait in a reduction this rank has left
     std::cerr << "rdmabench mesh: rank " << world.rank() << ": " << e.what()
@@ -293,11 +342,17 @@ int run_mesh_job(const MpiWorld& world, const MeshJob& requested) {
   try {
     const nlohmann::json hosts = meet(world, identity);
     const MeshJob job = settled(requested, hosts);
-    const auto rounds = schedule_of(world, job);
+    nlohmann::json hosts_in_groups = hosts;
+    const MeshPlan plan = plan_of(world, job, hosts);
+    if (plan.groups)
+      for (size_t r = 0; r < hosts_in_groups.size(); ++r)
+        hosts_in_groups[r]["group"] =
+            plan.groups->names.at(static_cast<size_t>(plan.groups->of_rank[r]));
+    const MeshSchedule& rounds = plan.schedule;
     if (world.rank() == 0)
       std::cerr << "rdmabench mesh: " << world.size() << " ranks, " << rounds.rounds()
                 << " rounds per benchmark (" << world.library() << ")\n";
-    return report(world, job, hosts, rounds.rounds(), run_rounds(world, job, hosts, rounds, log));
+    return report(world, job, hosts_in_groups, plan, run_rounds(world, job, hosts, rounds, log));
   } catch (const Error& e) {
     if (world.rank() == 0) std::cerr << "rdmabench mesh: " << e.what() << "\n";
     return static_cast<int>(e.exit_code());

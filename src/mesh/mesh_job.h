@@ -22,8 +22,11 @@ struct MeshJob {
   std::vector<TestSpec> specs;          // one per mode, measured in this order
   std::optional<Bootstrap> cm;          // --cm; nullopt (auto): settled once every rank is known
   std::map<Mode, uint64_t> iterations;  // messages per pair, by mode
-  std::string schedule = "shift";       // shift or isolated (unless pairs_file)
+  std::string schedule = "shift";       // shift, isolated or sampled (unless pairs_file)
   std::string pairs_file;               // read by rank 0
+  std::string topology_file;            // --topology, read by rank 0: the hosts' groups
+  uint32_t partners = 1;                // sampled: other groups' ranks per sampling round
+  uint32_t sample_rounds = 0;           // sampled: 0: enough to cover every group pair once
   MeshJudgement judge;                  // --min-fraction, --max-resends
   uint32_t repetitions =
       1;  // --repetitions: the schedule this many times, each pair judged on its best

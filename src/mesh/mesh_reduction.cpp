@@ -153,6 +153,45 @@ OutlierReport flag_over_ranks(const ReportRanks& ranks, size_t b, const std::str
   return report;
 }
 
+std::vector<int> flag_groups_over_ranks(const ReportRanks& ranks, size_t b,
+                                        const std::string& counter, FlagRule rule,
+                                        const std::vector<int>& group_of, size_t groups) {
+  // Per group: [0, G) pairs across measured, [G, 2G) of them flagged, [2G, 3G) pairs within
+  // measured, [3G, 4G) of them flagged.
+  std::vector<uint64_t> counts(4 * groups);
+  const auto group = [&](size_t rank) {
+    return rank < group_of.size() && static_cast<size_t>(group_of[rank]) < groups
+               ? static_cast<size_t>(group_of[rank])
+               : groups;
+  };
+  ranks.sum(
+      [&](const RankRows& rows, std::span<uint64_t> total) {
+        const auto* row = row_of(rows, b, counter);
+        const size_t mine = group(static_cast<size_t>(rows.rank));
+        if (row == nullptr || mine == groups) return;
+        for (size_t s = 0; s < row->size(); ++s) {
+          const size_t theirs = group(s);
+          if (std::isnan((*row)[s]) || theirs == groups) continue;
+          const uint64_t hit = flagged((*row)[s], rule) ? 1 : 0;
+          if (theirs == mine) {
+            ++total[2 * groups + mine];
+            total[3 * groups + mine] += hit;
+            continue;
+          }
+          for (size_t g : {mine, theirs}) ++total[g], total[groups + g] += hit;
+        }
+      },
+      counts);
+  std::vector<int> flagged_groups;
+  for (size_t g = 0; g < groups; ++g) {
+    const bool across = counts[g] > 0 && counts[groups + g] == counts[g];
+    const bool within =
+        counts[2 * groups + g] > 0 && counts[3 * groups + g] == counts[2 * groups + g];
+    if (across && !within) flagged_groups.push_back(static_cast<int>(g));
+  }
+  return flagged_groups;
+}
+
 namespace {
 
 constexpr size_t kExitCodes = 256;

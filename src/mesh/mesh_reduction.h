@@ -35,6 +35,13 @@ struct FlagRule {
 OutlierReport flag_over_ranks(const ReportRanks& ranks, size_t b, const std::string& counter,
                               FlagRule rule);
 
+// The groups (a rack, a leaf switch: `group_of` each rank's index) whose every measured pair
+// with another group, either way, is flagged while their pairs within the group are not all
+// flagged: an uplink, not each of the group's hosts. A group with no pair across is none.
+std::vector<int> flag_groups_over_ranks(const ReportRanks& ranks, size_t b,
+                                        const std::string& counter, FlagRule rule,
+                                        const std::vector<int>& group_of, size_t groups);
+
 // A benchmark's failed pairs: the first kListedErrors as the report lists them, how many there
 // were, the highest exit code among them, and whether any rank has any result of it at all.
 struct BenchmarkFailures {

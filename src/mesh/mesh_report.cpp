@@ -53,8 +53,21 @@ nlohmann::json pairs_json(const std::vector<MeshPair>& pairs) {
 
 // The wire's verdict on a benchmark: pairs that resent more than `max_resends` per message,
 // and hosts whose whole row or column did, even where their bandwidth is fine.
-nlohmann::json wire_verdict(const ReportRanks& ranks, size_t b, double max_resends) {
-  OutlierReport o = flag_over_ranks(ranks, b, kResendsCounter, {max_resends, true});
+// The names of the groups whose every pair across is flagged (none without groups).
+nlohmann::json flagged_groups(const ReportRanks& ranks, size_t b, const std::string& counter,
+                              FlagRule rule, const MeshGroups* groups) {
+  nlohmann::json names = nlohmann::json::array();
+  if (groups == nullptr) return names;
+  for (int g :
+       flag_groups_over_ranks(ranks, b, counter, rule, groups->of_rank, groups->names.size()))
+    names.push_back(groups->names.at(static_cast<size_t>(g)));
+  return names;
+}
+
+nlohmann::json wire_verdict(const ReportRanks& ranks, size_t b, double max_resends,
+                            const MeshGroups* groups) {
+  const FlagRule rule{max_resends, true};
+  OutlierReport o = flag_over_ranks(ranks, b, kResendsCounter, rule);
   o.median = median_over_ranks(ranks, b, kResendsCounter, false);
   nlohmann::json j = {
       {"max_resends_per_msg", max_resends},          {"median", o.median},
@@ -62,22 +75,24 @@ nlohmann::json wire_verdict(const ReportRanks& ranks, size_t b, double max_resen
       {"resending_receivers", o.slow_receivers},     {"resending_hosts", o.slow_hosts()}};
   if (o.flagged_pairs > o.slow_pairs.size())
     j["resending_pairs_not_listed"] = o.flagged_pairs - o.slow_pairs.size();
+  if (groups) j["resending_groups"] = flagged_groups(ranks, b, kResendsCounter, rule, groups);
   return j;
 }
 
 nlohmann::json outliers_verdict(const ReportRanks& ranks, size_t b, const JudgedFigure& figure,
-                                double min_fraction) {
+                                double min_fraction, const MeshGroups* groups) {
   const OutlierRule rule{min_fraction, figure.higher_is_better};
   const double median = median_over_ranks(ranks, b, figure.counter, figure.higher_is_better);
   const double threshold = slow_threshold(median, rule);
-  const OutlierReport o =
-      flag_over_ranks(ranks, b, figure.counter, {threshold, !figure.higher_is_better});
+  const FlagRule slow{threshold, !figure.higher_is_better};
+  const OutlierReport o = flag_over_ranks(ranks, b, figure.counter, slow);
   nlohmann::json j = {{"min_fraction", min_fraction},   {"median", median},
                       {"threshold", threshold},         {"slow_pairs", pairs_json(o.slow_pairs)},
                       {"slow_senders", o.slow_senders}, {"slow_receivers", o.slow_receivers},
                       {"slow_hosts", o.slow_hosts()}};
   if (o.flagged_pairs > o.slow_pairs.size())
     j["slow_pairs_not_listed"] = o.flagged_pairs - o.slow_pairs.size();
+  if (groups) j["slow_groups"] = flagged_groups(ranks, b, figure.counter, slow, groups);
   return j;
 }
 
@@ -104,15 +119,16 @@ nlohmann::json heatmaps_json(const JudgedFigure& figure, const std::vector<std::
 // One benchmark's errors and verdicts (its matrices come after: stream_matrices).
 nlohmann::json benchmark_report(const ReportRanks& ranks, size_t b, const BenchmarkName& name,
                                 const std::vector<std::string>& matrices,
-                                const BenchmarkFailures& failures, const MeshJudgement& judge) {
+                                const BenchmarkFailures& failures, const MeshJudgement& judge,
+                                const MeshGroups* groups) {
   const JudgedFigure figure = judged_figure(name.second);
   nlohmann::json j = {{"name", name.first},
                       {"figure", figure.counter},
                       {"higher_is_better", figure.higher_is_better},
                       {"heatmaps", heatmaps_json(figure, matrices)},
                       {"errors", failures.listed},
-                      {"wire", wire_verdict(ranks, b, judge.max_resends)},
-                      {"outliers", outliers_verdict(ranks, b, figure, judge.min_fraction)}};
+                      {"wire", wire_verdict(ranks, b, judge.max_resends, groups)},
+                      {"outliers", outliers_verdict(ranks, b, figure, judge.min_fraction, groups)}};
   if (failures.count > failures.listed.size())
     j["errors_not_listed"] = failures.count - failures.listed.size();
   return j;
@@ -127,11 +143,12 @@ size_t listed_and_not(const nlohmann::json& section, const char* list, const cha
 ReducedReport reduce_mesh_report(const ReportRanks& ranks,
                                  const std::vector<BenchmarkName>& benchmarks,
                                  const nlohmann::json& context, const nlohmann::json& hosts,
-                                 const MeshJudgement& judge) {
+                                 const MeshJudgement& judge, const MeshGroups* groups) {
   check_min_fraction(judge.min_fraction);
   ReducedReport out;
   nlohmann::json reported = nlohmann::json::array();
   std::set<int> slow_hosts, resending_hosts;
+  std::set<std::string> slow_groups, resending_groups;
   size_t slow_pairs = 0, failed_pairs = 0, resending_pairs = 0;
   int exit_code = 0;
   for (size_t b = 0; b < benchmarks.size(); ++b) {
@@ -139,8 +156,12 @@ ReducedReport reduce_mesh_report(const ReportRanks& ranks,
     if (!failures.any_result) continue;
     out.benchmarks.push_back(b);
     out.matrix_counters.push_back(counters_over_ranks(ranks, b));
-    nlohmann::json r =
-        benchmark_report(ranks, b, benchmarks[b], out.matrix_counters.back(), failures, judge);
+    nlohmann::json r = benchmark_report(ranks, b, benchmarks[b], out.matrix_counters.back(),
+                                        failures, judge, groups);
+    for (const auto& g : r["outliers"].value("slow_groups", nlohmann::json::array()))
+      slow_groups.insert(g.get<std::string>());
+    for (const auto& g : r["wire"].value("resending_groups", nlohmann::json::array()))
+      resending_groups.insert(g.get<std::string>());
     for (int h : r["outliers"]["slow_hosts"]) slow_hosts.insert(h);
     for (int h : r["wire"]["resending_hosts"]) resending_hosts.insert(h);
     slow_pairs += listed_and_not(r["outliers"], "slow_pairs", "slow_pairs_not_listed");
@@ -152,6 +173,9 @@ ReducedReport reduce_mesh_report(const ReportRanks& ranks,
   if (ranks.rank() != 0) return out;
   if (exit_code == 0 && slow_pairs + resending_pairs > 0)
     exit_code = static_cast<int>(ExitCode::kOutliers);
+  nlohmann::json verdict_groups = nullptr;
+  if (groups)
+    verdict_groups = {{"slow_groups", slow_groups}, {"resending_groups", resending_groups}};
   const nlohmann::json differences = differing_hosts(hosts);
   std::set<int> differing;
   for (const auto& d : differences) differing.insert(d["rank"].get<int>());
@@ -167,6 +191,7 @@ ReducedReport reduce_mesh_report(const ReportRanks& ranks,
                   {"failed_pairs", failed_pairs},
                   {"differing_hosts", differing},
                   {"exit_code", exit_code}}}};
+  if (groups) out.report["verdict"].update(verdict_groups);
   return out;
 }
 

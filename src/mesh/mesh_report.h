@@ -58,12 +58,20 @@ struct ReducedReport {
   std::vector<std::vector<std::string>> matrix_counters;  // by report benchmark, sorted
 };
 
+// The groups of a mesh with a topology (topology.h): each rank's group index, each index's
+// name. Given, each verdict also names the groups whose every pair with the others is flagged
+// (slow_groups, resending_groups).
+struct MeshGroups {
+  std::vector<int> of_rank;
+  std::vector<std::string> names;
+};
+
 // Every rank calls these together, with the same `benchmarks` (rank_rows.h: the order of
-// every rank's rows); `context` and `hosts` matter at rank 0 only.
+// every rank's rows) and groups; `context` and `hosts` matter at rank 0 only.
 ReducedReport reduce_mesh_report(const ReportRanks& ranks,
                                  const std::vector<std::pair<std::string, std::string>>& benchmarks,
                                  const nlohmann::json& context, const nlohmann::json& hosts,
-                                 const MeshJudgement& judge);
+                                 const MeshJudgement& judge, const MeshGroups* groups = nullptr);
 // Each matrix, row by row in rank order, into `sink` at rank 0 (nullptr elsewhere).
 void stream_matrices(const ReportRanks& ranks, const ReducedReport& reduced, MatrixSink* sink);
 

@@ -37,7 +37,9 @@ void print_matrix(const nlohmann::json& b, const nlohmann::json& hosts, std::ost
       << std::setw(8) << "";
   for (size_t s = 0; s < hosts.size(); ++s) out << std::setw(10) << s;
   out << "\n";
-  const auto& m = b["matrices"].contains(figure) ? b["matrices"][figure] : nlohmann::json();
+  const nlohmann::json none;
+  const auto& m =
+      b.contains("matrices") && b["matrices"].contains(figure) ? b["matrices"][figure] : none;
   for (size_t c = 0; c < hosts.size(); ++c) {
     out << std::setw(8) << c;
     for (size_t s = 0; s < hosts.size(); ++s) {
@@ -59,39 +61,56 @@ void print_pairs(const nlohmann::json& list, bool all, std::ostream& out, PrintO
 
 }  // namespace
 
-void print_mesh_report(const nlohmann::json& report, std::ostream& out) {
+namespace {
+
+// One benchmark: its matrix (small meshes), its median, and its flagged and failed pairs.
+void print_benchmark(const nlohmann::json& b, const nlohmann::json& hosts, std::ostream& out) {
+  print_matrix(b, hosts, out);
+  const auto& o = b["outliers"];
+  const std::string figure = b["figure"];
+  out << "  median " << shown(figure, o["median"].get<double>()) << ", slow "
+      << (b["higher_is_better"].get<bool>() ? "below " : "above ")
+      << shown(figure, o["threshold"].get<double>()) << " (--min-fraction "
+      << o["min_fraction"].get<double>() << ")\n";
+  const bool all = hosts.size() <= kPrintedMatrixUpTo;
+  print_pairs(o["slow_pairs"], all, out, [&](const nlohmann::json& p) {
+    out << "  SLOW pair " << p[0].get<int>() << " -> " << p[1].get<int>() << "\n";
+  });
+  const auto& w = b["wire"];
+  // The matrices are in the report up to kPrintedMatrixUpTo ranks (beyond, in --out's file).
+  const auto* resends = b.contains("matrices") && b["matrices"].contains(kResendsCounter)
+                            ? &b["matrices"][kResendsCounter]
+                            : nullptr;
+  print_pairs(w["resending_pairs"], all, out, [&](const nlohmann::json& p) {
+    out << "  RESENDING pair " << p[0].get<int>() << " -> " << p[1].get<int>() << ": ";
+    if (resends)
+      out << (*resends)[p[0].get<size_t>()][p[1].get<size_t>()].get<double>() << " resent";
+    else
+      out << "resent more";
+    out << " per message (--max-resends " << w["max_resends_per_msg"].get<double>() << ")\n";
+  });
+  print_pairs(b["errors"], all, out, [&](const nlohmann::json& e) {
+    out << "  FAILED pair " << e["client"].get<int>() << " -> " << e["server"].get<int>() << ": "
+        << e["message"].get<std::string>() << "\n";
+  });
+  out << "\n";
+}
+
+// The hosts and groups the verdict names, and its counts.
+void print_verdict(const nlohmann::json& report, std::ostream& out) {
   const auto& hosts = report["hosts"];
-  for (const auto& b : report["benchmarks"]) {
-    print_matrix(b, hosts, out);
-    const auto& o = b["outliers"];
-    const std::string figure = b["figure"];
-    out << "  median " << shown(figure, o["median"].get<double>()) << ", slow "
-        << (b["higher_is_better"].get<bool>() ? "below " : "above ")
-        << shown(figure, o["threshold"].get<double>()) << " (--min-fraction "
-        << o["min_fraction"].get<double>() << ")\n";
-    const bool all = hosts.size() <= kPrintedMatrixUpTo;
-    print_pairs(o["slow_pairs"], all, out, [&](const nlohmann::json& p) {
-      out << "  SLOW pair " << p[0].get<int>() << " -> " << p[1].get<int>() << "\n";
-    });
-    const auto& w = b["wire"];
-    print_pairs(w["resending_pairs"], all, out, [&](const nlohmann::json& p) {
-      out << "  RESENDING pair " << p[0].get<int>() << " -> " << p[1].get<int>() << ": "
-          << b["matrices"][kResendsCounter][p[0].get<size_t>()][p[1].get<size_t>()].get<double>()
-          << " resent per message (--max-resends " << w["max_resends_per_msg"].get<double>()
-          << ")\n";
-    });
-    print_pairs(b["errors"], all, out, [&](const nlohmann::json& e) {
-      out << "  FAILED pair " << e["client"].get<int>() << " -> " << e["server"].get<int>() << ": "
-          << e["message"].get<std::string>() << "\n";
-    });
-    out << "\n";
-  }
   const auto& v = report["verdict"];
   for (int h : v["slow_hosts"])
     out << "SLOW HOST " << host_label(hosts, h) << ": its whole row or column is slow\n";
   for (int h : v["resending_hosts"])
     out << "RESENDING HOST " << host_label(hosts, h)
         << ": the wire resent on its whole row or column (port counters)\n";
+  for (const auto& g : v.value("slow_groups", nlohmann::json::array()))
+    out << "SLOW GROUP " << g.get<std::string>()
+        << ": every pair between it and the other groups is slow, not those within it\n";
+  for (const auto& g : v.value("resending_groups", nlohmann::json::array()))
+    out << "RESENDING GROUP " << g.get<std::string>()
+        << ": the wire resent on every pair between it and the other groups\n";
   for (const auto& d : report.value("host_differences", nlohmann::json::array())) {
     out << "DIFFERENT HOST " << host_label(hosts, d["rank"].get<int>()) << ": "
         << d["key"].get<std::string>() << " " << d["value"].get<std::string>();
@@ -107,6 +126,13 @@ void print_mesh_report(const nlohmann::json& report, std::ostream& out) {
       << " slow hosts, " << v["resending_hosts"].size() << " resending hosts, "
       << v.value("differing_hosts", nlohmann::json::array()).size()
       << " hosts set up differently (exit " << v["exit_code"].get<int>() << ")\n";
+}
+
+}  // namespace
+
+void print_mesh_report(const nlohmann::json& report, std::ostream& out) {
+  for (const auto& b : report["benchmarks"]) print_benchmark(b, report["hosts"], out);
+  print_verdict(report, out);
 }
 
 }  // namespace rdmabench

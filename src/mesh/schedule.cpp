@@ -12,6 +12,7 @@ namespace rdmabench {
 std::optional<ScheduleKind> parse_schedule_kind(const std::string& text) {
   if (text == "shift") return ScheduleKind::kShift;
   if (text == "isolated") return ScheduleKind::kIsolated;
+  if (text == "sampled") return ScheduleKind::kSampled;
   return std::nullopt;
 }
 
@@ -36,6 +37,29 @@ MeshSchedule MeshSchedule::of_rounds(std::vector<MeshRound> rounds) {
   return s;
 }
 
+MeshSchedule MeshSchedule::sampled(const std::vector<int>& group_of, size_t partners,
+                                   size_t rounds) {
+  if (partners == 0 || rounds == 0)
+    throw Error(ExitCode::kUsage, "--partners and --sample-rounds must be at least 1");
+  MeshSchedule s;
+  s.kind_ = ScheduleKind::kSampled;
+  s.hosts_ = static_cast<int>(group_of.size());
+  s.group_of_ = group_of;
+  for (int g : group_of) {
+    if (g < 0) throw Error(ExitCode::kUsage, "a rank without a group");
+    if (static_cast<size_t>(g) >= s.members_.size()) s.members_.resize(static_cast<size_t>(g) + 1);
+  }
+  for (size_t r = 0; r < group_of.size(); ++r) {
+    auto& members = s.members_[static_cast<size_t>(group_of[r])];
+    s.index_in_group_.push_back(static_cast<int>(members.size()));
+    members.push_back(static_cast<int>(r));
+    s.within_rounds_ = std::max(s.within_rounds_, members.size() - 1);
+  }
+  s.partners_ = partners;
+  s.sample_rounds_ = s.members_.size() > 1 ? rounds : 0;
+  return s;
+}
+
 size_t MeshSchedule::rounds() const {
   const auto n = static_cast<size_t>(std::max(hosts_, 1));
   switch (kind_) {
@@ -43,6 +67,8 @@ size_t MeshSchedule::rounds() const {
       return n - 1;
     case ScheduleKind::kIsolated:
       return n * (n - 1);
+    case ScheduleKind::kSampled:
+      return within_rounds_ + partners_ * sample_rounds_;
     case ScheduleKind::kPairs:
       break;
   }
@@ -52,10 +78,48 @@ size_t MeshSchedule::rounds() const {
 size_t MeshSchedule::pairs_in(size_t round) const {
   if (kind_ == ScheduleKind::kShift) return static_cast<size_t>(hosts_);
   if (kind_ == ScheduleKind::kIsolated) return 1;
+  if (kind_ == ScheduleKind::kSampled) {
+    size_t pairs = 0;  // each group's first ranks, as many as take part
+    for (int c = 0; c < hosts_; ++c) pairs += sampled_server(c, round) ? 1 : 0;
+    return pairs;
+  }
   return rounds_.at(round).size();
 }
 
+std::optional<int> MeshSchedule::sampled_server(int client, size_t round) const {
+  const auto g = static_cast<size_t>(group_of_.at(static_cast<size_t>(client)));
+  const auto i = static_cast<size_t>(index_in_group_[static_cast<size_t>(client)]);
+  if (round < within_rounds_) {
+    const auto& own = members_[g];
+    if (round + 1 >= own.size()) return std::nullopt;
+    return own[(i + round + 1) % own.size()];
+  }
+  // The k-th round across groups: offset d, in the pass-th pass over the G-1 offsets.
+  const size_t k = round - within_rounds_, groups = members_.size();
+  const size_t d = k % (groups - 1) + 1, pass = k / (groups - 1);
+  const auto& other = members_[(g + d) % groups];
+  if (i >= other.size()) return std::nullopt;
+  return other[(i + pass) % other.size()];
+}
+
+nlohmann::json MeshSchedule::coverage() const {
+  if (kind_ != ScheduleKind::kSampled) return nullptr;
+  const size_t groups = members_.size();
+  const size_t offsets = groups > 1 ? std::min(groups - 1, partners_ * sample_rounds_) : 0;
+  size_t within = 0;
+  for (const auto& m : members_) within += m.size() * (m.size() - 1);
+  return {{"groups", groups},
+          {"partners", partners_},
+          {"sample_rounds", sample_rounds_},
+          {"pairs_within_groups", within},
+          {"group_pairs", groups * (groups > 0 ? groups - 1 : 0)},
+          {"group_pairs_covered", groups * offsets},
+          {"sample_rounds_to_cover_every_group_pair",
+           groups > 1 ? (groups - 1 + partners_ - 1) / partners_ : 0}};
+}
+
 std::optional<int> MeshSchedule::server_of(int client, size_t round) const {
+  if (kind_ == ScheduleKind::kSampled) return sampled_server(client, round);
   const auto n = static_cast<size_t>(hosts_);
   if (kind_ == ScheduleKind::kShift)
     return static_cast<int>((static_cast<size_t>(client) + round + 1) % n);

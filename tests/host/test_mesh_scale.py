@@ -36,3 +36,22 @@ def test_every_planted_fault_is_named_at_16_and_128_ranks(tmp_path):
 def test_bad_sizes_are_a_usage_error():
     proc = run([TOOL, "--ranks", "4"], timeout=60)
     assert proc.returncode == 2 and "8..16384" in proc.stderr
+
+
+def test_the_sampled_schedule_covers_its_racks_and_names_a_slow_rack(tmp_path):
+    """Racks of 16 among 128 ranks (8 racks): one sampling round covers each rack towards the
+    next; seven cover every ordered pair of racks; the planted slow host, slow rack uplink and
+    resending host are named after one, the slow link only once the schedule measured it."""
+    proc = run([TOOL, "--ranks", "128", "--sampled", "1,7", "--group-size", "16", "--out",
+                tmp_path], timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [l.split() for l in proc.stdout.splitlines() if l.startswith("128 ")]
+    assert len(rows) == 2, proc.stdout
+    one, all_rounds = rows
+    assert one[:5] == ["128", "8", "1", "16", str(2 * (128 * 15 + 128))], one
+    assert one[5:8] == ["8", "of", "56"] and all_rounds[5:8] == ["56", "of", "56"], rows
+    assert one[-5:] == ["named", "named", "named", "not", "measured"], one
+    assert all_rounds[-4:] == ["named"] * 4, all_rounds
+    report = json.loads((tmp_path / "mesh-128-sampled-1.json").read_text())
+    assert report["verdict"]["slow_groups"] == ["rack2"]
+    assert report["context"]["coverage"]["group_pairs_covered"] == 8

@@ -26,6 +26,7 @@
 #include "mesh/rank_rows.h"
 #include "mesh/repetitions.h"
 #include "mesh/report_ranks.h"
+#include "mesh/schedule.h"
 
 using namespace rdmabench;
 
@@ -40,14 +41,28 @@ double seconds_since(Clock::time_point t) {
 // What is planted: one host whose every link runs at half speed, one slow link, and one host
 // whose wire resends on every pair (its bandwidth 5 % down only, well above --min-fraction).
 // Every pair also varies by +-2 %, the same whichever rank makes its figures.
+// With racks (--schedule sampled), one rack's uplink also runs at half speed: every pair
+// between it and another rack.
 struct Planted {
   int slow_host, lossy_host;
   MeshPair slow_link;
-  static Planted for_ranks(int n) { return {n / 3, (2 * n) / 3, {1, n / 2 + 1}}; }
+  int group_size = 0, slow_group = -1;  // racks of group_size ranks, in rank order
+  static Planted for_ranks(int n, int group_size) {
+    Planted p{n / 3, (2 * n) / 3, {1, n / 2 + 1}};
+    if (group_size > 0 && n / group_size >= 4)
+      p.group_size = group_size, p.slow_group = n / group_size / 4;
+    return p;
+  }
   bool lossy(MeshPair p) const { return p.client == lossy_host || p.server == lossy_host; }
+  bool through_slow_uplink(MeshPair p) const {
+    if (slow_group < 0) return false;
+    const int c = p.client / group_size, s = p.server / group_size;
+    return c != s && (c == slow_group || s == slow_group);
+  }
   double bw_factor(MeshPair p) const {
     double f = 1;
     if (p.client == slow_host || p.server == slow_host) f *= 0.5;
+    if (through_slow_uplink(p)) f *= 0.5;
     if (p == slow_link) f *= 0.6;
     if (lossy(p)) f *= 0.95;
     uint64_t z = (static_cast<uint64_t>(p.client) << 32 | static_cast<uint32_t>(p.server)) +
@@ -152,7 +167,12 @@ PairResult measured_pair(const TestSpec& spec, MeshPair p, const Planted& plante
 // speed (bandwidth with it, latency against it).
 class SyntheticMesh {
  public:
-  SyntheticMesh(int n, MatrixScope scope) : n_(n), scope_(scope), planted_(Planted::for_ranks(n)) {
+  SyntheticMesh(int n, MatrixScope scope, const MeshSchedule& schedule, int group_size)
+      : n_(n),
+        scope_(scope),
+        planted_(Planted::for_ranks(n, group_size)),
+        schedule_(schedule),
+        all_pairs_(group_size == 0) {
     for (const TestSpec& spec : mesh_specs()) {
       benchmarks_.emplace_back(spec.name(), to_string(spec.mode));
       const MeshPair healthy{0, 0};
@@ -164,12 +184,20 @@ class SyntheticMesh {
   const Planted& planted() const { return planted_; }
   const std::vector<BenchmarkName>& benchmarks() const { return benchmarks_; }
 
+  // The ranks `rank` measures towards, in the schedule's order.
+  std::vector<int> servers_of(int rank) const {
+    std::vector<int> servers;
+    for (size_t k = 0; k < schedule_.rounds(); ++k)
+      if (const auto s = schedule_.server_of(rank, k)) servers.push_back(*s);
+    return servers;
+  }
+
   // Rank `rank`'s row as the mesh job makes it: every pair measured, then rank_rows.
   RankRows measured_rows(int rank) const {
     std::vector<PairResult> mine;
     for (const TestSpec& spec : mesh_specs())
-      for (int d = 1; d < n_; ++d)
-        mine.push_back(measured_pair(spec, {rank, (rank + d) % n_}, planted_, scope_));
+      for (int server : servers_of(rank))
+        mine.push_back(measured_pair(spec, {rank, server}, planted_, scope_));
     return rank_rows(rank, static_cast<size_t>(n_), benchmarks_,
                      best_of_repetitions(std::move(mine)), scope_);
   }
@@ -178,6 +206,7 @@ class SyntheticMesh {
   // reduction asks for every rank's row some 30 times).
   RankRows made_rows(int rank) const {
     RankRows rows{rank, static_cast<size_t>(n_), {}};
+    const std::vector<int> servers = all_pairs_ ? std::vector<int>{} : servers_of(rank);
     std::vector<double> factor(static_cast<size_t>(n_));
     std::vector<uint8_t> lossy(static_cast<size_t>(n_));
     for (int s = 0; s < n_; ++s) {
@@ -191,9 +220,15 @@ class SyntheticMesh {
         const int kind = counter == "bytes_per_second" ? 1 : counter.rfind("lat_", 0) == 0 ? 2 : 0;
         std::vector<double>& cells = row.counters[counter];
         cells.resize(static_cast<size_t>(n_));
-        for (size_t s = 0; s < cells.size(); ++s) {
+        const auto fill = [&](size_t s) {
           const double v = values[lossy[s]];
           cells[s] = kind == 1 ? v * factor[s] : kind == 2 ? v / factor[s] : v;
+        };
+        if (all_pairs_) {
+          for (size_t s = 0; s < cells.size(); ++s) fill(s);
+        } else {
+          std::fill(cells.begin(), cells.end(), NAN);
+          for (int s : servers) fill(static_cast<size_t>(s));
         }
         cells[static_cast<size_t>(rank)] = NAN;
       }
@@ -221,6 +256,8 @@ class SyntheticMesh {
   int n_;
   MatrixScope scope_;
   Planted planted_;
+  const MeshSchedule& schedule_;
+  bool all_pairs_;  // shift: every pair, no schedule walked for each row
   std::vector<BenchmarkName> benchmarks_;
   std::vector<std::array<std::map<std::string, double>, 2>> base_;  // healthy, resending
 };
@@ -294,16 +331,18 @@ nlohmann::json simulated_hosts(int n) {
   return hosts;
 }
 
-nlohmann::json simulated_context(int n, MatrixScope scope) {
+nlohmann::json simulated_context(int n, MatrixScope scope, const MeshSchedule& schedule,
+                                 const std::string& kind) {
   return {{"schema", "rdmabench-mesh/1"},
           {"date", "simulated"},
           {"rdmabench_version", kVersion},
           {"ranks", n},
-          {"rounds", n - 1},
-          {"schedule", "shift (simulated)"},
+          {"rounds", schedule.rounds()},
+          {"schedule", kind + " (simulated)"},
           {"min_fraction", 0.8},
           {"mpi", "none (tools/mesh-scale)"},
           {"matrices", to_string(scope)},
+          {"coverage", schedule.coverage()},
           {"rdmabench_params", nlohmann::json::object()}};
 }
 
@@ -311,11 +350,24 @@ bool names(const nlohmann::json& list, const nlohmann::json& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-nlohmann::json named_faults(const nlohmann::json& report, const Planted& planted) {
+std::string rack_name(int g) {
+  return "rack" + std::to_string(g);
+}
+
+// Whether the report names each planted fault; a slow link the schedule never measured is
+// "not measured", not missed.
+nlohmann::json named_faults(const nlohmann::json& report, const Planted& planted,
+                            bool link_measured) {
   const nlohmann::json link = {planted.slow_link.client, planted.slow_link.server};
-  return {{"slow_host", names(report["verdict"]["slow_hosts"], planted.slow_host)},
-          {"slow_link", names(report["benchmarks"][0]["outliers"]["slow_pairs"], link)},
-          {"lossy_host", names(report["verdict"]["resending_hosts"], planted.lossy_host)}};
+  nlohmann::json named = {
+      {"slow_host", names(report["verdict"]["slow_hosts"], planted.slow_host)},
+      {"slow_link", link_measured ? nlohmann::json(names(
+                                        report["benchmarks"][0]["outliers"]["slow_pairs"], link))
+                                  : nlohmann::json("not measured")},
+      {"lossy_host", names(report["verdict"]["resending_hosts"], planted.lossy_host)}};
+  if (planted.slow_group >= 0)
+    named["slow_group"] = names(report["verdict"]["slow_groups"], rack_name(planted.slow_group));
+  return named;
 }
 
 struct Arguments {
@@ -323,43 +375,82 @@ struct Arguments {
   std::string out;
   std::string matrices = "auto";
   int as_rank = 0;
+  std::string schedule = "shift";
+  int group_size = 32;
+  size_t partners = 1, sample_rounds = 0;  // 0: enough to cover every pair of racks once
 };
 
 Arguments parse(int argc, char** argv) {
   const char* usage =
-      "usage: mesh_scale RANKS OUT.json [--matrices auto|all|heatmaps] [--as-rank R]";
+      "usage: mesh_scale RANKS OUT.json [--matrices auto|all|heatmaps] [--as-rank R] "
+      "[--schedule shift|sampled] [--group-size S] [--partners K] [--sample-rounds R]";
   if (argc < 3 || argc % 2 == 0) throw Error(ExitCode::kUsage, usage);
   Arguments a{std::stoi(argv[1]), argv[2]};
   for (int i = 3; i + 1 < argc; i += 2) {
-    const std::string option = argv[i];
+    const std::string option = argv[i], value = argv[i + 1];
     if (option == "--matrices")
-      a.matrices = argv[i + 1];
+      a.matrices = value;
     else if (option == "--as-rank")
-      a.as_rank = std::stoi(argv[i + 1]);
+      a.as_rank = std::stoi(value);
+    else if (option == "--schedule" && (value == "shift" || value == "sampled"))
+      a.schedule = value;
+    else if (option == "--group-size")
+      a.group_size = std::stoi(value);
+    else if (option == "--partners")
+      a.partners = std::stoul(value);
+    else if (option == "--sample-rounds")
+      a.sample_rounds = std::stoul(value);
     else
       throw Error(ExitCode::kUsage, usage);
   }
   if (a.ranks < 8 || a.ranks > 16384) throw Error(ExitCode::kUsage, "RANKS must be 8..16384");
   if (a.as_rank < 0 || a.as_rank >= a.ranks)
     throw Error(ExitCode::kUsage, "--as-rank must be one of the ranks");
+  if (a.schedule == "sampled" && (a.group_size < 2 || a.group_size > a.ranks / 2 || a.partners < 1))
+    throw Error(ExitCode::kUsage, "--group-size must be 2..RANKS/2 and --partners at least 1");
   return a;
 }
 
+// Racks of group_size ranks in rank order, named rack0, rack1, ...
+MeshGroups racks_of(int ranks, int group_size) {
+  MeshGroups g;
+  for (int r = 0; r < ranks; ++r) g.of_rank.push_back(r / group_size);
+  for (int k = 0; k <= (ranks - 1) / group_size; ++k) g.names.push_back(rack_name(k));
+  return g;
+}
+
 }  // namespace
+
+// Pairs a benchmark measures: every ordered pair, or the sampled schedule's.
+size_t measured_pairs(const SyntheticMesh& mesh, int ranks, bool sampled) {
+  if (!sampled) return static_cast<size_t>(ranks) * static_cast<size_t>(ranks - 1);
+  size_t pairs = 0;
+  for (int r = 0; r < ranks; ++r) pairs += mesh.servers_of(r).size();
+  return pairs;
+}
 
 int main(int argc, char** argv) try {
   const Arguments a = parse(argc, argv);
   const auto n = static_cast<size_t>(a.ranks);
   const MatrixScope scope = parse_matrix_scope(a.matrices, n);
   auto t = Clock::now();
-  const SyntheticMesh mesh(a.ranks, scope);
+  const bool sampled = a.schedule == "sampled";
+  const MeshGroups racks = racks_of(a.ranks, a.group_size);
+  const size_t groups = racks.names.size();
+  const MeshSchedule schedule =
+      sampled ? MeshSchedule::sampled(
+                    racks.of_rank, a.partners,
+                    a.sample_rounds ? a.sample_rounds : (groups - 2 + a.partners) / a.partners)
+              : MeshSchedule::shift(a.ranks);
+  const SyntheticMesh mesh(a.ranks, scope, schedule, sampled ? a.group_size : 0);
   const nlohmann::json hosts = simulated_hosts(a.ranks);  // every rank holds them (meet)
   const RankRows mine = mesh.measured_rows(a.as_rank);
   const double measure_s = seconds_since(t);
   const SimulatedReportRanks ranks(mesh, a.as_rank, n, mine);
   t = Clock::now();
-  ReducedReport reduced = reduce_mesh_report(ranks, mesh.benchmarks(),
-                                             simulated_context(a.ranks, scope), hosts, {0.8, 0.01});
+  ReducedReport reduced = reduce_mesh_report(
+      ranks, mesh.benchmarks(), simulated_context(a.ranks, scope, schedule, a.schedule), hosts,
+      {0.8, 0.01}, sampled ? &racks : nullptr);
   const double reduce_s = seconds_since(t);
   t = Clock::now();
   const double peers_before_write = ranks.peer_seconds();
@@ -374,7 +465,10 @@ int main(int argc, char** argv) try {
   getrusage(RUSAGE_SELF, &used);
   nlohmann::json line = {{"ranks", a.ranks},
                          {"as_rank", a.as_rank},
-                         {"pairs", 2 * n * (n - 1)},
+                         {"pairs", 2 * measured_pairs(mesh, a.ranks, sampled)},
+                         {"schedule", a.schedule},
+                         {"rounds", schedule.rounds()},
+                         {"coverage", schedule.coverage()},
                          {"matrices", to_string(scope)},
                          {"seconds",
                           {{"measure_own_row", measure_s},
@@ -383,13 +477,19 @@ int main(int argc, char** argv) try {
                            {"simulating_peers", ranks.peer_seconds()}}},
                          {"peak_rss_mb", used.ru_maxrss / 1024}};
   if (a.as_rank == 0) {
-    line["named"] = named_faults(reduced.report, mesh.planted());
+    const Planted& planted = mesh.planted();
+    const auto link_servers = mesh.servers_of(planted.slow_link.client);
+    line["named"] = named_faults(reduced.report, planted,
+                                 !sampled || std::count(link_servers.begin(), link_servers.end(),
+                                                        planted.slow_link.server) > 0);
+    line["slow_groups"] = reduced.report["verdict"].value("slow_groups", nlohmann::json::array());
     line["slow_hosts"] = reduced.report["verdict"]["slow_hosts"];
     line["resending_hosts"] = reduced.report["verdict"]["resending_hosts"];
     const Planted& p = mesh.planted();
     line["planted"] = {{"slow_host", p.slow_host},
                        {"slow_link", {p.slow_link.client, p.slow_link.server}},
                        {"lossy_host", p.lossy_host}};
+    if (p.slow_group >= 0) line["planted"]["slow_group"] = rack_name(p.slow_group);
   }
   std::cout << line.dump() << std::endl;
   return 0;

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "mesh/local_report_ranks.h"
+#include "mesh/rank_rows.h"
 #include "mesh/repetitions.h"
 
 using namespace rdmabench;
@@ -276,4 +278,70 @@ TEST(MeshReport, NamesTheHostsSetUpDifferentlyFromTheRest) {
   ASSERT_EQ(tie.size(), 2u);
   EXPECT_TRUE(tie[0]["usual"].is_null());
   EXPECT_TRUE(mesh_report({}, hosts(3), {}, {0.8})["host_differences"].empty());
+}
+
+namespace {
+// Every ordered pair of 12 ranks in 4 racks of 3 at 1e8, with `factor` applied.
+template <typename Factor>
+std::vector<PairResult> racked_results(Factor factor) {
+  std::vector<PairResult> r;
+  for (int c = 0; c < 12; ++c)
+    for (int s = 0; s < 12; ++s)
+      if (c != s)
+        r.push_back({"write/bw/busy/65536",
+                     {c, s},
+                     {{"bytes_per_second", 1e8 * factor(c, s)}},
+                     "",
+                     0,
+                     "bw"});
+  return r;
+}
+
+json reduced_with_groups(const std::vector<PairResult>& results, const MeshGroups& groups) {
+  std::vector<std::vector<PairResult>> by_client(12);
+  for (const PairResult& r : results) by_client[r.pair.client].push_back(r);
+  std::vector<RankRows> rows;
+  for (int c = 0; c < 12; ++c)
+    rows.push_back(rank_rows(c, 12, benchmarks_of(results), by_client[c], MatrixScope::kAll));
+  const LocalReportRanks ranks(std::move(rows));
+  return reduce_mesh_report(ranks, benchmarks_of(results), {}, hosts(12), {0.8, 0.01}, &groups)
+      .report;
+}
+}  // namespace
+
+TEST(MeshReport, ARackWhoseUplinkIsSlowIsNamedAsAGroupNotAsItsHosts) {
+  const MeshGroups racks{{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}, {"r0", "r1", "r2", "r3"}};
+  const auto rack = [](int rank) { return rank / 3; };
+  const json uplink =
+      reduced_with_groups(racked_results([&](int c, int s) {
+                            return rack(c) != rack(s) && (rack(c) == 2 || rack(s) == 2) ? 0.5 : 1.0;
+                          }),
+                          racks);
+  EXPECT_EQ(uplink["verdict"]["slow_groups"], json({"r2"}));
+  EXPECT_EQ(uplink["verdict"]["slow_hosts"], json::array());
+  EXPECT_EQ(uplink["verdict"]["exit_code"], static_cast<int>(ExitCode::kOutliers));
+  // One slow host: named as a host; its rack's other hosts are fine across, so no group.
+  const json host = reduced_with_groups(
+      racked_results([](int c, int s) { return c == 4 || s == 4 ? 0.5 : 1.0; }), racks);
+  EXPECT_EQ(host["verdict"]["slow_hosts"], json({4}));
+  EXPECT_EQ(host["verdict"]["slow_groups"], json::array());
+  // Every host of a rack slow, within it too: its hosts, not its uplink.
+  const json all = reduced_with_groups(
+      racked_results([&](int c, int s) { return rack(c) == 1 || rack(s) == 1 ? 0.5 : 1.0; }),
+      racks);
+  EXPECT_EQ(all["verdict"]["slow_hosts"], json({3, 4, 5}));
+  EXPECT_EQ(all["verdict"]["slow_groups"], json::array());
+}
+
+TEST(MeshReport, ASummaryWithoutTheMatricesNamesResendingPairsAndGroups) {
+  // Beyond 32 ranks rank 0 holds no matrix: the summary is printed from the verdicts alone.
+  json report = mesh_report({}, hosts(4), bw_results(-1), {0.8, 0.01});
+  report["benchmarks"][0].erase("matrices");
+  report["benchmarks"][0]["wire"]["resending_pairs"] = json::array({{1, 2}});
+  report["verdict"]["slow_groups"] = json::array({"rack7"});
+  std::ostringstream text;
+  print_mesh_report(report, text);
+  EXPECT_NE(text.str().find("RESENDING pair 1 -> 2: resent more per message"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("SLOW GROUP rack7"), std::string::npos) << text.str();
 }

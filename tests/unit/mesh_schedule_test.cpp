@@ -111,3 +111,46 @@ TEST(MeshSchedule, ScheduleNames) {
   EXPECT_EQ(parse_schedule_kind("isolated"), ScheduleKind::kIsolated);
   EXPECT_EQ(parse_schedule_kind("ring"), std::nullopt);
 }
+
+TEST(MeshSchedule, SampledCoversEveryPairWithinAGroupAndEveryGroupPairInItsRounds) {
+  // Racks of 3, 2, 4 and 1 ranks, interleaved.
+  const std::vector<int> group = {0, 1, 2, 0, 1, 2, 2, 0, 2, 3};
+  for (size_t partners : {1u, 2u, 5u}) {
+    const size_t to_cover = (4 - 1 + partners - 1) / partners;
+    const MeshSchedule s = MeshSchedule::sampled(group, partners, to_cover);
+    const auto rounds = all_rounds(s);
+    expect_one_role_each(rounds);
+    std::set<std::pair<int, int>> pairs, group_pairs;
+    for (const MeshRound& round : rounds)
+      for (const MeshPair& p : round) {
+        EXPECT_NE(p.client, p.server);
+        // Measured twice only once the rounds pass the groups again (5 partners, 3 offsets).
+        EXPECT_TRUE(pairs.emplace(p.client, p.server).second || partners * to_cover > 3);
+        if (group[p.client] != group[p.server])
+          group_pairs.emplace(group[p.client], group[p.server]);
+      }
+    for (int c = 0; c < 10; ++c)
+      for (int o = 0; o < 10; ++o)
+        if (c != o && group[c] == group[o]) EXPECT_TRUE(pairs.count({c, o})) << c << " " << o;
+    EXPECT_EQ(group_pairs.size(), 12u) << partners;
+    const auto coverage = s.coverage();
+    EXPECT_EQ(coverage["group_pairs"], 12);
+    EXPECT_EQ(coverage["group_pairs_covered"], 12);
+    EXPECT_EQ(coverage["pairs_within_groups"], 6 + 2 + 12);
+    EXPECT_EQ(coverage["sample_rounds_to_cover_every_group_pair"], to_cover);
+  }
+  const MeshSchedule one_round = MeshSchedule::sampled(group, 1, 1);
+  EXPECT_EQ(one_round.coverage()["group_pairs_covered"], 4);  // every group towards its next
+  EXPECT_EQ(one_round.rounds(), 3u + 1u);
+  EXPECT_THROW(MeshSchedule::sampled(group, 0, 1), Error);
+}
+
+TEST(MeshSchedule, SampledRoundsMeetOtherRanksOfTheSameGroupsEachTime) {
+  std::vector<int> group(64);
+  for (int r = 0; r < 64; ++r) group[r] = r / 8;               // 8 racks of 8
+  const MeshSchedule s = MeshSchedule::sampled(group, 1, 14);  // every group pair twice
+  std::set<std::pair<int, int>> pairs;
+  for (size_t k = 7; k < s.rounds(); ++k)
+    for (const MeshPair& p : s.round(k)) pairs.emplace(p.client, p.server);
+  EXPECT_EQ(pairs.size(), 64u * 14u) << "no pair across groups measured twice";
+}
