@@ -1,6 +1,6 @@
 // One rank's part of `rdmabench mesh`: serve in the background, meet the other ranks, measure
-// the pairs the schedule gives this rank round by round, and gather everything at rank 0,
-// which reports. Every rank returns the same exit code.
+// the pairs the schedule gives this rank round by round, keeping its own, and reduce the
+// report over the ranks, which rank 0 prints and writes. Every rank returns the same exit code.
 #pragma once
 
 #include <cstdint>

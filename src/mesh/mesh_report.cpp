@@ -14,35 +14,6 @@
 
 namespace rdmabench {
 
-nlohmann::json PairResult::to_json() const {
-  nlohmann::json j = {
-      {"benchmark", benchmark}, {"mode", mode}, {"client", pair.client}, {"server", pair.server}};
-  if (error.empty())
-    j["counters"] = counters;
-  else
-    j["error"] = {{"message", error}, {"exit_code", exit_code}};
-  return j;
-}
-
-PairResult PairResult::from_json(const nlohmann::json& j) {
-  PairResult r;
-  r.benchmark = j.at("benchmark").get<std::string>();
-  r.mode = j.at("mode").get<std::string>();
-  r.pair = {j.at("client").get<int>(), j.at("server").get<int>()};
-  if (j.contains("error")) {
-    r.error = j["error"].at("message").get<std::string>();
-    r.exit_code = j["error"].at("exit_code").get<int>();
-  } else {
-    r.counters = j.at("counters").get<std::map<std::string, double>>();
-  }
-  return r;
-}
-
-JudgedFigure judged_figure(const std::string& mode) {
-  if (mode == "lat") return {"lat_p50_us", false};
-  return {"bytes_per_second", true};
-}
-
 namespace {
 
 nlohmann::json pairs_json(const std::vector<MeshPair>& pairs) {

@@ -74,19 +74,6 @@ std::vector<std::string> MpiWorld::all_gather(const std::string& mine) const {
   return split(all, lengths);
 }
 
-std::vector<std::string> MpiWorld::gather(const std::string& mine, int root) const {
-  int length = static_cast<int>(mine.size());
-  std::vector<int> lengths(static_cast<size_t>(size_));
-  check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, MPI_COMM_WORLD),
-        "MPI_Gather");
-  const auto offsets = offsets_of(lengths);
-  std::string all(rank_ == root ? static_cast<size_t>(offsets.back() + lengths.back()) : 0, '\0');
-  check(MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(),
-                    MPI_CHAR, root, MPI_COMM_WORLD),
-        "MPI_Gatherv");
-  return rank_ == root ? split(all, lengths) : std::vector<std::string>{};
-}
-
 void MpiWorld::barrier() const {
   MPI_Request request;
   check(MPI_Ibarrier(MPI_COMM_WORLD, &request), "MPI_Ibarrier");

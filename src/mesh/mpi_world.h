@@ -31,8 +31,6 @@ class MpiWorld {
 
   // Every rank's string, by rank.
   std::vector<std::string> all_gather(const std::string& mine) const;
-  // Every rank's string at `root`, by rank; empty elsewhere.
-  std::vector<std::string> gather(const std::string& mine, int root) const;
   // A barrier that sleeps while it waits (MPI_Ibarrier, tested every millisecond), so that
   // ranks waiting for a round to end leave the CPU to the pairs still measuring.
   void barrier() const;

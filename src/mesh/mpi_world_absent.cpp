@@ -19,9 +19,6 @@ std::string MpiWorld::library() const {
 std::vector<std::string> MpiWorld::all_gather(const std::string& mine) const {
   return {mine};
 }
-std::vector<std::string> MpiWorld::gather(const std::string& mine, int) const {
-  return {mine};
-}
 void MpiWorld::barrier() const {}
 int MpiWorld::broadcast(int value, int) const {
   return value;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "measure/run_source.h"
-#include "mesh/mesh_report.h"
+#include "mesh/pair_result.h"
 #include "net/shared_key.h"
 #include "spec/test_spec.h"
 

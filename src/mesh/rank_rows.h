@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "mesh/mesh_report.h"
+#include "mesh/pair_result.h"
 #include "mesh/report_scope.h"
 
 namespace rdmabench {

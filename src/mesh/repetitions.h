@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "mesh/mesh_report.h"
+#include "mesh/pair_result.h"
 
 namespace rdmabench {
 

@@ -1,7 +1,7 @@
 // Which of a pair's counters a mesh report keeps as N x N matrices. Every counter (about 150 a
 // pair once both sides' port counters are in) is 150 million numbers at 1024 ranks, gigabytes
 // at rank 0 and in the file; the heatmaps' own few keep such a report under 100 MB. Each rank
-// keeps only those of its pairs before the gather, and the report makes matrices of no others.
+// keeps only those of its pairs as they are measured, and the report makes matrices of no others.
 #pragma once
 
 #include <cstddef>

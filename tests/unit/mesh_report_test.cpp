@@ -161,20 +161,6 @@ TEST(MeshReport, ABenchmarkIsJudgedByItsModeNotItsName) {
   EXPECT_EQ(report["benchmarks"][0]["figure"], "bytes_per_second");
 }
 
-TEST(MeshReport, PairResultsSurviveTheirJsonTrip) {
-  const PairResult ok{"write/bw/busy/65536", {2, 0}, {{"bytes_per_second", 5.0}}, "", 0, "bw"};
-  const PairResult failed{"write/lat/busy/2", {0, 1}, {}, "timed out", 5, "lat"};
-  for (const PairResult& r : {ok, failed}) {
-    const PairResult back = PairResult::from_json(json::parse(r.to_json().dump()));
-    EXPECT_EQ(back.benchmark, r.benchmark);
-    EXPECT_EQ(back.pair, r.pair);
-    EXPECT_EQ(back.counters, r.counters);
-    EXPECT_EQ(back.error, r.error);
-    EXPECT_EQ(back.exit_code, r.exit_code);
-    EXPECT_EQ(back.mode, r.mode);
-  }
-}
-
 // --matrices: every counter up to 64 ranks, beyond it only what the verdicts and the heatmaps
 // use (a 1024-rank report of every counter would take gigabytes).
 TEST(MeshMatrices, AutoKeepsEveryCounterUpTo64RanksAndTheHeatmapsBeyond) {
