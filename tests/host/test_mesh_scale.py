@@ -55,3 +55,11 @@ def test_the_sampled_schedule_covers_its_racks_and_names_a_slow_rack(tmp_path):
     report = json.loads((tmp_path / "mesh-128-sampled-1.json").read_text())
     assert report["verdict"]["slow_groups"] == ["rack2"]
     assert report["context"]["coverage"]["group_pairs_covered"] == 8
+
+
+def test_a_sampled_mesh_of_two_racks_plants_no_slow_rack_and_says_so(tmp_path):
+    proc = run([TOOL, "--ranks", "64", "--sampled", "1", "--group-size", "32", "--out", tmp_path],
+               timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    row = next(l for l in proc.stdout.splitlines() if l.startswith("64 "))
+    assert "not planted" in row and "MISSED" not in row, row
