@@ -46,3 +46,18 @@ def test_a_server_that_never_listens_is_killed_after_the_timeout(tmp_path):
         server_harness.Server([sys.executable, "-c", LISTENER, port, "30"], port,
                               tmp_path / "log", ready_timeout=0.5)
     assert not server_harness.listening(port)
+
+
+STARTING = LISTENER.replace("print('listening', flush=True)",
+                            "print('listening', flush=True); time.sleep(0.5); "
+                            "print('serving on', flush=True)")
+
+
+def test_with_a_ready_line_the_server_is_ready_once_it_says_so_not_once_it_listens(tmp_path):
+    """rdmabench serve listens, then opens its devices and says "serving on": a test that
+    read its descriptors in between (the loaded run of 2026-11-27) saw a passing burst."""
+    port = free_port()
+    server = server_harness.Server([sys.executable, "-c", STARTING, port, "0"], port,
+                                   tmp_path / "log", ready_line="serving on")
+    assert "serving on" in server.text(), server.text()
+    assert server.stop() == 0

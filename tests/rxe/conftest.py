@@ -156,7 +156,7 @@ class Server(server_harness.Server):
     def __init__(self, exe, port, tmp_path, *extra):
         options = list(extra) if "--timeout" in extra else ["--timeout", "3", *extra]
         super().__init__([exe, "serve", "--port", str(port), *options], port,
-                         tmp_path / f"serve-{port}.log")
+                         tmp_path / f"serve-{port}.log", ready_line="serving on")
 
 
 @pytest.fixture
@@ -211,15 +211,26 @@ def roce_netem(dev, *netem):
         subprocess.run(["tc", "qdisc", "del", "dev", dev, "root"], check=True)
 
 
-def netem_dropped(dev):
-    """How many packets the netem qdisc of roce_netem on `dev` dropped so far (tc -s)."""
+def netem_stats(dev):
+    """(packets, dropped) of the netem qdisc of roce_netem on `dev` so far (tc -s): what went
+    through it, and what its loss dropped."""
     out = subprocess.run(["tc", "-s", "qdisc", "show", "dev", dev], capture_output=True, text=True,
                          check=True).stdout
     lines = out.splitlines()
     for i, line in enumerate(lines):
         if line.startswith("qdisc netem 40:") and i + 1 < len(lines):
-            return int(lines[i + 1].split("dropped")[1].split(",")[0])
+            sent = lines[i + 1]
+            return (int(sent.split("bytes")[1].split("pkt")[0]),
+                    int(sent.split("dropped")[1].split(",")[0]))
     raise AssertionError(f"no netem qdisc on {dev}:\n{out}")
+
+
+def netem_packets(dev):
+    return netem_stats(dev)[0]
+
+
+def netem_dropped(dev):
+    return netem_stats(dev)[1]
 
 
 def backlog_drops():
@@ -227,14 +238,3 @@ def backlog_drops():
     (/proc/net/softnet_stat, second column)."""
     lines = Path("/proc/net/softnet_stat").read_text().split("\n")
     return sum(int(line.split()[1], 16) for line in lines if line.strip())
-
-
-def netem_packets(dev):
-    """How many packets went through the netem qdisc of roce_netem on `dev` (tc -s)."""
-    out = subprocess.run(["tc", "-s", "qdisc", "show", "dev", dev], capture_output=True, text=True,
-                         check=True).stdout
-    lines = out.splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith("qdisc netem 40:") and i + 1 < len(lines):
-            return int(lines[i + 1].split("bytes")[1].split("pkt")[0])
-    raise AssertionError(f"no netem qdisc on {dev}:\n{out}")

@@ -30,7 +30,8 @@ def main(argv):
     port = os.environ.get("RDMABENCH_PORT", "18515")
     subprocess.run([exe, "devices"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        server = server_harness.Server([exe, "serve", "--port", port, *serve_options], int(port), log)
+        server = server_harness.Server([exe, "serve", "--port", port, *serve_options], int(port), log,
+                                       ready_line="serving on")
     except server_harness.ServerError as e:
         print(f"serve-and-run: {e}", file=sys.stderr)
         return 4

@@ -34,8 +34,9 @@ def listening(port):
 class Server:
     """A server process on `port`, its output in `log_path` (or discarded when None)."""
 
-    def __init__(self, command, port, log_path=None, ready_timeout=10.0):
+    def __init__(self, command, port, log_path=None, ready_timeout=10.0, ready_line=None):
         self.command = [str(c) for c in command]
+        self.ready_line = ready_line if log_path else None  # read from the log
         self.port = port
         self.log_path = Path(log_path) if log_path else None
         self._log = open(self.log_path, "w") if self.log_path else subprocess.DEVNULL
@@ -50,9 +51,17 @@ class Server:
         """What the server has logged so far ('' when its output is discarded)."""
         return self.log_path.read_text(errors="replace") if self.log_path else ""
 
+    def _ready(self):
+        """Listening, and with a `ready_line`, done starting: `rdmabench serve` listens first,
+        then opens its devices (a burst of descriptors) and says "serving on" once ready; a
+        test that read the server's descriptors in between saw a passing burst."""
+        if not listening(self.port):
+            return False
+        return self.ready_line is None or self.ready_line in self.text()
+
     def _wait_ready(self, timeout):
         deadline = time.monotonic() + timeout
-        while not listening(self.port):
+        while not self._ready():
             if self.proc.poll() is not None:
                 raise ServerError(f"{self.command[0]} exited {self.proc.returncode} before it "
                                   f"listened on port {self.port}:\n{self.text()[-3000:]}")
