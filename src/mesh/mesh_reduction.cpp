@@ -198,17 +198,24 @@ constexpr size_t kExitCodes = 256;
 constexpr size_t kMostCounters = 1000;  // a pair reports about 150
 constexpr size_t kErrorMessageBytes = 1000;
 
+// A rank's first failed pairs as JSON, as many of kListedErrors as fit in the message bound
+// rank 0 holds it to (a message's escaping can double its length).
 std::string listed_errors(const RankRows& rows, size_t b) {
-  nlohmann::json list = nlohmann::json::array();
-  if (b < rows.benchmarks.size())
-    for (const PairResult& r : rows.benchmarks[b].errors) {
-      if (list.size() == kListedErrors) break;
-      list.push_back({{"client", r.pair.client},
-                      {"server", r.pair.server},
-                      {"message", r.error.substr(0, kErrorMessageBytes)},
-                      {"exit_code", r.exit_code}});
-    }
-  return list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string list = "[";
+  if (b >= rows.benchmarks.size()) return list + "]";
+  const auto& errors = rows.benchmarks[b].errors;
+  for (size_t i = 0; i < errors.size() && i < kListedErrors; ++i) {
+    const PairResult& r = errors[i];
+    const std::string one = nlohmann::json{
+        {"client", r.pair.client},
+        {"server", r.pair.server},
+        {"message", r.error.substr(0, kErrorMessageBytes)},
+        {"exit_code",
+         r.exit_code}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (list.size() + one.size() + 2 > kMessageBounds.max_bytes) break;
+    list += (i > 0 ? "," : "") + one;
+  }
+  return list + "]";
 }
 
 bool is_failure(const nlohmann::json& e) {

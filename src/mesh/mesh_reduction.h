@@ -42,8 +42,9 @@ std::vector<int> flag_groups_over_ranks(const ReportRanks& ranks, size_t b,
                                         const std::string& counter, FlagRule rule,
                                         const std::vector<int>& group_of, size_t groups);
 
-// A benchmark's failed pairs: the first kListedErrors as the report lists them, how many there
-// were, the highest exit code among them, and whether any rank has any result of it at all.
+// A benchmark's failed pairs: the first kListedErrors as the report lists them (fewer where a
+// rank's would not fit the message bound), how many there were, the highest exit code among
+// them, and whether any rank has any result of it at all.
 struct BenchmarkFailures {
   nlohmann::json listed = nlohmann::json::array();
   size_t count = 0;

@@ -173,3 +173,18 @@ TEST(MeshReduction, ARanksBytesThatAreNotWhatItWasAskedForAreAConnectionError) {
   for (int i = 0; i < 1001; ++i) names += "c" + std::to_string(i) + "\n";
   EXPECT_THROW(counters_over_ranks(forging(names), 0), Error) << "a thousand and one";
 }
+
+TEST(MeshReduction, ARankWithAThousandLongFailuresSendsThemWithinTheMessageBound) {
+  // Messages a rank may honestly hold: cut at 1000 bytes each, but JSON doubles every quote.
+  std::vector<RankRows> rows;
+  for (int c = 0; c < 2; ++c) {
+    BenchmarkRow b{"b", "bw", {}, {}};
+    for (int k = 0; k < 1000; ++k)
+      b.errors.push_back({"b", {c, 1 - c}, {}, std::string(3000, '"'), 4, "bw"});
+    rows.push_back({c, 2, {b}});
+  }
+  const BenchmarkFailures f = failures_over_ranks(LocalReportRanks(std::move(rows)), 0);
+  EXPECT_EQ(f.count, 2000u);
+  EXPECT_GT(f.listed.size(), 0u);
+  EXPECT_LE(f.listed.size(), kListedErrors);
+}
