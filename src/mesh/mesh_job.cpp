@@ -121,7 +121,7 @@ std::string rank0_file(const MpiWorld& world, const std::string& path, const cha
     text.resize(most + 1);
     in.read(text.data(), static_cast<std::streamsize>(text.size()));
     text.resize(static_cast<size_t>(in.gcount()));
-    if (in.bad() || !std::ifstream(path)) text = "\x01";  // unreadable, told to every rank
+    if (!in.is_open() || in.bad()) text = "\x01";  // unreadable, told to every rank
   }
   text = world.broadcast(text, 0);
   if (text == "\x01")
@@ -164,10 +164,10 @@ MeshPlan plan_of(const MpiWorld& world, const MeshJob& job, const nlohmann::json
       plan.schedule = MeshSchedule::isolated(world.size());
       break;
     case ScheduleKind::kSampled: {
-      const size_t groups = plan.groups->names.size();
-      const size_t cover = groups > 1 ? (groups - 2 + job.partners) / job.partners : 1;
-      plan.schedule = MeshSchedule::sampled(plan.groups->of_rank, job.partners,
-                                            job.sample_rounds ? job.sample_rounds : cover);
+      const size_t rounds = job.sample_rounds ? job.sample_rounds
+                                              : MeshSchedule::sample_rounds_to_cover(
+                                                    plan.groups->names.size(), job.partners);
+      plan.schedule = MeshSchedule::sampled(plan.groups->of_rank, job.partners, rounds);
       break;
     }
     default:

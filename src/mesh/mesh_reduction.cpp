@@ -33,8 +33,27 @@ double value_of(uint64_t key) {
 constexpr int kDigitBits = 16;
 constexpr size_t kBins = size_t{1} << kDigitBits;
 
-// The k-th smallest (from 0) of the values whose key starts with `prefix` (its top `known`
-// bits), found digit by digit: each pass sums every rank's histogram of the next digit.
+// Every rank's histogram of the digit below a key's top `known` bits, summed, over the values
+// whose key starts with `prefix` (those bits; every value when none are known).
+std::vector<uint64_t> digit_histogram(const ReportRanks& ranks, size_t b,
+                                      const std::string& counter, uint64_t prefix, int known) {
+  std::vector<uint64_t> histogram(kBins);
+  const int shift = 64 - known - kDigitBits;
+  ranks.sum(
+      [&](const RankRows& rows, std::span<uint64_t> total) {
+        if (const auto* row = row_of(rows, b, counter))
+          for (double v : *row) {
+            if (std::isnan(v)) continue;
+            const uint64_t key = key_of(v);
+            if (known == 0 || key >> (64 - known) == prefix) ++total[(key >> shift) & (kBins - 1)];
+          }
+      },
+      histogram);
+  return histogram;
+}
+
+// The k-th smallest (from 0) value's key, found digit by digit from the first digit's
+// histogram: each further digit is one more sum of every rank's histogram.
 uint64_t select_key(const ReportRanks& ranks, size_t b, const std::string& counter,
                     std::vector<uint64_t> histogram, uint64_t k) {
   uint64_t prefix = 0;
@@ -43,17 +62,7 @@ uint64_t select_key(const ReportRanks& ranks, size_t b, const std::string& count
     for (; bin + 1 < kBins && k >= histogram[bin]; ++bin) k -= histogram[bin];
     prefix = (prefix << kDigitBits) | bin;
     if (known + kDigitBits == 64) return prefix;
-    const int shift = 64 - known - 2 * kDigitBits;
-    ranks.sum(
-        [&](const RankRows& rows, std::span<uint64_t> total) {
-          if (const auto* row = row_of(rows, b, counter))
-            for (double v : *row) {
-              if (std::isnan(v)) continue;
-              const uint64_t key = key_of(v);
-              if (key >> (shift + kDigitBits) == prefix) ++total[(key >> shift) & (kBins - 1)];
-            }
-        },
-        histogram);
+    histogram = digit_histogram(ranks, b, counter, prefix, known + kDigitBits);
   }
 }
 
@@ -61,14 +70,7 @@ uint64_t select_key(const ReportRanks& ranks, size_t b, const std::string& count
 
 double median_over_ranks(const ReportRanks& ranks, size_t b, const std::string& counter,
                          bool higher_is_better) {
-  std::vector<uint64_t> top(kBins);
-  ranks.sum(
-      [&](const RankRows& rows, std::span<uint64_t> total) {
-        if (const auto* row = row_of(rows, b, counter))
-          for (double v : *row)
-            if (!std::isnan(v)) ++total[key_of(v) >> (64 - kDigitBits)];
-      },
-      top);
+  std::vector<uint64_t> top = digit_histogram(ranks, b, counter, 0, 0);
   uint64_t count = 0;
   for (uint64_t n : top) count += n;
   if (count == 0) return 0;

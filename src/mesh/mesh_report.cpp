@@ -22,8 +22,6 @@ nlohmann::json pairs_json(const std::vector<MeshPair>& pairs) {
   return out;
 }
 
-// The wire's verdict on a benchmark: pairs that resent more than `max_resends` per message,
-// and hosts whose whole row or column did, even where their bandwidth is fine.
 // The names of the groups whose every pair across is flagged (none without groups).
 nlohmann::json flagged_groups(const ReportRanks& ranks, size_t b, const std::string& counter,
                               FlagRule rule, const MeshGroups* groups) {
@@ -35,6 +33,8 @@ nlohmann::json flagged_groups(const ReportRanks& ranks, size_t b, const std::str
   return names;
 }
 
+// The wire's verdict on a benchmark: pairs that resent more than `max_resends` per message,
+// and hosts whose whole row or column did, even where their bandwidth is fine.
 nlohmann::json wire_verdict(const ReportRanks& ranks, size_t b, double max_resends,
                             const MeshGroups* groups) {
   const FlagRule rule{max_resends, true};

@@ -60,6 +60,10 @@ MeshSchedule MeshSchedule::sampled(const std::vector<int>& group_of, size_t part
   return s;
 }
 
+size_t MeshSchedule::sample_rounds_to_cover(size_t groups, size_t partners) {
+  return groups > 1 ? (groups - 2 + partners) / partners : 1;
+}
+
 size_t MeshSchedule::rounds() const {
   const auto n = static_cast<size_t>(std::max(hosts_, 1));
   switch (kind_) {
@@ -78,12 +82,7 @@ size_t MeshSchedule::rounds() const {
 size_t MeshSchedule::pairs_in(size_t round) const {
   if (kind_ == ScheduleKind::kShift) return static_cast<size_t>(hosts_);
   if (kind_ == ScheduleKind::kIsolated) return 1;
-  if (kind_ == ScheduleKind::kSampled) {
-    size_t pairs = 0;  // each group's first ranks, as many as take part
-    for (int c = 0; c < hosts_; ++c) pairs += sampled_server(c, round) ? 1 : 0;
-    return pairs;
-  }
-  return rounds_.at(round).size();
+  return this->round(round).size();
 }
 
 std::optional<int> MeshSchedule::sampled_server(int client, size_t round) const {
@@ -115,7 +114,7 @@ nlohmann::json MeshSchedule::coverage() const {
           {"group_pairs", groups * (groups > 0 ? groups - 1 : 0)},
           {"group_pairs_covered", groups * offsets},
           {"sample_rounds_to_cover_every_group_pair",
-           groups > 1 ? (groups - 1 + partners_ - 1) / partners_ : 0}};
+           groups > 1 ? sample_rounds_to_cover(groups, partners_) : 0}};
 }
 
 std::optional<int> MeshSchedule::server_of(int client, size_t round) const {

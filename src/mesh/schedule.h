@@ -42,6 +42,9 @@ class MeshSchedule {
   // pass over the groups meets other ranks of them.
   // Error(kUsage) for partners or rounds of 0.
   static MeshSchedule sampled(const std::vector<int>& group_of, size_t partners, size_t rounds);
+  // The sampling rounds that cover every ordered pair of `groups` groups once: (G-1) /
+  // partners, rounded up (1 for a single group).
+  static size_t sample_rounds_to_cover(size_t groups, size_t partners);
 
   size_t rounds() const;
   size_t pairs_in(size_t round) const;

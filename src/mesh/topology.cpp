@@ -105,14 +105,13 @@ void slurm_line(Topology& t, const std::string& text, const std::string& source,
     if (key == "nodes") nodes = field.substr(eq + 1);
   }
   if (switch_name.empty()) bad(source, line, "a line without SwitchName=NAME");
+  std::vector<std::string> hosts;
   try {
-    for (const std::string& host : expand_hostlist(nodes))
-      place(t, host, switch_name, source, line);
-  } catch (const Error& e) {
-    if (e.exit_code() == ExitCode::kUsage && std::string(e.what()).rfind("--topology", 0) == 0)
-      throw;
+    hosts = expand_hostlist(nodes);
+  } catch (const Error& e) {  // named with its file and line
     bad(source, line, e.what());
   }
+  for (const std::string& host : hosts) place(t, host, switch_name, source, line);
 }
 
 }  // namespace

@@ -440,7 +440,8 @@ int main(int argc, char** argv) try {
   const MeshSchedule schedule =
       sampled ? MeshSchedule::sampled(
                     racks.of_rank, a.partners,
-                    a.sample_rounds ? a.sample_rounds : (groups - 2 + a.partners) / a.partners)
+                    a.sample_rounds ? a.sample_rounds
+                                    : MeshSchedule::sample_rounds_to_cover(groups, a.partners))
               : MeshSchedule::shift(a.ranks);
   const SyntheticMesh mesh(a.ranks, scope, schedule, sampled ? a.group_size : 0);
   const nlohmann::json hosts = simulated_hosts(a.ranks);  // every rank holds them (meet)
