@@ -1,7 +1,8 @@
 // libFuzzer target for what rank 0 of a mesh takes from another rank while the report is
 // reduced (mesh_reduction.h, mesh_report.h): a rank's bytes, whatever they are, in place of its
 // flagged pairs, its failed pairs, its counter names or a matrix row, then the report made and
-// written from them. The first byte picks the step; the rest are the forged rank's bytes. An
+// written from them; or rank 0's copy of --topology or --pairs, which every rank parses. The
+// first byte picks the step; the rest are the forged rank's bytes. An
 // Error is the answer to bad input; any other exception, a crash or a sanitizer report is a
 // finding.
 //
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
 #include <string>
 
 #include "core/error.h"
@@ -17,6 +19,8 @@
 #include "mesh/mesh_reduction.h"
 #include "mesh/mesh_report.h"
 #include "mesh/report_ranks.h"
+#include "mesh/schedule.h"
+#include "mesh/topology.h"
 
 namespace {
 
@@ -38,7 +42,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const ForgingReportRanks ranks(rank0_rows(),
                                  std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
   try {
-    switch (data[0] % 5) {
+    const std::string bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
+    std::istringstream file(bytes);
+    switch (data[0] % 7) {
+      case 5: {  // --topology as rank 0 read it, placed for a host and an address
+        const Topology t = parse_topology(file, "fuzz");
+        (void)rank_groups(t, {{"node01", "10.0.0.1"}});
+        break;
+      }
+      case 6:  // --pairs as rank 0 read it, for a mesh of 64 ranks
+        (void)rounds_from_pairs(parse_pairs(file, 64, "fuzz"));
+        break;
       case 0:
         (void)flag_over_ranks(ranks, 0, "bytes_per_second", {2e9, false});
         break;
