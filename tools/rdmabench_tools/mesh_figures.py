@@ -120,13 +120,22 @@ BOXED_PAIRS = 64  # slow pairs boxed one by one, at most; their hosts are outlin
 DRAWN_CELLS = 256
 
 
+def as_array(rows):
+    """A matrix as NumPy has it: the report's JSON rows (None where no pair: NaN), or the
+    mapped NumPy file as it is."""
+    import numpy as np
+
+    if hasattr(rows, "dtype"):
+        return rows
+    return np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=float)
+
+
 def cell_values(counter, rows, higher_is_better):
     """The map's cells (blocks of k x k pairs beyond DRAWN_CELLS ranks, each its worst value)
     and k."""
     import numpy as np
 
-    if not hasattr(rows, "dtype"):
-        rows = np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=float)
+    rows = as_array(rows)
     n = len(rows)
     k = -(-n // DRAWN_CELLS)
     if k == 1:
@@ -149,8 +158,7 @@ def sampled_median(counter, rows):
     """The median of a map's pairs (of every k-th row beyond DRAWN_CELLS ranks)."""
     import numpy as np
 
-    if not hasattr(rows, "dtype"):
-        rows = np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=float)
+    rows = as_array(rows)
     k = -(-len(rows) // DRAWN_CELLS)
     values = np.asarray(rows[::k], dtype=float)
     finite = values[np.isfinite(values)]
