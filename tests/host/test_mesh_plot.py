@@ -49,3 +49,44 @@ def test_bad_mesh_input_exits_2(tmp_path, write_json):
     assert proc.returncode == 2 and "is not 4 x 4" in proc.stderr, proc.stderr
     proc = run_tool("plot", CLEAN, FIXTURE, "--out", tmp_path)
     assert proc.returncode == 2 and "cannot be drawn together" in proc.stderr, proc.stderr
+
+
+def as_numpy_report(tmp_path, dtype="<f4", shape=None, name=None):
+    """The clean report with its judged figure's matrix moved to a NumPy file beside it, as
+    rdmabench mesh writes beyond 1024 ranks (mesh_report_file.h)."""
+    import numpy as np
+
+    report = json.loads(CLEAN.read_text())
+    rows = report["benchmarks"][0]["matrices"]["bytes_per_second"]
+    folder = tmp_path / "mesh.matrices"
+    folder.mkdir(parents=True, exist_ok=True)
+    data = np.array([[np.nan if v is None else v for v in r] for r in rows], dtype=dtype)
+    np.save(folder / "0-bytes_per_second.npy", data)
+    n = len(rows)
+    report["benchmarks"][0]["matrices"]["bytes_per_second"] = {
+        "npy": name or "mesh.matrices/0-bytes_per_second.npy", "dtype": "<f4",
+        "shape": shape or [n, n]}
+    path = tmp_path / "mesh.json"
+    path.write_text(json.dumps(report))
+    return path
+
+
+def test_a_matrix_in_a_numpy_file_beside_the_report_is_drawn(tmp_path):
+    proc = run_tool("plot", as_numpy_report(tmp_path), "--out", tmp_path / "figures",
+                    "--format", "svg")
+    assert proc.returncode == 0, proc.stderr
+    assert "bandwidth (Gb/s)" in (tmp_path / "figures" / "mesh.svg").read_text()
+
+
+def test_a_numpy_matrix_that_is_not_what_the_report_says_is_refused(tmp_path):
+    """The file a report names is a peer's input: it must stay in the report's own folder,
+    exist, and hold float32 of the mesh's N x N; each is a one-line error, never a traceback."""
+    cases = [(as_numpy_report(tmp_path / "escape", name="../../etc/passwd.npy"), 13, "matrices"),
+             (as_numpy_report(tmp_path / "missing", name="mesh.matrices/7-bytes_per_second.npy"),
+              2, "cannot be read"),
+             (as_numpy_report(tmp_path / "shape", shape=[3, 3]), 13, "float32 of 4 x 4"),
+             (as_numpy_report(tmp_path / "dtype", dtype="<f8"), 13, "not float32 4 x 4")]
+    for path, code, says in cases:
+        proc = run_tool("plot", path, "--out", path.parent / "figures")
+        assert proc.returncode == code and says in proc.stderr, (path, proc.stderr)
+        assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
