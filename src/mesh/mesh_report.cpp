@@ -166,35 +166,72 @@ ReducedReport reduce_mesh_report(const ReportRanks& ranks,
   return out;
 }
 
+namespace {
+
+// Rank 0 holds a batch of matrices up to this size, so that a small mesh streams each
+// benchmark's matrices (about 150 of them with every counter kept) in one pass rather than one
+// pass each; a matrix larger than this streams alone, its rows going to the sink as they come.
+constexpr size_t kMatrixBatchBytes = 64u << 20;
+
+size_t matrices_per_stream(size_t ranks, size_t counters) {
+  const size_t one = std::max<size_t>(ranks * ranks * sizeof(double), 1);
+  return std::clamp<size_t>(kMatrixBatchBytes / one, 1, std::max<size_t>(counters, 1));
+}
+
+// A rank's rows of `counters` for benchmark `b`, one after another (NaN where it has none).
+std::string rows_bytes(const RankRows& rows, size_t b, size_t ranks,
+                       std::span<const std::string> counters) {
+  std::vector<double> cells(counters.size() * ranks, NAN);
+  for (size_t c = 0; c < counters.size() && b < rows.benchmarks.size(); ++c)
+    if (const auto it = rows.benchmarks[b].counters.find(counters[c]);
+        it != rows.benchmarks[b].counters.end())
+      std::copy_n(it->second.begin(), std::min(ranks, it->second.size()),
+                  cells.begin() + static_cast<std::ptrdiff_t>(c * ranks));
+  return std::string(reinterpret_cast<const char*>(cells.data()), cells.size() * sizeof(double));
+}
+
+// One stream of `counters`' matrices of benchmark `b` into `sink` (rank 0's; null elsewhere): a
+// single matrix row by row as it arrives, several held until every rank's rows are in.
+void stream_batch(const ReportRanks& ranks, size_t b, std::span<const std::string> counters,
+                  MatrixSink* sink) {
+  const size_t n = ranks.size(), row_bytes = n * sizeof(double);
+  std::vector<std::vector<double>> held(counters.size() > 1 && sink ? counters.size() : 0);
+  for (auto& matrix : held) matrix.reserve(n * n);
+  if (sink && held.empty()) sink->begin_matrix(counters.front());
+  ranks.stream([&](const RankRows& rows) { return rows_bytes(rows, b, n, counters); },
+               [&](int rank, std::string_view bytes) {
+                 if (bytes.size() != counters.size() * row_bytes)
+                   throw Error(ExitCode::kConnection, "mesh: rank " + std::to_string(rank) +
+                                                          " sent rows of " +
+                                                          std::to_string(bytes.size()) + " bytes");
+                 std::vector<double> cells(bytes.size() / sizeof(double));
+                 std::memcpy(cells.data(), bytes.data(), bytes.size());
+                 if (sink && held.empty()) sink->row(cells);
+                 for (size_t c = 0; c < held.size(); ++c)
+                   held[c].insert(held[c].end(), cells.begin() + static_cast<std::ptrdiff_t>(c * n),
+                                  cells.begin() + static_cast<std::ptrdiff_t>((c + 1) * n));
+               },
+               counters.size() * row_bytes);
+  if (sink && held.empty()) sink->end_matrix();
+  for (size_t c = 0; c < held.size(); ++c) {
+    sink->begin_matrix(counters[c]);
+    for (size_t r = 0; r < n; ++r) sink->row(std::span<const double>(held[c]).subspan(r * n, n));
+    sink->end_matrix();
+  }
+}
+
+}  // namespace
+
 void stream_matrices(const ReportRanks& ranks, const ReducedReport& reduced, MatrixSink* sink) {
   for (size_t i = 0; i < reduced.benchmarks.size(); ++i) {
-    const size_t b = reduced.benchmarks[i];
+    const std::vector<std::string>& counters = reduced.matrix_counters[i];
+    const size_t batch = matrices_per_stream(ranks.size(), counters.size());
     if (sink) sink->begin_benchmark(i);
-    for (const std::string& counter : reduced.matrix_counters[i]) {
-      if (sink) sink->begin_matrix(counter);
-      ranks.stream(
-          [&](const RankRows& rows) {
-            std::vector<double> row(ranks.size(), NAN);
-            if (b < rows.benchmarks.size())
-              if (const auto it = rows.benchmarks[b].counters.find(counter);
-                  it != rows.benchmarks[b].counters.end())
-                std::copy_n(it->second.begin(), std::min(row.size(), it->second.size()),
-                            row.begin());
-            return std::string(reinterpret_cast<const char*>(row.data()),
-                               row.size() * sizeof(double));
-          },
-          [&](int rank, std::string_view bytes) {
-            if (bytes.size() != ranks.size() * sizeof(double))
-              throw Error(ExitCode::kConnection, "mesh: rank " + std::to_string(rank) +
-                                                     " sent a row of " +
-                                                     std::to_string(bytes.size()) + " bytes");
-            std::vector<double> row(ranks.size());
-            std::memcpy(row.data(), bytes.data(), bytes.size());
-            if (sink) sink->row(row);
-          },
-          ranks.size() * sizeof(double));
-      if (sink) sink->end_matrix();
-    }
+    for (size_t first = 0; first < counters.size(); first += batch)
+      stream_batch(ranks, reduced.benchmarks[i],
+                   std::span<const std::string>(counters).subspan(
+                       first, std::min(batch, counters.size() - first)),
+                   sink);
     if (sink) sink->end_benchmark();
   }
 }
