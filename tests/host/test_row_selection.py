@@ -56,6 +56,21 @@ def test_the_filter_selects_exactly_the_kept_rows(registry):
     assert rs.deterministic_sizes(registry, 65536, 2) == [2, 8, 65536]
 
 
+def test_the_bw_rows_of_a_pattern_that_cannot_carry_the_size_run_apart(registry):
+    """The atomics' bw rows (8 bytes a message) run with SHORT_BW_MESSAGES messages, apart: the
+    two filters split the sized suite, every row in exactly one."""
+    every = rs.deterministic_filter(registry, 65536, 2)[len("^("):-len(")/")].split("|")
+    short = rs.deterministic_filter(registry, 65536, 2, short=True)[len("^("):-len(")/")].split("|")
+    rest = rs.deterministic_filter(registry, 65536, 2, short=False)[len("^("):-len(")/")].split("|")
+    small = [p["name"] for p in registry["patterns"] if rs.size_for(p, 65536) < 65536]
+    assert {"fetch_add", "compare_swap"} <= set(small), small
+    assert sorted(short) == sorted(f"{p}/bw/{c}/8" for p in small for c in ("busy", "event")), short
+    assert sorted(short + rest) == sorted(every) and not set(short) & set(rest)
+    # Over a transport without them (ud carries no atomics) there is no such row: no filter.
+    assert rs.deterministic_filter(registry, 4096, 2, "ud", short=True) == ""
+    assert rs.SHORT_BW_MESSAGES > 200
+
+
 def test_a_new_pattern_is_judged_by_its_description():
     registry = {"patterns": [pattern("fadd", "completion", True, True), pattern("memo", "marker", False, False)],
                 "strategies": [BUSY, EVENT]}

@@ -17,7 +17,8 @@ spins there, passive target or not, until the scheduler's tick: every spinning r
 of the device `rdmabench run` takes by default (the first), read from `rdmabench devices --json`,
 and the datagram transports are those its port's fabric carries (the engine's "fabrics").
 
-Usage: tools/lib/run-module row_selection RDMABENCH deterministic [--bw-size N --lat-size N] [--transport T] [--this-device]  (a Google Benchmark filter)
+Usage: tools/lib/run-module row_selection RDMABENCH deterministic [--bw-size N --lat-size N [--short-bw yes|no]] [--transport T] [--this-device]  (a Google Benchmark filter)
+       tools/lib/run-module row_selection RDMABENCH short-bw-messages                          (the messages a --short-bw yes row runs)
        tools/lib/run-module row_selection RDMABENCH deterministic-sizes --bw-size N --lat-size N [--transport T] [--this-device]  (its --sizes list)
        tools/lib/run-module row_selection RDMABENCH left-out [--this-device]                   (what the guest cannot measure, and why)
        tools/lib/run-module row_selection RDMABENCH sizes --bw-size N --lat-size N             (every row, bw at one size, lat at another)
@@ -129,19 +130,37 @@ def deterministic_sizes(reg, bw_size, lat_size, transport=None, kernel_sender=Fa
                    for name, mode, _, _ in kept})
 
 
-def deterministic_filter(reg, bw_size=None, lat_size=None, transport=None, kernel_sender=False):
+# Measured 2026-11-27 (four boots of the deterministic guest, the atomics' bw rows, three
+# repetitions each): 200 messages of 8 bytes take about 18 ms of guest time, and a row's median
+# moved up to 1.9 % between boots, against the gate's 2 %; 2000 messages (about 180 ms) moved
+# it 0.4 % at most. A repetition now and then stalls (0.050 against 0.085 MiB/s): the median of
+# three leaves one out.
+SHORT_BW_MESSAGES = 2000
+
+
+def short_bw(pattern, mode, bw_size):
+    """Whether a bw row carries less than bw_size a message: its pattern cannot (the atomics'
+    8 bytes), so the suite's message count moves too few bytes for a steady figure."""
+    return mode == "bw" and size_for(pattern, bw_size) < bw_size
+
+
+def deterministic_filter(reg, bw_size=None, lat_size=None, transport=None, kernel_sender=False,
+                         short=None):
     """A --benchmark_filter for the rows the deterministic guest can measure; with sizes, only
     bw rows of bw_size and lat rows of lat_size (each at most SPIN_LIMIT), or for a pattern that
-    refuses it, the nearest size it accepts."""
+    refuses it, the nearest size it accepts. With short True or False, only the rows that are
+    (or are not) short_bw ones; an empty string when no row is left."""
     rows = []
     patterns = {p["name"]: p for p in reg["patterns"]}
     for pattern, mode, cq, limit in deterministic_rows(reg, transport, kernel_sender)[0]:
         if bw_size is not None:
+            if short is not None and short_bw(patterns[pattern], mode, bw_size) != short:
+                continue
             size = size_for(patterns[pattern], bw_size if mode == "bw" else lat_size)
             rows.append(f"{pattern}/{mode}/{cq}/{size}")
         else:
             rows.append(f"{pattern}/{mode}/{cq}/{UP_TO_SPIN_LIMIT if limit else '[0-9]+'}")
-    return "^(" + "|".join(rows) + ")/"
+    return "^(" + "|".join(rows) + ")/" if rows else ""
 
 
 def sizes_filter(reg, bw_size, lat_size):
@@ -154,10 +173,13 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rdmabench")
     parser.add_argument("what", choices=("deterministic", "deterministic-sizes", "left-out", "sizes",
-                                         "datagram-transports"))
+                                         "datagram-transports", "short-bw-messages"))
     parser.add_argument("--bw-size", type=int)
     parser.add_argument("--lat-size", type=int)
     parser.add_argument("--transport")
+    parser.add_argument("--short-bw", choices=("yes", "no"),
+                        help="deterministic with sizes: only the bw rows whose pattern cannot carry "
+                             "--bw-size (yes), or every other row (no)")
     parser.add_argument("--this-device", action="store_true",
                         help="judge by the facts of the device rdmabench run takes here")
     args = parser.parse_args(argv)
@@ -171,8 +193,14 @@ def main(argv):
     kernel_sender, fabric = this_device(args.rdmabench) if args.this_device else (False, None)
     datagram = [t["name"] for t in reg["transports"]
                 if not t["connected"] and (fabric is None or fabric in t["fabrics"])]
+    if args.short_bw and (args.what != "deterministic" or args.bw_size is None):
+        parser.error("--short-bw goes with deterministic --bw-size N --lat-size N")
     if args.what == "deterministic":
-        print(deterministic_filter(reg, args.bw_size, args.lat_size, args.transport, kernel_sender))
+        short = None if args.short_bw is None else args.short_bw == "yes"
+        print(deterministic_filter(reg, args.bw_size, args.lat_size, args.transport, kernel_sender,
+                                   short))
+    elif args.what == "short-bw-messages":
+        print(SHORT_BW_MESSAGES)
     elif args.what == "deterministic-sizes":
         print(",".join(map(str, deterministic_sizes(reg, args.bw_size, args.lat_size, args.transport,
                                                     kernel_sender))))
