@@ -71,6 +71,25 @@ def test_the_bw_rows_of_a_pattern_that_cannot_carry_the_size_run_apart(registry)
     assert rs.SHORT_BW_MESSAGES > 200
 
 
+def test_the_short_rows_are_those_of_patterns_the_device_ran(registry, tmp_path):
+    """siw has no atomics: the engine leaves them out of the suite's run, so the gate's run of
+    their bw rows is asked of the patterns that run's results file holds (none here: no filter,
+    no run), and a file that is no results file is a clear error, printed escaped."""
+    ran = tmp_path / "siw.json"
+    ran.write_text(json.dumps({"benchmarks": [{"name": f"{p}/bw/event/65536", "rdmabench_spec":
+                                               {"pattern": p}} for p in ("send", "write", "read")]}))
+    ask = (RDMABENCH, "deterministic", "--bw-size", "65536", "--lat-size", "2", "--short-bw", "yes")
+    proc = run_tool("row_selection", *ask, "--ran", ran)
+    assert proc.returncode == 0 and proc.stdout.strip() == "", proc.stdout + proc.stderr
+    rxe = ROOT / "results" / "rxe-baseline-deterministic.json"
+    assert "fetch_add/bw/event/8" in run_tool("row_selection", *ask, "--ran", rxe).stdout
+    bad = tmp_path / "bad\x1b.json"
+    bad.write_text('{"benchmarks": [[[')
+    proc = run_tool("row_selection", *ask, "--ran", bad)
+    assert proc.returncode == 2 and "not valid JSON" in proc.stderr and "\x1b" not in proc.stderr.replace("\\x1b", ""), proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+
+
 def test_a_new_pattern_is_judged_by_its_description():
     registry = {"patterns": [pattern("fadd", "completion", True, True), pattern("memo", "marker", False, False)],
                 "strategies": [BUSY, EVENT]}

@@ -31,6 +31,8 @@ import json
 import subprocess
 import sys
 
+from rdmabench_tools import json_input
+
 CQS = ("busy", "event")  # what `--cq all` runs, and so what the gate and the demo run
 MODES = ("bw", "lat")
 SPIN_LIMIT = 65536  # the largest size a spinning row against a passive target holds
@@ -145,14 +147,17 @@ def short_bw(pattern, mode, bw_size):
 
 
 def deterministic_filter(reg, bw_size=None, lat_size=None, transport=None, kernel_sender=False,
-                         short=None):
+                         short=None, ran=None):
     """A --benchmark_filter for the rows the deterministic guest can measure; with sizes, only
     bw rows of bw_size and lat rows of lat_size (each at most SPIN_LIMIT), or for a pattern that
     refuses it, the nearest size it accepts. With short True or False, only the rows that are
-    (or are not) short_bw ones; an empty string when no row is left."""
+    (or are not) short_bw ones; with ran (a set of pattern names), only those patterns' rows;
+    an empty string when no row is left."""
     rows = []
     patterns = {p["name"]: p for p in reg["patterns"]}
     for pattern, mode, cq, limit in deterministic_rows(reg, transport, kernel_sender)[0]:
+        if ran is not None and pattern not in ran:
+            continue
         if bw_size is not None:
             if short is not None and short_bw(patterns[pattern], mode, bw_size) != short:
                 continue
@@ -169,6 +174,16 @@ def sizes_filter(reg, bw_size, lat_size):
     return f"^({names})/(bw/[^/]+/{bw_size}|lat/[^/]+/{lat_size})/"
 
 
+def patterns_in(results):
+    """The patterns a results file (rdmabench run --out) holds rows of."""
+    try:
+        doc = json_input.read_json(results)
+        return {b["rdmabench_spec"]["pattern"] for b in doc["benchmarks"] if "rdmabench_spec" in b}
+    except (ValueError, KeyError, TypeError) as e:
+        print(f"row_selection: cannot read the patterns of {results!r}: {str(e)!r}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rdmabench")
@@ -180,6 +195,9 @@ def main(argv):
     parser.add_argument("--short-bw", choices=("yes", "no"),
                         help="deterministic with sizes: only the bw rows whose pattern cannot carry "
                              "--bw-size (yes), or every other row (no)")
+    parser.add_argument("--ran", metavar="RESULTS",
+                        help="only the patterns this results file holds rows of (those the device "
+                             "ran: siw has no atomics, which the engine leaves out)")
     parser.add_argument("--this-device", action="store_true",
                         help="judge by the facts of the device rdmabench run takes here")
     args = parser.parse_args(argv)
@@ -198,7 +216,7 @@ def main(argv):
     if args.what == "deterministic":
         short = None if args.short_bw is None else args.short_bw == "yes"
         print(deterministic_filter(reg, args.bw_size, args.lat_size, args.transport, kernel_sender,
-                                   short))
+                                   short, patterns_in(args.ran) if args.ran else None))
     elif args.what == "short-bw-messages":
         print(SHORT_BW_MESSAGES)
     elif args.what == "deterministic-sizes":
