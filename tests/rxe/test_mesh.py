@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run
+from conftest import ROOT, backlog_drops, run
 
 pytestmark = pytest.mark.layout("mesh")
 
@@ -68,6 +68,16 @@ def packets():
     return {f"h{i}": (stats(f"h{i}", "rx"), stats(f"h{i}", "tx")) for i in range(HOSTS)}
 
 
+def dropped():
+    """Packets this guest dropped anywhere on the way: a full input backlog (every CPU's), and
+    every network device's own rx and tx drops (the hosts' veths, their bridge ports, the
+    bridge)."""
+    stats = [d / "statistics" for d in Path("/sys/class/net").iterdir() if d.name != "lo"]
+    devices = sum(int((s / f"{k}_dropped").read_text()) for s in stats if s.is_dir()
+                  for k in ("rx", "tx"))
+    return devices + backlog_drops()
+
+
 # Every ordered pair of the mesh's hosts: HOSTS * (HOSTS - 1) of them.
 PAIRS = [(c, s) for c in range(HOSTS) for s in range(HOSTS) if c != s]
 
@@ -87,9 +97,9 @@ def test_a_clean_mesh_measures_every_pair_over_its_own_link(rdmabench, tmp_path)
     """Over rdma_cm (--cm rdmacm; the other tests take auto's out-of-band exchange): each client
     resolves from its own --address, so rdma_cm binds it to that rank's device, and every pair
     crosses its own two links (each host's veth counts its packets)."""
-    before = packets()
+    before, dropped_before = packets(), dropped()
     proc, report = mesh(rdmabench, tmp_path, *ISOLATED, "--cm", "rdmacm")
-    after = packets()
+    after, lost = packets(), dropped() - dropped_before
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert report["context"]["bootstrap"] == "rdmacm"
     assert report["context"]["rdmabench_params"]["cm"] == "rdmacm"
@@ -109,12 +119,16 @@ def test_a_clean_mesh_measures_every_pair_over_its_own_link(rdmabench, tmp_path)
     assert report["verdict"] == {"slow_hosts": [], "slow_pairs": 0, "resending_hosts": [],
                                  "resending_pairs": 0, "failed_pairs": 0, "differing_hosts": [],
                                  "exit_code": 0}
-    # What the wire saw, per pair: with the retransmission timer off and nothing lost, nothing
-    # was resent, and every pair's ports counted at least its payload.
+    # What the wire saw, per pair: with the retransmission timer off a requester resends only on
+    # a sequence NAK, for a packet lost on the way, so no more pairs resent than the guest
+    # dropped packets (none on a quiet host; a loaded run's pair 3 -> 1 resent twice in 300
+    # messages), and every pair's ports counted at least its payload. The pairs run one at a
+    # time (isolated).
     for b in report["benchmarks"]:
         resends = b["matrices"]["wire_resends_per_msg"]
-        assert all(resends[c][s] == 0 for c, s in PAIRS), (b["name"], resends)
-        assert b["wire"]["resending_pairs"] == [], b["name"]
+        resending = [(c, s) for c, s in PAIRS if resends[c][s] > 0]
+        assert len(resending) <= lost, (b["name"], resends, f"{lost} packets dropped")
+        assert b["wire"]["resending_pairs"] == [], b["name"]  # below --max-resends
         wire = b["matrices"]["wire_bytes_per_payload_byte"]
         assert all(wire[c][s] >= 1 for c, s in PAIRS), (b["name"], wire)
     # Each host sent and received at least every bw message of its 3 + 3 pairs on its own veth.
