@@ -75,9 +75,7 @@ def test_the_short_rows_are_those_of_patterns_the_device_ran(registry, tmp_path)
     """siw has no atomics: the engine leaves them out of the suite's run, so the gate's run of
     their bw rows is asked of the patterns that run's results file holds (none here: no filter,
     no run), and a file that is no results file is a clear error, printed escaped."""
-    ran = tmp_path / "siw.json"
-    ran.write_text(json.dumps({"benchmarks": [{"name": f"{p}/bw/event/65536", "rdmabench_spec":
-                                               {"pattern": p}} for p in ("send", "write", "read")]}))
+    ran = ROOT / "results" / "siw-baseline-deterministic.json"  # send, write and read
     ask = (RDMABENCH, "deterministic", "--bw-size", "65536", "--lat-size", "2", "--short-bw", "yes")
     proc = run_tool("row_selection", *ask, "--ran", ran)
     assert proc.returncode == 0 and proc.stdout.strip() == "", proc.stdout + proc.stderr
