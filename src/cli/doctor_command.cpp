@@ -8,7 +8,9 @@
 #include "control/host_doctor.h"
 #include "core/error.h"
 #include "core/exit_codes.h"
+#include "core/metrics_file.h"
 #include "host/doctor_checks.h"
+#include "host/doctor_metrics.h"
 #include "host/host_info.h"
 
 namespace rdmabench {
@@ -29,6 +31,18 @@ int exit_status_of(const std::vector<Finding>& findings) {
   return static_cast<int>(ExitCode::kInternal);
 }
 
+void print_findings(const std::vector<Finding>& findings, int status, bool json) {
+  if (json) {
+    nlohmann::json report = doctor_report_json(findings, status);
+    report["host"] = host_name();
+    std::cout << report.dump(2) << "\n";
+  } else {
+    std::cout << "rdmabench doctor on " << host_name() << "\n";
+    for (const Finding& f : findings) std::cout << finding_line(f) << "\n";
+    std::cout << "worst: " << to_string(worst(findings)) << " (exit " << status << ")\n";
+  }
+}
+
 }  // namespace
 
 int run_doctor_command(int argc, char** argv) {
@@ -40,7 +54,10 @@ int run_doctor_command(int argc, char** argv) {
       "memlock limit against what a default run registers. One line a finding: ok, warn or "
       "fail, and what to do.");
   options.add_options()("json", "Print JSON (docs/doctor.schema.json) instead of lines")(
-      "h,help", "Show help");
+      "metrics",
+      "Also write the findings as OpenMetrics text to FILE, replaced whole (for node_exporter's "
+      "textfile collector: name it *.prom in its directory)",
+      cxxopts::value<std::string>())("h,help", "Show help");
   options.allow_unrecognised_options();
   const auto args = options.parse(argc, argv);
   check_unmatched(args.unmatched(), options, {"doctor"});
@@ -48,18 +65,14 @@ int run_doctor_command(int argc, char** argv) {
     std::cout << options.help() << "\n" << exit_status_help();
     return 0;
   }
+  const std::string metrics =
+      args.count("metrics") ? metrics_option(args["metrics"].as<std::string>()) : "";
   const std::vector<Finding> findings = doctor_findings();
   const int status = exit_status_of(findings);
-  if (args.count("json")) {
-    nlohmann::json report = doctor_report_json(findings, status);
-    report["host"] = host_name();
-    std::cout << report.dump(2) << "\n";
-  } else {
-    std::cout << "rdmabench doctor on " << host_name() << "\n";
-    for (const Finding& f : findings) std::cout << finding_line(f) << "\n";
-    std::cout << "worst: " << to_string(worst(findings)) << " (exit " << status << ")\n";
-  }
-  return status;
+  print_findings(findings, status, args.count("json") > 0);
+  if (metrics.empty()) return status;
+  return write_metrics_file(metrics, doctor_metrics(findings, status, host_name()), status,
+                            std::cerr, "rdmabench doctor");
 }
 
 }  // namespace rdmabench

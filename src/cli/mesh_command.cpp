@@ -143,6 +143,11 @@ cxxopts::Options mesh_options() {
   options.add_options("Report")("out",
                                 "Write the report (matrices, hosts, verdict) as JSON to FILE",
                                 cxxopts::value<std::string>())(
+      "metrics",
+      "Write the verdict as OpenMetrics text to FILE at rank 0, replaced whole: the verdict's "
+      "counts, each benchmark's median, and each host's slow, resending and differing gauges "
+      "(for node_exporter's textfile collector: name it *.prom in its directory)",
+      cxxopts::value<std::string>())(
       "matrices",
       "Which counters the report keeps as N x N matrices: all (every counter a pair reports, "
       "both sides' port counters too), heatmaps (what the verdicts and tools/plot's heatmaps "
@@ -241,6 +246,8 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   r.devices = split_comma_list(args["device"].as<std::string>());
   r.addresses = split_comma_list(args["address"].as<std::string>());
   if (args.count("out")) r.out_file = args["out"].as<std::string>();
+  if (args.count("metrics"))  // checked for writing at rank 0 (mesh_job.cpp)
+    r.metrics_file = metrics_option(args["metrics"].as<std::string>(), false);
   r.matrices = args["matrices"].as<std::string>();
   parse_matrix_scope(r.matrices, 0);  // a bad word fails here, on every rank, before MPI
   r.verbose = args.count("verbose") > 0;

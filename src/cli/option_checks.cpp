@@ -4,6 +4,7 @@
 
 #include "control/control_protocol.h"
 #include "core/error.h"
+#include "core/output_file.h"
 #include "host/cpu_placement.h"
 
 namespace rdmabench {
@@ -50,6 +51,15 @@ int numa_option(const std::string& text) {
                                       "': give a NUMA node number (0, 1, ...) or off (not pinned, "
                                       "memory where the kernel puts it)");
   return std::stoi(text);
+}
+
+std::string metrics_option(const std::string& path, bool check_here) {
+  if (path.empty() || path == "-")
+    throw Error(ExitCode::kUsage,
+                "--metrics needs a file name (a collector reads the file; give --json for "
+                "standard output)");
+  if (check_here) check_writable(path, "--metrics");
+  return path;
 }
 
 }  // namespace rdmabench

@@ -22,6 +22,10 @@ uint64_t warmup_option(uint64_t count);
 uint16_t port_option(int64_t port);
 // --ib-port: a device port number, 1 to 255 (whether the device has it is checked once open).
 uint8_t ib_port_option(uint32_t port);
+// --metrics FILE (run, mesh, doctor): "-" refused (the metrics go to a file a collector reads);
+// with `check_here`, a file that can be written, checked now, not after the work (a mesh
+// checks it at rank 0 alone).
+std::string metrics_option(const std::string& path, bool check_here = true);
 
 // --qp-timeout's help, the same for run and mesh (the spec's validation checks its range).
 inline constexpr const char* kQpTimeoutHelp =

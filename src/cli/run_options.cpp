@@ -192,6 +192,11 @@ cxxopts::Options run_options() {
   options.add_options("Output")("out",
                                 "Write Google Benchmark JSON (with rdmabench context) to FILE",
                                 cxxopts::value<std::string>())(
+      "metrics",
+      "Write the results and the exit status as OpenMetrics text to FILE, replaced whole "
+      "(for node_exporter's textfile collector, name it *.prom in its directory); written "
+      "when the run fails before any benchmark too",
+      cxxopts::value<std::string>())(
       "report-every",
       "Seconds: while each bw benchmark runs, print what the client sent in every interval "
       "of this length to standard error (like iperf3 -i; lat rows are not reported)",

@@ -232,6 +232,7 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
                   "--out -: give --json for the results on standard output (--out writes a file)");
     check_writable(r.out_file, "--out");  // now, not after the benchmarks
   }
+  if (args.count("metrics")) r.metrics_file = metrics_option(args["metrics"].as<std::string>());
   r.json_stdout = args.count("json") > 0;
   if (args.count("report-every")) {
     r.suite.report_every =

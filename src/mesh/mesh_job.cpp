@@ -12,6 +12,7 @@
 #include "core/bounded_json.h"
 #include "core/error.h"
 #include "core/fabric.h"
+#include "core/metrics_file.h"
 #include "core/output_file.h"
 #include "core/printable_text.h"
 #include "core/version.h"
@@ -20,6 +21,7 @@
 #include "mesh/device_choice.h"
 #include "mesh/host_identity.h"
 #include "mesh/matrix_sink.h"
+#include "mesh/mesh_metrics.h"
 #include "mesh/mesh_report.h"
 #include "mesh/mesh_report_file.h"
 #include "mesh/mesh_report_text.h"
@@ -60,6 +62,8 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
                   "rdmabench mesh ... or srun -N N rdmabench mesh ...");
     // Where --out goes must be writable before anything is measured (rank 0 only).
     if (world.rank() == 0 && !job.out_file.empty()) check_writable(job.out_file, "--out");
+    if (world.rank() == 0 && !job.metrics_file.empty())
+      check_writable(job.metrics_file, "--metrics");
     const RankDevice chosen =
         job.devices.empty()
             ? default_device_for(world.local_rank(), world.local_size(), describe_all_devices(),
@@ -280,6 +284,16 @@ void write_matrices(const MpiReportRanks& ranks, const MeshJob& job, ReducedRepo
             << "\n";
 }
 
+// --metrics at rank 0: the report's verdict (null: the mesh ended before one) and the exit
+// code, the file replaced whole. A file that cannot be written makes a clean mesh exit kRuntime.
+int write_mesh_metrics(const MeshJob& job, const nlohmann::json& report, int code) {
+  if (job.metrics_file.empty()) return code;
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return write_metrics_file(job.metrics_file, mesh_metrics(report, code, now), code, std::cerr,
+                            "rdmabench mesh");
+}
+
 // The report reduced over the ranks from each one's own rows (no rank gathers the others'
 // pairs): rank 0 prints it and writes it; every rank returns the verdict's exit code.
 int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts,
@@ -305,6 +319,7 @@ int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& host
   if (world.rank() == 0) {
     print_mesh_report(reduced.report, std::cout);
     code = reduced.report["verdict"]["exit_code"].get<int>();
+    code = write_mesh_metrics(job, reduced.report, code);
   }
   return world.broadcast(code, 0);
 }
@@ -354,8 +369,9 @@ int run_mesh_job(const MpiWorld& world, const MeshJob& requested) {
                 << " rounds per benchmark (" << world.library() << ")\n";
     return report(world, job, hosts_in_groups, plan, run_rounds(world, job, hosts, rounds, log));
   } catch (const Error& e) {
-    if (world.rank() == 0) std::cerr << "rdmabench mesh: " << e.what() << "\n";
-    return static_cast<int>(e.exit_code());
+    if (world.rank() != 0) return static_cast<int>(e.exit_code());
+    std::cerr << "rdmabench mesh: " << e.what() << "\n";
+    return write_mesh_metrics(requested, nullptr, static_cast<int>(e.exit_code()));
   }
 }
 

@@ -35,6 +35,7 @@ struct MeshJob {
   PairRunOptions run;
   std::string matrices = "auto";  // --matrices: which counters the report keeps as matrices
   std::string out_file;           // written by rank 0
+  std::string metrics_file;       // --metrics, written by rank 0
   bool verbose = false;           // every rank's server logs to stderr
   std::optional<SharedKey> key;   // --key: every rank's server asks for it, every client proves it
   nlohmann::json params;

@@ -110,9 +110,12 @@ void ResultsReporter::ReportRuns(const std::vector<Run>& runs) {
   for (const Run& run : runs) rows_.push_back(row(run));
 }
 
+nlohmann::json ResultsReporter::document() const {
+  return {{"context", context_}, {"benchmarks", rows_}};
+}
+
 void ResultsReporter::Finalize() {
-  GetOutputStream() << nlohmann::json{{"context", context_}, {"benchmarks", rows_}}.dump(2) << "\n"
-                    << std::flush;
+  GetOutputStream() << document().dump(2) << "\n" << std::flush;
 }
 
 }  // namespace rdmabench

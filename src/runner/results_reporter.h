@@ -26,6 +26,8 @@ class ResultsReporter : public benchmark::BenchmarkReporter {
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
+  // {"context": ..., "benchmarks": [...]}: what Finalize writes.
+  nlohmann::json document() const;
 
  private:
   nlohmann::json row(const Run& run) const;
@@ -33,6 +35,13 @@ class ResultsReporter : public benchmark::BenchmarkReporter {
   nlohmann::json context_;
   std::map<std::string, nlohmann::json> specs_;  // by benchmark name
   nlohmann::json rows_ = nlohmann::json::array();
+};
+
+// The same document, kept for another use (--metrics) rather than written when the run ends.
+class CollectedResults : public ResultsReporter {
+ public:
+  using ResultsReporter::ResultsReporter;
+  void Finalize() override {}
 };
 
 }  // namespace rdmabench

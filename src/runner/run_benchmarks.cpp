@@ -2,20 +2,24 @@
 // benchmark through Google Benchmark, report.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <iostream>
 #include <optional>
 
 #include "control/client_session.h"
 #include "control/stop_signals.h"
+#include "core/metrics_file.h"
 #include "cq/registry.h"
 #include "datapath/endpoint.h"
 #include "host/device_probe.h"
+#include "host/host_info.h"
 #include "host/side_placement.h"
 #include "runner/benchmark_filter.h"
 #include "runner/fan_out_reporter.h"
 #include "runner/limit_reporter.h"
 #include "runner/results_reporter.h"
 #include "runner/run_context.h"
+#include "runner/run_metrics.h"
 #include "runner/run_plan.h"
 #include "runner/table_reporter.h"
 #include "spec/spec_validation.h"
@@ -119,10 +123,11 @@ void initialize_google_benchmark(const RunPlan& r, GoogleBenchmarkArgs& gb) {
 }
 
 // Runs every registered benchmark through the reporters the plan asks for: the table, always
-// (on standard error with --json, whose results take standard output), --out's file, and the
-// --min-bw/--max-lat judge. Returns whether the limits held (true when none were given).
+// (on standard error with --json, whose results take standard output), --out's file, the
+// --min-bw/--max-lat judge, and the results kept for --metrics (`collected`, when given).
+// Returns whether the limits held (true when none were given).
 bool run_reported(const RunPlan& r, const BenchmarkSuite& suite, const nlohmann::json& context,
-                  std::string banner) {
+                  std::string banner, std::optional<CollectedResults>& collected) {
   std::ostream& human = r.json_stdout ? std::cerr : std::cout;
   TableReporter table(human, std::move(banner), suite.specs());
   LimitReporter limits(human, r.limits, suite.specs());
@@ -130,15 +135,27 @@ bool run_reported(const RunPlan& r, const BenchmarkSuite& suite, const nlohmann:
   std::vector<benchmark::BenchmarkReporter*> display{&table};
   if (r.json_stdout) display.push_back(&to_stdout.emplace(context, suite.specs()));
   if (r.limits.any()) display.push_back(&limits);
+  if (!r.metrics_file.empty()) display.push_back(&collected.emplace(context, suite.specs()));
   if (!r.out_file.empty()) to_file.emplace(context, suite.specs());
   FanOutReporter fan_out(display);
   benchmark::RunSpecifiedBenchmarks(&fan_out, to_file ? &*to_file : nullptr);
   return !r.limits.any() || limits.passed();
 }
 
-}  // namespace
+// --metrics: the results (null when the run ended before any benchmark) and the exit code as
+// metrics, the file replaced whole. A file that cannot be written makes a run that passed exit
+// kRuntime (the results are written already).
+int write_metrics(const RunPlan& r, const nlohmann::json& results, int code,
+                  std::optional<bool> limits_held) {
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const RunOutcome outcome{host_name(), r.suite.host, code, limits_held, now};
+  return write_metrics_file(r.metrics_file, run_metrics(results, outcome), code, std::cerr,
+                            "rdmabench");
+}
 
-int run_benchmarks(RunPlan r) {
+// Everything after the command line: probe, connect, run, report. Returns the exit code.
+int probe_connect_and_run(RunPlan& r) {
   // Every flag, and what the filter selects, is checked before the device and the server.
   GoogleBenchmarkArgs gb;
   initialize_google_benchmark(r, gb);
@@ -156,15 +173,31 @@ int run_benchmarks(RunPlan r) {
   r.suite.sample_clock = probe.sample_clock;
   BenchmarkSuite suite(r.suite, std::move(session));
   suite.register_benchmarks();
-  const bool within_limits =
-      run_reported(r, suite, run_context(r, probe, hello, paths), banner(r, probe, hello, paths));
+  std::optional<CollectedResults> collected;
+  const bool within_limits = run_reported(r, suite, run_context(r, probe, hello, paths),
+                                          banner(r, probe, hello, paths), collected);
   benchmark::Shutdown();
   if (!r.out_file.empty()) std::cerr << "rdmabench: results written to " << r.out_file << "\n";
   if (suite.worst() != ExitCode::kOk)
     std::cerr << "rdmabench: some benchmarks failed (marked ERROR above and in the JSON)\n";
+  int code = static_cast<int>(suite.worst());
   if (suite.worst() == ExitCode::kOk && !within_limits)
-    return static_cast<int>(ExitCode::kLimitMissed);
-  return static_cast<int>(suite.worst());
+    code = static_cast<int>(ExitCode::kLimitMissed);
+  if (!collected) return code;
+  return write_metrics(r, collected->document(), code,
+                       r.limits.any() ? std::optional(within_limits) : std::nullopt);
+}
+
+}  // namespace
+
+int run_benchmarks(RunPlan r) {
+  if (r.metrics_file.empty()) return probe_connect_and_run(r);
+  try {
+    return probe_connect_and_run(r);
+  } catch (const Error& e) {  // no server, no device: what a monitoring system must hear of
+    write_metrics(r, nullptr, static_cast<int>(e.exit_code()), std::nullopt);
+    throw;
+  }
 }
 
 }  // namespace rdmabench

@@ -20,6 +20,7 @@ struct RunPlan {
   // picks it, with this as its reason): "--ib-port given (...)"; empty when nothing.
   std::string oob_only;
   std::string out_file;                     // --out (empty: none)
+  std::string metrics_file;                 // --metrics (empty: none)
   bool json_stdout = false;                 // --json: results to standard output, text to stderr
   PassLimits limits;                        // --min-bw, --max-lat
   nlohmann::json params;                    // every parameter, for the context

@@ -1,0 +1,37 @@
+// Figures for a monitoring system: the OpenMetrics text format, which Prometheus' own text
+// parser, node_exporter's textfile collector and `promtool check metrics` read as well. Every
+// family is a gauge: a file holds what its last run measured, and a count that starts again at
+// each run is not what Prometheus calls a counter.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rdmabench {
+
+struct MetricLabel {
+  std::string name;   // [a-zA-Z_][a-zA-Z0-9_]*, not starting with "__"
+  std::string value;  // any text; made printable UTF-8 and escaped when written
+};
+
+struct MetricSample {
+  std::vector<MetricLabel> labels;  // no two samples of a family with the same set
+  double value = 0;
+};
+
+struct MetricFamily {
+  std::string name;  // [a-zA-Z_:][a-zA-Z0-9_:]*, base units in it (_seconds, _bytes)
+  std::string help;  // one line
+  std::vector<MetricSample> samples;
+};
+
+bool valid_metric_name(std::string_view name);
+bool valid_label_name(std::string_view name);
+
+// The families in their order, each "# HELP", "# TYPE ... gauge" and its samples, then "# EOF".
+// Throws Error(kInternal) on a name that is not valid, a family named twice, or two samples of
+// a family with the same labels: each is a bug in the code that made them.
+std::string openmetrics_text(const std::vector<MetricFamily>& families);
+
+}  // namespace rdmabench

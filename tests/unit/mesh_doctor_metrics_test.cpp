@@ -1,0 +1,111 @@
+// The mesh's and doctor's --metrics (mesh/mesh_metrics.h, host/doctor_metrics.h).
+#include <gtest/gtest.h>
+
+#include "core/openmetrics.h"
+#include "host/doctor_metrics.h"
+#include "mesh/mesh_metrics.h"
+
+namespace rdmabench {
+namespace {
+
+const MetricFamily& family(const std::vector<MetricFamily>& all, const std::string& name) {
+  for (const MetricFamily& f : all)
+    if (f.name == name) return f;
+  throw std::runtime_error("no family " + name);
+}
+
+std::string label(const MetricSample& s, const std::string& name) {
+  for (const MetricLabel& l : s.labels)
+    if (l.name == name) return l.value;
+  return "<absent>";
+}
+
+nlohmann::json a_mesh_report() {
+  nlohmann::json hosts = nlohmann::json::array();
+  for (int r = 0; r < 4; ++r)
+    hosts.push_back({{"rank", r}, {"hostname", "h" + std::to_string(r)}, {"device", "rxe0"}});
+  return {{"context", {{"ranks", 4}}},
+          {"hosts", hosts},
+          {"benchmarks",
+           {{{"name", "send/bw/event/65536"},
+             {"figure", "bytes_per_second"},
+             {"errors", nlohmann::json::array()},
+             {"outliers",
+              {{"median", 3e7}, {"threshold", 2.4e7}, {"slow_pairs", {{2, 0}, {2, 1}, {2, 3}}}}}},
+            {{"name", "send/lat/event/2"},
+             {"figure", "lat_p50_us"},
+             {"errors", {"pair 1 -> 3: timeout"}},
+             {"errors_not_listed", 2},
+             {"outliers", {{"median", 150.0}, {"slow_pairs", nlohmann::json::array()}}}}}},
+          {"verdict",
+           {{"slow_hosts", {2}},
+            {"slow_pairs", 3},
+            {"resending_hosts", nlohmann::json::array()},
+            {"resending_pairs", 0},
+            {"failed_pairs", 3},
+            {"differing_hosts", {1}},
+            {"exit_code", 7}}}};
+}
+
+TEST(MeshMetrics, TheVerdictEachHostsFlagsAndEachBenchmarksMedian) {
+  const auto all = mesh_metrics(a_mesh_report(), 7, 1.7e9);
+  EXPECT_DOUBLE_EQ(family(all, "rdmabench_mesh_exit_code").samples.at(0).value, 7);
+  EXPECT_DOUBLE_EQ(family(all, "rdmabench_mesh_ranks").samples.at(0).value, 4);
+  EXPECT_DOUBLE_EQ(family(all, "rdmabench_mesh_slow_pairs").samples.at(0).value, 3);
+  EXPECT_DOUBLE_EQ(family(all, "rdmabench_mesh_failed_pairs").samples.at(0).value, 3);
+  const MetricFamily& slow = family(all, "rdmabench_mesh_host_slow");
+  ASSERT_EQ(slow.samples.size(), 4u);
+  for (const MetricSample& s : slow.samples)
+    EXPECT_DOUBLE_EQ(s.value, label(s, "rank") == "2" ? 1 : 0) << label(s, "rank");
+  EXPECT_EQ(label(slow.samples[2], "hostname"), "h2");
+  const MetricFamily& differs = family(all, "rdmabench_mesh_host_differs");
+  ASSERT_EQ(differs.samples.size(), 4u);
+  EXPECT_DOUBLE_EQ(differs.samples[1].value, 1);
+  EXPECT_DOUBLE_EQ(differs.samples[0].value, 0);
+  const MetricFamily& bw = family(all, "rdmabench_mesh_median_bytes_per_second");
+  ASSERT_EQ(bw.samples.size(), 1u);
+  EXPECT_DOUBLE_EQ(bw.samples[0].value, 3e7);
+  EXPECT_DOUBLE_EQ(
+      family(all, "rdmabench_mesh_slow_threshold_bytes_per_second").samples.at(0).value, 2.4e7);
+  const MetricFamily& lat = family(all, "rdmabench_mesh_median_lat_p50_seconds");
+  ASSERT_EQ(lat.samples.size(), 1u);
+  EXPECT_DOUBLE_EQ(lat.samples[0].value, 150e-6);
+  const MetricFamily& per = family(all, "rdmabench_mesh_benchmark_slow_pairs");
+  ASSERT_EQ(per.samples.size(), 2u);
+  EXPECT_DOUBLE_EQ(per.samples[0].value, 3);
+  EXPECT_DOUBLE_EQ(per.samples[1].value, 0);
+  const MetricFamily& failed = family(all, "rdmabench_mesh_benchmark_failed_pairs");
+  ASSERT_EQ(failed.samples.size(), 2u);
+  EXPECT_DOUBLE_EQ(failed.samples[1].value, 3);  // one listed, two not
+  EXPECT_NO_THROW(openmetrics_text(all));
+}
+
+TEST(MeshMetrics, AMeshThatEndedEarlySaysHowItEnded) {
+  const auto all = mesh_metrics(nullptr, 4, 1.7e9);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_DOUBLE_EQ(family(all, "rdmabench_mesh_exit_code").samples.at(0).value, 4);
+}
+
+TEST(DoctorMetrics, EachChecksLevelTheComparedFactsAndTheExitStatus) {
+  const std::vector<Finding> findings = {
+      {Level::kOk, "mlx5_0 port 1", "state", "ACTIVE", "", "", false},
+      {Level::kWarn, "mlx5_0 port 1", "MTU", "1024 of 4096", "raise it", "1024", true},
+      {Level::kFail, "host", "memlock", "64 KiB", "raise it", "", false},
+      {Level::kWarn, "host", "memlock", "again", "", "", false}};
+  const auto all = doctor_metrics(findings, 11, "node7");
+  EXPECT_DOUBLE_EQ(family(all, "rdmabench_doctor_exit_code").samples.at(0).value, 11);
+  const MetricFamily& level = family(all, "rdmabench_doctor_finding_level");
+  ASSERT_EQ(level.samples.size(), 3u);
+  EXPECT_DOUBLE_EQ(level.samples[0].value, 0);
+  EXPECT_DOUBLE_EQ(level.samples[1].value, 1);
+  EXPECT_DOUBLE_EQ(level.samples[2].value, 2);  // the worst of memlock's two
+  EXPECT_EQ(label(level.samples[1], "check"), "MTU");
+  EXPECT_EQ(label(level.samples[1], "host"), "node7");
+  const MetricFamily& fact = family(all, "rdmabench_doctor_fact_info");
+  ASSERT_EQ(fact.samples.size(), 1u);
+  EXPECT_EQ(label(fact.samples[0], "value"), "1024");
+  EXPECT_NO_THROW(openmetrics_text(all));
+}
+
+}  // namespace
+}  // namespace rdmabench
