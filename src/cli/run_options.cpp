@@ -220,6 +220,10 @@ cxxopts::Options run_options() {
       "max-lat",
       "STATISTIC:US, for example p99:20: every lat run's statistic (min, p50, mean, p90, p99, "
       "p99.9, max) must be at most US microseconds, or the exit status is 8 (like perftest -y)",
+      cxxopts::value<std::string>())(
+      "limits-file",
+      "JSON of --min-bw and --max-lat per machine type (DMI product_name), with a default: "
+      "this host takes its own entry (docs/guide.md, \"Thresholds per machine type\")",
       cxxopts::value<std::string>());
   options.parse_positional({"host"});
   return options;

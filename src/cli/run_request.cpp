@@ -15,7 +15,10 @@
 #include "control/control_protocol.h"
 #include "core/exit_codes.h"
 #include "core/output_file.h"
+#include "core/printable_text.h"
 #include "datapath/thread_team.h"
+#include "host/machine_type.h"
+#include "runner/machine_limits.h"
 #include "spec/spec_validation.h"
 
 namespace rdmabench {
@@ -168,9 +171,31 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   base.post_api = *post_api;
 }
 
-// --min-bw and --max-lat, each needing a run of its mode.
+// --limits-file: this host's entry, said on standard error. A limit of a mode the run does not
+// run judges nothing (the file serves every check of the fleet).
+PassLimits limits_from_file(const std::string& path, nlohmann::json& params) {
+  const std::string type = machine_type();
+  const MachineLimits chosen = read_machine_limits(path, type);
+  const std::string named = "'" + printable(type) + "'";
+  std::cerr << "rdmabench: limits from " << printable(path) << ": "
+            << (chosen.entry != "default" ? "machine type " + named
+                : type.empty()            ? "default (no DMI product_name here)"
+                                          : "default (no entry for machine type " + named + ")")
+            << "\n";
+  params["limits_file"] = printable(path);  // JSON holds UTF-8 alone
+  params["machine_type"] = printable(type);
+  params["limits_entry"] = chosen.entry;
+  params["max_lat"] =
+      chosen.max_lat_text.empty() ? nlohmann::json(nullptr) : nlohmann::json(chosen.max_lat_text);
+  return chosen.limits;
+}
+
+// --min-bw and --max-lat, each needing a run of its mode; or --limits-file.
 PassLimits parse_pass_limits(const cxxopts::ParseResult& args, const SuiteOptions& so) {
   PassLimits limits;
+  if (args.count("limits-file") && (args.count("min-bw") || args.count("max-lat")))
+    throw Error(ExitCode::kUsage,
+                "--limits-file gives the limits: drop --min-bw and --max-lat, or the file");
   if (args.count("min-bw")) {
     limits.min_bw_gbps = parse_min_bandwidth(args["min-bw"].as<std::string>());
     if (!so.runs(Mode::kBandwidth))
@@ -242,7 +267,11 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
                   "--report-every reports bw runs as they go, and --mode lat runs none");
   }
   r.limits = parse_pass_limits(args, r.suite);
+  nlohmann::json from_file = nlohmann::json::object();
+  if (args.count("limits-file"))
+    r.limits = limits_from_file(args["limits-file"].as<std::string>(), from_file);
   r.params = params_of(args, what, r.suite, r.limits);
+  r.params.update(from_file);
   check_unmatched(args.unmatched(), options, {"run", r.suite.host, true});
   r.benchmark_args = args.unmatched();
   if (what.chosen_for_the_user) std::cerr << bare_run_note(what) << "\n";

@@ -5,7 +5,8 @@
 // input; any other exception, a crash or a sanitizer report is a finding. Options of over
 // 4,096 bytes never reach cxxopts: its std::regex recursion crashed on 35,000. --out paths are
 // checked by opening them (and removing what was not there): ./tools/test runs it in a
-// scratch folder.
+// scratch folder. An input whose first argument is "@limits-file" is a --limits-file's text
+// instead (its parts joined again), read as a run reads it for a machine type.
 #include <cstddef>
 #include <cstdint>
 #include <cxxopts.hpp>
@@ -16,6 +17,7 @@
 #include "cli/mesh_command.h"
 #include "cli/run_request.h"
 #include "core/error.h"
+#include "runner/machine_limits.h"
 
 namespace {
 
@@ -50,9 +52,27 @@ void parse_as(std::vector<std::string> args, Parse parse) {
   }
 }
 
+void read_limits_file(std::string_view text) {
+  try {
+    (void)rdmabench::machine_limits(
+        rdmabench::parse_bounded_json(text, rdmabench::kLimitsFileBounds,
+                                      rdmabench::ExitCode::kUsage, "fuzz"),
+        "Standard_ND96asr_v4", "fuzz");
+  } catch (const rdmabench::Error&) {
+  }
+}
+
+constexpr std::string_view kLimitsFile = "@limits-file";
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  if (input.starts_with(kLimitsFile) && size > kLimitsFile.size() &&
+      input[kLimitsFile.size()] == 0) {
+    read_limits_file(input.substr(kLimitsFile.size() + 1));
+    return 0;
+  }
   const std::vector<std::string> args = arguments_of(data, size);
   parse_as(args, rdmabench::parse_run_request);
   parse_as(args, rdmabench::parse_mesh_request);

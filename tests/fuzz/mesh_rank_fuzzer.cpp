@@ -1,10 +1,9 @@
 // libFuzzer target for what rank 0 of a mesh takes from another rank while the report is
 // reduced (mesh_reduction.h, mesh_report.h): a rank's bytes, whatever they are, in place of its
 // flagged pairs, its failed pairs, its counter names or a matrix row, then the report made and
-// written from them; or rank 0's copy of --topology or --pairs, which every rank parses. The
-// first byte picks the step; the rest are the forged rank's bytes. An
-// Error is the answer to bad input; any other exception, a crash or a sanitizer report is a
-// finding.
+// written from them, and its --metrics text; or rank 0's copy of --topology or --pairs, which every
+// rank parses. The first byte picks the step; the rest are the forged rank's bytes. An Error is the
+// answer to bad input; any other exception, a crash or a sanitizer report is a finding.
 //
 // Built by ./tools/test with clang in build-fuzz/ (meson -Dfuzz=true), with ASan and UBSan.
 #include <cmath>
@@ -14,8 +13,10 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/openmetrics.h"
 #include "forging_report_ranks.h"
 #include "mesh/matrix_sink.h"
+#include "mesh/mesh_metrics.h"
 #include "mesh/mesh_reduction.h"
 #include "mesh/mesh_report.h"
 #include "mesh/report_ranks.h"
@@ -68,6 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         MatricesInReport sink(reduced.report);
         stream_matrices(ranks, reduced, &sink);
         (void)reduced.report.dump();
+        (void)openmetrics_text(mesh_metrics(reduced.report, 7, 0));  // --metrics from it
       }
     }
   } catch (const Error&) {

@@ -81,3 +81,43 @@ def test_doctor_writes_the_file_whole_over_an_old_one(tmp_path):
     assert proc.returncode == 3, proc.stdout + proc.stderr
     _, value = sample(out.read_text(), "rdmabench_doctor_exit_code")
     assert value == 3
+
+
+def limits_file(tmp_path, entries):
+    path = tmp_path / "limits.json"
+    path.write_text(entries)
+    return path
+
+
+def test_a_host_takes_the_limits_of_its_machine_type_or_the_default(tmp_path):
+    """This machine has no DMI product name (a guest without it): the default entry. A file that
+    names another machine type's entry wrongly is refused here too."""
+    good = limits_file(tmp_path, '{"machine_types": {"Standard_ND96asr_v4": {"min_bw": 180}},'
+                                 ' "default": {"min_bw": 20, "max_lat": "p99:30"}}')
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--limits-file", str(good))
+    assert proc.returncode == 3, proc.stderr  # no RDMA device: after the limits were chosen
+    assert f"rdmabench: limits from {good}: default (no DMI product_name here)" in proc.stderr, \
+        proc.stderr
+    bad = limits_file(tmp_path, '{"machine_types": {"Standard_ND96asr_v4": {"min-bw": 180}},'
+                                ' "default": {"min_bw": 20}}')
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--limits-file", str(bad))
+    assert proc.returncode == 2, proc.stderr
+    assert "machine type 'Standard_ND96asr_v4' has 'min-bw', which it does not take" in \
+        proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("text, says", [
+    ("[" * 100 + "]" * 100, "nests deeper than 8"),
+    ('{"default": {"min_bw": 20}', "--limits-file"),
+    ('{"machine_types": {"a": {"min_bw": 1}}}', "no entry for this host's machine type ''"),
+])
+def test_a_limits_file_that_cannot_serve_is_refused_before_the_run(tmp_path, text, says):
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--limits-file",
+                     str(limits_file(tmp_path, text)))
+    assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+
+
+def test_limits_come_from_the_file_or_the_options_not_both(tmp_path):
+    path = limits_file(tmp_path, '{"default": {"min_bw": 20}}')
+    proc = rdmabench("run", "127.0.0.1", "--limits-file", str(path), "--min-bw", "5")
+    assert proc.returncode == 2 and "drop --min-bw and --max-lat, or the file" in proc.stderr
