@@ -29,8 +29,10 @@ std::vector<MetricLabel> row_labels(const std::vector<MetricLabel>& run,
   std::vector<MetricLabel> labels = run;
   labels.push_back({"client_device", host_fact(context, "client", "device")});
   labels.push_back({"server_device", host_fact(context, "server", "device")});
-  labels.push_back({"benchmark", text_of(row.value("name", nlohmann::json()))});
+  // The spec's name (write/bw/busy/4096), not Google Benchmark's, which names the iterations
+  // and the timing too: a series must not change with --iters.
   const nlohmann::json spec = row.value("rdmabench_spec", nlohmann::json::object());
+  labels.push_back({"benchmark", text_of(spec.value("name", row.value("name", nlohmann::json())))});
   for (const char* key : {"pattern", "mode", "transport", "size", "client_cq", "server_cq"})
     labels.push_back({key, text_of(spec.value(key, nlohmann::json()))});
   const bool aggregate = row.value("run_type", std::string()) == "aggregate";

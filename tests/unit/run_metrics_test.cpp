@@ -23,7 +23,8 @@ nlohmann::json a_row(const char* name, int repetition, nlohmann::json counters) 
                         {"iterations", 1},
                         {"real_time", 12.5},
                         {"rdmabench_spec",
-                         {{"pattern", "write"},
+                         {{"name", std::string(name).substr(0, std::string(name).find("/iter"))},
+                          {"pattern", "write"},
                           {"mode", "bw"},
                           {"transport", "rc"},
                           {"size", 65536},
@@ -46,9 +47,11 @@ std::string label(const MetricSample& s, const std::string& name) {
 }
 
 TEST(RunMetrics, OneSeriesPerRowAndCounterInBaseUnits) {
-  const auto rows = nlohmann::json::array(
-      {a_row("write/bw/busy/65536", 0, {{"bytes_per_second", 2.5e9}, {"lat_p50_us", 3.5}}),
-       a_row("write/bw/busy/65536", 1, {{"bytes_per_second", 2.4e9}, {"qp3_msgs", 100}})});
+  const auto rows =
+      nlohmann::json::array({a_row("write/bw/busy/65536/iterations:100/manual_time", 0,
+                                   {{"bytes_per_second", 2.5e9}, {"lat_p50_us", 3.5}}),
+                             a_row("write/bw/busy/65536/iterations:100/manual_time", 1,
+                                   {{"bytes_per_second", 2.4e9}, {"qp3_msgs", 100}})});
   const auto all = run_metrics(results_with(rows), {"c1", "10.0.0.2", 0, std::nullopt, 1e9});
   const MetricFamily* bw = family(all, "rdmabench_bytes_per_second");
   ASSERT_TRUE(bw);
