@@ -4,21 +4,14 @@
 #include "core/openmetrics.h"
 #include "host/doctor_metrics.h"
 #include "mesh/mesh_metrics.h"
+#include "metric_lookup.h"
 
 namespace rdmabench {
 namespace {
 
-const MetricFamily& family(const std::vector<MetricFamily>& all, const std::string& name) {
-  for (const MetricFamily& f : all)
-    if (f.name == name) return f;
-  throw std::runtime_error("no family " + name);
-}
-
-std::string label(const MetricSample& s, const std::string& name) {
-  for (const MetricLabel& l : s.labels)
-    if (l.name == name) return l.value;
-  return "<absent>";
-}
+using testing::family_named;
+using testing::find_family;
+using testing::label_value;
 
 nlohmann::json a_mesh_report() {
   nlohmann::json hosts = nlohmann::json::array();
@@ -49,32 +42,33 @@ nlohmann::json a_mesh_report() {
 
 TEST(MeshMetrics, TheVerdictEachHostsFlagsAndEachBenchmarksMedian) {
   const auto all = mesh_metrics(a_mesh_report(), 7, 1.7e9);
-  EXPECT_DOUBLE_EQ(family(all, "rdmabench_mesh_exit_code").samples.at(0).value, 7);
-  EXPECT_DOUBLE_EQ(family(all, "rdmabench_mesh_ranks").samples.at(0).value, 4);
-  EXPECT_DOUBLE_EQ(family(all, "rdmabench_mesh_slow_pairs").samples.at(0).value, 3);
-  EXPECT_DOUBLE_EQ(family(all, "rdmabench_mesh_failed_pairs").samples.at(0).value, 3);
-  const MetricFamily& slow = family(all, "rdmabench_mesh_host_slow");
+  EXPECT_DOUBLE_EQ(family_named(all, "rdmabench_mesh_exit_code").samples.at(0).value, 7);
+  EXPECT_DOUBLE_EQ(family_named(all, "rdmabench_mesh_ranks").samples.at(0).value, 4);
+  EXPECT_DOUBLE_EQ(family_named(all, "rdmabench_mesh_slow_pairs").samples.at(0).value, 3);
+  EXPECT_DOUBLE_EQ(family_named(all, "rdmabench_mesh_failed_pairs").samples.at(0).value, 3);
+  const MetricFamily& slow = family_named(all, "rdmabench_mesh_host_slow");
   ASSERT_EQ(slow.samples.size(), 4u);
   for (const MetricSample& s : slow.samples)
-    EXPECT_DOUBLE_EQ(s.value, label(s, "rank") == "2" ? 1 : 0) << label(s, "rank");
-  EXPECT_EQ(label(slow.samples[2], "hostname"), "h2");
-  const MetricFamily& differs = family(all, "rdmabench_mesh_host_differs");
+    EXPECT_DOUBLE_EQ(s.value, label_value(s, "rank") == "2" ? 1 : 0) << label_value(s, "rank");
+  EXPECT_EQ(label_value(slow.samples[2], "hostname"), "h2");
+  const MetricFamily& differs = family_named(all, "rdmabench_mesh_host_differs");
   ASSERT_EQ(differs.samples.size(), 4u);
   EXPECT_DOUBLE_EQ(differs.samples[1].value, 1);
   EXPECT_DOUBLE_EQ(differs.samples[0].value, 0);
-  const MetricFamily& bw = family(all, "rdmabench_mesh_median_bytes_per_second");
+  const MetricFamily& bw = family_named(all, "rdmabench_mesh_median_bytes_per_second");
   ASSERT_EQ(bw.samples.size(), 1u);
   EXPECT_DOUBLE_EQ(bw.samples[0].value, 3e7);
   EXPECT_DOUBLE_EQ(
-      family(all, "rdmabench_mesh_slow_threshold_bytes_per_second").samples.at(0).value, 2.4e7);
-  const MetricFamily& lat = family(all, "rdmabench_mesh_median_lat_p50_seconds");
+      family_named(all, "rdmabench_mesh_slow_threshold_bytes_per_second").samples.at(0).value,
+      2.4e7);
+  const MetricFamily& lat = family_named(all, "rdmabench_mesh_median_lat_p50_seconds");
   ASSERT_EQ(lat.samples.size(), 1u);
   EXPECT_DOUBLE_EQ(lat.samples[0].value, 150e-6);
-  const MetricFamily& per = family(all, "rdmabench_mesh_benchmark_slow_pairs");
+  const MetricFamily& per = family_named(all, "rdmabench_mesh_benchmark_slow_pairs");
   ASSERT_EQ(per.samples.size(), 2u);
   EXPECT_DOUBLE_EQ(per.samples[0].value, 3);
   EXPECT_DOUBLE_EQ(per.samples[1].value, 0);
-  const MetricFamily& failed = family(all, "rdmabench_mesh_benchmark_failed_pairs");
+  const MetricFamily& failed = family_named(all, "rdmabench_mesh_benchmark_failed_pairs");
   ASSERT_EQ(failed.samples.size(), 2u);
   EXPECT_DOUBLE_EQ(failed.samples[1].value, 3);  // one listed, two not
   EXPECT_NO_THROW(openmetrics_text(all));
@@ -83,7 +77,7 @@ TEST(MeshMetrics, TheVerdictEachHostsFlagsAndEachBenchmarksMedian) {
 TEST(MeshMetrics, AMeshThatEndedEarlySaysHowItEnded) {
   const auto all = mesh_metrics(nullptr, 4, 1.7e9);
   ASSERT_EQ(all.size(), 2u);
-  EXPECT_DOUBLE_EQ(family(all, "rdmabench_mesh_exit_code").samples.at(0).value, 4);
+  EXPECT_DOUBLE_EQ(family_named(all, "rdmabench_mesh_exit_code").samples.at(0).value, 4);
 }
 
 TEST(DoctorMetrics, EachChecksLevelTheComparedFactsAndTheExitStatus) {
@@ -93,17 +87,17 @@ TEST(DoctorMetrics, EachChecksLevelTheComparedFactsAndTheExitStatus) {
       {Level::kFail, "host", "memlock", "64 KiB", "raise it", "", false},
       {Level::kWarn, "host", "memlock", "again", "", "", false}};
   const auto all = doctor_metrics(findings, 11, "node7");
-  EXPECT_DOUBLE_EQ(family(all, "rdmabench_doctor_exit_code").samples.at(0).value, 11);
-  const MetricFamily& level = family(all, "rdmabench_doctor_finding_level");
+  EXPECT_DOUBLE_EQ(family_named(all, "rdmabench_doctor_exit_code").samples.at(0).value, 11);
+  const MetricFamily& level = family_named(all, "rdmabench_doctor_finding_level");
   ASSERT_EQ(level.samples.size(), 3u);
   EXPECT_DOUBLE_EQ(level.samples[0].value, 0);
   EXPECT_DOUBLE_EQ(level.samples[1].value, 1);
   EXPECT_DOUBLE_EQ(level.samples[2].value, 2);  // the worst of memlock's two
-  EXPECT_EQ(label(level.samples[1], "check"), "MTU");
-  EXPECT_EQ(label(level.samples[1], "host"), "node7");
-  const MetricFamily& fact = family(all, "rdmabench_doctor_fact_info");
+  EXPECT_EQ(label_value(level.samples[1], "check"), "MTU");
+  EXPECT_EQ(label_value(level.samples[1], "host"), "node7");
+  const MetricFamily& fact = family_named(all, "rdmabench_doctor_fact_info");
   ASSERT_EQ(fact.samples.size(), 1u);
-  EXPECT_EQ(label(fact.samples[0], "value"), "1024");
+  EXPECT_EQ(label_value(fact.samples[0], "value"), "1024");
   EXPECT_NO_THROW(openmetrics_text(all));
 }
 

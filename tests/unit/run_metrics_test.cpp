@@ -5,9 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "core/openmetrics.h"
+#include "metric_lookup.h"
 
 namespace rdmabench {
 namespace {
+
+using testing::family_named;
+using testing::find_family;
+using testing::label_value;
 
 nlohmann::json results_with(nlohmann::json rows) {
   return {{"context",
@@ -34,18 +39,6 @@ nlohmann::json a_row(const char* name, int repetition, nlohmann::json counters) 
   return row;
 }
 
-const MetricFamily* family(const std::vector<MetricFamily>& all, const std::string& name) {
-  for (const MetricFamily& f : all)
-    if (f.name == name) return &f;
-  return nullptr;
-}
-
-std::string label(const MetricSample& s, const std::string& name) {
-  for (const MetricLabel& l : s.labels)
-    if (l.name == name) return l.value;
-  return "<absent>";
-}
-
 TEST(RunMetrics, OneSeriesPerRowAndCounterInBaseUnits) {
   const auto rows =
       nlohmann::json::array({a_row("write/bw/busy/65536/iterations:100/manual_time", 0,
@@ -53,27 +46,27 @@ TEST(RunMetrics, OneSeriesPerRowAndCounterInBaseUnits) {
                              a_row("write/bw/busy/65536/iterations:100/manual_time", 1,
                                    {{"bytes_per_second", 2.4e9}, {"qp3_msgs", 100}})});
   const auto all = run_metrics(results_with(rows), {"c1", "10.0.0.2", 0, std::nullopt, 1e9});
-  const MetricFamily* bw = family(all, "rdmabench_bytes_per_second");
+  const MetricFamily* bw = find_family(all, "rdmabench_bytes_per_second");
   ASSERT_TRUE(bw);
   ASSERT_EQ(bw->samples.size(), 2u);
   EXPECT_DOUBLE_EQ(bw->samples[0].value, 2.5e9);
-  EXPECT_EQ(label(bw->samples[0], "repetition"), "0");
-  EXPECT_EQ(label(bw->samples[1], "repetition"), "1");
-  EXPECT_EQ(label(bw->samples[0], "benchmark"), "write/bw/busy/65536");
-  EXPECT_EQ(label(bw->samples[0], "size"), "65536");
-  EXPECT_EQ(label(bw->samples[0], "client_cq"), "busy");
-  EXPECT_EQ(label(bw->samples[0], "server_cq"), "event");
-  EXPECT_EQ(label(bw->samples[0], "client_device"), "mlx5_0");
-  EXPECT_EQ(label(bw->samples[0], "server_device"), "mlx5_1");
-  EXPECT_EQ(label(bw->samples[0], "server"), "10.0.0.2");  // as the command line named it
-  const MetricFamily* p50 = family(all, "rdmabench_lat_p50_seconds");
+  EXPECT_EQ(label_value(bw->samples[0], "repetition"), "0");
+  EXPECT_EQ(label_value(bw->samples[1], "repetition"), "1");
+  EXPECT_EQ(label_value(bw->samples[0], "benchmark"), "write/bw/busy/65536");
+  EXPECT_EQ(label_value(bw->samples[0], "size"), "65536");
+  EXPECT_EQ(label_value(bw->samples[0], "client_cq"), "busy");
+  EXPECT_EQ(label_value(bw->samples[0], "server_cq"), "event");
+  EXPECT_EQ(label_value(bw->samples[0], "client_device"), "mlx5_0");
+  EXPECT_EQ(label_value(bw->samples[0], "server_device"), "mlx5_1");
+  EXPECT_EQ(label_value(bw->samples[0], "server"), "10.0.0.2");  // as the command line named it
+  const MetricFamily* p50 = find_family(all, "rdmabench_lat_p50_seconds");
   ASSERT_TRUE(p50 && p50->samples.size() == 1u);
   EXPECT_DOUBLE_EQ(p50->samples[0].value, 3.5e-6);
-  const MetricFamily* qp = family(all, "rdmabench_qp_msgs");
+  const MetricFamily* qp = find_family(all, "rdmabench_qp_msgs");
   ASSERT_TRUE(qp && qp->samples.size() == 1u);
-  EXPECT_EQ(label(qp->samples[0], "qp"), "3");
-  EXPECT_FALSE(family(all, "rdmabench_real_time"));  // Google Benchmark's field, not a counter
-  EXPECT_NO_THROW(openmetrics_text(all));            // every series distinct
+  EXPECT_EQ(label_value(qp->samples[0], "qp"), "3");
+  EXPECT_FALSE(find_family(all, "rdmabench_real_time"));  // Google Benchmark's field, not a counter
+  EXPECT_NO_THROW(openmetrics_text(all));                 // every series distinct
 }
 
 TEST(RunMetrics, TheOutcomeAsGauges) {
@@ -82,18 +75,18 @@ TEST(RunMetrics, TheOutcomeAsGauges) {
   auto broken = rows;
   broken[1]["error_occurred"] = true;
   const auto all = run_metrics(results_with(broken), {"c1", "s", 5, false, 1.7e9});
-  const MetricFamily* code = family(all, "rdmabench_run_exit_code");
+  const MetricFamily* code = find_family(all, "rdmabench_run_exit_code");
   ASSERT_TRUE(code && code->samples.size() == 1u);
   EXPECT_DOUBLE_EQ(code->samples[0].value, 5);
-  const MetricFamily* held = family(all, "rdmabench_run_limits_held");
+  const MetricFamily* held = find_family(all, "rdmabench_run_limits_held");
   ASSERT_TRUE(held && held->samples.size() == 1u);
   EXPECT_DOUBLE_EQ(held->samples[0].value, 0);
-  const MetricFamily* failed = family(all, "rdmabench_benchmark_failed");
+  const MetricFamily* failed = find_family(all, "rdmabench_benchmark_failed");
   ASSERT_TRUE(failed && failed->samples.size() == 2u);
   EXPECT_DOUBLE_EQ(failed->samples[0].value, 0);
   EXPECT_DOUBLE_EQ(failed->samples[1].value, 1);
-  EXPECT_EQ(label(failed->samples[1], "benchmark"), "read/bw/busy/65536");
-  const MetricFamily* at = family(all, "rdmabench_run_finished_timestamp_seconds");
+  EXPECT_EQ(label_value(failed->samples[1], "benchmark"), "read/bw/busy/65536");
+  const MetricFamily* at = find_family(all, "rdmabench_run_finished_timestamp_seconds");
   ASSERT_TRUE(at && at->samples.size() == 1u);
   EXPECT_DOUBLE_EQ(at->samples[0].value, 1.7e9);
 }
@@ -103,12 +96,12 @@ TEST(RunMetrics, AnAggregateRowIsLabelledByItsStatistic) {
   row["run_type"] = "aggregate";
   row["aggregate_name"] = "median";
   const auto all = run_metrics(results_with({row}), {"c1", "s", 0, std::nullopt, 0});
-  const MetricFamily* bw = family(all, "rdmabench_bytes_per_second");
+  const MetricFamily* bw = find_family(all, "rdmabench_bytes_per_second");
   ASSERT_TRUE(bw && bw->samples.size() == 1u);
-  EXPECT_EQ(label(bw->samples[0], "aggregate"), "median");
-  EXPECT_EQ(label(bw->samples[0], "repetition"), "");
-  EXPECT_TRUE(family(all, "rdmabench_benchmark_failed")->samples.empty());
-  EXPECT_FALSE(family(all, "rdmabench_run_limits_held"));  // no limit given
+  EXPECT_EQ(label_value(bw->samples[0], "aggregate"), "median");
+  EXPECT_EQ(label_value(bw->samples[0], "repetition"), "");
+  EXPECT_TRUE(find_family(all, "rdmabench_benchmark_failed")->samples.empty());
+  EXPECT_FALSE(find_family(all, "rdmabench_run_limits_held"));  // no limit given
 }
 
 // The run ended before any benchmark (no server): its exit code alone.
@@ -117,8 +110,8 @@ TEST(RunMetrics, ARunThatNeverStartedStillSaysHowItEnded) {
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0].name, "rdmabench_run_exit_code");
   EXPECT_DOUBLE_EQ(all[0].samples.at(0).value, 4);
-  EXPECT_EQ(label(all[0].samples[0], "server"), "10.0.0.9");
-  EXPECT_EQ(label(all[0].samples[0], "client"), "c1");
+  EXPECT_EQ(label_value(all[0].samples[0], "server"), "10.0.0.9");
+  EXPECT_EQ(label_value(all[0].samples[0], "client"), "c1");
 }
 
 }  // namespace
