@@ -1,4 +1,5 @@
-// The benchmark clock: CLOCK_MONOTONIC through std::chrono::steady_clock, checked once.
+// The benchmark clock: CLOCK_MONOTONIC through std::chrono::steady_clock, checked once; and the
+// wall clock's seconds since 1970, for a report's "when".
 #pragma once
 
 #include <chrono>
@@ -13,6 +14,11 @@ inline uint64_t now_ns() noexcept {
   return static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(BenchClock::now().time_since_epoch())
           .count());
+}
+
+// Seconds since 1970 by the wall clock (a metrics file's timestamp), never for a duration.
+inline double unix_seconds_now() noexcept {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 struct ClockCheck {

@@ -89,6 +89,22 @@ bool valid_label_name(std::string_view name) {
   return valid_name(name, false) && !name.starts_with("__");
 }
 
+std::string label_text(const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  return value.is_null() ? "" : value.dump();
+}
+
+void MetricFamilies::push(MetricFamily family) {
+  index_.emplace(family.name, families_.size());
+  families_.push_back(std::move(family));
+}
+
+void MetricFamilies::add(const std::string& name, const std::string& help, MetricSample sample) {
+  const auto [at, added] = index_.emplace(name, families_.size());
+  if (added) families_.push_back({name, help, {}});
+  families_[at->second].samples.push_back(std::move(sample));
+}
+
 std::string openmetrics_text(const std::vector<MetricFamily>& families) {
   std::string out;
   std::set<std::string_view> names;

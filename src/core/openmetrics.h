@@ -4,6 +4,8 @@
 // each run is not what Prometheus calls a counter.
 #pragma once
 
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +30,25 @@ struct MetricFamily {
 
 bool valid_metric_name(std::string_view name);
 bool valid_label_name(std::string_view name);
+
+// A JSON value of a report as a label's value: a string as it is, null as "", anything else as
+// its JSON text (a number, say).
+std::string label_text(const nlohmann::json& value);
+
+// Families made sample by sample, each where its name first came: what a translator of rows
+// (a run's counters, a mesh's benchmarks) builds.
+class MetricFamilies {
+ public:
+  // A whole family (its samples given), after those before it.
+  void push(MetricFamily family);
+  // `sample` into the family `name`, made with `help` the first time the name comes.
+  void add(const std::string& name, const std::string& help, MetricSample sample);
+  std::vector<MetricFamily> take() && { return std::move(families_); }
+
+ private:
+  std::vector<MetricFamily> families_;
+  std::map<std::string, size_t> index_;  // name -> its place in families_
+};
 
 // The families in their order, each "# HELP", "# TYPE ... gauge" and its samples, then "# EOF".
 // Throws Error(kInternal) on a name that is not valid, a family named twice, or two samples of

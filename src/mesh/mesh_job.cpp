@@ -10,6 +10,7 @@
 #include "control/background_server.h"
 #include "control/busy_responder.h"
 #include "core/bounded_json.h"
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/fabric.h"
 #include "core/metrics_file.h"
@@ -288,10 +289,8 @@ void write_matrices(const MpiReportRanks& ranks, const MeshJob& job, ReducedRepo
 // code, the file replaced whole. A file that cannot be written makes a clean mesh exit kRuntime.
 int write_mesh_metrics(const MeshJob& job, const nlohmann::json& report, int code) {
   if (job.metrics_file.empty()) return code;
-  const double now =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  return write_metrics_file(job.metrics_file, mesh_metrics(report, code, now), code, std::cerr,
-                            "rdmabench mesh");
+  return write_metrics_file(job.metrics_file, mesh_metrics(report, code, unix_seconds_now()), code,
+                            std::cerr, "rdmabench mesh");
 }
 
 // The report reduced over the ranks from each one's own rows (no rank gathers the others'

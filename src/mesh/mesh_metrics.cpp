@@ -9,11 +9,6 @@ namespace rdmabench {
 
 namespace {
 
-std::string text_of(const nlohmann::json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  return value.is_null() ? "" : value.dump();
-}
-
 std::set<int> ranks_in(const nlohmann::json& list) {
   std::set<int> out;
   if (list.is_array())
@@ -23,7 +18,7 @@ std::set<int> ranks_in(const nlohmann::json& list) {
 }
 
 // Three gauges per host: flagged slow, resending, or set up differently by the verdict.
-void add_hosts(const nlohmann::json& report, std::vector<MetricFamily>& out) {
+void add_hosts(const nlohmann::json& report, MetricFamilies& out) {
   const nlohmann::json verdict = report.value("verdict", nlohmann::json::object());
   const struct {
     const char* name;
@@ -47,46 +42,40 @@ void add_hosts(const nlohmann::json& report, std::vector<MetricFamily>& out) {
     for (const auto& h : report.value("hosts", nlohmann::json::array())) {
       const int rank = h.value("rank", -1);
       f.samples.push_back({{{"rank", std::to_string(rank)},
-                            {"hostname", text_of(h.value("hostname", nlohmann::json()))},
-                            {"device", text_of(h.value("device", nlohmann::json()))},
-                            {"group", text_of(h.value("group", nlohmann::json()))}},
+                            {"hostname", label_text(h.value("hostname", nlohmann::json()))},
+                            {"device", label_text(h.value("device", nlohmann::json()))},
+                            {"group", label_text(h.value("group", nlohmann::json()))}},
                            flagged.contains(rank) ? 1.0 : 0.0});
     }
-    out.push_back(std::move(f));
+    out.push(std::move(f));
   }
 }
 
 // Each benchmark's judged figure: its median over the pairs and the slow threshold, in the
 // figure's metric units; its slow and failed pairs.
-void add_benchmarks(const nlohmann::json& report, std::vector<MetricFamily>& out) {
-  std::map<std::string, size_t> index;
-  auto add = [&](const std::string& name, const std::string& help, MetricSample s) {
-    auto [at, added] = index.emplace(name, out.size());
-    if (added) out.push_back({name, help, {}});
-    out[at->second].samples.push_back(std::move(s));
-  };
+void add_benchmarks(const nlohmann::json& report, MetricFamilies& out) {
   for (const auto& b : report.value("benchmarks", nlohmann::json::array())) {
-    const std::vector<MetricLabel> labels = {{"benchmark", text_of(b.value("name", ""))}};
+    const std::vector<MetricLabel> labels = {{"benchmark", label_text(b.value("name", ""))}};
     const nlohmann::json o = b.value("outliers", nlohmann::json::object());
     const auto metric = counter_metric(b.value("figure", std::string()));
     if (metric && o.value("median", nlohmann::json()).is_number()) {
       const std::string unit = metric->name.substr(std::string("rdmabench_").size());
-      add("rdmabench_mesh_median_" + unit,
-          "the judged figure's median over the measured pairs: " + metric->help,
-          {labels, o["median"].get<double>() * metric->scale});
+      out.add("rdmabench_mesh_median_" + unit,
+              "the judged figure's median over the measured pairs: " + metric->help,
+              {labels, o["median"].get<double>() * metric->scale});
       if (o.value("threshold", nlohmann::json()).is_number())
-        add("rdmabench_mesh_slow_threshold_" + unit,
-            "a pair beyond this is slow (--min-fraction of the median): " + metric->help,
-            {labels, o["threshold"].get<double>() * metric->scale});
+        out.add("rdmabench_mesh_slow_threshold_" + unit,
+                "a pair beyond this is slow (--min-fraction of the median): " + metric->help,
+                {labels, o["threshold"].get<double>() * metric->scale});
     }
     const size_t slow = o.value("slow_pairs", nlohmann::json::array()).size() +
                         o.value("slow_pairs_not_listed", size_t{0});
     const size_t failed =
         b.value("errors", nlohmann::json::array()).size() + b.value("errors_not_listed", size_t{0});
-    add("rdmabench_mesh_benchmark_slow_pairs", "pairs of the benchmark judged slow",
-        {labels, static_cast<double>(slow)});
-    add("rdmabench_mesh_benchmark_failed_pairs", "pairs of the benchmark that failed",
-        {labels, static_cast<double>(failed)});
+    out.add("rdmabench_mesh_benchmark_slow_pairs", "pairs of the benchmark judged slow",
+            {labels, static_cast<double>(slow)});
+    out.add("rdmabench_mesh_benchmark_failed_pairs", "pairs of the benchmark that failed",
+            {labels, static_cast<double>(failed)});
   }
 }
 
@@ -94,27 +83,28 @@ void add_benchmarks(const nlohmann::json& report, std::vector<MetricFamily>& out
 
 std::vector<MetricFamily> mesh_metrics(const nlohmann::json& report, int exit_code,
                                        double finished_unix_s) {
-  std::vector<MetricFamily> out = {
-      {"rdmabench_mesh_exit_code",
-       "the mesh's exit status (0: no pair or host flagged; 7: outliers; rdmabench mesh --help "
-       "lists the others)",
-       {{{}, static_cast<double>(exit_code)}}},
-      {"rdmabench_mesh_finished_timestamp_seconds",
-       "when the mesh ended, in seconds since 1970 (an old value: the check stopped running)",
-       {{{}, finished_unix_s}}}};
-  if (!report.is_object()) return out;
-  const nlohmann::json verdict = report.value("verdict", nlohmann::json::object());
-  const nlohmann::json context = report.value("context", nlohmann::json::object());
-  out.push_back({"rdmabench_mesh_ranks",
-                 "ranks (hosts' NICs) in the mesh",
-                 {{{}, context.value("ranks", 0.0)}}});
-  for (const char* key : {"slow_pairs", "resending_pairs", "failed_pairs"})
-    out.push_back({std::string("rdmabench_mesh_") + key,
-                   std::string("the verdict's count of ") + key + " over every benchmark",
-                   {{{}, verdict.value(key, 0.0)}}});
-  add_hosts(report, out);
-  add_benchmarks(report, out);
-  return out;
+  MetricFamilies out;
+  out.push({"rdmabench_mesh_exit_code",
+            "the mesh's exit status (0: no pair or host flagged; 7: outliers; rdmabench mesh "
+            "--help lists the others)",
+            {{{}, static_cast<double>(exit_code)}}});
+  out.push({"rdmabench_mesh_finished_timestamp_seconds",
+            "when the mesh ended, in seconds since 1970 (an old value: the check stopped running)",
+            {{{}, finished_unix_s}}});
+  if (report.is_object()) {
+    const nlohmann::json verdict = report.value("verdict", nlohmann::json::object());
+    const nlohmann::json context = report.value("context", nlohmann::json::object());
+    out.push({"rdmabench_mesh_ranks",
+              "ranks (hosts' NICs) in the mesh",
+              {{{}, context.value("ranks", 0.0)}}});
+    for (const char* key : {"slow_pairs", "resending_pairs", "failed_pairs"})
+      out.push({std::string("rdmabench_mesh_") + key,
+                std::string("the verdict's count of ") + key + " over every benchmark",
+                {{{}, verdict.value(key, 0.0)}}});
+    add_hosts(report, out);
+    add_benchmarks(report, out);
+  }
+  return std::move(out).take();
 }
 
 }  // namespace rdmabench

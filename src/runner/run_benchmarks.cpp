@@ -2,12 +2,12 @@
 // benchmark through Google Benchmark, report.
 #include <benchmark/benchmark.h>
 
-#include <chrono>
 #include <iostream>
 #include <optional>
 
 #include "control/client_session.h"
 #include "control/stop_signals.h"
+#include "core/clock.h"
 #include "core/metrics_file.h"
 #include "cq/registry.h"
 #include "datapath/endpoint.h"
@@ -147,9 +147,7 @@ bool run_reported(const RunPlan& r, const BenchmarkSuite& suite, const nlohmann:
 // kRuntime (the results are written already).
 int write_metrics(const RunPlan& r, const nlohmann::json& results, int code,
                   std::optional<bool> limits_held) {
-  const double now =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  const RunOutcome outcome{host_name(), r.suite.host, code, limits_held, now};
+  const RunOutcome outcome{host_name(), r.suite.host, code, limits_held, unix_seconds_now()};
   return write_metrics_file(r.metrics_file, run_metrics(results, outcome), code, std::cerr,
                             "rdmabench");
 }
@@ -191,11 +189,11 @@ int probe_connect_and_run(RunPlan& r) {
 }  // namespace
 
 int run_benchmarks(RunPlan r) {
-  if (r.metrics_file.empty()) return probe_connect_and_run(r);
   try {
     return probe_connect_and_run(r);
   } catch (const Error& e) {  // no server, no device: what a monitoring system must hear of
-    write_metrics(r, nullptr, static_cast<int>(e.exit_code()), std::nullopt);
+    if (!r.metrics_file.empty())
+      write_metrics(r, nullptr, static_cast<int>(e.exit_code()), std::nullopt);
     throw;
   }
 }
