@@ -2,7 +2,6 @@
 
 #include <cxxopts.hpp>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli/parse_error.h"
@@ -138,14 +137,9 @@ nlohmann::json settings_of(const SearchRequest& r) {
           {"seed", r.seed}};
 }
 
-void write_json(const std::string& path, const nlohmann::json& j) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << j.dump(1) << "\n";
-    if (!out) throw Error(ExitCode::kRuntime, "cannot write " + tmp);
-  }
-  std::filesystem::rename(tmp, path);
+// Written whole (a state file read back, a report a tool reads): PATH.tmp, then renamed.
+void write_json(const std::string& path, const nlohmann::json& j, const std::string& option) {
+  write_file_atomically(path, j.dump(1) + "\n", option);
 }
 
 void list_space(const SearchSpace& space) {
@@ -177,7 +171,7 @@ void keep_state(const SearchRequest& r, const SearchSpace& space, const nlohmann
   }
   check_writable(r.state_file, "--state");
   measured.on_measured([&, budget = r.budget_s](const Point& p, const Observation& o) {
-    write_json(r.state_file, search_state_json(space, measured, settings));
+    write_json(r.state_file, search_state_json(space, measured, settings), "--state");
     std::cerr << "search: " << measured.all().size() << " points, " << clock_text(measured.spent())
               << " of " << clock_text(budget) << ": " << options_text(space, p) << ": "
               << (o.ok() ? "ok" : "failed (" + o.error.substr(0, 120) + ")") << "\n";
@@ -190,13 +184,13 @@ int run_search_request(const SearchSpace& space, const SearchRequest& r) {
   MeasuredPoints measured(target, r.repetitions, r.budget_s);
   keep_state(r, space, settings, measured);
   const SearchResult result = run_search(space, registered_rules(), measured, r.method, r.seed);
-  write_json(r.state_file, search_state_json(space, measured, settings));
+  write_json(r.state_file, search_state_json(space, measured, settings), "--state");
   SearchReportContext context{
       "rdmabench run " + r.target.host + " --port " + std::to_string(r.target.port) + " --cm oob" +
           (r.target.key_file.empty() ? "" : " --key " + r.target.key_file),
       settings, measured.spent(), measured.all().size(), r.target.iterations};
   context.settings["budget_s"] = r.budget_s;
-  write_json(r.out_file, search_report_json(space, result, context, measured));
+  write_json(r.out_file, search_report_json(space, result, context, measured), "--out");
   print_search_report(std::cout, space, result, context);
   std::cout << "\nreport: " << r.out_file << "; state: " << r.state_file << "\n";
   return 0;
@@ -218,7 +212,7 @@ int run_replay(const cxxopts::ParseResult& args, const SearchRequest& r) {
   const std::string label = args["replay-label"].as<std::string>();
   const nlohmann::json replayed = replay_report(report, target, r.repetitions, label);
   const std::string out = args.count("out") ? r.out_file : path;
-  write_json(out, replayed);
+  write_json(out, replayed, args.count("out") ? "--out" : "--replay");
   for (size_t i = 0; i < replayed["findings"].size(); ++i) {
     const auto& f = replayed["findings"][i];
     std::cout << i + 1 << ". " << f["rule"].get<std::string>() << ": "
