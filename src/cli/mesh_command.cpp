@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "bench/pattern_catalogue.h"
+#include "cli/number_options.h"
 #include "cli/option_checks.h"
 #include "cli/unknown_options.h"
 #include "control/control_protocol.h"
@@ -21,6 +22,7 @@
 #include "cq/strategy.h"
 #include "mesh/mesh_job.h"
 #include "mesh/schedule.h"
+#include "mesh/traffic.h"
 #include "spec/pattern_info.h"
 #include "spec/spec_validation.h"
 
@@ -106,6 +108,63 @@ void parse_schedule_options(const cxxopts::ParseResult& args, MeshJob& r) {
     throw Error(ExitCode::kUsage, "--partners and --sample-rounds go with --schedule sampled");
 }
 
+// --traffic: many flows at once instead of the schedule's pairs.
+void add_mesh_traffic(cxxopts::Options& options) {
+  options.add_options("Traffic patterns")(
+      "traffic",
+      "pairs: the --schedule's pairs, each rank in at most one pair each way at a time; or many "
+      "flows at once, as a job's collectives load a fabric: incast (in each round --fan ranks "
+      "send into one), fan-out (one rank sends to --fan), all-to-all (every rank to --fan "
+      "others), bisection (each half to the other, both ways, two pairings), ring (each rank to "
+      "the next). Each host is judged on its NIC's best round (sent + received) against the "
+      "median; bw only",
+      cxxopts::value<std::string>()->default_value("pairs"))(
+      "fan",
+      "--traffic incast, fan-out, all-to-all: flows into or out of one rank at once (default: "
+      "every other rank, at most 64)",
+      cxxopts::value<int>())("streams", "QPs in each pair or flow (as run --qps), 1..64",
+                             cxxopts::value<uint32_t>()->default_value("1"))(
+      "duration",
+      "--traffic: seconds of each flow's timed window; a round's flows run theirs at once",
+      cxxopts::value<double>()->default_value("2"))(
+      "margin",
+      "--traffic: seconds each flow runs before and after its window, so that every window "
+      "lies inside the others' traffic",
+      cxxopts::value<double>()->default_value("0.5"));
+}
+
+// --traffic and what goes with it; refuses what a traffic plan does not use.
+void parse_traffic_options(const cxxopts::ParseResult& args, MeshJob& r) {
+  const std::string word = args["traffic"].as<std::string>();
+  const auto kind = parse_traffic_kind(word);
+  if (!kind)
+    throw Error(ExitCode::kUsage,
+                "--traffic: unknown '" + peer_excerpt(word) + "' (" + traffic_kind_names() + ")");
+  r.traffic = *kind;
+  if (args.count("fan")) {
+    if (!TrafficPlan::has_fan(r.traffic))
+      throw Error(ExitCode::kUsage, "--fan goes with --traffic incast, fan-out or all-to-all");
+    r.fan = args["fan"].as<int>();
+    if (r.fan < 1 || r.fan > kMaxFan)
+      throw Error(ExitCode::kUsage, "--fan must be 1.." + std::to_string(kMaxFan) +
+                                        " (and below the number of ranks)");
+  }
+  if (r.traffic == TrafficKind::kPairs) {
+    for (const char* option : {"duration", "margin"})
+      if (args.count(option))
+        throw Error(ExitCode::kUsage, std::string("--") + option +
+                                          " goes with --traffic incast, fan-out, all-to-all, "
+                                          "bisection or ring (pairs run --iters messages)");
+    return;
+  }
+  for (const char* option : {"schedule", "pairs", "topology", "iters", "lat-iters", "lat-size"})
+    if (args.count(option))
+      throw Error(ExitCode::kUsage, "--traffic " + word + " runs its own rounds for --duration: " +
+                                        "leave out --" + option);
+  r.run.duration_ns = seconds_option(args, "duration", 0.01, 3600);
+  r.run.margin_ns = seconds_option(args, "margin", 0, 60);
+}
+
 // Where each rank serves, its device and path.
 void add_mesh_connection(cxxopts::Options& options) {
   options.add_options("Ranks and connections")(
@@ -139,6 +198,7 @@ cxxopts::Options mesh_options() {
       "every figure is measured over verbs.");
   add_mesh_measurement(options);
   add_mesh_schedule(options);
+  add_mesh_traffic(options);
   add_mesh_connection(options);
   options.add_options("Report")("out",
                                 "Write the report (matrices, hosts, verdict) as JSON to FILE",
@@ -171,15 +231,19 @@ uint64_t one_size(const std::string& text, const char* option) {
 }
 
 // One spec per mode, each validated (the device's limits are checked by each pair's setup).
-std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args) {
+std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args, bool traffic) {
   const auto pattern = parse_pattern(args["pattern"].as<std::string>());
   if (!pattern)
     throw Error(ExitCode::kUsage, "--pattern: unknown '" + args["pattern"].as<std::string>() +
                                       "' (" + pattern_names() + ")");
   std::vector<TestSpec> specs;
-  for (const std::string& item : split_comma_list(args["mode"].as<std::string>())) {
+  const std::string modes = traffic && !args.count("mode") ? "bw" : args["mode"].as<std::string>();
+  for (const std::string& item : split_comma_list(modes)) {
     const auto mode = parse_mode(item);
     if (!mode) throw Error(ExitCode::kUsage, "--mode: unknown '" + item + "' (bw, lat)");
+    if (traffic && *mode != Mode::kBandwidth)
+      throw Error(ExitCode::kUsage,
+                  "--traffic measures bandwidth: give --mode bw (or leave it out)");
     TestSpec s;
     s.pattern = *pattern;
     s.mode = *mode;
@@ -187,6 +251,8 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args) {
     const char* size_option = *mode == Mode::kLatency ? "lat-size" : "size";
     s.size = one_size(args[size_option].as<std::string>(), size_option);
     s.verify = args.count("verify") > 0;
+    s.qps = args["streams"].as<uint32_t>();
+    if (s.qps < 1 || s.qps > 64) throw Error(ExitCode::kUsage, "--streams must be 1..64");
     if (args.count("gid-index")) s.gid_index = args["gid-index"].as<uint32_t>();
     if (args.count("qp-timeout")) s.qp_timeout = args["qp-timeout"].as<uint32_t>();
     if (args.count("tclass")) s.tclass = args["tclass"].as<uint32_t>();
@@ -229,7 +295,8 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   }
   check_unmatched(args.unmatched(), options, {"mesh"});
   MeshJob r;
-  r.specs = mesh_specs(args);
+  parse_traffic_options(args, r);
+  r.specs = mesh_specs(args, r.traffic != TrafficKind::kPairs);
   r.cm = parse_bootstrap(args["cm"].as<std::string>());  // nullopt: auto
   parse_run_options(args, r);
   parse_schedule_options(args, r);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -31,6 +32,8 @@
 #include "mesh/repetitions.h"
 #include "mesh/schedule.h"
 #include "mesh/topology.h"
+#include "mesh/traffic_job.h"
+#include "mesh/traffic_report.h"
 
 namespace rdmabench {
 
@@ -51,11 +54,30 @@ std::string for_local_rank(const std::vector<std::string>& list, int local_rank,
   return list[static_cast<size_t>(local_rank)];
 }
 
-// Gets this rank ready to take part: its identity, with its server started in `server`; or
+// The servers each rank runs: one, or a traffic plan's slots (Error(kUsage) for a plan the
+// job cannot have, such as a bisection of an odd number of ranks).
+int server_slots(const MpiWorld& world, const MeshJob& job) {
+  if (job.traffic == TrafficKind::kPairs) return 1;
+  return TrafficPlan::make(job.traffic, world.size(), job.fan).slots();
+}
+
+// The port of this rank's server slot 0; Error(kUsage) when its last slot's is beyond 65535.
+uint16_t first_port(const MpiWorld& world, const MeshJob& job, int slots) {
+  const int64_t last = job.port + int64_t{slots - 1} * world.local_size() + world.local_rank();
+  if (last > 65535)
+    throw Error(ExitCode::kUsage,
+                "--port " + std::to_string(job.port) + ": this host's rank " +
+                    std::to_string(world.local_rank()) + " would serve on " + std::to_string(last) +
+                    ", beyond 65535 (a host's k-th rank serves on --port + k, and with "
+                    "--traffic each further slot ranks-per-host above): give a lower --port");
+  return static_cast<uint16_t>(job.port + world.local_rank());
+}
+
+// Gets this rank ready to take part: its identity, with its servers started in `servers`; or
 // {"error", "exit_code"} when it cannot. Every rank contributes one, so that no rank waits
 // for another that has already given up.
 nlohmann::json join(const MpiWorld& world, const MeshJob& job,
-                    std::optional<BackgroundServer>& server, std::ostream& log) {
+                    std::vector<std::unique_ptr<BackgroundServer>>& servers, std::ostream& log) {
   try {
     if (world.size() < 2)
       throw Error(ExitCode::kUsage,
@@ -75,25 +97,23 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
     if (address.empty()) address = first_ipv4_address();
     if (address.empty())
       throw Error(ExitCode::kUsage, "this host has no IPv4 address but loopback: give --address");
-    if (job.port + world.local_rank() > 65535)
-      throw Error(ExitCode::kUsage, "--port " + std::to_string(job.port) + ": this host's rank " +
-                                        std::to_string(world.local_rank()) + " would serve on " +
-                                        std::to_string(job.port + world.local_rank()) +
-                                        ", beyond 65535 (a host's k-th rank serves on --port + "
-                                        "k): give a lower --port");
-    const auto port = static_cast<uint16_t>(job.port + world.local_rank());
+    const int slots = server_slots(world, job);
+    const uint16_t port = first_port(world, job, slots);
     const std::string device = job.devices.empty()
                                    ? chosen.device
                                    : for_local_rank(job.devices, world.local_rank(), "device");
     nlohmann::json identity = host_identity(world.rank(), address, port, device);
     identity["device_choice"] = chosen.choice;
-    ServerOptions options;
-    options.port = port;
-    options.device = identity["device"].get<std::string>();
-    options.ib_port = identity.value("ib_port", uint8_t{1});  // the device's first ACTIVE port
-    options.timeout = job.run.timeout;
-    options.key = job.key;
-    server.emplace(std::move(options), log);
+    if (slots > 1) identity["slot_stride"] = world.local_size();
+    for (int slot = 0; slot < slots; ++slot) {
+      ServerOptions options;
+      options.port = static_cast<uint16_t>(port + slot * world.local_size());
+      options.device = identity["device"].get<std::string>();
+      options.ib_port = identity.value("ib_port", uint8_t{1});  // the device's first ACTIVE port
+      options.timeout = job.run.timeout;
+      options.key = job.key;
+      servers.push_back(std::make_unique<BackgroundServer>(std::move(options), log));
+    }
     return identity;
   } catch (const Error& e) {
     return {{"rank", world.rank()},
@@ -207,13 +227,8 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
   size_t step = 0;
   const auto started = Clock::now();
   for (const TestSpec& spec : job.specs) {
-    PairRunOptions run = job.run;
-    run.key = job.key ? &*job.key : nullptr;
-    run.iterations = job.iterations.at(spec.mode);
-    const nlohmann::json& me = hosts[static_cast<size_t>(world.rank())];
-    run.device = me["device"].get<std::string>();
-    run.ib_port = me.value("ib_port", uint8_t{1});
-    run.source_address = me["address"].get<std::string>();
+    const PairRunOptions run =
+        rank_run_options(job, spec, hosts[static_cast<size_t>(world.rank())]);
     for (uint32_t r = 0; r < job.repetitions; ++r)
       for (size_t k = 0; k < rounds.rounds(); ++k) {
         world.barrier();  // every pair of the round starts together
@@ -235,9 +250,8 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
   return mine;
 }
 
-nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, const MeshSchedule& schedule,
-                            MatrixScope scope) {
-  const size_t rounds = schedule.rounds();
+nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t rounds,
+                            nlohmann::json coverage, MatrixScope scope) {
   return {
       {"schema", "rdmabench-mesh/1"},
       {"rdmabench_version", kVersion},
@@ -257,7 +271,7 @@ nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, const Mes
                      : job.specs.front().qp_timeout ? nlohmann::json(*job.specs.front().qp_timeout)
                                                     : nlohmann::json(nullptr)},
       {"rdmabench_params", job.params},
-      {"coverage", schedule.coverage()}};
+      {"coverage", std::move(coverage)}};
 }
 
 // Each matrix's rows from every rank, at rank 0: into the file (--out) and, for a summary that
@@ -306,8 +320,10 @@ int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& host
   const MpiReportRanks ranks(world, rows);
   ReducedReport reduced;
   try {
-    reduced = reduce_mesh_report(ranks, benchmarks, mesh_context(world, job, plan.schedule, scope),
-                                 hosts, job.judge, plan.groups ? &*plan.groups : nullptr);
+    reduced = reduce_mesh_report(
+        ranks, benchmarks,
+        mesh_context(world, job, plan.schedule.rounds(), plan.schedule.coverage(), scope), hosts,
+        job.judge, plan.groups ? &*plan.groups : nullptr);
     write_matrices(ranks, job, reduced);
   } catch (const Error& e) {  // the other ranks wait in a reduction this rank has left
     std::cerr << "rdmabench mesh: rank " << world.rank() << ": " << e.what()
@@ -324,6 +340,17 @@ int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& host
 }
 
 }  // namespace
+
+PairRunOptions rank_run_options(const MeshJob& job, const TestSpec& spec,
+                                const nlohmann::json& me) {
+  PairRunOptions run = job.run;
+  run.key = job.key ? &*job.key : nullptr;
+  run.iterations = job.iterations.at(spec.mode);
+  run.device = me["device"].get<std::string>();
+  run.ib_port = me.value("ib_port", uint8_t{1});
+  run.source_address = me["address"].get<std::string>();
+  return run;
+}
 
 Bootstrap settle_mesh_bootstrap(const std::vector<std::string>& fabrics) {
   for (const std::string& name : fabrics) {
@@ -346,16 +373,52 @@ MeshJob settled(const MeshJob& job, const nlohmann::json& hosts) {
   return out;
 }
 
+// --out for a traffic mesh: the report whole, or a passing mesh exits kRuntime.
+int write_traffic_report(const std::string& path, const nlohmann::json& report, int code) {
+  try {
+    write_file_atomically(
+        path, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "--out");
+  } catch (const Error& e) {
+    std::cerr << "rdmabench mesh: " << e.what() << "\n";
+    return code == 0 ? static_cast<int>(ExitCode::kRuntime) : code;
+  }
+  std::cerr << "rdmabench mesh: wrote " << path << "\n";
+  return code;
+}
+
+// --traffic: the plan's rounds, the report printed and written at rank 0; every rank returns
+// the verdict's exit code.
+int traffic_mesh(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts,
+                 std::ostream& log) {
+  const TrafficPlan plan = TrafficPlan::make(job.traffic, world.size(), job.fan);
+  nlohmann::json context = mesh_context(world, job, plan.rounds(), nullptr, MatrixScope::kHeatmaps);
+  context["schedule"] = "traffic:" + to_string(plan.kind());
+  context.erase("matrices");
+  if (world.rank() == 0)
+    std::cerr << "rdmabench mesh: " << world.size() << " ranks, traffic " << to_string(plan.kind())
+              << ", " << plan.rounds() << " rounds (" << world.library() << ")\n";
+  const nlohmann::json report = run_traffic(world, job, plan, hosts, std::move(context), log);
+  int code = 0;
+  if (world.rank() == 0) {
+    print_traffic_report(report, std::cout);
+    code = report["verdict"]["exit_code"].get<int>();
+    if (!job.out_file.empty()) code = write_traffic_report(job.out_file, report, code);
+    code = write_mesh_metrics(job, report, code);
+  }
+  return world.broadcast(code, 0);
+}
+
 }  // namespace
 
 int run_mesh_job(const MpiWorld& world, const MeshJob& requested) {
   std::ostream quiet(nullptr);
   std::ostream& log = requested.verbose ? std::cerr : quiet;
-  std::optional<BackgroundServer> server;  // stopped (and joined) last
-  const nlohmann::json identity = join(world, requested, server, log);
+  std::vector<std::unique_ptr<BackgroundServer>> servers;  // stopped (and joined) last
+  const nlohmann::json identity = join(world, requested, servers, log);
   try {
     const nlohmann::json hosts = meet(world, identity);
     const MeshJob job = settled(requested, hosts);
+    if (job.traffic != TrafficKind::kPairs) return traffic_mesh(world, job, hosts, log);
     nlohmann::json hosts_in_groups = hosts;
     const MeshPlan plan = plan_of(world, job, hosts);
     if (plan.groups)

@@ -13,6 +13,7 @@
 #include "mesh/mesh_report.h"
 #include "mesh/mpi_world.h"
 #include "mesh/pair_measurement.h"
+#include "mesh/traffic.h"
 #include "net/shared_key.h"
 #include "spec/test_spec.h"
 
@@ -23,11 +24,13 @@ struct MeshJob {
   std::optional<Bootstrap> cm;          // --cm; nullopt (auto): settled once every rank is known
   std::map<Mode, uint64_t> iterations;  // messages per pair, by mode
   std::string schedule = "shift";       // shift, isolated or sampled (unless pairs_file)
-  std::string pairs_file;               // read by rank 0
-  std::string topology_file;            // --topology, read by rank 0: the hosts' groups
-  uint32_t partners = 1;                // sampled: other groups' ranks per sampling round
-  uint32_t sample_rounds = 0;           // sampled: 0: enough to cover every group pair once
-  MeshJudgement judge;                  // --min-fraction, --max-resends
+  TrafficKind traffic = TrafficKind::kPairs;  // --traffic: pairs (the schedule), or a plan's
+  int fan = 0;                                // --fan: 0, the plan's default
+  std::string pairs_file;                     // read by rank 0
+  std::string topology_file;                  // --topology, read by rank 0: the hosts' groups
+  uint32_t partners = 1;                      // sampled: other groups' ranks per sampling round
+  uint32_t sample_rounds = 0;                 // sampled: 0: enough to cover every group pair once
+  MeshJudgement judge;                        // --min-fraction, --max-resends
   uint32_t repetitions =
       1;  // --repetitions: the schedule this many times, each pair judged on its best
   uint16_t port = 18515;                        // a host's k-th rank serves on port + k
@@ -45,6 +48,10 @@ struct MeshJob {
 // every pair takes rdma_cm. `fabrics`: each rank's, as to_string(Fabric) names it (an unknown
 // or missing one counts as out of band).
 Bootstrap settle_mesh_bootstrap(const std::vector<std::string>& fabrics);
+
+// What this rank's pairs or flows run with for `spec`: the job's options, the spec's
+// iterations, and this rank's device, port and address from its identity `me`.
+PairRunOptions rank_run_options(const MeshJob& job, const TestSpec& spec, const nlohmann::json& me);
 
 int run_mesh_job(const MpiWorld& world, const MeshJob& job);
 

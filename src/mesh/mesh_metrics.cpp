@@ -79,6 +79,38 @@ void add_benchmarks(const nlohmann::json& report, MetricFamilies& out) {
   }
 }
 
+// --traffic: each host's best and worst round (bytes per second through its NIC, sent and
+// received), labelled with the pattern.
+void add_traffic(const nlohmann::json& report, MetricFamilies& out) {
+  const nlohmann::json t = report.value("traffic", nlohmann::json::object());
+  const nlohmann::json hosts = report.value("hosts", nlohmann::json::array());
+  const std::string pattern = label_text(t.value("pattern", nlohmann::json()));
+  MetricFamily best{"rdmabench_mesh_traffic_host_best_bytes_per_second",
+                    "--traffic: what the host's NIC carried, sent and received, in its best "
+                    "round (a host is judged on it; higher is better)",
+                    {}};
+  MetricFamily worst{"rdmabench_mesh_traffic_host_worst_bytes_per_second",
+                     "--traffic: what the host's NIC carried, sent and received, in its worst "
+                     "round",
+                     {}};
+  for (const auto& h : t.value("hosts", nlohmann::json::array())) {
+    const int rank = h.value("rank", -1);
+    const nlohmann::json who = rank >= 0 && static_cast<size_t>(rank) < hosts.size()
+                                   ? hosts[static_cast<size_t>(rank)]
+                                   : nlohmann::json::object();
+    const std::vector<MetricLabel> labels = {
+        {"rank", std::to_string(rank)},
+        {"hostname", label_text(who.value("hostname", nlohmann::json()))},
+        {"device", label_text(who.value("device", nlohmann::json()))},
+        {"pattern", pattern}};
+    best.samples.push_back({labels, h.value("best_bytes_per_second", 0.0)});
+    worst.samples.push_back({labels, h.value("worst_bytes_per_second", 0.0)});
+  }
+  if (best.samples.empty()) return;
+  out.push(std::move(best));
+  out.push(std::move(worst));
+}
+
 }  // namespace
 
 std::vector<MetricFamily> mesh_metrics(const nlohmann::json& report, int exit_code,
@@ -103,6 +135,7 @@ std::vector<MetricFamily> mesh_metrics(const nlohmann::json& report, int exit_co
                 {{{}, verdict.value(key, 0.0)}}});
     add_hosts(report, out);
     add_benchmarks(report, out);
+    add_traffic(report, out);
   }
   return std::move(out).take();
 }

@@ -4,14 +4,35 @@
 #include <vector>
 
 #include "control/client_session.h"
+#include "core/error.h"
 #include "measure/benchmark_measurement.h"
 
 namespace rdmabench {
 
+MeasurePlan pair_measure_plan(const PairRunOptions& o) {
+  // a window runs as `rdmabench run --duration` does: one registered iteration
+  const uint64_t iterations = o.duration_ns > 0 ? 1 : o.iterations;
+  return {{iterations, o.duration_ns, o.margin_ns}, o.warmup, {}, false};
+}
+
+bool capture_failure(PairResult& result, const std::function<void()>& step) {
+  try {
+    step();
+    return true;
+  } catch (const Error& e) {
+    result.error = e.what();
+    result.exit_code = static_cast<int>(e.exit_code());
+  } catch (const std::exception& e) {
+    result.error = e.what();
+    result.exit_code = static_cast<int>(ExitCode::kInternal);
+  }
+  return false;
+}
+
 std::map<std::string, double> measure_one_pair(RunSource& source, const TestSpec& spec,
                                                const PairRunOptions& o) {
   std::vector<uint64_t> samples;
-  BenchmarkMeasurement m(source, spec, {{o.iterations, 0, 0}, o.warmup, {}, false}, samples);
+  BenchmarkMeasurement m(source, spec, pair_measure_plan(o), samples);
   m.warm_up();
   std::map<std::string, double> counters = m.timed_run().counters;
   if (!spec.verify) return counters;
@@ -21,24 +42,25 @@ std::map<std::string, double> measure_one_pair(RunSource& source, const TestSpec
   return counters;
 }
 
+std::unique_ptr<ClientSession> connect_pair(const std::string& server_host, uint16_t server_port,
+                                            const TestSpec& spec, const PairRunOptions& options,
+                                            std::ostream& log) {
+  auto session =
+      connect_when_free(server_host, server_port,
+                        BootstrapOptions::client(server_host, options.device, options.timeout,
+                                                 options.ib_port, options.source_address),
+                        {options.wait, nullptr}, log, options.key);
+  session->setup(spec);
+  return session;
+}
+
 PairResult measure_pair(const std::string& server_host, uint16_t server_port, const TestSpec& spec,
                         MeshPair pair, const PairRunOptions& options, std::ostream& log) {
   PairResult result{spec.name(), pair, {}, "", 0, to_string(spec.mode)};
-  try {
-    const auto session =
-        connect_when_free(server_host, server_port,
-                          BootstrapOptions::client(server_host, options.device, options.timeout,
-                                                   options.ib_port, options.source_address),
-                          {options.wait, nullptr}, log, options.key);
-    session->setup(spec);
+  capture_failure(result, [&] {
+    const auto session = connect_pair(server_host, server_port, spec, options, log);
     result.counters = measure_one_pair(*session, spec, options);
-  } catch (const Error& e) {
-    result.error = e.what();
-    result.exit_code = static_cast<int>(e.exit_code());
-  } catch (const std::exception& e) {
-    result.error = e.what();
-    result.exit_code = static_cast<int>(ExitCode::kInternal);
-  }
+  });
   return result;
 }
 

@@ -5,9 +5,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 
+#include "control/client_session.h"
+#include "measure/benchmark_measurement.h"
 #include "measure/run_source.h"
 #include "mesh/pair_result.h"
 #include "net/shared_key.h"
@@ -16,7 +20,9 @@
 namespace rdmabench {
 
 struct PairRunOptions {
-  uint64_t iterations = 1000;               // messages of the timed run
+  uint64_t iterations = 1000;               // messages of the timed run...
+  uint64_t duration_ns = 0;                 // ...or, above 0, a timed window (--traffic)
+  uint64_t margin_ns = 0;                   // run before and after the window
   uint64_t warmup = 16;                     // messages run first on both sides, in no figure
   std::string device;                       // this rank's device (oob)
   uint8_t ib_port = 1;                      // and its port (oob; rdma_cm finds its own)
@@ -31,6 +37,19 @@ struct PairRunOptions {
 // corrupt messages.
 std::map<std::string, double> measure_one_pair(RunSource& source, const TestSpec& spec,
                                                const PairRunOptions& options);
+
+// The plan each timed run of a pair or flow follows: its iterations or its window.
+MeasurePlan pair_measure_plan(const PairRunOptions& options);
+
+// Runs `step`; an exception it throws becomes `result`'s error and exit code (an rdmabench
+// Error's own, kInternal for any other). False when it threw.
+bool capture_failure(PairResult& result, const std::function<void()>& step);
+
+// A session with `server_host`'s server on `server_port`, set up for `spec`: waits up to
+// options.wait while that server finishes another client. Throws as ClientSession does.
+std::unique_ptr<ClientSession> connect_pair(const std::string& server_host, uint16_t server_port,
+                                            const TestSpec& spec, const PairRunOptions& options,
+                                            std::ostream& log);
 
 // Never throws an rdmabench Error: a failure is the result's error and exit code.
 PairResult measure_pair(const std::string& server_host, uint16_t server_port, const TestSpec& spec,

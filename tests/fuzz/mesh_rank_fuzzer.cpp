@@ -2,8 +2,10 @@
 // reduced (mesh_reduction.h, mesh_report.h): a rank's bytes, whatever they are, in place of its
 // flagged pairs, its failed pairs, its counter names or a matrix row, then the report made and
 // written from them, and its --metrics text; or rank 0's copy of --topology or --pairs, which every
-// rank parses. The first byte picks the step; the rest are the forged rank's bytes. An Error is the
-// answer to bad input; any other exception, a crash or a sanitizer report is a finding.
+// rank parses; or, under --traffic, a rank's flows (traffic_rows.h), judged, reported and
+// printed. The first byte picks the step (0xff: the flows); the rest are the forged rank's bytes.
+// An Error is the answer to bad input; any other exception, a crash or a sanitizer report is a
+// finding.
 //
 // Built by ./tools/test with clang in build-fuzz/ (meson -Dfuzz=true), with ASan and UBSan.
 #include <cmath>
@@ -22,6 +24,8 @@
 #include "mesh/report_ranks.h"
 #include "mesh/schedule.h"
 #include "mesh/topology.h"
+#include "mesh/traffic_report.h"
+#include "mesh/traffic_rows.h"
 
 namespace {
 
@@ -36,6 +40,24 @@ RankRows rank0_rows() {
   return {0, 2, {b}};
 }
 
+// A rank's forged flows under an incast of four ranks, twice over: read, judged with rank 0's
+// own, the report's traffic section and verdict made, printed, and its --metrics text.
+void forged_flows(const std::string& bytes) {
+  const TrafficPlan plan = TrafficPlan::make(TrafficKind::kIncast, 4, 0);
+  std::vector<FlowRow> rows = parse_rank_flows(bytes, 1, plan, 2);
+  rows.push_back({1, 0, 2, 1e9, 0, ""});
+  const TrafficVerdict v = judge_traffic(rows, 4, 0.8);
+  nlohmann::json hosts = nlohmann::json::array();
+  for (int r = 0; r < 4; ++r) hosts.push_back({{"rank", r}, {"hostname", "h"}});
+  const nlohmann::json report = {
+      {"hosts", hosts},
+      {"traffic", traffic_section({plan, 1, 2, 1.0, 0.8, rows.size()}, v, rows)},
+      {"verdict", traffic_verdict_json(v)}};
+  std::ostringstream text;
+  print_traffic_report(report, text);
+  (void)openmetrics_text(mesh_metrics(report, v.exit_code, 0));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -45,6 +67,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const std::string bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
     std::istringstream file(bytes);
+    if (data[0] == 0xff) {
+      forged_flows(bytes);
+      return 0;
+    }
     switch (data[0] % 7) {
       case 5: {  // --topology as rank 0 read it, placed for a host and an address
         const Topology t = parse_topology(file, "fuzz");

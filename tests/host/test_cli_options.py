@@ -112,7 +112,21 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
     (("--qp-timeout", "32"), "--qp-timeout is 32; it must be between 0"),
     (("--bogus",), "bogus"),
     (("somewhere",), "unexpected argument 'somewhere'"),
-    (("--schedule", "isolated", "--pairs", "pairs.txt"), "give --schedule or --pairs FILE, not both")])
+    (("--schedule", "isolated", "--pairs", "pairs.txt"), "give --schedule or --pairs FILE, not both"),
+    (("--traffic", "star"), "--traffic: unknown 'star' (pairs, incast, fan-out, all-to-all, "
+                            "bisection, ring)"),
+    (("--fan", "2"), "--fan goes with --traffic incast, fan-out or all-to-all"),
+    (("--traffic", "ring", "--fan", "2"), "--fan goes with --traffic incast, fan-out or all-to-all"),
+    (("--traffic", "incast", "--fan", "0"), "--fan must be 1..64"),
+    (("--traffic", "all-to-all", "--fan", "65"), "--fan must be 1..64"),
+    (("--duration", "1"), "--duration goes with --traffic incast"),
+    (("--margin", "1"), "--margin goes with --traffic incast"),
+    (("--traffic", "ring", "--mode", "lat"), "--traffic measures bandwidth: give --mode bw"),
+    (("--traffic", "ring", "--schedule", "isolated"), "leave out --schedule"),
+    (("--traffic", "incast", "--iters", "5"), "leave out --iters"),
+    (("--traffic", "ring", "--duration", "0"), "--duration"),
+    (("--streams", "0"), "--streams must be 1..64"),
+    (("--streams", "65"), "--streams must be 1..64")])
 def test_mesh_refuses_bad_options_before_mpi_starts(args, says):
     proc = rdmabench("mesh", *args)
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr

@@ -238,3 +238,15 @@ def backlog_drops():
     (/proc/net/softnet_stat, second column)."""
     lines = Path("/proc/net/softnet_stat").read_text().split("\n")
     return sum(int(line.split()[1], 16) for line in lines if line.strip())
+
+
+@pytest.fixture
+def slow_host_2():
+    """The mesh guest's host 2 slowed (test_mesh.py, test_mesh_traffic.py): its link, both
+    ways, 1 ms more delay and 100 Mbit/s (under half a pair's bw)."""
+    for dev in ("h2", "h2-br"):
+        run(["tc", "qdisc", "add", "dev", dev, "root", "netem", "delay", "1ms", "rate", "100mbit",
+             "limit", "10000"], check=True)
+    yield 2
+    for dev in ("h2", "h2-br"):
+        run(["tc", "qdisc", "del", "dev", dev, "root"], check=True)

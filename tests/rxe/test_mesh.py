@@ -82,17 +82,6 @@ def dropped():
 PAIRS = [(c, s) for c in range(HOSTS) for s in range(HOSTS) if c != s]
 
 
-@pytest.fixture
-def slow_host_2():
-    """Host 2's link, both ways: 1 ms more delay and 100 Mbit/s (under half a pair's bw)."""
-    for dev in ("h2", "h2-br"):
-        run(["tc", "qdisc", "add", "dev", dev, "root", "netem", "delay", "1ms", "rate", "100mbit",
-             "limit", "10000"], check=True)
-    yield 2
-    for dev in ("h2", "h2-br"):
-        run(["tc", "qdisc", "del", "dev", dev, "root"], check=True)
-
-
 def test_a_clean_mesh_measures_every_pair_over_its_own_link(rdmabench, tmp_path):
     """Over rdma_cm (--cm rdmacm; the other tests take auto's out-of-band exchange): each client
     resolves from its own --address, so rdma_cm binds it to that rank's device, and every pair

@@ -80,6 +80,31 @@ TEST(MeshMetrics, AMeshThatEndedEarlySaysHowItEnded) {
   EXPECT_DOUBLE_EQ(family_named(all, "rdmabench_mesh_exit_code").samples.at(0).value, 4);
 }
 
+TEST(MeshMetrics, ATrafficMeshGivesEachHostsBestAndWorstRound) {
+  nlohmann::json report = a_mesh_report();
+  report["benchmarks"] = nlohmann::json::array();
+  nlohmann::json loads = nlohmann::json::array();
+  for (int r = 0; r < 4; ++r)
+    loads.push_back({{"rank", r},
+                     {"best_bytes_per_second", r == 2 ? 1e7 : 5e7},
+                     {"worst_bytes_per_second", 1e6 * (r + 1)}});
+  report["traffic"] = {{"pattern", "incast"}, {"hosts", loads}};
+  const auto all = mesh_metrics(report, 7, 1.7e9);
+  const MetricFamily& best = family_named(all, "rdmabench_mesh_traffic_host_best_bytes_per_second");
+  ASSERT_EQ(best.samples.size(), 4u);
+  EXPECT_DOUBLE_EQ(best.samples[2].value, 1e7);
+  EXPECT_EQ(label_value(best.samples[2], "hostname"), "h2");
+  EXPECT_EQ(label_value(best.samples[2], "pattern"), "incast");
+  const MetricFamily& worst =
+      family_named(all, "rdmabench_mesh_traffic_host_worst_bytes_per_second");
+  EXPECT_DOUBLE_EQ(worst.samples[3].value, 4e6);
+  EXPECT_EQ(family_named(all, "rdmabench_mesh_host_slow").samples[2].value, 1);
+  EXPECT_FALSE(find_family(mesh_metrics(a_mesh_report(), 7, 0),
+                           "rdmabench_mesh_traffic_host_best_bytes_per_second"))
+      << "a pairs mesh has no traffic gauges";
+  EXPECT_NO_THROW(openmetrics_text(all));
+}
+
 TEST(DoctorMetrics, EachChecksLevelTheComparedFactsAndTheExitStatus) {
   const std::vector<Finding> findings = {
       {Level::kOk, "mlx5_0 port 1", "state", "ACTIVE", "", "", false},

@@ -1,0 +1,27 @@
+// `rdmabench mesh --traffic`: the rounds of a traffic plan, every rank's flows of a round at
+// once, and the hosts judged at rank 0 on what each one's NIC carried. Every rank runs
+// plan.slots() servers (mesh_job.cpp starts them), slot s of a host's k-th rank on
+// port + s * (ranks on that host) + k, so that several clients can send into one rank at once.
+#pragma once
+
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+
+#include "mesh/mesh_job.h"
+#include "mesh/mpi_world.h"
+#include "mesh/traffic.h"
+
+namespace rdmabench {
+
+// The port of `server`'s slot `slot`, from its identity (port, slot_stride); Error(kConnection)
+// when the identity's figures put it beyond 65535.
+uint16_t slot_port(const nlohmann::json& server, int slot);
+
+// Runs the plan's rounds for the job's benchmark (--repetitions times), gathers every rank's
+// flows at rank 0 a few ranks at a time, and judges the hosts. Rank 0 returns the report
+// (context, hosts, an empty benchmarks list, the traffic section, the verdict); the other
+// ranks null. A rank's flows that rank 0 cannot take end the job (MPI_Abort) with its code.
+nlohmann::json run_traffic(const MpiWorld& world, const MeshJob& job, const TrafficPlan& plan,
+                           const nlohmann::json& hosts, nlohmann::json context, std::ostream& log);
+
+}  // namespace rdmabench
