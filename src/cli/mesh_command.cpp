@@ -40,6 +40,10 @@ void add_mesh_measurement(cxxopts::Options& options) {
       "lat-size", "lat message size", cxxopts::value<std::string>()->default_value("2"))(
       "iters", "bw messages per pair", cxxopts::value<uint64_t>()->default_value("1000"))(
       "lat-iters", "lat round trips per pair", cxxopts::value<uint64_t>()->default_value("1000"))(
+      "tx-depth",
+      "Outstanding send work requests of each pair or flow (bw; as run --tx-depth): what a "
+      "flow keeps queued at a slow link",
+      cxxopts::value<uint32_t>()->default_value("128"))(
       "cq",
       "Completion strategy, as for rdmabench run (busy, event, client=busy,server=event, ...)",
       cxxopts::value<std::string>()->default_value("busy"))(
@@ -252,6 +256,7 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args, bool traffic)
     s.size = one_size(args[size_option].as<std::string>(), size_option);
     s.verify = args.count("verify") > 0;
     s.qps = args["streams"].as<uint32_t>();
+    s.tx_depth = args["tx-depth"].as<uint32_t>();
     if (s.qps < 1 || s.qps > 64) throw Error(ExitCode::kUsage, "--streams must be 1..64");
     if (args.count("gid-index")) s.gid_index = args["gid-index"].as<uint32_t>();
     if (args.count("qp-timeout")) s.qp_timeout = args["qp-timeout"].as<uint32_t>();

@@ -126,7 +126,8 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
     (("--traffic", "incast", "--iters", "5"), "leave out --iters"),
     (("--traffic", "ring", "--duration", "0"), "--duration"),
     (("--streams", "0"), "--streams must be 1..64"),
-    (("--streams", "65"), "--streams must be 1..64")])
+    (("--streams", "65"), "--streams must be 1..64"),
+    (("--tx-depth", "0"), "--tx-depth is 0; it must be at least 1")])
 def test_mesh_refuses_bad_options_before_mpi_starts(args, says):
     proc = rdmabench("mesh", *args)
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr

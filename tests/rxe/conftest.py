@@ -240,13 +240,23 @@ def backlog_drops():
     return sum(int(line.split()[1], 16) for line in lines if line.strip())
 
 
+@contextlib.contextmanager
+def netem_on_host(host, *netem):
+    """The mesh guest's host `host`: its link, both ways (its veth and the bridge's port to it),
+    under a tc netem qdisc with `netem`'s settings, removed after."""
+    devices = (f"h{host}", f"h{host}-br")
+    for dev in devices:
+        run(["tc", "qdisc", "add", "dev", dev, "root", "netem", *netem], check=True)
+    try:
+        yield host
+    finally:
+        for dev in devices:
+            run(["tc", "qdisc", "del", "dev", dev, "root"], check=True)
+
+
 @pytest.fixture
 def slow_host_2():
-    """The mesh guest's host 2 slowed (test_mesh.py, test_mesh_traffic.py): its link, both
-    ways, 1 ms more delay and 100 Mbit/s (under half a pair's bw)."""
-    for dev in ("h2", "h2-br"):
-        run(["tc", "qdisc", "add", "dev", dev, "root", "netem", "delay", "1ms", "rate", "100mbit",
-             "limit", "10000"], check=True)
-    yield 2
-    for dev in ("h2", "h2-br"):
-        run(["tc", "qdisc", "del", "dev", dev, "root"], check=True)
+    """The mesh guest's host 2 slowed (test_mesh.py): 1 ms more delay and 100 Mbit/s both ways
+    (under half a pair's bw)."""
+    with netem_on_host(2, "delay", "1ms", "rate", "100mbit", "limit", "10000") as host:
+        yield host
