@@ -153,7 +153,7 @@ def test_a_short_phase_is_judged_over_the_shortest_margin_not_its_own_second(tmp
     assert re.search(r"^unit\s+1\s+5\s+35\s+not judged \(machine busy\)$", proc.stdout, re.M), proc.stdout
 
 
-def test_the_sample_counts_a_spinner_outside_the_tree_as_other_work():
+def test_the_sample_counts_a_spinner_outside_the_tree_as_other_work(tmp_path):
     """phase_budget.py sample ROOT: busy CPU of the machine and of ROOT's process tree; a
     spinner that is not ROOT's descendant shows in the first only."""
     import subprocess
@@ -165,8 +165,8 @@ def test_the_sample_counts_a_spinner_outside_the_tree_as_other_work():
     spinner = subprocess.Popen(["/usr/bin/python3", "-c", "while True: pass"])
     try:
         def sample():
-            out = subprocess.run(tool_command("phase_budget", "sample", root.pid), capture_output=True,
-                                 text=True, check=True).stdout.split()
+            out = subprocess.run(tool_command("phase_budget", "sample", root.pid, tmp_path / "state"),
+                                 capture_output=True, text=True, check=True).stdout.split()
             return float(out[0]), float(out[1])
         busy0, own0 = sample()
         time.sleep(2)
@@ -176,6 +176,33 @@ def test_the_sample_counts_a_spinner_outside_the_tree_as_other_work():
         root.kill()
     assert own1 - own0 < 0.2, (own0, own1)
     assert (busy1 - busy0) - (own1 - own0) > 1.5, (busy0, busy1)
+
+
+def test_the_sample_counts_what_a_task_outside_the_tree_ran_or_waited_to_run(tmp_path):
+    """phase_budget.py sample ROOT's third figure: what every task outside ROOT's tree ran and
+    waited to run. A niced busy loop beside a build that fills both cores runs little, so busy
+    CPU misses it, but it is runnable all along, so this grows by its wall time whatever the
+    machine's load (a loaded run's build took 175 s against a quiet 117 s, judged as quiet)."""
+    import subprocess
+    import time
+
+    from conftest import tool_command
+
+    root = subprocess.Popen(["sleep", "30"])
+    spinner = subprocess.Popen(["nice", "-n", "19", "/usr/bin/python3", "-c", "while True: pass"])
+    try:
+        def wanted():
+            out = subprocess.run(tool_command("phase_budget", "sample", root.pid, tmp_path / "state"),
+                                 capture_output=True, text=True, check=True).stdout.split()
+            assert len(out) == 3, out
+            return float(out[2])
+        before = wanted()
+        time.sleep(2)  # the spinner's share of the wall time, not a bound on how fast anything is
+        after = wanted()
+    finally:
+        spinner.kill()
+        root.kill()
+    assert after - before > 1.5, (before, after)
 
 
 def test_a_verdict_not_judged_is_skipped_and_the_summary_counts_tests_alone(tmp_path):

@@ -4,10 +4,15 @@ phase), so that a phase that grows past its budget fails the run. Growth is then
 written in the budget file, not drift.
 
 Usage: tools/lib/run-module phase_budget BUDGET.json PHASES.tsv [--junit FILE]
-       tools/lib/run-module phase_budget sample ROOT_PID      (prints "BUSY OWN": CPU seconds, see below)
+       tools/lib/run-module phase_budget sample ROOT_PID STATE (prints "BUSY OWN WANTED": seconds, see below;
+                                                               STATE: a file it keeps between samples)
 PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS[<TAB>OTHER]", OTHER the CPU seconds
 that work outside the test command used meanwhile (busy CPU in /proc/stat, steal included,
-less what ROOT_PID's process tree used). A budget is a quiet machine's: a phase during which
+less what ROOT_PID's process tree used), or wanted: a niced busy loop beside a build that
+fills both cores runs little and waits the whole time, and slows the build all the same (a
+loaded run's build took 175 s against a quiet 117 while the loop used under 15 % of a core),
+so the sample also gives what every task outside the tree ran and waited to run
+(/proc/PID/task/*/schedstat), and tools/test takes the larger. A budget is a quiet machine's: a phase during which
 other work used more than busy_fraction of a core is shown as "not judged (machine busy)", and
 then so is the total (a phase shorter than margin_min_seconds is judged as if it took that
 long: what little other work a short phase sees cannot push it past its limit). A phase fails
@@ -109,6 +114,11 @@ def cpu_seconds_of_tree(root):
         rest = stat[stat.rindex(")") + 2:].split()
         parent[int(entry.name)] = int(rest[1])
         cpu[int(entry.name)] = sum(int(x) for x in rest[11:15])
+    return sum(cpu.get(pid, 0) for pid in tree_of(root, parent)) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_of(root, parent):
+    """`root` and every live descendant, from {pid: parent pid}."""
     tree, grew = {root}, True
     while grew:
         grew = False
@@ -116,7 +126,52 @@ def cpu_seconds_of_tree(root):
             if ppid in tree and pid not in tree:
                 tree.add(pid)
                 grew = True
-    return sum(cpu.get(pid, 0) for pid in tree) / os.sysconf("SC_CLK_TCK")
+    return tree
+
+
+def tasks_outside(root):
+    """{(tid, start time): nanoseconds run and waited to run} of every live task outside
+    `root`'s tree (/proc/PID/task/TID/stat's start time, its schedstat's first two figures)."""
+    parent = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
+    out = {}
+    for pid in parent.keys() - tree_of(root, parent) - {os.getpid()}:
+        try:
+            tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                stat = (task / "stat").read_text()
+                ran, waited = (int(x) for x in (task / "schedstat").read_text().split()[:2])
+            except (OSError, ValueError):
+                continue
+            out[f"{task.name}:{stat[stat.rindex(')') + 2:].split()[19]}"] = ran + waited
+    return out
+
+
+def seconds_wanted_outside(root, state_path):
+    """What tasks outside `root`'s tree have run and waited to run, in seconds, summed since the
+    first sample that wrote `state_path`: each live task's growth since the last sample (all of
+    it for a task that started since). A task that ended since adds nothing more; one that both
+    started and ended between two samples is missed (busy CPU counts what it ran)."""
+    state = Path(state_path)
+    try:
+        before = json.loads(state.read_text())
+    except (OSError, ValueError):
+        before = {"total_ns": 0, "tasks": {}}
+    now = tasks_outside(root)
+    grown = sum(ns - before["tasks"].get(key, 0) for key, ns in now.items()
+                if ns >= before["tasks"].get(key, 0))
+    total = before["total_ns"] + (grown if before["tasks"] else 0)
+    state.write_text(json.dumps({"total_ns": total, "tasks": now}))
+    return total / 1e9
 
 
 def judge(budget, phases):
@@ -192,10 +247,13 @@ def write_junit(path, verdicts):
 
 def main(argv):
     if argv[:1] == ["sample"]:
-        if len(argv) != 2 or not argv[1].isdigit():
-            print("phase_budget: usage: tools/lib/run-module phase_budget sample ROOT_PID", file=sys.stderr)
+        if len(argv) != 3 or not argv[1].isdigit():
+            print("phase_budget: usage: tools/lib/run-module phase_budget sample ROOT_PID STATE",
+                  file=sys.stderr)
             return EXIT_BAD_INPUT
-        print(f"{cpu_seconds_busy():.2f} {cpu_seconds_of_tree(int(argv[1])):.2f}")
+        root = int(argv[1])
+        print(f"{cpu_seconds_busy():.2f} {cpu_seconds_of_tree(root):.2f} "
+              f"{seconds_wanted_outside(root, argv[2]):.2f}")
         return EXIT_OK
     p = argparse.ArgumentParser(prog="phase_budget", description=__doc__.split("\n\n")[0])
     p.add_argument("budget")
