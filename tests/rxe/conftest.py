@@ -260,3 +260,46 @@ def slow_host_2():
     (under half a pair's bw)."""
     with netem_on_host(2, "delay", "1ms", "rate", "100mbit", "limit", "10000") as host:
         yield host
+
+
+# The mesh guests' links shaped for --traffic (test_mesh_traffic.py explains why).
+MESH_HOSTS = 4
+LINK, SLOW_LINK = "20mbit", "5mbit"
+
+
+@contextlib.contextmanager
+def links_at(rates):
+    """Every host's link, both ways, at its rate: {host: "20mbit"}, each under netem with a
+    queue of 10,000 packets (more than every flow's send queue together)."""
+    with contextlib.ExitStack() as stack:
+        for host, rate in rates.items():
+            stack.enter_context(netem_on_host(host, "rate", rate, "limit", "10000"))
+        yield
+
+
+@pytest.fixture
+def even_links():
+    """Every link of the mesh guest at 20 Mbit/s, so that the links, not the guest's vCPUs,
+    bound each flow."""
+    with links_at({h: LINK for h in range(MESH_HOSTS)}):
+        yield
+
+
+@pytest.fixture
+def host_2_at_5_mbit():
+    """The mesh guest's host 2 at 5 Mbit/s, the others' links at 20 (test_mesh_traffic.py,
+    test_siw_mesh.py)."""
+    with links_at({h: SLOW_LINK if h == 2 else LINK for h in range(MESH_HOSTS)}):
+        yield 2
+
+
+@pytest.fixture
+def deep_backlog():
+    """The input backlog of every CPU at 100,000 packets, for the flows' bursts."""
+    path = "/proc/sys/net/core/netdev_max_backlog"
+    before = open(path).read().strip()
+    with open(path, "w") as f:
+        f.write("100000")
+    yield
+    with open(path, "w") as f:
+        f.write(before)

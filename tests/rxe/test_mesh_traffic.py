@@ -15,12 +15,11 @@ outstanding: with perftest's 128, an all-to-all's three flows kept 1.5 MB in a 2
 side. The queues are deep enough for the concurrent flows (netem's 10,000 packets, an input backlog of 100,000) so
 that the guest drops nothing: with --qp-timeout 0, as every mesh test here runs, a dropped last
 packet would stall its flow until --timeout."""
-import contextlib
 import json
 
 import pytest
 
-from conftest import backlog_drops, netem_on_host, run
+from conftest import backlog_drops, run
 from test_mesh import ADDRESSES, DEVICES, HOSTS, MPIRUN
 
 pytestmark = pytest.mark.layout("mesh")
@@ -28,46 +27,9 @@ pytestmark = pytest.mark.layout("mesh")
 TRAFFIC = ["--address", ADDRESSES, "--pattern", "send", "--cq", "event", "--timeout", "30",
            "--qp-timeout", "0", "--size", "4096", "--tx-depth", "16", "--duration", "1",
            "--margin", "0.5"]
-LINK, SLOW_LINK = "20mbit", "5mbit"
 # Rounds and flows of each pattern among four ranks (its default fan: every other rank).
 PATTERNS = {"incast": (4, 12), "fan-out": (4, 12), "all-to-all": (1, 12), "bisection": (2, 8),
             "ring": (1, 4)}
-
-
-@contextlib.contextmanager
-def links_at(rates):
-    """Every host's link, both ways, at its rate: {host: "20mbit"}, each under netem with a
-    queue of 10,000 packets (more than every flow's send queue together)."""
-    with contextlib.ExitStack() as stack:
-        for host, rate in rates.items():
-            stack.enter_context(netem_on_host(host, "rate", rate, "limit", "10000"))
-        yield
-
-
-@pytest.fixture
-def even_links():
-    """Every link at 20 Mbit/s, so that the links, not the guest's vCPUs, bound each flow."""
-    with links_at({h: LINK for h in range(HOSTS)}):
-        yield
-
-
-@pytest.fixture
-def host_2_at_5_mbit():
-    """Host 2's link at 5 Mbit/s, the others' at 20."""
-    with links_at({h: SLOW_LINK if h == 2 else LINK for h in range(HOSTS)}):
-        yield 2
-
-
-@pytest.fixture
-def deep_backlog():
-    """The input backlog of every CPU at 100,000 packets, for the flows' bursts."""
-    path = "/proc/sys/net/core/netdev_max_backlog"
-    before = open(path).read().strip()
-    with open(path, "w") as f:
-        f.write("100000")
-    yield
-    with open(path, "w") as f:
-        f.write(before)
 
 
 def traffic(rdmabench, tmp_path, pattern, *extra):
