@@ -120,7 +120,8 @@ void add_mesh_traffic(cxxopts::Options& options) {
       "flows at once, as a job's collectives load a fabric: incast (in each round --fan ranks "
       "send into one), fan-out (one rank sends to --fan), all-to-all (every rank to --fan "
       "others), bisection (each half to the other, both ways, two pairings), ring (each rank to "
-      "the next). Each host is judged on its NIC's best round (sent + received) against the "
+      "the next, then to the one after it). Each host is judged on its NIC's best round (sent + "
+      "received) against the "
       "median; bw only",
       cxxopts::value<std::string>()->default_value("pairs"))(
       "fan",

@@ -80,6 +80,8 @@ size_t TrafficPlan::rounds() const {
       return static_cast<size_t>(ranks_);
     case TrafficKind::kBisection:
       return ranks_ > 2 ? 2 : 1;  // two ranks have one partner each
+    case TrafficKind::kRing:
+      return ranks_ > 3 ? 2 : 1;  // among three the second ring is the first reversed
     default:
       return 1;
   }
@@ -113,8 +115,8 @@ std::vector<TrafficFlow> TrafficPlan::flows_from(int client, size_t round) const
     case TrafficKind::kAllToAll:
       for (int d = 1; d <= fan_; ++d) flows.push_back({client, (client + d) % ranks_, d - 1});
       break;
-    case TrafficKind::kRing:
-      flows.push_back({client, (client + 1) % ranks_, 0});
+    case TrafficKind::kRing:  // round 0 to the next rank, round 1 to the one after it
+      flows.push_back({client, (client + r + 1) % ranks_, 0});
       break;
     case TrafficKind::kBisection:
       flows.push_back({client, bisection_partner(client, round), 0});

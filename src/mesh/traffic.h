@@ -34,7 +34,9 @@ class TrafficPlan {
   // fan-out: N rounds; in round r rank r sends to the `fan` ranks after it at once.
   // all-to-all: one round; every rank sends to the `fan` ranks after it, and takes from the
   //   `fan` before it, all at once (fan N-1: every rank to every other).
-  // ring: one round; every rank sends to the next (N-1 to 0), all at once.
+  // ring: every rank sends to the next (N-1 to 0), all at once; then, among four ranks or
+  //   more, a second round to the one after the next, so that a host beside a slow one has a
+  //   round without it (in one ring its load is half the slow host's).
   // bisection: the ranks in two halves, each rank sending to a partner in the other half while
   //   its partner sends back, all at once; in a second round each rank of the first half takes
   //   the next partner, so that a slow host is the one partner two rounds share. Even N only.

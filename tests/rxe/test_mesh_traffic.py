@@ -29,7 +29,7 @@ TRAFFIC = ["--address", ADDRESSES, "--pattern", "send", "--cq", "event", "--time
            "--margin", "0.5"]
 # Rounds and flows of each pattern among four ranks (its default fan: every other rank).
 PATTERNS = {"incast": (4, 12), "fan-out": (4, 12), "all-to-all": (1, 12), "bisection": (2, 8),
-            "ring": (1, 4)}
+            "ring": (2, 8)}
 
 
 def traffic(rdmabench, tmp_path, pattern, *extra):
@@ -74,6 +74,6 @@ def test_a_clean_ring_names_no_host_and_each_flow_has_two_streams(rdmabench, tmp
     t = report["traffic"]
     assert t["streams"] == 2 and t["failed_flows"] == 0 and report["verdict"]["slow_hosts"] == []
     assert len(t["hosts"]) == HOSTS and len(report["hosts"]) == HOSTS
-    for h in t["hosts"]:  # in a ring each host sends one flow and takes one
-        assert h["flows"] == 2 and h["sent_at_best"] > 0 and h["received_at_best"] > 0, h
+    for h in t["hosts"]:  # in each ring each host sends one flow and takes one
+        assert h["flows"] == 4 and h["sent_at_best"] > 0 and h["received_at_best"] > 0, h
     assert all("slot_stride" not in h for h in report["hosts"]), "a ring needs one server a rank"

@@ -109,9 +109,25 @@ TEST(TrafficPlan, AllToAllIsOneRoundOfEveryPair) {
   expect_sound_round(plan, 0);
 }
 
-TEST(TrafficPlan, RingSendsToTheNext) {
-  const auto plan = TrafficPlan::make(TrafficKind::kRing, 3, 0);
-  EXPECT_EQ(plan.flows_in(0), (std::vector<TrafficFlow>{{0, 1, 0}, {1, 2, 0}, {2, 0, 0}}));
+TEST(TrafficPlan, RingSendsToTheNextThenToTheOneAfter) {
+  const auto three = TrafficPlan::make(TrafficKind::kRing, 3, 0);
+  ASSERT_EQ(three.rounds(), 1u);
+  EXPECT_EQ(three.flows_in(0), (std::vector<TrafficFlow>{{0, 1, 0}, {1, 2, 0}, {2, 0, 0}}));
+  const auto four = TrafficPlan::make(TrafficKind::kRing, 4, 0);
+  ASSERT_EQ(four.rounds(), 2u);
+  EXPECT_EQ(four.flows_in(1),
+            (std::vector<TrafficFlow>{{0, 2, 0}, {1, 3, 0}, {2, 0, 0}, {3, 1, 0}}));
+  // every rank beside rank 2 has a round in which neither its target nor its source is 2
+  for (int h : {1, 3}) {
+    bool clean = false;
+    for (size_t k = 0; k < four.rounds(); ++k) {
+      bool touches = false;
+      for (const TrafficFlow& f : four.flows_in(k))
+        touches |= (f.client == h && f.server == 2) || (f.server == h && f.client == 2);
+      clean |= !touches;
+    }
+    EXPECT_TRUE(clean) << h;
+  }
 }
 
 TEST(TrafficPlan, BisectionPairsTheHalvesTwoWays) {
@@ -142,7 +158,7 @@ TEST(TrafficPlan, RefusesWhatCannotRun) {
   EXPECT_EQ(usage_code(TrafficKind::kAllToAll, 200, 65), ExitCode::kUsage);
   EXPECT_EQ(TrafficPlan::make(TrafficKind::kAllToAll, 200, 0).fan(), kMaxFan);
   EXPECT_TRUE(TrafficPlan::make(TrafficKind::kRing, 4, 0).flows_from(4, 0).empty());
-  EXPECT_TRUE(TrafficPlan::make(TrafficKind::kRing, 4, 0).flows_from(0, 1).empty());
+  EXPECT_TRUE(TrafficPlan::make(TrafficKind::kRing, 4, 0).flows_from(0, 2).empty());
 }
 
 TEST(TrafficVerdict, NamesThePlantedSlowHostUnderEveryPattern) {
@@ -198,7 +214,7 @@ TEST(TrafficReport, SectionVerdictAndSummaryAgree) {
                                  {"verdict", traffic_verdict_json(v)}};
   EXPECT_EQ(report["traffic"]["pattern"], "ring");
   EXPECT_EQ(report["traffic"]["streams"], 2);
-  EXPECT_EQ(report["traffic"]["flows"], 4);
+  EXPECT_EQ(report["traffic"]["flows"], 8);
   EXPECT_EQ(report["traffic"]["hosts"].size(), 4u);
   EXPECT_EQ(report["verdict"]["slow_hosts"], nlohmann::json::array({2}));
   EXPECT_EQ(report["verdict"]["exit_code"], 7);
