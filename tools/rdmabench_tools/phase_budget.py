@@ -9,11 +9,10 @@ Usage: tools/lib/run-module phase_budget BUDGET.json PHASES.tsv [--junit FILE]
 PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS[<TAB>OTHER]", OTHER the CPU seconds
 that work outside the test command used meanwhile (busy CPU in /proc/stat, steal included,
 less what ROOT_PID's process tree used), or wanted: a niced busy loop beside a build that
-fills both cores runs little and waits the whole time, and slows the build all the same (a
-loaded run's build took 175 s against a quiet 117 while the loop used under 15 % of a core),
-so the sample also gives what every task outside the tree ran and waited to run
-(/proc/PID/task/*/schedstat), and tools/test takes the larger. A budget is a quiet machine's: a phase during which
-other work used more than busy_fraction of a core is shown as "not judged (machine busy)", and
+fills both cores runs little (under 15 % of a core) but is runnable the whole time, so a loaded
+run's phases were judged as a quiet machine's; the sample also gives what every task outside the tree ran and waited to run
+(/proc/PID/task/*/schedstat), and tools/test takes the larger. A budget is a quiet machine's:
+a phase during which other work used more than busy_fraction of a core is shown as "not judged (machine busy)", and
 then so is the total (a phase shorter than margin_min_seconds is judged as if it took that
 long: what little other work a short phase sees cannot push it past its limit). A phase fails
 when it took more
@@ -100,10 +99,10 @@ def cpu_seconds_busy():
     return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds_of_tree(root):
-    """CPU time of `root` and every live descendant, with what each has reaped of its children
-    (utime, stime, cutime, cstime of /proc/PID/stat)."""
-    parent, cpu = {}, {}
+def process_table():
+    """{pid: (parent pid, CPU ticks)} of every live process, from one pass over /proc: its CPU
+    with what it has reaped of its children (utime, stime, cutime, cstime of /proc/PID/stat)."""
+    table = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -112,9 +111,14 @@ def cpu_seconds_of_tree(root):
         except OSError:
             continue
         rest = stat[stat.rindex(")") + 2:].split()
-        parent[int(entry.name)] = int(rest[1])
-        cpu[int(entry.name)] = sum(int(x) for x in rest[11:15])
-    return sum(cpu.get(pid, 0) for pid in tree_of(root, parent)) / os.sysconf("SC_CLK_TCK")
+        table[int(entry.name)] = (int(rest[1]), sum(int(x) for x in rest[11:15]))
+    return table
+
+
+def cpu_seconds_of_tree(root, table):
+    """CPU time of `root` and every live descendant (`table` from process_table)."""
+    parent = {pid: ppid for pid, (ppid, _) in table.items()}
+    return sum(table[pid][1] for pid in tree_of(root, parent) if pid in table) / os.sysconf("SC_CLK_TCK")
 
 
 def tree_of(root, parent):
@@ -129,17 +133,11 @@ def tree_of(root, parent):
     return tree
 
 
-def tasks_outside(root):
+def tasks_outside(root, table):
     """{(tid, start time): nanoseconds run and waited to run} of every live task outside
-    `root`'s tree (/proc/PID/task/TID/stat's start time, its schedstat's first two figures)."""
-    parent = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parent[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
+    `root`'s tree (/proc/PID/task/TID/stat's start time, its schedstat's first two figures;
+    `table` from process_table)."""
+    parent = {pid: ppid for pid, (ppid, _) in table.items()}
     out = {}
     for pid in parent.keys() - tree_of(root, parent) - {os.getpid()}:
         try:
@@ -156,7 +154,7 @@ def tasks_outside(root):
     return out
 
 
-def seconds_wanted_outside(root, state_path):
+def seconds_wanted_outside(root, table, state_path):
     """What tasks outside `root`'s tree have run and waited to run, in seconds, summed since the
     first sample that wrote `state_path`: each live task's growth since the last sample (all of
     it for a task that started since). A task that ended since adds nothing more; one that both
@@ -166,7 +164,7 @@ def seconds_wanted_outside(root, state_path):
         before = json.loads(state.read_text())
     except (OSError, ValueError):
         before = {"total_ns": 0, "tasks": {}}
-    now = tasks_outside(root)
+    now = tasks_outside(root, table)
     grown = sum(ns - before["tasks"].get(key, 0) for key, ns in now.items()
                 if ns >= before["tasks"].get(key, 0))
     total = before["total_ns"] + (grown if before["tasks"] else 0)
@@ -251,9 +249,9 @@ def main(argv):
             print("phase_budget: usage: tools/lib/run-module phase_budget sample ROOT_PID STATE",
                   file=sys.stderr)
             return EXIT_BAD_INPUT
-        root = int(argv[1])
-        print(f"{cpu_seconds_busy():.2f} {cpu_seconds_of_tree(root):.2f} "
-              f"{seconds_wanted_outside(root, argv[2]):.2f}")
+        root, processes = int(argv[1]), process_table()
+        print(f"{cpu_seconds_busy():.2f} {cpu_seconds_of_tree(root, processes):.2f} "
+              f"{seconds_wanted_outside(root, processes, argv[2]):.2f}")
         return EXIT_OK
     p = argparse.ArgumentParser(prog="phase_budget", description=__doc__.split("\n\n")[0])
     p.add_argument("budget")
