@@ -134,6 +134,24 @@ std::vector<TrafficFlow> TrafficPlan::flows_in(size_t round) const {
   return flows;
 }
 
+size_t TrafficPlan::flow_count(size_t round) const {
+  if (round >= rounds()) return 0;
+  const auto n = static_cast<size_t>(ranks_), fan = static_cast<size_t>(fan_);
+  switch (kind_) {
+    case TrafficKind::kIncast:
+    case TrafficKind::kFanOut:
+      return fan;
+    case TrafficKind::kAllToAll:
+      return n * fan;
+    case TrafficKind::kRing:
+    case TrafficKind::kBisection:
+      return n;
+    case TrafficKind::kPairs:
+      break;
+  }
+  return 0;
+}
+
 size_t TrafficPlan::most_flows_of_a_client() const {
   switch (kind_) {
     case TrafficKind::kIncast:

@@ -55,8 +55,10 @@ class TrafficPlan {
   int slots() const;
   // The flows `client` runs in `round`, all at once (none when it sends in none).
   std::vector<TrafficFlow> flows_from(int client, size_t round) const;
-  // Every flow of `round` (tests, the report's count).
+  // Every flow of `round` (tests, small meshes).
   std::vector<TrafficFlow> flows_in(size_t round) const;
+  // How many flows `round` has, without listing them (N x fan in an all-to-all).
+  size_t flow_count(size_t round) const;
   // The most flows any rank runs as a client over the whole plan.
   size_t most_flows_of_a_client() const;
 

@@ -20,7 +20,7 @@ void show_round(const MeshJob& job, const TrafficPlan& plan, uint32_t repetition
   const size_t total = plan.rounds() * job.repetitions;
   std::cerr << "[" << repetition * plan.rounds() + round + 1 << "/" << total << "] "
             << to_string(plan.kind()) << " " << job.specs.front().name() << ": round " << round + 1
-            << "/" << plan.rounds() << ", " << plan.flows_in(round).size() << " flows at once ("
+            << "/" << plan.rounds() << ", " << plan.flow_count(round) << " flows at once ("
             << std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started).count()
             << " s)\n"
             << std::flush;

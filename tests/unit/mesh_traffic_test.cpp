@@ -31,6 +31,7 @@ ExitCode usage_code(TrafficKind kind, int ranks, int fan) {
 void expect_sound_round(const TrafficPlan& plan, size_t round) {
   std::set<std::pair<int, int>> slots;
   const auto flows = plan.flows_in(round);
+  EXPECT_EQ(plan.flow_count(round), flows.size()) << to_string(plan.kind()) << " round " << round;
   for (const TrafficFlow& f : flows) {
     EXPECT_NE(f.client, f.server);
     EXPECT_GE(f.slot, 0);
@@ -115,6 +116,7 @@ TEST(TrafficPlan, RingSendsToTheNextThenToTheOneAfter) {
   EXPECT_EQ(three.flows_in(0), (std::vector<TrafficFlow>{{0, 1, 0}, {1, 2, 0}, {2, 0, 0}}));
   const auto four = TrafficPlan::make(TrafficKind::kRing, 4, 0);
   ASSERT_EQ(four.rounds(), 2u);
+  for (size_t k = 0; k < four.rounds(); ++k) expect_sound_round(four, k);
   EXPECT_EQ(four.flows_in(1),
             (std::vector<TrafficFlow>{{0, 2, 0}, {1, 3, 0}, {2, 0, 0}, {3, 1, 0}}));
   // every rank beside rank 2 has a round in which neither its target nor its source is 2
@@ -143,6 +145,7 @@ TEST(TrafficPlan, BisectionPairsTheHalvesTwoWays) {
     for (const auto& [a, b] : partner) EXPECT_EQ(partner[b], a) << "both ways";
     expect_sound_round(plan, k);
   }
+  EXPECT_EQ(plan.flow_count(2), 0u);
   for (int r = 0; r < 6; ++r)
     EXPECT_NE(plan.flows_from(r, 0).front().server, plan.flows_from(r, 1).front().server);
   EXPECT_EQ(TrafficPlan::make(TrafficKind::kBisection, 2, 0).rounds(), 1u);
