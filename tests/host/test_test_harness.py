@@ -40,10 +40,10 @@ def test_a_phase_within_budget_and_margin_passes_and_one_beyond_fails(tmp_path):
     proc, failed = judged(tmp_path, budget, phases_file(tmp_path, deps=900, build=249, lo=131))
     assert proc.returncode == 12 and failed == {"lo"}, proc.stdout + proc.stderr
     # the margin is 25 % of the budget, and never less than 30 s: 250 and 130 are the limits
-    assert re.search(r"^lo\s+131\s+100\s+130\s+OVER BUDGET$", proc.stdout, re.M), proc.stdout
-    assert re.search(r"^build\s+249\s+200\s+250\s+ok$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^lo\s+131\s+100\s+-\s+130\s+OVER BUDGET$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^build\s+249\s+200\s+-\s+250\s+ok$", proc.stdout, re.M), proc.stdout
     # installing packages waits on a mirror: shown, never judged
-    assert re.search(r"^dependencies\s+900\s+-\s+-\s+not judged$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^dependencies\s+900\s+-\s+-\s+-\s+not judged$", proc.stdout, re.M), proc.stdout
     proc, failed = judged(tmp_path, budget, phases_file(tmp_path, build=250, lo=130))
     assert proc.returncode == 0 and not failed, proc.stdout + proc.stderr
 
@@ -63,7 +63,7 @@ def test_a_phase_beside_the_others_is_judged_on_its_own_and_left_out_of_the_tota
     budget.write_text(json.dumps(doc))
     proc, failed = judged(tmp_path, budget, phases_file(tmp_path, a=280, b=200, host=120))
     assert proc.returncode == 0 and not failed, proc.stdout  # 480 s in the total, not 600
-    assert re.search(r"^host \(beside\)\s+120\s+100\s+130\s+ok$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^host \(beside\)\s+120\s+100\s+-\s+130\s+ok$", proc.stdout, re.M), proc.stdout
     assert re.search(r"^total \(judged phases\)\s+480\s", proc.stdout, re.M), proc.stdout
     proc, failed = judged(tmp_path, budget, phases_file(tmp_path, a=280, b=200, host=131))
     assert proc.returncode == 12 and failed == {"host"}, proc.stdout
@@ -131,8 +131,8 @@ def test_a_phase_while_other_work_ran_is_shown_not_judged_and_so_is_the_total(tm
     phases.write_text("build\t150\t3.0\nlo\t400\t380.5\n")
     proc, failed = judged(tmp_path, budget, phases)
     assert proc.returncode == 0 and not failed, proc.stdout + proc.stderr
-    assert re.search(r"^lo\s+400\s+100\s+130\s+not judged \(machine busy\)$", proc.stdout, re.M)
-    assert re.search(r"^build\s+150\s+200\s+250\s+ok$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^lo\s+400\s+100\s+-\s+130\s+not judged \(machine busy\)$", proc.stdout, re.M)
+    assert re.search(r"^build\s+150\s+200\s+-\s+250\s+ok$", proc.stdout, re.M), proc.stdout
     assert re.search(r"^total \(judged phases\).*not judged \(machine busy\)$", proc.stdout, re.M)
 
 
@@ -146,11 +146,11 @@ def test_a_short_phase_is_judged_over_the_shortest_margin_not_its_own_second(tmp
     phases.write_text("unit\t1\t0.2\nlo\t90\t0.0\n")
     proc, failed = judged(tmp_path, budget, phases)
     assert proc.returncode == 0 and not failed, proc.stdout + proc.stderr
-    assert re.search(r"^unit\s+1\s+5\s+35\s+ok$", proc.stdout, re.M), proc.stdout
-    assert re.search(r"^total \(judged phases\)\s+91\s+500\s+550\s+ok$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^unit\s+1\s+5\s+-\s+35\s+ok$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^total \(judged phases\)\s+91\s+500\s+-\s+550\s+ok$", proc.stdout, re.M), proc.stdout
     phases.write_text("unit\t1\t5.0\nlo\t90\t0.0\n")
     proc, failed = judged(tmp_path, budget, phases)
-    assert re.search(r"^unit\s+1\s+5\s+35\s+not judged \(machine busy\)$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^unit\s+1\s+5\s+-\s+35\s+not judged \(machine busy\)$", proc.stdout, re.M), proc.stdout
 
 
 def test_the_sample_counts_a_spinner_outside_the_tree_as_other_work(tmp_path):
@@ -234,3 +234,118 @@ def test_a_verdict_not_judged_is_skipped_and_the_summary_counts_tests_alone(tmp_
                                             "2 passed, 0 failed"], proc.stdout
     proc = run_tool("test_summary", stages, tests, "--budget", tmp_path / "missing.xml")
     assert proc.returncode == 1 and "phase budget: no report" in proc.stdout
+
+
+def budget_with_probes(tmp_path, **phases):
+    """A budget whose phases (KEY=(seconds, probe_ms)) say how fast the probe ran when measured."""
+    path = budget_file(tmp_path, **{k: s for k, (s, _) in phases.items()})
+    doc = json.loads(path.read_text())
+    for key, (_, probe_ms) in phases.items():
+        doc["phases"][key]["probe_ms"] = probe_ms
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_a_phase_on_a_machine_the_probe_found_slower_is_judged_against_a_limit_scaled_by_it(tmp_path):
+    """The same tree's test command took 2313 s on a CI machine where it had taken 1548 s, every
+    phase 1.3-1.7x slower, no other work on it: the limit is scaled by how much slower the
+    machine ran the fixed probe (its median over the phase, against the budget's)."""
+    budget = budget_with_probes(tmp_path, build=(120, 5.0), lo=(300, 6.0))
+    phases = tmp_path / "phases.tsv"
+    phases.write_text("build\t193\t0\t5.0\nlo\t360\t0\t6.0\n")  # as fast as the budget's machine
+    proc, failed = judged(tmp_path, budget, phases)
+    assert proc.returncode == 12 and failed == {"build", "total"}, proc.stdout + proc.stderr
+    assert re.search(r"^build\s+193\s+120\s+1\.00x\s+150\s+OVER BUDGET$", proc.stdout, re.M), proc.stdout
+    phases.write_text("build\t193\t0\t8.0\nlo\t360\t0\t6.0\n")  # its probe 1.6x slower over the build
+    proc, failed = judged(tmp_path, budget, phases)
+    assert proc.returncode == 0 and not failed, proc.stdout + proc.stderr
+    assert re.search(r"^build\s+193\s+120\s+1\.60x\s+240\s+ok$", proc.stdout, re.M), proc.stdout
+    # the total's limit scales by its phases' slowdowns weighted by their budgets:
+    # (120 x 1.6 + 300 x 1) / 420 = 1.171x of 550 s (500 plus 10 %)
+    assert re.search(r"^total \(judged phases\)\s+553\s+500\s+1\.17x\s+644\s+ok$", proc.stdout, re.M), proc.stdout
+    phases.write_text("build\t241\t0\t8.0\nlo\t360\t0\t6.0\n")  # past 1.6 x 150 s
+    proc, failed = judged(tmp_path, budget, phases)
+    assert failed == {"build"}, proc.stdout
+    report = ET.parse(tmp_path / "budget.xml").getroot()
+    message = next(c for c in report.iter("testcase") if c.get("name") == "build").find("failure").get("message")
+    assert "(240 s, on a machine 1.60x slower than the budget's)" in message, message
+
+
+def test_a_faster_machine_never_shortens_a_limit_and_a_phase_without_figures_is_not_scaled(tmp_path):
+    """A faster probe is 1x (a wait does not get shorter); without the budget's probe_ms or the
+    run's median the limit is the plain one and the column says so."""
+    budget = budget_with_probes(tmp_path, build=(120, 5.0))
+    doc = json.loads(budget.read_text())
+    doc["phases"]["lo"] = {"title": "lo", "seconds": 300}
+    budget.write_text(json.dumps(doc))
+    phases = tmp_path / "phases.tsv"
+    phases.write_text("build\t140\t0\t2.5\nlo\t380\t0\t9.0\n")
+    proc, failed = judged(tmp_path, budget, phases)
+    assert proc.returncode == 12 and failed == {"lo"}, proc.stdout + proc.stderr
+    assert re.search(r"^build\s+140\s+120\s+1\.00x\s+150\s+ok$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^lo\s+380\s+300\s+-\s+375\s+OVER BUDGET$", proc.stdout, re.M), proc.stdout
+    phases.write_text("build\t140\t0\t-\nlo\t370\t0\t9.0\n")
+    proc, _ = judged(tmp_path, budget, phases)
+    assert re.search(r"^build\s+140\s+120\s+-\s+150\s+ok$", proc.stdout, re.M), proc.stdout
+
+
+def test_bad_probe_figures_in_the_budget_or_the_phases_are_refused(tmp_path):
+    budget = budget_with_probes(tmp_path, build=(120, 0))
+    proc = run_tool("phase_budget", budget, phases_file(tmp_path, build=1))
+    assert proc.returncode == 2 and "'probe_ms' is a positive number" in proc.stderr, proc.stderr
+    budget = budget_with_probes(tmp_path, build=(120, 5.0))
+    for line in ("build\t100\t0\tnan\n", "build\t100\t0\t-3\n", "build\t100\t0\t5\t7\n", "build\t100\t0\tfast\n"):
+        (tmp_path / "bad.tsv").write_text(line)
+        proc = run_tool("phase_budget", budget, tmp_path / "bad.tsv")
+        assert proc.returncode == 2 and "line 1: not 'KEY<TAB>SECONDS" in proc.stderr, (line, proc.stderr)
+
+
+def test_the_probe_times_its_work_until_its_parent_ends_and_the_median_covers_a_window(tmp_path):
+    """machine_speed probe FILE: a line per probe while the process that started it lives (here
+    a shell that waits for a file to appear; then the probe must end too)."""
+    import subprocess
+
+    from conftest import tool_command
+
+    probes, go = tmp_path / "probes.txt", tmp_path / "go"
+    command = " ".join(str(x) for x in tool_command("machine_speed", "probe", probes, "--interval", "0.05"))
+    parent = subprocess.Popen(["sh", "-c", f"{command} & while [ ! -e {go} ]; do sleep 0.05; done"])
+    try:
+        for _ in range(600):  # until three probes are written, however slow the machine
+            if probes.exists() and probes.read_text().count("\n") >= 3:
+                break
+            subprocess.run(["sleep", "0.05"])
+        go.touch()
+        parent.wait(timeout=60)
+    finally:
+        parent.kill()
+    lines = probes.read_text().splitlines()
+    assert len(lines) >= 3, lines
+    for _ in range(600):  # the orphaned probe notices within one interval
+        if subprocess.run(["pgrep", "-f", f"machine_speed probe {probes}"], capture_output=True).returncode:
+            break
+        subprocess.run(["sleep", "0.05"])
+    else:
+        raise AssertionError("the probe outlived the process that started it")
+    figures = [tuple(float(x) for x in line.split()) for line in probes.read_text().splitlines()]
+    assert all(ms > 0 for _, ms in figures) and figures == sorted(figures, key=lambda f: f[0]), figures
+
+
+def test_the_median_is_of_the_probes_inside_the_window_and_bad_probe_files_are_refused(tmp_path):
+    probes = tmp_path / "probes.txt"
+    probes.write_text("100.0 5.0\n101.0 9.0\n102.0 6.0\n103.0 7.0\n104.0 50.0\n105.0 1")  # the last cut short
+    median = lambda a, b: run_tool("machine_speed", "median", probes, a, b)  # noqa: E731
+    assert median(101, 103).stdout.strip() == "7.000"
+    assert median(100, 105).stdout.strip() == "7.000"  # 5 6 7 9 50 (with the cut line read: 6.5)
+    assert median(200, 300).stdout.strip() == "-"
+    for text in ("100.0 five\n", "100.0 5.0 6.0\n", "100.0 -1\n", "nan 5\n"):
+        probes.write_text(text)
+        proc = median(0, 1000)
+        assert proc.returncode == 2 and "line 1: not 'EPOCH_SECONDS PROBE_MS'" in proc.stderr, (text, proc.stderr)
+    probes.write_bytes(b"1.0 5.0\n" * ((4 << 20) // 8 + 1))
+    proc = median(0, 1000)
+    assert proc.returncode == 2 and "not a probe file" in proc.stderr, proc.stderr
+    proc = run_tool("machine_speed", "median", tmp_path / "missing.txt", 0, 1)
+    assert proc.returncode == 2 and "missing.txt" in proc.stderr
+    proc = run_tool("machine_speed", "median", probes, "soon", 1)
+    assert proc.returncode == 2 and "usage" in proc.stderr

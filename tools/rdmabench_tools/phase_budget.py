@@ -6,7 +6,7 @@ written in the budget file, not drift.
 Usage: tools/lib/run-module phase_budget BUDGET.json PHASES.tsv [--junit FILE]
        tools/lib/run-module phase_budget sample ROOT_PID STATE (prints "BUSY OWN WANTED": seconds, see below;
                                                                STATE: a file it keeps between samples)
-PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS[<TAB>OTHER]", OTHER the CPU seconds
+PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS[<TAB>OTHER[<TAB>PROBE_MS]]", OTHER the CPU seconds
 that work outside the test command used meanwhile (busy CPU in /proc/stat, steal included,
 less what ROOT_PID's process tree used), or wanted: a niced busy loop beside a build that
 fills both cores runs little (under 15 % of a core) but is runnable the whole time, so a loaded
@@ -23,6 +23,13 @@ file marks "judged": false (installing packages, which waits on a mirror) are sh
 Phases it marks "beside": true ran in a lane beside the others (the host tests beside a guest):
 each is judged against its own budget, and left out of the total, which the main line's wait for
 the lane is part of.
+
+A budget is also a machine's as fast as the one it was measured on: PROBE_MS is the median time
+of the fixed piece of work tools/rdmabench_tools/machine_speed.py timed over the phase, and where
+the budget gives the phase's "probe_ms" (that median in the run the budget came from), a phase
+whose probe ran slower has its limit scaled by how much (the table's "machine" column: 1.40x is
+a machine 40 % slower; never below 1x, since a faster machine does not shorten a wait), and the
+total by its phases' budgets so scaled.
 
 exit status: 0 every phase within its budget, 12 a phase over it, 2 bad input.
 """
@@ -53,6 +60,7 @@ class Verdict:
     over: bool
     busy: bool = False
     beside: bool = False
+    slower: float | None = None  # how much slower the machine ran than the budget's (machine_speed)
 
 
 def load_budget(path):
@@ -69,13 +77,15 @@ def load_budget(path):
                 raise ValueError(f"phase {key} needs a title and a positive 'seconds'")
             if not isinstance(p.get("beside", False), bool):
                 raise ValueError(f"phase {key}: 'beside' is true or false")
+            if "probe_ms" in p and not (isinstance(p["probe_ms"], (int, float)) and p["probe_ms"] > 0):
+                raise ValueError(f"phase {key}: 'probe_ms' is a positive number")
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise BudgetError(f"{path}: not a phase budget ({e})") from e
     return doc
 
 
 def load_phases(path):
-    """[(key, seconds, other_cpu_seconds)] in the order the phases ran."""
+    """[(key, seconds, other_cpu_seconds, probe_ms or None)] in the order the phases ran."""
     try:
         lines = Path(path).read_text().splitlines()
     except OSError as e:
@@ -84,11 +94,15 @@ def load_phases(path):
     for n, line in enumerate(lines, 1):
         fields = line.split("\t")
         try:
-            if len(fields) not in (2, 3) or float(fields[1]) < 0 or float(fields[-1]) != float(fields[-1]):
+            figures = [float(x) for x in fields[1:3]]
+            probe = None if len(fields) < 4 or fields[3] == "-" else float(fields[3])
+            if (len(fields) not in (2, 3, 4) or figures[0] < 0 or any(x != x for x in figures)
+                    or (probe is not None and not 0 < probe < 1e6)):
                 raise ValueError
         except ValueError:
-            raise BudgetError(f"{path}, line {n}: not 'KEY<TAB>SECONDS[<TAB>OTHER]': {line[:80]!r}") from None
-        out.append((fields[0], float(fields[1]), float(fields[2]) if len(fields) == 3 else 0.0))
+            raise BudgetError(f"{path}, line {n}: not 'KEY<TAB>SECONDS[<TAB>OTHER[<TAB>PROBE_MS]]': "
+                              f"{line[:80]!r}") from None
+        out.append((fields[0], figures[0], figures[1] if len(figures) == 2 else 0.0, probe))
     return out
 
 
@@ -176,28 +190,46 @@ def judge(budget, phases):
     """A verdict per phase that ran, then one for the judged phases together ("total")."""
     margin, floor = budget["margin_percent"] / 100, budget["margin_min_seconds"]
     verdicts = []
-    for key, seconds, other in phases:
+    for key, seconds, other, probe in phases:
         entry = budget["phases"].get(key)
         if entry is None:
             raise BudgetError(f"phase '{key}' ran but has no budget: add it to the budget file")
         if not entry.get("judged", True):
             verdicts.append(Verdict(key, entry["title"], seconds, None, None, False))
             continue
-        limit = entry["seconds"] + max(entry["seconds"] * margin, floor)
+        slower = machine_slower(entry, probe)
+        limit = (entry["seconds"] + max(entry["seconds"] * margin, floor)) * (slower or 1.0)
         # Other work is judged over the phase's time, and never over less than the shortest
         # margin: a second-long phase cannot be pushed past its limit by a fifth of a second
         # of other work (the sampling's own noise in a run of a quiet machine).
         busy = other > budget["busy_fraction"] * max(seconds, floor)
         verdicts.append(Verdict(key, entry["title"], seconds, entry["seconds"], limit,
-                                seconds > limit and not busy, busy, entry.get("beside", False)))
+                                seconds > limit and not busy, busy, entry.get("beside", False), slower))
     judged = [v for v in verdicts if v.budget is not None and not v.beside]
     if judged:
         took = sum(v.seconds for v in judged)
-        limit = budget["total_seconds"] * (1 + budget["total_margin_percent"] / 100)
+        slower = total_slower(judged)
+        limit = budget["total_seconds"] * (1 + budget["total_margin_percent"] / 100) * (slower or 1.0)
         busy = any(v.busy for v in judged)
         verdicts.append(Verdict("total", "total (judged phases)", took, budget["total_seconds"], limit,
-                                took > limit and not busy, busy))
+                                took > limit and not busy, busy, slower=slower))
     return verdicts
+
+
+def machine_slower(entry, probe_ms):
+    """How much slower the machine ran the probe over the phase than in the run its budget came
+    from (at least 1), or None when either figure is missing."""
+    if probe_ms is None or "probe_ms" not in entry:
+        return None
+    return max(1.0, probe_ms / entry["probe_ms"])
+
+
+def total_slower(judged):
+    """The judged phases' slowdown weighted by their budgets (a phase without one counts as 1x),
+    or None when no phase had one."""
+    if all(v.slower is None for v in judged):
+        return None
+    return sum(v.budget * (v.slower or 1.0) for v in judged) / sum(v.budget for v in judged)
 
 
 def verdict_text(v):
@@ -209,15 +241,17 @@ def verdict_text(v):
 
 
 def table(verdicts, budget):
-    head = ("phase", "took [s]", "budget [s]", "fails above [s]", "verdict")
+    head = ("phase", "took [s]", "budget [s]", "machine", "fails above [s]", "verdict")
     rows = [(v.title + (" (beside)" if v.beside else ""), f"{v.seconds:.0f}", "-" if v.budget is None else f"{v.budget:.0f}",
+             "-" if v.slower is None else f"{v.slower:.2f}x",
              "-" if v.limit is None else f"{v.limit:.0f}",
              verdict_text(v)) for v in verdicts]
     lines = [text_table.render(head, rows)]
     lines.append(f"a phase fails above its budget plus {budget['margin_percent']:g} % (at least "
                  f"{budget['margin_min_seconds']:g} s), the total above {budget['total_seconds']:g} s "
-                 f"plus {budget['total_margin_percent']:g} % (phases run beside others: outside the total); "
-                 f"the budget: tests/phase-budget.json")
+                 f"plus {budget['total_margin_percent']:g} % (phases run beside others: outside the total), "
+                 "each limit times how much slower the machine ran (\"machine\": the probe's time over "
+                 "the budget's, never below 1x; lower is faster); the budget: tests/phase-budget.json")
     return "\n".join(lines)
 
 
@@ -236,8 +270,9 @@ def write_junit(path, verdicts):
             ET.SubElement(case, "skipped", message=f"{v.title}: not judged, other work used the "
                           "machine meanwhile")
         if v.over:
+            scaled = "" if v.slower is None else f", on a machine {v.slower:.2f}x slower than the budget's"
             ET.SubElement(case, "failure", message=f"{v.title}: {v.seconds:.0f} s, over its budget of "
-                          f"{v.budget:.0f} s plus the margin ({v.limit:.0f} s)")
+                          f"{v.budget:.0f} s plus the margin ({v.limit:.0f} s{scaled})")
     tree = ET.ElementTree(suite)
     ET.indent(tree)
     tree.write(path, encoding="utf-8", xml_declaration=True)
