@@ -4,7 +4,8 @@ node (a value of another type, a negative or huge number, NaN, a string that is 
 nesting thousands deep, a cut), read as tools/compare and tools/plot read them. A reader's own
 error (ResultsError, MeshError, SearchError: a one-line reason and an exit code) is the answer
 to bad input; any other exception is a finding, written to the artifacts folder with its
-traceback, and the exit status is 1.
+traceback, and the exit status is 1. Beside them, the test command's machine probe file
+(tools/rdmabench_tools/machine_speed.py), changed byte by byte, as the phase budget reads it.
 
 Usage: PYTHONPATH=tools python3 tests/fuzz/tools_json_fuzzer.py [--seconds S] [--seed N]
            [--artifacts DIR]"""
@@ -18,6 +19,7 @@ import time
 import traceback
 from pathlib import Path
 
+from rdmabench_tools import machine_speed as ms
 from rdmabench_tools import mesh_figures as mf
 from rdmabench_tools import rdmabench_results as rr
 from rdmabench_tools import search_figures as sef
@@ -25,7 +27,8 @@ from rdmabench_tools.report_kind import report_kind
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "host" / "fixtures"
-EXPECTED = (rr.ResultsError, mf.MeshError, sef.SearchError)
+EXPECTED = (rr.ResultsError, mf.MeshError, sef.SearchError, ms.ProbeFileError)
+PROBE_SEED = b"1795808288.468 6.166\n1795808288.675 5.898\n1795808289.292 3.984\n"
 ODD_VALUES = [None, True, -1, -1e300, 1e300, 0, "", "x" * 300, [], {}, [[[]]], float("nan"),
               float("inf"), 2 ** 70, "\u00e9", {"name": 5}]
 
@@ -92,7 +95,11 @@ def deterministic_baseline():
 
 
 def read_as_the_tools_do(path):
-    """As tools/plot tells the kinds apart and reads each (tools/compare: rr.load alone)."""
+    """As tools/plot tells the kinds apart and reads each (tools/compare: rr.load alone); a
+    probe file as the phase budget's median reads it."""
+    if path.endswith(".txt"):
+        ms.median_between(ms.read_probes(path), 0, 2e9)
+        return
     kind = report_kind(path)
     if kind == "mesh":
         mf.load_mesh(path)
@@ -128,10 +135,13 @@ def main(argv):
     rng, corpus = random.Random(args.seed), seeds()
     end, runs, findings = time.monotonic() + args.seconds, 0, 0
     with tempfile.TemporaryDirectory() as scratch:
-        path = str(Path(scratch) / "input.json")
+        json_path, probe_path = str(Path(scratch) / "input.json"), str(Path(scratch) / "probe.txt")
         while time.monotonic() < end:
-            seed = rng.choice(corpus)
-            data = mutate_node(seed, rng) if rng.random() < 0.5 else mutate_bytes(seed, rng)
+            if rng.random() < 0.1:
+                data, path = mutate_bytes(PROBE_SEED, rng), probe_path
+            else:
+                seed, path = rng.choice(corpus), json_path
+                data = mutate_node(seed, rng) if rng.random() < 0.5 else mutate_bytes(seed, rng)
             found = one_case(data, path)
             runs += 1
             if found:
