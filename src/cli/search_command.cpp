@@ -137,7 +137,7 @@ nlohmann::json settings_of(const SearchRequest& r) {
           {"seed", r.seed}};
 }
 
-// Written whole (a state file read back, a report a tool reads): PATH.tmp, then renamed.
+// Written whole (a state file read back, a report a tool reads): a temporary beside it, renamed.
 void write_json(const std::string& path, const nlohmann::json& j, const std::string& option) {
   write_file_atomically(path, j.dump(1) + "\n", option);
 }

@@ -36,6 +36,12 @@ std::span<const ExitCodeInfo> exit_code_table() {
   return kTable;
 }
 
+bool is_exit_code(long long code) {
+  for (const ExitCodeInfo& info : kTable)
+    if (static_cast<long long>(info.code) == code) return true;
+  return false;
+}
+
 std::string exit_status_help() {
   std::string text = "Exit status (the same for every rdmabench command and tool):\n";
   for (const ExitCodeInfo& e : kTable) {

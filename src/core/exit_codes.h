@@ -18,6 +18,9 @@ struct ExitCodeInfo {
 // Every code, in order.
 std::span<const ExitCodeInfo> exit_code_table();
 
+// Whether `code` is one of the table's (a peer's or a file's exit code is checked with it).
+bool is_exit_code(long long code);
+
 // The table as --help prints it, under the heading "Exit status".
 std::string exit_status_help();
 

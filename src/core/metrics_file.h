@@ -1,5 +1,5 @@
 // --metrics FILE of run, mesh and doctor: the families (openmetrics.h) written whole
-// (output_file.h), with one rule for what a failed write does to the exit status.
+// (output_file.h), with its one rule for what a failed write does to the exit status.
 #pragma once
 
 #include <ostream>
@@ -11,10 +11,9 @@
 
 namespace rdmabench {
 
-// Writes `families` to `path` and says so on `log` ("<who>: metrics written to PATH"). When
-// the file cannot be written, says why on `log` and returns kRuntime if `code` was 0 (the
-// check's own results stand; a monitoring system would otherwise read a stale file as fresh);
-// otherwise returns `code`.
+// Writes `families` to `path` by write_output_file's rule (output_file.h): said on `log`; a
+// file that cannot be written turns a clean `code` into kRuntime (a monitoring system would
+// otherwise read a stale file as fresh).
 int write_metrics_file(const std::string& path, const std::vector<MetricFamily>& families, int code,
                        std::ostream& log, std::string_view who);
 

@@ -1,10 +1,12 @@
 #include "core/output_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -23,12 +25,36 @@ void check_writable(const std::string& path, const std::string& option) {
     throw Error(ExitCode::kUsage, option + " " + printable(path) + ": cannot write there");
 }
 
+namespace {
+
+// The descriptor of a new temporary beside `path`, its name in `name`.
+int make_temporary(const std::string& path, std::string& name, const std::string& option) {
+  name = path + ".XXXXXX";
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  const std::string named = option + " " + printable(path) + " (a temporary beside it)";
+  if (fd < 0) throw SystemError("mkostemp", errno, named, ExitCode::kRuntime);
+  if (::fchmod(fd, 0644) != 0) {
+    const int err = errno;
+    ::close(fd);
+    ::unlink(name.c_str());
+    throw SystemError("fchmod", err, named, ExitCode::kRuntime);
+  }
+  return fd;
+}
+
+}  // namespace
+
+std::string temporary_beside(const std::string& path, const std::string& option) {
+  std::string name;
+  ::close(make_temporary(path, name, option));
+  return name;
+}
+
 void write_file_atomically(const std::string& path, std::string_view text,
                            const std::string& option) {
-  const std::string tmp = path + ".tmp";
+  std::string tmp;
+  const int fd = make_temporary(path, tmp, option);
   const std::string named = option + " " + printable(tmp);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw SystemError("open", errno, named, ExitCode::kRuntime);
   size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -52,6 +78,18 @@ void write_file_atomically(const std::string& path, std::string_view text,
     ::unlink(tmp.c_str());
     throw SystemError("rename", err, named + " -> " + printable(path), ExitCode::kRuntime);
   }
+}
+
+int write_output_file(const std::string& path, std::string_view text, const std::string& option,
+                      int code, std::ostream& log, std::string_view who) {
+  try {
+    write_file_atomically(path, text, option);
+  } catch (const Error& e) {
+    log << who << ": " << e.what() << "\n";
+    return code != 0 ? code : static_cast<int>(ExitCode::kRuntime);
+  }
+  log << who << ": wrote " << printable(path) << "\n";
+  return code;
 }
 
 }  // namespace rdmabench

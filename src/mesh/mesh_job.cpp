@@ -22,6 +22,7 @@
 #include "host/host_info.h"
 #include "mesh/device_choice.h"
 #include "mesh/host_identity.h"
+#include "mesh/identity_check.h"
 #include "mesh/matrix_sink.h"
 #include "mesh/mesh_metrics.h"
 #include "mesh/mesh_report.h"
@@ -40,6 +41,9 @@ namespace rdmabench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// What of a failed rank's error the others print.
+constexpr size_t kRankErrorExcerpt = 400;
 
 // A host's k-th rank takes the k-th item of a per-host list; one item serves every rank.
 std::string for_local_rank(const std::vector<std::string>& list, int local_rank,
@@ -125,14 +129,16 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
 // Every rank's identity, by rank; throws the first rank's failure on every rank.
 nlohmann::json meet(const MpiWorld& world, const nlohmann::json& mine) {
   nlohmann::json hosts = nlohmann::json::array();
-  for (const std::string& text : world.all_gather(mine.dump()))
+  for (const std::string& text : world.all_gather(mine.dump())) {
     hosts.push_back(
         parse_bounded_json(text, kMessageBounds, ExitCode::kConnection, "mesh: a rank's identity"));
+    check_identity(hosts.back(), hosts.size() - 1);
+  }
   for (const auto& h : hosts)
     if (h.contains("error"))
-      throw Error(
-          static_cast<ExitCode>(h["exit_code"].get<int>()),
-          "rank " + std::to_string(h["rank"].get<int>()) + ": " + h["error"].get<std::string>());
+      throw Error(static_cast<ExitCode>(h["exit_code"].get<int>()),
+                  "rank " + std::to_string(h["rank"].get<int>()) + ": " +
+                      printable(h["error"].get<std::string>(), Keep::kUtf8, kRankErrorExcerpt));
   return hosts;
 }
 
@@ -373,19 +379,6 @@ MeshJob settled(const MeshJob& job, const nlohmann::json& hosts) {
   return out;
 }
 
-// --out for a traffic mesh: the report whole, or a passing mesh exits kRuntime.
-int write_traffic_report(const std::string& path, const nlohmann::json& report, int code) {
-  try {
-    write_file_atomically(
-        path, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "--out");
-  } catch (const Error& e) {
-    std::cerr << "rdmabench mesh: " << e.what() << "\n";
-    return code == 0 ? static_cast<int>(ExitCode::kRuntime) : code;
-  }
-  std::cerr << "rdmabench mesh: wrote " << path << "\n";
-  return code;
-}
-
 // --traffic: the plan's rounds, the report printed and written at rank 0; every rank returns
 // the verdict's exit code.
 int traffic_mesh(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts,
@@ -402,7 +395,10 @@ int traffic_mesh(const MpiWorld& world, const MeshJob& job, const nlohmann::json
   if (world.rank() == 0) {
     print_traffic_report(report, std::cout);
     code = report["verdict"]["exit_code"].get<int>();
-    if (!job.out_file.empty()) code = write_traffic_report(job.out_file, report, code);
+    if (!job.out_file.empty())  // --out: the report whole, or a passing mesh exits kRuntime
+      code = write_output_file(
+          job.out_file, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+          "--out", code, std::cerr, "rdmabench mesh");
     code = write_mesh_metrics(job, report, code);
   }
   return world.broadcast(code, 0);

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/output_file.h"
+#include "core/printable_text.h"
 
 namespace rdmabench {
 
@@ -39,9 +41,12 @@ std::string MeshReportFile::matrices_folder(const std::string& path) {
 }
 
 MeshReportFile::MeshReportFile(std::string path, const nlohmann::json& report, size_t ranks)
-    : path_(std::move(path)), tmp_(path_ + ".tmp"), report_(report), ranks_(ranks) {
+    : path_(std::move(path)),
+      tmp_(temporary_beside(path_, "--out")),
+      report_(report),
+      ranks_(ranks) {
   out_.open(tmp_, std::ios::trunc);
-  if (!out_) throw Error(ExitCode::kUsage, "--out: cannot write " + tmp_);
+  if (!out_) throw Error(ExitCode::kUsage, "--out: cannot write " + printable(tmp_));
   if (!inline_matrices()) std::filesystem::create_directories(matrices_folder(path_));
   out_ << "{";
   for (const char* key : {"context", "hosts", "host_differences", "verdict"})
@@ -112,8 +117,13 @@ void MeshReportFile::finish() {
   out_.close();
   if (!out_ && failed_.empty()) failed_ = tmp_;
   if (!failed_.empty())
-    throw Error(ExitCode::kUsage, "--out: cannot write " + failed_ + " (is the disk full?)");
-  std::filesystem::rename(tmp_, path_);
+    throw Error(ExitCode::kUsage,
+                "--out: cannot write " + printable(failed_) + " (is the disk full?)");
+  std::error_code renamed;
+  std::filesystem::rename(tmp_, path_, renamed);
+  if (renamed)
+    throw Error(ExitCode::kUsage, "--out: cannot rename " + printable(tmp_) + " to " +
+                                      printable(path_) + ": " + renamed.message());
   finished_ = true;
 }
 

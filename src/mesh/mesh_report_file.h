@@ -2,7 +2,8 @@
 // (matrix_sink.h) and never held: JSON rows inside the report up to kInlineMatricesUpTo
 // ranks; beyond, each matrix a NumPy file (.npy, little-endian float32, N x N, row = client
 // rank) in a folder beside the report, which names it ({"npy": path relative to the report,
-// "dtype", "shape"}). Written to PATH.tmp and renamed into place once whole.
+// "dtype", "shape"}). Written to a temporary beside PATH (PATH.XXXXXX) and renamed into place once
+// whole.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +20,7 @@ inline constexpr size_t kInlineMatricesUpTo = 1024;
 class MeshReportFile : public MatrixSink {
  public:
   // `report`: reduce_mesh_report's, without matrices; every field but the benchmarks is
-  // written now. Throws Error(kUsage) when PATH.tmp cannot be made.
+  // written now. Throws Error when its temporary cannot be made.
   MeshReportFile(std::string path, const nlohmann::json& report, size_t ranks);
   ~MeshReportFile() override;  // an unfinished file is removed
   MeshReportFile(const MeshReportFile&) = delete;

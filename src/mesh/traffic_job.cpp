@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "mesh/flow_measurement.h"
+#include "mesh/server_slots.h"
 #include "mesh/traffic_report.h"
 #include "mesh/traffic_rows.h"
 #include "mesh/traffic_verdict.h"
@@ -85,17 +86,6 @@ nlohmann::json report_of(const MeshJob& job, const TrafficPlan& plan, const nloh
 }
 
 }  // namespace
-
-uint16_t slot_port(const nlohmann::json& server, int slot) {
-  const auto port = server.value("port", int64_t{0});
-  const auto stride = server.value("slot_stride", int64_t{1});
-  const int64_t at = port + slot * stride;
-  if (port < 1 || stride < 1 || at > 65535)
-    throw Error(ExitCode::kConnection, "rank " + std::to_string(server.value("rank", -1)) +
-                                           "'s identity puts its server slot " +
-                                           std::to_string(slot) + " beyond port 65535");
-  return static_cast<uint16_t>(at);
-}
 
 nlohmann::json run_traffic(const MpiWorld& world, const MeshJob& job, const TrafficPlan& plan,
                            const nlohmann::json& hosts, nlohmann::json context, std::ostream& log) {

@@ -13,10 +13,6 @@
 
 namespace rdmabench {
 
-// The port of `server`'s slot `slot`, from its identity (port, slot_stride); Error(kConnection)
-// when the identity's figures put it beyond 65535.
-uint16_t slot_port(const nlohmann::json& server, int slot);
-
 // Runs the plan's rounds for the job's benchmark (--repetitions times), gathers every rank's
 // flows at rank 0 a few ranks at a time, and judges the hosts. Rank 0 returns the report
 // (context, hosts, an empty benchmarks list, the traffic section, the verdict); the other

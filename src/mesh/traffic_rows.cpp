@@ -26,12 +26,6 @@ constexpr double kMostBytesPerSecond = 1e12;
   throw Error(ExitCode::kConnection, "rank " + std::to_string(rank) + "'s flows: " + what);
 }
 
-bool known_exit_code(int code) {
-  for (const ExitCodeInfo& info : exit_code_table())
-    if (static_cast<int>(info.code) == code) return true;
-  return false;
-}
-
 FlowRow checked_row(const nlohmann::json& r, int rank, const TrafficPlan& plan,
                     uint32_t repetitions) {
   if (!r.is_array() || r.size() != 5 || !r[0].is_number_unsigned() || !r[1].is_number_integer() ||
@@ -53,7 +47,7 @@ FlowRow checked_row(const nlohmann::json& r, int rank, const TrafficPlan& plan,
       row.bytes_per_second > kMostBytesPerSecond)
     refuse(rank, "a bytes per second that no run measures");
   const int64_t code = r[3].get<int64_t>();
-  if (code < 0 || code > 255 || !known_exit_code(static_cast<int>(code)))
+  if (!is_exit_code(code))
     refuse(rank, "exit code " + std::to_string(code) + " is not in the table");
   row.exit_code = static_cast<int>(code);
   row.error = peer_excerpt(r[4].get<std::string>(), kErrorExcerpt);

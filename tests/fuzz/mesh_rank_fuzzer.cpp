@@ -3,7 +3,9 @@
 // flagged pairs, its failed pairs, its counter names or a matrix row, then the report made and
 // written from them, and its --metrics text; or rank 0's copy of --topology or --pairs, which every
 // rank parses; or, under --traffic, a rank's flows (traffic_rows.h), judged, reported and
-// printed. The first byte picks the step (0xff: the flows); the rest are the forged rank's bytes.
+// printed; or a rank's identity as every rank meets it (identity_check.h), then read as the job
+// reads a server's. The first byte picks the step (0xff: the flows, 0xfe: the identity); the
+// rest are the forged rank's bytes.
 // An Error is the answer to bad input; any other exception, a crash or a sanitizer report is a
 // finding.
 //
@@ -14,15 +16,19 @@
 #include <sstream>
 #include <string>
 
+#include "core/bounded_json.h"
 #include "core/error.h"
 #include "core/openmetrics.h"
 #include "forging_report_ranks.h"
+#include "mesh/host_differences.h"
+#include "mesh/identity_check.h"
 #include "mesh/matrix_sink.h"
 #include "mesh/mesh_metrics.h"
 #include "mesh/mesh_reduction.h"
 #include "mesh/mesh_report.h"
 #include "mesh/report_ranks.h"
 #include "mesh/schedule.h"
+#include "mesh/server_slots.h"
 #include "mesh/topology.h"
 #include "mesh/traffic_report.h"
 #include "mesh/traffic_rows.h"
@@ -58,6 +64,19 @@ void forged_flows(const std::string& bytes) {
   (void)openmetrics_text(mesh_metrics(report, v.exit_code, 0));
 }
 
+// A rank's identity as the others meet it (mesh_job.cpp): parsed within the message bounds,
+// checked, then its server slots' ports and its doctor findings against another host's.
+void forged_identity(const std::string& bytes) {
+  const nlohmann::json id =
+      parse_bounded_json(bytes, kMessageBounds, ExitCode::kConnection, "fuzz");
+  check_identity(id, 1);
+  if (id.contains("error")) return;
+  const nlohmann::json hosts = {
+      {{"rank", 0}, {"hostname", "a"}, {"doctor", {{"port 1 MTU", "4096"}}}}, id};
+  (void)differing_hosts(hosts);
+  for (int slot = 0; slot < 64; ++slot) (void)slot_port(id, slot);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -69,6 +88,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::istringstream file(bytes);
     if (data[0] == 0xff) {
       forged_flows(bytes);
+      return 0;
+    }
+    if (data[0] == 0xfe) {
+      forged_identity(bytes);
       return 0;
     }
     switch (data[0] % 7) {

@@ -119,7 +119,7 @@ def test_prometheus_reads_what_the_run_measured(rdmabench, layout, server, prome
     assert f"machine type '{product}'" in proc.stderr, proc.stderr
     value_once_scraped(query, "rdmabench_run_exit_code", 8)
     value_once_scraped(query, "rdmabench_run_limits_held", 0)
-    assert not (textfile / "rdmabench.prom.tmp").exists()
+    assert sorted(p.name for p in textfile.iterdir()) == ["rdmabench.prom"]  # no temporary left
 
 
 def test_prometheus_reads_the_doctors_findings(rdmabench, prometheus):

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "core/error.h"
@@ -81,7 +82,25 @@ TEST(AtomicFile, ReplacesTheFileWholeAndLeavesNoTemporary) {
   write_file_atomically(file, "first\n", "--metrics");
   write_file_atomically(file, "second\n", "--metrics");
   EXPECT_EQ(contents(file), "second\n");
-  EXPECT_FALSE(std::filesystem::exists(dir / "x.prom.tmp"));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1) << "a temporary left";
+  EXPECT_EQ(std::filesystem::status(file).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms(0644));
+  std::filesystem::remove_all(dir);
+}
+
+// Before, the temporary was PATH.tmp, opened with O_TRUNC: a link left there by someone else
+// was followed, and the file it named overwritten; two writers of one path shared it.
+TEST(AtomicFile, ALinkAtTheOldTemporaryNameIsNeitherFollowedNorRemoved) {
+  const auto dir = std::filesystem::temp_directory_path() / "rdmabench-atomic-link-test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto victim = dir / "victim";
+  std::ofstream(victim) << "keep me\n";
+  std::filesystem::create_symlink(victim, dir / "x.prom.tmp");
+  write_file_atomically(dir / "x.prom", "metrics\n", "--metrics");
+  EXPECT_EQ(contents(victim), "keep me\n");
+  EXPECT_EQ(contents(dir / "x.prom"), "metrics\n");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "x.prom.tmp"));
   std::filesystem::remove_all(dir);
 }
 
@@ -91,8 +110,9 @@ TEST(AtomicFile, AFailureNamesTheCallTheOptionAndThePathPrintably) {
     FAIL() << "no error";
   } catch (const Error& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("open failed"), std::string::npos) << what;
-    EXPECT_NE(what.find("--metrics /nonexistent-dir/\\x1b[2Jx.prom.tmp"), std::string::npos)
+    EXPECT_NE(what.find("mkostemp failed"), std::string::npos) << what;
+    EXPECT_NE(what.find("--metrics /nonexistent-dir/\\x1b[2Jx.prom (a temporary beside it)"),
+              std::string::npos)
         << what;
     EXPECT_EQ(e.exit_code(), ExitCode::kRuntime);
   }
