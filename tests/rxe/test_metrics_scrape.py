@@ -83,6 +83,7 @@ def value_once_scraped(query, expr, expected):
         return len(seen) == 1 and float(seen[0]["value"][1]) == expected
 
     wait_for(scraped, lambda: f"{expr} = {expected} (Prometheus returned {seen})", 60)
+    print(f"Prometheus: {expr} -> {json.dumps(seen[0])}")  # shown under pytest -s
     return seen[0]
 
 
