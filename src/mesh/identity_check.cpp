@@ -12,8 +12,10 @@ namespace {
 
 // A host name, an address, a device or a fabric name fits in this (a DNS name: 253).
 constexpr size_t kMostNameBytes = 255;
-// A rank's own error text, and a doctor finding's key or value.
+// A doctor finding's key or value.
 constexpr size_t kMostTextBytes = 4096;
+// A failed rank's own error (printed as an excerpt; the whole identity is bounded at 1 MiB).
+constexpr size_t kMostErrorBytes = 1 << 16;
 // Doctor findings compared across hosts (host_differences.h): a few dozen in practice.
 constexpr size_t kMostDoctorFindings = 256;
 
@@ -26,6 +28,12 @@ bool printable_ascii(const std::string& text) {
   for (const char c : text)
     if (c < 0x20 || c > 0x7e) return false;
   return true;
+}
+
+// One line of text a terminal shows as it is: UTF-8 with nothing printable() would escape (a
+// vendor's firmware string may hold a non-ASCII character), and no newline or tab.
+bool printable_line(const std::string& text) {
+  return text.find_first_of("\n\t") == std::string::npos && printable(text) == text;
 }
 
 // A string field: present when `required`, at most `most` bytes of printable ASCII (or any
@@ -69,9 +77,9 @@ void check_doctor(const nlohmann::json& id, size_t position) {
     refuse_identity(position, "'doctor' is not an object of at most " +
                                   std::to_string(kMostDoctorFindings) + " findings");
   for (const auto& [key, value] : doctor.items()) {
-    if (key.size() > kMostTextBytes || !printable_ascii(key) || !value.is_string() ||
+    if (key.size() > kMostTextBytes || !printable_line(key) || !value.is_string() ||
         value.get_ref<const std::string&>().size() > kMostTextBytes ||
-        !printable_ascii(value.get_ref<const std::string&>()))
+        !printable_line(value.get_ref<const std::string&>()))
       refuse_identity(position, "a doctor finding is not a printable key and value: '" +
                                     peer_excerpt(key) + "'");
   }
@@ -86,7 +94,7 @@ void check_identity(const nlohmann::json& identity, size_t position) {
     refuse_identity(position,
                     "it says it is rank " + std::to_string(identity["rank"].get<long long>()));
   if (identity.contains("error")) {
-    check_text(identity, "error", position, true, kMostTextBytes, false);
+    check_text(identity, "error", position, true, kMostErrorBytes, false);
     check_integer(identity, "exit_code", position, true, 1, 255);
     if (!is_exit_code(identity["exit_code"].get<long long>()))
       refuse_identity(position, "its exit code is not in the table");

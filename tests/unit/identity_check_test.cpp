@@ -103,6 +103,14 @@ TEST(IdentityCheck, DoctorFindingsMustBePrintableTextAndFew) {
             std::string::npos);
   EXPECT_NE(identity_refusal(identity_with("doctor", {{"MTU\n", "4096"}})).find("doctor finding"),
             std::string::npos);
+  EXPECT_NE(identity_refusal(identity_with("doctor", {{"firmware", "1.0\x1b[2J"}}))
+                .find("doctor finding"),
+            std::string::npos);
+  EXPECT_NE(identity_refusal(identity_with("doctor", {{"firmware", "1.0\xc2\x9b"}}))
+                .find("doctor finding"),
+            std::string::npos);  // C1 CSI, which a terminal obeys
+  EXPECT_EQ(identity_refusal(identity_with("doctor", {{"firmware", "28.39 \xc2\xae"}})),
+            "");  // UTF-8
   nlohmann::json many = nlohmann::json::object();
   for (int i = 0; i < 257; ++i) many["k" + std::to_string(i)] = "v";
   EXPECT_NE(identity_refusal(identity_with("doctor", many)).find("at most 256"), std::string::npos);
