@@ -129,14 +129,14 @@ def process_table():
     return table
 
 
-def cpu_seconds_of_tree(root, table):
-    """CPU time of `root` and every live descendant (`table` from process_table)."""
+def cpu_seconds_of_tree(tree, table):
+    """CPU time of the processes of `tree` (tree_of; `table` from process_table)."""
+    return sum(table[pid][1] for pid in tree if pid in table) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_of(root, table):
+    """`root` and every live descendant (`table` from process_table)."""
     parent = {pid: ppid for pid, (ppid, _) in table.items()}
-    return sum(table[pid][1] for pid in tree_of(root, parent) if pid in table) / os.sysconf("SC_CLK_TCK")
-
-
-def tree_of(root, parent):
-    """`root` and every live descendant, from {pid: parent pid}."""
     tree, grew = {root}, True
     while grew:
         grew = False
@@ -147,13 +147,12 @@ def tree_of(root, parent):
     return tree
 
 
-def tasks_outside(root, table):
-    """{(tid, start time): nanoseconds run and waited to run} of every live task outside
-    `root`'s tree (/proc/PID/task/TID/stat's start time, its schedstat's first two figures;
-    `table` from process_table)."""
-    parent = {pid: ppid for pid, (ppid, _) in table.items()}
+def tasks_outside(tree, table):
+    """{(tid, start time): nanoseconds run and waited to run} of every live task outside `tree`
+    (/proc/PID/task/TID/stat's start time, its schedstat's first two figures; `table` from
+    process_table)."""
     out = {}
-    for pid in parent.keys() - tree_of(root, parent) - {os.getpid()}:
+    for pid in table.keys() - tree - {os.getpid()}:
         try:
             tasks = list(Path(f"/proc/{pid}/task").iterdir())
         except OSError:
@@ -168,8 +167,8 @@ def tasks_outside(root, table):
     return out
 
 
-def seconds_wanted_outside(root, table, state_path):
-    """What tasks outside `root`'s tree have run and waited to run, in seconds, summed since the
+def seconds_wanted_outside(tree, table, state_path):
+    """What tasks outside `tree` have run and waited to run, in seconds, summed since the
     first sample that wrote `state_path`: each live task's growth since the last sample (all of
     it for a task that started since). A task that ended since adds nothing more; one that both
     started and ended between two samples is missed (busy CPU counts what it ran)."""
@@ -178,7 +177,7 @@ def seconds_wanted_outside(root, table, state_path):
         before = json.loads(state.read_text())
     except (OSError, ValueError):
         before = {"total_ns": 0, "tasks": {}}
-    now = tasks_outside(root, table)
+    now = tasks_outside(tree, table)
     grown = sum(ns - before["tasks"].get(key, 0) for key, ns in now.items()
                 if ns >= before["tasks"].get(key, 0))
     total = before["total_ns"] + (grown if before["tasks"] else 0)
@@ -284,9 +283,10 @@ def main(argv):
             print("phase_budget: usage: tools/lib/run-module phase_budget sample ROOT_PID STATE",
                   file=sys.stderr)
             return EXIT_BAD_INPUT
-        root, processes = int(argv[1]), process_table()
-        print(f"{cpu_seconds_busy():.2f} {cpu_seconds_of_tree(root, processes):.2f} "
-              f"{seconds_wanted_outside(root, processes, argv[2]):.2f}")
+        processes = process_table()
+        tree = tree_of(int(argv[1]), processes)  # ROOT's process tree, found once a sample
+        print(f"{cpu_seconds_busy():.2f} {cpu_seconds_of_tree(tree, processes):.2f} "
+              f"{seconds_wanted_outside(tree, processes, argv[2]):.2f}")
         return EXIT_OK
     p = argparse.ArgumentParser(prog="phase_budget", description=__doc__.split("\n\n")[0])
     p.add_argument("budget")
