@@ -36,15 +36,22 @@ bool printable_line(const std::string& text) {
   return text.find_first_of("\n\t") == std::string::npos && printable(text) == text;
 }
 
+// The field's value, or nullptr when it is absent and not `required`.
+const nlohmann::json* field_of(const nlohmann::json& id, const char* field, size_t position,
+                               bool required) {
+  const auto it = id.find(field);
+  if (it != id.end()) return &*it;
+  if (required) refuse_identity(position, std::string("no '") + field + "'");
+  return nullptr;
+}
+
 // A string field: present when `required`, at most `most` bytes of printable ASCII (or any
 // text for a value only excerpted, `ascii` false).
 void check_text(const nlohmann::json& id, const char* field, size_t position, bool required,
                 size_t most = kMostNameBytes, bool ascii = true) {
-  if (!id.contains(field)) {
-    if (required) refuse_identity(position, std::string("no '") + field + "'");
-    return;
-  }
-  const auto& value = id[field];
+  const nlohmann::json* found = field_of(id, field, position, required);
+  if (found == nullptr) return;
+  const auto& value = *found;
   if (!value.is_string()) refuse_identity(position, std::string("'") + field + "' is not a string");
   const auto& text = value.get_ref<const std::string&>();
   if (text.size() > most)
@@ -58,11 +65,9 @@ void check_text(const nlohmann::json& id, const char* field, size_t position, bo
 // An integer field in [least, most]; absent is fine unless `required`.
 void check_integer(const nlohmann::json& id, const char* field, size_t position, bool required,
                    long long least, long long most) {
-  if (!id.contains(field)) {
-    if (required) refuse_identity(position, std::string("no '") + field + "'");
-    return;
-  }
-  const auto& value = id[field];
+  const nlohmann::json* found = field_of(id, field, position, required);
+  if (found == nullptr) return;
+  const auto& value = *found;
   if (!value.is_number_integer() ||
       (value.is_number_unsigned() && value.get<unsigned long long>() > 1ull << 62) ||
       value.get<long long>() < least || value.get<long long>() > most)
