@@ -26,6 +26,7 @@ struct SearchRequest {
   double budget_s = 1800;
   std::string space;
   unsigned repetitions = 3;
+  double min_effect = kDefaultMinEffect;
   SearchMethod method = SearchMethod::kGuided;
   uint32_t seed = 1;
   std::string state_file, out_file;
@@ -52,8 +53,11 @@ cxxopts::Options search_options() {
       "guest, on other hosts) and add what came out to the report",
       cxxopts::value<std::string>())("replay-label", "What the replay is called in the report",
                                      cxxopts::value<std::string>()->default_value("replay"))(
-      "repetitions", "Timed runs per point (its noise band)",
-      cxxopts::value<unsigned>()->default_value("3"))(
+      "min-effect",
+      "The smallest difference reported, in percent of the figure (beyond the noise too)",
+      cxxopts::value<double>()->default_value("2"))("repetitions",
+                                                    "Timed runs per point (its noise band)",
+                                                    cxxopts::value<unsigned>()->default_value("3"))(
       "iters", "Messages per QP per timed run (but at most 64 MiB a run over all its QPs)",
       cxxopts::value<uint64_t>()->default_value("2000"))(
       "warmup", "Messages before a point's timed runs",
@@ -121,6 +125,10 @@ SearchRequest request_of(const cxxopts::ParseResult& args) {
   if (method != "guided" && method != "random")
     throw Error(ExitCode::kUsage, "--method: guided or random");
   r.method = method == "guided" ? SearchMethod::kGuided : SearchMethod::kRandom;
+  const double min_effect = args["min-effect"].as<double>();
+  if (!(min_effect >= 0 && min_effect <= 100))
+    throw Error(ExitCode::kUsage, "--min-effect must be a percentage, 0..100");
+  r.min_effect = min_effect / 100;
   r.seed = args["seed"].as<uint32_t>();
   r.state_file = args["state"].as<std::string>();
   r.out_file = args["out"].as<std::string>();
@@ -131,6 +139,7 @@ nlohmann::json settings_of(const SearchRequest& r) {
   return {{"host", r.target.host},
           {"port", r.target.port},
           {"repetitions", r.repetitions},
+          {"min_effect", r.min_effect},
           {"iters", r.target.iterations},
           {"warmup", r.target.warmup},
           {"method", r.method == SearchMethod::kGuided ? "guided" : "random"},
@@ -181,7 +190,7 @@ void keep_state(const SearchRequest& r, const SearchSpace& space, const nlohmann
 int run_search_request(const SearchSpace& space, const SearchRequest& r) {
   const nlohmann::json settings = settings_of(r);
   ServeSearchTarget target(space, r.target);
-  MeasuredPoints measured(target, r.repetitions, r.budget_s);
+  MeasuredPoints measured(target, r.repetitions, r.budget_s, r.min_effect);
   keep_state(r, space, settings, measured);
   const SearchResult result = run_search(space, registered_rules(), measured, r.method, r.seed);
   write_json(r.state_file, search_state_json(space, measured, settings), "--state");

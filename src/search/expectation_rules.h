@@ -1,7 +1,8 @@
 // What the search expects of a healthy target: small registered rules, each with a name, a
 // sentence, and the figure it judges. A rule judges a line of points that differ only along
 // one dimension (its neighbours in order), or one point. A violation must lie beyond the
-// points' own noise, the band their repetitions span, never beyond a constant.
+// points' own noise (the band their repetitions span, and a multiple of the search's pooled
+// noise) and be at least the smallest effect the user cares about (--min-effect).
 //
 // Adding a rule: one line in expectation_rules.cpp.
 #pragma once
@@ -55,11 +56,23 @@ using MeasuredPoint = std::pair<Point, Observation>;
 // repetitions is about 1.7 standard deviations, so three of them are about five.
 inline constexpr double kNoiseMultiple = 3;
 
+// The smallest effect a violation may have (--min-effect): 2 % of the figure. In the
+// deterministic guest three times the pooled noise is about 0.3 %, smaller than a run's
+// start-up cost and than any difference a user asks about.
+inline constexpr double kDefaultMinEffect = 0.02;
+
+// What a difference must exceed besides the two points' bands, relative to the figure:
+// kNoiseMultiple times the search's pooled noise for it, and the smallest effect asked for.
+struct Threshold {
+  double noise = 0;
+  double min_effect = 0;
+  double relative() const noexcept;
+};
+
 // The rule's violations along a line of points in the order of its dimension (points that
-// failed to run or lack the figure are left out, and their neighbours compared past them);
-// `noise`: the search's pooled noise for the figure, relative to it.
+// failed to run or lack the figure are left out, and their neighbours compared past them).
 std::vector<Violation> judge_line(const Rule& rule, const std::vector<MeasuredPoint>& line,
-                                  double noise);
+                                  Threshold threshold);
 // A kZero rule at one point.
 std::optional<Violation> judge_point(const Rule& rule, const MeasuredPoint& point);
 

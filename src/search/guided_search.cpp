@@ -176,8 +176,8 @@ class GuidedSearch {
     const size_t hi = *space_.index_of(d.option, v.high.at(d.option));
     const size_t from = lo > 0 ? lo - 1 : 0, to = std::min(hi + 1, d.values.size() - 1);
     const std::vector<std::string> values(d.values.begin() + from, d.values.begin() + to + 1);
-    const auto finer =
-        judge_line(*v.rule, measure_line(measured_, v.low, d, values), measured_.noise(*v.rule));
+    const auto finer = judge_line(*v.rule, measure_line(measured_, v.low, d, values),
+                                  measured_.threshold(*v.rule));
     note(finer, generation);
     const auto inside = [&](const Violation& f) {
       const size_t a = *space_.index_of(d.option, f.low.at(d.option));
@@ -224,7 +224,8 @@ class GuidedSearch {
     const size_t from = step && lo > 0 ? lo - 1 : lo;
     const size_t to = step ? std::min(hi + 1, d.values.size() - 1) : hi;
     const std::vector<std::string> values(d.values.begin() + from, d.values.begin() + to + 1);
-    note(judge_line(*v.rule, measure_line(measured_, low, d, values), measured_.noise(*v.rule)), 1);
+    note(judge_line(*v.rule, measure_line(measured_, low, d, values), measured_.threshold(*v.rule)),
+         1);
   }
 
   const SearchSpace& space_;

@@ -39,7 +39,8 @@ std::vector<Violation> judge_measured_line(const std::vector<Rule>& rules, const
       for (const MeasuredPoint& p : line)
         if (auto v = judge_point(rule, p)) out.push_back(*v);
     } else if (rule.along == d.option) {
-      for (Violation& v : judge_line(rule, line, measured.noise(rule))) out.push_back(std::move(v));
+      for (Violation& v : judge_line(rule, line, measured.threshold(rule)))
+        out.push_back(std::move(v));
     }
   }
   return out;

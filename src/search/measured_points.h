@@ -16,8 +16,12 @@ namespace rdmabench {
 
 class MeasuredPoints {
  public:
-  MeasuredPoints(SearchTarget& target, unsigned repetitions, double budget_seconds)
-      : target_(target), repetitions_(repetitions), budget_seconds_(budget_seconds) {}
+  MeasuredPoints(SearchTarget& target, unsigned repetitions, double budget_seconds,
+                 double min_effect = kDefaultMinEffect)
+      : target_(target),
+        repetitions_(repetitions),
+        budget_seconds_(budget_seconds),
+        min_effect_(min_effect) {}
 
   // The point's observation: measured now, unless it was before.
   const Observation& at(const Point& point);
@@ -39,6 +43,9 @@ class MeasuredPoints {
   // The search's own noise for the rule's figure: the median, over every point measured, of
   // its repetitions' spread relative to their median (0 until kNoisePoints have it).
   double noise(const Rule& rule) const;
+  // What a violation of the rule must exceed: that noise, and the smallest effect asked for.
+  Threshold threshold(const Rule& rule) const { return {noise(rule), min_effect_}; }
+  double min_effect() const noexcept { return min_effect_; }
 
   // Resuming: what an earlier search measured (and the seconds it spent), taken as measured.
   void restore(const Point& point, Observation observation);
@@ -52,6 +59,7 @@ class MeasuredPoints {
   SearchTarget& target_;
   unsigned repetitions_;
   double budget_seconds_;
+  double min_effect_;
   double spent_before_ = 0;
   size_t measurements_ = 0;
   std::map<std::string, std::pair<Point, Observation>> points_;

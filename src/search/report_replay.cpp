@@ -30,8 +30,18 @@ nlohmann::json band_of(const Rule& rule, const Observation& o) {
   return {{"low", b->low}, {"median", b->median}, {"high", b->high}};
 }
 
+// The smallest effect the report's search judged by (a report from before --min-effect: 0).
+double min_effect_of(const nlohmann::json& report) {
+  const nlohmann::json settings = report.value("settings", nlohmann::json::object());
+  const nlohmann::json v =
+      settings.is_object() ? settings.value("min_effect", nlohmann::json(0)) : nlohmann::json(0);
+  if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() <= 1))
+    throw bad_report("settings.min_effect is not a fraction 0..1");
+  return v.get<double>();
+}
+
 nlohmann::json replay_one(const nlohmann::json& f, const SearchSpace& space, SearchTarget& target,
-                          unsigned repetitions, const std::string& label) {
+                          unsigned repetitions, double min_effect, const std::string& label) {
   if (!f.is_object() || !f.contains("rule") || !f["rule"].is_string() || !f.contains("low"))
     throw bad_report("a finding without its rule and points");
   const Rule* rule = find_rule(f["rule"].get<std::string>());
@@ -40,7 +50,7 @@ nlohmann::json replay_one(const nlohmann::json& f, const SearchSpace& space, Sea
   const Point low = point_from(f["low"].value("point", nlohmann::json()), space);
   const Point high =
       f.contains("high") ? point_from(f["high"].value("point", nlohmann::json()), space) : low;
-  MeasuredPoints measured(target, repetitions, 1e18);
+  MeasuredPoints measured(target, repetitions, 1e18, min_effect);
   const bool replayed = judge_at(space, measured, *rule, low, high).has_value();
   return {{"label", label},
           {"replayed", replayed},
@@ -73,8 +83,9 @@ nlohmann::json replay_report(nlohmann::json report, SearchTarget& target, unsign
       !report.contains("findings") || !report["findings"].is_array())
     throw bad_report(std::string("not a ") + kSearchReportSchema + " report");
   const SearchSpace space = space_from_json(report.value("space", nlohmann::json()));
+  const double min_effect = min_effect_of(report);
   for (auto& f : report["findings"]) {
-    nlohmann::json replay = replay_one(f, space, target, repetitions, label);
+    nlohmann::json replay = replay_one(f, space, target, repetitions, min_effect, label);
     if (!f.contains("replays")) f["replays"] = nlohmann::json::array();
     f["replays"].push_back(std::move(replay));
   }

@@ -68,7 +68,7 @@ std::optional<Violation> judge_at(const SearchSpace& space, MeasuredPoints& meas
   if (rule.expects == Expectation::kZero) return judge_point(rule, {low, measured.at(low)});
   const Dimension& d = *space.find(std::string(rule.along));
   const auto line = measure_line(measured, low, d, pair_values(d, rule, space, low, high));
-  for (const Violation& v : judge_line(rule, line, measured.noise(rule)))
+  for (const Violation& v : judge_line(rule, line, measured.threshold(rule)))
     if (v.low.at(d.option) == low.at(d.option) && v.high.at(d.option) == high.at(d.option))
       return v;
   return std::nullopt;
@@ -104,7 +104,7 @@ void replay(MeasuredPoints& measured, SearchFinding& f) {
     if (p.first == f.shown.low) p.second = f.replay_low;
     if (p.first == f.shown.high) p.second = f.replay_high;
   }
-  const auto again = judge_line(rule, line, measured.noise(rule));
+  const auto again = judge_line(rule, line, measured.threshold(rule));
   f.replayed = std::any_of(again.begin(), again.end(), [&](const Violation& v) {
     return v.low == f.shown.low && v.high == f.shown.high;
   });

@@ -27,15 +27,14 @@ Violation violation_of(const Rule& rule, const Judged& a, const Judged& b, doubl
 }
 
 // a then b along the line: b fell below a (kNotFalling) or rose above it (kNotRising), by more
-// than both bands together and kNoiseMultiple times the pooled noise.
+// than both bands together and than the threshold.
 std::optional<Violation> judge_pair(const Rule& rule, const Judged& a, const Judged& b,
-                                    double noise) {
+                                    Threshold threshold) {
   const bool falls = rule.expects == Expectation::kNotFalling;
   const double gap = falls ? a.band.median - b.band.median : b.band.median - a.band.median;
   const double reference = std::max(std::abs(a.band.median), 1e-300);
   const bool apart = falls ? a.band.low > b.band.high : b.band.low > a.band.high;
-  if (!apart || gap <= a.band.spread() + b.band.spread() ||
-      gap <= kNoiseMultiple * noise * reference)
+  if (!apart || gap <= a.band.spread() + b.band.spread() || gap <= threshold.relative() * reference)
     return std::nullopt;
   return violation_of(rule, a, b, gap / reference);
 }
@@ -50,11 +49,12 @@ double log_width(const Judged& j) {
 
 // kSmooth: the step i -> i+1 is larger than both steps beside it in the same direction (a
 // step back the other way, as after a spike, counts as none) by more than the four points'
-// bands together and kNoiseMultiple times the pooled noise. A curve that bends (its steps
+// bands together, kNoiseMultiple times the pooled noise and the smallest effect (all in log
+// terms). A curve that bends (its steps
 // growing or shrinking along the line) has no such step; a step at either end of the line
 // has one neighbour only and is not judged.
 std::optional<Violation> judge_step(const Rule& rule, const std::vector<Judged>& v, size_t i,
-                                    double noise) {
+                                    Threshold threshold) {
   if (i == 0 || i + 2 >= v.size()) return std::nullopt;
   const double step = log_step(v, i);
   const auto same_way = [&](size_t j) { return step > 0 ? log_step(v, j) : -log_step(v, j); };
@@ -62,7 +62,8 @@ std::optional<Violation> judge_step(const Rule& rule, const std::vector<Judged>&
   double widths = 0;
   for (size_t k = i - 1; k <= i + 2; ++k) widths += log_width(v[k]);
   const double excess = std::abs(step) - beside;
-  if (excess <= widths || excess <= kNoiseMultiple * noise) return std::nullopt;
+  const double least = std::max(kNoiseMultiple * threshold.noise, std::log1p(threshold.min_effect));
+  if (excess <= widths || excess <= least) return std::nullopt;
   return violation_of(rule, v[i], v[i + 1], std::exp(excess) - 1);
 }
 
@@ -72,16 +73,20 @@ bool positive(const std::vector<Judged>& v) {
 
 }  // namespace
 
+double Threshold::relative() const noexcept {
+  return std::max(kNoiseMultiple * noise, min_effect);
+}
+
 std::vector<Violation> judge_line(const Rule& rule, const std::vector<MeasuredPoint>& line,
-                                  double noise) {
+                                  Threshold threshold) {
   std::vector<Violation> out;
   if (rule.expects == Expectation::kZero) return out;
   const std::vector<Judged> v = judged_line(rule, line);
   if (rule.expects == Expectation::kSmooth && !positive(v)) return out;
   for (size_t i = 0; i + 1 < v.size(); ++i) {
     const std::optional<Violation> found = rule.expects == Expectation::kSmooth
-                                               ? judge_step(rule, v, i, noise)
-                                               : judge_pair(rule, v[i], v[i + 1], noise);
+                                               ? judge_step(rule, v, i, threshold)
+                                               : judge_pair(rule, v[i], v[i + 1], threshold);
     if (found) out.push_back(*found);
   }
   return out;

@@ -564,3 +564,14 @@ def test_a_search_report_to_replay_is_read_within_bounds(tmp_path):
     assert proc.returncode == 13 and "nests deeper than 64 levels" in proc.stderr, proc.stderr
     proc = rdmabench("search", "127.0.0.1", "--replay", str(tmp_path / "absent.json"))
     assert proc.returncode == 2 and "cannot read it" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--min-effect", "-1"), "--min-effect must be a percentage, 0..100"),
+    (("--min-effect", "101"), "--min-effect must be a percentage, 0..100"),
+    (("--min-effect", "nan"), "--min-effect 'nan': not a value"),
+    (("--repetitions", "1"), "--repetitions must be 2..20"),
+    (("--budget", "5y"), "--budget '5y': write 90s, 20m or 1h")])
+def test_search_refuses_bad_options_before_it_looks_for_a_device(args, says):
+    proc = rdmabench("search", "127.0.0.1", *args)
+    assert proc.returncode == 2 and says in proc.stderr, proc.stderr

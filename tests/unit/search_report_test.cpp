@@ -140,6 +140,18 @@ TEST(SearchReport, AReplayJudgesEachFindingAgainWhereItRuns) {
   bad = report;
   bad["findings"][0]["low"]["point"]["qps"] = "3";
   EXPECT_THROW(replay_report(bad, same, 3, "x"), Error);
+  // The smallest effect the search judged by is the replay's too: a fraction, or refused.
+  for (const nlohmann::json& v : {nlohmann::json("2%"), nlohmann::json(-0.1), nlohmann::json(7)}) {
+    bad = report;
+    bad["settings"]["min_effect"] = v;
+    EXPECT_THROW(replay_report(bad, same, 3, "x"), Error) << v;
+  }
+  // A replay at an effect larger than the drop (40 %) does not show it.
+  nlohmann::json strict = report;
+  strict["settings"]["min_effect"] = 0.9;
+  for (const auto& f : replay_report(strict, same, 3, "strict")["findings"])
+    if (f["rule"] == "bandwidth-falls-with-qps")
+      EXPECT_FALSE(f["replays"][0]["replayed"].get<bool>());
 }
 
 TEST(SearchSpace, AFlagIsGivenBareAndOnlyWhenOn) {
