@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/number_options.h"
 #include "cli/parse_error.h"
 #include "cli/search_dimensions.h"
 #include "cli/serve_search_target.h"
@@ -12,6 +13,7 @@
 #include "core/error.h"
 #include "core/exit_codes.h"
 #include "core/output_file.h"
+#include "core/printable_text.h"
 #include "search/report_replay.h"
 #include "search/search_report.h"
 #include "search/search_run.h"
@@ -58,10 +60,16 @@ cxxopts::Options search_options() {
       cxxopts::value<double>()->default_value("2"))("repetitions",
                                                     "Timed runs per point (its noise band)",
                                                     cxxopts::value<unsigned>()->default_value("3"))(
-      "iters", "Messages per QP per timed run (but at most 64 MiB a run over all its QPs)",
-      cxxopts::value<uint64_t>()->default_value("2000"))(
-      "warmup", "Messages before a point's timed runs",
-      cxxopts::value<uint64_t>()->default_value("16"))(
+      "duration",
+      "Seconds of each point's timed run, the same at every point (its start-up outside it)",
+      cxxopts::value<double>()->default_value("0.5"))(
+      "margin", "Seconds run before and after each timed run, in no figure",
+      cxxopts::value<double>()->default_value("0.1"))(
+      "iters",
+      "Messages per QP per timed run instead (at most 64 MiB a run over its QPs): points then "
+      "run for different times, and a run's start-up weighs differently at each",
+      cxxopts::value<uint64_t>())("warmup", "Messages before a point's timed runs",
+                                  cxxopts::value<uint64_t>()->default_value("16"))(
       "method", "guided, or random (the baseline: random short lines, nothing refined)",
       cxxopts::value<std::string>()->default_value("guided"))(
       "seed", "Seed of the random lines", cxxopts::value<uint32_t>()->default_value("1"))(
@@ -95,6 +103,18 @@ double budget_seconds(const std::string& text) {
   return v * scale;
 }
 
+// A timed window (--duration, --margin), or --iters.
+RunLength run_length_of(const cxxopts::ParseResult& args) {
+  if (!args.count("iters"))
+    return {0, seconds_option(args, "duration", 0.01, 60), seconds_option(args, "margin", 0, 10)};
+  if (args.count("duration") || args.count("margin"))
+    throw Error(ExitCode::kUsage, "give --iters or --duration and --margin, not both");
+  const uint64_t iterations = args["iters"].as<uint64_t>();
+  if (iterations < 1 || iterations > 100'000'000)
+    throw Error(ExitCode::kUsage, "--iters must be 1..100000000");
+  return {iterations, 0, 0};
+}
+
 SearchRequest request_of(const cxxopts::ParseResult& args) {
   SearchRequest r;
   if (!args.count("host"))
@@ -112,10 +132,8 @@ SearchRequest request_of(const cxxopts::ParseResult& args) {
   if (!(timeout > 0 && timeout <= 3600))
     throw Error(ExitCode::kUsage, "--timeout must be above 0 and at most 3600");
   r.target.timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout * 1000));
-  r.target.iterations = args["iters"].as<uint64_t>();
+  r.target.length = run_length_of(args);
   r.target.warmup = args["warmup"].as<uint64_t>();
-  if (r.target.iterations < 1 || r.target.iterations > 100'000'000)
-    throw Error(ExitCode::kUsage, "--iters must be 1..100000000");
   r.budget_s = budget_seconds(args["budget"].as<std::string>());
   r.space = args["space"].as<std::string>();
   r.repetitions = args["repetitions"].as<unsigned>();
@@ -136,14 +154,21 @@ SearchRequest request_of(const cxxopts::ParseResult& args) {
 }
 
 nlohmann::json settings_of(const SearchRequest& r) {
-  return {{"host", r.target.host},
-          {"port", r.target.port},
-          {"repetitions", r.repetitions},
-          {"min_effect", r.min_effect},
-          {"iters", r.target.iterations},
-          {"warmup", r.target.warmup},
-          {"method", r.method == SearchMethod::kGuided ? "guided" : "random"},
-          {"seed", r.seed}};
+  nlohmann::json settings = {{"host", r.target.host},
+                             {"port", r.target.port},
+                             {"repetitions", r.repetitions},
+                             {"min_effect", r.min_effect},
+                             {"warmup", r.target.warmup},
+                             {"method", r.method == SearchMethod::kGuided ? "guided" : "random"},
+                             {"seed", r.seed}};
+  const RunLength& length = r.target.length;
+  if (!length.timed_window()) {
+    settings["iters"] = length.iterations;
+  } else {
+    settings["duration_s"] = static_cast<double>(length.duration_ns) * 1e-9;
+    settings["margin_s"] = static_cast<double>(length.margin_ns) * 1e-9;
+  }
+  return settings;
 }
 
 // Written whole (a state file read back, a report a tool reads): a temporary beside it, renamed.
@@ -194,10 +219,10 @@ int run_search_request(const SearchSpace& space, const SearchRequest& r) {
   keep_state(r, space, settings, measured);
   const SearchResult result = run_search(space, registered_rules(), measured, r.method, r.seed);
   write_json(r.state_file, search_state_json(space, measured, settings), "--state");
-  SearchReportContext context{
-      "rdmabench run " + r.target.host + " --port " + std::to_string(r.target.port) + " --cm oob" +
-          (r.target.key_file.empty() ? "" : " --key " + r.target.key_file),
-      settings, measured.spent(), measured.all().size(), r.target.iterations};
+  SearchReportContext context{"rdmabench run " + r.target.host + " --port " +
+                                  std::to_string(r.target.port) + " --cm oob" +
+                                  (r.target.key_file.empty() ? "" : " --key " + r.target.key_file),
+                              settings, measured.spent(), measured.all().size(), r.target.length};
   context.settings["budget_s"] = r.budget_s;
   write_json(r.out_file, search_report_json(space, result, context, measured), "--out");
   print_search_report(std::cout, space, result, context);
@@ -216,10 +241,18 @@ int run_replay(const cxxopts::ParseResult& args, const SearchRequest& r) {
   const std::string path = args["replay"].as<std::string>();
   const nlohmann::json report =
       read_bounded_json_file(path, kFileBounds, ExitCode::kInvalidFile, "--replay " + path);
+  if (!report.is_object())
+    throw Error(ExitCode::kInvalidFile, "--replay " + printable(path) + ": not a search report");
   const SearchSpace space = space_from_json(report.value("space", nlohmann::json()));
-  ServeSearchTarget target(space, r.target);
+  // Each point runs as the report's search ran it, unless told otherwise.
+  ServeTargetOptions target_options = r.target;
+  if (!args.count("iters") && !args.count("duration") && !args.count("margin"))
+    target_options.length = report_run_length(report);
+  const unsigned repetitions =
+      args.count("repetitions") ? r.repetitions : report_repetitions(report);
+  ServeSearchTarget target(space, target_options);
   const std::string label = args["replay-label"].as<std::string>();
-  const nlohmann::json replayed = replay_report(report, target, r.repetitions, label);
+  const nlohmann::json replayed = replay_report(report, target, repetitions, label);
   const std::string out = args.count("out") ? r.out_file : path;
   write_json(out, replayed, args.count("out") ? "--out" : "--replay");
   for (size_t i = 0; i < replayed["findings"].size(); ++i) {

@@ -1,6 +1,7 @@
 #include "cli/serve_search_target.h"
 
 #include <iostream>
+#include <sstream>
 
 #include "cli/run_request.h"
 #include "core/device_report.h"
@@ -9,7 +10,6 @@
 #include "host/device_probe.h"
 #include "measure/benchmark_measurement.h"
 #include "runner/run_plan.h"
-#include "search/run_length.h"
 #include "verbs/device_list.h"
 #include "verbs/no_device_advice.h"
 
@@ -46,15 +46,11 @@ ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOption
 ServeSearchTarget::~ServeSearchTarget() = default;
 
 std::vector<std::string> ServeSearchTarget::run_arguments(const Point& point) const {
-  std::vector<std::string> args = {options_.host,
-                                   "--port",
-                                   std::to_string(options_.port),
-                                   "--cm",
-                                   to_string(bootstrap_.method),
-                                   "--iters",
-                                   std::to_string(iterations_at(point, options_.iterations)),
-                                   "--warmup",
-                                   std::to_string(options_.warmup)};
+  std::vector<std::string> args = {options_.host, "--port", std::to_string(options_.port), "--cm",
+                                   to_string(bootstrap_.method)};
+  std::istringstream length(run_length_options(point, options_.length));
+  for (std::string word; length >> word;) args.push_back(word);
+  args.insert(args.end(), {"--warmup", std::to_string(options_.warmup)});
   if (!options_.device.empty()) args.insert(args.end(), {"--device", options_.device});
   args.insert(args.end(), options_.extra.begin(), options_.extra.end());
   for (const Dimension& d : space_.dimensions()) {
@@ -93,12 +89,11 @@ bool ServeSearchTarget::accepts(const Point& point) const {
   }
 }
 
-Observation ServeSearchTarget::measured(const TestSpec& spec, uint64_t iterations,
+Observation ServeSearchTarget::measured(const TestSpec& spec, const RunLength& length,
                                         unsigned repetitions) {
   session_->setup(spec);
   std::vector<uint64_t> samples;
-  BenchmarkMeasurement m(*session_, spec, {{iterations, 0, 0}, options_.warmup, {}, false},
-                         samples);
+  BenchmarkMeasurement m(*session_, spec, {length, options_.warmup, {}, false}, samples);
   m.warm_up();
   Observation o;
   for (unsigned r = 0; r < repetitions; ++r) o.runs.push_back(m.timed_run().counters);
@@ -116,7 +111,7 @@ Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions)
         {}, std::cerr, options_.key ? &*options_.key : nullptr);
   Observation o;
   try {
-    o = measured(spec_of(point), iterations_at(point, options_.iterations), repetitions);
+    o = measured(spec_of(point), run_length_at(point, options_.length), repetitions);
   } catch (const Error& e) {
     o = Observation{{}, e.what(), static_cast<int>(e.exit_code())};
     if (e.exit_code() != ExitCode::kUsage) session_.reset();  // connect anew for the next

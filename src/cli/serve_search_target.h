@@ -15,6 +15,7 @@
 #include "control/client_session.h"
 #include "net/shared_key.h"
 #include "runner/bootstrap_choice.h"
+#include "search/point_length.h"
 #include "search/search_space.h"
 #include "search/search_target.h"
 #include "spec/spec_validation.h"
@@ -26,7 +27,7 @@ struct ServeTargetOptions {
   uint16_t port = 18515;
   std::string device;  // this side's (oob); "" the first
   std::chrono::milliseconds timeout{5000};
-  uint64_t iterations = 2000;  // messages per timed run
+  RunLength length{0, kPointDurationNs, kPointMarginNs};  // each timed run (point_length.h)
   uint64_t warmup = 16;
   std::vector<std::string> extra;  // run options given to every point (--gid-index 1, ...)
   std::string key_file;            // --key, for the report's run lines
@@ -53,7 +54,7 @@ class ServeSearchTarget : public SearchTarget {
   static LocalPort local_port(const std::string& device);
 
   TestSpec spec_of(const Point& point) const;
-  Observation measured(const TestSpec& spec, uint64_t iterations, unsigned repetitions);
+  Observation measured(const TestSpec& spec, const RunLength& length, unsigned repetitions);
 
   const SearchSpace& space_;
   ServeTargetOptions options_;

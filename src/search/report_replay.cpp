@@ -1,5 +1,7 @@
 #include "search/report_replay.h"
 
+#include <sstream>
+
 #include "core/error.h"
 #include "search/finding.h"
 #include "search/search_report.h"
@@ -10,6 +12,12 @@ namespace {
 
 Error bad_report(const std::string& why) {
   return Error(ExitCode::kInvalidFile, "search report: " + why);
+}
+
+std::string number_text(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
 }
 
 Point point_from(const nlohmann::json& j, const SearchSpace& space) {
@@ -30,14 +38,31 @@ nlohmann::json band_of(const Rule& rule, const Observation& o) {
   return {{"low", b->low}, {"median", b->median}, {"high", b->high}};
 }
 
+// The report's setting `name`, a number within [lo, hi]; `absent` where it has none.
+double setting(const nlohmann::json& report, const char* name, double lo, double hi,
+               double absent) {
+  const nlohmann::json none;
+  const nlohmann::json& settings =
+      report.is_object() && report.contains("settings") ? report["settings"] : none;
+  if (!settings.is_object() || !settings.contains(name)) return absent;
+  const nlohmann::json& v = settings[name];
+  if (!v.is_number() || !(v.get<double>() >= lo && v.get<double>() <= hi))
+    throw bad_report(std::string("settings.") + name + " is not a number " + number_text(lo) +
+                     ".." + number_text(hi));
+  return v.get<double>();
+}
+
 // The smallest effect the report's search judged by (a report from before --min-effect: 0).
 double min_effect_of(const nlohmann::json& report) {
-  const nlohmann::json settings = report.value("settings", nlohmann::json::object());
-  const nlohmann::json v =
-      settings.is_object() ? settings.value("min_effect", nlohmann::json(0)) : nlohmann::json(0);
-  if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() <= 1))
-    throw bad_report("settings.min_effect is not a fraction 0..1");
-  return v.get<double>();
+  return setting(report, "min_effect", 0, 1, 0);
+}
+
+// A finding's point ("low" or "high": an object holding "point").
+Point point_of(const nlohmann::json& f, const char* which, const SearchSpace& space) {
+  const nlohmann::json& side = f[which];
+  if (!side.is_object() || !side.contains("point"))
+    throw bad_report(std::string("a finding's ") + which + " has no point");
+  return point_from(side["point"], space);
 }
 
 nlohmann::json replay_one(const nlohmann::json& f, const SearchSpace& space, SearchTarget& target,
@@ -47,9 +72,8 @@ nlohmann::json replay_one(const nlohmann::json& f, const SearchSpace& space, Sea
   const Rule* rule = find_rule(f["rule"].get<std::string>());
   if (rule == nullptr)
     throw bad_report("unknown rule " + f["rule"].get<std::string>().substr(0, 60));
-  const Point low = point_from(f["low"].value("point", nlohmann::json()), space);
-  const Point high =
-      f.contains("high") ? point_from(f["high"].value("point", nlohmann::json()), space) : low;
+  const Point low = point_of(f, "low", space);
+  const Point high = f.contains("high") ? point_of(f, "high", space) : low;
   MeasuredPoints measured(target, repetitions, 1e18, min_effect);
   const bool replayed = judge_at(space, measured, *rule, low, high).has_value();
   return {{"label", label},
@@ -59,6 +83,21 @@ nlohmann::json replay_one(const nlohmann::json& f, const SearchSpace& space, Sea
 }
 
 }  // namespace
+
+RunLength report_run_length(const nlohmann::json& report) {
+  const double iterations = setting(report, "iters", 0, 100'000'000, 0);
+  if (iterations >= 1) return {static_cast<uint64_t>(iterations), 0, 0};
+  const double duration = setting(report, "duration_s", 0.01, 60, 0);
+  const double margin = setting(report, "margin_s", 0, 10, 0);
+  if (duration == 0) throw bad_report("its settings say neither iters nor duration_s");
+  // whole milliseconds, as run carries them
+  return {0, static_cast<uint64_t>(duration * 1e3) * 1'000'000,
+          static_cast<uint64_t>(margin * 1e3) * 1'000'000};
+}
+
+unsigned report_repetitions(const nlohmann::json& report) {
+  return static_cast<unsigned>(setting(report, "repetitions", 2, 20, 3));
+}
 
 SearchSpace space_from_json(const nlohmann::json& dimensions) {
   if (!dimensions.is_array() || dimensions.empty()) throw bad_report("no space");

@@ -1,7 +1,5 @@
 #include "search/search_report.h"
 
-#include "search/run_length.h"
-
 #include <cmath>
 #include <iomanip>
 #include <ostream>
@@ -88,10 +86,8 @@ nlohmann::json finding_json(const SearchSpace& space, const SearchFinding& f,
 std::string point_command(const SearchSpace& space, const SearchReportContext& context,
                           const Point& point) {
   const std::string options = options_text(space, point);
-  const std::string iters =
-      context.iterations ? " --iters " + std::to_string(iterations_at(point, context.iterations))
-                         : "";
-  return context.command_head + iters + (options.empty() ? "" : " " + options);
+  const std::string length = context.length ? " " + run_length_options(point, *context.length) : "";
+  return context.command_head + length + (options.empty() ? "" : " " + options);
 }
 
 nlohmann::json search_report_json(const SearchSpace& space, const SearchResult& result,

@@ -5,9 +5,11 @@
 
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "search/measured_points.h"
+#include "search/point_length.h"
 #include "search/search_run.h"
 #include "search/search_space.h"
 
@@ -20,10 +22,11 @@ struct SearchReportContext {
   nlohmann::json settings;   // budget, repetitions, method, seed, host, ...
   double spent_s = 0;
   size_t measurements = 0;
-  uint64_t iterations = 0;  // --iters (each point's by iterations_at); 0: not given
+  std::optional<RunLength> length =
+      std::nullopt;  // each point's run (point_length.h); none: not given
 };
 
-// `command_head`, the point's --iters and its options: the command that measures it.
+// `command_head`, the point's run length and its options: the command that measures it.
 std::string point_command(const SearchSpace& space, const SearchReportContext& context,
                           const Point& point);
 // Each finding carries its line: every point measured along the rule's dimension through its

@@ -26,7 +26,7 @@ def search(rdmabench, layout, server, tmp_path, budget):
     host, _ = server_address(layout)
     return subprocess.run(
         [rdmabench, "search", host, "--port", str(server.port), "--budget", budget,
-         "--space", SPACE, "--repetitions", "2", "--iters", "200",
+         "--space", SPACE, "--repetitions", "2", "--duration", "0.05", "--margin", "0.01",
          "--state", str(tmp_path / "state.json"), "--out", str(tmp_path / "report.json")],
         capture_output=True, text=True, timeout=600)
 
@@ -40,6 +40,9 @@ def test_a_search_reports_resumes_and_goes_on_past_refused_points(rdmabench, lay
     state = json.loads((tmp_path / "state.json").read_text())
     points = state["points"]
     assert report["measurements"] == len(points) > 0
+    # Every point ran the same timed window (a finding's command says so: unit tests).
+    assert (report["settings"]["duration_s"], report["settings"]["margin_s"]) == (0.05, 0.01)
+    assert "iters" not in report["settings"], report["settings"]
     # Read over ud is refused by run's own checks: failed points, and the search went on.
     refused = [p for p in points if p.get("exit_code") == 2]
     assert refused and all(p["point"]["transport"] == "ud" for p in refused), refused[:2]

@@ -4,6 +4,8 @@
 // finding's rule, options and commands.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "search/line_walk.h"
 #include "search/report_replay.h"
@@ -98,11 +100,23 @@ TEST(SearchReport, AFindingCarriesItsRuleOptionsAndCommands) {
   EXPECT_EQ(along, (std::vector<std::string>{"1", "2", "4", "8", "16"}));
 }
 
+TEST(SearchReport, ACommandCarriesTheTimedWindowEveryPointRanFor) {
+  const SearchSpace space = simulated_space();
+  const SearchReportContext context{
+      "rdmabench run h --cm oob", {}, 1, 1, RunLength{0, kPointDurationNs, kPointMarginNs}};
+  for (const char* size : {"2", "64K", "1M"})
+    EXPECT_EQ(point_command(space, context, with(space.base(), "sizes", size)),
+              std::string("rdmabench run h --cm oob --duration 0.5 --margin 0.1") +
+                  (size == std::string("64K") ? "" : std::string(" --sizes ") + size));
+  EXPECT_EQ(point_command(space, {"run", {}, 1, 1, RunLength{0, 2'000'000'000, 0}}, space.base()),
+            "run --duration 2");
+}
+
 TEST(SearchReport, ACommandCarriesTheMessagesItsPointWasRunWith) {
   // No more than 64 MiB a run: a 1 MiB point runs 64 messages, a 64 KiB one 1024 of 2000,
   // a small one all of them.
   const SearchSpace space = simulated_space();
-  SearchReportContext context{"rdmabench run h --cm oob", {}, 1, 1, 2000};
+  SearchReportContext context{"rdmabench run h --cm oob", {}, 1, 1, RunLength{2000, 0, 0}};
   EXPECT_EQ(point_command(space, context, with(space.base(), "sizes", "1M")),
             "rdmabench run h --cm oob --iters 64 --sizes 1M");
   EXPECT_EQ(point_command(space, context, space.base()), "rdmabench run h --cm oob --iters 1024");
@@ -111,7 +125,7 @@ TEST(SearchReport, ACommandCarriesTheMessagesItsPointWasRunWith) {
   // --iters is per QP: 16 QPs at 64 KiB run 64 each.
   EXPECT_EQ(point_command(space, context, with(space.base(), "qps", "16")),
             "rdmabench run h --cm oob --iters 64 --qps 16");
-  context.iterations = 50;
+  context.length = RunLength{50, 0, 0};
   EXPECT_EQ(point_command(space, context, with(space.base(), "sizes", "1M")),
             "rdmabench run h --cm oob --iters 50 --sizes 1M");
 }
@@ -146,12 +160,38 @@ TEST(SearchReport, AReplayJudgesEachFindingAgainWhereItRuns) {
     bad["settings"]["min_effect"] = v;
     EXPECT_THROW(replay_report(bad, same, 3, "x"), Error) << v;
   }
+  for (const char* which : {"low", "high"}) {
+    bad = report;
+    bad["findings"][0][which] = "here";
+    EXPECT_THROW(replay_report(bad, same, 3, "x"), Error) << which;
+  }
   // A replay at an effect larger than the drop (40 %) does not show it.
   nlohmann::json strict = report;
   strict["settings"]["min_effect"] = 0.9;
-  for (const auto& f : replay_report(strict, same, 3, "strict")["findings"])
-    if (f["rule"] == "bandwidth-falls-with-qps")
-      EXPECT_FALSE(f["replays"][0]["replayed"].get<bool>());
+  const nlohmann::json judged = replay_report(strict, same, 3, "strict")["findings"];
+  const auto drop = std::find_if(judged.begin(), judged.end(), [](const nlohmann::json& f) {
+    return f["rule"] == "bandwidth-falls-with-qps";
+  });
+  ASSERT_NE(drop, judged.end());
+  EXPECT_FALSE((*drop)["replays"][0]["replayed"].get<bool>());
+}
+
+TEST(SearchReport, AReplayRunsEachPointAsTheReportsSearchDid) {
+  nlohmann::json report = {{"settings", {{"duration_s", 0.5}, {"margin_s", 0.1}}}};
+  EXPECT_EQ(report_run_length(report).duration_ns, 500'000'000u);
+  EXPECT_EQ(report_run_length(report).margin_ns, 100'000'000u);
+  EXPECT_EQ(report_repetitions(report), 3u);  // a report that does not say: the default
+  report = {{"settings", {{"iters", 2000}, {"repetitions", 5}}}};
+  EXPECT_EQ(report_run_length(report).iterations, 2000u);
+  EXPECT_FALSE(report_run_length(report).timed_window());
+  EXPECT_EQ(report_repetitions(report), 5u);
+  for (const nlohmann::json& settings :
+       {nlohmann::json::object(), nlohmann::json{{"duration_s", "long"}},
+        nlohmann::json{{"duration_s", 1e9}}, nlohmann::json{{"iters", -1}},
+        nlohmann::json{{"duration_s", 0.5}, {"margin_s", nullptr}}}) {
+    EXPECT_THROW(report_run_length({{"settings", settings}}), Error) << settings;
+  }
+  EXPECT_THROW(report_repetitions({{"settings", {{"repetitions", 1e12}}}}), Error);
 }
 
 TEST(SearchSpace, AFlagIsGivenBareAndOnlyWhenOn) {

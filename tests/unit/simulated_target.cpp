@@ -53,6 +53,10 @@ Counters SimulatedTarget::model(const Point& p, unsigned rep) const {
   if (planted_.read_qp_drop && p.at("pattern") == "read" && qps >= 8) bw *= 0.6;
   if (planted_.cpu_ramp) cpu *= std::pow(3.0, std::clamp(std::log2(size) - 10, 0.0, 5.0) / 5);
   if (planted_.cpu_step && p.at("cq") == "event" && size >= 16384) cpu *= 3;
+  if (planted_.run_length_artefact && !length_.timed_window()) {
+    const double n = static_cast<double>(run_length_at(p, length_).iterations);
+    bw *= n / (n + 8);
+  }
   const double p50 = 2 + size / link * 1e6;
   Counters c = {{"bytes_per_second", bw},
                 {"msgs_per_second", bw / size},
