@@ -1,6 +1,6 @@
 // A violation made small: the fewest options (beyond the search's base) that still show it,
-// each step re-measured, the two points that show it at the end, and whether a fresh
-// measurement of them shows it again.
+// each step re-measured, the two points that show it at the end, and whether it held when
+// measured again (confirmation.h): only then is it a finding.
 #pragma once
 
 #include <map>
@@ -20,8 +20,10 @@ struct SearchFinding {
                                                // dimension's two values not among them)
   size_t shrink_measurements = 0;              // measurements the shrinking took
   bool fully_shrunk = true;                    // false: the budget ended first
-  bool replayed = false;                       // a fresh measurement shows it again
-  Observation replay_low, replay_high;
+  // Measured again before it is reported (confirmation.h).
+  bool measured_again = false;  // false: the budget ended first
+  bool confirmed = false;       // the rule broke again between the same two points
+  Observation again_low, again_high;
 };
 
 // Delta debugging over the violation's options: each option it sets beyond the base is taken
@@ -32,8 +34,6 @@ SearchFinding shrink(const SearchSpace& space, MeasuredPoints& measured,
 // unless it was: the violation between exactly those two, or none.
 std::optional<Violation> judge_at(const SearchSpace& space, MeasuredPoints& measured,
                                   const Rule& rule, const Point& low, const Point& high);
-// Measures the finding's two points afresh and judges them again.
-void replay(MeasuredPoints& measured, SearchFinding& finding);
 // The violations, shrunk, narrowest first, each distinct finding once: a violation that a
 // finding explains (the same rule inside its pair, with its options) is not shrunk again, and
 // two that shrink to the same options and points are one.

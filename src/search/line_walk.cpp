@@ -30,6 +30,16 @@ std::vector<MeasuredPoint> measure_line(MeasuredPoints& measured, const Point& a
   return line;
 }
 
+std::vector<std::string> judged_values(const SearchSpace& space, const Dimension& d,
+                                       const Rule& rule, const Point& low, const Point& high) {
+  const size_t lo = *space.index_of(d.option, low.at(d.option));
+  const size_t hi = *space.index_of(d.option, high.at(d.option));
+  const bool step = rule.expects == Expectation::kSmooth;
+  const size_t from = step && lo > 0 ? lo - 1 : lo;
+  const size_t to = step ? std::min(hi + 1, d.values.size() - 1) : hi;
+  return {d.values.begin() + from, d.values.begin() + to + 1};
+}
+
 std::vector<Violation> judge_measured_line(const std::vector<Rule>& rules, const Dimension& d,
                                            const std::vector<MeasuredPoint>& line,
                                            const MeasuredPoints& measured) {

@@ -21,9 +21,19 @@ const Observation& MeasuredPoints::at(const Point& point) {
   return slot.second;
 }
 
-Observation MeasuredPoints::again(const Point& point) {
-  ++measurements_;
-  return target_.measure(point, repetitions_);
+std::vector<Observation> MeasuredPoints::again(const std::vector<Point>& points) {
+  std::vector<Observation> out(points.size());
+  for (unsigned round = 0; round < repetitions_; ++round)
+    for (size_t i = 0; i < points.size(); ++i) {
+      if (!out[i].error.empty()) continue;
+      Observation one = target_.measure(points[i], 1);
+      if (one.ok())
+        out[i].runs.push_back(std::move(one.runs.front()));
+      else
+        out[i] = Observation{{}, one.error.empty() ? "no figures" : one.error, one.exit_code};
+    }
+  measurements_ += points.size();
+  return out;
 }
 
 double MeasuredPoints::noise(const Rule& rule) const {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "search/expectation_rules.h"
 #include "search/observation.h"
@@ -25,8 +26,10 @@ class MeasuredPoints {
 
   // The point's observation: measured now, unless it was before.
   const Observation& at(const Point& point);
-  // A fresh measurement of a point measured before (a finding's replay), kept apart.
-  Observation again(const Point& point);
+  // Fresh measurements of points measured before (a candidate's confirmation), kept apart:
+  // one repetition of each in turn, `repetitions` rounds (A B A B ...). A point that fails
+  // keeps its error and is not run again.
+  std::vector<Observation> again(const std::vector<Point>& points);
   bool has(const Point& point) const { return points_.count(point_key(point)) != 0; }
   // Whether the target takes the point, asked of it once a point (a refused starting point's
   // repair asks of hundreds, and rdmabench serve's target parses run's options for each).

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "search/finding.h"
+#include "search/confirmation.h"
 #include "search/search_report.h"
 
 namespace rdmabench {
@@ -75,11 +75,16 @@ nlohmann::json replay_one(const nlohmann::json& f, const SearchSpace& space, Sea
   const Point low = point_of(f, "low", space);
   const Point high = f.contains("high") ? point_of(f, "high", space) : low;
   MeasuredPoints measured(target, repetitions, 1e18, min_effect);
-  const bool replayed = judge_at(space, measured, *rule, low, high).has_value();
+  const Judgement j = judge_again(space, measured, *rule, low, high);
+  const auto band_at = [&](const Point& p) {
+    for (const auto& [point, observation] : j.again)
+      if (point == p) return band_of(*rule, observation);
+    return nlohmann::json{{"error", "not measured"}};
+  };
   return {{"label", label},
-          {"replayed", replayed},
-          {"low", band_of(*rule, measured.at(low))},
-          {"high", band_of(*rule, measured.at(high))}};
+          {"replayed", j.holds.has_value()},
+          {"low", band_at(low)},
+          {"high", band_at(high)}};
 }
 
 }  // namespace

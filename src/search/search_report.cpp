@@ -15,17 +15,17 @@ bool wire_counter(const std::string& name) {
   return name.starts_with("wire_");
 }
 
-// Wire counters whose medians differ between the two points in their fresh measurement (at a
-// point rule's one point: those that are not 0).
+// Wire counters whose medians differ between the two points when measured again (at a point
+// rule's one point: those that are not 0).
 nlohmann::json counters_moved(const SearchFinding& f) {
   nlohmann::json moved = nlohmann::json::object();
   std::map<std::string, bool> names;
-  for (const Observation* o : {&f.replay_low, &f.replay_high})
+  for (const Observation* o : {&f.again_low, &f.again_high})
     for (const Counters& run : o->runs)
       for (const auto& [name, value] : run)
         if (wire_counter(name)) names[name] = true;
   for (const auto& [name, unused] : names) {
-    const auto a = f.replay_low.band(name), b = f.replay_high.band(name);
+    const auto a = f.again_low.band(name), b = f.again_high.band(name);
     const double at_low = a ? a->median : 0, at_high = b ? b->median : at_low;
     if (at_low != at_high || (f.shown.low == f.shown.high && at_low != 0))
       moved[name] = {{"low", at_low}, {"high", at_high}};
@@ -69,7 +69,7 @@ nlohmann::json finding_json(const SearchSpace& space, const SearchFinding& f,
                         {"command", point_command(space, context, f.shown.low)},
                         {"band", band_json(f.shown.at_low)}}},
                       {"size", f.shown.size},
-                      {"replayed", f.replayed},
+                      {"replayed", f.confirmed},
                       {"fully_shrunk", f.fully_shrunk},
                       {"shrink_measurements", f.shrink_measurements},
                       {"counters_moved", counters_moved(f)},
@@ -78,6 +78,37 @@ nlohmann::json finding_json(const SearchSpace& space, const SearchFinding& f,
     j["high"] = {{"point", f.shown.high},
                  {"command", point_command(space, context, f.shown.high)},
                  {"band", band_json(f.shown.at_high)}};
+  return j;
+}
+
+// Why a candidate is not a finding.
+std::string not_confirmed_why(const SearchFinding& f) {
+  if (!f.measured_again) return "the budget ended before it was measured again";
+  for (const Observation* o : {&f.again_low, &f.again_high})
+    if (!o->error.empty()) return "failed when measured again: " + o->error.substr(0, 200);
+  return "not shown again";
+}
+
+nlohmann::json band_or_error(const Rule& rule, const Observation& o) {
+  if (const auto b = figure_band(rule, o)) return band_json(*b);
+  return {{"error", o.error.empty() ? "not measured" : o.error}};
+}
+
+nlohmann::json unconfirmed_json(const SearchSpace& space, const SearchFinding& f,
+                                const SearchReportContext& context) {
+  const Rule& rule = *f.shown.rule;
+  const auto side = [&](const Point& p, const Band& first, const Observation& again) {
+    return nlohmann::json{{"point", p},
+                          {"command", point_command(space, context, p)},
+                          {"band", band_json(first)},
+                          {"again", band_or_error(rule, again)}};
+  };
+  nlohmann::json j = {{"rule", rule.name},
+                      {"options", f.options},
+                      {"low", side(f.shown.low, f.shown.at_low, f.again_low)},
+                      {"size", f.shown.size},
+                      {"why", not_confirmed_why(f)}};
+  if (f.shown.low != f.shown.high) j["high"] = side(f.shown.high, f.shown.at_high, f.again_high);
   return j;
 }
 
@@ -94,8 +125,11 @@ nlohmann::json search_report_json(const SearchSpace& space, const SearchResult& 
                                   const SearchReportContext& context,
                                   const MeasuredPoints& measured) {
   nlohmann::json findings = nlohmann::json::array(), dims = nlohmann::json::array();
+  nlohmann::json unconfirmed = nlohmann::json::array();
   for (const SearchFinding& f : result.findings)
     findings.push_back(finding_json(space, f, context, measured));
+  for (const SearchFinding& f : result.unconfirmed)
+    unconfirmed.push_back(unconfirmed_json(space, f, context));
   for (const Dimension& d : space.dimensions()) dims.push_back(dimension_json(d));
   return {{"schema", kSearchReportSchema},
           {"settings", context.settings},
@@ -103,14 +137,16 @@ nlohmann::json search_report_json(const SearchSpace& space, const SearchResult& 
           {"spent_s", context.spent_s},
           {"measurements", context.measurements},
           {"violations", result.violations.size()},
-          {"findings", findings}};
+          {"findings", findings},
+          {"unconfirmed", unconfirmed}};
 }
 
 void print_search_report(std::ostream& out, const SearchSpace& space, const SearchResult& result,
                          const SearchReportContext& context) {
   out << "rdmabench search: " << context.measurements << " measurements in "
       << std::lround(context.spent_s) << " s, " << result.violations.size() << " violations, "
-      << result.findings.size() << " findings\n";
+      << result.findings.size() << " findings, " << result.unconfirmed.size()
+      << " candidates not confirmed\n";
   for (size_t i = 0; i < result.findings.size(); ++i) {
     const SearchFinding& f = result.findings[i];
     const Rule& rule = *f.shown.rule;
@@ -122,11 +158,16 @@ void print_search_report(std::ostream& out, const SearchSpace& space, const Sear
       out << "   " << point_command(space, context, f.shown.high) << "\n      " << rule.counter
           << " " << f.shown.at_high.median << " (" << f.shown.at_high.low << "-"
           << f.shown.at_high.high << ")\n";
-    out << "   "
-        << (f.replayed ? "shown again by a fresh measurement"
-                       : "NOT shown again by a fresh measurement")
+    out << "   shown again, measured again interleaved with its other point"
         << (f.fully_shrunk ? "" : "; not fully shrunk (the budget ended)") << "\n";
   }
+  if (result.unconfirmed.empty()) return;
+  out << "\ncandidates not confirmed: " << result.unconfirmed.size()
+      << " (not reported: their rule did not break again when their points were measured again)\n";
+  for (const SearchFinding& f : result.unconfirmed)
+    out << "   " << f.shown.rule->name << ": " << options_text(space, f.shown.low)
+        << (f.shown.low == f.shown.high ? "" : " -> " + options_text(space, f.shown.high)) << ": "
+        << not_confirmed_why(f) << "\n";
 }
 
 }  // namespace rdmabench

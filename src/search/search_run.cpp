@@ -1,5 +1,6 @@
 #include "search/search_run.h"
 
+#include "search/confirmation.h"
 #include "search/space_search.h"
 
 namespace rdmabench {
@@ -20,8 +21,8 @@ std::vector<Violation> search_with(SearchMethod method, const SearchSpace& space
 
 // Each round searches until only `kept` is left, then shrinks what it found. A later round
 // repeats the earlier ones' steps from the points they measured (no cost) and goes on; it
-// keeps back twice what the last shrinking took and a fresh measurement of each finding's two
-// points (the replays), and is run only when that leaves room for a few points more.
+// keeps back twice what the last shrinking took and a fresh measurement of each candidate's
+// points (its confirmation), and is run only when that leaves room for a few points more.
 SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules,
                         MeasuredPoints& measured, SearchMethod method, uint32_t seed) {
   const double budget = measured.budget();
@@ -35,12 +36,18 @@ SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules
     const double before = measured.spent();
     r.findings = shrink_all(space, measured, r.violations);
     const double per_point = measured.spent() / static_cast<double>(measured.measurements() + 1);
-    kept = 2 * (measured.spent() - before) +
-           per_point * (2 * static_cast<double>(r.findings.size()) + 1);
+    size_t again = 0;
+    for (const SearchFinding& f : r.findings) again += points_judged(space, f.shown);
+    // (interleaved, each repetition of a point is set up anew: up to twice a point's cost)
+    kept = 2 * (measured.spent() - before) + per_point * (2 * static_cast<double>(again) + 1);
     if (budget - measured.spent() - kept < 5 * per_point) break;
   }
-  for (SearchFinding& f : r.findings)
-    if (measured.within_budget()) replay(measured, f);
+  std::vector<SearchFinding> candidates = std::move(r.findings);
+  r.findings.clear();
+  for (SearchFinding& f : candidates) {
+    confirm(space, measured, f);
+    (f.confirmed ? r.findings : r.unconfirmed).push_back(std::move(f));
+  }
   return r;
 }
 

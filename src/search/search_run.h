@@ -1,6 +1,7 @@
 // One whole search: its budget spent first on finding violations (kSearchShare of it), the
-// rest on shrinking each to a finding and measuring each finding afresh; what shrinking does
-// not need goes back to finding (search_run.cpp).
+// rest on shrinking each to a candidate and measuring each candidate again (confirmation.h);
+// what shrinking does not need goes back to finding (search_run.cpp). Only a candidate that
+// held when measured again is a finding.
 #pragma once
 
 #include <cstdint>
@@ -18,9 +19,11 @@ enum class SearchMethod { kGuided, kRandom };
 inline constexpr double kSearchShare = 0.7;
 
 struct SearchResult {
-  std::vector<Violation> violations;    // as the search found them
-  std::vector<SearchFinding> findings;  // shrunk, replayed
-  size_t search_measurements = 0;       // measurements before shrinking
+  std::vector<Violation> violations;       // as the search found them
+  std::vector<SearchFinding> findings;     // shrunk, confirmed
+  std::vector<SearchFinding> unconfirmed;  // shrunk, then not shown again (or not measured
+                                           // again: the budget ended)
+  size_t search_measurements = 0;          // measurements before shrinking
 };
 
 SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules,

@@ -51,24 +51,25 @@ TEST(MachineLimits, EveryMistakeIsRefusedNamingWhereItIs) {
   EXPECT_EQ(refusal(R"({"defaults": {"min_bw": 20}})"),
             "--limits-file x.json: the file has 'defaults', which it does not take (it takes "
             "machine_types, default)");
-  EXPECT_EQ(refusal(R"({"machine_types": {"a": {"max_lat": "p98:5"}}, "default": {"min_bw": 1}})"),
-            "--limits-file x.json: machine type 'a': " +
-                [] {
-                  try {
-                    parse_latency_limit("p98:5");
-                  } catch (const Error& e) {
-                    return std::string(e.what());
-                  }
-                  return std::string();
-                }());
+  EXPECT_EQ(
+      refusal(R"({"machine_types": {"a": {"max_lat": "p98:5"}}, "default": {"min_bw": 1}})"),
+      "--limits-file x.json: machine type 'a': " + [] {
+        try {
+          parse_latency_limit("p98:5");
+        } catch (const Error& e) {
+          return std::string(e.what());
+        }
+        return std::string();
+      }());
   EXPECT_NE(refusal(R"({"default": {"min_bw": 0}})").find("default: "), std::string::npos);
   EXPECT_NE(refusal(R"({"default": {"min_bw": [1]}})").find("min_bw must be Gb/s, not [1]"),
             std::string::npos);
   EXPECT_NE(refusal(R"({"default": {"max_lat": 5}})").find("max_lat must be STATISTIC:US"),
             std::string::npos);
   EXPECT_NE(refusal(R"({"default": {}})").find("default holds no limit"), std::string::npos);
-  EXPECT_NE(refusal(R"({"machine_types": [], "default": {"min_bw": 1}})").find("machine_types must"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal(R"({"machine_types": [], "default": {"min_bw": 1}})").find("machine_types must"),
+      std::string::npos);
   EXPECT_NE(refusal("[]").find("the file must be an object"), std::string::npos);
   EXPECT_EQ(refusal(R"({"machine_types": {"a": {"min_bw": 1}}})", "b\x1b[31m"),
             "--limits-file x.json: no entry for this host's machine type 'b\\x1b[31m' (DMI "

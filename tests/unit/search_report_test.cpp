@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "core/error.h"
 #include "search/line_walk.h"
@@ -98,6 +99,35 @@ TEST(SearchReport, AFindingCarriesItsRuleOptionsAndCommands) {
   std::vector<std::string> along;
   for (const auto& p : f["line"]) along.push_back(p["value"]);
   EXPECT_EQ(along, (std::vector<std::string>{"1", "2", "4", "8", "16"}));
+}
+
+TEST(SearchReport, ACandidateNotConfirmedIsCountedWithWhyAndNotAFinding) {
+  const SearchSpace space = simulated_space();
+  SimulatedTarget target({.one_off_at_16_qps = true});
+  MeasuredPoints measured(target, 3, 500);
+  const SearchResult r = run_search(space, registered_rules(), measured, SearchMethod::kGuided, 1);
+  const SearchReportContext context{"rdmabench run h", {}, 500, 10};
+  const nlohmann::json j = search_report_json(space, r, context, measured);
+  EXPECT_TRUE(j["findings"].empty());
+  ASSERT_EQ(j["unconfirmed"].size(), r.unconfirmed.size());
+  ASSERT_FALSE(j["unconfirmed"].empty());
+  const nlohmann::json& u = j["unconfirmed"][0];
+  EXPECT_EQ(u["rule"], "bandwidth-falls-with-qps");
+  EXPECT_EQ(u["why"], "not shown again");
+  EXPECT_EQ(u["high"]["command"], "rdmabench run h --qps 16");
+  // First 40 % low, then as high as at 8 QPs.
+  EXPECT_LT(u["high"]["band"]["median"].get<double>(),
+            0.7 * u["low"]["band"]["median"].get<double>());
+  EXPECT_GT(u["high"]["again"]["median"].get<double>(), u["low"]["again"]["median"].get<double>());
+  std::ostringstream text;
+  print_search_report(text, space, r, context);
+  EXPECT_NE(text.str().find("0 findings, " + std::to_string(r.unconfirmed.size()) +
+                            " candidates not confirmed"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("bandwidth-falls-with-qps: --qps 8 -> --qps 16: not shown again"),
+            std::string::npos)
+      << text.str();
 }
 
 TEST(SearchReport, ACommandCarriesTheTimedWindowEveryPointRanFor) {

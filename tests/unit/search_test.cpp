@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "search/confirmation.h"
 #include "search/expectation_rules.h"
 #include "search/line_walk.h"
 #include "search/point_repair.h"
@@ -64,7 +65,8 @@ TEST(Search, FindsABandwidthCliffAndShrinksItToTheSizeAlone) {
   EXPECT_EQ(f->shown.low.at("sizes"), "32K");
   EXPECT_EQ(f->shown.high.at("sizes"), "64K");
   EXPECT_TRUE(f->options.empty()) << options_text(simulated_space(), f->shown.low);
-  EXPECT_TRUE(f->replayed);
+  EXPECT_TRUE(f->confirmed);
+  EXPECT_TRUE(run.result.unconfirmed.empty());
 }
 
 TEST(Search, FindsADropWithQpsAndShrinksItToThePattern) {
@@ -200,6 +202,43 @@ TEST(Search, ARunsStartUpIsNoFindingWhenEveryPointRunsTheSameWindow) {
                     << options_text(simulated_space(), f.shown.low) << " -> "
                     << options_text(simulated_space(), f.shown.high);
   }
+}
+
+TEST(Search, AOneOffIsACandidateNotConfirmedAndNoFinding) {
+  // The first measurement at 16 QPs is 40 % low: the coarse line along QPs sees bandwidth
+  // fall from 8 to 16. Measured again (8, 16, 8, 16, 8, 16) it does not, so it is dropped and
+  // counted, not reported.
+  const SearchRun run = search({.one_off_at_16_qps = true}, SearchMethod::kGuided);
+  EXPECT_TRUE(run.result.findings.empty()) << run.result.findings.front().shown.rule->name;
+  ASSERT_FALSE(run.result.unconfirmed.empty());
+  for (const SearchFinding& f : run.result.unconfirmed) {
+    EXPECT_EQ(f.shown.rule->name, "bandwidth-falls-with-qps");
+    EXPECT_EQ(f.shown.high.at("qps"), "16");
+    EXPECT_TRUE(f.measured_again);
+    EXPECT_EQ(f.again_high.runs.size(), kRepetitions);
+  }
+}
+
+TEST(Search, AConfirmationMeasuresThePointsInTurn) {
+  // A B A B A B: the target sees the two points alternate, one repetition each.
+  struct Recording : SimulatedTarget {
+    using SimulatedTarget::SimulatedTarget;
+    Observation measure(const Point& point, unsigned repetitions) override {
+      asked.emplace_back(point.at("sizes"), repetitions);
+      return SimulatedTarget::measure(point, repetitions);
+    }
+    std::vector<std::pair<std::string, unsigned>> asked;
+  } target({.bandwidth_cliff = true});
+  MeasuredPoints measured(target, kRepetitions, kBudget);
+  const SearchSpace space = simulated_space();
+  const Rule& rule = *find_rule("bandwidth-falls-with-size");
+  const Judgement j =
+      judge_again(space, measured, rule, with(space.base(), "sizes", "32K"), space.base());
+  EXPECT_TRUE(j.holds.has_value());
+  using Asked = std::vector<std::pair<std::string, unsigned>>;
+  EXPECT_EQ(target.asked,
+            (Asked{{"32K", 1}, {"64K", 1}, {"32K", 1}, {"64K", 1}, {"32K", 1}, {"64K", 1}}));
+  EXPECT_FALSE(measured.has(space.base()));  // kept apart from what the search measured
 }
 
 TEST(PointRepair, OneChangeTheFewestStepsAwayThenTwo) {

@@ -42,7 +42,7 @@ SearchSpace simulated_space() {
   });
 }
 
-Counters SimulatedTarget::model(const Point& p, unsigned rep) const {
+Counters SimulatedTarget::model(const Point& p, unsigned rep, bool first) const {
   const double size = number(p, "sizes"), qps = number(p, "qps");
   const double link = 1.25e9, per_msg_s = 1e-6 / std::pow(number(p, "post-list"), 0.3);
   double bw = size / (per_msg_s + size / link) * std::pow(std::min(qps, 4.0), 0.1) *
@@ -53,6 +53,7 @@ Counters SimulatedTarget::model(const Point& p, unsigned rep) const {
   if (planted_.read_qp_drop && p.at("pattern") == "read" && qps >= 8) bw *= 0.6;
   if (planted_.cpu_ramp) cpu *= std::pow(3.0, std::clamp(std::log2(size) - 10, 0.0, 5.0) / 5);
   if (planted_.cpu_step && p.at("cq") == "event" && size >= 16384) cpu *= 3;
+  if (planted_.one_off_at_16_qps && first && qps == 16) bw *= 0.6;
   if (planted_.run_length_artefact && !length_.timed_window()) {
     const double n = static_cast<double>(run_length_at(p, length_).iterations);
     bw *= n / (n + 8);
@@ -79,7 +80,8 @@ Observation SimulatedTarget::measure(const Point& point, unsigned repetitions) {
   if (!SimulatedTarget::accepts(point))  // its own rule, not a question asked of it
     return Observation{{}, "--pattern read: reads work on 8 bytes", 2};
   Observation o;
-  for (unsigned r = 0; r < repetitions; ++r) o.runs.push_back(model(point, r));
+  const bool first = measured_[point_key(point)]++ == 0;
+  for (unsigned r = 0; r < repetitions; ++r) o.runs.push_back(model(point, r, first));
   seconds_ += 0.5 + repetitions;
   return o;
 }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "search/point_length.h"
@@ -38,6 +39,9 @@ struct PlantedAnomalies {
   // (1 MiB, or 16 QPs at 64 KiB, under the 64 MiB cap) 11 %. A timed window's margins hold
   // the drain: the same rate at every point.
   bool run_length_artefact = false;
+  // A one-off: the first measurement of a point with 16 QPs (all its repetitions) shows 60 %
+  // of the bandwidth, as a neighbour's burst would; every later one, none.
+  bool one_off_at_16_qps = false;
 };
 
 class SimulatedTarget : public SearchTarget {
@@ -50,8 +54,9 @@ class SimulatedTarget : public SearchTarget {
   bool accepts(const Point& point) const override;
 
  private:
-  Counters model(const Point& point, unsigned repetition) const;
+  Counters model(const Point& point, unsigned repetition, bool first) const;
   PlantedAnomalies planted_;
+  std::map<std::string, int> measured_;  // point key -> times measured
   RunLength length_;
   double seconds_ = 0;
 };

@@ -47,8 +47,7 @@ TEST(SpecValidation, DefaultSpecIsValidEverywhere) {
 // The spec layer lies below the pattern registry, so a spec starts with no pattern: one that is
 // never given one is refused, not run as some pattern by default.
 TEST(SpecValidation, ASpecWithoutAPatternIsRefused) {
-  EXPECT_EQ(usage_error([] { validate_spec(TestSpec{}); }),
-            "--pattern: no pattern was chosen");
+  EXPECT_EQ(usage_error([] { validate_spec(TestSpec{}); }), "--pattern: no pattern was chosen");
   nlohmann::json j = good_spec();
   j["pattern"] = "(none)";
   EXPECT_NE(from_json_error(j).find("spec.pattern '(none)' is not one of send, write"),
@@ -66,9 +65,9 @@ TEST(SpecValidation, ZeroSizeIsRefusedNamingTheField) {
 
 TEST(SpecValidation, ZeroDepthsAndSignallingBeyondTheQueueAreRefused) {
   // Each field is named by the option that sets it, which is what a user typed.
-  for (const auto& [key, option] : {std::pair{"tx_depth", "--tx-depth is 0"},
-                                    std::pair{"rx_depth", "--rx-depth is 0"},
-                                    std::pair{"signal_every", "--signal-every is 0"}}) {
+  for (const auto& [key, option] :
+       {std::pair{"tx_depth", "--tx-depth is 0"}, std::pair{"rx_depth", "--rx-depth is 0"},
+        std::pair{"signal_every", "--signal-every is 0"}}) {
     auto j = good_spec();
     j[key] = 0;
     EXPECT_NE(from_json_error(j).find(option), std::string::npos) << key;
@@ -214,8 +213,7 @@ TEST(SpecValidation, AServiceLevelOverRdmaCmIsRefusedNamingWhatToDo) {
   s.tclass = 255;  // rdma_cm sets the traffic class itself (RDMA_OPTION_ID_TOS)
   EXPECT_EQ(usage_error([&] { validate_spec(s); }), "");
   s.tclass = 256;
-  EXPECT_NE(usage_error([&] { validate_spec(s); }).find("--tclass is 256"),
-            std::string::npos);
+  EXPECT_NE(usage_error([&] { validate_spec(s); }).find("--tclass is 256"), std::string::npos);
 }
 
 TEST(SpecValidation, ReadsInFlightNameBothOfTheDevicesAttributes) {
