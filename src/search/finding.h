@@ -36,7 +36,8 @@ std::optional<Violation> judge_at(const SearchSpace& space, MeasuredPoints& meas
                                   const Rule& rule, const Point& low, const Point& high);
 // The violations, shrunk, narrowest first, each distinct finding once: a violation that a
 // finding explains (the same rule inside its pair, with its options) is not shrunk again, and
-// two that shrink to the same options and points are one.
+// two that shrink to the same options and points are one. A violation is shrunk only while the
+// budget keeps back enough to measure it and every candidate before it again (confirmation.h).
 std::vector<SearchFinding> shrink_all(const SearchSpace& space, MeasuredPoints& measured,
                                       std::vector<Violation> violations);
 

@@ -39,8 +39,9 @@ struct Later {
 class GuidedSearch {
  public:
   GuidedSearch(const SearchSpace& space, const std::vector<Rule>& rules, MeasuredPoints& measured,
-               uint32_t seed)
-      : space_(space),
+               uint32_t seed, const std::vector<Point>& cover_rows)
+      : cover_rows_(cover_rows),
+        space_(space),
         rules_(rules),
         measured_(measured),
         dims_(judged_dimensions(space, rules)),
@@ -54,6 +55,12 @@ class GuidedSearch {
     if (within()) points(anchors(true));   // point rule (resends) judges each at once
     if (within()) coarse(anchors(false));  // lines through the base, and each change of a kind
     refine_all();
+    if (within()) points(rows());  // every pair of unordered values, alone
+    for (const Dimension* d : dims_) {
+      if (!within()) break;
+      cover_lines(*d);  // and lines through every row, one dimension at a time
+      refine_all();
+    }
     if (within()) coarse(anchors(true));  // each coarse change of a number (qps 16, ...)
     refine_all();
     // Random lines until the budget ends, or until they only find points measured before.
@@ -146,6 +153,21 @@ class GuidedSearch {
       }
   }
 
+  std::vector<Anchor> rows() const {
+    std::vector<Anchor> out;
+    for (const Point& row : cover_rows_) out.push_back({row, ""});
+    return out;
+  }
+
+  void cover_lines(const Dimension& d) {
+    for (const Point& row : cover_rows_) {
+      if (!judged_at(d, row)) continue;
+      if (!measured_.within_budget()) return;
+      const auto line = measure_line(measured_, row, d, coarse_values(d, kCoarseLinePoints));
+      note(judge_measured_line(rules_, d, line, measured_));
+    }
+  }
+
   void random_line() {
     Point anchor;
     for (const Dimension& d : space_.dimensions())
@@ -228,6 +250,7 @@ class GuidedSearch {
          1);
   }
 
+  const std::vector<Point>& cover_rows_;
   const SearchSpace& space_;
   const std::vector<Rule>& rules_;
   MeasuredPoints& measured_;
@@ -241,8 +264,9 @@ class GuidedSearch {
 }  // namespace
 
 std::vector<Violation> guided_search(const SearchSpace& space, const std::vector<Rule>& rules,
-                                     MeasuredPoints& measured, uint32_t seed) {
-  return GuidedSearch(space, rules, measured, seed).run();
+                                     MeasuredPoints& measured, uint32_t seed,
+                                     const std::vector<Point>& cover_rows) {
+  return GuidedSearch(space, rules, measured, seed, cover_rows).run();
 }
 
 }  // namespace rdmabench

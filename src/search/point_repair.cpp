@@ -16,12 +16,12 @@ struct Change {
   size_t steps;
 };
 
-// Every value of every option but `kept`, with how far it lies from the point's.
+// Every value of every option `movable` takes, with how far it lies from the point's.
 std::vector<Change> single_changes(const SearchSpace& space, const Point& point,
-                                   const std::string& kept) {
+                                   const std::function<bool(const Dimension&)>& movable) {
   std::vector<Change> out;
   for (const Dimension& d : space.dimensions()) {
-    if (d.option == kept) continue;
+    if (!movable(d)) continue;
     const size_t at = *space.index_of(d.option, point.at(d.option));
     for (size_t i = 0; i < d.values.size(); ++i)
       if (i != at) out.push_back({&d, &d.values[i], d.ordered ? (i > at ? i - at : at - i) : 1});
@@ -36,7 +36,8 @@ std::vector<Change> single_changes(const SearchSpace& space, const Point& point,
 Point accepted_near(const SearchSpace& space, const Point& point, const std::string& kept,
                     const std::function<bool(const Point&)>& accepts) {
   if (accepts(point)) return point;
-  const std::vector<Change> changes = single_changes(space, point, kept);
+  const std::vector<Change> changes =
+      single_changes(space, point, [&](const Dimension& d) { return d.option != kept; });
   for (const Change& c : changes)
     if (Point p = with(point, c.dimension->option, *c.value); accepts(p)) return p;
   Point found = point;  // the nearest accepted pair of changes, if any
@@ -51,6 +52,14 @@ Point accepted_near(const SearchSpace& space, const Point& point, const std::str
       best_steps = a.steps + b.steps;
     }
   return found;
+}
+
+std::optional<Point> accepted_keeping_categories(const SearchSpace& space, const Point& point,
+                                                 const std::function<bool(const Point&)>& accepts) {
+  if (accepts(point)) return point;
+  for (const Change& c : single_changes(space, point, [](const Dimension& d) { return d.ordered; }))
+    if (Point p = with(point, c.dimension->option, *c.value); accepts(p)) return p;
+  return std::nullopt;
 }
 
 }  // namespace rdmabench

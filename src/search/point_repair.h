@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "search/search_space.h"
@@ -13,5 +14,9 @@ namespace rdmabench {
 // `point` itself when accepted, or when no point one or two changes away is.
 Point accepted_near(const SearchSpace& space, const Point& point, const std::string& kept,
                     const std::function<bool(const Point&)>& accepts);
+// A covering row (pair_cover.h): every unordered option kept, one ordered option moved, the
+// fewest steps away; nullopt when none is taken.
+std::optional<Point> accepted_keeping_categories(const SearchSpace& space, const Point& point,
+                                                 const std::function<bool(const Point&)>& accepts);
 
 }  // namespace rdmabench

@@ -137,6 +137,11 @@ nlohmann::json search_report_json(const SearchSpace& space, const SearchResult& 
           {"spent_s", context.spent_s},
           {"measurements", context.measurements},
           {"violations", result.violations.size()},
+          {"pairs",
+           {{"total", result.pairs},
+            {"refused", result.pairs_refused},
+            {"on_lines", result.pairs_covered},
+            {"cover_rows", result.cover_rows}}},
           {"findings", findings},
           {"unconfirmed", unconfirmed}};
 }
@@ -146,7 +151,13 @@ void print_search_report(std::ostream& out, const SearchSpace& space, const Sear
   out << "rdmabench search: " << context.measurements << " measurements in "
       << std::lround(context.spent_s) << " s, " << result.violations.size() << " violations, "
       << result.findings.size() << " findings, " << result.unconfirmed.size()
-      << " candidates not confirmed\n";
+      << " candidates not confirmed\n"
+      << "option pairs on measured lines: " << result.pairs_covered << " of " << result.pairs
+      << (result.pairs == 0
+              ? ""
+              : " (" + std::to_string(100 * result.pairs_covered / result.pairs) + " %)")
+      << ", " << result.pairs_refused << " the target takes no point of; " << result.cover_rows
+      << " rows cover them\n";
   for (size_t i = 0; i < result.findings.size(); ++i) {
     const SearchFinding& f = result.findings[i];
     const Rule& rule = *f.shown.rule;

@@ -1,6 +1,9 @@
 #include "search/search_run.h"
 
+#include <set>
+
 #include "search/confirmation.h"
+#include "search/line_walk.h"
 #include "search/space_search.h"
 
 namespace rdmabench {
@@ -12,9 +15,35 @@ constexpr int kRounds = 3;
 
 std::vector<Violation> search_with(SearchMethod method, const SearchSpace& space,
                                    const std::vector<Rule>& rules, MeasuredPoints& measured,
-                                   uint32_t seed) {
-  return method == SearchMethod::kGuided ? guided_search(space, rules, measured, seed)
+                                   uint32_t seed, const std::vector<Point>& rows) {
+  return method == SearchMethod::kGuided ? guided_search(space, rules, measured, seed, rows)
                                          : random_search(space, rules, measured, seed);
+}
+
+// Whether `p` lies on a line the search measured: another point that ran differs from it in
+// one judged dimension only.
+bool on_a_line(const Point& p, const std::set<std::string>& ran,
+               const std::vector<const Dimension*>& dims) {
+  for (const Dimension* d : dims)
+    for (const std::string& v : d->values)
+      if (v != p.at(d->option) && ran.count(point_key(with(p, d->option, v)))) return true;
+  return false;
+}
+
+// The pairs held by points that ran on a measured line (a row measured alone judges only its
+// point rules), and what the space has.
+void count_pairs(const SearchSpace& space, const std::vector<Rule>& rules,
+                 const MeasuredPoints& measured, const PairCover& plain, SearchResult& r) {
+  std::set<std::string> ran;
+  for (const auto& [key, point] : measured.all())
+    if (point.second.ok()) ran.insert(key);
+  const std::vector<const Dimension*> dims = judged_dimensions(space, rules);
+  std::vector<Point> on_lines;
+  for (const auto& [key, point] : measured.all())
+    if (ran.count(key) && on_a_line(point.first, ran, dims)) on_lines.push_back(point.first);
+  r.pairs = pair_count(space);
+  r.pairs_refused = plain.refused;
+  r.pairs_covered = pairs_held(space, on_lines);
 }
 
 }  // namespace
@@ -28,9 +57,16 @@ SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules
   const double budget = measured.budget();
   double kept = budget * (1 - kSearchShare);
   SearchResult r;
+  // (the target is asked about the cover's rows only where there is budget to measure them)
+  const auto accepts = [&](const Point& p) { return measured.accepts(p); };
+  const bool covering = method == SearchMethod::kGuided && measured.within_budget();
+  const PairCover plain = covering ? pair_cover(space, accepts) : PairCover{};
+  const std::vector<Point> rows =
+      covering ? cover_rows(space, rules, accepts) : std::vector<Point>{};
+  r.cover_rows = rows.size();
   for (int round = 0; round < kRounds; ++round) {
     measured.set_budget(budget - kept);
-    r.violations = search_with(method, space, rules, measured, seed);
+    r.violations = search_with(method, space, rules, measured, seed, rows);
     r.search_measurements = measured.measurements();
     measured.set_budget(budget);
     const double before = measured.spent();
@@ -48,6 +84,7 @@ SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules
     confirm(space, measured, f);
     (f.confirmed ? r.findings : r.unconfirmed).push_back(std::move(f));
   }
+  count_pairs(space, rules, measured, plain, r);
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include "search/expectation_rules.h"
 #include "search/finding.h"
 #include "search/measured_points.h"
+#include "search/pair_cover.h"
 #include "search/search_space.h"
 
 namespace rdmabench {
@@ -24,6 +25,10 @@ struct SearchResult {
   std::vector<SearchFinding> unconfirmed;  // shrunk, then not shown again (or not measured
                                            // again: the budget ended)
   size_t search_measurements = 0;          // measurements before shrinking
+  // Pairs of values of two unordered options (pair_cover.h): how many the space has, how
+  // many the target takes no point of, how many the points measured (and run) hold, and the
+  // rows drawn to cover them (guided: before the random lines).
+  size_t pairs = 0, pairs_refused = 0, pairs_covered = 0, cover_rows = 0;
 };
 
 SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules,

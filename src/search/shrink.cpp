@@ -21,14 +21,15 @@ bool drop_one(const SearchSpace& space, MeasuredPoints& measured, SearchFinding&
   const Rule& rule = *f.shown.rule;
   const std::string along(rule.along);
   for (const auto& [option, value] : f.options) {
-    if (!measured.within_budget()) {
-      f.fully_shrunk = false;
-      return false;
-    }
     auto trial = f.options;
     trial.erase(option);
     const Point low = point_of(space, trial, along, f.shown.low);
     const Point high = point_of(space, trial, along, f.shown.high);
+    // (a trial of points measured before costs nothing, and is judged however little is left)
+    if (!measured.within_budget() && !(measured.has(low) && measured.has(high))) {
+      f.fully_shrunk = false;
+      return false;
+    }
     if (auto v = judge_at(space, measured, rule, low, high)) {
       f.options = std::move(trial);
       f.shown = *v;

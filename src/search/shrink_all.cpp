@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "search/confirmation.h"
 #include "search/finding.h"
 
 namespace rdmabench {
@@ -41,17 +42,29 @@ std::vector<SearchFinding> shrink_all(const SearchSpace& space, MeasuredPoints& 
                    [&](const Violation& a, const Violation& b) {
                      return width(a) != width(b) ? width(a) < width(b) : a.size > b.size;
                    });
+  // Each candidate's confirmation is kept back from shrinking the next: a candidate the
+  // budget cannot measure again is no finding.
+  const double budget = measured.budget();
+  const double per_point = measured.spent() / static_cast<double>(measured.measurements() + 1);
+  size_t to_confirm = 0;
   std::vector<SearchFinding> findings;
   for (const Violation& v : violations) {
     const bool known = std::any_of(findings.begin(), findings.end(),
                                    [&](const SearchFinding& f) { return explains(space, f, v); });
-    if (known || !measured.within_budget()) continue;
+    if (known) continue;
+    // (interleaved, each repetition of a point is set up anew: up to twice a point's cost)
+    const size_t with_this = to_confirm + points_judged(space, v);
+    measured.set_budget(budget - 2 * per_point * static_cast<double>(with_this));
+    if (!measured.within_budget()) break;
     SearchFinding f = shrink(space, measured, v);
     const bool same = std::any_of(findings.begin(), findings.end(), [&](const SearchFinding& g) {
       return g.shown.key() == f.shown.key();
     });
-    if (!same) findings.push_back(std::move(f));
+    if (same) continue;
+    to_confirm += points_judged(space, f.shown);
+    findings.push_back(std::move(f));
   }
+  measured.set_budget(budget);
   return findings;
 }
 

@@ -22,7 +22,8 @@ namespace rdmabench {
 inline constexpr size_t kCoarseLinePoints = 5;
 
 std::vector<Violation> guided_search(const SearchSpace& space, const std::vector<Rule>& rules,
-                                     MeasuredPoints& measured, uint32_t seed);
+                                     MeasuredPoints& measured, uint32_t seed,
+                                     const std::vector<Point>& cover_rows);
 std::vector<Violation> random_search(const SearchSpace& space, const std::vector<Rule>& rules,
                                      MeasuredPoints& measured, uint32_t seed);
 

@@ -58,7 +58,13 @@ Counters SimulatedTarget::model(const Point& p, unsigned rep, bool first) const 
     const double n = static_cast<double>(run_length_at(p, length_).iterations);
     bw *= n / (n + 8);
   }
-  const double p50 = 2 + size / link * 1e6;
+  if (planted_.read_bidir_qp_drop && p.at("pattern") == "read" && p.at("bidir") == "on" &&
+      qps >= 8)
+    bw *= 0.6;
+  double p50 = 2 + size / link * 1e6;
+  if (planted_.lat_events_small_slow && p.at("mode") == "lat" && p.at("cq") == "event" &&
+      size <= 1024)
+    p50 += 50;
   Counters c = {{"bytes_per_second", bw},
                 {"msgs_per_second", bw / size},
                 {"lat_p50_us", p50},

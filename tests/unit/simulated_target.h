@@ -42,6 +42,12 @@ struct PlantedAnomalies {
   // A one-off: the first measurement of a point with 16 QPs (all its repetitions) shows 60 %
   // of the bandwidth, as a neighbour's burst would; every later one, none.
   bool one_off_at_16_qps = false;
+  // Two that need two unordered options away from the base together (the base is write, bw,
+  // busy, no --bidir): in lat mode with event CQs, messages up to 1K wait 50 us more (as an
+  // interrupt moderation would hold them), so latency falls from 1K to 2K; reads with --bidir
+  // lose 40 % from 8 QPs up.
+  bool lat_events_small_slow = false;
+  bool read_bidir_qp_drop = false;
 };
 
 class SimulatedTarget : public SearchTarget {
