@@ -173,6 +173,11 @@ const std::vector<SearchedRange>& searched_ranges() {
       {"mtu", 1024, 4096, "", "4096"},
       {"qp-timeout", 1, 20, "14", "14", false, true},
       {"bidir", 0, 0, "off", "off", true},
+      {"srq", 0, 0, "off", "off", true},
+      {"inline", 0, 0, "auto", "auto", false, false, false, {"0", "64", "256", "auto"}},
+      {"outs", 0, 0, "most", "most", false, false, false, {"1", "4", "most"}},
+      {"rate", 0, 0, "unpaced", "unpaced", false, false, false,
+       {"1000", "10000", "100000", "unpaced"}},
   };
   return ranges;
 }

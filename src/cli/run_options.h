@@ -12,8 +12,9 @@ namespace rdmabench {
 cxxopts::Options run_options();
 
 // A run option's range as `rdmabench search` explores it: powers of two from `low` to `high`
-// (`every`: each whole number), or for a flag off and on; `fallback` what a run takes without
-// it ("": no value, so the search always gives it), `start` where the search begins.
+// (`every`: each whole number), or for a flag off and on, or `listed` values; `fallback` what
+// a run takes without it ("": no value, so the search always gives it), `start` where the
+// search begins.
 struct SearchedRange {
   std::string option;  // "qps"
   uint64_t low = 0, high = 0;
@@ -21,6 +22,9 @@ struct SearchedRange {
   bool flag = false;
   bool every = false;       // each whole number, not powers of two
   bool size_units = false;  // written 64K, 1M (--sizes), not 65536
+  // Values in the order a rule compares them, unordered for the search (a pair cover's
+  // option): the fallback among them is a word for "not given" ("auto"), never passed on.
+  std::vector<std::string> listed = {};
 };
 // Every run option with a declared range, beside their declarations: an option added here is
 // searched (rdmabench search) with no edit to the search.

@@ -1,5 +1,8 @@
 #include "cli/search_dimensions.h"
 
+#include <algorithm>
+#include <array>
+
 #include "bench/pattern_catalogue.h"
 #include "cli/run_options.h"
 #include "cq/strategy.h"
@@ -16,7 +19,11 @@ std::string size_text(uint64_t v) {
 }
 
 Dimension ranged(const SearchedRange& r) {
-  Dimension d{r.option, {}, r.fallback, r.start, !r.flag, r.flag};
+  Dimension d{r.option, {}, r.fallback, r.start, !r.flag && r.listed.empty(), r.flag};
+  if (!r.listed.empty()) {
+    d.values = r.listed;
+    return d;
+  }
   if (r.flag) {
     d.values = {"off", "on"};
     return d;
@@ -24,6 +31,22 @@ Dimension ranged(const SearchedRange& r) {
   for (uint64_t v = r.low; v <= r.high; v = r.every ? v + 1 : v * 2)
     d.values.push_back(r.size_units ? size_text(v) : std::to_string(v));
   return d;
+}
+
+// A strategy's searched choices: itself, or with arguments each at kArgumentSteps (every
+// argument the same, within its maximum): hybrid:16, hybrid:256, moderated:16,16, ...
+constexpr std::array<uint32_t, 2> kArgumentSteps = {16, 256};
+
+std::vector<std::string> searched_choices(const StrategyInfo& s) {
+  if (s.arguments == 0) return {std::string(s.name)};
+  std::vector<std::string> out;
+  for (const uint32_t step : kArgumentSteps) {
+    std::string choice = std::string(s.name) + ":";
+    for (unsigned a = 0; a < s.arguments; ++a)
+      choice += (a ? "," : "") + std::to_string(std::min(step, s.argument_max[a]));
+    if (std::find(out.begin(), out.end(), choice) == out.end()) out.push_back(choice);
+  }
+  return out;
 }
 
 Dimension registered(const std::string& option, std::vector<std::string> values,
@@ -38,7 +61,7 @@ SearchSpace search_dimensions() {
   for (const Pattern& p : registered_patterns()) patterns.push_back(p.name());
   for (const Transport& t : registered_transports()) transports.push_back(t.name());
   for (const StrategyInfo& s : registered_strategies())
-    if (s.arguments == 0) strategies.emplace_back(s.name);
+    for (const std::string& choice : searched_choices(s)) strategies.push_back(choice);
   std::vector<Dimension> dims = {
       registered("pattern", patterns, "", "write"),
       registered("mode", {"bw", "lat"}, "", "bw"),

@@ -42,7 +42,8 @@ std::vector<std::string> kept_values(const Dimension& d, const std::string& item
     if (kept.empty()) throw bad_space(item, "no value of " + d.option + " lies in that range");
     return kept;
   }
-  for (const std::string& w : split_on(wanted, ',')) {
+  // (';' separates values that hold a ',' themselves: cq=busy;moderated:16,16)
+  for (const std::string& w : split_on(wanted, wanted.find(';') != std::string::npos ? ';' : ',')) {
     const auto same = [&](const std::string& v) {
       return d.ordered ? ordered_value(v) == size_in(item, w) : v == w;
     };

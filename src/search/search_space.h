@@ -52,7 +52,8 @@ std::string point_key(const Point& point);
 
 // --space: "pattern=write,read sizes=4K:1M qps=1:16": each named dimension keeps only the
 // values given (an ordered one: a range low:high of its values, or a list); a dimension named
-// with one value is fixed there, and becomes the base. Throws Error(kUsage) naming the item.
+// with one value is fixed there, and becomes the base; values that hold a ',' are separated by
+// ';' (cq=busy;moderated:16,16). Throws Error(kUsage) naming the item.
 SearchSpace restrict_space(const SearchSpace& space, const std::string& text);
 
 // The numeric value of an ordered dimension's value ("64K" -> 65536).

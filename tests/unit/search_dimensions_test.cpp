@@ -1,0 +1,87 @@
+// The space `rdmabench search` explores (cli/search_dimensions.cpp): every value of every
+// dimension is one `rdmabench run` takes as its option, and a fallback that stands for "not
+// given" (inline auto, rate unpaced) is never passed on.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "cli/run_request.h"
+#include "cli/search_dimensions.h"
+#include "core/error.h"
+
+namespace rdmabench {
+namespace {
+
+// Whether run takes the options (a usage error: not; its text kept for the failure).
+bool parses(std::vector<std::string> args, std::string& why) {
+  args.insert(args.begin(), {"run", "192.0.2.1"});
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  try {
+    return parse_run_request(static_cast<int>(args.size()), argv.data()).has_value();
+  } catch (const Error& e) {
+    why = e.what();
+    return false;
+  }
+}
+
+// The point's command line (options_text's words).
+std::vector<std::string> words(const SearchSpace& space, const Point& p) {
+  std::vector<std::string> out;
+  std::istringstream in(options_text(space, p));
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+TEST(SearchDimensions, EveryValueIsOneRunTakes) {
+  // Each value at the base moved to 8 bytes (a size every pattern takes: atomics), with some
+  // pattern (--srq and ud need one that takes receives).
+  const SearchSpace space = search_dimensions();
+  ASSERT_GE(space.dimensions().size(), 16u);
+  Point base = space.base();
+  base["sizes"] = "8";
+  for (const Dimension& d : space.dimensions())
+    for (const std::string& v : d.values) {
+      std::string why;
+      bool taken = false;
+      for (const std::string& pattern : space.find("pattern")->values) {
+        Point p = base;
+        p["pattern"] = pattern;
+        p[d.option] = v;
+        taken = taken || parses(words(space, p), why);
+      }
+      EXPECT_TRUE(taken) << d.option << " " << v << ": " << why;
+    }
+}
+
+TEST(SearchDimensions, AWordForNotGivenIsItsFallbackAndItsStart) {
+  const SearchSpace space = search_dimensions();
+  for (const char* option : {"inline", "outs", "rate"}) {
+    const Dimension* d = space.find(option);
+    ASSERT_NE(d, nullptr) << option;
+    EXPECT_FALSE(d->ordered) << option;
+    EXPECT_EQ(d->start, d->fallback) << option;
+    EXPECT_EQ(options_text(space, space.base()),
+              "--pattern write --mode bw --cq busy "
+              "--sizes 64K --mtu 4096");
+  }
+  Point p = space.base();
+  p["rate"] = "1000";
+  EXPECT_NE(options_text(space, p).find("--rate 1000"), std::string::npos);
+  p["rate"] = "unpaced";
+  EXPECT_EQ(options_text(space, p).find("--rate"), std::string::npos);
+}
+
+TEST(SearchDimensions, StrategiesWithArgumentsAreSearchedAndNamedInASpace) {
+  const SearchSpace space = search_dimensions();
+  const std::vector<std::string>& cq = space.find("cq")->values;
+  EXPECT_NE(std::find(cq.begin(), cq.end(), "hybrid:16"), cq.end());
+  EXPECT_NE(std::find(cq.begin(), cq.end(), "moderated:256,256"), cq.end());
+  EXPECT_EQ(restrict_space(space, "cq=busy;moderated:16,16").find("cq")->values,
+            (std::vector<std::string>{"busy", "moderated:16,16"}));
+}
+
+}  // namespace
+}  // namespace rdmabench
