@@ -32,6 +32,15 @@ const std::vector<Rule>& registered_rules() {
        Expectation::kSmooth, "server_cpu_us_per_msg", "sizes", ""},
       {"resends-on-a-clean-link", "a clean link resends nothing", Expectation::kZero,
        "wire_retransmissions", "", ""},
+      {"bandwidth-falls-with-mtu", "bandwidth does not fall as the MTU grows",
+       Expectation::kNotFalling, "bytes_per_second", "mtu", "mode=bw"},
+      {"rate-falls-without-reliability", "message rate does not fall from rc to uc to ud",
+       Expectation::kNotFalling, "msgs_per_second", "transport", "mode=bw"},
+      {"rate-falls-with-offered-load", "the message rate does not fall as the offered rate rises",
+       Expectation::kNotFalling, "msgs_per_second", "rate", "mode=bw"},
+      {"cpu-buys-no-latency",
+       "a CQ strategy that costs the client more CPU per round trip has lower latency",
+       Expectation::kCostBuysLower, "lat_p50_us", "cq", "mode=lat", "client_cpu_us_per_msg"},
   };
   return rules;
 }

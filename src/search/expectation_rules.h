@@ -23,15 +23,19 @@ enum class Expectation {
   kNotRising,   // ... does not rise
   kSmooth,      // ... changes smoothly: no step larger than both steps beside it
   kZero,        // at every point, the figure is 0 (it judges points, not lines)
+  // along the dimension, a point whose `cost` is higher than another's has a lower figure
+  // (every pair compared: a point that costs more and buys nothing lies off the front)
+  kCostBuysLower,
 };
 
 struct Rule {
   std::string_view name;  // "bandwidth-falls-with-size"
   std::string_view says;  // "bandwidth does not fall as the message size grows"
   Expectation expects;
-  std::string_view counter;  // a row counter, or a ratio of two: "lat_p99_us/lat_p50_us"
-  std::string_view along;    // the dimension a line runs along ("" for kZero)
-  std::string_view only_if;  // "mode=bw": only points where the option has that value
+  std::string_view counter;    // a row counter, or a ratio of two: "lat_p99_us/lat_p50_us"
+  std::string_view along;      // the dimension a line runs along ("" for kZero)
+  std::string_view only_if;    // "mode=bw": only points where the option has that value
+  std::string_view cost = {};  // kCostBuysLower: what it costs ("client_cpu_us_per_msg")
 };
 
 // Every registered rule, in registration order.

@@ -80,7 +80,9 @@ class GuidedSearch {
     for (const Violation& v : violations) {
       if (!found_.add(v)) continue;
       queue_.push({v, generation});
-      if (!v.rule->along.empty() && !adjacent(v)) narrow(v, generation);
+      if (!v.rule->along.empty() && space_.find(std::string(v.rule->along))->ordered &&
+          !adjacent(v))
+        narrow(v, generation);
     }
   }
 

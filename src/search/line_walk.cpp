@@ -32,6 +32,7 @@ std::vector<MeasuredPoint> measure_line(MeasuredPoints& measured, const Point& a
 
 std::vector<std::string> judged_values(const SearchSpace& space, const Dimension& d,
                                        const Rule& rule, const Point& low, const Point& high) {
+  if (rule.expects == Expectation::kCostBuysLower) return {low.at(d.option), high.at(d.option)};
   const size_t lo = *space.index_of(d.option, low.at(d.option));
   const size_t hi = *space.index_of(d.option, high.at(d.option));
   const bool step = rule.expects == Expectation::kSmooth;

@@ -18,8 +18,8 @@ std::vector<std::string> coarse_values(const Dimension& d, size_t most);
 // (a line the budget cut short holds what was measured).
 std::vector<MeasuredPoint> measure_line(MeasuredPoints& measured, const Point& anchor,
                                         const Dimension& d, const std::vector<std::string>& values);
-// The values of `d` a rule judges the pair `low`, `high` on: the two, and a step's (kSmooth)
-// neighbours on either side.
+// The values of `d` a rule judges the pair `low`, `high` on: the two and those between, and a
+// step's (kSmooth) neighbours on either side; a cost rule's two alone.
 std::vector<std::string> judged_values(const SearchSpace& space, const Dimension& d,
                                        const Rule& rule, const Point& low, const Point& high);
 // Every violation the rules find on the line (those along `d`) and at its points (kZero).

@@ -1,5 +1,6 @@
 #include "search/search_run.h"
 
+#include <map>
 #include <set>
 
 #include "search/confirmation.h"
@@ -46,12 +47,27 @@ void count_pairs(const SearchSpace& space, const std::vector<Rule>& rules,
   r.pairs_covered = pairs_held(space, on_lines);
 }
 
+// The candidate's confirmation: measured again now, or as an earlier round measured it.
+void confirm_once(const SearchSpace& space, MeasuredPoints& measured,
+                  std::map<std::string, SearchFinding>& confirmed, SearchFinding& f) {
+  const std::string key = f.shown.key();
+  if (const auto it = confirmed.find(key); it != confirmed.end()) {
+    f.measured_again = true;
+    f.confirmed = it->second.confirmed;
+    f.again_low = it->second.again_low;
+    f.again_high = it->second.again_high;
+    return;
+  }
+  confirm(space, measured, f);
+  if (f.measured_again) confirmed[key] = f;
+}
+
 }  // namespace
 
-// Each round searches until only `kept` is left, then shrinks what it found. A later round
-// repeats the earlier ones' steps from the points they measured (no cost) and goes on; it
-// keeps back twice what the last shrinking took and a fresh measurement of each candidate's
-// points (its confirmation), and is run only when that leaves room for a few points more.
+// Each round searches until only `kept` is left, then shrinks what it found and measures each
+// candidate again. A later round repeats the earlier ones' steps from the points they measured
+// (no cost) and goes on; it keeps back twice what the last shrinking and confirming took, and
+// is run only when that leaves room for a few points more.
 SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules,
                         MeasuredPoints& measured, SearchMethod method, uint32_t seed) {
   const double budget = measured.budget();
@@ -64,26 +80,24 @@ SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules
   const std::vector<Point> rows =
       covering ? cover_rows(space, rules, accepts) : std::vector<Point>{};
   r.cover_rows = rows.size();
+  // Each round's candidates are measured again at once (a later round shrinks the earlier
+  // ones' violations again at no cost, and takes their confirmation from here).
+  std::map<std::string, SearchFinding> confirmed;  // by the candidate's rule and points
+  std::vector<SearchFinding> candidates;
   for (int round = 0; round < kRounds; ++round) {
     measured.set_budget(budget - kept);
     r.violations = search_with(method, space, rules, measured, seed, rows);
     r.search_measurements = measured.measurements();
     measured.set_budget(budget);
     const double before = measured.spent();
-    r.findings = shrink_all(space, measured, r.violations);
+    candidates = shrink_all(space, measured, r.violations);
+    for (SearchFinding& f : candidates) confirm_once(space, measured, confirmed, f);
     const double per_point = measured.spent() / static_cast<double>(measured.measurements() + 1);
-    size_t again = 0;
-    for (const SearchFinding& f : r.findings) again += points_judged(space, f.shown);
-    // (interleaved, each repetition of a point is set up anew: up to twice a point's cost)
-    kept = 2 * (measured.spent() - before) + per_point * (2 * static_cast<double>(again) + 1);
+    kept = 2 * (measured.spent() - before) + per_point;
     if (budget - measured.spent() - kept < 5 * per_point) break;
   }
-  std::vector<SearchFinding> candidates = std::move(r.findings);
-  r.findings.clear();
-  for (SearchFinding& f : candidates) {
-    confirm(space, measured, f);
+  for (SearchFinding& f : candidates)
     (f.confirmed ? r.findings : r.unconfirmed).push_back(std::move(f));
-  }
   count_pairs(space, rules, measured, plain, r);
   return r;
 }

@@ -54,8 +54,9 @@ std::vector<SearchFinding> shrink_all(const SearchSpace& space, MeasuredPoints& 
     if (known) continue;
     // (interleaved, each repetition of a point is set up anew: up to twice a point's cost)
     const size_t with_this = to_confirm + points_judged(space, v);
+    // (beyond it, shrinking judges only points measured before: a later round finds again,
+    // at no cost, what an earlier one shrank)
     measured.set_budget(budget - 2 * per_point * static_cast<double>(with_this));
-    if (!measured.within_budget()) break;
     SearchFinding f = shrink(space, measured, v);
     const bool same = std::any_of(findings.begin(), findings.end(), [&](const SearchFinding& g) {
       return g.shown.key() == f.shown.key();
@@ -65,7 +66,16 @@ std::vector<SearchFinding> shrink_all(const SearchSpace& space, MeasuredPoints& 
     findings.push_back(std::move(f));
   }
   measured.set_budget(budget);
-  return findings;
+  // One shrunk before a narrower instance of it could be (the budget ended) is that instance.
+  std::vector<SearchFinding> kept;
+  for (const SearchFinding& f : findings) {
+    const bool instance =
+        std::any_of(findings.begin(), findings.end(), [&](const SearchFinding& g) {
+          return g.options.size() < f.options.size() && explains(space, g, f.shown);
+        });
+    if (!instance) kept.push_back(f);
+  }
+  return kept;
 }
 
 }  // namespace rdmabench

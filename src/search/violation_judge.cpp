@@ -67,6 +67,41 @@ std::optional<Violation> judge_step(const Rule& rule, const std::vector<Judged>&
   return violation_of(rule, v[i], v[i + 1], std::exp(excess) - 1);
 }
 
+// kCostBuysLower: x costs more than y (apart, by more than both bands, the pooled noise and the
+// smallest effect) and its figure is not lower than y's beyond both bands.
+bool dominated(const Judged& x, const Band& x_cost, const Judged& y, const Band& y_cost,
+               Threshold threshold) {
+  const double extra = x_cost.median - y_cost.median;
+  const bool costs_more = x_cost.low > y_cost.high && extra > x_cost.spread() + y_cost.spread() &&
+                          extra > threshold.relative() * std::max(y_cost.median, 1e-300);
+  return costs_more && !(x.band.high < y.band.low);
+}
+
+std::vector<Violation> judge_costs(const Rule& rule, const std::vector<MeasuredPoint>& line,
+                                   Threshold threshold) {
+  std::vector<Judged> v;
+  std::vector<Band> costs;
+  for (const auto& [point, observation] : line) {
+    if (!rule_applies(rule, point)) continue;
+    const auto figure = figure_band(rule, observation);
+    const auto cost = observation.ok() ? observation.band(std::string(rule.cost)) : std::nullopt;
+    if (!figure || !cost) continue;
+    v.push_back({&point, *figure});
+    costs.push_back(*cost);
+  }
+  std::vector<Violation> out;
+  for (size_t i = 0; i < v.size(); ++i)
+    for (size_t j = i + 1; j < v.size(); ++j) {
+      const bool j_off = dominated(v[j], costs[j], v[i], costs[i], threshold);
+      const bool i_off = dominated(v[i], costs[i], v[j], costs[j], threshold);
+      if (!j_off && !i_off) continue;
+      const Band& more = j_off ? costs[j] : costs[i];
+      const Band& less = j_off ? costs[i] : costs[j];
+      out.push_back(violation_of(rule, v[i], v[j], (more.median - less.median) / less.median));
+    }
+  return out;
+}
+
 bool positive(const std::vector<Judged>& v) {
   return std::all_of(v.begin(), v.end(), [](const Judged& j) { return j.band.low > 0; });
 }
@@ -81,6 +116,7 @@ std::vector<Violation> judge_line(const Rule& rule, const std::vector<MeasuredPo
                                   Threshold threshold) {
   std::vector<Violation> out;
   if (rule.expects == Expectation::kZero) return out;
+  if (rule.expects == Expectation::kCostBuysLower) return judge_costs(rule, line, threshold);
   const std::vector<Judged> v = judged_line(rule, line);
   if (rule.expects == Expectation::kSmooth && !positive(v)) return out;
   for (size_t i = 0; i + 1 < v.size(); ++i) {

@@ -263,6 +263,53 @@ TEST(Search, FindsWhatNeedsTwoUnorderedOptionsTogetherOverTenSeeds) {
   }
 }
 
+TEST(Search, FindsAStrategyThatCostsMoreCpuAndBuysNoLatency) {
+  const SearchRun run = search({.events_spin_in_lat = true}, SearchMethod::kGuided);
+  const SearchFinding* f = finding_of(run, "cpu-buys-no-latency");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->options, (std::map<std::string, std::string>{{"mode", "lat"}}));
+  EXPECT_EQ(f->shown.low.at("cq"), "busy");
+  EXPECT_EQ(f->shown.high.at("cq"), "event");
+  EXPECT_TRUE(f->confirmed);
+}
+
+TEST(Search, EveryPlantedAnomalyIsFoundOverTenSeedsAndNothingElse) {
+  // All seven planted together, and the run-length artefact beside them: at 2000 simulated
+  // seconds (about 570 points) each seed reports the eight findings they make (the CPU step
+  // shows on both sides), each with exactly the options it needs and confirmed, and nothing
+  // else: no instance of one left unshrunk, no start-up "fall", no candidate unconfirmed.
+  const PlantedAnomalies all{.bandwidth_cliff = true,
+                             .qp_drop = true,
+                             .resends = true,
+                             .cpu_step = true,
+                             .run_length_artefact = true,
+                             .lat_events_small_slow = true,
+                             .read_bidir_qp_drop = true,
+                             .events_spin_in_lat = true};
+  using Options = std::map<std::string, std::string>;
+  const std::map<std::string, Options> expected = {
+      {"bandwidth-falls-with-size", {}},
+      {"bandwidth-falls-with-qps send", {{"pattern", "send"}}},
+      {"bandwidth-falls-with-qps read", {{"pattern", "read"}, {"bidir", "on"}}},
+      {"resends-on-a-clean-link", {{"qp-timeout", "1"}}},
+      {"client-cpu-steps-with-size", {{"cq", "event"}}},
+      {"server-cpu-steps-with-size", {{"cq", "event"}}},
+      {"latency-falls-with-size", {{"mode", "lat"}, {"cq", "event"}}},
+      {"cpu-buys-no-latency", {{"mode", "lat"}}}};
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    const SearchRun run = search(all, SearchMethod::kGuided, seed, 4 * kBudget);
+    std::map<std::string, Options> found;
+    for (const SearchFinding& f : run.result.findings) {
+      std::string name(f.shown.rule->name);
+      if (name == "bandwidth-falls-with-qps") name += " " + f.shown.low.at("pattern");
+      EXPECT_TRUE(found.emplace(name, f.options).second) << seed << ": " << name << " twice";
+      EXPECT_TRUE(f.confirmed && f.fully_shrunk) << seed << ": " << name;
+    }
+    EXPECT_EQ(found, expected) << seed;
+    EXPECT_TRUE(run.result.unconfirmed.empty()) << seed;
+  }
+}
+
 TEST(PointRepair, OneChangeTheFewestStepsAwayThenTwo) {
   const SearchSpace space = simulated_space();
   const Point read = with(space.base(), "pattern", "read");
@@ -395,6 +442,35 @@ TEST(ExpectationRules, AFallSmallerThanTheSmallestEffectIsNoneHoweverQuietTheTar
   EXPECT_TRUE(judge_line(step, line(1.025), usual).empty());
   EXPECT_EQ(judge_line(step, line(1.025), {0.0005, 0}).size(), 1u);
   EXPECT_EQ(judge_line(step, line(1.06), usual).size(), 1u);
+}
+
+MeasuredPoint costing(const std::string& cq, double latency, double cpu) {
+  Observation o;
+  for (double k : {0.999, 1.0, 1.001})
+    o.runs.push_back({{"lat_p50_us", latency * k}, {"client_cpu_us_per_msg", cpu * k}});
+  return {{{"cq", cq}, {"mode", "lat"}}, o};
+}
+
+TEST(ExpectationRules, AStrategyThatCostsMoreMustBuyLowerLatency) {
+  const Rule& rule = *find_rule("cpu-buys-no-latency");
+  const Threshold usual{0, kDefaultMinEffect};
+  // Busy polling costs more and buys lower latency; events cost less: both on the front.
+  EXPECT_TRUE(judge_line(rule, {costing("busy", 10, 5), costing("event", 14, 2)}, usual).empty());
+  // Yield costs more than events and is no faster: off the front, whichever comes first.
+  for (const bool yield_first : {false, true}) {
+    std::vector<MeasuredPoint> line = {costing("event", 14, 2), costing("yield", 14.5, 3)};
+    if (yield_first) std::swap(line[0], line[1]);
+    const auto v = judge_line(rule, line, usual);
+    ASSERT_EQ(v.size(), 1u) << yield_first;
+    EXPECT_NEAR(v[0].size, 0.5, 0.01);
+  }
+  // More CPU by less than the smallest effect is none.
+  EXPECT_TRUE(
+      judge_line(rule, {costing("event", 14, 2), costing("yield", 14, 2.02)}, usual).empty());
+  // A point without the cost is not judged.
+  MeasuredPoint bare = costing("yield", 20, 3);
+  for (Counters& run : bare.second.runs) run.erase("client_cpu_us_per_msg");
+  EXPECT_TRUE(judge_line(rule, {costing("event", 14, 2), bare}, usual).empty());
 }
 
 TEST(ExpectationRules, ResendsMustShowInEveryRepetition) {

@@ -48,6 +48,11 @@ Counters SimulatedTarget::model(const Point& p, unsigned rep, bool first) const 
   double bw = size / (per_msg_s + size / link) * std::pow(std::min(qps, 4.0), 0.1) *
               (1 - 8 / number(p, "tx-depth")) * (p.at("bidir") == "on" ? 1.8 : 1.0);
   double cpu = 0.5 + 0.1 * std::log2(size) + (p.at("cq") == "event" ? 1.0 : 0.0);
+  // In lat mode busy polling spins through each round trip (CPU) and an event CQ wakes up
+  // (latency, below): each has what it pays for.
+  const bool lat = p.at("mode") == "lat", events = p.at("cq") == "event";
+  if (lat && !events) cpu += 2;
+  if (lat && events && planted_.events_spin_in_lat) cpu = 1.5 * (cpu + 1);
   if (planted_.bandwidth_cliff && size >= 65536) bw *= 0.5;
   if (planted_.qp_drop && p.at("pattern") == "send" && qps >= 8) bw *= 0.6;
   if (planted_.read_qp_drop && p.at("pattern") == "read" && qps >= 8) bw *= 0.6;
@@ -58,10 +63,10 @@ Counters SimulatedTarget::model(const Point& p, unsigned rep, bool first) const 
     const double n = static_cast<double>(run_length_at(p, length_).iterations);
     bw *= n / (n + 8);
   }
-  if (planted_.read_bidir_qp_drop && p.at("pattern") == "read" && p.at("bidir") == "on" &&
-      qps >= 8)
+  if (planted_.read_bidir_qp_drop && p.at("pattern") == "read" && p.at("bidir") == "on" && qps >= 8)
     bw *= 0.6;
   double p50 = 2 + size / link * 1e6;
+  if (lat && events) p50 += 3;
   if (planted_.lat_events_small_slow && p.at("mode") == "lat" && p.at("cq") == "event" &&
       size <= 1024)
     p50 += 50;

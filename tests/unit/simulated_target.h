@@ -1,9 +1,10 @@
 // A target for `rdmabench search` with no device: figures from a smooth model of an RDMA link
 // (bandwidth rising with size to the link's rate, latency rising with it, CPU per message
-// growing slowly, nothing resent), each repetition off by up to 1 % (a fixed hash of the
-// point, the repetition and the counter: the same every time), and the anomalies a test
-// plants. Each repetition costs a simulated second, each point half a second more. It runs each
-// point as the search asks (point_length.h): the same timed window at every point by default.
+// growing slowly, nothing resent; in lat mode busy polling costs CPU, events latency), each
+// repetition off by up to 1 % (a fixed hash of the point, the repetition and the counter: the same
+// every time), and the anomalies a test plants. Each repetition costs a simulated second, each
+// point half a second more. It runs each point as the search asks (point_length.h): the same timed
+// window at every point by default.
 #pragma once
 
 #include <cmath>
@@ -48,6 +49,9 @@ struct PlantedAnomalies {
   // lose 40 % from 8 QPs up.
   bool lat_events_small_slow = false;
   bool read_bidir_qp_drop = false;
+  // Off the polling front: in lat mode an event CQ costs busy polling's CPU and half as much
+  // again (a wake-up that spins), and keeps its higher latency.
+  bool events_spin_in_lat = false;
 };
 
 class SimulatedTarget : public SearchTarget {
