@@ -33,8 +33,10 @@ std::vector<MeasuredPoint> measure_line(MeasuredPoints& measured, const Point& a
 std::vector<std::string> judged_values(const SearchSpace& space, const Dimension& d,
                                        const Rule& rule, const Point& low, const Point& high) {
   if (rule.expects == Expectation::kCostBuysLower) return {low.at(d.option), high.at(d.option)};
-  const size_t lo = *space.index_of(d.option, low.at(d.option));
-  const size_t hi = *space.index_of(d.option, high.at(d.option));
+  // (in their order along it, whichever a report called low)
+  const size_t a = *space.index_of(d.option, low.at(d.option));
+  const size_t b = *space.index_of(d.option, high.at(d.option));
+  const size_t lo = std::min(a, b), hi = std::max(a, b);
   const bool step = rule.expects == Expectation::kSmooth;
   const size_t from = step && lo > 0 ? lo - 1 : lo;
   const size_t to = step ? std::min(hi + 1, d.values.size() - 1) : hi;

@@ -123,8 +123,9 @@ SearchSpace space_from_json(const nlohmann::json& dimensions) {
 
 nlohmann::json replay_report(nlohmann::json report, SearchTarget& target, unsigned repetitions,
                              const std::string& label) {
-  if (!report.is_object() || report.value("schema", "") != kSearchReportSchema ||
-      !report.contains("findings") || !report["findings"].is_array())
+  if (!report.is_object() || !report.contains("schema") ||
+      report["schema"] != kSearchReportSchema || !report.contains("findings") ||
+      !report["findings"].is_array())
     throw bad_report(std::string("not a ") + kSearchReportSchema + " report");
   const SearchSpace space = space_from_json(report.value("space", nlohmann::json()));
   const double min_effect = min_effect_of(report);

@@ -1,6 +1,7 @@
 #include "search/search_state.h"
 
 #include "core/error.h"
+#include "core/exit_codes.h"
 
 namespace rdmabench {
 
@@ -38,8 +39,14 @@ std::pair<Point, Observation> saved_point_from(const nlohmann::json& j, const Se
     }
     out.second.runs.push_back(std::move(c));
   }
-  out.second.error = j.value("error", "");
-  out.second.exit_code = j.value("exit_code", 0);
+  if (j.contains("error")) {
+    if (!j["error"].is_string()) throw bad_state("a point's error is not text");
+    out.second.error = j["error"].get<std::string>();
+    const nlohmann::json& code = j.contains("exit_code") ? j["exit_code"] : nlohmann::json();
+    if (!code.is_number_integer() || !is_exit_code(code.get<int64_t>()))
+      throw bad_state("a point's exit code is not one of rdmabench's");
+    out.second.exit_code = static_cast<int>(code.get<int64_t>());
+  }
   return out;
 }
 
@@ -64,7 +71,7 @@ nlohmann::json search_state_json(const SearchSpace& space, const MeasuredPoints&
 
 void restore_search_state(const nlohmann::json& state, const SearchSpace& space,
                           const nlohmann::json& settings, MeasuredPoints& measured) {
-  if (!state.is_object() || state.value("schema", "") != kSearchStateSchema)
+  if (!state.is_object() || !state.contains("schema") || state["schema"] != kSearchStateSchema)
     throw bad_state("not a " + std::string(kSearchStateSchema) + " file");
   nlohmann::json dims = nlohmann::json::array();
   for (const Dimension& d : space.dimensions()) dims.push_back(dimension_json(d));

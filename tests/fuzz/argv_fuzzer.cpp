@@ -6,18 +6,27 @@
 // 4,096 bytes never reach cxxopts: its std::regex recursion crashed on 35,000. --out paths are
 // checked by opening them (and removing what was not there): ./tools/test runs it in a
 // scratch folder. An input whose first argument is "@limits-file" is a --limits-file's text
-// instead (its parts joined again), read as a run reads it for a machine type.
+// instead (its parts joined again), read as a run reads it for a machine type; one whose first
+// argument is "@search-report" a report `search --replay` reads (its settings, then each finding
+// replayed against a target that answers at once), and "@search-state" a search's state file,
+// resumed over the whole space.
 #include <cstddef>
 #include <cstdint>
 #include <cxxopts.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/argument_bounds.h"
 #include "cli/mesh_command.h"
 #include "cli/run_request.h"
+#include "cli/search_dimensions.h"
+#include "core/bounded_json.h"
 #include "core/error.h"
 #include "runner/machine_limits.h"
+#include "search/measured_points.h"
+#include "search/report_replay.h"
+#include "search/search_state.h"
 
 namespace {
 
@@ -63,14 +72,75 @@ void read_limits_file(std::string_view text) {
 }
 
 constexpr std::string_view kLimitsFile = "@limits-file";
+constexpr std::string_view kSearchReport = "@search-report";
+constexpr std::string_view kSearchState = "@search-state";
+
+// A search target that answers every point at once with the same figures.
+class AnsweringTarget final : public rdmabench::SearchTarget {
+ public:
+  rdmabench::Observation measure(const rdmabench::Point&, unsigned repetitions) override {
+    rdmabench::Observation o;
+    for (unsigned r = 0; r < repetitions; ++r)
+      o.runs.push_back({{"bytes_per_second", 1e9 + r},
+                        {"msgs_per_second", 1e4 + r},
+                        {"lat_p50_us", 5},
+                        {"lat_p99_us", 7},
+                        {"client_cpu_us_per_msg", 1},
+                        {"wire_retransmissions", r}});
+    seconds_ += 1;
+    return o;
+  }
+  double seconds_spent() const override { return seconds_; }
+
+ private:
+  double seconds_ = 0;
+};
+
+void read_search_report(std::string_view text) {
+  try {
+    const nlohmann::json report = rdmabench::parse_bounded_json(
+        text, rdmabench::kFileBounds, rdmabench::ExitCode::kInvalidFile, "fuzz");
+    if (!report.is_object()) return;  // as search --replay refuses it
+    (void)rdmabench::report_run_length(report);
+    AnsweringTarget target;
+    (void)rdmabench::replay_report(report, target, rdmabench::report_repetitions(report), "fuzz");
+  } catch (const rdmabench::Error&) {
+  }
+}
+
+void read_search_state(std::string_view text) {
+  try {
+    const nlohmann::json state = rdmabench::parse_bounded_json(
+        text, rdmabench::kFileBounds, rdmabench::ExitCode::kInvalidFile, "fuzz");
+    AnsweringTarget target;
+    rdmabench::MeasuredPoints measured(target, 3, 100);
+    rdmabench::restore_search_state(state, rdmabench::search_dimensions(), {{"repetitions", 3}},
+                                    measured);
+  } catch (const rdmabench::Error&) {
+  }
+}
+
+// The rest of the input when its first argument is `mode`.
+std::optional<std::string_view> after(std::string_view input, std::string_view mode) {
+  if (!input.starts_with(mode) || input.size() <= mode.size() || input[mode.size()] != 0)
+    return std::nullopt;
+  return input.substr(mode.size() + 1);
+}
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
-  if (input.starts_with(kLimitsFile) && size > kLimitsFile.size() &&
-      input[kLimitsFile.size()] == 0) {
-    read_limits_file(input.substr(kLimitsFile.size() + 1));
+  if (const auto text = after(input, kLimitsFile)) {
+    read_limits_file(*text);
+    return 0;
+  }
+  if (const auto text = after(input, kSearchReport)) {
+    read_search_report(*text);
+    return 0;
+  }
+  if (const auto text = after(input, kSearchState)) {
+    read_search_state(*text);
     return 0;
   }
   const std::vector<std::string> args = arguments_of(data, size);

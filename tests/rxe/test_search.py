@@ -19,7 +19,8 @@ pytestmark = pytest.mark.layout("lo")
 FOUND = Path(__file__).resolve().parents[1] / "host" / "fixtures" / "search" / "rxe-lo.json"
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "search.schema.json").read_text())
 SPACE = ("pattern=write,read mode=bw transport=rc,ud cq=busy sizes=1K:8K qps=1:2 post-list=1 "
-         "tx-depth=128 mtu=4096 qp-timeout=14 bidir=off")
+         "tx-depth=128 mtu=4096 qp-timeout=14 bidir=off srq=off inline=auto outs=most "
+         "rate=unpaced")
 
 
 def search(rdmabench, layout, server, tmp_path, budget):

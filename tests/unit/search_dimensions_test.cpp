@@ -1,14 +1,19 @@
 // The space `rdmabench search` explores (cli/search_dimensions.cpp): every value of every
 // dimension is one `rdmabench run` takes as its option, and a fallback that stands for "not
-// given" (inline auto, rate unpaced) is never passed on.
+// given" (inline auto, rate unpaced) is never passed on; the fuzzer's seeds of that space.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "cli/run_request.h"
 #include "cli/search_dimensions.h"
 #include "core/error.h"
+#include "search/measured_points.h"
+#include "search/report_replay.h"
+#include "search/search_state.h"
 
 namespace rdmabench {
 namespace {
@@ -81,6 +86,43 @@ TEST(SearchDimensions, StrategiesWithArgumentsAreSearchedAndNamedInASpace) {
   EXPECT_NE(std::find(cq.begin(), cq.end(), "moderated:256,256"), cq.end());
   EXPECT_EQ(restrict_space(space, "cq=busy;moderated:16,16").find("cq")->values,
             (std::vector<std::string>{"busy", "moderated:16,16"}));
+}
+
+// The argv fuzzer's search seeds (tests/fuzz/corpus/argv): the fuzzer starts from what they
+// reach, so they must get past the first checks: a state of today's whole space, restored; a
+// report whose findings are replayed.
+std::string seed_json(const char* name, std::string_view mode) {
+  const std::filesystem::path file =
+      std::filesystem::path(RDMABENCH_FUZZ_CORPUS).parent_path() / "argv" / name;
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string seed = text.str();
+  EXPECT_TRUE(seed.starts_with(std::string(mode) + '\0')) << file;
+  return seed.substr(std::min(seed.size(), mode.size() + 1));
+}
+
+class Answering final : public SearchTarget {
+ public:
+  Observation measure(const Point&, unsigned repetitions) override {
+    Observation o;
+    for (unsigned r = 0; r < repetitions; ++r) o.runs.push_back({{"bytes_per_second", 1.0 + r}});
+    return o;
+  }
+  double seconds_spent() const override { return 0; }
+};
+
+TEST(SearchSeeds, TheFuzzersSearchSeedsReachPastTheFirstChecks) {
+  Answering target;
+  MeasuredPoints measured(target, 3, 100);
+  restore_search_state(nlohmann::json::parse(seed_json("search-state", "@search-state")),
+                       search_dimensions(), {{"repetitions", 3}}, measured);
+  EXPECT_EQ(measured.all().size(), 3u);
+  const nlohmann::json report = nlohmann::json::parse(seed_json("search-report", "@search-report"));
+  EXPECT_EQ(report_run_length(report).duration_ns, 500'000'000u);
+  const nlohmann::json replayed = replay_report(report, target, report_repetitions(report), "x");
+  ASSERT_EQ(replayed["findings"].size(), 4u);
+  for (const auto& f : replayed["findings"]) EXPECT_EQ(f["replays"].size(), 1u) << f["rule"];
 }
 
 }  // namespace

@@ -77,6 +77,17 @@ TEST(SearchState, AStateOfAnotherSearchOrADamagedOneIsRefused) {
   bad = good;
   bad["spent_s"] = -1;
   expect_refused(bad, space, kSettings, "no points or no seconds spent");
+  // Fields of the wrong type are refused as the rest are, not thrown as JSON's own errors.
+  bad = good;
+  bad["schema"] = 5;
+  expect_refused(bad, space, kSettings, "not a rdmabench-search-state/1");
+  bad = good;
+  bad["points"][0]["error"] = 7;
+  expect_refused(bad, space, kSettings, "a point's error is not text");
+  bad = good;
+  bad["points"][0]["error"] = "refused";
+  bad["points"][0]["exit_code"] = "two";
+  expect_refused(bad, space, kSettings, "a point's exit code is not one of rdmabench's");
 }
 
 TEST(SearchReport, AFindingCarriesItsRuleOptionsAndCommands) {
@@ -199,6 +210,13 @@ TEST(SearchReport, AReplayJudgesEachFindingAgainWhereItRuns) {
     bad["settings"]["min_effect"] = v;
     EXPECT_THROW(replay_report(bad, same, 3, "x"), Error) << v;
   }
+  // A finding whose points a forged report swapped is judged, not read out of bounds.
+  bad = report;
+  const size_t pair = bad["findings"][0].contains("high") ? 0 : 1;
+  ASSERT_TRUE(bad["findings"][pair].contains("high"));
+  std::swap(bad["findings"][pair]["low"], bad["findings"][pair]["high"]);
+  const nlohmann::json swapped = replay_report(bad, same, 3, "swapped");
+  EXPECT_EQ(swapped["findings"][pair]["replays"].size(), 1u);
   for (const char* which : {"low", "high"}) {
     bad = report;
     bad["findings"][0][which] = "here";
