@@ -4,6 +4,7 @@
 #include <set>
 #include <tuple>
 
+#include "search/line_walk.h"
 #include "search/point_repair.h"
 
 namespace rdmabench {
@@ -42,8 +43,10 @@ class CoverBuilder {
   PairCover build() {
     while (!uncovered_.empty()) {
       const Pair seed = *uncovered_.begin();
-      if (take(accepted_keeping_categories(space_, row_from(seed), accepts_))) continue;
-      if (take(accepted_keeping_categories(space_, alone(seed), accepts_))) continue;
+      if (const std::optional<Point> start = taken_with(seed)) {
+        take(row_from(seed, *start));
+        continue;
+      }
       refused_.insert(seed);
       uncovered_.erase(seed);
       ++cover_.refused;
@@ -52,11 +55,9 @@ class CoverBuilder {
   }
 
  private:
-  bool take(const std::optional<Point>& row) {
-    if (!row) return false;
-    for (const Pair& p : pairs_of(cats_, *row)) uncovered_.erase(p);
-    cover_.rows.push_back(*row);
-    return true;
+  void take(const Point& row) {
+    for (const Pair& p : pairs_of(cats_, row)) uncovered_.erase(p);
+    cover_.rows.push_back(row);
   }
 
   // The base with the seed's two values.
@@ -67,38 +68,57 @@ class CoverBuilder {
     return p;
   }
 
-  // The seed's two values, and for each other option the value that adds the most uncovered
-  // pairs with the values set so far (the base's first among equals).
-  Point row_from(const Pair& seed) const {
-    Point row = alone(seed);
+  // The base with the seed's two values, ordered options moved as the target needs; none when
+  // it takes no such point.
+  std::optional<Point> taken_with(const Pair& seed) const {
+    return accepted_keeping_categories(space_, alone(seed), accepts_);
+  }
+
+  // Starting from a point that holds the seed, for each other option in turn the value that
+  // adds the most uncovered pairs with the values set so far (the base's first among equals) and
+  // keeps the row one the target takes: taken, its ordered options moved as the target needs.
+  Point row_from(const Pair& seed, Point row) const {
     std::vector<bool> set(cats_.size(), false);
     set[std::get<0>(seed)] = set[std::get<2>(seed)] = true;
     for (size_t c = 0; c < cats_.size(); ++c) {
       if (set[c]) continue;
-      row[cats_[c]->option] = best_value(row, set, c);
+      for (const std::string& v : ranked(row, set, c)) {
+        if (v == row.at(cats_[c]->option)) break;  // the value it has: taken already
+        if (auto taken =
+                accepted_keeping_categories(space_, with(row, cats_[c]->option, v), accepts_)) {
+          row = std::move(*taken);
+          break;
+        }
+      }
       set[c] = true;
     }
     return row;
   }
 
-  std::string best_value(const Point& row, const std::vector<bool>& set, size_t c) const {
+  // The values of option c by the uncovered pairs each adds to the row's set values, most
+  // first (the base's first among equals); none that forms a pair no point holds.
+  std::vector<std::string> ranked(const Point& row, const std::vector<bool>& set, size_t c) const {
     const Dimension& d = *cats_[c];
-    std::string best = d.start;
-    long best_gain = -1;
-    std::vector<std::string> order = {d.start};  // the base's value first among equals
-    order.insert(order.end(), d.values.begin(), d.values.end());
+    std::vector<std::pair<long, std::string>> gains;
+    std::vector<std::string> order = {d.start};
+    for (const std::string& v : d.values)
+      if (v != d.start) order.push_back(v);
     for (const std::string& v : order) {
       long gain = 0;
       for (size_t o = 0; o < cats_.size(); ++o) {
         if (!set[o]) continue;
         const Pair p = o < c ? Pair{o, row.at(cats_[o]->option), c, v}
                              : Pair{c, v, o, row.at(cats_[o]->option)};
-        if (refused_.count(p)) gain -= 1000;  // a pair no point holds: not with it
+        if (refused_.count(p)) gain -= 1000;
         gain += uncovered_.count(p) ? 1 : 0;
       }
-      if (gain > best_gain) best = v, best_gain = gain;
+      gains.emplace_back(gain, v);
     }
-    return best;
+    std::stable_sort(gains.begin(), gains.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<std::string> out;
+    for (const auto& [gain, v] : gains) out.push_back(v);
+    return out;
   }
 
   const SearchSpace& space_;

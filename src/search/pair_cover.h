@@ -3,10 +3,11 @@
 // of them away from the base (events in lat mode, uc with --bidir) lies on some row's lines.
 // A rule that judges only where an option has one value (bandwidth: mode=bw) sees only the
 // rows with it, so the rows cover the pairs once for each such value (cover_rows).
-// Built greedily: each row starts from a pair no row holds yet and takes, option by option,
-// the value that adds the most pairs (the base's among equals, none that forms a pair the
-// target refused); its ordered options are the base's, one moved where the target refuses the
-// row. A pair the target takes no point of even alone (read over ud) is left out and counted.
+// Built greedily: each row starts from a pair no row holds yet, at the base, and takes, option
+// by option, the value that adds the most pairs and keeps the row one the target takes (the
+// base's among equals, none that forms a pair the target refused), its ordered options moved
+// where the target needs (an atomic to 8 bytes). A pair the target takes at no such start (read
+// over ud) is left out and counted.
 #pragma once
 
 #include <cstddef>

@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "cli/run_request.h"
 #include "cli/search_dimensions.h"
 #include "core/error.h"
 #include "search/measured_points.h"
+#include "search/pair_cover.h"
 #include "search/report_replay.h"
 #include "search/search_state.h"
 
@@ -86,6 +88,25 @@ TEST(SearchDimensions, StrategiesWithArgumentsAreSearchedAndNamedInASpace) {
   EXPECT_NE(std::find(cq.begin(), cq.end(), "moderated:256,256"), cq.end());
   EXPECT_EQ(restrict_space(space, "cq=busy;moderated:16,16").find("cq")->values,
             (std::vector<std::string>{"busy", "moderated:16,16"}));
+}
+
+TEST(SearchDimensions, ThePairCoverOfTheWholeSpaceIsFewRowsRunTakes) {
+  // 552 pairs of values of the unordered options; pattern (7) by CQ strategy (9) alone needs
+  // 63 rows. Each row chosen value by value against what run takes: 64 (built whole and then
+  // refused, rows fell back to two values each: 175).
+  const SearchSpace space = search_dimensions();
+  std::map<std::string, bool> asked;
+  const auto accepts = [&](const Point& p) {
+    const auto [it, added] = asked.try_emplace(point_key(p), false);
+    std::string why;
+    if (added) it->second = parses(words(space, p), why);
+    return it->second;
+  };
+  const PairCover cover = pair_cover(space, accepts);
+  EXPECT_EQ(cover.pairs, pair_count(space));
+  EXPECT_LE(cover.rows.size(), 70u);
+  EXPECT_EQ(pairs_held(space, cover.rows) + cover.refused, cover.pairs);
+  for (const Point& row : cover.rows) EXPECT_TRUE(accepts(row)) << point_key(row);
 }
 
 // The argv fuzzer's search seeds (tests/fuzz/corpus/argv): the fuzzer starts from what they
