@@ -217,6 +217,9 @@ int run_search_request(const SearchSpace& space, const SearchRequest& r) {
   ServeSearchTarget target(space, r.target);
   MeasuredPoints measured(target, r.repetitions, r.budget_s, r.min_effect);
   keep_state(r, space, settings, measured);
+  if (r.method == SearchMethod::kGuided)
+    std::cerr << "rdmabench search: choosing rows that hold the " << pair_count(space)
+              << " pairs of values of the unordered options (run's checks of each row)\n";
   const SearchResult result = run_search(space, registered_rules(), measured, r.method, r.seed);
   write_json(r.state_file, search_state_json(space, measured, settings), "--state");
   SearchReportContext context{"rdmabench run " + r.target.host + " --port " +
