@@ -222,11 +222,10 @@ int run_search_request(const SearchSpace& space, const SearchRequest& r) {
               << " pairs of values of the unordered options (run's checks of each row)\n";
   const SearchResult result = run_search(space, registered_rules(), measured, r.method, r.seed);
   write_json(r.state_file, search_state_json(space, measured, settings), "--state");
-  SearchReportContext context{"rdmabench run " + r.target.host + " --port " +
-                                  std::to_string(r.target.port) + " --cm oob" +
-                                  (r.target.key_file.empty() ? "" : " --key " + r.target.key_file),
-                              settings, measured.spent(), measured.all().size(), r.target.length};
+  SearchReportContext context{target.command_head(), settings, measured.spent(),
+                              measured.all().size(), r.target.length};
   context.settings["budget_s"] = r.budget_s;
+  context.settings["cm"] = target.bootstrap_name();
   write_json(r.out_file, search_report_json(space, result, context, measured), "--out");
   print_search_report(std::cout, space, result, context);
   std::cout << "\nreport: " << r.out_file << "; state: " << r.state_file << "\n";

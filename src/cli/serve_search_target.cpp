@@ -64,6 +64,11 @@ std::vector<std::string> ServeSearchTarget::run_arguments(const Point& point) co
   return args;
 }
 
+std::string ServeSearchTarget::command_head() const {
+  return "rdmabench run " + options_.host + " --port " + std::to_string(options_.port) + " --cm " +
+         bootstrap_name() + (options_.key_file.empty() ? "" : " --key " + options_.key_file);
+}
+
 TestSpec ServeSearchTarget::spec_of(const Point& point) const {
   std::vector<std::string> args = run_arguments(point);
   args.insert(args.begin(), "run");

@@ -44,6 +44,10 @@ class ServeSearchTarget : public SearchTarget {
 
   // The `rdmabench run` options of a point (its host, port and the settings included).
   std::vector<std::string> run_arguments(const Point& point) const;
+  // "rdmabench run HOST --port P --cm C": how every point's command line starts (the bootstrap
+  // the search chose, as `run --cm auto` would: rdma_cm on iWARP).
+  std::string command_head() const;
+  std::string bootstrap_name() const { return to_string(bootstrap_.method); }
 
  private:
   // What every point's run takes on the bootstrap's device.

@@ -1,10 +1,12 @@
 """The tools' handling of deterministic-guest results: compare's refusal to mix timing modes
-and its notes, the spread report (tools/gate reproducibility) and the slowdown calibration."""
+and its notes, the spread report (tools/gate reproducibility), the slowdown calibration, and
+tools/search-replay's refusals before it boots a guest."""
 import json
+import subprocess
 
 import pytest
 
-from conftest import DETERMINISTIC, FIXTURE, run_tool, scaled
+from conftest import DETERMINISTIC, FIXTURE, ROOT, run_tool, scaled
 
 
 def deterministic():
@@ -240,3 +242,17 @@ def test_versus_boots_each_stack_once_unless_told(tmp_path):
     assert proc.returncode == 3, proc.stderr
     assert "NEW, boot 1 of 1" in proc.stderr, proc.stderr
     assert (tmp_path / "rxe-vm-calls").read_text() == "called\n"
+
+
+@pytest.mark.parametrize("args, says", [
+    ((), "give a readable REPORT"),
+    (("{report}", "--fabric", "rxe"), "--fabric takes siw"),
+    (("{report}", "--bogus"), "unknown option --bogus"),
+    (("{report}", "{report}"), "one REPORT only")])
+def test_search_replay_refuses_bad_options_before_it_boots_a_guest(tmp_path, args, says):
+    report = tmp_path / "report.json"
+    report.write_text("{}")
+    proc = subprocess.run([str(ROOT / "tools" / "search-replay"),
+                           *(a.format(report=report) for a in args)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and says in proc.stderr, proc.stderr

@@ -44,6 +44,7 @@ def test_a_search_reports_resumes_and_goes_on_past_refused_points(rdmabench, lay
     # Every point ran the same timed window (a finding's command says so: unit tests).
     assert (report["settings"]["duration_s"], report["settings"]["margin_s"]) == (0.05, 0.01)
     assert "iters" not in report["settings"], report["settings"]
+    assert report["settings"]["cm"] == "oob", report["settings"]  # a loopback address
     # Read over ud is refused by run's own checks: failed points, and the search went on.
     refused = [p for p in points if p.get("exit_code") == 2]
     assert refused and all(p["point"]["transport"] == "ud" for p in refused), refused[:2]

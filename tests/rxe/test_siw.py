@@ -198,3 +198,7 @@ def test_a_search_explores_iwarps_space_over_rdma_cm(rdmabench, server, tmp_path
     assert {p["point"]["pattern"] for p in measured} <= {"write", "send"}, measured[:2]
     assert {p["point"]["pattern"] for p in refused} >= {"write_imm", "fetch_add"}, refused[:2]
     assert "connects through rdma_cm only" not in proc.stderr
+    # The findings' command lines connect as the search did (they said --cm oob, which siw
+    # refuses).
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["settings"]["cm"] == "rdmacm", report["settings"]
