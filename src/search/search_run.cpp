@@ -1,5 +1,6 @@
 #include "search/search_run.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -66,8 +67,8 @@ void confirm_once(const SearchSpace& space, MeasuredPoints& measured,
 
 // Each round searches until only `kept` is left, then shrinks what it found and measures each
 // candidate again. A later round repeats the earlier ones' steps from the points they measured
-// (no cost) and goes on; it keeps back twice what the last shrinking and confirming took, and
-// is run only when that leaves room for a few points more.
+// (no cost) and goes on; it keeps back twice what the last shrinking and confirming took (at
+// most half of what is left), and is run only when ten points' time is left.
 SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules,
                         MeasuredPoints& measured, SearchMethod method, uint32_t seed) {
   const double budget = measured.budget();
@@ -93,8 +94,11 @@ SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules
     candidates = shrink_all(space, measured, r.violations);
     for (SearchFinding& f : candidates) confirm_once(space, measured, confirmed, f);
     const double per_point = measured.spent() / static_cast<double>(measured.measurements() + 1);
-    kept = 2 * (measured.spent() - before) + per_point;
-    if (budget - measured.spent() - kept < 5 * per_point) break;
+    // (never more than half of what is left: a round that had many candidates to confirm
+    // would otherwise leave the rest unspent; the next one's are new, the old ones confirmed)
+    const double left = budget - measured.spent();
+    if (left < 10 * per_point) break;
+    kept = std::min(2 * (measured.spent() - before) + per_point, left / 2);
   }
   for (SearchFinding& f : candidates)
     (f.confirmed ? r.findings : r.unconfirmed).push_back(std::move(f));
