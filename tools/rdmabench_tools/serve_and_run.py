@@ -4,7 +4,7 @@
 
 Pages the binary in first (`rdmabench devices`: in the deterministic guest a first page-in over
 9p warps guest time past timeouts), starts `rdmabench serve` through the tools' server harness
-(server_harness.py: it waits up to 10 s until the control port listens), runs
+(server_harness.py: it waits up to a minute until the control port listens), runs
 `rdmabench run SERVER_ADDR OPTIONS...`, then stops the server with SIGTERM and checks that it
 exited cleanly. Exit status: the client's; 2 on a bad command line; 4 when the server never
 listened; 5 when the client succeeded but the server did not exit cleanly."""

@@ -4,7 +4,9 @@ perftest's servers (tools/vs-perftest) alike.
 
 Ready means: its TCP port listens (read from /proc/net/tcp and tcp6, so nothing connects to
 it). A server that exits before that, or takes longer than `ready_timeout`, is an error that
-quotes its log."""
+quotes its log. The wait is for a server that hangs, not a judgement of how fast it starts: in a
+guest beside a loaded host, reading the binary in over 9p took more than 10 s (two tests of a
+loaded ./tools/test failed so), so it is a minute."""
 import signal
 import subprocess
 import time
@@ -34,7 +36,7 @@ def listening(port):
 class Server:
     """A server process on `port`, its output in `log_path` (or discarded when None)."""
 
-    def __init__(self, command, port, log_path=None, ready_timeout=10.0, ready_line=None):
+    def __init__(self, command, port, log_path=None, ready_timeout=60.0, ready_line=None):
         self.command = [str(c) for c in command]
         self.ready_line = ready_line if log_path else None  # read from the log
         self.port = port
