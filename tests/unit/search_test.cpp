@@ -273,19 +273,27 @@ TEST(Search, FindsAStrategyThatCostsMoreCpuAndBuysNoLatency) {
   EXPECT_TRUE(f->confirmed);
 }
 
+// Every anomaly the simulated target plants that the search should report, together.
+constexpr PlantedAnomalies kEverySeven{.bandwidth_cliff = true,
+                                       .qp_drop = true,
+                                       .resends = true,
+                                       .cpu_step = true,
+                                       .lat_events_small_slow = true,
+                                       .read_bidir_qp_drop = true,
+                                       .events_spin_in_lat = true};
+
+// The same, and the start-up cost that must not be reported.
+PlantedAnomalies with_artefact(PlantedAnomalies planted) {
+  planted.run_length_artefact = true;
+  return planted;
+}
+
 TEST(Search, EveryPlantedAnomalyIsFoundOverTenSeedsAndNothingElse) {
   // All seven planted together, and the run-length artefact beside them: at 2000 simulated
   // seconds (about 570 points) each seed reports the eight findings they make (the CPU step
   // shows on both sides), each with exactly the options it needs and confirmed, and nothing
   // else: no instance of one left unshrunk, no start-up "fall", no candidate unconfirmed.
-  const PlantedAnomalies all{.bandwidth_cliff = true,
-                             .qp_drop = true,
-                             .resends = true,
-                             .cpu_step = true,
-                             .run_length_artefact = true,
-                             .lat_events_small_slow = true,
-                             .read_bidir_qp_drop = true,
-                             .events_spin_in_lat = true};
+  const PlantedAnomalies all = with_artefact(kEverySeven);
   using Options = std::map<std::string, std::string>;
   const std::map<std::string, Options> expected = {
       {"bandwidth-falls-with-size", {}},
@@ -331,14 +339,8 @@ TEST(Search, WhatShrinkingDoesNotNeedGoesBackToSearching) {
   // first share.
   // Nor does a round with many candidates to confirm leave the rest unspent (the rxe guest's
   // first 20-minute search stopped at 962 s of 1200, 13 candidates confirmed).
-  const PlantedAnomalies many{.bandwidth_cliff = true,
-                              .qp_drop = true,
-                              .resends = true,
-                              .cpu_step = true,
-                              .lat_events_small_slow = true,
-                              .read_bidir_qp_drop = true,
-                              .events_spin_in_lat = true};
-  for (const PlantedAnomalies planted : {PlantedAnomalies{}, {.resends_everywhere = true}, many}) {
+  for (const PlantedAnomalies planted :
+       {PlantedAnomalies{}, {.resends_everywhere = true}, kEverySeven}) {
     SimulatedTarget target(planted);
     MeasuredPoints measured(target, kRepetitions, kBudget);
     run_search(simulated_space(), registered_rules(), measured, SearchMethod::kGuided, 1);
