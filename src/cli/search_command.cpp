@@ -61,7 +61,8 @@ cxxopts::Options search_options() {
                                                     "Timed runs per point (its noise band)",
                                                     cxxopts::value<unsigned>()->default_value("3"))(
       "duration",
-      "Seconds of each point's timed run, the same at every point (its start-up outside it)",
+      "Seconds of each point's timed run, the same at every point (its start-up outside it; "
+      "a rate is known to a burst of what is in flight: a slow link needs longer)",
       cxxopts::value<double>()->default_value("0.5"))(
       "margin", "Seconds run before and after each timed run, in no figure",
       cxxopts::value<double>()->default_value("0.1"))(

@@ -142,6 +142,10 @@ nlohmann::json search_report_json(const SearchSpace& space, const SearchResult& 
             {"refused", result.pairs_refused},
             {"on_lines", result.pairs_covered},
             {"cover_rows", result.cover_rows}}},
+          {"windows",
+           {{"counted", result.windows.counted},
+            {"coarse", result.windows.coarse},
+            {"no_rate", result.windows.no_rate}}},
           {"findings", findings},
           {"unconfirmed", unconfirmed}};
 }
@@ -158,6 +162,12 @@ void print_search_report(std::ostream& out, const SearchSpace& space, const Sear
               : " (" + std::to_string(100 * result.pairs_covered / result.pairs) + " %)")
       << ", " << result.pairs_refused << " the target takes no point of; " << result.cover_rows
       << " rows cover them\n";
+  if (result.windows.coarse > 0)
+    out << "windows: " << result.windows.coarse << " of " << result.windows.counted
+        << " points a rate rule judges counted too few messages to resolve "
+        << result.windows.min_effect * 100 << " % (" << result.windows.no_rate
+        << " fewer than one burst of what they keep in flight, no rate): a longer --duration "
+           "resolves them\n";
   for (size_t i = 0; i < result.findings.size(); ++i) {
     const SearchFinding& f = result.findings[i];
     const Rule& rule = *f.shown.rule;

@@ -48,6 +48,18 @@ void count_pairs(const SearchSpace& space, const std::vector<Rule>& rules,
   r.pairs_covered = pairs_held(space, on_lines);
 }
 
+// What the windows of the points a rate rule judges could resolve (window_resolution.h).
+WindowTally tally_windows(const std::vector<Rule>& rules, const MeasuredPoints& measured) {
+  WindowTally tally;
+  for (const auto& [key, point] : measured.all()) {
+    const bool rated = std::any_of(rules.begin(), rules.end(), [&](const Rule& rule) {
+      return counted_rate(std::string(rule.counter)) && rule_applies(rule, point.first);
+    });
+    if (rated) tally_window(tally, point.first, point.second, measured.min_effect());
+  }
+  return tally;
+}
+
 // The candidate's confirmation: measured again now, or as an earlier round measured it.
 void confirm_once(const SearchSpace& space, MeasuredPoints& measured,
                   std::map<std::string, SearchFinding>& confirmed, SearchFinding& f) {
@@ -103,6 +115,7 @@ SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules
   for (SearchFinding& f : candidates)
     (f.confirmed ? r.findings : r.unconfirmed).push_back(std::move(f));
   count_pairs(space, rules, measured, plain, r);
+  r.windows = tally_windows(rules, measured);
   return r;
 }
 

@@ -12,6 +12,7 @@
 #include "search/measured_points.h"
 #include "search/pair_cover.h"
 #include "search/search_space.h"
+#include "search/window_resolution.h"
 
 namespace rdmabench {
 
@@ -29,6 +30,7 @@ struct SearchResult {
   // many the target takes no point of, how many the points measured (and run) hold, and the
   // rows drawn to cover them (guided: before the random lines).
   size_t pairs = 0, pairs_refused = 0, pairs_covered = 0, cover_rows = 0;
+  WindowTally windows;  // what the rate rules' points' windows could resolve
 };
 
 SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules,

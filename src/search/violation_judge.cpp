@@ -2,8 +2,10 @@
 // or stepped, by more than the spread of the repetitions on either side.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "search/expectation_rules.h"
+#include "search/window_resolution.h"
 
 namespace rdmabench {
 
@@ -12,13 +14,27 @@ namespace {
 struct Judged {
   const Point* point;
   Band band;
+  double resolution = 0;  // a rate counted in a window: how far off its median may be, either way
 };
+
+// A rate counted in a timed window knows its value to a burst of what is in flight
+// (window_resolution.h): that, at the figure's median (infinity: the window counted less than
+// a burst, no rate). Any other figure: 0.
+double resolution_of(const Rule& rule, const Point& point, const Observation& o, const Band& band) {
+  if (!counted_rate(std::string(rule.counter))) return 0;
+  const std::optional<double> r = window_resolution(o, most_in_flight(point));
+  return r ? *r * band.median : 0;
+}
 
 std::vector<Judged> judged_line(const Rule& rule, const std::vector<MeasuredPoint>& line) {
   std::vector<Judged> out;
-  for (const auto& [point, observation] : line)
-    if (rule_applies(rule, point))
-      if (const std::optional<Band> b = figure_band(rule, observation)) out.push_back({&point, *b});
+  for (const auto& [point, observation] : line) {
+    if (!rule_applies(rule, point)) continue;
+    const std::optional<Band> b = figure_band(rule, observation);
+    if (!b) continue;
+    const double resolution = resolution_of(rule, point, observation, *b);
+    if (!std::isinf(resolution)) out.push_back({&point, *b, resolution});
+  }
   return out;
 }
 
@@ -27,14 +43,17 @@ Violation violation_of(const Rule& rule, const Judged& a, const Judged& b, doubl
 }
 
 // a then b along the line: b fell below a (kNotFalling) or rose above it (kNotRising), by more
-// than both bands together and than the threshold.
+// than both bands and both windows' resolutions together, and than the threshold.
 std::optional<Violation> judge_pair(const Rule& rule, const Judged& a, const Judged& b,
                                     Threshold threshold) {
   const bool falls = rule.expects == Expectation::kNotFalling;
   const double gap = falls ? a.band.median - b.band.median : b.band.median - a.band.median;
   const double reference = std::max(std::abs(a.band.median), 1e-300);
-  const bool apart = falls ? a.band.low > b.band.high : b.band.low > a.band.high;
-  if (!apart || gap <= a.band.spread() + b.band.spread() || gap <= threshold.relative() * reference)
+  const double resolutions = a.resolution + b.resolution;
+  const bool apart =
+      falls ? a.band.low - b.band.high > resolutions : b.band.low - a.band.high > resolutions;
+  if (!apart || gap <= a.band.spread() + b.band.spread() + resolutions ||
+      gap <= threshold.relative() * reference)
     return std::nullopt;
   return violation_of(rule, a, b, gap / reference);
 }
@@ -44,7 +63,9 @@ double log_step(const std::vector<Judged>& v, size_t i) {
   return std::log(v[i + 1].band.median / v[i].band.median);
 }
 double log_width(const Judged& j) {
-  return std::log(j.band.high / j.band.low);
+  const double low = j.band.low - j.resolution;
+  return low > 0 ? std::log((j.band.high + j.resolution) / low)
+                 : std::numeric_limits<double>::infinity();
 }
 
 // kSmooth: the step i -> i+1 is larger than both steps beside it in the same direction (a

@@ -150,6 +150,37 @@ TEST(SearchReport, ACandidateNotConfirmedIsCountedWithWhyAndNotAFinding) {
       << text.str();
 }
 
+TEST(SearchReport, SaysHowManyWindowsCountedTooFewToResolveTheSmallestEffect) {
+  // The slow bursty link (simulated_target.h): 0.5 s windows of a few bursts, or none.
+  const SearchSpace space = simulated_space();
+  SimulatedTarget target({.slow_bursty_link = true});
+  MeasuredPoints measured(target, 3, 500);
+  const SearchResult r = run_search(space, registered_rules(), measured, SearchMethod::kGuided, 1);
+  // Every bw point ran; each counted its window; at 2 % nearly all are coarse, some have none.
+  size_t bw = 0;
+  for (const auto& [key, point] : measured.all()) bw += point.first.at("mode") == "bw";
+  EXPECT_EQ(r.windows.counted, bw);
+  EXPECT_GT(r.windows.coarse, bw / 2);
+  EXPECT_GT(r.windows.no_rate, 0u);
+  EXPECT_LT(r.windows.no_rate, r.windows.coarse);
+  const nlohmann::json j = search_report_json(space, r, {"rdmabench run h", {}, 500, 10}, measured);
+  EXPECT_EQ(j["windows"]["coarse"], r.windows.coarse);
+  EXPECT_EQ(j["windows"]["no_rate"], r.windows.no_rate);
+  std::ostringstream text;
+  print_search_report(text, space, r, {"rdmabench run h", {}, 500, 10});
+  EXPECT_NE(
+      text.str().find("windows: " + std::to_string(r.windows.coarse) + " of " + std::to_string(bw) +
+                      " points a rate rule judges counted too few messages to resolve 2 %"),
+      std::string::npos)
+      << text.str();
+  // On the ordinary simulated link, windows of thousands of messages: fewer coarse.
+  SimulatedTarget fast({});
+  MeasuredPoints fast_measured(fast, 3, 500);
+  const SearchResult f =
+      run_search(space, registered_rules(), fast_measured, SearchMethod::kGuided, 1);
+  EXPECT_LT(f.windows.coarse, r.windows.coarse);
+}
+
 TEST(SearchReport, ACommandCarriesTheTimedWindowEveryPointRanFor) {
   const SearchSpace space = simulated_space();
   const SearchReportContext context{

@@ -186,6 +186,16 @@ TEST(Search, ACoarseStepThatIsASmoothRampBetweenIsNoFinding) {
                   << " -> " << options_text(simulated_space(), f.shown.high);
 }
 
+// The search spent its share of the budget looking (each point 3.5 simulated seconds) and
+// reported nothing.
+void expect_looked_and_found_nothing(const SearchRun& run, uint32_t seed) {
+  EXPECT_GE(run.measurements, static_cast<size_t>(kBudget * kSearchShare / 3.5));
+  for (const SearchFinding& f : run.result.findings)
+    ADD_FAILURE() << "seed " << seed << ": " << f.shown.rule->name << " "
+                  << options_text(simulated_space(), f.shown.low) << " -> "
+                  << options_text(simulated_space(), f.shown.high);
+}
+
 TEST(Search, ARunsStartUpIsNoFindingWhenEveryPointRunsTheSameWindow) {
   // By messages under the 64 MiB cap (as the search ran before --duration), a run's drain
   // weighs more at 1 MiB than at 512 KiB, and at 16 QPs than at 8: bandwidth "falls" by 5 %,
@@ -196,12 +206,46 @@ TEST(Search, ARunsStartUpIsNoFindingWhenEveryPointRunsTheSameWindow) {
   // The same target run in equal timed windows: nothing, over ten seeds.
   for (uint32_t seed = 1; seed <= 10; ++seed) {
     const SearchRun timed = search({.run_length_artefact = true}, SearchMethod::kGuided, seed);
-    EXPECT_GE(timed.measurements, static_cast<size_t>(kBudget * kSearchShare / 3.5));
-    for (const SearchFinding& f : timed.result.findings)
-      ADD_FAILURE() << "seed " << seed << ": " << f.shown.rule->name << " "
-                    << options_text(simulated_space(), f.shown.low) << " -> "
-                    << options_text(simulated_space(), f.shown.high);
+    expect_looked_and_found_nothing(timed, seed);
   }
+}
+
+// A target that measures as another does but reports no count of its windows' messages.
+class CountHidden : public SearchTarget {
+ public:
+  explicit CountHidden(SearchTarget& inner) : inner_(inner) {}
+  Observation measure(const Point& point, unsigned repetitions) override {
+    Observation o = inner_.measure(point, repetitions);
+    for (Counters& run : o.runs) run.erase("msgs");
+    return o;
+  }
+  bool accepts(const Point& point) const override { return inner_.accepts(point); }
+  double seconds_spent() const override { return inner_.seconds_spent(); }
+
+ private:
+  SearchTarget& inner_;
+};
+
+TEST(Search, WindowsThatCountAFewBurstsAreNoFindingOverTenSeeds) {
+  // A slow link that completes a send queue at a time: each 0.5 s window counts a few whole
+  // bursts, or none, the same in every repetition, so bandwidth seems to jump between points
+  // whose rate is the same (as in the deterministic rxe guest). Judged by what each window can
+  // resolve, nothing; and the search looked (its share of the budget measured).
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    const SearchRun run = search({.slow_bursty_link = true}, SearchMethod::kGuided, seed);
+    expect_looked_and_found_nothing(run, seed);
+  }
+  // The same link with its counts hidden: judged by the repetitions alone, bandwidth falls.
+  size_t fooled = 0;
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    SimulatedTarget link({.slow_bursty_link = true});
+    CountHidden hidden(link);
+    MeasuredPoints measured(hidden, kRepetitions, kBudget);
+    fooled +=
+        !run_search(simulated_space(), registered_rules(), measured, SearchMethod::kGuided, seed)
+             .findings.empty();
+  }
+  EXPECT_EQ(fooled, 10u);
 }
 
 TEST(Search, AOneOffIsACandidateNotConfirmedAndNoFinding) {
@@ -453,6 +497,39 @@ TEST(ExpectationRules, AFallSmallerThanTheSmallestEffectIsNoneHoweverQuietTheTar
   EXPECT_TRUE(judge_line(step, line(1.025), usual).empty());
   EXPECT_EQ(judge_line(step, line(1.025), {0.0005, 0}).size(), 1u);
   EXPECT_EQ(judge_line(step, line(1.06), usual).size(), 1u);
+}
+
+// A bw point at `qps` QPs of 128 in flight each, 64 KiB messages, whose 0.5 s windows counted
+// `msgs` each.
+MeasuredPoint windowed(const std::string& qps, std::vector<double> msgs) {
+  Observation o;
+  for (double n : msgs)
+    o.runs.push_back({{"bytes_per_second", n * 65536 / 0.5}, {"msgs", n}, {"window_s", 0.5}});
+  return {{{"qps", qps}, {"tx-depth", "128"}, {"mode", "bw"}, {"bidir", "off"}}, o};
+}
+
+TEST(ExpectationRules, AWindowKnowsItsRateToOneBurstOfWhatIsInFlight) {
+  // The deterministic rxe guest: after a resend rxe completes a whole send queue at once, so a
+  // 0.5 s window at one QP counted two bursts of 128 (33.5 MB/s) and at four QPs none (0 B/s),
+  // every repetition alike. One burst more or fewer is a window's chance: no fall.
+  const Rule& rule = *find_rule("bandwidth-falls-with-qps");
+  const Threshold usual{0.0005, kDefaultMinEffect};
+  EXPECT_TRUE(
+      judge_line(rule, {windowed("1", {256, 256, 256}), windowed("4", {0, 0, 0})}, usual).empty());
+  // Three bursts against one at two QPs (256 in flight): within a burst of each other.
+  EXPECT_TRUE(
+      judge_line(rule, {windowed("1", {384, 384, 384}), windowed("2", {256, 256, 256})}, usual)
+          .empty());
+  // Windows that count thousands know their rate to a few per cent: a 40 % fall is one.
+  EXPECT_EQ(judge_line(rule, {windowed("1", {9000, 9001, 9002}), windowed("2", {5400, 5401, 5402})},
+                       usual)
+                .size(),
+            1u);
+  // A run that reports no count is judged by its repetitions alone, as before.
+  MeasuredPoint a = windowed("1", {256, 256, 256}), b = windowed("2", {128, 128, 128});
+  for (MeasuredPoint* p : {&a, &b})
+    for (Counters& run : p->second.runs) run.erase("msgs");
+  EXPECT_EQ(judge_line(rule, {a, b}, usual).size(), 1u);
 }
 
 MeasuredPoint costing(const std::string& cq, double latency, double cpu) {

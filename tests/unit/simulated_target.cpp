@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "search/window_resolution.h"
+
 namespace rdmabench::testing {
 
 namespace {
@@ -44,7 +46,8 @@ SearchSpace simulated_space() {
 
 Counters SimulatedTarget::model(const Point& p, unsigned rep, bool first) const {
   const double size = number(p, "sizes"), qps = number(p, "qps");
-  const double link = 1.25e9, per_msg_s = 1e-6 / std::pow(number(p, "post-list"), 0.3);
+  const double link = planted_.slow_bursty_link ? 40e6 : 1.25e9,
+               per_msg_s = 1e-6 / std::pow(number(p, "post-list"), 0.3);
   double bw = size / (per_msg_s + size / link) * std::pow(std::min(qps, 4.0), 0.1) *
               (1 - 8 / number(p, "tx-depth")) * (p.at("bidir") == "on" ? 1.8 : 1.0);
   double cpu = 0.5 + 0.1 * std::log2(size) + (p.at("cq") == "event" ? 1.0 : 0.0);
@@ -77,10 +80,25 @@ Counters SimulatedTarget::model(const Point& p, unsigned rep, bool first) const 
                 {"client_cpu_us_per_msg", cpu},
                 {"server_cpu_us_per_msg", cpu * 0.8}};
   for (auto& [name, value] : c) value *= noise(p, rep, name);
+  if (length_.timed_window()) count_window(p, size, c);
   c["wire_retransmissions"] = planted_.resends && p.at("qp-timeout") == "1" ? 50
                               : planted_.resends_everywhere                 ? 20
                                                                             : 0;
   return c;
+}
+
+void SimulatedTarget::count_window(const Point& p, double size, Counters& c) const {
+  const double window = static_cast<double>(length_.duration_ns) * 1e-9;
+  double msgs = c["bytes_per_second"] / size * window;
+  if (planted_.slow_bursty_link) {
+    const double burst = static_cast<double>(most_in_flight(p));
+    const double phase = static_cast<double>(std::hash<std::string>{}(point_key(p)) % 1000) / 1000;
+    msgs = burst * std::floor(msgs / burst + phase);
+    c["bytes_per_second"] = msgs * size / window;
+    c["msgs_per_second"] = msgs / window;
+  }
+  c["msgs"] = msgs;
+  c["window_s"] = window;
 }
 
 bool SimulatedTarget::accepts(const Point& point) const {

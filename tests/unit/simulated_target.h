@@ -4,7 +4,7 @@
 // repetition off by up to 1 % (a fixed hash of the point, the repetition and the counter: the same
 // every time), and the anomalies a test plants. Each repetition costs a simulated second, each
 // point half a second more. It runs each point as the search asks (point_length.h): the same timed
-// window at every point by default.
+// window at every point by default, and reports what each window counted (msgs, window_s).
 #pragma once
 
 #include <cmath>
@@ -52,6 +52,12 @@ struct PlantedAnomalies {
   // Off the polling front: in lat mode an event CQ costs busy polling's CPU and half as much
   // again (a wake-up that spins), and keeps its higher latency.
   bool events_spin_in_lat = false;
+  // A slow link whose completions come a send queue at a time (as rxe completes a whole queue
+  // after each resend, at about 40 MB/s in the deterministic guest): a timed window counts
+  // whole bursts of what the point keeps in flight, how many fixed by the point (every
+  // repetition alike, as in the deterministic guest), so a 0.5 s window holds two or three
+  // bursts of 128 at 64 KiB, and none at four QPs. Its rate is the same at every point.
+  bool slow_bursty_link = false;
 };
 
 class SimulatedTarget : public SearchTarget {
@@ -65,6 +71,9 @@ class SimulatedTarget : public SearchTarget {
 
  private:
   Counters model(const Point& point, unsigned repetition, bool first) const;
+  // What the point's timed window counted (msgs, window_s); on a slow bursty link, whole
+  // bursts, and the rates those make.
+  void count_window(const Point& point, double size, Counters& counters) const;
   PlantedAnomalies planted_;
   std::map<std::string, int> measured_;  // point key -> times measured
   RunLength length_;
