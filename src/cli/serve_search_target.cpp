@@ -1,11 +1,13 @@
 #include "cli/serve_search_target.h"
 
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/run_request.h"
 #include "core/device_report.h"
 #include "core/error.h"
+#include "cq/registry.h"
 #include "datapath/endpoint.h"
 #include "host/device_probe.h"
 #include "measure/benchmark_measurement.h"
@@ -27,9 +29,7 @@ ServeTargetOptions no_device_is_an_error(ServeTargetOptions options) {
 
 // One opening of the device: its first ACTIVE port (a dual-port NIC may be cabled on port 2
 // alone; else port 1, whose state the run then reports), and the limits of that port.
-ServeSearchTarget::LocalPort ServeSearchTarget::local_port(const std::string& device) {
-  DeviceList list;
-  const Context ctx = list.open(device);
+ServeSearchTarget::LocalPort ServeSearchTarget::local_port(const Context& ctx) {
   const DeviceReport report = describe_device(ctx);
   const PortReport* active = first_active_port(report);  // points into report
   const uint8_t port = active != nullptr ? active->number : 1;
@@ -41,7 +41,8 @@ ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOption
       options_(no_device_is_an_error(std::move(options))),
       bootstrap_(choose_bootstrap(std::nullopt, options_.host, options_.port, options_.device,
                                   options_.timeout)),
-      local_(local_port(bootstrap_.device)) {}
+      context_(DeviceList().open(bootstrap_.device)),
+      local_(local_port(context_)) {}
 
 ServeSearchTarget::~ServeSearchTarget() = default;
 
@@ -81,6 +82,10 @@ TestSpec ServeSearchTarget::spec_of(const Point& point) const {
   if (specs.size() != 1)
     throw Error(ExitCode::kUsage, "the point is " + std::to_string(specs.size()) + " benchmarks");
   validate_spec(specs.front(), local_.limits);
+  // This side's strategy on its own device, as run checks it before connecting (the server
+  // checks its own after "setup").
+  if (const std::string why = strategy_refusal(context_, specs.front().cq.client); !why.empty())
+    throw Error(ExitCode::kUsage, why);
   return specs.front();
 }
 
@@ -115,11 +120,16 @@ Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions)
         BootstrapOptions::client(options_.host, options_.device, options_.timeout, local_.ib_port),
         {}, std::cerr, options_.key ? &*options_.key : nullptr);
   Observation o;
+  std::optional<TestSpec> spec;
   try {
-    o = measured(spec_of(point), run_length_at(point, options_.length), repetitions);
+    spec = spec_of(point);  // run refuses the options: the session has not been used
+    o = measured(*spec, run_length_at(point, options_.length), repetitions);
   } catch (const Error& e) {
     o = Observation{{}, e.what(), static_cast<int>(e.exit_code())};
-    if (e.exit_code() != ExitCode::kUsage) session_.reset();  // connect anew for the next
+    // Any failure once the server was told to set up (a device refusing the spec is a usage
+    // error too, raised after "setup" while the server awaits a connection) leaves the two
+    // sides out of step: connect anew for the next point.
+    if (spec) session_.reset();
   } catch (const std::exception& e) {
     o = Observation{{}, e.what(), static_cast<int>(ExitCode::kInternal)};
     session_.reset();

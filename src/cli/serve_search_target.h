@@ -1,6 +1,7 @@
 // `rdmabench search`'s target: a running `rdmabench serve`. Each point becomes the `rdmabench
 // run` command line its options say (with the bootstrap `run --cm auto` takes there), parsed and
-// checked as `run` would (a combination `run` refuses is a failed point, found at no cost), and is
+// checked as `run` would (a combination `run` or this side's device refuses, its CQ strategy
+// among them, is a failed point, found at no cost), and is
 // measured the way `run` measures one benchmark: a warm-up, then one timed run per repetition, each
 // with both sides' port counters. One control connection serves every point; a failure drops it,
 // and the next point connects again.
@@ -19,6 +20,7 @@
 #include "search/search_space.h"
 #include "search/search_target.h"
 #include "spec/spec_validation.h"
+#include "verbs/context.h"
 
 namespace rdmabench {
 
@@ -55,7 +57,7 @@ class ServeSearchTarget : public SearchTarget {
     uint8_t ib_port;      // its first ACTIVE port (out of band)
     DeviceLimits limits;  // of that device and port
   };
-  static LocalPort local_port(const std::string& device);
+  static LocalPort local_port(const Context& context);
 
   TestSpec spec_of(const Point& point) const;
   Observation measured(const TestSpec& spec, const RunLength& length, unsigned repetitions);
@@ -65,6 +67,7 @@ class ServeSearchTarget : public SearchTarget {
   // How every point connects, chosen once as `run --cm auto` chooses (rdma_cm where the
   // address maps to a device, the only way on iWARP; out of band on a loopback address).
   BootstrapChoice bootstrap_;
+  Context context_;  // the bootstrap's device, open for every point's checks (its strategy's)
   LocalPort local_;
   std::unique_ptr<ClientSession> session_;
   double seconds_ = 0;

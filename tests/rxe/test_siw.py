@@ -202,3 +202,29 @@ def test_a_search_explores_iwarps_space_over_rdma_cm(rdmabench, server, tmp_path
     # refuses).
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["settings"]["cm"] == "rdmacm", report["settings"]
+
+
+def test_a_search_refuses_a_strategy_siw_lacks_and_every_other_point_runs(rdmabench, server,
+                                                                          tmp_path):
+    """siw has no CQ moderation. The search asked its device only after telling the server to
+    set up, kept the session, and the next point's "setup" reached a server awaiting rdma_cm:
+    every point after a moderated one failed ("the client sent 'setup' instead of
+    connecting"). Now the search refuses moderated as run does, before connecting, and a
+    failure after setup connects anew."""
+    proc = run([rdmabench, "search", SERVER, "--port", str(server.port), "--budget", "8s",
+                "--space", "pattern=write mode=bw transport=rc cq=busy;moderated:16,16;event "
+                "sizes=4K:16K qps=1:2 threads=1 post-list=1 tx-depth=128 mtu=4096 "
+                "qp-timeout=14 bidir=off srq=off inline=auto outs=most rate=unpaced",
+                "--repetitions", "2", "--iters", "50",
+                "--out", str(tmp_path / "report.json"), "--state", str(tmp_path / "state.json")],
+               timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    points = json.loads((tmp_path / "state.json").read_text())["points"]
+    others = [p for p in points if not p["point"]["cq"].startswith("moderated")]
+    assert len(others) >= 4, points
+    failed = [(p["point"], p.get("error")) for p in others if not p["runs"]]
+    assert not failed, failed
+    for p in points:  # a moderated point, where one was recorded: refused, saying why
+        if p["point"]["cq"].startswith("moderated"):
+            assert p["exit_code"] == 2 and "no CQ moderation" in p["error"], p
+    assert "instead of connecting" not in proc.stdout + proc.stderr
