@@ -98,6 +98,17 @@ def test_the_tools_exit_codes_are_the_engines(registry):
     assert exit_codes.INTERNAL == 1 and 1 not in (exit_codes.REGRESSION, exit_codes.INVALID_FILE)
 
 
+def roff(text):
+    return text.replace("\\", "\\e")
+
+
+def test_the_cli_reference_holds_the_exit_table_once(registry):
+    page = (ROOT / "docs" / "cli.md").read_text()
+    for entry in registry["exit_codes"]:
+        assert page.count(entry["meaning"]) == 1, entry
+    assert "the highest of their codes" in page
+
+
 def test_the_man_page_holds_every_command_and_installs(registry, tmp_path):
     page = (BUILD / "rdmabench.1").read_text()
     assert {"run", "serve"} <= {c["name"] for c in registry["commands"]}, registry["commands"]
@@ -108,8 +119,10 @@ def test_the_man_page_holds_every_command_and_installs(registry, tmp_path):
                                 timeout=30).stdout
         first_option = next(line for line in helped.splitlines() if line.lstrip().startswith("-"))
         assert first_option.replace("\\", "\\e") in page, (command["name"], first_option)
-    for entry in registry["exit_codes"]:
-        assert f".B {entry['code']}\n{entry['name']}: " in page, entry
+    for entry in registry["exit_codes"]:  # once, under EXIT STATUS, each meaning said once
+        assert page.count(entry["meaning"]) == 1, entry
+        assert f".B {entry['code']}\n{roff(entry['meaning'])}\n" in page, entry
+    assert page.index(".SH EXIT STATUS") > page.index(".SH RDMABENCH SERVE")
     rendered = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z", BUILD / "rdmabench.1"],
                               capture_output=True, text=True, timeout=30)
     assert rendered.returncode == 0 and rendered.stderr == "", rendered.stderr

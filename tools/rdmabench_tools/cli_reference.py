@@ -16,7 +16,7 @@ from rdmabench_tools.exit_codes import USAGE
 MARKDOWN_HEAD = """# rdmabench command-line reference
 
 Every command's own `--help`, as this build prints it, and the exit codes every command and
-tool shares. This file is generated (`tools/lib/run-module cli_reference markdown build/rdmabench
+tool shares (each `--help` ends with their table; here it is shown once). This file is generated (`tools/lib/run-module cli_reference markdown build/rdmabench
 docs/cli.md`) and a host test fails when it differs from the build's `--help`, so it cannot
 drift; the same text is the man page, `man rdmabench` after `meson install`. What the options
 mean at length, with examples: [the user guide](guide.md).
@@ -40,11 +40,22 @@ def registry(program):
     return json.loads(ask(program, "version", "--json"))
 
 
+EXIT_TABLE_START = "Exit status (the same for every rdmabench command and tool):"
+SEVERAL_FAIL = "run: when several benchmarks fail, the highest of their codes."
+
+
+def without_exit_table(text):
+    """A --help without the exit table every help ends with: a reference shows it once."""
+    return text[:text.index(EXIT_TABLE_START)] if EXIT_TABLE_START in text else text
+
+
 def facts(program):
-    """What the references say: the version document, the top-level help and each command's."""
+    """What the references say: the version document, the top-level help and each command's
+    (the exit table each ends with left out: the reference has it once, from the document)."""
     doc = registry(program)
-    helps = {c["name"]: ask(program, "help", c["name"]) for c in doc["commands"]}
-    return doc, ask(program, "--help"), helps
+    helps = {c["name"]: without_exit_table(ask(program, "help", c["name"]))
+             for c in doc["commands"]}
+    return doc, without_exit_table(ask(program, "--help")), helps
 
 
 def exit_code_rows(doc):
@@ -60,7 +71,7 @@ def markdown(program):
     doc, top, helps = facts(program)
     parts = [MARKDOWN_HEAD, "## Commands\n", "| command | what it does |", "|---|---|"]
     parts += [f"| [`{c['name']}`](#rdmabench-{c['name']}) | {c['summary']} |" for c in doc["commands"]]
-    parts += ["", "## Exit status\n", exit_code_table(doc)]
+    parts += ["", "## Exit status\n", exit_code_table(doc), "", SEVERAL_FAIL]
     parts += ["", "## rdmabench\n", "```text", top.rstrip(), "```", ""]
     for name, text in helps.items():
         parts += [f"## rdmabench {name}\n", "```text", text.rstrip(), "```", ""]
@@ -89,8 +100,9 @@ def man(program):
     for name, text in helps.items():
         out += [f".SH RDMABENCH {name.upper()}", ".nf", roff_text(text), ".fi"]
     out += [".SH EXIT STATUS"]
-    for code, name, meaning in exit_code_rows(doc):
-        out += [".TP", f".B {code}", f"{name.strip('`')}: {roff_text(meaning)}"]
+    for code, _, meaning in exit_code_rows(doc):
+        out += [".TP", f".B {code}", roff_text(meaning)]
+    out += [".PP", roff_text(SEVERAL_FAIL)]
     out += [".SH SEE ALSO", "ib_write_bw(1), ib_send_lat(1), ibv_devices(1), rdma(8)", ""]
     return "\n".join(out)
 
