@@ -176,11 +176,11 @@ void add_mesh_connection(cxxopts::Options& options) {
       "p,port", "TCP control port; a host's k-th rank serves on port + k",
       cxxopts::value<int64_t>()->default_value("18515"))(
       "d,device", "RDMA device; a list gives a host's k-th rank the k-th (default: the first)",
-      cxxopts::value<std::string>()->default_value(""))(
+      cxxopts::value<std::string>())(
       "address",
       "Address the other ranks reach this rank's server at; a list gives a host's k-th rank the "
       "k-th (default: this host's first IPv4 address that is not loopback)",
-      cxxopts::value<std::string>()->default_value(""))(
+      cxxopts::value<std::string>())(
       "gid-index", "GID index (default: as `rdmabench devices` marks it)",
       cxxopts::value<uint32_t>())("qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
       "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>())(
@@ -316,8 +316,8 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   if (!(r.judge.max_resends >= 0 && r.judge.max_resends <= 1e6))
     throw Error(ExitCode::kUsage, "--max-resends must be 0 or more (resends per message)");
   r.port = port_option(args["port"].as<int64_t>());
-  r.devices = split_comma_list(args["device"].as<std::string>());
-  r.addresses = split_comma_list(args["address"].as<std::string>());
+  r.devices = split_comma_list(text_option(args, "device"));
+  r.addresses = split_comma_list(text_option(args, "address"));
   if (args.count("out")) r.out_file = args["out"].as<std::string>();
   if (args.count("metrics"))  // checked for writing at rank 0 (mesh_job.cpp)
     r.metrics_file = metrics_option(args["metrics"].as<std::string>(), false);

@@ -1,5 +1,6 @@
 #include "cli/option_checks.h"
 
+#include <cxxopts.hpp>
 #include <string>
 
 #include "control/control_protocol.h"
@@ -60,6 +61,10 @@ std::string metrics_option(const std::string& path, bool check_here) {
                 "standard output)");
   if (check_here) check_writable(path, "--metrics");
   return path;
+}
+
+std::string text_option(const cxxopts::ParseResult& args, const char* name) {
+  return args.count(name) != 0 ? args[name].as<std::string>() : std::string();
 }
 
 }  // namespace rdmabench

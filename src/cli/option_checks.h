@@ -7,7 +7,16 @@
 #include <string>
 #include <vector>
 
+namespace cxxopts {
+class ParseResult;
+}
+
 namespace rdmabench {
+
+// A text option declared with no default (its help says what not giving it means, as
+// "--device: the first", where a default of "" would print a second, empty one): its text,
+// or "" where it was not given.
+std::string text_option(const cxxopts::ParseResult& args, const char* name);
 
 // --timeout: 0.001 to 86400 seconds.
 std::chrono::milliseconds timeout_option(double seconds);

@@ -138,15 +138,15 @@ void add_connection(cxxopts::Options& options) {
       "cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
       cxxopts::value<std::string>()->default_value("auto"))(
       "d,device", "Local RDMA device for --cm oob (default: the first)",
-      cxxopts::value<std::string>()->default_value(""))(
+      cxxopts::value<std::string>())(
       "ib-port",
       "The device's port (like perftest -i); out of band only, so --cm auto then picks oob "
       "(rdma_cm picks the port from the address)",
       cxxopts::value<uint32_t>()->default_value("1"))(
       "gid-index", "GID index (default: as `rdmabench devices` marks it)",
       cxxopts::value<uint32_t>())("mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
-                                  cxxopts::value<uint32_t>()->default_value("0"))(
-      "qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
+                                  cxxopts::value<uint32_t>())("qp-timeout", kQpTimeoutHelp,
+                                                              cxxopts::value<uint32_t>())(
       "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>())(
       "timeout", "Seconds any blocking step may take",
       cxxopts::value<double>()->default_value("5"))(

@@ -106,7 +106,7 @@ void parse_suite_options(const cxxopts::ParseResult& args, WhatToRun& what, Suit
   if (!(wait_s >= 0)) throw Error(ExitCode::kUsage, "--wait must be 0 or more seconds");
   so.wait.wait = std::chrono::milliseconds(
       args.count("no-wait") ? 0 : static_cast<int64_t>(std::min(wait_s, 1e9) * 1000));
-  so.device = args["device"].as<std::string>();
+  so.device = text_option(args, "device");
   so.ib_port = ib_port_option(args["ib-port"].as<uint32_t>());
   so.modes = parse_list<Mode>(what.mode, parse_mode, {Mode::kBandwidth, Mode::kLatency}, "mode",
                               "bw, lat");
@@ -156,7 +156,7 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   base.signal_every = args["signal-every"].as<uint32_t>();
   base.poll_batch = args["poll-batch"].as<uint32_t>();
   base.verify = args.count("verify") > 0;
-  base.mtu = args["mtu"].as<uint32_t>();
+  base.mtu = args.count("mtu") != 0 ? args["mtu"].as<uint32_t>() : 0;  // 0: the active MTU
   if (args.count("qp-timeout")) base.qp_timeout = args["qp-timeout"].as<uint32_t>();
   if (args.count("outs")) base.outs = args["outs"].as<uint32_t>();
   if (args.count("inline")) base.inline_size = args["inline"].as<uint32_t>();

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/number_options.h"
+#include "cli/option_checks.h"
 #include "cli/parse_error.h"
 #include "cli/search_dimensions.h"
 #include "cli/serve_search_target.h"
@@ -78,8 +79,7 @@ cxxopts::Options search_options() {
       cxxopts::value<std::string>()->default_value("search-state.json"))(
       "out", "The report (JSON)",
       cxxopts::value<std::string>()->default_value("search-report.json"))(
-      "d,device", "Local RDMA device (default: the first)",
-      cxxopts::value<std::string>()->default_value(""))(
+      "d,device", "Local RDMA device (default: the first)", cxxopts::value<std::string>())(
       "timeout", "Seconds any blocking step may take",
       cxxopts::value<double>()->default_value("5"))(
       "key", "A copy of the server's --key file (see run --key)", cxxopts::value<std::string>())(
@@ -124,7 +124,7 @@ SearchRequest request_of(const cxxopts::ParseResult& args) {
   const uint32_t port = args["port"].as<uint32_t>();
   if (port == 0 || port > 65535) throw Error(ExitCode::kUsage, "--port must be 1..65535");
   r.target.port = static_cast<uint16_t>(port);
-  r.target.device = args["device"].as<std::string>();
+  r.target.device = text_option(args, "device");
   if (args.count("key")) {
     r.target.key_file = args["key"].as<std::string>();
     r.target.key = SharedKey::from_file(r.target.key_file);

@@ -72,9 +72,9 @@ int run_serve_command(int argc, char** argv) {
   options.add_options()("p,port", "TCP control port",
                         cxxopts::value<int64_t>()->default_value("18515"))(
       "d,device", "RDMA device for --cm oob clients (default: the first)",
-      cxxopts::value<std::string>()->default_value(""))(
-      "ib-port", "The device's port for --cm oob clients (like perftest -i)",
-      cxxopts::value<uint32_t>()->default_value("1"))(
+      cxxopts::value<std::string>())("ib-port",
+                                     "The device's port for --cm oob clients (like perftest -i)",
+                                     cxxopts::value<uint32_t>()->default_value("1"))(
       "timeout", "Seconds any blocking step may take within a test",
       cxxopts::value<double>()->default_value("5"))("once", "Exit after serving one client")(
       "cpus",
@@ -100,7 +100,7 @@ int run_serve_command(int argc, char** argv) {
   }
   ServerOptions so;
   so.port = port_option(args["port"].as<int64_t>());
-  so.device = args["device"].as<std::string>();
+  so.device = text_option(args, "device");
   so.ib_port = ib_port_option(args["ib-port"].as<uint32_t>());
   so.timeout = timeout_option(args["timeout"].as<double>());
   so.once = args.count("once") > 0;

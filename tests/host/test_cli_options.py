@@ -575,3 +575,30 @@ def test_a_search_report_to_replay_is_read_within_bounds(tmp_path):
 def test_search_refuses_bad_options_before_it_looks_for_a_device(args, says):
     proc = rdmabench("search", "127.0.0.1", *args)
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+
+
+def option_helps(text):
+    """Each option's help in a --help text, its wrapped lines joined."""
+    options, current = [], None
+    for line in text.splitlines():
+        if re.match(r"^\s+-", line):
+            current = [line.strip()]
+            options.append(current)
+        elif current is not None and re.match(r"^\s{10,}\S", line):
+            current.append(line.strip())
+        else:
+            current = None
+    return [" ".join(o) for o in options]
+
+
+def test_no_option_shows_two_defaults():
+    """-d showed "(default: the first) (default: "")" in run, serve, mesh and search: the help
+    says what leaving the option out means, once."""
+    commands = [c["name"] for c in json.loads(rdmabench("version", "--json").stdout)["commands"]]
+    assert {"run", "serve", "mesh", "search"} <= set(commands), commands
+    twice = []
+    for command in commands:
+        helps = option_helps(rdmabench("help", command).stdout)
+        assert helps, command
+        twice += [(command, h) for h in helps if h.count("(default:") > 1]
+    assert not twice, twice
