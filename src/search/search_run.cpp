@@ -50,13 +50,13 @@ void count_pairs(const SearchSpace& space, const std::vector<Rule>& rules,
 
 // What the windows of the points a rate rule judges could resolve (window_resolution.h).
 WindowTally tally_windows(const std::vector<Rule>& rules, const MeasuredPoints& measured) {
-  WindowTally tally;
+  WindowTally tally{measured.min_effect()};
   for (const auto& entry : measured.all()) {
     const auto& [point, observation] = entry.second;
     const bool rated = std::any_of(rules.begin(), rules.end(), [&p = point](const Rule& rule) {
-      return counted_rate(std::string(rule.counter)) && rule_applies(rule, p);
+      return counted_rate(rule.counter) && rule_applies(rule, p);
     });
-    if (rated) tally_window(tally, point, observation, measured.min_effect());
+    if (rated) tally_window(tally, point, observation);
   }
   return tally;
 }

@@ -21,7 +21,7 @@ struct Judged {
 // (window_resolution.h): that, at the figure's median (infinity: the window counted less than
 // a burst, no rate). Any other figure: 0.
 double resolution_of(const Rule& rule, const Point& point, const Observation& o, const Band& band) {
-  if (!counted_rate(std::string(rule.counter))) return 0;
+  if (!counted_rate(rule.counter)) return 0;
   const std::optional<double> r = window_resolution(o, most_in_flight(point));
   return r ? *r * band.median : 0;
 }

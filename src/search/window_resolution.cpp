@@ -28,7 +28,7 @@ uint64_t most_in_flight(const Point& point) {
   return option_number(point, "tx-depth") * option_number(point, "qps") * ways;
 }
 
-bool counted_rate(const std::string& counter) {
+bool counted_rate(std::string_view counter) {
   return counter == "bytes_per_second" || counter == "msgs_per_second";
 }
 
@@ -45,14 +45,12 @@ std::optional<double> window_resolution(const Observation& observation, uint64_t
   return worst;
 }
 
-void tally_window(WindowTally& tally, const Point& point, const Observation& observation,
-                  double min_effect) {
-  tally.min_effect = min_effect;
+void tally_window(WindowTally& tally, const Point& point, const Observation& observation) {
   if (!observation.ok()) return;
   const std::optional<double> r = window_resolution(observation, most_in_flight(point));
   if (!r) return;
   ++tally.counted;
-  tally.coarse += *r > min_effect;
+  tally.coarse += *r > tally.min_effect;
   tally.no_rate += std::isinf(*r);
 }
 

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
+#include <string_view>
 
 #include "search/observation.h"
 #include "search/search_space.h"
@@ -22,7 +22,7 @@ namespace rdmabench {
 uint64_t most_in_flight(const Point& point);
 
 // Whether the counter is a rate counted over the window ("bytes_per_second").
-bool counted_rate(const std::string& counter);
+bool counted_rate(std::string_view counter);
 
 // The worst relative resolution over the repetitions: in_flight / msgs (infinity where a
 // window counted fewer than in_flight messages; nullopt where no repetition counted its msgs).
@@ -32,10 +32,9 @@ std::optional<double> window_resolution(const Observation& observation, uint64_t
 // those resolve the rate less finely than the smallest effect asked for (a longer --duration
 // would), and how many counted less than one burst (no rate).
 struct WindowTally {
+  double min_effect = 0;  // what "coarse" is judged against
   size_t counted = 0, coarse = 0, no_rate = 0;
-  double min_effect = 0;  // what "coarse" was judged against
 };
-void tally_window(WindowTally& tally, const Point& point, const Observation& observation,
-                  double min_effect);
+void tally_window(WindowTally& tally, const Point& point, const Observation& observation);
 
 }  // namespace rdmabench
