@@ -240,6 +240,14 @@ def backlog_drops():
     return sum(int(line.split()[1], 16) for line in lines if line.strip())
 
 
+def out_of_order_requests():
+    """Requests every rxe device of the guest took out of sequence, so far (the responders'
+    hw_counters/out_of_seq_request): on a wire that keeps each flow's order and loses nothing
+    there are none."""
+    counters = Path("/sys/class/infiniband").glob("rxe*/ports/1/hw_counters/out_of_seq_request")
+    return sum(int(path.read_text()) for path in counters)
+
+
 @contextlib.contextmanager
 def netem_on_host(host, *netem):
     """The mesh guest's host `host`: its link, both ways (its veth and the bridge's port to it),
