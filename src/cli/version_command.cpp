@@ -108,6 +108,8 @@ nlohmann::json registry_json() {
           {"results_schema", kResultsSchemaVersion},
           {"devices_schema", kDevicesSchemaVersion},
           {"doctor_schema", kDoctorSchemaVersion},
+          {"mesh_schema", kMeshSchemaVersion},
+          {"search_schema", kSearchSchemaVersion},
           {"transports", transports},
           {"patterns", patterns},
           {"strategies", strategies},

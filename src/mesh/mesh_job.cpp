@@ -259,7 +259,7 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
 nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t rounds,
                             nlohmann::json coverage, MatrixScope scope) {
   return {
-      {"schema", "rdmabench-mesh/1"},
+      {"schema", kMeshSchema},
       {"rdmabench_version", kVersion},
       {"date", utc_now_iso8601()},
       {"mpi", world.library()},

@@ -8,14 +8,13 @@
 #include <optional>
 #include <string>
 
+#include "core/version.h"
 #include "search/measured_points.h"
 #include "search/point_length.h"
 #include "search/search_run.h"
 #include "search/search_space.h"
 
 namespace rdmabench {
-
-inline constexpr const char* kSearchReportSchema = "rdmabench-search/1";
 
 struct SearchReportContext {
   std::string command_head;  // "rdmabench run HOST --port 18515 --cm oob"

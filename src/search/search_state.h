@@ -7,12 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/version.h"
 #include "search/measured_points.h"
 #include "search/search_space.h"
 
 namespace rdmabench {
-
-inline constexpr const char* kSearchStateSchema = "rdmabench-search-state/1";
 
 // The file's JSON: `settings` says what the search was asked (a resumed one must match).
 nlohmann::json search_state_json(const SearchSpace& space, const MeasuredPoints& measured,
