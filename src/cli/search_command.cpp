@@ -3,6 +3,7 @@
 #include <cxxopts.hpp>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli/number_options.h"
 #include "cli/option_checks.h"
@@ -192,15 +193,21 @@ std::string clock_text(double s) {
   return std::to_string(t / 60) + ":" + (t % 60 < 10 ? "0" : "") + std::to_string(t % 60);
 }
 
-// Resumes the state file when there is one; writes it after every new point, with a line
+// The state file to resume, when there is one (read before any device is looked for: a bad
+// file is a bad input, whatever the host has).
+std::optional<nlohmann::json> state_to_resume(const SearchRequest& r) {
+  if (!std::filesystem::exists(r.state_file)) return std::nullopt;
+  return read_bounded_json_file(r.state_file, kFileBounds,
+                                "search state file " + r.state_file + " (remove it to start anew)");
+}
+
+// Resumes `state` when there is one; writes the state file after every new point, with a line
 // on standard error.
-void keep_state(const SearchRequest& r, const SearchSpace& space, const nlohmann::json& settings,
+void keep_state(const SearchRequest& r, const std::optional<nlohmann::json>& state,
+                const SearchSpace& space, const nlohmann::json& settings,
                 MeasuredPoints& measured) {
-  if (std::filesystem::exists(r.state_file)) {
-    const nlohmann::json state =
-        read_bounded_json_file(r.state_file, kFileBounds, ExitCode::kInvalidFile,
-                               "search state file " + r.state_file + " (remove it to start anew)");
-    restore_search_state(state, space, settings, measured);
+  if (state) {
+    restore_search_state(*state, space, settings, measured);
     std::cerr << "rdmabench search: resuming " << r.state_file << ": " << measured.all().size()
               << " points, " << clock_text(measured.spent()) << " spent\n";
   }
@@ -215,9 +222,10 @@ void keep_state(const SearchRequest& r, const SearchSpace& space, const nlohmann
 
 int run_search_request(const SearchSpace& space, const SearchRequest& r) {
   const nlohmann::json settings = settings_of(r);
+  const std::optional<nlohmann::json> state = state_to_resume(r);
   ServeSearchTarget target(space, r.target);
   MeasuredPoints measured(target, r.repetitions, r.budget_s, r.min_effect);
-  keep_state(r, space, settings, measured);
+  keep_state(r, state, space, settings, measured);
   if (r.method == SearchMethod::kGuided)
     std::cerr << "rdmabench search: choosing rows that hold the " << pair_count(space)
               << " pairs of values of the unordered options (run's checks of each row)\n";
@@ -242,10 +250,8 @@ void list_rules() {
 
 int run_replay(const cxxopts::ParseResult& args, const SearchRequest& r) {
   const std::string path = args["replay"].as<std::string>();
-  const nlohmann::json report =
-      read_bounded_json_file(path, kFileBounds, ExitCode::kInvalidFile, "--replay " + path);
-  if (!report.is_object())
-    throw Error(ExitCode::kInvalidFile, "--replay " + printable(path) + ": not a search report");
+  const nlohmann::json report = read_bounded_json_file(path, kFileBounds, "--replay " + path);
+  check_search_report(report);
   const SearchSpace space = space_from_json(report.value("space", nlohmann::json()));
   // Each point runs as the report's search ran it, unless told otherwise.
   ServeTargetOptions target_options = r.target;

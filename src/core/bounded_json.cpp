@@ -42,8 +42,9 @@ nlohmann::json parse_bounded_json(std::string_view text, JsonBounds bounds, Exit
   return value;
 }
 
-nlohmann::json read_bounded_json_file(const std::string& path, JsonBounds bounds, ExitCode code,
+nlohmann::json read_bounded_json_file(const std::string& path, JsonBounds bounds,
                                       const std::string& what) {
+  constexpr ExitCode code = ExitCode::kUsage;
   std::error_code failed;
   const std::uintmax_t size = std::filesystem::file_size(path, failed);
   if (failed) throw Error(ExitCode::kUsage, what + ": cannot read it (" + failed.message() + ")");

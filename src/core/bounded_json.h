@@ -34,9 +34,10 @@ nlohmann::json parse_bounded_json(std::string_view text, JsonBounds bounds, Exit
                                   const std::string& what);
 
 // The JSON in the file at `path`, within `bounds` (its size checked before it is read);
-// Error(code, what + ": " + the problem) when it is not bounded JSON, Error(kUsage) when it
-// cannot be read at all.
-nlohmann::json read_bounded_json_file(const std::string& path, JsonBounds bounds, ExitCode code,
+// Error(kUsage, what + ": " + the problem) when it cannot be read or is not bounded JSON: a bad
+// input file, as tools/plot and tools/compare say. JSON that does not follow the file's schema
+// is the caller's to refuse (kInvalidFile).
+nlohmann::json read_bounded_json_file(const std::string& path, JsonBounds bounds,
                                       const std::string& what);
 
 // A value as text for an error or a log: at most `limit` bytes, printable ASCII (other bytes,

@@ -27,7 +27,7 @@ constexpr std::array kTable = {
     ExitCodeInfo{ExitCode::kRegression, "regression",
                  "tools/compare, tools/gate: a regression, or a benchmark missing or failed"},
     ExitCodeInfo{ExitCode::kInvalidFile, "invalid_file",
-                 "a results, mesh or doctor file does not follow its schema"},
+                 "a results, mesh, doctor or search file does not follow its schema"},
 };
 
 }  // namespace

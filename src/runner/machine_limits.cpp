@@ -94,8 +94,7 @@ MachineLimits machine_limits(const nlohmann::json& file, const std::string& mach
 
 MachineLimits read_machine_limits(const std::string& path, const std::string& machine_type) {
   const std::string what = "--limits-file " + printable(path);
-  return machine_limits(read_bounded_json_file(path, kLimitsFileBounds, ExitCode::kUsage, what),
-                        machine_type, what);
+  return machine_limits(read_bounded_json_file(path, kLimitsFileBounds, what), machine_type, what);
 }
 
 }  // namespace rdmabench

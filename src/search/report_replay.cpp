@@ -104,6 +104,13 @@ unsigned report_repetitions(const nlohmann::json& report) {
   return static_cast<unsigned>(setting(report, "repetitions", 2, 20, 3));
 }
 
+void check_search_report(const nlohmann::json& report) {
+  if (!report.is_object() || !report.contains("schema") ||
+      report["schema"] != kSearchReportSchema || !report.contains("findings") ||
+      !report["findings"].is_array())
+    throw bad_report(std::string("not a ") + kSearchReportSchema + " report");
+}
+
 SearchSpace space_from_json(const nlohmann::json& dimensions) {
   if (!dimensions.is_array() || dimensions.empty()) throw bad_report("no space");
   std::vector<Dimension> dims;
@@ -123,10 +130,7 @@ SearchSpace space_from_json(const nlohmann::json& dimensions) {
 
 nlohmann::json replay_report(nlohmann::json report, SearchTarget& target, unsigned repetitions,
                              const std::string& label) {
-  if (!report.is_object() || !report.contains("schema") ||
-      report["schema"] != kSearchReportSchema || !report.contains("findings") ||
-      !report["findings"].is_array())
-    throw bad_report(std::string("not a ") + kSearchReportSchema + " report");
+  check_search_report(report);
   const SearchSpace space = space_from_json(report.value("space", nlohmann::json()));
   const double min_effect = min_effect_of(report);
   for (auto& f : report["findings"]) {

@@ -12,6 +12,9 @@
 
 namespace rdmabench {
 
+// Throws Error(kInvalidFile) unless `report` is a search report (its schema, its findings),
+// before any other part of it is read.
+void check_search_report(const nlohmann::json& report);
 // The space a report or state file names. Throws Error(kInvalidFile) saying what is wrong.
 SearchSpace space_from_json(const nlohmann::json& dimensions);
 // How the report's search ran each point (its settings: a timed window, or --iters), and how
