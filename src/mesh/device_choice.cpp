@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "verbs/no_device_advice.h"
 
 namespace rdmabench {
 
@@ -27,6 +28,17 @@ std::string names_of(const std::vector<const DeviceReport*>& devices) {
   return out.empty() ? "none" : out;
 }
 
+// No device, or none with an ACTIVE port: exit 3 with what to do, whatever the ranks.
+Error no_active_device(const std::vector<DeviceReport>& devices, const std::string& host) {
+  std::vector<const DeviceReport*> all;
+  for (const DeviceReport& d : devices) all.push_back(&d);
+  const std::string what_to_do =
+      devices.empty() ? no_device_advice()
+                      : "bring a port up (`rdmabench devices` shows each port's state)";
+  return Error(ExitCode::kNoDevice, "host " + host + " has no RDMA device with an ACTIVE port (" +
+                                        names_of(all) + "): " + what_to_do);
+}
+
 }  // namespace
 
 RankDevice default_device_for(int local_rank, int local_size,
@@ -36,6 +48,7 @@ RankDevice default_device_for(int local_rank, int local_size,
   if (local_size <= 1) return {"", "", "the host's first device (one rank on the host)"};
   const auto active = active_devices(devices);
   const auto ranks = std::to_string(local_size);
+  if (active.empty()) throw no_active_device(devices, host);
   if (active.size() < static_cast<size_t>(local_size))
     throw Error(ExitCode::kUsage,
                 "host " + host + " runs " + ranks + " ranks but has " +

@@ -87,3 +87,23 @@ TEST(MeshDeviceChoice, ADualPortNicActiveOnItsSecondPortAloneTakesThatPortsNetde
   EXPECT_EQ(r.address, "10.0.0.5");
   EXPECT_NE(r.choice.find("netdev h5"), std::string::npos) << r.choice;
 }
+
+// Under mpirun on a host with no RDMA device, every rank said "has 0 active RDMA devices
+// (none): ... run at most 0 ranks per host" and exited 2, as for a bad option: it is exit 3.
+TEST(MeshDeviceChoice, AHostWithNoActiveDeviceIsNoDeviceWithWhatToDo) {
+  for (const auto& devices :
+       {std::vector<DeviceReport>{},
+        std::vector{device("rxe0", "DOWN", "h0"), device("rxe1", "INIT", "")}}) {
+    try {
+      default_device_for(0, 2, devices, address_of, "node7");
+      ADD_FAILURE() << "a host with no active device was given one";
+    } catch (const Error& e) {
+      const std::string why = e.what();
+      EXPECT_EQ(e.exit_code(), ExitCode::kNoDevice) << why;
+      EXPECT_NE(why.find("host node7 has no RDMA device with an ACTIVE port"), std::string::npos)
+          << why;
+      EXPECT_EQ(why.find("at most 0 ranks"), std::string::npos) << why;
+      if (!devices.empty()) EXPECT_NE(why.find("rxe0,rxe1"), std::string::npos) << why;
+    }
+  }
+}
