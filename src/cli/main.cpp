@@ -1,6 +1,7 @@
 // rdmabench: entry point and subcommand dispatch.
 #include <cxxopts.hpp>
 #include <iostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -50,8 +51,13 @@ static int run_command_line(int argc, char** argv) {
   }
   const auto it = subcommands().find(name);
   if (it == subcommands().end()) {
-    std::cerr << "rdmabench: unknown command '" << rdmabench::printable(name.substr(0, 60))
-              << "'\n\n";
+    const std::string advice = rdmabench::unknown_command_advice(name);
+    std::cerr << "rdmabench: unknown command '"
+              << rdmabench::printable(name, rdmabench::Keep::kPrintableAscii, 60) << "'"
+              << (advice.empty()
+                      ? ""
+                      : "; " + rdmabench::printable(advice, rdmabench::Keep::kPrintableAscii, 120))
+              << "\n\n";
     print_usage(std::cerr);
     return static_cast<int>(ExitCode::kUsage);
   }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "bench/pattern_catalogue.h"
+#include "cli/list_option.h"
 #include "cli/number_options.h"
 #include "cli/option_checks.h"
 #include "cli/unknown_options.h"
@@ -35,7 +36,8 @@ void add_mesh_measurement(cxxopts::Options& options) {
   options.add_options("What each pair measures")(
       "pattern", "One of: " + pattern_names(),
       cxxopts::value<std::string>()->default_value("write"))(
-      "mode", "bw, lat or bw,lat", cxxopts::value<std::string>()->default_value("bw,lat"))(
+      "mode", "bw, lat, bw,lat or all (both)",
+      cxxopts::value<std::string>()->default_value("bw,lat"))(
       "size", "bw message size", cxxopts::value<std::string>()->default_value("64K"))(
       "lat-size", "lat message size", cxxopts::value<std::string>()->default_value("2"))(
       "iters", "bw messages per pair", cxxopts::value<uint64_t>()->default_value("1000"))(
@@ -237,23 +239,22 @@ uint64_t one_size(const std::string& text, const char* option) {
 
 // One spec per mode, each validated (the device's limits are checked by each pair's setup).
 std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args, bool traffic) {
-  const auto pattern = parse_pattern(args["pattern"].as<std::string>());
+  const auto pattern = parse_pattern(lower_case(args["pattern"].as<std::string>()));
   if (!pattern)
     throw Error(ExitCode::kUsage, "--pattern: unknown '" + args["pattern"].as<std::string>() +
                                       "' (" + pattern_names() + ")");
   std::vector<TestSpec> specs;
   const std::string modes = traffic && !args.count("mode") ? "bw" : args["mode"].as<std::string>();
-  for (const std::string& item : split_comma_list(modes)) {
-    const auto mode = parse_mode(item);
-    if (!mode) throw Error(ExitCode::kUsage, "--mode: unknown '" + item + "' (bw, lat)");
-    if (traffic && *mode != Mode::kBandwidth)
+  for (const Mode mode :
+       parse_list<Mode>(modes, parse_mode, {Mode::kBandwidth, Mode::kLatency}, "mode", "bw, lat")) {
+    if (traffic && mode != Mode::kBandwidth)
       throw Error(ExitCode::kUsage,
                   "--traffic measures bandwidth: give --mode bw (or leave it out)");
     TestSpec s;
     s.pattern = *pattern;
-    s.mode = *mode;
+    s.mode = mode;
     s.cq = parse_cq_choice(args["cq"].as<std::string>());
-    const char* size_option = *mode == Mode::kLatency ? "lat-size" : "size";
+    const char* size_option = mode == Mode::kLatency ? "lat-size" : "size";
     s.size = one_size(args[size_option].as<std::string>(), size_option);
     s.verify = args.count("verify") > 0;
     s.qps = args["streams"].as<uint32_t>();

@@ -187,8 +187,9 @@ cxxopts::Options run_options() {
   cxxopts::Options options(
       "rdmabench run",
       "Run benchmarks against `rdmabench serve` on HOST. One Google Benchmark per "
-      "pattern/mode/cq/size, named like write/bw/busy/65536; --benchmark_* flags work as usual "
-      "(filter, repetitions, min_time).");
+      "pattern/mode/cq/size, named like write/bw/busy/65536/manual_time (a --benchmark_filter "
+      "anchored with $ ends in /manual_time$); --benchmark_* flags work as usual (filter, "
+      "repetitions, min_time).");
   options.positional_help("HOST [--benchmark_...]");
   options.allow_unrecognised_options();
   add_what_to_run(options);

@@ -1,8 +1,11 @@
 #include "cli/subcommands.h"
 
+#include <vector>
+
 #include "cli/devices_command.h"
 #include "cli/doctor_command.h"
 #include "cli/mesh_command.h"
+#include "cli/nearest_name.h"
 #include "cli/run_command.h"
 #include "cli/search_command.h"
 #include "cli/serve_command.h"
@@ -32,6 +35,20 @@ const std::map<std::string_view, Subcommand>& subcommands() {
         "the version; --json: protocol, schemas, registered patterns and CQ strategies"}},
   };
   return table;
+}
+
+std::string unknown_command_advice(std::string_view word) {
+  if (word == "-V" || word == "-v" || word == "--ver") return "did you mean rdmabench --version?";
+  const bool host_like =
+      word == "localhost" ||
+      (!word.starts_with("-") && word.find_first_of(".:") != std::string_view::npos);
+  if (host_like)
+    return "to measure against that host: rdmabench run " + std::string(word) +
+           " (a server there: rdmabench serve)";
+  std::vector<std::string> names;
+  for (const auto& entry : subcommands()) names.emplace_back(entry.first);
+  const std::string nearest = nearest_name(word, names);
+  return nearest.empty() ? "" : "did you mean rdmabench " + nearest + "?";
 }
 
 }  // namespace rdmabench

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <string>
 #include <string_view>
 
 namespace rdmabench {
@@ -16,5 +17,9 @@ struct Subcommand {
 
 // By name, in alphabetical order.
 const std::map<std::string_view, Subcommand>& subcommands();
+
+// What to write instead of `word`, which names no command: the nearest command, `run` for a
+// word that looks like a host, --version for -V; "" when nothing is close.
+std::string unknown_command_advice(std::string_view word);
 
 }  // namespace rdmabench

@@ -3,85 +3,24 @@
 #include <algorithm>
 #include <array>
 #include <string_view>
-#include <utility>
 
+#include "cli/foreign_spellings.h"
+#include "cli/nearest_name.h"
 #include "core/error.h"
+#include "core/printable_text.h"
 
 namespace rdmabench {
 
 namespace {
 
-// perftest's flags (ib_write_bw and friends) as rdmabench spells them.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 47> kPerftestSpellings{{
-    {"-n", "--iters N"},
-    {"-s", "--sizes BYTES"},
-    {"--size", "--sizes BYTES"},
-    {"-a", "--sizes 2:8M"},
-    {"--all", "--sizes 2:8M"},
-    {"-D", "--duration SECONDS"},
-    {"-q", "--qps N"},
-    {"--qp", "--qps N"},
-    {"--ib-dev", "--device NAME"},
-    {"-e", "--cq event"},
-    {"--events", "--cq event"},
-    {"-b", "--bidir"},
-    {"--bidirectional", "--bidir"},
-    {"-t", "--tx-depth N"},
-    {"-r", "--rx-depth N"},
-    {"-x", "--gid-index N"},
-    {"-m", "--mtu BYTES"},
-    {"-u", "--qp-timeout N"},
-    {"-S", "--sl N"},
-    {"-T", "--tclass N"},
-    {"--tos", "--tclass N"},
-    {"--use_hugepages", "--hugepages"},
-    {"--rate_limit", "--rate N (bw: messages a QP per second) or --rate 2.5gbps"},
-    {"-o", "--outs N"},
-    {"-Q", "--signal-every N"},
-    {"--cq-mod", "--signal-every N"},
-    {"-R", "--cm rdmacm"},
-    {"--rdma_cm", "--cm rdmacm"},
-    {"-c", "--transport (RC is the default)"},
-    {"--connection", "--transport (RC is the default)"},
-    {"-F", "not needed: rdmabench does not read the CPU frequency"},
-    {"--CPU-freq", "not needed: rdmabench does not read the CPU frequency"},
-    {"--report_gbits", "not needed: the bandwidth table prints MiB/s and Gb/s"},
-    {"--run_infinitely", "--duration SECONDS --report-every S"},
-    {"-i", "--ib-port N"},
-    {"-w", "--min-bw GBPS"},
-    {"--limit_bw", "--min-bw GBPS"},
-    {"-y", "--max-lat p99:US"},
-    {"--limit_lat", "--max-lat p99:US"},
-    {"-l", "--post-list N"},
-    {"--post_list", "--post-list N"},
-    {"-I", "--inline N"},
-    {"--inline_size", "--inline N"},
-    {"--use-srq", "--srq"},
-    {"--use_srq", "--srq"},
-    {"--use_old_post_send", "--post-api classic"},
-    {"-p", "--port N"},
-}};
+// The most arguments one error names (a command line of thousands says how many more).
+constexpr size_t kMostNamed = 20;
 
 // Google Benchmark's switches that need no value.
 constexpr std::array<std::string_view, 5> kBareSwitches{
     "--benchmark_list_tests", "--benchmark_enable_random_interleaving",
     "--benchmark_counters_tabular", "--benchmark_report_aggregates_only",
     "--benchmark_display_aggregates_only"};
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 std::vector<std::string> long_options(const cxxopts::Options& options) {
   std::vector<std::string> names;
@@ -91,19 +30,6 @@ std::vector<std::string> long_options(const cxxopts::Options& options) {
   return names;
 }
 
-// The nearest long option, when it is close: a prefix of it, or two edits away at most; of
-// two as near, one that begins with the same letter (--itr: --iters, not --mtu).
-std::string nearest_long_option(const std::string& flag, const cxxopts::Options& options) {
-  std::string best;
-  size_t best_score = 2 * 3;
-  for (const std::string& name : long_options(options)) {
-    const size_t d = name.starts_with(flag) && flag.size() > 3 ? 1 : edit_distance(flag, name);
-    const size_t score = 2 * d + (flag.size() > 2 && name[2] != flag[2] ? 1 : 0);
-    if (score < best_score) best = name, best_score = score;
-  }
-  return best;
-}
-
 // Whether `advice` is an option of `options` (its first word), or a note that names none.
 bool fits(std::string_view advice, const cxxopts::Options& options) {
   if (!advice.starts_with("--")) return true;
@@ -111,51 +37,97 @@ bool fits(std::string_view advice, const cxxopts::Options& options) {
   return std::ranges::count(long_options(options), option) > 0;
 }
 
-// The advice for one argument that `options` does not know: perftest's spelling mapped to
-// ours (where this command has it), else the nearest long option, else "" (nothing close).
-std::string suggestion_for(const std::string& argument, const cxxopts::Options& options) {
-  const std::string flag = argument.substr(0, argument.find('='));
-  for (const auto& [theirs, ours] : kPerftestSpellings)
-    if (flag == theirs && fits(ours, options)) return std::string(ours);
-  if (!flag.starts_with("--")) return "";
-  return nearest_long_option(flag, options);
+std::string shown(std::string_view argument) {
+  return printable(argument, Keep::kPrintableAscii, 60);
 }
 
-void check_benchmark_flag(const std::string& argument) {
+// One unknown option, as the user wrote it: the flag, and its value (after '=', or the
+// argument after it when that is no option and the flag may take one).
+struct UnknownOption {
+  std::string flag;
+  std::string value;
+  bool value_is_next = false;
+};
+
+UnknownOption unknown_option_at(const std::vector<std::string>& unmatched, size_t i) {
+  const std::string& argument = unmatched[i];
+  const size_t equals = argument.find('=');
+  if (equals != std::string::npos) return {argument.substr(0, equals), argument.substr(equals + 1)};
+  const auto spelling = foreign_spelling(argument);
+  const bool may_take_value = !spelling || spelling->value != Value::kNone;
+  const bool next_is_value = i + 1 < unmatched.size() && !unmatched[i + 1].starts_with("-");
+  if (may_take_value && next_is_value) return {argument, unmatched[i + 1], true};
+  return {argument, ""};
+}
+
+// What to write instead: perftest's or iperf3's spelling mapped to ours (where this command
+// has it), else the nearest long option, else "" (nothing close).
+std::string advice_for(const UnknownOption& o, const cxxopts::Options& options) {
+  if (const auto spelling = foreign_spelling(o.flag); spelling && fits(spelling->ours, options))
+    return with_value(*spelling, o.value);
+  if (!o.flag.starts_with("--")) return "";
+  return nearest_name(o.flag, long_options(options), 2);
+}
+
+std::string unknown_option_text(const UnknownOption& o, const cxxopts::Options& options) {
+  const std::string advice = advice_for(o, options);
+  const std::string hint = advice.empty()             ? ""
+                           : advice.starts_with("--") ? "; did you mean " + shown(advice) + "?"
+                                                      : "; " + advice;
+  return "unknown option '" + shown(o.flag) + "'" + hint;
+}
+
+std::string benchmark_flag_problem(const std::string& argument) {
   const bool bare = std::ranges::find(kBareSwitches, argument) != kBareSwitches.end();
-  if (bare || argument.find('=') != std::string::npos) return;
-  throw Error(ExitCode::kUsage, "'" + argument +
-                                    "': Google Benchmark's flags take their value after '=' (" +
-                                    argument + "=VALUE)");
+  if (bare || argument.find('=') != std::string::npos) return "";
+  return "'" + shown(argument) + "': Google Benchmark's flags take their value after '=' (" +
+         shown(argument) + "=VALUE)";
 }
 
 std::string unexpected_positional(const std::string& argument, const ArgumentRules& rules) {
-  const std::string shown = argument.substr(0, 60);
   if (rules.host.empty())
-    return "unexpected argument '" + shown + "' (rdmabench " + rules.command +
-           " takes options only; see rdmabench " + rules.command + " --help)";
-  return "unexpected argument '" + shown + "' (HOST is already '" + rules.host +
+    return "unexpected argument '" + shown(argument) + "' (rdmabench " + rules.command +
+           " takes options only)";
+  return "unexpected argument '" + shown(argument) + "' (HOST is already '" + shown(rules.host) +
          "'; an option's value follows its option)";
+}
+
+// Every problem of the unmatched arguments, in their order.
+std::vector<std::string> problems_of(const std::vector<std::string>& unmatched,
+                                     const cxxopts::Options& options, const ArgumentRules& rules) {
+  std::vector<std::string> problems;
+  for (size_t i = 0; i < unmatched.size(); ++i) {
+    const std::string& argument = unmatched[i];
+    if (rules.benchmark_flags && argument.starts_with("--benchmark_")) {
+      if (std::string p = benchmark_flag_problem(argument); !p.empty()) {
+        problems.push_back(p);
+        // the value it was given, after a space: part of the same problem
+        if (i + 1 < unmatched.size() && !unmatched[i + 1].starts_with("-")) ++i;
+      }
+    } else if (!argument.starts_with("-") || argument == "-") {
+      problems.push_back(unexpected_positional(argument, rules));
+    } else {
+      const UnknownOption o = unknown_option_at(unmatched, i);
+      problems.push_back(unknown_option_text(o, options));
+      if (o.value_is_next) ++i;
+    }
+  }
+  return problems;
 }
 
 }  // namespace
 
 void check_unmatched(const std::vector<std::string>& unmatched, const cxxopts::Options& options,
                      const ArgumentRules& rules) {
-  for (const std::string& argument : unmatched) {
-    if (rules.benchmark_flags && argument.starts_with("--benchmark_")) {
-      check_benchmark_flag(argument);
-      continue;
-    }
-    if (!argument.starts_with("-") || argument == "-")
-      throw Error(ExitCode::kUsage, unexpected_positional(argument, rules));
-    const std::string advice = suggestion_for(argument, options);
-    const std::string hint = advice.empty()             ? ""
-                             : advice.starts_with("--") ? "; did you mean " + advice + "?"
-                                                        : "; " + advice;
-    throw Error(ExitCode::kUsage, "unknown option '" + argument.substr(0, 60) + "'" + hint +
-                                      " (see rdmabench " + rules.command + " --help)");
-  }
+  const std::vector<std::string> problems = problems_of(unmatched, options, rules);
+  const std::string see = "(see rdmabench " + rules.command + " --help)";
+  if (problems.size() == 1) throw Error(ExitCode::kUsage, problems.front() + " " + see);
+  if (problems.empty()) return;
+  std::string text = std::to_string(problems.size()) + " arguments it does not take " + see + ":";
+  for (size_t i = 0; i < std::min(problems.size(), kMostNamed); ++i) text += "\n  " + problems[i];
+  if (problems.size() > kMostNamed)
+    text += "\n  and " + std::to_string(problems.size() - kMostNamed) + " more";
+  throw Error(ExitCode::kUsage, text);
 }
 
 }  // namespace rdmabench

@@ -17,10 +17,10 @@ struct ArgumentRules {
   bool benchmark_flags = false;  // --benchmark_NAME=VALUE passes on to Google Benchmark (run)
 };
 
-// Throws Error(kUsage) for the first unmatched argument: an unknown option with perftest's
-// spelling of it mapped to ours or the nearest option suggested, or a stray positional
-// argument. With `benchmark_flags`, Google Benchmark's flags given as --benchmark_NAME=VALUE
-// (or a bare switch of its) pass.
+// Throws Error(kUsage) naming every unmatched argument at once: each unknown option with
+// perftest's or iperf3's spelling of it mapped to ours (its value in place) or the nearest
+// option suggested, and each stray positional argument. With `benchmark_flags`, Google
+// Benchmark's flags given as --benchmark_NAME=VALUE (or a bare switch of its) pass.
 void check_unmatched(const std::vector<std::string>& unmatched, const cxxopts::Options& options,
                      const ArgumentRules& rules);
 

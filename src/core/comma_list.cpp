@@ -1,5 +1,7 @@
 #include "core/comma_list.h"
 
+#include <algorithm>
+#include <cctype>
 #include <sstream>
 
 namespace rdmabench {
@@ -14,6 +16,13 @@ std::vector<std::string> split_comma_list(const std::string& text) {
                                                : item.substr(first, last - first + 1));
   }
   return items;
+}
+
+std::string lower_case(std::string_view name) {
+  std::string out(name);
+  std::ranges::transform(out, out.begin(),
+                         [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
 }
 
 }  // namespace rdmabench

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rdmabench {
@@ -13,6 +14,9 @@ namespace rdmabench {
 // words; a trailing comma adds none, and "" gives no item. Spaces and tabs around an item are
 // not part of it ("write, read" is two patterns, as "2, 64K" is two sizes).
 std::vector<std::string> split_comma_list(const std::string& text);
+
+// A name as every option reads it: in any case (perftest writes -c UD), lower-case here.
+std::string lower_case(std::string_view name);
 
 // The other way: "a, b, c" for messages and --help, each item as `name_of` gives it; with
 // separator "," a list that split_comma_list reads back ("0,2,3").

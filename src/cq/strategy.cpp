@@ -46,6 +46,18 @@ uint32_t parse_argument(const std::string& text, const std::string& item, uint32
   return value;
 }
 
+// "busy,hybrid:50": a comma separates choices only while none takes arguments (moderated's
+// "4,2" are its own); before a choice's first ':' it was meant as a ';'.
+void refuse_a_comma_meant_as_semicolon(const std::string& item) {
+  const size_t comma = item.find(',');
+  const size_t colon = item.find(':');
+  if (item.find('=') != std::string::npos || comma == std::string::npos || colon < comma) return;
+  std::string as_list = item;
+  std::replace(as_list.begin(), as_list.end(), ',', ';');
+  throw bad_strategy(item, "separate CQ strategies with ';' when one takes arguments: --cq '" +
+                               as_list.substr(0, 60) + "'");
+}
+
 }  // namespace
 
 CqStrategy parse_cq_strategy(const std::string& text) {
@@ -64,7 +76,8 @@ CqStrategy parse_cq_strategy(const std::string& text) {
   return s;
 }
 
-CqChoice parse_cq_choice(const std::string& text) {
+CqChoice parse_cq_choice(const std::string& written) {
+  const std::string text = lower_case(written);  // BUSY, as every named value
   const bool sided = text.starts_with("client=") || text.starts_with("server=");
   if (!sided) {
     const CqStrategy both = parse_cq_strategy(text);
@@ -79,7 +92,8 @@ CqChoice parse_cq_choice(const std::string& text) {
   return text.starts_with("client=") ? CqChoice{first, second} : CqChoice{second, first};
 }
 
-std::vector<CqChoice> parse_cq_choices(const std::string& text) {
+std::vector<CqChoice> parse_cq_choices(const std::string& written) {
+  const std::string text = lower_case(written);
   if (text == "all") return {parse_cq_choice("busy"), parse_cq_choice("event")};
   // ';' always separates; ',' too while no choice has arguments or sides.
   std::string items = text;
@@ -87,6 +101,7 @@ std::vector<CqChoice> parse_cq_choices(const std::string& text) {
     std::replace(items.begin(), items.end(), ',', ';');
   std::vector<CqChoice> out;
   for (const std::string& item : split(items, ';')) {
+    refuse_a_comma_meant_as_semicolon(item);
     const CqChoice choice = parse_cq_choice(item);
     if (std::find(out.begin(), out.end(), choice) == out.end()) out.push_back(choice);
   }

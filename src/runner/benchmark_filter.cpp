@@ -9,6 +9,16 @@
 
 namespace rdmabench {
 
+namespace {
+
+// '^write/bw/busy/65536$' matched nothing: every name ends in /manual_time.
+std::string anchored_hint(const std::string& filter) {
+  if (!filter.ends_with("$") || filter.ends_with("manual_time$")) return "";
+  return ": every name ends in /manual_time, so end an anchored filter with /manual_time$";
+}
+
+}  // namespace
+
 std::string registered_name(const TestSpec& spec, const SuiteOptions& options) {
   std::string name = spec.name();
   if (const auto n = registered_iterations(options)) name += "/iterations:" + std::to_string(*n);
@@ -37,7 +47,8 @@ size_t count_selected(const std::vector<TestSpec>& specs, const SuiteOptions& op
   throw Error(ExitCode::kUsage, "--benchmark_filter '" + filter + "' selects none of the " +
                                     std::to_string(specs.size()) +
                                     " benchmarks this command line asks for (such as " + examples +
-                                    "); widen it, or change --pattern, --mode, --cq or --sizes");
+                                    ")" + anchored_hint(filter) +
+                                    "; widen it, or change --pattern, --mode, --cq or --sizes");
 }
 
 }  // namespace rdmabench

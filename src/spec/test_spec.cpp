@@ -78,6 +78,11 @@ std::optional<uint64_t> parse_size(const std::string& raw) {
   std::string text = raw;
   text.erase(std::remove_if(text.begin(), text.end(), ::isspace), text.end());
   if (text.empty()) return std::nullopt;
+  // 64KiB is 64K (K, M and G are powers of 1024 here).
+  const bool binary_unit =
+      text.size() > 3 && std::string("KMGkmg").find(text[text.size() - 3]) != std::string::npos;
+  if (binary_unit && (text.ends_with("iB") || text.ends_with("ib") || text.ends_with("IB")))
+    text.erase(text.size() - 2);
   uint64_t mult = 1;
   const char last = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
   if (last == 'K' || last == 'M' || last == 'G') {
@@ -103,6 +108,14 @@ bool written_like_a_size(const std::string& item) {
          (digits + 1 == item.size() &&
           std::string("KMGkmg").find(item.back()) != std::string::npos);
 }
+
+// "64KB", "1mb": a decimal unit's spelling, which a size here does not take.
+bool written_in_decimal_units(const std::string& text) {
+  for (size_t at = text.find_first_of("bB"); at != std::string::npos;
+       at = text.find_first_of("bB", at + 1))
+    if (at > 0 && std::string("KMGkmg").find(text[at - 1]) != std::string::npos) return true;
+  return false;
+}
 }  // namespace
 
 std::vector<uint64_t> parse_sizes(const std::string& text, std::string_view option) {
@@ -111,6 +124,8 @@ std::vector<uint64_t> parse_sizes(const std::string& text, std::string_view opti
     return Error(ExitCode::kUsage, std::string(option) + " '" + text + "': " + why +
                                        " (examples: 2:8M, 4096, 2,64K,1M)");
   };
+  if (written_in_decimal_units(text))
+    throw bad("K, M and G are KiB, MiB and GiB (powers of 1024): write 64K or 64KiB, not 64KB");
   for (const std::string& item : split_comma_list(text)) {
     const auto colon = item.find(':');
     if (colon == std::string::npos) {

@@ -106,7 +106,7 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
     (("--matrices", "some"), "--matrices: unknown 'some' (auto, all or heatmaps)"),
     (("--cm", "tcp"), "--cm: unknown 'tcp' (auto, oob, rdmacm)"),  # auto: settled per fabric
     (("--pattern", "atomic"), "--pattern: unknown 'atomic'"),
-    (("--mode", "bw,x"), "--mode: unknown 'x'"),
+    (("--mode", "bw,x"), "--mode: unknown value 'x' (choices: bw, lat, or all alone)"),
     (("--size", "2,4"), "--size takes one size"),
     (("--cq", "spin"), "spin"),
     (("--qp-timeout", "32"), "--qp-timeout is 32; it must be between 0"),
@@ -557,13 +557,34 @@ def test_no_argument_of_any_length_crashes_any_command():
 
 
 def test_a_search_report_to_replay_is_read_within_bounds(tmp_path):
-    """A report nested 100,000 deep ended `search --replay` with an internal error (exit 1)."""
+    """A report nested 100,000 deep ended `search --replay` with an internal error (exit 1).
+    A file that cannot be read as JSON is a bad input file (2), as tools/plot and tools/compare
+    say; JSON that is not a search report does not follow its schema (13)."""
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)
     proc = rdmabench("search", "127.0.0.1", "--replay", str(deep))
-    assert proc.returncode == 13 and "nests deeper than 64 levels" in proc.stderr, proc.stderr
+    assert proc.returncode == 2 and "nests deeper than 64 levels" in proc.stderr, proc.stderr
     proc = rdmabench("search", "127.0.0.1", "--replay", str(tmp_path / "absent.json"))
     assert proc.returncode == 2 and "cannot read it" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("option", ["--replay", "--state"])
+def test_a_search_file_that_is_not_json_is_a_bad_input_read_before_a_device_is_looked_for(
+        tmp_path, option):
+    """`search --replay` of a text file exited 13 where tools/plot and tools/compare say 2, and a
+    damaged --state file was read only after the device was found (this host has none: 3)."""
+    text = tmp_path / "notes.txt"
+    text.write_text("not json at all\n")
+    proc = rdmabench("search", "127.0.0.1", option, str(text), "--budget", "1s")
+    assert proc.returncode == 2 and str(text) in proc.stderr and "not JSON" in proc.stderr, \
+        proc.stderr
+
+
+def test_json_that_is_not_a_search_report_does_not_follow_its_schema(tmp_path):
+    other = tmp_path / "other.json"
+    other.write_text('{"schema": "something-else/1"}')
+    proc = rdmabench("search", "127.0.0.1", "--replay", str(other))
+    assert proc.returncode == 13 and "not a rdmabench-search/1 report" in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize("args, says", [
@@ -602,3 +623,91 @@ def test_no_option_shows_two_defaults():
         assert helps, command
         twice += [(command, h) for h in helps if h.count("(default:") > 1]
     assert not twice, twice
+
+
+def test_every_unknown_option_is_reported_at_once_with_what_to_write():
+    """A perftest line of six flags it does not take needed six tries: only the first was named,
+    and -c UD was told --transport without saying ud."""
+    proc = rdmabench("run", "10.255.255.1", "-f", "2", "--use_event", "-A", "FETCH_AND_ADD",
+                     "-c", "UD", "--time", "5", "-J")
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert lines[0] == ("rdmabench run: 6 arguments it does not take "
+                        "(see rdmabench run --help):"), proc.stderr
+    assert lines[1:] == ["  unknown option '-f'; did you mean --margin SECONDS?",
+                         "  unknown option '--use_event'; did you mean --cq event?",
+                         "  unknown option '-A'; did you mean --pattern fetch_add?",
+                         "  unknown option '-c'; did you mean --transport ud?",
+                         "  unknown option '--time'; did you mean --duration SECONDS?",
+                         "  unknown option '-J'; did you mean --json?"], proc.stderr
+
+
+@pytest.mark.parametrize("args, advice", [
+    (("-P", "4"), "'-P'; did you mean --qps N?"),
+    (("--parallel", "4"), "'--parallel'; did you mean --qps N?"),
+    (("--interval", "1"), "'--interval'; did you mean --report-every S?"),
+    (("--reverse",), "'--reverse'; did you mean --pattern read (the client reads"),
+    (("--send_with_imm",), "'--send_with_imm'; did you mean --pattern send_imm?"),
+    (("-A", "CMP_AND_SWAP"), "'-A'; did you mean --pattern compare_swap?"),
+    (("--connection=UC",), "'--connection'; did you mean --transport uc?"),
+])
+def test_iperf3_and_perftest_flags_are_told_ours(args, advice):
+    """iperf3's -P, --parallel, --interval and --reverse and perftest's --send_with_imm got no
+    hint; a flag's value is not reported as a stray argument of its own."""
+    proc = rdmabench("run", "10.255.255.1", *args)
+    assert proc.returncode == 2 and f"unknown option {advice}" in proc.stderr, proc.stderr
+    assert "unexpected argument" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("word, advice", [
+    ("-V", "did you mean rdmabench --version?"),
+    ("runn", "did you mean rdmabench run?"),
+    ("serv", "did you mean rdmabench serve?"),
+    ("10.0.0.2", "to measure against that host: rdmabench run 10.0.0.2"),
+    ("localhost", "to measure against that host: rdmabench run localhost"),
+])
+def test_an_unknown_command_is_told_the_one_it_meant(word, advice):
+    """`rdmabench -V`, `rdmabench HOST` and `runn` said "unknown command" and no more."""
+    proc = rdmabench(word)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(f"rdmabench: unknown command '{word}'; {advice}"), proc.stderr
+
+
+def test_an_unknown_command_far_from_every_one_gets_the_list_alone():
+    proc = rdmabench("frobnicate")
+    assert proc.returncode == 2 and "unknown command 'frobnicate'\n" in proc.stderr, proc.stderr
+    assert "Commands:" in proc.stderr
+
+
+@pytest.mark.parametrize("args", [("--pattern", "WRITE", "--mode", "BW", "--cq", "BUSY"),
+                                  ("--pattern", "Write,READ,write", "--cq", "Hybrid:5;busy"),
+                                  ("--sizes", "4KiB,64KiB", "--transport", "Rc")])
+def test_run_takes_names_in_any_case_as_it_takes_transport_ud(args):
+    """--transport UD was taken, --pattern WRITE, --mode BW and --cq BUSY refused."""
+    proc = rdmabench("run", "10.255.255.1", *args)
+    assert proc.returncode == 3 and "no RDMA device" in proc.stderr, proc.stderr  # past the options
+
+
+@pytest.mark.parametrize("mode", ["all", "ALL", "BW", "lat,bw,lat"])
+def test_mesh_takes_mode_as_run_does(mode):
+    """`mesh --mode all` was refused where run takes it."""
+    proc = rdmabench("mesh", "--mode", mode)
+    assert proc.returncode == 2 and "mesh needs at least 2 ranks" in proc.stderr, proc.stderr
+
+
+def test_an_anchored_filter_is_told_the_names_end_in_manual_time():
+    """`--benchmark_filter '^write/bw/busy/65536$'` matched nothing, and nothing said why."""
+    proc = rdmabench("run", "10.255.255.1", "--benchmark_filter=^write/bw/busy/65536$")
+    assert proc.returncode == 2, proc.stderr
+    assert "end an anchored filter with /manual_time$" in proc.stderr, proc.stderr
+    proc = rdmabench("run", "10.255.255.1", "--benchmark_filter=^write/bw/busy/65536/manual_time$")
+    assert proc.returncode == 3 and "no RDMA device" in proc.stderr, proc.stderr
+    assert "/manual_time$)" in rdmabench("run", "--help").stdout
+
+
+def test_a_flood_of_unknown_options_is_named_twenty_at_a_time():
+    proc = rdmabench("run", "10.255.255.1", *[f"--bogus{i}" for i in range(500)])
+    assert proc.returncode == 2, proc.stderr[:300]
+    lines = proc.stderr.strip().splitlines()
+    assert lines[0].startswith("rdmabench run: 500 arguments it does not take"), lines[0]
+    assert len(lines) == 22 and lines[-1] == "  and 480 more", lines[-3:]

@@ -77,3 +77,22 @@ TEST(CqStrategy, BadTextIsAUsageErrorThatSaysWhy) {
   EXPECT_NE(strategy_usage_error("").find("unknown"), std::string::npos);
   EXPECT_NE(strategy_usage_error("busy;").find("unknown"), std::string::npos);
 }
+
+// One rule for every named value: any case ("BUSY", as --transport UD was taken), and a
+// repeat runs once.
+TEST(CqStrategy, NamesAreTakenInAnyCaseAndARepeatRunsOnce) {
+  const auto list = parse_cq_choices("BUSY;Hybrid:50;busy");
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].text(), "busy");
+  EXPECT_EQ(list[1].text(), "hybrid:50");
+  EXPECT_EQ(parse_cq_choices("ALL").size(), 2u);
+  EXPECT_EQ(parse_cq_choice("CLIENT=Busy,SERVER=EVENT").text(), "client=busy,server=event");
+}
+
+// `--cq busy,hybrid:50` said "'busy,hybrid' is unknown": a comma separates choices only while
+// none takes arguments.
+TEST(CqStrategy, ACommaBeforeAChoiceWithArgumentsIsToldToBeASemicolon) {
+  const std::string why = strategy_usage_error("busy,hybrid:50");
+  EXPECT_NE(why.find("separate CQ strategies with ';'"), std::string::npos) << why;
+  EXPECT_NE(why.find("--cq 'busy;hybrid:50'"), std::string::npos) << why;
+}

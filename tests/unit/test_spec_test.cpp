@@ -219,3 +219,20 @@ TEST(Spec, QpsSpreadOverThreadsAndTheirCqs) {
   EXPECT_EQ(s.cq_of_qp(4), 4u);
   EXPECT_EQ(s.qps_per_cq(), 1u);
 }
+
+// 64KiB was refused as "not a size" and 64KB too, without saying that K is KiB.
+TEST(Sizes, KiBIsTakenAndKBIsToldThatKMeansKiB) {
+  EXPECT_EQ(parse_sizes("64KiB,1MiB,2gib"), (std::vector<uint64_t>{65536, 1u << 20, 2ull << 30}));
+  EXPECT_EQ(parse_sizes("4KiB:16KiB"), (std::vector<uint64_t>{4096, 8192, 16384}));
+  for (const char* decimal : {"64KB", "1MB", "2gb", "4kB:16kB"}) {
+    try {
+      parse_sizes(decimal);
+      ADD_FAILURE() << "accepted '" << decimal << "'";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
+      EXPECT_NE(std::string(e.what()).find("K, M and G are KiB, MiB and GiB (powers of 1024)"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
