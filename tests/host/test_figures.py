@@ -16,6 +16,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from rdmabench_tools import figure_text
 from rdmabench_tools import rdmabench_results as rr
 
 FIXTURES = FIXTURE.parent
@@ -131,3 +132,14 @@ def test_drawing_prints_no_library_warning(fixture, tmp_path):
     assert proc.returncode == 0, proc.stderr
     foreign = [line for line in proc.stderr.splitlines() if not line.startswith("plot: ")]
     assert not foreign, foreign
+
+
+def test_no_text_is_cut_or_on_other_text(drawn):
+    """The deterministic ladder's title ran off the canvas (640 px wide), the load figure's
+    panel titles too, and the polling study's tradeoff labels lay on each other (busy, event,
+    epoll, hybrid:50 at nearly one point): each text's drawn extent, measured."""
+    fixture, made = drawn
+    assert made, fixture
+    for name, fig in made.items():
+        assert figure_text.drawn_texts(fig), (fixture, name)
+        assert figure_text.text_problems(fig) == [], (fixture, name)

@@ -83,10 +83,19 @@ def test_deterministic_and_real_time_runs_are_never_overlaid(tmp_path):
         "deterministic guest (icount shift=2)" in proc.stderr, proc.stderr
 
 
-def test_chosen_polling_size(tmp_path):
-    proc = run_tool("plot", FIXTURE, "--out", tmp_path, "--format", "svg", "--size", "4096")
+@pytest.mark.parametrize("size", ["4096", "4K", "4k", "4KiB"])
+def test_chosen_polling_size(tmp_path, size):
+    """`--size 4K` was refused: rdmabench's sizes are written so."""
+    proc = run_tool("plot", FIXTURE, "--out", tmp_path, "--format", "svg", "--size", size)
     assert proc.returncode == 0, proc.stderr
     assert "at 4K B" in (tmp_path / "polling.svg").read_text()
+
+
+@pytest.mark.parametrize("size, says", [("4KB", "K, M and G are KiB, MiB and GiB"),
+                                        ("four", "'four' is not a size"), ("0", "'0' is not a size")])
+def test_a_polling_size_rdmabench_would_refuse_is_refused_alike(tmp_path, size, says):
+    proc = run_tool("plot", FIXTURE, "--out", tmp_path, "--size", size)
+    assert proc.returncode == 2 and says in proc.stderr, proc.stderr
 
 
 def test_figures_without_data_are_skipped_with_a_note(tmp_path, sweep, write_json):

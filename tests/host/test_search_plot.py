@@ -5,7 +5,7 @@ import json
 
 import jsonschema
 
-from conftest import FIXTURE, ROOT, run_tool
+from conftest import FIXTURE, ROOT, run_tool, tool_module
 
 SCHEMA = json.loads((ROOT / "docs" / "search.schema.json").read_text())
 
@@ -95,3 +95,30 @@ def test_a_real_search_report_follows_its_schema_and_is_drawn(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in tmp_path.glob("*.png")) == [
         "search-1.png", "search-2.png", "search-3.png"]
+
+
+def test_every_point_and_text_of_a_finding_is_inside_its_figure():
+    """The rxe-lo report's first finding, a line of one point, sat on the axis' left edge, its
+    ring cut in half; the second's top point touched the frame and its axis read "1e7"."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from rdmabench_tools import figure_text, search_figures
+
+    plot = tool_module("plot")
+    doc = search_figures.load_search(ROOT / "tests" / "host" / "fixtures" / "search" / "rxe-lo.json")
+    assert len(doc["findings"]) == 3
+    for n, f in enumerate(doc["findings"], 1):
+        fig = plot.finished_search_figure(plt, f, n)
+        assert figure_text.text_problems(fig) == [], n
+        ax = fig.axes[0]
+        frame = ax.get_window_extent()
+        assert ax.yaxis.get_offset_text().get_text() == "", n
+        points = [(line.get_label(), x, y, line.get_markersize() * fig.dpi / 72 / 2)
+                  for line in ax.get_lines() for x, y in ax.transData.transform(line.get_xydata())]
+        # every point of the line (its median) and the finding's ringed ones: at least two
+        assert len(points) >= len(f["line"]) + 1, (n, len(points))
+        for label, x, y, radius in points:
+            assert frame.x0 + radius <= x <= frame.x1 - radius, (n, label)
+            assert frame.y0 + radius <= y <= frame.y1 - radius, (n, label)
+        plt.close(fig)

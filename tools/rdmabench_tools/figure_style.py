@@ -5,6 +5,8 @@ not 1.9x10^2), and a legend sits beside the data, never on it, and only where so
 labelled (matplotlib warns otherwise)."""
 import math
 
+from rdmabench_tools import figure_text
+
 # A log axis spans at least this factor, so that a few per cent look like a few per cent.
 MIN_LOG_RATIO = 4.0
 
@@ -53,13 +55,16 @@ def honest_axis(ax, axis):
 
 
 def plain_ticks(ax):
-    """Plain numbers on every numeric axis, log ones included."""
-    from matplotlib.ticker import FuncFormatter, NullFormatter
+    """Plain numbers on every numeric axis, log ones included, and no "1e7" above a linear
+    one (80 000 000, not 8 and an offset)."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter, ScalarFormatter
 
     for axis, scale in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
         if scale == "log" and not isinstance(axis.get_major_formatter(), FuncFormatter):
             axis.set_major_formatter(FuncFormatter(plain_number))
             axis.set_minor_formatter(NullFormatter())
+        elif scale == "linear" and isinstance(axis.get_major_formatter(), ScalarFormatter):
+            axis.set_major_formatter(FuncFormatter(plain_number))
 
 
 def legend_beside(ax, **kwargs):
@@ -74,7 +79,8 @@ def legend_beside(ax, **kwargs):
 
 
 def finish(fig, honest=("x", "y")):
-    """Every visible axes of `fig` made honest and plain; the ones with nothing drawn hidden."""
+    """Every visible axes of `fig` made honest and plain, the ones with nothing drawn hidden, and
+    its text fitted (figure_text)."""
     for ax in fig.axes:
         if not ax.get_visible() or ax.get_label() == "<colorbar>":
             continue
@@ -84,4 +90,4 @@ def finish(fig, honest=("x", "y")):
         for axis in honest:
             honest_axis(ax, axis)
         plain_ticks(ax)
-    return fig
+    return figure_text.fit_text(fig)

@@ -455,6 +455,21 @@ def choose_transport(runs, transport=""):
     return notes
 
 
+def size_value(text):
+    """A size as rdmabench reads one: bytes, or K, M or G (powers of 1024, KiB also written):
+    "4K" -> 4096. ValueError says why not; a decimal unit (KB) is told that K is KiB."""
+    written = text.strip()
+    number = written[:-2] if len(written) > 3 and written[-2:].lower() == "ib" else written
+    if len(number) > 1 and number[-1] in "bB" and number[-2] in "KMGkmg":
+        raise ValueError(f"'{written}': K, M and G are KiB, MiB and GiB (powers of 1024): "
+                         "write 4K or 4KiB")
+    factor = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(number[-1:].upper(), 1)
+    digits = number[:-1] if factor > 1 else number
+    if not digits.isdigit() or len(digits) > 12 or int(digits) == 0:
+        raise ValueError(f"'{written}' is not a size (4096, 4K, 1M)")
+    return int(digits) * factor
+
+
 def size_text(size):
     """2 -> '2', 4096 -> '4K', 1048576 -> '1M'."""
     for unit, factor in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):

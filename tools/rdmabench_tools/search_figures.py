@@ -84,6 +84,8 @@ def search_figure(plt, f, number):
     marked = [x for x, p in zip(xs, line) if p["value"] in shown]
     ax.plot(marked, [bands[x][1] for x in marked], "o", markersize=13, markerfacecolor="none",
             markeredgecolor="tab:red", markeredgewidth=2, label="the finding's points")
+    ax.set_xlim(-0.5, len(xs) - 0.5)  # every point, ringed, inside the frame
+    ax.margins(y=0.15)
     ax.set_xticks(xs)
     ax.set_xticklabels([p["value"] or "the point" for p in line], rotation=45 if len(xs) > 8 else 0)
     ax.set_xlabel(f"--{f['along']}" if f.get("along") else "")
