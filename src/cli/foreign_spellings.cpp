@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "core/comma_list.h"
+
 namespace rdmabench {
 
 namespace {
@@ -82,12 +84,11 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 2> kAtomicNa
     {"CMP_AND_SWAP", "compare_swap"},
 }};
 
-std::string lower(std::string_view text) {
+// The name ours is for perftest's `name`: its atomics by their own names, else lower-case.
+std::string our_name(std::string_view name) {
   for (const auto& [theirs, ours] : kAtomicNames)
-    if (text == theirs) return std::string(ours);
-  std::string out(text);
-  std::ranges::transform(out, out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
+    if (name == theirs) return std::string(ours);
+  return lower_case(name);
 }
 
 }  // namespace
@@ -104,7 +105,7 @@ std::string with_value(const ForeignSpelling& spelling, std::string_view value) 
   });
   if (spelling.value != Value::kName || !a_name) return std::string(spelling.ours);
   const std::string_view option = spelling.ours.substr(0, spelling.ours.find(' '));
-  return std::string(option) + " " + lower(value);
+  return std::string(option) + " " + our_name(value);
 }
 
 }  // namespace rdmabench

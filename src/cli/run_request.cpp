@@ -13,6 +13,7 @@
 #include "cli/skip_notes.h"
 #include "cli/unknown_options.h"
 #include "control/control_protocol.h"
+#include "core/comma_list.h"
 #include "core/exit_codes.h"
 #include "core/output_file.h"
 #include "core/printable_text.h"
@@ -112,9 +113,8 @@ void parse_suite_options(const cxxopts::ParseResult& args, WhatToRun& what, Suit
                               "bw, lat");
   so.cq_choices = parse_cq_choices(what.cq);
   so.sizes = parse_sizes(what.sizes);
-  std::string transport_name = args["transport"].as<std::string>();  // perftest says RC, UC, UD
-  std::transform(transport_name.begin(), transport_name.end(), transport_name.begin(), ::tolower);
-  const auto transport = parse_transport(transport_name);
+  // perftest says RC, UC, UD; a name is taken in any case, as every option's
+  const auto transport = parse_transport(lower_case(args["transport"].as<std::string>()));
   if (!transport)
     throw Error(ExitCode::kUsage, "--transport: unknown '" + args["transport"].as<std::string>() +
                                       "' (" + transport_names() + ")");
