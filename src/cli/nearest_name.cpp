@@ -23,7 +23,7 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 // Of two as near by edits, one that begins with the same letter (--itr: --iters, not --mtu).
 std::string nearest_name(std::string_view word, std::span<const std::string> names, size_t skip) {
   std::string best;
-  size_t best_score = 2 * 3;
+  size_t best_score = size_t{2} * 3;  // three edits away (score 2 d) is too far
   for (const std::string& name : names) {
     const bool prefix = name.starts_with(word) && word.size() > skip + 1;
     const size_t d = prefix ? 1 : edit_distance(word, name);

@@ -98,7 +98,7 @@ double budget_seconds(const std::string& text) {
     used = 0;
   }
   const std::string unit = text.substr(used);
-  const double scale = unit == "" || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
   if (used == 0 || scale == 0 || !(v > 0) || v * scale > 7 * 86400)
     throw Error(ExitCode::kUsage,
                 "--budget '" + text.substr(0, 20) + "': write 90s, 20m or 1h (at most a week)");

@@ -34,9 +34,7 @@ nlohmann::json compared_findings(const std::vector<Finding>& findings, const std
   for (const Finding& f : findings) {
     if (!f.compared) continue;
     std::string key;
-    if (f.subject == "host") {
-      key = f.check;
-    } else if (f.subject == device) {
+    if (f.subject == "host" || f.subject == device) {
       key = f.check;
     } else if (f.subject.starts_with(device + " ")) {
       key = f.subject.substr(device.size() + 1) + " " + f.check;  // "port 1 MTU"

@@ -9,6 +9,7 @@ nlohmann::json to_json(const GidEntry& gid) {
                       {"gid", format_gid(gid.raw)},
                       {"type", to_string(gid.type)},
                       {"netdev", gid.netdev}};
+  // NOLINTNEXTLINE(bugprone-branch-clone): clang-tidy 14 takes "ipv4" and "ipv6" for one literal
   if (auto v4 = mapped_ipv4(gid.raw)) {
     j["ipv4"] = *v4;
   } else if (gid.type != GidType::kIwarp &&

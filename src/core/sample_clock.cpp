@@ -50,7 +50,7 @@ ClockPair read_pair() {
 
 }  // namespace
 
-SampleClock SampleClock::monotonic(std::string why) {
+SampleClock SampleClock::monotonic(const std::string& why) {
   SampleClock c;
   c.description_ = "CLOCK_MONOTONIC: " + why;
   return c;

@@ -27,7 +27,7 @@ bool tsc_is_invariant();
 class SampleClock {
  public:
   // CLOCK_MONOTONIC, as asked for or because `why`.
-  static SampleClock monotonic(std::string why = "asked for (--clock monotonic)");
+  static SampleClock monotonic(const std::string& why = "asked for (--clock monotonic)");
   // What `choice` gives here: the TSC (auto: only when invariant), calibrated over
   // `calibration_ns` of CLOCK_MONOTONIC; or CLOCK_MONOTONIC, saying why.
   static SampleClock choose(ClockChoice choice, uint64_t calibration_ns = 50'000'000);

@@ -39,7 +39,7 @@ class TcpSocket {
   // Ends this side's sending (what was sent still arrives), then discards what the peer still
   // sends, unread, until it closes: at most `limit` bytes, for at most `linger`. Closing with
   // unread data would reset the connection, and the peer lose what it was told last.
-  void finish(std::chrono::milliseconds linger, size_t limit = 64 * 1024);
+  void finish(std::chrono::milliseconds linger, size_t limit = size_t{64} * 1024);
 
   std::string local_address() const;
   std::string peer_address() const;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -30,7 +31,7 @@ struct OfferedRate {
   uint64_t per_second_at(uint64_t size) const {
     if (gbps <= 0) return per_second;
     return std::max<uint64_t>(
-        1, static_cast<uint64_t>(gbps * 1e9 / 8 / static_cast<double>(size) + 0.5));
+        1, static_cast<uint64_t>(std::llround(gbps * 1e9 / 8 / static_cast<double>(size))));
   }
   bool paces() const { return per_second > 0 || gbps > 0; }
 };

@@ -26,10 +26,10 @@ IntervalReport::IntervalReport(Emit emit, std::string benchmark, uint64_t size, 
       every_(every) {
   // Zero before the run begins, whenever this thread first looks: a send is never missed.
   live_.reset();
-  thread_ = std::jthread([this](std::stop_token stop) { report(stop); });
+  thread_ = std::jthread([this](const std::stop_token& stop) { report(stop); });
 }
 
-void IntervalReport::report(std::stop_token stop) {
+void IntervalReport::report(const std::stop_token& stop) {
   std::mutex mutex;  // only for the wait: nothing else takes it
   std::condition_variable_any wake;
   const auto start = std::chrono::steady_clock::now();

@@ -30,7 +30,7 @@ class IntervalReport {
   IntervalReport& operator=(const IntervalReport&) = delete;
 
  private:
-  void report(std::stop_token stop);
+  void report(const std::stop_token& stop);
 
   Emit emit_;
   std::string benchmark_;

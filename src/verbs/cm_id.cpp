@@ -89,7 +89,7 @@ CmEventChannel::Event CmEventChannel::next(std::chrono::milliseconds timeout,
 
 CmEventChannel::Event CmEventChannel::expect(rdma_cm_event_type expected,
                                              std::chrono::milliseconds timeout) {
-  const Event e = next(timeout, rdma_event_str(expected));
+  Event e = next(timeout, rdma_event_str(expected));
   if (e.type != expected) {
     std::string text = std::string("rdma_cm: expected ") + rdma_event_str(expected) + ", got " +
                        rdma_event_str(e.type);

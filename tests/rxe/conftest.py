@@ -29,7 +29,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build"))
 from rdmabench_tools import server_harness  # (start, wait until ready, stop: the tools' harness)
-from rdmabench_tools.rxe_guest import deterministic_guest  # noqa: F401  (the suites ask it too)
 
 
 # What this tree's rdmabench says of itself: its control protocol, and its registered

@@ -429,6 +429,31 @@ size_t measured_pairs(const SyntheticMesh& mesh, int ranks, bool sampled) {
   return pairs;
 }
 
+MeshSchedule schedule_of(const Arguments& a, const MeshGroups& racks) {
+  if (a.schedule != "sampled") return MeshSchedule::shift(a.ranks);
+  const size_t rounds = a.sample_rounds
+                            ? a.sample_rounds
+                            : MeshSchedule::sample_rounds_to_cover(racks.names.size(), a.partners);
+  return MeshSchedule::sampled(racks.of_rank, a.partners, rounds);
+}
+
+// Rank 0's line: what the report named against what was planted.
+void add_verdict(nlohmann::json& line, const nlohmann::json& report, const SyntheticMesh& mesh,
+                 bool sampled) {
+  const Planted& p = mesh.planted();
+  const auto link_servers = mesh.servers_of(p.slow_link.client);
+  line["named"] = named_faults(
+      report, p,
+      !sampled || std::count(link_servers.begin(), link_servers.end(), p.slow_link.server) > 0);
+  line["slow_groups"] = report["verdict"].value("slow_groups", nlohmann::json::array());
+  line["slow_hosts"] = report["verdict"]["slow_hosts"];
+  line["resending_hosts"] = report["verdict"]["resending_hosts"];
+  line["planted"] = {{"slow_host", p.slow_host},
+                     {"slow_link", {p.slow_link.client, p.slow_link.server}},
+                     {"lossy_host", p.lossy_host}};
+  if (p.slow_group >= 0) line["planted"]["slow_group"] = rack_name(p.slow_group);
+}
+
 int main(int argc, char** argv) try {
   const Arguments a = parse(argc, argv);
   const auto n = static_cast<size_t>(a.ranks);
@@ -436,13 +461,7 @@ int main(int argc, char** argv) try {
   auto t = Clock::now();
   const bool sampled = a.schedule == "sampled";
   const MeshGroups racks = racks_of(a.ranks, a.group_size);
-  const size_t groups = racks.names.size();
-  const MeshSchedule schedule =
-      sampled ? MeshSchedule::sampled(
-                    racks.of_rank, a.partners,
-                    a.sample_rounds ? a.sample_rounds
-                                    : MeshSchedule::sample_rounds_to_cover(groups, a.partners))
-              : MeshSchedule::shift(a.ranks);
+  const MeshSchedule schedule = schedule_of(a, racks);
   const SyntheticMesh mesh(a.ranks, scope, schedule, sampled ? a.group_size : 0);
   const nlohmann::json hosts = simulated_hosts(a.ranks);  // every rank holds them (meet)
   const RankRows mine = mesh.measured_rows(a.as_rank);
@@ -477,21 +496,7 @@ int main(int argc, char** argv) try {
                            {"write", write_s - write_peers},
                            {"simulating_peers", ranks.peer_seconds()}}},
                          {"peak_rss_mb", used.ru_maxrss / 1024}};
-  if (a.as_rank == 0) {
-    const Planted& planted = mesh.planted();
-    const auto link_servers = mesh.servers_of(planted.slow_link.client);
-    line["named"] = named_faults(reduced.report, planted,
-                                 !sampled || std::count(link_servers.begin(), link_servers.end(),
-                                                        planted.slow_link.server) > 0);
-    line["slow_groups"] = reduced.report["verdict"].value("slow_groups", nlohmann::json::array());
-    line["slow_hosts"] = reduced.report["verdict"]["slow_hosts"];
-    line["resending_hosts"] = reduced.report["verdict"]["resending_hosts"];
-    const Planted& p = mesh.planted();
-    line["planted"] = {{"slow_host", p.slow_host},
-                       {"slow_link", {p.slow_link.client, p.slow_link.server}},
-                       {"lossy_host", p.lossy_host}};
-    if (p.slow_group >= 0) line["planted"]["slow_group"] = rack_name(p.slow_group);
-  }
+  if (a.as_rank == 0) add_verdict(line, reduced.report, mesh, sampled);
   std::cout << line.dump() << std::endl;
   return 0;
 } catch (const Error& e) {
@@ -500,4 +505,7 @@ int main(int argc, char** argv) try {
 } catch (const std::logic_error& e) {  // std::stoi's
   std::cerr << "mesh_scale: not a number (" << e.what() << ")\n";
   return static_cast<int>(ExitCode::kUsage);
+} catch (const std::exception& e) {  // a bug: said, not an abort
+  std::cerr << "mesh_scale: " << e.what() << "\n";
+  return static_cast<int>(ExitCode::kInternal);
 }

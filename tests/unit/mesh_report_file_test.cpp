@@ -49,7 +49,7 @@ size_t temporaries_beside(const std::filesystem::path& path) {
   return n;
 }
 
-std::string read_all(const std::filesystem::path& p) {
+std::string file_text(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream all;
   all << in.rdbuf();
@@ -83,7 +83,7 @@ json written(const LocalReportRanks& ranks, const std::filesystem::path& path) {
   stream_matrices(ranks, reduced, &file);
   EXPECT_FALSE(std::filesystem::exists(path)) << "in place before it is whole";
   file.finish();
-  return json::parse(read_all(path));
+  return json::parse(file_text(path));
 }
 
 }  // namespace
@@ -113,7 +113,7 @@ TEST(MeshReportFile, BeyondInlineRanksEachMatrixIsANumPyFileBesideTheReport) {
   EXPECT_EQ(ref, json({{"npy", "large.matrices/0-bytes_per_second.npy"},
                        {"dtype", "<f4"},
                        {"shape", {n, n}}}));
-  const std::string npy = read_all(path.parent_path() / ref["npy"].get<std::string>());
+  const std::string npy = file_text(path.parent_path() / ref["npy"].get<std::string>());
   ASSERT_GT(npy.size(), 10u);
   EXPECT_EQ(npy.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
   const size_t header = 10 + static_cast<uint8_t>(npy[8]) + 256 * static_cast<uint8_t>(npy[9]);

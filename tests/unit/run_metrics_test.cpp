@@ -21,7 +21,7 @@ nlohmann::json results_with(nlohmann::json rows) {
           {"benchmarks", std::move(rows)}};
 }
 
-nlohmann::json a_row(const char* name, int repetition, nlohmann::json counters) {
+nlohmann::json a_row(const char* name, int repetition, const nlohmann::json& counters) {
   nlohmann::json row = {{"name", name},
                         {"run_type", "iteration"},
                         {"repetition_index", repetition},

@@ -46,8 +46,8 @@ TEST(SearchState, AResumedSearchMeasuresNothingTwiceAndFindsTheSame) {
   for (const auto& [key, point] : first.all()) EXPECT_TRUE(second.has(point.first));
 }
 
-void expect_refused(nlohmann::json state, const SearchSpace& space, const nlohmann::json& settings,
-                    const std::string& why) {
+void expect_refused(const nlohmann::json& state, const SearchSpace& space,
+                    const nlohmann::json& settings, const std::string& why) {
   SimulatedTarget target({});
   MeasuredPoints measured(target, 3, 100);
   try {

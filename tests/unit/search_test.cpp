@@ -436,7 +436,7 @@ TEST(SearchSpace, BadRestrictionsAreUsageErrorsThatSayWhy) {
   }
 }
 
-MeasuredPoint at(const std::string& size, std::vector<double> values) {
+MeasuredPoint at(const std::string& size, const std::vector<double>& values) {
   Observation o;
   for (double v : values) o.runs.push_back({{"bytes_per_second", v}, {"client_cpu_us_per_msg", v}});
   return {{{"sizes", size}, {"mode", "bw"}}, o};
@@ -501,7 +501,7 @@ TEST(ExpectationRules, AFallSmallerThanTheSmallestEffectIsNoneHoweverQuietTheTar
 
 // A bw point at `qps` QPs of 128 in flight each, 64 KiB messages, whose 0.5 s windows counted
 // `msgs` each.
-MeasuredPoint windowed(const std::string& qps, std::vector<double> msgs) {
+MeasuredPoint windowed(const std::string& qps, const std::vector<double>& msgs) {
   Observation o;
   for (double n : msgs)
     o.runs.push_back({{"bytes_per_second", n * 65536 / 0.5}, {"msgs", n}, {"window_s", 0.5}});

@@ -139,7 +139,7 @@ TEST(ServerCaps, MaxMemoryCountsWhatIsReallyPinned) {
   spec.srq = false;
   const uint64_t shallow = registered_bytes(spec, Side::kServer);
   spec.tx_depth = 8192;  // the queues' entries count too
-  EXPECT_GE(registered_bytes(spec, Side::kServer), shallow + 4 * 7000 * 64);
+  EXPECT_GE(registered_bytes(spec, Side::kServer), shallow + uint64_t{4} * 7000 * 64);
   spec.size = 1ull << 62;
   spec.qps = 1u << 20;
   EXPECT_EQ(registered_bytes(spec, Side::kServer), UINT64_MAX);  // saturates, never wraps

@@ -11,9 +11,9 @@ namespace {
 std::vector<std::string> powers_of_two(uint64_t from, uint64_t to) {
   std::vector<std::string> out;
   for (uint64_t v = from; v <= to; v *= 2)
-    out.push_back(v >= 1024 * 1024 ? std::to_string(v >> 20) + "M"
-                  : v >= 1024      ? std::to_string(v >> 10) + "K"
-                                   : std::to_string(v));
+    out.push_back(v >= uint64_t{1024} * 1024 ? std::to_string(v >> 20) + "M"
+                  : v >= 1024                ? std::to_string(v >> 10) + "K"
+                                             : std::to_string(v));
   return out;
 }
 

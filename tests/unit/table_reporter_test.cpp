@@ -10,7 +10,7 @@ namespace {
 
 using BenchRun = benchmark::BenchmarkReporter::Run;
 
-BenchRun a_run(std::map<std::string, double> counters, int64_t iterations = 1) {
+BenchRun a_run(const std::map<std::string, double>& counters, int64_t iterations = 1) {
   BenchRun run;
   run.run_type = BenchRun::RT_Iteration;
   run.iterations = iterations;

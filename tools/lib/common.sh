@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by tools/demo, tools/gate, tools/vs-perftest, tools/ci/gate-change and tools/package
 # (source it from the repository root).
 

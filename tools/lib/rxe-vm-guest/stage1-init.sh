@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # rxe-vm stage 1 (initramfs /init): mount the host root read-only with a tmpfs overlay,
 # mount the per-run share, then switch_root into the stage-2 script on the host filesystem.
 /bin/busybox mkdir -p /sbin /usr/bin /usr/sbin
@@ -21,5 +22,6 @@ mkdir -p /newroot/run/rxe-out
 mount --move /out /newroot/run/rxe-out || fail "move run share"
 mount --move /proc /newroot/proc && mount --move /sys /newroot/sys && mount --move /dev /newroot/dev \
   || fail "move /proc /sys /dev"
+# A failed exec ends this shell, PID 1, and the kernel panics without a word: check first.
+[ -x /newroot/bin/sh ] && [ -f "/newroot$stage2" ] || fail "no /bin/sh or $stage2 under the host root"
 exec switch_root /newroot /bin/sh "$stage2"
-fail "switch_root"

@@ -116,7 +116,9 @@ setup_mesh() {
 
 # Wait (bounded) until every device's port is ACTIVE.
 wait_active() {
-  for dev in $(ls /sys/class/infiniband 2>/dev/null); do
+  for path in /sys/class/infiniband/*; do
+    [ -e "$path" ] || continue
+    dev=${path##*/}
     i=0
     until grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state"; do
       i=$((i + 1)); [ $i -le 50 ] || { echo "$dev port 1 not ACTIVE"; exit 1; }
