@@ -9,8 +9,8 @@ import subprocess
 import pytest
 
 from conftest import ROOT
-
 from rdmabench_tools import exit_codes
+from rdmabench_tools import layer_map
 from rdmabench_tools import update_docs
 
 BUILD = ROOT / os.environ.get("RDMABENCH_BUILD", "build")
@@ -189,3 +189,16 @@ def test_every_command_the_docs_show_exists_with_the_options_it_uses(registry):
                 wrong.append((str(page), command, option))
     assert len(shown_commands()) > 20
     assert not wrong, wrong
+
+
+def test_the_layer_map_reads_every_layer_the_build_enforces():
+    """docs/layout.md's map is read from meson.build's layers table: every layer the build made
+    an include folder for is in it, in meson.build's order, and nothing else (issue 48: the
+    hand-written map named 2 of cli's 12 layers)."""
+    rows = layer_map.layers((ROOT / "meson.build").read_text())
+    built = sorted(p.name for p in (BUILD / "layer-includes").iterdir())
+    assert len(rows) == len(built) and sorted(name for name, _, _ in rows) == built, (rows, built)
+    assert rows[0][0] == "core" and rows[-1][0] == "cli", rows
+    names = [name for name, _, _ in rows]
+    below = [all(names.index(u) < names.index(name) for u in uses) for name, _, uses in rows]
+    assert below == [True] * len(rows), rows

@@ -1,5 +1,5 @@
 """Writes the documentation that is made from the code: docs/cli.md (every command's --help),
-README's exit status table, the counters of docs/results.schema.json and docs/json.md's tables
+README's exit status table, docs/layout.md's layer map (meson.build's layers), the counters of docs/results.schema.json and docs/json.md's tables
 (the results schema and the counter catalogue). Run it after changing an option, an exit code, the schema or a counter; a host
 test fails until it has been run.
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rdmabench_tools import cli_reference
 from rdmabench_tools import json_reference
+from rdmabench_tools import layer_map
 from rdmabench_tools import schema_counters
 from rdmabench_tools.doc_sections import MissingSection, render
 from rdmabench_tools.exit_codes import USAGE
@@ -24,6 +25,7 @@ def expected_pages(program):
     """{path: text} of every generated page as this build says it should read."""
     doc = cli_reference.registry(program)
     readme, json_page = ROOT / "README.md", ROOT / "docs" / "json.md"
+    layout = ROOT / "docs" / "layout.md"
     schema_path = ROOT / "docs" / "results.schema.json"
     schema = schema_counters.with_counters(json.loads(schema_path.read_text()), doc["counters"])
     return {
@@ -32,6 +34,9 @@ def expected_pages(program):
         readme: render(readme.read_text(), {"exit-codes": cli_reference.exit_code_table(doc)},
                        "README.md"),
         json_page: json_reference.expected_page(doc, json_page.read_text()),
+        layout: render(layout.read_text(),
+                       {"layers": layer_map.markdown((ROOT / "meson.build").read_text())},
+                       "docs/layout.md"),
     }
 
 
