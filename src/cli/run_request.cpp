@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "bench/pattern_catalogue.h"
+#include "cli/cpus_option.h"
 #include "cli/list_option.h"
 #include "cli/number_options.h"
 #include "cli/option_checks.h"
@@ -17,7 +18,6 @@
 #include "core/exit_codes.h"
 #include "core/output_file.h"
 #include "core/printable_text.h"
-#include "datapath/thread_team.h"
 #include "host/machine_type.h"
 #include "runner/machine_limits.h"
 #include "spec/spec_validation.h"

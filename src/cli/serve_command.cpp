@@ -4,11 +4,11 @@
 #include <cxxopts.hpp>
 #include <iostream>
 
+#include "cli/cpus_option.h"
 #include "cli/option_checks.h"
 #include "cli/unknown_options.h"
 #include "control/server.h"
 #include "core/exit_codes.h"
-#include "datapath/thread_team.h"
 #include "spec/test_spec.h"
 #include "verbs/error.h"
 

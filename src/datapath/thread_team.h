@@ -9,13 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "core/cpu_ranges.h"  // cpu_list_text
 #include "datapath/run_watch.h"
 
 namespace rdmabench {
-
-// "0,2-3" -> {0, 2, 3}. Throws Error(kUsage) when malformed or beyond this machine's CPUs.
-std::vector<int> parse_cpu_list(const std::string& text);
 
 // Pins the calling thread to `cpu`. Throws Error(kUsage) naming the CPU when refused.
 void pin_this_thread(int cpu);

@@ -11,23 +11,6 @@
 
 using namespace rdmabench;
 
-TEST(CpuList, ListsAndRanges) {
-  EXPECT_EQ(parse_cpu_list("0"), std::vector<int>{0});
-  if (std::thread::hardware_concurrency() >= 2) {
-    EXPECT_EQ(parse_cpu_list("0,1"), (std::vector<int>{0, 1}));
-    EXPECT_EQ(parse_cpu_list("0-1"), (std::vector<int>{0, 1}));
-  }
-  for (const char* bad : {"", "x", "1-0", "99999", "-1", "0,,1"})
-    EXPECT_THROW(parse_cpu_list(bad), Error) << bad;
-}
-
-TEST(CpuList, TextIsWhatTheServerReports) {
-  EXPECT_EQ(cpu_list_text({}), "");
-  EXPECT_EQ(cpu_list_text({0}), "0");
-  EXPECT_EQ(cpu_list_text({0, 2, 3}), "0,2,3");
-  EXPECT_EQ(parse_cpu_list(cpu_list_text(parse_cpu_list("0"))), std::vector<int>{0});
-}
-
 TEST(ThreadTeam, EveryThreadRunsItsLane) {
   const RunAbort abort;
   std::atomic<int> seen{0};
