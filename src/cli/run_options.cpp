@@ -5,6 +5,7 @@
 #include "bench/pattern_catalogue.h"
 #include "cli/option_checks.h"
 #include "cli/run_profile.h"
+#include "cli/server_connection.h"
 #include "cq/strategy.h"
 #include "spec/test_spec.h"
 #include "spec/transport.h"
@@ -126,37 +127,19 @@ void add_scale_and_queues(cxxopts::Options& options) {
       cxxopts::value<std::string>()->default_value("auto"));
 }
 
-// The server, the device and the path, and how long to wait.
+// The server, the device and the path, and how long to wait: what every command that measures
+// against a server takes (server_connection.h), then the path's settings run alone takes.
 void add_connection(cxxopts::Options& options) {
-  options.add_options("Connection")("host", "Server address", cxxopts::value<std::string>())(
-      "p,port", "Server's TCP control port", cxxopts::value<int64_t>()->default_value("18515"))(
+  add_server_connection(options, "Connection");
+  options.add_options("Connection")(
       "clock",
       "What lat samples are read with: auto (the TSC where CPUID says it is invariant, else "
       "CLOCK_MONOTONIC), tsc (the TSC even so, as perftest does; calibrated against and checked "
       "with CLOCK_MONOTONIC) or monotonic",
       cxxopts::value<std::string>()->default_value("auto"))(
-      "cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
-      cxxopts::value<std::string>()->default_value("auto"))(
-      "d,device", "Local RDMA device for --cm oob (default: the first)",
-      cxxopts::value<std::string>())(
-      "ib-port",
-      "The device's port (like perftest -i); out of band only, so --cm auto then picks oob "
-      "(rdma_cm picks the port from the address)",
-      cxxopts::value<uint32_t>()->default_value("1"))(
-      "gid-index", "GID index (default: as `rdmabench devices` marks it)",
-      cxxopts::value<uint32_t>())("mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
-                                  cxxopts::value<uint32_t>())("qp-timeout", kQpTimeoutHelp,
-                                                              cxxopts::value<uint32_t>())(
-      "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>())(
-      "timeout", "Seconds any blocking step may take",
-      cxxopts::value<double>()->default_value("5"))(
-      "wait", "Seconds to wait for a server that is busy with another client",
-      cxxopts::value<double>()->default_value("120"))(
-      "no-wait", "Fail at once when the server is busy with another client")(
-      "key",
-      "A copy of the server's --key file: the server must prove it holds it too (a "
-      "server that asks for no key is refused)",
-      cxxopts::value<std::string>());
+      "mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
+      cxxopts::value<uint32_t>())("qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
+      "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>());
 }
 
 }  // namespace

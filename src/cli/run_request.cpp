@@ -11,6 +11,7 @@
 #include "cli/run_options.h"
 #include "cli/run_params.h"
 #include "cli/run_profile.h"
+#include "cli/server_connection.h"
 #include "cli/skip_notes.h"
 #include "cli/unknown_options.h"
 #include "control/control_protocol.h"
@@ -39,7 +40,6 @@ void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
     throw Error(ExitCode::kUsage, "--threads must be between 1 and " + std::to_string(kMaxThreads));
   if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());
   if (args.count("numa")) so.numa = numa_option(args["numa"].as<std::string>());
-  if (args.count("key")) so.key = SharedKey::from_file(args["key"].as<std::string>());
   so.base.cq_per_qp = args.count("cq-per-qp") > 0;
   so.base.bidir = args.count("bidir") > 0;
   if (args.count("margin") && !args.count("duration"))
@@ -98,17 +98,14 @@ ClockChoice clock_option(const std::string& text) {
 // The parameters that do not come from TestSpec, and the suite's own.
 // The quick profile's pattern is settled here, once the transport is known.
 void parse_suite_options(const cxxopts::ParseResult& args, WhatToRun& what, SuiteOptions& so) {
-  so.host = args["host"].as<std::string>();
-  so.port = port_option(args["port"].as<int64_t>());
-  so.timeout = timeout_option(args["timeout"].as<double>());
-  if (args.count("no-wait") && args.count("wait"))
-    throw Error(ExitCode::kUsage, "give --wait SECONDS or --no-wait, not both");
-  const double wait_s = args["wait"].as<double>();
-  if (!(wait_s >= 0)) throw Error(ExitCode::kUsage, "--wait must be 0 or more seconds");
-  so.wait.wait = std::chrono::milliseconds(
-      args.count("no-wait") ? 0 : static_cast<int64_t>(std::min(wait_s, 1e9) * 1000));
-  so.device = text_option(args, "device");
-  so.ib_port = ib_port_option(args["ib-port"].as<uint32_t>());
+  ServerConnection server = server_connection_of(args);
+  so.host = server.host;
+  so.port = server.port;
+  so.timeout = server.timeout;
+  so.wait.wait = server.wait;
+  so.device = server.device;
+  so.ib_port = server.ib_port.value_or(1);
+  so.key = std::move(server.key);
   so.modes = parse_list<Mode>(what.mode, parse_mode, {Mode::kBandwidth, Mode::kLatency}, "mode",
                               "bw, lat");
   so.cq_choices = parse_cq_choices(what.cq);

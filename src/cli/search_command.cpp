@@ -10,6 +10,7 @@
 #include "cli/parse_error.h"
 #include "cli/search_dimensions.h"
 #include "cli/serve_search_target.h"
+#include "cli/server_connection.h"
 #include "cli/unknown_options.h"
 #include "core/bounded_json.h"
 #include "core/error.h"
@@ -44,10 +45,9 @@ cxxopts::Options search_options() {
                      "expectations beyond its own measured noise, shrinks each violation to the "
                      "fewest options that still show it, and measures that again.");
   o.positional_help("HOST");
-  o.add_options()("host", "Server address", cxxopts::value<std::string>())(
-      "p,port", "Server's TCP control port", cxxopts::value<uint32_t>()->default_value("18515"))(
-      "budget", "Wall-clock time to spend: 90s, 20m, 1h (70 % searching, the rest shrinking)",
-      cxxopts::value<std::string>()->default_value("30m"))(
+  o.add_options()("budget",
+                  "Wall-clock time to spend: 90s, 20m, 1h (70 % searching, the rest shrinking)",
+                  cxxopts::value<std::string>()->default_value("30m"))(
       "space", "Restrict the space: 'pattern=write,read sizes=4K:1M qps=1:16' (see --list-space)",
       cxxopts::value<std::string>()->default_value(""))(
       "list-space", "Print the dimensions searched, their values and starts, and exit")(
@@ -79,12 +79,8 @@ cxxopts::Options search_options() {
       "state", "State file, written after every point; an existing one is resumed",
       cxxopts::value<std::string>()->default_value("search-state.json"))(
       "out", "The report (JSON)",
-      cxxopts::value<std::string>()->default_value("search-report.json"))(
-      "d,device", "Local RDMA device (default: the first)", cxxopts::value<std::string>())(
-      "timeout", "Seconds any blocking step may take",
-      cxxopts::value<double>()->default_value("5"))(
-      "key", "A copy of the server's --key file (see run --key)", cxxopts::value<std::string>())(
-      "h,help", "This help");
+      cxxopts::value<std::string>()->default_value("search-report.json"))("h,help", "This help");
+  add_server_connection(o, "Connection (as `rdmabench run` takes them)");
   o.parse_positional({"host"});
   return o;
 }
@@ -121,19 +117,8 @@ SearchRequest request_of(const cxxopts::ParseResult& args) {
   SearchRequest r;
   if (!args.count("host"))
     throw Error(ExitCode::kUsage, "missing HOST (the address of `rdmabench serve`)");
-  r.target.host = args["host"].as<std::string>();
-  const uint32_t port = args["port"].as<uint32_t>();
-  if (port == 0 || port > 65535) throw Error(ExitCode::kUsage, "--port must be 1..65535");
-  r.target.port = static_cast<uint16_t>(port);
-  r.target.device = text_option(args, "device");
-  if (args.count("key")) {
-    r.target.key_file = args["key"].as<std::string>();
-    r.target.key = SharedKey::from_file(r.target.key_file);
-  }
-  const double timeout = args["timeout"].as<double>();
-  if (!(timeout > 0 && timeout <= 3600))
-    throw Error(ExitCode::kUsage, "--timeout must be above 0 and at most 3600");
-  r.target.timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout * 1000));
+  r.target.server = server_connection_of(args);
+  oob_only_reason(r.target.server);  // --ib-port with --cm rdmacm is refused before the device
   r.target.length = run_length_of(args);
   r.target.warmup = args["warmup"].as<uint64_t>();
   r.budget_s = budget_seconds(args["budget"].as<std::string>());
@@ -156,8 +141,8 @@ SearchRequest request_of(const cxxopts::ParseResult& args) {
 }
 
 nlohmann::json settings_of(const SearchRequest& r) {
-  nlohmann::json settings = {{"host", r.target.host},
-                             {"port", r.target.port},
+  nlohmann::json settings = {{"host", r.target.server.host},
+                             {"port", r.target.server.port},
                              {"repetitions", r.repetitions},
                              {"min_effect", r.min_effect},
                              {"warmup", r.target.warmup},

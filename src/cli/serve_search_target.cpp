@@ -29,7 +29,9 @@ ServeTargetOptions no_device_is_an_error(ServeTargetOptions options) {
 
 // One opening of the device: its first ACTIVE port (a dual-port NIC may be cabled on port 2
 // alone; else port 1, whose state the run then reports), and the limits of that port.
-ServeSearchTarget::LocalPort ServeSearchTarget::local_port(const Context& ctx) {
+ServeSearchTarget::LocalPort ServeSearchTarget::local_port(const Context& ctx,
+                                                           std::optional<uint8_t> asked) {
+  if (asked) return {*asked, device_limits(ctx, *asked)};  // refuses a port the device lacks
   const DeviceReport report = describe_device(ctx);
   const PortReport* active = first_active_port(report);  // points into report
   const uint8_t port = active != nullptr ? active->number : 1;
@@ -39,21 +41,20 @@ ServeSearchTarget::LocalPort ServeSearchTarget::local_port(const Context& ctx) {
 ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOptions options)
     : space_(space),
       options_(no_device_is_an_error(std::move(options))),
-      bootstrap_(choose_bootstrap(std::nullopt, options_.host, options_.port, options_.device,
-                                  options_.timeout)),
+      bootstrap_(choose_bootstrap(options_.server.cm, options_.server.host, options_.server.port,
+                                  options_.server.device, options_.server.timeout,
+                                  oob_only_reason(options_.server))),
       context_(DeviceList().open(bootstrap_.device)),
-      local_(local_port(context_)) {}
+      local_(local_port(context_, options_.server.ib_port)) {}
 
 ServeSearchTarget::~ServeSearchTarget() = default;
 
 std::vector<std::string> ServeSearchTarget::run_arguments(const Point& point) const {
-  std::vector<std::string> args = {options_.host, "--port", std::to_string(options_.port), "--cm",
-                                   to_string(bootstrap_.method)};
+  std::vector<std::string> args = options_.server.run_arguments();
+  args.insert(args.end(), {"--cm", to_string(bootstrap_.method)});
   std::istringstream length(run_length_options(point, options_.length));
   for (std::string word; length >> word;) args.push_back(word);
   args.insert(args.end(), {"--warmup", std::to_string(options_.warmup)});
-  if (!options_.device.empty()) args.insert(args.end(), {"--device", options_.device});
-  args.insert(args.end(), options_.extra.begin(), options_.extra.end());
   for (const Dimension& d : space_.dimensions()) {
     const std::string& v = point.at(d.option);
     if (d.flag) {
@@ -66,8 +67,10 @@ std::vector<std::string> ServeSearchTarget::run_arguments(const Point& point) co
 }
 
 std::string ServeSearchTarget::command_head() const {
-  return "rdmabench run " + options_.host + " --port " + std::to_string(options_.port) + " --cm " +
-         bootstrap_name() + (options_.key_file.empty() ? "" : " --key " + options_.key_file);
+  std::string head = "rdmabench run";
+  for (const std::string& word : options_.server.run_arguments()) head += " " + word;
+  head += " --cm " + bootstrap_name();
+  return options_.server.key_file.empty() ? head : head + " --key " + options_.server.key_file;
 }
 
 TestSpec ServeSearchTarget::spec_of(const Point& point) const {
@@ -116,9 +119,10 @@ Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions)
   // that cannot be reached or refuses this client ends the search with that error.
   if (!session_)
     session_ = connect_when_free(
-        options_.host, options_.port,
-        BootstrapOptions::client(options_.host, options_.device, options_.timeout, local_.ib_port),
-        {}, std::cerr, options_.key ? &*options_.key : nullptr);
+        options_.server.host, options_.server.port,
+        BootstrapOptions::client(options_.server.host, options_.server.device,
+                                 options_.server.timeout, local_.ib_port),
+        {options_.server.wait}, std::cerr, options_.server.key ? &*options_.server.key : nullptr);
   Observation o;
   std::optional<TestSpec> spec;
   try {

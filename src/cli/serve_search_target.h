@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/server_connection.h"
 #include "control/client_session.h"
-#include "net/shared_key.h"
 #include "runner/bootstrap_choice.h"
 #include "search/point_length.h"
 #include "search/search_space.h"
@@ -25,15 +25,9 @@
 namespace rdmabench {
 
 struct ServeTargetOptions {
-  std::string host;
-  uint16_t port = 18515;
-  std::string device;  // this side's (oob); "" the first
-  std::chrono::milliseconds timeout{5000};
+  ServerConnection server;  // as run takes it: every point goes there the same way
   RunLength length{0, kPointDurationNs, kPointMarginNs};  // each timed run (point_length.h)
   uint64_t warmup = 16;
-  std::vector<std::string> extra;  // run options given to every point (--gid-index 1, ...)
-  std::string key_file;            // --key, for the report's run lines
-  std::optional<SharedKey> key;    // proved to a server that asks for it
 };
 
 class ServeSearchTarget : public SearchTarget {
@@ -46,18 +40,19 @@ class ServeSearchTarget : public SearchTarget {
 
   // The `rdmabench run` options of a point (its host, port and the settings included).
   std::vector<std::string> run_arguments(const Point& point) const;
-  // "rdmabench run HOST --port P --cm C": how every point's command line starts (the bootstrap
-  // the search chose, as `run --cm auto` would: rdma_cm on iWARP).
+  // "rdmabench run HOST --port P --cm C" (and --device, --ib-port, --gid-index, --key as
+  // given): how every point's command line starts (the bootstrap the search chose, as `run
+  // --cm auto` would: rdma_cm on iWARP).
   std::string command_head() const;
   std::string bootstrap_name() const { return to_string(bootstrap_.method); }
 
  private:
   // What every point's run takes on the bootstrap's device.
   struct LocalPort {
-    uint8_t ib_port;      // its first ACTIVE port (out of band)
+    uint8_t ib_port;      // --ib-port, else its first ACTIVE port (out of band)
     DeviceLimits limits;  // of that device and port
   };
-  static LocalPort local_port(const Context& context);
+  static LocalPort local_port(const Context& context, std::optional<uint8_t> asked);
 
   TestSpec spec_of(const Point& point) const;
   Observation measured(const TestSpec& spec, const RunLength& length, unsigned repetitions);

@@ -598,6 +598,33 @@ def test_search_refuses_bad_options_before_it_looks_for_a_device(args, says):
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr
 
 
+CONNECTION_REFUSALS = [("--timeout", "0"), ("--timeout", "90000"), ("--port", "0"),
+                       ("--port", "70000"), ("--wait", "-1"), ("--wait", "5", "--no-wait"),
+                       ("--ib-port", "0"), ("--ib-port", "256"), ("--cm", "tcp"),
+                       ("--ib-port", "2", "--cm", "rdmacm")]
+
+
+@pytest.mark.parametrize("args", CONNECTION_REFUSALS)
+def test_search_refuses_a_connection_option_as_run_does(args):
+    """Issue 48: search lacked --wait, --gid-index, --ib-port and --cm and took --timeout to
+    3600 s where run takes 86400. The options are one declaration now: the same values are
+    refused with the same words, exit 2, before a device is looked for."""
+    run = rdmabench("run", "127.0.0.1", *args)
+    search = rdmabench("search", "127.0.0.1", "--state", "/nonexistent/state.json", *args)
+    said = [p.stderr.split(": ", 1)[-1] for p in (run, search)]
+    assert (run.returncode, search.returncode) == (2, 2) and said[0] == said[1], said
+
+
+@pytest.mark.parametrize("args", [("--timeout", "7200"), ("--wait", "600"), ("--no-wait",),
+                                  ("--gid-index", "3"), ("--ib-port", "2"), ("--cm", "oob"),
+                                  ("--cm", "rdmacm")])
+def test_search_takes_every_connection_option_run_takes(args):
+    """Taken by both: each then goes on to look for a device, which this host lacks (exit 3)."""
+    run = rdmabench("run", "127.0.0.1", *args)
+    search = rdmabench("search", "127.0.0.1", "--state", "/nonexistent/state.json", *args)
+    assert (run.returncode, search.returncode) == (3, 3), (run.stderr, search.stderr)
+
+
 def option_helps(text):
     """Each option's help in a --help text, its wrapped lines joined."""
     options, current = [], None

@@ -1,0 +1,84 @@
+#include "cli/server_connection.h"
+
+#include <algorithm>
+
+#include "cli/option_checks.h"
+#include "core/error.h"
+
+namespace rdmabench {
+
+void add_server_connection(cxxopts::Options& options, const std::string& group) {
+  options.add_options(group)("host", "Server address", cxxopts::value<std::string>())(
+      "p,port", "Server's TCP control port", cxxopts::value<int64_t>()->default_value("18515"))(
+      "cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
+      cxxopts::value<std::string>()->default_value("auto"))(
+      "d,device", "Local RDMA device for --cm oob (default: the first)",
+      cxxopts::value<std::string>())(
+      "ib-port",
+      "The device's port (like perftest -i); out of band only, so --cm auto then picks oob "
+      "(rdma_cm picks the port from the address)",
+      cxxopts::value<uint32_t>()->default_value("1"))(
+      "gid-index", "GID index (default: as `rdmabench devices` marks it)",
+      cxxopts::value<uint32_t>())("timeout", "Seconds any blocking step may take",
+                                  cxxopts::value<double>()->default_value("5"))(
+      "wait", "Seconds to wait for a server that is busy with another client",
+      cxxopts::value<double>()->default_value("120"))(
+      "no-wait", "Fail at once when the server is busy with another client")(
+      "key",
+      "A copy of the server's --key file: the server must prove it holds it too (a "
+      "server that asks for no key is refused)",
+      cxxopts::value<std::string>());
+}
+
+namespace {
+
+std::chrono::milliseconds wait_of(const cxxopts::ParseResult& args) {
+  if (args.count("no-wait") && args.count("wait"))
+    throw Error(ExitCode::kUsage, "give --wait SECONDS or --no-wait, not both");
+  if (args.count("no-wait")) return std::chrono::milliseconds(0);
+  const double wait_s = args["wait"].as<double>();
+  if (!(wait_s >= 0)) throw Error(ExitCode::kUsage, "--wait must be 0 or more seconds");
+  return std::chrono::milliseconds(static_cast<int64_t>(std::min(wait_s, 1e9) * 1000));
+}
+
+}  // namespace
+
+ServerConnection server_connection_of(const cxxopts::ParseResult& args) {
+  ServerConnection c;
+  if (args.count("host")) c.host = args["host"].as<std::string>();
+  c.port = port_option(args["port"].as<int64_t>());
+  const std::string cm = args["cm"].as<std::string>();
+  if (cm != "auto") {
+    c.cm = parse_bootstrap(cm);
+    if (!c.cm) throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
+  }
+  c.device = text_option(args, "device");
+  if (args.count("ib-port")) c.ib_port = ib_port_option(args["ib-port"].as<uint32_t>());
+  if (args.count("gid-index")) c.gid_index = args["gid-index"].as<uint32_t>();
+  c.timeout = timeout_option(args["timeout"].as<double>());
+  c.wait = wait_of(args);
+  if (args.count("key")) {
+    c.key_file = args["key"].as<std::string>();
+    c.key = SharedKey::from_file(c.key_file);
+  }
+  return c;
+}
+
+std::string oob_only_reason(const ServerConnection& c) {
+  if (!c.ib_port) return "";
+  if (c.cm == Bootstrap::kRdmaCm)
+    throw Error(ExitCode::kUsage,
+                "--ib-port is for the out-of-band bootstrap: rdma_cm picks the port from the "
+                "address (give --cm oob, or drop --ib-port)");
+  return "--ib-port given (rdma_cm picks the port from the address)";
+}
+
+std::vector<std::string> ServerConnection::run_arguments() const {
+  std::vector<std::string> args = {host, "--port", std::to_string(port)};
+  if (!device.empty()) args.insert(args.end(), {"--device", device});
+  if (ib_port) args.insert(args.end(), {"--ib-port", std::to_string(*ib_port)});
+  if (gid_index) args.insert(args.end(), {"--gid-index", std::to_string(*gid_index)});
+  return args;
+}
+
+}  // namespace rdmabench

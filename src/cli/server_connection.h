@@ -1,0 +1,49 @@
+// The options every command that measures against `rdmabench serve` takes alike (run, search):
+// the server, this side's device and port, the GID, the bootstrap, how long to wait, the key.
+// One declaration and one parse, so that their names, defaults and limits cannot drift apart
+// (search lacked --wait, --gid-index, --ib-port and --cm, and took --timeout up to 3600 s where
+// run takes 86400).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <cxxopts.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "net/shared_key.h"
+#include "spec/test_spec.h"
+
+namespace rdmabench {
+
+struct ServerConnection {
+  std::string host;  // "" when not given (each command says what it needs)
+  uint16_t port = 18515;
+  std::optional<Bootstrap> cm;     // --cm rdmacm or oob; none: auto
+  std::string device;              // this side's; "" the first
+  std::optional<uint8_t> ib_port;  // given: out of band only, so --cm auto picks oob
+  std::optional<uint32_t> gid_index;
+  std::chrono::milliseconds timeout{5000};
+  std::chrono::milliseconds wait{120000};  // for a server busy with another client
+  std::string key_file;
+  std::optional<SharedKey> key;
+
+  // Where a run goes, as `rdmabench run` takes it: HOST --port P, and --device, --ib-port and
+  // --gid-index where given (a search's every point, and its report's run lines).
+  std::vector<std::string> run_arguments() const;
+};
+
+// Adds the options, in `group` of `options`.
+void add_server_connection(cxxopts::Options& options, const std::string& group);
+
+// Reads and checks them. Throws Error(kUsage) naming the option, with the same limits for
+// every command.
+ServerConnection server_connection_of(const cxxopts::ParseResult& args);
+
+// Why the out-of-band bootstrap is the only one the options allow ("--ib-port given (rdma_cm
+// picks the port from the address)"), or "" when any will do. Throws Error(kUsage) when --cm
+// rdmacm was asked for as well.
+std::string oob_only_reason(const ServerConnection& connection);
+
+}  // namespace rdmabench
