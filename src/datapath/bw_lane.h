@@ -154,27 +154,6 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
   }
 }
 
-// One batch of completions: by a blocking wait when the lane has one CQ, otherwise a poll of
-// each in turn and a blocking wait on the CQ of the first stream still waiting.
-template <typename Pollers, typename Stream>
-int harvest(Pollers& pollers, const LaneOf<Stream>& lane, std::deque<StreamState<Stream>>& streams,
-            const LanePlan& plan, size_t& next_group, CompletionBatch& wc) {
-  if (pollers.size() == 1) return pollers[0].wait(wc);
-  for (size_t k = 0; k < pollers.size(); ++k) {
-    const size_t g = next_group;
-    next_group = (next_group + 1) % pollers.size();
-    if (const int got = pollers[g].try_poll(wc); got > 0) return got;
-  }
-  for (size_t i = 0; i < streams.size(); ++i) {
-    const StreamState<Stream>& st = streams[i];
-    const bool receiving =
-        plan.receives &&
-        (ends_at_marker(plan) ? !st.peer_ended : st.received < plan.length.iterations);
-    if (st.done < st.limit || receiving) return pollers[lane.group_of_stream[i]].wait(wc);
-  }
-  return pollers[0].wait(wc);
-}
-
 // A receive on `st`: reposted, checked in a check run, counted. Returns 1 when it was the
 // stream's last (the peer's end marker in a timed window, else the last of the iterations).
 template <typename Stream, typename Checks>
@@ -200,86 +179,10 @@ inline bool closes_with_marker(const LanePlan& plan) {
 // end comes by the control channel, and can overtake the marker still on its way.)
 inline constexpr uint64_t kLossyDrainQuietNs = 100'000'000;
 
-// The peer ended its sends over a transport that may lose messages: takes the receives still
-// arriving until every stream has its end marker, or until none came for kLossyDrainQuietNs.
-template <typename Pollers, typename Stream, typename Checks>
-void drain_after_peer_end(Pollers& pollers, std::deque<StreamState<Stream>>& streams,
-                          const LanePlan& plan, Checks& checks, CompletionBatch& wc,
-                          uint64_t& verify_errors) {
-  const TestSpec& spec = streams.front().s.spec();
-  auto all_ended = [&] {
-    for (const StreamState<Stream>& st : streams)
-      if (!st.peer_ended) return false;
-    return true;
-  };
-  for (uint64_t last = now_ns(); !all_ended() && now_ns() - last < kLossyDrainQuietNs;) {
-    for (auto& poller : pollers) {
-      const int got = poller.try_poll(wc);
-      if (got > 0) last = now_ns();
-      for (int i = 0; i < got; ++i) {
-        check_completion(wc[i], spec);
-        StreamState<Stream>& st = streams[stream_index(streams, wc[i], plan)];
-        if (is_receive(wc[i])) take_receive(st, wc[i], plan, checks, verify_errors);
-      }
-    }
-  }
-}
-
-// One batch of completions (harvest); or, when the wait was ended by the peer's end of sends
-// (a lossy transport's receiver, which sends nothing), what is left drained and -1: the end.
-template <typename Pollers, typename Stream, typename Checks>
-int harvest_or_drain(Pollers& pollers, const LaneOf<Stream>& lane,
-                     std::deque<StreamState<Stream>>& streams, const LanePlan& plan,
-                     size_t& next_group, Checks& checks, CompletionBatch& wc,
-                     uint64_t& verify_errors) {
-  try {
-    return harvest(pollers, lane, streams, plan, next_group, wc);
-  } catch (const PeerEndedSending&) {
-    drain_after_peer_end(pollers, streams, plan, checks, wc, verify_errors);
-    return -1;
-  }
-}
-
 // Does `st` have messages not yet posted (the end marker aside)?
 template <typename Stream>
 bool posting_left(const StreamState<Stream>& st, bool marker) {
   return st.posted + (marker ? 1 : 0) < st.limit;
-}
-
-// Paced, while messages are still to be posted: polls every CQ without blocking until a batch
-// comes (returned) or the next message is due (0), sleeping until then when the strategy
-// blocks, else polling through. An abort falls through to the blocking harvest, which says why.
-template <typename Pollers, typename Stream, typename Checks>
-int poll_until_due(Pollers& pollers, const LaneOf<Stream>& lane,
-                   std::deque<StreamState<Stream>>& streams, const LanePlan& plan,
-                   const Pacing& pacing, bool marker, size_t& next_group, Checks& checks,
-                   CompletionBatch& wc, uint64_t& verify_errors) {
-  uint64_t next = UINT64_MAX;
-  for (const StreamState<Stream>& st : streams)
-    if (posting_left(st, marker)) next = std::min(next, pacing.due_at(st.posted));
-  for (;;) {
-    for (auto& poller : pollers)
-      if (const int got = poller.try_poll(wc); got > 0) return got;
-    if (plan.abort != nullptr && plan.abort->load(std::memory_order_relaxed)) [[unlikely]]
-      return harvest_or_drain(pollers, lane, streams, plan, next_group, checks, wc, verify_errors);
-    if (now_ns() >= next) return 0;
-    if (plan.sleep_between) sleep_until_ns(next);
-  }
-}
-
-// One batch of completions, or 0 when, paced, the next message is due first (-1: the end).
-template <typename Pollers, typename Stream, typename Checks>
-int next_batch(Pollers& pollers, const LaneOf<Stream>& lane,
-               std::deque<StreamState<Stream>>& streams, const LanePlan& plan, const Pacing& pacing,
-               bool marker, size_t& next_group, Checks& checks, CompletionBatch& wc,
-               uint64_t& verify_errors) {
-  bool paced_posting = false;
-  if (pacing.period_ns != 0)
-    for (const StreamState<Stream>& st : streams) paced_posting |= posting_left(st, marker);
-  if (paced_posting)
-    return poll_until_due(pollers, lane, streams, plan, pacing, marker, next_group, checks, wc,
-                          verify_errors);
-  return harvest_or_drain(pollers, lane, streams, plan, next_group, checks, wc, verify_errors);
 }
 
 // One state per stream of the lane, each to post `n` sends (none when this side only receives;
@@ -323,70 +226,216 @@ void tally_streams(std::deque<StreamState<Stream>>& streams, const LanePlan& pla
 
 }  // namespace lane_detail
 
-// Runs one lane; `pollers` holds one poller per CQ of the lane (lane.groups order), `checks`
-// the pattern's check-run checks (TransportPattern). Device-free tests give a fake stream,
-// poller and checks (tests/unit/bw_lane_test.cpp).
+// One lane's run: its streams' states, its pollers and what the run has counted so far, owned
+// together; each step below works on them, and each wait returns what happened. `pollers` holds
+// one poller per CQ of the lane (lane.groups order), `checks` the pattern's check-run checks
+// (TransportPattern). Device-free tests give a fake stream, poller and checks
+// (tests/unit/bw_lane_test.cpp).
+template <typename Stream, typename Pollers, typename Checks>
+class BwLane {
+ public:
+  BwLane(const LaneOf<Stream>& lane, Pollers& pollers, const LanePlan& plan, Checks& checks)
+      : lane_(lane),
+        pollers_(pollers),
+        plan_(plan),
+        checks_(checks),
+        spec_(lane.streams.front()->spec()),
+        timed_(plan.length.timed_window()),
+        with_imm_(spec_.pattern->immediate == Immediate::kSequence),
+        atomic_(is_atomic(spec_.pattern->opcode)),
+        marker_(lane_detail::closes_with_marker(plan)),
+        streams_(lane_detail::streams_of(lane, plan, spec_.pattern->opcode)) {
+    result_.streams.resize(streams_.size());
+  }
+
+  LaneResult run();
+
+ private:
+  using State = lane_detail::StreamState<Stream>;
+  // What one wait brought: `count` completions in wc_ (0: paced, the next message is due
+  // first), or the peer's end of sends over a lossy transport (what was left is drained).
+  struct Batch {
+    int count = 0;
+    bool peer_ended = false;
+  };
+  // The run's send counts, kept by run() itself (a local the compiler holds in registers
+  // across the verbs calls, as members reached through `this` are not).
+  struct SendCounts {
+    size_t sending = 0;  // streams whose sends are not all done
+    uint64_t lane = 0;   // completed on every stream of the lane, for plan.live
+    uint64_t done_at = 0;
+  };
+
+  [[gnu::always_inline]] inline Batch next_batch();
+  Batch poll_until_due();
+  [[gnu::always_inline]] inline Batch harvest_or_drain();
+  [[gnu::always_inline]] inline int harvest();
+  void drain_after_peer_end();
+  // A completed send on `st` at `t` (0 when not read): counted, and the stream done or not.
+  [[gnu::always_inline]] inline void take_send(State& st, const ibv_wc& wc, uint64_t t,
+                                               SendCounts& sends);
+  void fill_send_queues(uint64_t due) {
+    for (State& st : streams_)
+      lane_detail::fill_send_queue(st, spec_, with_imm_, atomic_, marker_, due);
+  }
+  State& stream_for(const ibv_wc& wc) {
+    return streams_[lane_detail::stream_index(streams_, wc, plan_)];
+  }
+
+  const LaneOf<Stream>& lane_;
+  Pollers& pollers_;
+  const LanePlan& plan_;
+  Checks& checks_;
+  const TestSpec& spec_;
+  const bool timed_, with_imm_, atomic_, marker_;
+  std::deque<State> streams_;
+  LaneResult result_;
+  lane_detail::Pacing pacing_;
+  lane_detail::WindowBounds window_{};
+  CompletionBatch wc_;
+  size_t next_group_ = 0;  // the CQ polled first next time, with several
+};
+
+// One batch of completions: by a blocking wait when the lane has one CQ, otherwise a poll of
+// each in turn and a blocking wait on the CQ of the first stream still waiting.
+template <typename Stream, typename Pollers, typename Checks>
+int BwLane<Stream, Pollers, Checks>::harvest() {
+  if (pollers_.size() == 1) return pollers_[0].wait(wc_);
+  for (size_t k = 0; k < pollers_.size(); ++k) {
+    const size_t g = next_group_;
+    next_group_ = (next_group_ + 1) % pollers_.size();
+    if (const int got = pollers_[g].try_poll(wc_); got > 0) return got;
+  }
+  for (size_t i = 0; i < streams_.size(); ++i) {
+    const State& st = streams_[i];
+    const bool receiving = plan_.receives && (lane_detail::ends_at_marker(plan_)
+                                                  ? !st.peer_ended
+                                                  : st.received < plan_.length.iterations);
+    if (st.done < st.limit || receiving) return pollers_[lane_.group_of_stream[i]].wait(wc_);
+  }
+  return pollers_[0].wait(wc_);
+}
+
+// The peer ended its sends over a transport that may lose messages: takes the receives still
+// arriving until every stream has its end marker, or until none came for kLossyDrainQuietNs.
+template <typename Stream, typename Pollers, typename Checks>
+void BwLane<Stream, Pollers, Checks>::drain_after_peer_end() {
+  auto all_ended = [&] {
+    for (const State& st : streams_)
+      if (!st.peer_ended) return false;
+    return true;
+  };
+  for (uint64_t last = now_ns();
+       !all_ended() && now_ns() - last < lane_detail::kLossyDrainQuietNs;) {
+    for (auto& poller : pollers_) {
+      const int got = poller.try_poll(wc_);
+      if (got > 0) last = now_ns();
+      for (int i = 0; i < got; ++i) {
+        check_completion(wc_[i], spec_);
+        if (is_receive(wc_[i]))
+          lane_detail::take_receive(stream_for(wc_[i]), wc_[i], plan_, checks_,
+                                    result_.verify_errors);
+      }
+    }
+  }
+}
+
+// One batch (harvest); or, when the wait was ended by the peer's end of sends (a lossy
+// transport's receiver, which sends nothing: the CQ's wait says so by PeerEndedSending), what is
+// left drained, and the end.
+template <typename Stream, typename Pollers, typename Checks>
+auto BwLane<Stream, Pollers, Checks>::harvest_or_drain() -> Batch {
+  try {
+    return {harvest(), false};
+  } catch (const PeerEndedSending&) {
+    drain_after_peer_end();
+    return {0, true};
+  }
+}
+
+// Paced, while messages are still to be posted: polls every CQ without blocking until a batch
+// comes or the next message is due (count 0), sleeping until then when the strategy blocks,
+// else polling through. An abort falls through to the blocking harvest, which says why.
+template <typename Stream, typename Pollers, typename Checks>
+auto BwLane<Stream, Pollers, Checks>::poll_until_due() -> Batch {
+  uint64_t next = UINT64_MAX;
+  for (const State& st : streams_)
+    if (lane_detail::posting_left(st, marker_)) next = std::min(next, pacing_.due_at(st.posted));
+  for (;;) {
+    for (auto& poller : pollers_)
+      if (const int got = poller.try_poll(wc_); got > 0) return {got, false};
+    if (plan_.abort != nullptr && plan_.abort->load(std::memory_order_relaxed)) [[unlikely]]
+      return harvest_or_drain();
+    if (now_ns() >= next) return {0, false};
+    if (plan_.sleep_between) sleep_until_ns(next);
+  }
+}
+
+template <typename Stream, typename Pollers, typename Checks>
+auto BwLane<Stream, Pollers, Checks>::next_batch() -> Batch {
+  bool paced_posting = false;
+  if (pacing_.period_ns != 0)
+    for (const State& st : streams_) paced_posting |= lane_detail::posting_left(st, marker_);
+  return paced_posting ? poll_until_due() : harvest_or_drain();
+}
+
+template <typename Stream, typename Pollers, typename Checks>
+void BwLane<Stream, Pollers, Checks>::take_send(State& st, const ibv_wc& wc, uint64_t t,
+                                                SendCounts& sends) {
+  if (st.s.checking()) [[unlikely]]
+    result_.verify_errors += checks_.check_bw_completion(st.s, wc);
+  const uint64_t seq = wc.wr_id & kInStreamMask;
+  if (seq <= st.done) return;
+  if (!timed_ || (t >= window_.start && t < window_.end)) st.counted += seq - st.done;
+  sends.lane += seq - st.done;
+  st.done = seq;
+  if (st.done == st.limit) {
+    st.finished_at = t;
+    if (--sends.sending == 0) sends.done_at = t;
+  }
+}
+
+template <typename Stream, typename Pollers, typename Checks>
+LaneResult BwLane<Stream, Pollers, Checks>::run() {
+  SendCounts sends{plan_.sends ? streams_.size() : 0, 0, 0};
+  size_t receiving = plan_.receives ? streams_.size() : 0;
+  const ResourceUsage before = ResourceUsage::now();
+  const uint64_t start = now_ns();
+  window_ = lane_detail::window_of(plan_.length, start);
+  sends.done_at = start;
+  bool open = timed_ && plan_.sends;  // a timed window still taking new messages
+  pacing_ = {plan_.sends && plan_.rate > 0 ? 1'000'000'000 / plan_.rate : 0, start};
+  while (sends.sending > 0 || receiving > 0) {
+    fill_send_queues(pacing_.due(pacing_.period_ns != 0 ? now_ns() : start));
+    const Batch batch = next_batch();
+    if (batch.peer_ended) break;  // a lossy receiver, after the peer's end
+    const uint64_t t = timed_ || batch.count > 0 ? now_ns() : 0;
+    for (int i = 0; i < batch.count; ++i) {
+      check_completion(wc_[i], spec_);
+      State& st = stream_for(wc_[i]);
+      if (is_receive(wc_[i]))
+        receiving -= lane_detail::take_receive(st, wc_[i], plan_, checks_, result_.verify_errors);
+      else
+        take_send(st, wc_[i], t, sends);
+    }
+    if (plan_.live != nullptr && batch.count > 0)
+      plan_.live->store(sends.lane, std::memory_order_relaxed);
+    if (open && t >= window_.stop_at) {  // close: one last (signalled) message per stream
+      open = false;
+      for (State& st : streams_) st.limit = st.posted + 1;
+    }
+  }
+  result_.used = ResourceUsage::now() - before;
+  result_.window_ns = timed_ ? plan_.length.duration_ns : sends.done_at - start;
+  lane_detail::tally_streams(streams_, plan_, start, result_);
+  return std::move(result_);
+}
+
+// Runs one lane (BwLane).
 template <typename Stream, typename Pollers, typename Checks>
 LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LanePlan& plan,
                        Checks& checks) {
-  using StreamState = lane_detail::StreamState<Stream>;
-  const TestSpec& spec = lane.streams.front()->spec();
-  const bool timed = plan.length.timed_window();
-  const bool with_imm = spec.pattern->immediate == Immediate::kSequence;
-  const bool atomic = is_atomic(spec.pattern->opcode);
-  std::deque<StreamState> streams = lane_detail::streams_of(lane, plan, spec.pattern->opcode);
-  LaneResult result;
-  result.streams.resize(streams.size());
-  size_t sending = plan.sends ? streams.size() : 0;  // streams whose sends are not all done
-  size_t receiving = plan.receives ? streams.size() : 0;
-  size_t next_group = 0;
-  CompletionBatch wc;
-  const ResourceUsage before = ResourceUsage::now();
-  const uint64_t start = now_ns();
-  const auto [window_start, window_end, stop_at] = lane_detail::window_of(plan.length, start);
-  uint64_t sends_done_at = start;
-  uint64_t lane_sends = 0;          // completed on every stream of the lane, for plan.live
-  bool open = timed && plan.sends;  // a timed window still taking new messages
-  const bool marker = lane_detail::closes_with_marker(plan);
-  const lane_detail::Pacing pacing{plan.sends && plan.rate > 0 ? 1'000'000'000 / plan.rate : 0,
-                                   start};
-  while (sending > 0 || receiving > 0) {
-    const uint64_t due = pacing.due(pacing.period_ns != 0 ? now_ns() : start);
-    for (StreamState& st : streams)
-      lane_detail::fill_send_queue(st, spec, with_imm, atomic, marker, due);
-    const int got = lane_detail::next_batch(pollers, lane, streams, plan, pacing, marker,
-                                            next_group, checks, wc, result.verify_errors);
-    if (got < 0) break;  // a lossy receiver, after the peer's end
-    const uint64_t t = timed || got > 0 ? now_ns() : 0;
-    for (int i = 0; i < got; ++i) {
-      check_completion(wc[i], spec);
-      StreamState& st = streams[lane_detail::stream_index(streams, wc[i], plan)];
-      if (is_receive(wc[i])) {
-        receiving -= lane_detail::take_receive(st, wc[i], plan, checks, result.verify_errors);
-        continue;
-      }
-      if (st.s.checking()) [[unlikely]]
-        result.verify_errors += checks.check_bw_completion(st.s, wc[i]);
-      const uint64_t seq = wc[i].wr_id & kInStreamMask;
-      if (seq <= st.done) continue;
-      if (!timed || (t >= window_start && t < window_end)) st.counted += seq - st.done;
-      lane_sends += seq - st.done;
-      st.done = seq;
-      if (st.done == st.limit) {
-        st.finished_at = t;
-        if (--sending == 0) sends_done_at = t;
-      }
-    }
-    if (plan.live != nullptr && got > 0) plan.live->store(lane_sends, std::memory_order_relaxed);
-    if (open && t >= stop_at) {  // close: one last (signalled) message per stream
-      open = false;
-      for (StreamState& st : streams) st.limit = st.posted + 1;
-    }
-  }
-  result.used = ResourceUsage::now() - before;
-  result.window_ns = timed ? plan.length.duration_ns : sends_done_at - start;
-  lane_detail::tally_streams(streams, plan, start, result);
-  return result;
+  return BwLane<Stream, Pollers, Checks>(lane, pollers, plan, checks).run();
 }
 
 }  // namespace rdmabench

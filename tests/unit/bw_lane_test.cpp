@@ -321,7 +321,7 @@ LanePlan by_iterations(uint64_t n, bool sends, bool receives, bool peer_receives
 }
 
 // Each test of the lane, once per posting path.
-class BwLane : public ::testing::TestWithParam<PostApi> {
+class BwLaneTest : public ::testing::TestWithParam<PostApi> {
  protected:
   TestSpec lane_spec(const std::string& pattern, uint32_t tx_depth, uint32_t signal_every) const {
     TestSpec spec = a_spec(pattern, Mode::kBandwidth, 64, 1, 1);
@@ -332,10 +332,11 @@ class BwLane : public ::testing::TestWithParam<PostApi> {
   }
 };
 
-INSTANTIATE_TEST_SUITE_P(PostApis, BwLane, ::testing::Values(PostApi::kClassic, PostApi::kExtended),
+INSTANTIATE_TEST_SUITE_P(PostApis, BwLaneTest,
+                         ::testing::Values(PostApi::kClassic, PostApi::kExtended),
                          [](const auto& info) { return to_string(info.param); });
 
-TEST_P(BwLane, SenderCountsEverySendOnceWhateverItSignals) {
+TEST_P(BwLaneTest, SenderCountsEverySendOnceWhateverItSignals) {
   const TestSpec spec = lane_spec("write", 4, 3);
   FakeLane f(spec, {0}, false);
   f.streams[0].sequence = 100;
@@ -356,7 +357,7 @@ TEST_P(BwLane, SenderCountsEverySendOnceWhateverItSignals) {
   EXPECT_EQ(r.verify_errors, 0u);
 }
 
-TEST_P(BwLane, TheLiveCountFollowsEveryCompletedSendOfTheLane) {
+TEST_P(BwLaneTest, TheLiveCountFollowsEveryCompletedSendOfTheLane) {
   // --report-every reads this while the run goes on; after it, it holds every send.
   TestSpec spec = lane_spec("write", 4, 3);
   spec.qps = 2;
@@ -371,7 +372,7 @@ TEST_P(BwLane, TheLiveCountFollowsEveryCompletedSendOfTheLane) {
   EXPECT_EQ(live.total(), 0u);
 }
 
-TEST_P(BwLane, ALaneOfThreadOneTakesTheCompletionsOfItsOwnStreams) {
+TEST_P(BwLaneTest, ALaneOfThreadOneTakesTheCompletionsOfItsOwnStreams) {
   TestSpec spec = lane_spec("write", 8, 2);
   spec.qps = 4;
   spec.threads = 2;
@@ -391,7 +392,7 @@ TEST_P(BwLane, ALaneOfThreadOneTakesTheCompletionsOfItsOwnStreams) {
   EXPECT_EQ(f.streams[1].sequence, 59u);
 }
 
-TEST_P(BwLane, ACqPerStreamIsHarvestedUntilEveryStreamIsDone) {
+TEST_P(BwLaneTest, ACqPerStreamIsHarvestedUntilEveryStreamIsDone) {
   const TestSpec spec = lane_spec("write", 4, 4);
   FakeLane f(spec, {0, 1, 2}, true);
   const LaneResult r = f.run(by_iterations(10, true, false, false));
@@ -401,7 +402,7 @@ TEST_P(BwLane, ACqPerStreamIsHarvestedUntilEveryStreamIsDone) {
   }
 }
 
-TEST_P(BwLane, AReceiverCountsAndRepostsEveryReceive) {
+TEST_P(BwLaneTest, AReceiverCountsAndRepostsEveryReceive) {
   const TestSpec spec = lane_spec("send", 16, 4);
   FakeLane f(spec, {0, 1}, false);
   f.peer_sends(7, false);
@@ -416,7 +417,7 @@ TEST_P(BwLane, AReceiverCountsAndRepostsEveryReceive) {
   }
 }
 
-TEST_P(BwLane, SharedReceivesGoToTheStreamTheirQpNames) {
+TEST_P(BwLaneTest, SharedReceivesGoToTheStreamTheirQpNames) {
   // From a shared receive queue a receive's wr_id is its slot only (no stream): the QP it
   // arrived on says whose it is. Streams 0 and 2 of thread 0 of two, 5 and 3 messages, the
   // receives taken from slots that say nothing of either.
@@ -443,7 +444,7 @@ TEST_P(BwLane, SharedReceivesGoToTheStreamTheirQpNames) {
   // Without the flag the same completions would all be stream 0's (slot ids carry no stream).
 }
 
-TEST_P(BwLane, BothDirectionsMoveTheSequenceBySentPlusReceived) {
+TEST_P(BwLaneTest, BothDirectionsMoveTheSequenceBySentPlusReceived) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0}, false);
   f.streams[0].sequence = 10;
@@ -454,7 +455,7 @@ TEST_P(BwLane, BothDirectionsMoveTheSequenceBySentPlusReceived) {
   EXPECT_EQ(f.streams[0].sequence, 20u);
 }
 
-TEST_P(BwLane, ACheckRunChecksEverySignalledCompletionAndEveryReceive) {
+TEST_P(BwLaneTest, ACheckRunChecksEverySignalledCompletionAndEveryReceive) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0}, false);
   f.streams[0].check_run = true;
@@ -463,7 +464,7 @@ TEST_P(BwLane, ACheckRunChecksEverySignalledCompletionAndEveryReceive) {
   EXPECT_EQ(r.verify_errors, f.streams[0].qp().signalled + 6);
 }
 
-TEST_P(BwLane, ATimedWindowClosesWithOneEndMarkerThatIsNoMessage) {
+TEST_P(BwLaneTest, ATimedWindowClosesWithOneEndMarkerThatIsNoMessage) {
   const TestSpec spec = lane_spec("write_imm", 8, 2);
   FakeLane f(spec, {0, 1}, false);
   f.streams[1].sequence = 1000;
@@ -495,7 +496,7 @@ TEST_P(BwLane, ATimedWindowClosesWithOneEndMarkerThatIsNoMessage) {
   }
 }
 
-TEST_P(BwLane, ATimedReceiverStopsAtThePeersMarkerWithoutCountingIt) {
+TEST_P(BwLaneTest, ATimedReceiverStopsAtThePeersMarkerWithoutCountingIt) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0}, false);
   f.peer_sends(5, true);
@@ -508,7 +509,7 @@ TEST_P(BwLane, ATimedReceiverStopsAtThePeersMarkerWithoutCountingIt) {
   EXPECT_EQ(f.streams[0].sequence, 5u);
 }
 
-TEST_P(BwLane, ALossySenderClosesEveryStreamByIterationsWithAMarkerThatIsNoMessage) {
+TEST_P(BwLaneTest, ALossySenderClosesEveryStreamByIterationsWithAMarkerThatIsNoMessage) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0, 1}, false);
   LanePlan plan = by_iterations(7, true, false, true);
@@ -525,7 +526,7 @@ TEST_P(BwLane, ALossySenderClosesEveryStreamByIterationsWithAMarkerThatIsNoMessa
   }
 }
 
-TEST_P(BwLane, ALossyReceiverCountsWhatArrivedAndEndsAtTheMarker) {
+TEST_P(BwLaneTest, ALossyReceiverCountsWhatArrivedAndEndsAtTheMarker) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0}, false);
   f.peer_sends(5, true);  // 7 were due: 2 lost
@@ -537,7 +538,7 @@ TEST_P(BwLane, ALossyReceiverCountsWhatArrivedAndEndsAtTheMarker) {
   EXPECT_EQ(f.streams[0].sequence, 5u);
 }
 
-TEST_P(BwLane, ALossyReceiverWhoseMarkerWasLostEndsWhenThePeerHasEnded) {
+TEST_P(BwLaneTest, ALossyReceiverWhoseMarkerWasLostEndsWhenThePeerHasEnded) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0, 1}, true);
   f.peer_sends(4, false);                                                // the markers lost
@@ -552,7 +553,7 @@ TEST_P(BwLane, ALossyReceiverWhoseMarkerWasLostEndsWhenThePeerHasEnded) {
   for (size_t i = 0; i < 2; ++i) EXPECT_EQ(r.streams[i].received, 4u) << i;
 }
 
-TEST_P(BwLane, ByIterationsAReliableReceiverStopsAtItsCountWithoutAMarker) {
+TEST_P(BwLaneTest, ByIterationsAReliableReceiverStopsAtItsCountWithoutAMarker) {
   const TestSpec spec = lane_spec("send", 8, 2);
   FakeLane f(spec, {0}, false);
   f.peer_sends(7, false);
@@ -564,7 +565,7 @@ TEST_P(BwLane, ByIterationsAReliableReceiverStopsAtItsCountWithoutAMarker) {
   EXPECT_EQ(s.streams[0].sent, 7u);
 }
 
-TEST_P(BwLane, APostListChainsWholeListsWithSignallingAndCreditsRight) {
+TEST_P(BwLaneTest, APostListChainsWholeListsWithSignallingAndCreditsRight) {
   TestSpec spec = lane_spec("write_imm", 32, 8);
   spec.post_list = 8;
   FakeLane f(spec, {0, 1}, false);
@@ -585,7 +586,7 @@ TEST_P(BwLane, APostListChainsWholeListsWithSignallingAndCreditsRight) {
   }
 }
 
-TEST_P(BwLane, AChainThatDoesNotFitWaitsForASignalledCompletion) {
+TEST_P(BwLaneTest, AChainThatDoesNotFitWaitsForASignalledCompletion) {
   // tx_depth 16, signal_every 9, chains of 8: after two chains 16 are outstanding and only
   // the 9th is signalled; the lane must wait for it, never post a partial chain, and end.
   TestSpec spec = lane_spec("send", 16, 8);
@@ -599,7 +600,7 @@ TEST_P(BwLane, AChainThatDoesNotFitWaitsForASignalledCompletion) {
   EXPECT_EQ(r.streams[0].sent, 40u);
 }
 
-TEST_P(BwLane, ALossyStreamWithAPostListEndsWithItsMarkerAlone) {
+TEST_P(BwLaneTest, ALossyStreamWithAPostListEndsWithItsMarkerAlone) {
   TestSpec spec = lane_spec("send", 32, 8);
   spec.post_list = 8;
   FakeLane f(spec, {0}, false);
@@ -613,7 +614,7 @@ TEST_P(BwLane, ALossyStreamWithAPostListEndsWithItsMarkerAlone) {
   EXPECT_EQ(r.streams[0].sent, 20u);
 }
 
-TEST_P(BwLane, CompareAndSwapsChainFromWhereTheStreamsSequenceStands) {
+TEST_P(BwLaneTest, CompareAndSwapsChainFromWhereTheStreamsSequenceStands) {
   // Atomic n compares with the chain's n-th value and swaps in the next, so a run that follows
   // others goes on from the counter they left; each lands its old value in a slot of its own.
   TestSpec spec = lane_spec("compare_swap", 4, 2);
@@ -635,7 +636,7 @@ TEST_P(BwLane, CompareAndSwapsChainFromWhereTheStreamsSequenceStands) {
   EXPECT_EQ(f.streams[0].sequence, 111u);
 }
 
-TEST_P(BwLane, ACheckRunSignalsEveryFetchAndAddSoEachOldValueIsChecked) {
+TEST_P(BwLaneTest, ACheckRunSignalsEveryFetchAndAddSoEachOldValueIsChecked) {
   TestSpec spec = lane_spec("fetch_add", 4, 3);
   spec.size = 8;
   FakeLane f(spec, {0}, false);
@@ -648,7 +649,7 @@ TEST_P(BwLane, ACheckRunSignalsEveryFetchAndAddSoEachOldValueIsChecked) {
   for (const auto& a : qp.atomics) EXPECT_EQ(a.compare_add, 1u);
 }
 
-TEST_P(BwLane, DebugCorruptGivesOneAtomicAWrongOperand) {
+TEST_P(BwLaneTest, DebugCorruptGivesOneAtomicAWrongOperand) {
   // --debug-corrupt: the post that corrupt_from names adds 2 (fetch_add) or compares with the
   // wrong value (compare_swap), which the fetched values and the counter read back must show.
   for (const char* pattern : {"fetch_add", "compare_swap"}) {
@@ -673,7 +674,7 @@ TEST_P(BwLane, DebugCorruptGivesOneAtomicAWrongOperand) {
 // bw --rate: message k of a stream is never posted before k periods after the lane started
 // (a bound the code decides, whatever the machine's speed), every message is still sent, and a
 // lane that fell behind posts what is due at once (here: all of a second stream's backlog).
-TEST_P(BwLane, PacedSendsAreNeverPostedBeforeTheirTime) {
+TEST_P(BwLaneTest, PacedSendsAreNeverPostedBeforeTheirTime) {
   const TestSpec spec = lane_spec("write", 16, 4);
   for (const bool sleep : {false, true}) {
     FakeLane f(spec, {0, 1}, false);
