@@ -12,7 +12,7 @@
 #include "core/exit_codes.h"
 #include "host/device_probe.h"
 #include "verbs/device_list.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

@@ -11,7 +11,7 @@
 #include "core/exit_codes.h"
 #include "core/printable_text.h"
 #include "core/version.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace {
 

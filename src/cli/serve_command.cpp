@@ -10,7 +10,7 @@
 #include "control/server.h"
 #include "core/exit_codes.h"
 #include "spec/test_spec.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

@@ -1,4 +1,4 @@
-#include "datapath/completion_poller.h"
+#include "datapath/completion_check.h"
 
 #include <cstdio>
 #include <string>

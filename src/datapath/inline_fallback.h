@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

@@ -15,7 +15,7 @@
 #include <span>
 
 #include "cq/registry.h"
-#include "datapath/completion_poller.h"
+#include "datapath/completion_check.h"
 #include "datapath/qp_stream.h"
 #include "figures/client_measurement.h"
 #include "figures/resource_usage.h"

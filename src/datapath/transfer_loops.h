@@ -17,7 +17,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/sample_clock.h"
-#include "datapath/completion_poller.h"
+#include "datapath/completion_check.h"
 #include "datapath/injected_work.h"
 #include "datapath/pattern.h"
 #include "datapath/payload.h"

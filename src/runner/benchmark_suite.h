@@ -19,7 +19,7 @@
 #include "core/sample_clock.h"
 #include "spec/spec_validation.h"
 #include "spec/test_spec.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

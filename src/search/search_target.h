@@ -1,4 +1,4 @@
-// What the search measures: a running `rdmabench serve` (cli/serve_target.h) or, in the
+// What the search measures: a running `rdmabench serve` (cli/serve_search_target.h) or, in the
 // tests, a simulated one with planted anomalies. Each point is measured `repetitions` times.
 #pragma once
 

@@ -4,9 +4,9 @@
 
 #include <infiniband/verbs.h>
 
-#include "verbs/error.h"
 #include "verbs/protection_domain.h"
 #include "verbs/queue_pair.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

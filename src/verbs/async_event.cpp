@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "core/nonblocking.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

@@ -8,7 +8,7 @@
 
 #include "core/nonblocking.h"
 #include "core/wait_readable.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

@@ -7,7 +7,7 @@
 
 #include "verbs/completion_channel.h"
 #include "verbs/context.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

@@ -1,6 +1,6 @@
 #include "verbs/device_list.h"
 
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

@@ -5,7 +5,7 @@
 #include <cerrno>
 #include <string>
 
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "verbs/context.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

@@ -11,9 +11,9 @@
 #include "core/post_api.h"
 #include "spec/transport.h"
 #include "verbs/completion_queue.h"
-#include "verbs/error.h"
 #include "verbs/extended_post.h"
 #include "verbs/protection_domain.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

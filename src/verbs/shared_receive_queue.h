@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "verbs/error.h"
 #include "verbs/protection_domain.h"
+#include "verbs/verbs_error.h"
 
 namespace rdmabench {
 

@@ -20,7 +20,7 @@
 #include "net/control_channel.h"
 #include "net/message_auth.h"
 #include "spec/spec_validation.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 namespace {
 

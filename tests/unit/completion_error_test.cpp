@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/error.h"
-#include "datapath/completion_poller.h"
+#include "datapath/completion_check.h"
 #include "spec_fixture.h"
 
 namespace rdmabench {

@@ -9,7 +9,7 @@
 #include "control/spec_json.h"
 #include "net/control_channel.h"
 #include "spec_fixture.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 using namespace rdmabench;
 using nlohmann::json;

@@ -14,7 +14,7 @@
 #include "control/control_protocol.h"
 #include "control/protocol_version.h"
 #include "net/control_channel.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

@@ -7,7 +7,7 @@
 #include "control/spec_json.h"
 #include "cq/strategy.h"
 #include "spec_fixture.h"
-#include "verbs/error.h"
+#include "verbs/verbs_error.h"
 
 using namespace rdmabench;
 
