@@ -406,10 +406,12 @@ LaneResult BwLane<Stream, Pollers, Checks>::run() {
   bool open = timed_ && plan_.sends;  // a timed window still taking new messages
   pacing_ = {plan_.sends && plan_.rate > 0 ? 1'000'000'000 / plan_.rate : 0, start};
   while (sends.sending > 0 || receiving > 0) {
-    fill_send_queues(pacing_.due(pacing_.period_ns != 0 ? now_ns() : start));
+    if (plan_.sends) fill_send_queues(pacing_.due(pacing_.period_ns != 0 ? now_ns() : start));
     const Batch batch = next_batch();
     if (batch.peer_ended) break;  // a lossy receiver, after the peer's end
-    const uint64_t t = timed_ || batch.count > 0 ? now_ns() : 0;
+    // When the sends' completions came (their window, the lane's end): a lane that only
+    // receives reads no clock.
+    const uint64_t t = plan_.sends && (timed_ || batch.count > 0) ? now_ns() : 0;
     for (int i = 0; i < batch.count; ++i) {
       check_completion(wc_[i], spec_);
       State& st = stream_for(wc_[i]);
