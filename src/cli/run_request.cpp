@@ -97,15 +97,15 @@ ClockChoice clock_option(const std::string& text) {
 
 // The parameters that do not come from TestSpec, and the suite's own.
 // The quick profile's pattern is settled here, once the transport is known.
-void parse_suite_options(const cxxopts::ParseResult& args, WhatToRun& what, SuiteOptions& so) {
-  ServerConnection server = server_connection_of(args);
+void parse_suite_options(const cxxopts::ParseResult& args, const ServerConnection& server,
+                         WhatToRun& what, SuiteOptions& so) {
   so.host = server.host;
   so.port = server.port;
   so.timeout = server.timeout;
   so.wait.wait = server.wait;
   so.device = server.device;
   so.ib_port = server.ib_port.value_or(1);
-  so.key = std::move(server.key);
+  so.key = server.key;
   so.modes = parse_list<Mode>(what.mode, parse_mode, {Mode::kBandwidth, Mode::kLatency}, "mode",
                               "bw, lat");
   so.cq_choices = parse_cq_choices(what.cq);
@@ -136,12 +136,11 @@ void parse_suite_options(const cxxopts::ParseResult& args, WhatToRun& what, Suit
   so.device_counters = counters == "on";
 }
 
-// An option given that only the out-of-band bootstrap honours, and why rdma_cm does not.
-struct OobOnly {
-  std::string option, why;
-};
-std::optional<OobOnly> oob_only_option(const cxxopts::ParseResult& args) {
-  if (args.count("ib-port")) return OobOnly{"--ib-port", "rdma_cm picks the port from the address"};
+// An option given that only the out-of-band bootstrap honours: the connection's (--ib-port),
+// else the path's --sl.
+std::optional<OobOnly> oob_only_option(const cxxopts::ParseResult& args,
+                                       const ServerConnection& server) {
+  if (auto only = oob_only_option(server)) return only;
   if (args.count("sl"))
     return OobOnly{"--sl", "rdma_cm takes the service level from the path (on RoCE from --tclass)"};
   return std::nullopt;
@@ -207,20 +206,11 @@ PassLimits parse_pass_limits(const cxxopts::ParseResult& args, const SuiteOption
 }
 
 // --cm (auto: none), and what only the out-of-band bootstrap honours, against the transport.
-void parse_bootstrap_request(const cxxopts::ParseResult& args, RunPlan& r) {
-  const std::string text = args["cm"].as<std::string>();
-  if (text != "auto") {
-    r.cm = parse_bootstrap(text);
-    if (!r.cm) throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
-  }
+void parse_bootstrap_request(const cxxopts::ParseResult& args, const ServerConnection& server,
+                             RunPlan& r) {
+  r.cm = server.cm;
   const bool rdmacm = r.cm == Bootstrap::kRdmaCm;
-  if (const auto only = oob_only_option(args)) {
-    if (rdmacm)
-      throw Error(ExitCode::kUsage, only->option +
-                                        " is for the out-of-band bootstrap: " + only->why +
-                                        " (give --cm oob, or drop " + only->option + ")");
-    r.oob_only = only->option + " given (" + only->why + ")";
-  }
+  r.oob_only = oob_only_reason(r.cm, oob_only_option(args, server));
   const Transport transport = r.suite.base.transport;
   if (rdmacm && !transport->rdmacm_refusal.empty())
     throw Error(ExitCode::kUsage, "--cm rdmacm with --transport " + transport.name() + ": " +
@@ -242,10 +232,11 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
     throw Error(ExitCode::kUsage, "missing HOST (the address of `rdmabench serve`)");
   WhatToRun what = what_to_run(args);
   RunPlan r;
-  parse_suite_options(args, what, r.suite);
+  const ServerConnection server = server_connection_of(args);  // --cm, --ib-port: read once
+  parse_suite_options(args, server, what, r.suite);
   parse_base_spec(args, r.suite.base);
   validate_combinations(r.suite);
-  parse_bootstrap_request(args, r);
+  parse_bootstrap_request(args, server, r);
   r.clock = clock_option(args["clock"].as<std::string>());
   if (args.count("out")) {
     r.out_file = args["out"].as<std::string>();

@@ -64,13 +64,17 @@ ServerConnection server_connection_of(const cxxopts::ParseResult& args) {
   return c;
 }
 
-std::string oob_only_reason(const ServerConnection& c) {
-  if (!c.ib_port) return "";
-  if (c.cm == Bootstrap::kRdmaCm)
-    throw Error(ExitCode::kUsage,
-                "--ib-port is for the out-of-band bootstrap: rdma_cm picks the port from the "
-                "address (give --cm oob, or drop --ib-port)");
-  return "--ib-port given (rdma_cm picks the port from the address)";
+std::optional<OobOnly> oob_only_option(const ServerConnection& c) {
+  if (c.ib_port) return OobOnly{"--ib-port", "rdma_cm picks the port from the address"};
+  return std::nullopt;
+}
+
+std::string oob_only_reason(std::optional<Bootstrap> cm, const std::optional<OobOnly>& only) {
+  if (!only) return "";
+  if (cm == Bootstrap::kRdmaCm)
+    throw Error(ExitCode::kUsage, only->option + " is for the out-of-band bootstrap: " + only->why +
+                                      " (give --cm oob, or drop " + only->option + ")");
+  return only->option + " given (" + only->why + ")";
 }
 
 std::vector<std::string> ServerConnection::run_arguments() const {

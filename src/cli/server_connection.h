@@ -41,9 +41,20 @@ void add_server_connection(cxxopts::Options& options, const std::string& group);
 // every command.
 ServerConnection server_connection_of(const cxxopts::ParseResult& args);
 
-// Why the out-of-band bootstrap is the only one the options allow ("--ib-port given (rdma_cm
-// picks the port from the address)"), or "" when any will do. Throws Error(kUsage) when --cm
-// rdmacm was asked for as well.
-std::string oob_only_reason(const ServerConnection& connection);
+// An option given that only the out-of-band bootstrap honours, and why rdma_cm does not.
+struct OobOnly {
+  std::string option, why;
+};
+
+// --ib-port, when given.
+std::optional<OobOnly> oob_only_option(const ServerConnection& connection);
+
+// Why the out-of-band bootstrap is the only one `only` allows ("--ib-port given (rdma_cm picks
+// the port from the address)"), or "" when any will do. Throws Error(kUsage) when --cm rdmacm
+// (`cm`) was asked for as well.
+std::string oob_only_reason(std::optional<Bootstrap> cm, const std::optional<OobOnly>& only);
+inline std::string oob_only_reason(const ServerConnection& connection) {
+  return oob_only_reason(connection.cm, oob_only_option(connection));
+}
 
 }  // namespace rdmabench
