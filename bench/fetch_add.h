@@ -5,7 +5,7 @@
 // (datapath/atomic_operands.h).
 #pragma once
 
-#include "datapath/atomic_round_trips.h"
+#include "bench/atomic_round_trips.h"
 
 namespace rdmabench {
 

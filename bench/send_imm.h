@@ -4,8 +4,8 @@
 // consumes and re-posts receives. lat: ping-pong both ways; reported as half the round trip.
 #pragma once
 
+#include "bench/sequenced_ping_pong.h"
 #include "datapath/pattern.h"
-#include "datapath/sequenced_ping_pong.h"
 
 namespace rdmabench {
 

@@ -4,8 +4,8 @@
 // lat: ping-pong of write-with-immediate both ways; reported as half the round trip.
 #pragma once
 
+#include "bench/sequenced_ping_pong.h"
 #include "datapath/pattern.h"
-#include "datapath/sequenced_ping_pong.h"
 
 namespace rdmabench {
 

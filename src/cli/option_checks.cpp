@@ -3,10 +3,10 @@
 #include <cxxopts.hpp>
 #include <string>
 
-#include "control/control_protocol.h"
 #include "core/error.h"
 #include "core/output_file.h"
 #include "host/cpu_placement.h"
+#include "spec/spec_validation.h"
 
 namespace rdmabench {
 

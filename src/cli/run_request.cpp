@@ -14,7 +14,6 @@
 #include "cli/server_connection.h"
 #include "cli/skip_notes.h"
 #include "cli/unknown_options.h"
-#include "control/control_protocol.h"
 #include "core/comma_list.h"
 #include "core/exit_codes.h"
 #include "core/output_file.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "net/shared_key.h"
+#include "control/shared_key.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {

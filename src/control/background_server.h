@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "control/server.h"
-#include "net/tcp_socket.h"
+#include "control/tcp_socket.h"
 
 namespace rdmabench {
 

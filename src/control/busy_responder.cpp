@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "control/control_channel.h"
 #include "core/system_error.h"
 #include "core/wait_readable.h"
-#include "net/control_channel.h"
 
 namespace rdmabench {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <thread>
 
-#include "net/address_allow_list.h"
-#include "net/tcp_socket.h"
+#include "control/address_allow_list.h"
+#include "control/tcp_socket.h"
 
 namespace rdmabench {
 

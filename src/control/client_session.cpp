@@ -5,13 +5,14 @@
 #include <thread>
 
 #include "bench/pattern_catalogue.h"
+#include "control/done_message.h"
+#include "control/key_handshake.h"
+#include "control/message_fields.h"
 #include "control/port_reading.h"
 #include "control/protocol_version.h"
 #include "control/spec_json.h"
 #include "core/printable_text.h"
 #include "core/version.h"
-#include "net/key_handshake.h"
-#include "net/message_fields.h"
 
 namespace rdmabench {
 

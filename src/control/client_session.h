@@ -11,16 +11,16 @@
 #include <string>
 #include <vector>
 
-#include "connect/bootstrap.h"
+#include "control/bootstrap.h"
+#include "control/control_channel.h"
+#include "control/run_source.h"
+#include "control/shared_key.h"
 #include "control/stop_signals.h"
 #include "core/sample_clock.h"
 #include "datapath/pattern.h"
+#include "datapath/side_figures.h"
 #include "datapath/side_run.h"
-#include "figures/side_figures.h"
 #include "host/port_counters.h"
-#include "measure/run_source.h"
-#include "net/control_channel.h"
-#include "net/shared_key.h"
 
 namespace rdmabench {
 
@@ -56,7 +56,7 @@ class ClientSession : public RunSource {
   void use_sample_clock(SampleClock clock) { clock_ = std::move(clock); }
 
  private:
-  // The keyed handshake's client side (net/key_handshake.h) after the server's `hello`: checks
+  // The keyed handshake's client side (control/key_handshake.h) after the server's `hello`: checks
   // the server's proof, proves the key, seals the channel; returns the server's details.
   nlohmann::json authenticate(const SharedKey* key, const nlohmann::json& hello,
                               const std::string& nonce, const std::string& server);

@@ -1,11 +1,12 @@
 #include "control/control_protocol.h"
 
+#include "control/control_channel.h"
+#include "control/message_fields.h"
 #include "control/protocol_version.h"
 #include "control/spec_json.h"
 #include "core/error.h"
 #include "core/printable_text.h"
-#include "net/control_channel.h"
-#include "net/message_fields.h"
+#include "spec/spec_validation.h"
 
 namespace rdmabench {
 

@@ -9,8 +9,8 @@
 #include <optional>
 #include <utility>
 
-#include "net/key_handshake.h"
-#include "net/shared_key.h"
+#include "control/key_handshake.h"
+#include "control/shared_key.h"
 #include "spec/run_length.h"
 #include "spec/test_spec.h"
 
@@ -39,12 +39,6 @@ class TestHost {
   virtual nlohmann::json path() = 0;
 };
 
-// More messages than any run could send in a day at a billion per second.
-inline constexpr uint64_t kMaxIterations = 1ull << 46;
-// The longest timed window (--duration) and margin: a day, and an hour.
-inline constexpr uint64_t kMaxDurationMs = 86'400'000;
-inline constexpr uint64_t kMaxMarginMs = 3'600'000;
-
 // The "run" message's length: {"iters": N} or, for a timed window, {"duration_ms": D,
 // "margin_ms": M} beside it (iters then only bounds nothing; it stays for the warm-up).
 RunLength run_length_from(const nlohmann::json& run);
@@ -53,7 +47,7 @@ RunOrder run_order_from(const nlohmann::json& run);
 
 class ControlProtocol {
  public:
-  // With a `key` (serve --key), the keyed handshake (net/key_handshake.h): the hello answers
+  // With a `key` (serve --key), the keyed handshake (control/key_handshake.h): the hello answers
   // with the protocol and version alone, a fresh challenge and the server's proof; the
   // client's next message must be {"type":"auth","response":HEX} proving it holds the same
   // key, and nothing else is heard before (a wrong or missing response: Error(kConnection)).

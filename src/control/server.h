@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "control/address_allow_list.h"
 #include "control/server_caps.h"
-#include "net/address_allow_list.h"
-#include "net/shared_key.h"
-#include "net/tcp_socket.h"
+#include "control/shared_key.h"
+#include "control/tcp_socket.h"
 
 namespace rdmabench {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "net/socket_error.h"
+#include "control/socket_error.h"
 
 namespace rdmabench {
 

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
+#include "control/control_channel.h"
 #include "control/server_caps.h"
 #include "core/error.h"
-#include "net/control_channel.h"
 
 namespace rdmabench {
 

@@ -3,10 +3,10 @@
 #include <limits>
 
 #include "bench/pattern_catalogue.h"
+#include "control/message_fields.h"
 #include "core/error.h"
 #include "core/printable_text.h"
 #include "cq/strategy.h"
-#include "net/message_fields.h"
 #include "spec/spec_validation.h"
 
 namespace rdmabench {

@@ -11,8 +11,8 @@
 #include <span>
 #include <string>
 
+#include "cq/poll_counts.h"
 #include "cq/strategy.h"
-#include "figures/poll_counts.h"
 #include "verbs/completion_channel.h"
 #include "verbs/completion_queue.h"
 

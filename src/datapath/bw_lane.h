@@ -20,8 +20,8 @@
 #include "datapath/chained_sends.h"
 #include "datapath/endpoint.h"
 #include "datapath/pattern.h"
+#include "datapath/resource_usage.h"
 #include "datapath/transfer_loops.h"
-#include "figures/resource_usage.h"
 
 namespace rdmabench {
 

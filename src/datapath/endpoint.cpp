@@ -5,7 +5,7 @@
 
 #include "core/page_buffer.h"
 #include "core/provider_facts.h"
-#include "figures/side_figures.h"
+#include "datapath/side_figures.h"
 #include "verbs/device_list.h"
 
 namespace rdmabench {

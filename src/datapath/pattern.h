@@ -15,10 +15,10 @@
 #include <span>
 
 #include "cq/registry.h"
+#include "datapath/client_measurement.h"
 #include "datapath/completion_check.h"
 #include "datapath/qp_stream.h"
-#include "figures/client_measurement.h"
-#include "figures/resource_usage.h"
+#include "datapath/resource_usage.h"
 #include "spec/pattern_info.h"
 #include "spec/run_length.h"
 

@@ -13,11 +13,11 @@
 #include "cq/poll_target.h"
 #include "datapath/bw_lane.h"
 #include "datapath/endpoint.h"
+#include "datapath/live_counts.h"
 #include "datapath/pattern.h"
+#include "datapath/resource_usage.h"
 #include "datapath/run_watch.h"
-#include "figures/live_counts.h"
-#include "figures/resource_usage.h"
-#include "figures/side_figures.h"
+#include "datapath/side_figures.h"
 
 namespace rdmabench {
 

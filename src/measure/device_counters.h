@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "measure/run_source.h"
+#include "control/run_source.h"
 
 namespace rdmabench {
 

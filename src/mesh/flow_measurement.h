@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "measure/run_source.h"
+#include "control/run_source.h"
 #include "mesh/pair_measurement.h"
 #include "mesh/pair_result.h"
 #include "mesh/traffic.h"

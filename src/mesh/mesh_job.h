@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "control/shared_key.h"
 #include "mesh/mesh_report.h"
 #include "mesh/mpi_world.h"
 #include "mesh/pair_measurement.h"
 #include "mesh/traffic.h"
-#include "net/shared_key.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {

@@ -11,10 +11,10 @@
 #include <string>
 
 #include "control/client_session.h"
+#include "control/run_source.h"
+#include "control/shared_key.h"
 #include "measure/benchmark_measurement.h"
-#include "measure/run_source.h"
 #include "mesh/pair_result.h"
-#include "net/shared_key.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {

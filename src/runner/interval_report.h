@@ -1,6 +1,6 @@
 // run --report-every S: while a bw benchmark's timed run goes on, a line every S seconds with
 // what the client sent in that interval (iperf3's -i, perftest's --run_infinitely). A thread of
-// its own reads the lanes' live counts (figures/live_counts.h), so the data path only stores
+// its own reads the lanes' live counts (datapath/live_counts.h), so the data path only stores
 // a number; the lines go to standard error, never into the table.
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "figures/live_counts.h"
+#include "datapath/live_counts.h"
 
 namespace rdmabench {
 

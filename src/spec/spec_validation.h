@@ -32,6 +32,12 @@ struct DeviceLimits {
   uint32_t max_rd_atomic() const { return std::min(max_qp_rd_atom, max_qp_init_rd_atom); }
 };
 
+// A run's length (spec/run_length.h): more messages than any run could send in a day at a
+// billion per second; the longest timed window (--duration) and margin, a day and an hour.
+inline constexpr uint64_t kMaxIterations = 1ull << 46;
+inline constexpr uint64_t kMaxDurationMs = 86'400'000;
+inline constexpr uint64_t kMaxMarginMs = 3'600'000;
+
 // The largest MTU any device has: a datagram transport's largest message on any device.
 inline constexpr uint32_t kLargestMtu = 4096;
 

@@ -13,12 +13,12 @@
 #include <string>
 #include <string_view>
 
-#include "connect/cm_listen.h"
-#include "connect/oob_peer.h"
-#include "connect/peer_buffer.h"
+#include "control/cm_listen.h"
+#include "control/control_channel.h"
 #include "control/control_protocol.h"
-#include "net/control_channel.h"
-#include "net/message_auth.h"
+#include "control/message_auth.h"
+#include "control/oob_peer.h"
+#include "control/peer_buffer.h"
 #include "spec/spec_validation.h"
 #include "verbs/verbs_error.h"
 

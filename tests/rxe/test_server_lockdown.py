@@ -129,7 +129,7 @@ def test_max_duration_ends_a_run_that_would_outlast_it(rdmabench, port, tmp_path
 
 
 class KeyedRaw:
-    """A hand-driven keyed client (net/key_handshake.h, in Python): the handshake, then lines
+    """A hand-driven keyed client (control/key_handshake.h, in Python): the handshake, then lines
     sealed with the session key, or not, as a test wants."""
 
     SALT = b"rdmabench key file, version 2"

@@ -8,9 +8,9 @@
 #include <string>
 #include <thread>
 
+#include "control/tcp_socket.h"
 #include "descriptor_limit.h"
 #include "listening_port.h"
-#include "net/tcp_socket.h"
 
 using namespace rdmabench;
 

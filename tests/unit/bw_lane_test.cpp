@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "datapath/bw_lane.h"
+#include "datapath/live_counts.h"
 #include "fake_extended_qp.h"
-#include "figures/live_counts.h"
 #include "spec_fixture.h"
 #include "verbs/extended_post.h"
 

@@ -5,9 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "control/control_channel.h"
 #include "control/protocol_version.h"
 #include "control/spec_json.h"
-#include "net/control_channel.h"
+#include "spec/spec_validation.h"
 #include "spec_fixture.h"
 #include "verbs/verbs_error.h"
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <string>
 
+#include "control/control_channel.h"
 #include "control/control_protocol.h"
 #include "control/protocol_version.h"
 #include "control/session_waits.h"
@@ -15,7 +16,6 @@
 #include "core/bounded_json.h"
 #include "core/printable_text.h"
 #include "listening_port.h"
-#include "net/control_channel.h"
 #include "spec_fixture.h"
 
 namespace rdmabench {

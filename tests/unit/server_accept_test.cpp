@@ -13,11 +13,11 @@
 #include <string>
 #include <thread>
 
+#include "control/control_channel.h"
 #include "control/protocol_version.h"
 #include "control/server.h"
 #include "descriptor_limit.h"
 #include "listening_port.h"
-#include "net/control_channel.h"
 
 namespace rdmabench {
 namespace {

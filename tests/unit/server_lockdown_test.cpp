@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "control/address_allow_list.h"
 #include "control/server_caps.h"
+#include "control/shared_key.h"
 #include "core/error.h"
 #include "datapath/endpoint.h"
-#include "net/address_allow_list.h"
-#include "net/shared_key.h"
 #include "spec_fixture.h"
 
 using namespace rdmabench;

@@ -1,4 +1,4 @@
-#include "net/message_fields.h"
+#include "control/message_fields.h"
 
 #include "core/bounded_json.h"
 

@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "control/control_channel.h"
 #include "datapath/endpoint.h"
-#include "net/control_channel.h"
 
 namespace rdmabench {
 

@@ -1,8 +1,8 @@
-#include "connect/oob_peer.h"
+#include "control/oob_peer.h"
 
-#include "connect/peer_buffer.h"
+#include "control/message_fields.h"
+#include "control/peer_buffer.h"
 #include "core/gid.h"
-#include "net/message_fields.h"
 
 namespace rdmabench {
 

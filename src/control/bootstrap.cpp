@@ -1,7 +1,7 @@
-#include "connect/bootstrap.h"
+#include "control/bootstrap.h"
 
-#include "connect/oob_bootstrap.h"
-#include "connect/rdmacm_bootstrap.h"
+#include "control/oob_bootstrap.h"
+#include "control/rdmacm_bootstrap.h"
 
 namespace rdmabench {
 

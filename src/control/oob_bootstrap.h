@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "connect/bootstrap.h"
+#include "control/bootstrap.h"
 
 namespace rdmabench {
 

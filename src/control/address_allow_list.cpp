@@ -1,4 +1,4 @@
-#include "net/address_allow_list.h"
+#include "control/address_allow_list.h"
 
 #include <arpa/inet.h>
 

@@ -1,7 +1,7 @@
 // `--key FILE` on both sides: a shared secret each side proves it holds to the other, over the
 // control channel, without sending it (HMAC-SHA256 from OpenSSL's libcrypto). Each side brings
 // a fresh random nonce; each proves the key over both nonces, and both derive from them a
-// session key that authenticates every control message after (net/message_auth.h). The file's
+// session key that authenticates every control message after (control/message_auth.h). The file's
 // bytes go through PBKDF2 first, so one captured exchange does not make guessing a weak key
 // cheap.
 #pragma once

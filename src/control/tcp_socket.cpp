@@ -1,4 +1,4 @@
-#include "net/tcp_socket.h"
+#include "control/tcp_socket.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <cstring>
 #include <utility>
 
-#include "net/socket_error.h"
+#include "control/socket_error.h"
 
 namespace rdmabench {
 

@@ -5,9 +5,9 @@
 #include <span>
 #include <vector>
 
-#include "figures/client_measurement.h"
-#include "figures/live_counts.h"
-#include "figures/side_figures.h"
+#include "datapath/client_measurement.h"
+#include "datapath/live_counts.h"
+#include "datapath/side_figures.h"
 #include "spec/run_length.h"
 
 namespace rdmabench {

@@ -4,7 +4,7 @@
 //   client auth:   {"response": P(client, Nc, Ns)}   (the client checked the server's first)
 //   server auth:   {"ok": true, "hello": the server's details}, the first sealed message
 // P is the shared key's HMAC; after both proofs every message is sealed with the session key
-// HMAC(key, session, Nc, Ns) (net/message_auth.h). Each side's fresh nonce makes a recorded
+// HMAC(key, session, Nc, Ns) (control/message_auth.h). Each side's fresh nonce makes a recorded
 // exchange worthless for another session, in either role.
 #pragma once
 
@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "net/message_auth.h"
-#include "net/shared_key.h"
+#include "control/message_auth.h"
+#include "control/shared_key.h"
 
 namespace rdmabench {
 

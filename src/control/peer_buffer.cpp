@@ -1,4 +1,4 @@
-#include "connect/peer_buffer.h"
+#include "control/peer_buffer.h"
 
 namespace rdmabench {
 

@@ -1,6 +1,6 @@
-#include "connect/cm_listen.h"
+#include "control/cm_listen.h"
 
-#include "net/message_fields.h"
+#include "control/message_fields.h"
 
 namespace rdmabench {
 

@@ -1,4 +1,4 @@
-#include "net/shared_key.h"
+#include "control/shared_key.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>

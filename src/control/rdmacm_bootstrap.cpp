@@ -1,10 +1,10 @@
-#include "connect/rdmacm_bootstrap.h"
+#include "control/rdmacm_bootstrap.h"
 
-#include "connect/cm_listen.h"
-#include "connect/peer_buffer.h"
+#include "control/cm_listen.h"
+#include "control/message_fields.h"
+#include "control/peer_buffer.h"
+#include "control/shared_key.h"
 #include "core/printable_text.h"
-#include "net/message_fields.h"
-#include "net/shared_key.h"
 
 namespace rdmabench {
 

@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
+#include "control/message_auth.h"
+#include "control/tcp_socket.h"
 #include "core/error.h"
-#include "net/message_auth.h"
-#include "net/tcp_socket.h"
 
 namespace rdmabench {
 
@@ -51,7 +51,7 @@ class ControlChannel {
                          const std::string& expected_type = {});
   void send_error(int exit_code, const std::string& message) noexcept;
   // From now on every message sent is sealed with `auth`, and every one received must open
-  // with it (after a keyed handshake: net/message_auth.h).
+  // with it (after a keyed handshake: control/message_auth.h).
   void seal_with(MessageAuth auth) { auth_.emplace(std::move(auth)); }
 
   const TcpSocket& socket() const noexcept { return socket_; }

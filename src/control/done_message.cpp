@@ -1,9 +1,9 @@
-#include "figures/side_figures.h"
+#include "control/done_message.h"
 
 #include <algorithm>
 
+#include "control/message_fields.h"
 #include "core/counter_name.h"
-#include "net/message_fields.h"
 
 namespace rdmabench {
 

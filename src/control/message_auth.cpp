@@ -1,7 +1,7 @@
-#include "net/message_auth.h"
+#include "control/message_auth.h"
 
+#include "control/shared_key.h"
 #include "core/error.h"
-#include "net/shared_key.h"
 
 namespace rdmabench {
 

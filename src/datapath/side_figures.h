@@ -1,16 +1,15 @@
 // What one side spent and moved in one run: the figures that explain a completion strategy
 // (per thread and in total) and, in bw, what it sent per stream. The server sends its own in
-// the "done" message.
+// the "done" message (control/done_message.h).
 #pragma once
 
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "figures/poll_counts.h"
-#include "figures/resource_usage.h"
+#include "cq/poll_counts.h"
+#include "datapath/resource_usage.h"
 
 namespace rdmabench {
 
@@ -54,19 +53,11 @@ struct SideReport {
   std::vector<std::string> device_events;
 };
 
-// The most device events a "done" message may carry, and the longest text of one.
+// The most device events a side report carries, and the longest text of one.
 inline constexpr size_t kMaxDeviceEvents = 16;
 inline constexpr size_t kMaxDeviceEventText = 80;
 
-// The most device counters a "done" message may carry.
+// The most device counters a side report carries.
 inline constexpr size_t kMaxDeviceCounters = 512;
-
-// The fields of a "done" message, and back: Error naming a missing or malformed field, or
-// arrays that do not match the spec's threads and QPs. "device_counters" is there when the
-// report has some; a counter name that is not plain (core/counter_name.h), a value that is not
-// an unsigned integer, or more than kMaxDeviceCounters of them, is refused; so are
-// "device_events" that are not at most kMaxDeviceEvents printable strings.
-void add_to_message(nlohmann::json& message, const SideReport& report);
-SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uint32_t qps);
 
 }  // namespace rdmabench

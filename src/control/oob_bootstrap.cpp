@@ -1,12 +1,12 @@
-#include "connect/oob_bootstrap.h"
+#include "control/oob_bootstrap.h"
 
 #include <algorithm>
 #include <random>
 
-#include "connect/oob_peer.h"
-#include "connect/peer_buffer.h"
+#include "control/message_fields.h"
+#include "control/oob_peer.h"
+#include "control/peer_buffer.h"
 #include "core/gid.h"
-#include "net/message_fields.h"
 
 namespace rdmabench {
 

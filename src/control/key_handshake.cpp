@@ -1,4 +1,4 @@
-#include "net/key_handshake.h"
+#include "control/key_handshake.h"
 
 namespace rdmabench {
 

@@ -1,10 +1,10 @@
-#include "net/control_channel.h"
+#include "control/control_channel.h"
 
+#include "control/address_allow_list.h"
 #include "core/bounded_json.h"
 #include "core/error.h"
 #include "core/printable_text.h"
 #include "core/system_error.h"
-#include "net/address_allow_list.h"
 
 namespace rdmabench {
 
