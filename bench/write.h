@@ -32,12 +32,12 @@ inline void reap_sends(QpStream& ep, const CompletionBatch& wc, int got) {
 template <typename Poller>
 void post_write(QpStream& ep, Poller& poller, SendRequest& req, uint64_t seq) {
   CompletionBatch wc;
-  while (ep.send_credits.full()) reap_sends(ep, wc, poller.wait(wc));
+  while (ep.send_credits.full()) reap_sends(ep, wc, wait_for_completions(poller, wc));
   // A strategy that may sleep waits for this write's own completion (arrival makes none).
   constexpr bool blocks = Poller::kInfo.blocks;
   req.post(ep, seq + 1, blocks || signal_this(ep.spec(), seq));
   ep.send_credits.posted(seq + 1);
-  if constexpr (blocks) reap_sends(ep, wc, poller.wait(wc));
+  if constexpr (blocks) reap_sends(ep, wc, wait_for_completions(poller, wc));
 }
 
 // Spins until the target's last byte holds `marker` (or the end marker: returns false);

@@ -35,6 +35,7 @@ class AdaptivePoller {
       n = arm_and_block(target_, out);
       if (n == 0) n = target_.poll(out);
     }
+    if (n < 0) return n;  // the peer ended: no wait to learn from
     learn(now_ns() - start);
     return n;
   }

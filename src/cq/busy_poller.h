@@ -16,7 +16,7 @@ class BusyPoller {
     for (uint32_t spins = 0;; ++spins) {
       const int n = target_.poll(out);
       if (n > 0) return n;
-      deadline.check(spins);
+      if (const int end = deadline.check(spins); end != 0) return end;
     }
   }
   int try_poll(std::span<ibv_wc> out) { return target_.poll(out); }

@@ -19,8 +19,9 @@ concept CompletionPoller = requires(P poller, std::span<ibv_wc> out, PollTarget&
   { P::kInfo } -> std::convertible_to<StrategyInfo>;
   // Built per run (outside the timed windows) on one side's CQ.
   requires std::constructible_from<P, PollTarget&>;
-  // At least one completion, waited for the strategy's way; throws once the target's
-  // timeout passes with none, or when the run is aborted.
+  // At least one completion, waited for the strategy's way, or kPeerEnded when the peer's end
+  // of sending ended the wait (PollTarget::peer_ended); throws once the target's timeout
+  // passes with none, or when the run is aborted.
   { poller.wait(out) } -> std::same_as<int>;
   // One poll, without waiting (may return 0).
   { poller.try_poll(out) } -> std::same_as<int>;

@@ -35,7 +35,8 @@ class EpollPoller {
       target_.cq.arm();
       n = target_.poll(out);
       if (n > 0) return n;
-      while (!target_.channel.try_take_event()) wait_ready();
+      while (!target_.channel.try_take_event())
+        if (const int end = wait_ready(); end != 0) return end;
       ++target_.counts.wakeups;
       target_.cq.event_received();
     }
@@ -50,15 +51,17 @@ class EpollPoller {
     check_system(epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev), "epoll_ctl(EPOLL_CTL_ADD)", {},
                  ExitCode::kNoDevice);
   }
-  // Until the channel's fd is readable; throws on timeout or abort. A signal (EINTR) waits on.
-  void wait_ready() {
+  // Until the channel's fd is readable (0), or kPeerEnded; throws on timeout or abort. A signal
+  // (EINTR) waits on.
+  int wait_ready() {
     epoll_event ev[2];
     int ready;
     do {
       ready = epoll_wait(epoll_fd_, ev, 2, static_cast<int>(target_.timeout.count()));
     } while (ready < 0 && errno == EINTR);
     if (ready < 0) throw SystemError("epoll_wait", errno, {}, ExitCode::kRuntime);
-    if (ready == 0 || target_.abort_requested()) throw_wait_ended(target_);
+    if (ready == 0 || target_.abort_requested()) return wait_ended(target_);
+    return 0;
   }
 
   PollTarget& target_;

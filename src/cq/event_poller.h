@@ -17,7 +17,7 @@ class EventPoller {
       int n = target_.poll(out);
       if (n > 0) return n;
       n = arm_and_block(target_, out);
-      if (n > 0) return n;
+      if (n != 0) return n;
     }
   }
   int try_poll(std::span<ibv_wc> out) { return target_.poll(out); }

@@ -23,10 +23,10 @@ class HybridPoller {
   int wait(std::span<ibv_wc> out) {
     int n = target_.poll(out);
     if (n > 0) return n;
-    if (budget_ns_ > 0 && (n = spin_within(target_, out, now_ns(), budget_ns_)) > 0) return n;
+    if (budget_ns_ > 0 && (n = spin_within(target_, out, now_ns(), budget_ns_)) != 0) return n;
     for (;;) {
       n = arm_and_block(target_, out);
-      if (n > 0) return n;
+      if (n != 0) return n;
       n = target_.poll(out);
       if (n > 0) return n;
     }

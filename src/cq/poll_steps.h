@@ -7,17 +7,19 @@
 namespace rdmabench {
 
 // For spinning loops: looks at the abort flag and the clock once every 1024 turns only.
+// check() is 0 to spin on, or kPeerEnded.
 class SpinDeadline {
  public:
   explicit SpinDeadline(const PollTarget& target) : target_(target) {}
-  void check(uint32_t spins) {
-    if ((spins & 0x3ff) != 0x3ff) return;
-    if (target_.abort_requested()) throw_wait_ended(target_);
+  int check(uint32_t spins) {
+    if ((spins & 0x3ff) != 0x3ff) return 0;
+    if (target_.abort_requested()) return wait_ended(target_);
     const uint64_t t = now_ns();
     if (deadline_ == 0)
       deadline_ = t + static_cast<uint64_t>(target_.timeout.count()) * 1'000'000;
     else if (t > deadline_)
       throw_completion_timeout(target_);
+    return 0;
   }
 
  private:
@@ -26,7 +28,8 @@ class SpinDeadline {
 };
 
 // Polls until a completion or until `budget_ns` from `start_ns` is spent (the clock is read
-// every 8 polls, the abort flag with it); returns 0 when the budget ran out.
+// every 8 polls, the abort flag with it); returns 0 when the budget ran out, kPeerEnded when
+// the peer ended its sends.
 inline int spin_within(PollTarget& target, std::span<ibv_wc> out, uint64_t start_ns,
                        uint64_t budget_ns) {
   for (uint32_t spins = 1;; ++spins) {
@@ -34,18 +37,18 @@ inline int spin_within(PollTarget& target, std::span<ibv_wc> out, uint64_t start
     if (n > 0) return n;
     if ((spins & 7) != 0) continue;
     if (now_ns() - start_ns >= budget_ns) return 0;
-    if (target.abort_requested()) throw_wait_ended(target);
+    if (target.abort_requested()) return wait_ended(target);
   }
 }
 
 // Arms the CQ, polls once more (so a completion that raced the arming is not lost), then
-// blocks on the completion channel. Returns the completions of that poll, or 0 after a wakeup
-// (the caller polls again).
+// blocks on the completion channel. Returns the completions of that poll, 0 after a wakeup
+// (the caller polls again), or kPeerEnded.
 inline int arm_and_block(PollTarget& target, std::span<ibv_wc> out) {
   target.cq.arm();
   const int n = target.poll(out);
   if (n > 0) return n;
-  if (!target.channel.wait(target.timeout, target.abort_fd)) throw_wait_ended(target);
+  if (!target.channel.wait(target.timeout, target.abort_fd)) return wait_ended(target);
   ++target.counts.wakeups;
   target.cq.event_received();
   return 0;

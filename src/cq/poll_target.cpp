@@ -19,9 +19,9 @@ void throw_run_aborted(const std::string& benchmark) {
               benchmark + " ended early: the client went away or the server is stopping");
 }
 
-void throw_wait_ended(const PollTarget& target) {
+int wait_ended(const PollTarget& target) {
   if (target.peer_ended != nullptr && target.peer_ended->load(std::memory_order_relaxed))
-    throw PeerEndedSending{};
+    return kPeerEnded;
   if (target.abort_requested()) throw_run_aborted(*target.benchmark);
   throw_completion_timeout(target);
 }

@@ -29,7 +29,7 @@ struct PollTarget {
   int abort_fd = -1;                         // readable once raised
   const std::string* benchmark = nullptr;    // for messages
   // Raised with `abort` when what ended the wait is the peer's end of sending over a transport
-  // that may lose messages (a wait then ends with PeerEndedSending, not an error).
+  // that may lose messages (a wait then returns kPeerEnded, not an error).
   const std::atomic<bool>* peer_ended = nullptr;
   bool unreliable = false;  // the transport may lose a message, which a timeout then names
 
@@ -44,15 +44,16 @@ struct PollTarget {
   }
 };
 
-// Thrown by a wait that the peer's end of sending ended (PollTarget::peer_ended): over a
+// What a wait returns when the peer's end of sending ended it (PollTarget::peer_ended): over a
 // transport that may lose messages, the receiver's cue to take what is left and stop counting.
-struct PeerEndedSending {};
+inline constexpr int kPeerEnded = -1;
 
 // Error(kRuntime): no completion within the target's timeout.
 [[noreturn]] void throw_completion_timeout(const PollTarget& target);
 // Error(kConnection): the run was ended early (the client went away or the server stops).
 [[noreturn]] void throw_run_aborted(const std::string& benchmark);
-// The right one of the three after a wait gave up (PeerEndedSending when the peer ended).
-[[noreturn]] void throw_wait_ended(const PollTarget& target);
+// After a wait gave up: kPeerEnded when the peer ended its sends, else throws the right one of
+// the two above.
+[[nodiscard]] int wait_ended(const PollTarget& target);
 
 }  // namespace rdmabench

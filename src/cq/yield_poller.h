@@ -23,7 +23,7 @@ class YieldPoller {
       const int n = target_.poll(out);
       if (n > 0) return n;
       sched_yield();
-      deadline.check(spins);
+      if (const int end = deadline.check(spins); end != 0) return end;
     }
   }
   int try_poll(std::span<ibv_wc> out) { return target_.poll(out); }

@@ -341,16 +341,15 @@ void BwLane<Stream, Pollers, Checks>::drain_after_peer_end() {
 }
 
 // One batch (harvest); or, when the wait was ended by the peer's end of sends (a lossy
-// transport's receiver, which sends nothing: the CQ's wait says so by PeerEndedSending), what is
-// left drained, and the end.
+// transport's receiver, which sends nothing: the CQ's wait returns kPeerEnded), what is left
+// drained, and the end.
 template <typename Stream, typename Pollers, typename Checks>
 auto BwLane<Stream, Pollers, Checks>::harvest_or_drain() -> Batch {
-  try {
-    return {harvest(), false};
-  } catch (const PeerEndedSending&) {
-    drain_after_peer_end();
-    return {0, true};
-  }
+  const int got = harvest();
+  if (got >= 0) [[likely]]
+    return {got, false};
+  drain_after_peer_end();
+  return {0, true};
 }
 
 // Paced, while messages are still to be posted: polls every CQ without blocking until a batch
