@@ -83,14 +83,7 @@ void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
 }
 
 std::function<std::string(const TestSpec&)> refusal_by(const DeviceLimits& limits) {
-  return [limits](const TestSpec& spec) -> std::string {
-    try {
-      validate_spec(spec, limits);
-      return "";
-    } catch (const Error& e) {
-      return e.what();
-    }
-  };
+  return [limits](const TestSpec& spec) { return spec_refusal(spec, limits); };
 }
 
 std::vector<std::string> drop_refused_patterns(

@@ -82,7 +82,7 @@ struct SuiteOptions {
 // accepts), mode, CQ choice, size, rate (lat only), QP count.
 std::vector<TestSpec> expand_specs(const SuiteOptions& options);
 
-// Why a device with `limits` refuses a spec (validate_spec's error), or "" when it takes it.
+// Why a device with `limits` refuses a spec (spec_refusal), or "" when it takes it.
 std::function<std::string(const TestSpec&)> refusal_by(const DeviceLimits& limits);
 
 // With --pattern all, drops the patterns `refusal` refuses (it returns why, or "" to keep one)

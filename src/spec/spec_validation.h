@@ -1,6 +1,7 @@
 // One validation of a test spec, used by the client on its options and by the server on what a
-// client sends: ranges against the device's limits and the relations between values. Errors
-// are Error(kUsage) naming the field, the value and the limit.
+// client sends: ranges against the device's limits and the relations between values. Each
+// refusal names the field, the value and the limit: returned (spec_refusal), or thrown as
+// Error(kUsage) (validate_spec).
 #pragma once
 
 #include <algorithm>
@@ -71,10 +72,15 @@ inline constexpr uint32_t kMaxSl = 15;
 inline constexpr uint32_t kMaxQps = 256;
 inline constexpr uint32_t kMaxThreads = 64;
 
+// Why a spec is refused, its first reason in the order of the checks; "" when it is accepted.
 // Relations that hold on any device: sizes and depths of at least 1, signal_every within the
-// send queue, a path MTU RDMA knows (or 0 for the active one).
-void validate_spec(const TestSpec& spec);
+// send queue, a path MTU RDMA knows (or 0 for the active one), ...
+std::string spec_refusal(const TestSpec& spec);
 // The same, and the device's limits.
+std::string spec_refusal(const TestSpec& spec, const DeviceLimits& limits);
+
+// spec_refusal's reason, as Error(kUsage).
+void validate_spec(const TestSpec& spec);
 void validate_spec(const TestSpec& spec, const DeviceLimits& limits);
 
 }  // namespace rdmabench

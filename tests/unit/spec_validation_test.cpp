@@ -245,3 +245,28 @@ TEST(SpecValidation, AtomicsOnADeviceWithoutThemAreRefusedBeforeConnecting) {
   device.atomics = true;
   EXPECT_EQ(usage_error([&] { validate_spec(s, device); }), "");
 }
+
+// A search asks whether a point is accepted without catching anything: spec_refusal says why,
+// the same words validate_spec throws, and the first reason in the checks' order.
+TEST(SpecValidation, TheRefusalIsReturnedAsValidateSpecWouldThrowIt) {
+  EXPECT_EQ(spec_refusal(a_spec()), "");
+  EXPECT_EQ(spec_refusal(a_spec(), rxe_like()), "");
+  TestSpec two_faults = a_spec();
+  two_faults.tx_depth = 0;  // checked before --poll-batch
+  two_faults.poll_batch = 0;
+  EXPECT_EQ(spec_refusal(two_faults), "--tx-depth is 0; it must be at least 1");
+  EXPECT_EQ(usage_error([&] { validate_spec(two_faults); }), spec_refusal(two_faults));
+  TestSpec too_large = a_spec();
+  too_large.size = 1ull << 32;
+  EXPECT_NE(spec_refusal(too_large, rxe_like()).find("max_msg_sz 2147483648"), std::string::npos);
+  EXPECT_EQ(usage_error([&] { validate_spec(too_large, rxe_like()); }),
+            spec_refusal(too_large, rxe_like()));
+}
+
+// A spec refused on any device is not checked against one: its QPs per CQ divide by the thread
+// count, which may be the zero that refused it.
+TEST(SpecValidation, ASpecRefusedOnAnyDeviceIsNotCheckedAgainstOne) {
+  TestSpec no_threads = a_spec();
+  no_threads.threads = 0;
+  EXPECT_EQ(spec_refusal(no_threads, rxe_like()).rfind("--threads is 0", 0), 0u);
+}
