@@ -1,7 +1,6 @@
 #include "cli/number_options.h"
 
 #include <algorithm>
-#include <sstream>
 
 #include "core/comma_list.h"
 #include "core/error.h"
@@ -28,12 +27,6 @@ std::vector<uint64_t> parse_number_list(const std::string& text, const std::stri
 }
 
 // 2.5 -> "2.5", 10 -> "10".
-std::string format_gbps(double gbps) {
-  std::ostringstream text;
-  text << gbps;
-  return text.str();
-}
-
 // --rate: round trips (lat) or messages a QP (bw) per second, each 0..kMaxRate, or Gb/s a QP
 // (bw: "2.5gbps" or "2.5Gb/s", above 0 and at most 10000).
 std::vector<OfferedRate> parse_rates(const std::string& text) {

@@ -14,8 +14,6 @@ namespace rdmabench {
 // A comma-separated list of whole numbers in [lo, hi], without repeats: --rate, --qps.
 std::vector<uint64_t> parse_number_list(const std::string& text, const std::string& option,
                                         uint64_t lo, uint64_t hi, const std::string& what);
-// 2.5 -> "2.5", 10 -> "10".
-std::string format_gbps(double gbps);
 // --rate: round trips (lat) or messages a QP (bw) per second, each 0..kMaxRate, or Gb/s a QP
 // (bw: "2.5gbps" or "2.5Gb/s", above 0 and at most 10000).
 std::vector<OfferedRate> parse_rates(const std::string& text);

@@ -1,11 +1,15 @@
 #include "cli/run_options.h"
 
+#include <charconv>
+#include <optional>
 #include <string>
 
 #include "bench/pattern_catalogue.h"
 #include "cli/option_checks.h"
 #include "cli/run_profile.h"
 #include "cli/server_connection.h"
+#include "core/error.h"
+#include "core/printable_text.h"
 #include "cq/strategy.h"
 #include "spec/test_spec.h"
 #include "spec/transport.h"
@@ -142,25 +146,78 @@ void add_connection(cxxopts::Options& options) {
       "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>());
 }
 
+// A searched value's number: the range's own values, or one that is not a dimension's (an
+// internal error, named printably).
+[[noreturn]] void not_searched(const std::string& value) {
+  throw Error(ExitCode::kInternal, "searched value '" + printable(value) + "'");
+}
+
+uint32_t whole(const std::string& value) {
+  uint32_t n = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (error != std::errc() || end != value.data() + value.size()) not_searched(value);
+  return n;
+}
+
+void set_sizes(SuiteOptions& r, const std::string& v) {
+  const std::optional<uint64_t> size = parse_size(v);  // "64K"
+  if (!size) not_searched(v);
+  r.sizes = {*size};
+}
+void set_qps(SuiteOptions& r, const std::string& v) {
+  r.qps = {whole(v)};
+}
+void set_threads(SuiteOptions& r, const std::string& v) {
+  r.threads = whole(v);
+}
+void set_post_list(SuiteOptions& r, const std::string& v) {
+  r.post_lists = {whole(v)};
+}
+void set_tx_depth(SuiteOptions& r, const std::string& v) {
+  r.base.tx_depth = whole(v);
+}
+void set_mtu(SuiteOptions& r, const std::string& v) {
+  r.base.mtu = whole(v);
+}
+void set_qp_timeout(SuiteOptions& r, const std::string& v) {
+  r.base.qp_timeout = whole(v);
+}
+void set_bidir(SuiteOptions& r, const std::string&) {
+  r.base.bidir = true;
+}
+void set_srq(SuiteOptions& r, const std::string&) {
+  r.base.srq = true;
+}
+void set_inline(SuiteOptions& r, const std::string& v) {
+  r.base.inline_size = whole(v);
+}
+void set_outs(SuiteOptions& r, const std::string& v) {
+  r.base.outs = whole(v);
+}
+void set_rate(SuiteOptions& r, const std::string& v) {
+  r.rates = {OfferedRate{whole(v)}};
+}
+
 }  // namespace
 
-// One option a line: option, low, high, what a run takes without it, where the search starts.
+// One option a line: option, low, high, what a run takes without it, where the search starts,
+// and its setter.
 // clang-format off
 const std::vector<SearchedRange>& searched_ranges() {
   static const std::vector<SearchedRange> ranges = {
-      {"sizes", 2, 1 << 20, "", "64K", false, false, true},
-      {"qps", 1, 16, "1", "1"},
-      {"threads", 1, 4, "1", "1"},
-      {"post-list", 1, 32, "1", "1"},
-      {"tx-depth", 16, 1024, "128", "128"},
-      {"mtu", 1024, 4096, "", "4096"},
-      {"qp-timeout", 1, 20, "14", "14", false, true},
-      {"bidir", 0, 0, "off", "off", true},
-      {"srq", 0, 0, "off", "off", true},
-      {"inline", 0, 0, "auto", "auto", false, false, false, {"0", "64", "256", "auto"}},
-      {"outs", 0, 0, "most", "most", false, false, false, {"1", "4", "most"}},
+      {"sizes", 2, 1 << 20, "", "64K", false, false, true, {}, set_sizes},
+      {"qps", 1, 16, "1", "1", false, false, false, {}, set_qps},
+      {"threads", 1, 4, "1", "1", false, false, false, {}, set_threads},
+      {"post-list", 1, 32, "1", "1", false, false, false, {}, set_post_list},
+      {"tx-depth", 16, 1024, "128", "128", false, false, false, {}, set_tx_depth},
+      {"mtu", 1024, 4096, "", "4096", false, false, false, {}, set_mtu},
+      {"qp-timeout", 1, 20, "14", "14", false, true, false, {}, set_qp_timeout},
+      {"bidir", 0, 0, "off", "off", true, false, false, {}, set_bidir},
+      {"srq", 0, 0, "off", "off", true, false, false, {}, set_srq},
+      {"inline", 0, 0, "auto", "auto", false, false, false, {"0", "64", "256", "auto"}, set_inline},
+      {"outs", 0, 0, "most", "most", false, false, false, {"1", "4", "most"}, set_outs},
       {"rate", 0, 0, "unpaced", "unpaced", false, false, false,
-       {"1000", "10000", "100000", "unpaced"}},
+       {"1000", "10000", "100000", "unpaced"}, set_rate},
   };
   return ranges;
 }

@@ -7,7 +7,14 @@
 
 #include <cxxopts.hpp>
 
+#include "runner/benchmark_suite.h"
+
 namespace rdmabench {
+
+// How a search point's value of a run option is set on the request `run` would build from it
+// (typed, with no command line in between). Called only for a value that is not the option's
+// fallback (a flag's "on"); the value is one the option's range declares.
+using PointSetter = void (*)(SuiteOptions& request, const std::string& value);
 
 cxxopts::Options run_options();
 
@@ -25,9 +32,10 @@ struct SearchedRange {
   // Values in the order a rule compares them, unordered for the search (a pair cover's
   // option): the fallback among them is a word for "not given" ("auto"), never passed on.
   std::vector<std::string> listed = {};
+  PointSetter set = nullptr;
 };
-// Every run option with a declared range, beside their declarations: an option added here is
-// searched (rdmabench search) with no edit to the search.
+// Every run option with a declared range and its setter, beside their declarations: an option
+// added here is searched (rdmabench search) with no edit to the search.
 const std::vector<SearchedRange>& searched_ranges();
 
 // The groups --help shows (not the testing-only one).

@@ -13,7 +13,7 @@ namespace {
 nlohmann::json rates_json(const std::vector<OfferedRate>& rates) {
   nlohmann::json out = nlohmann::json::array();
   for (const OfferedRate& r : rates)
-    out.push_back(r.gbps > 0 ? nlohmann::json(format_gbps(r.gbps) + "gbps")
+    out.push_back(r.gbps > 0 ? nlohmann::json(r.gbps_text() + "gbps")
                              : nlohmann::json(r.per_second));
   return out;
 }

@@ -20,6 +20,7 @@
 #include "core/printable_text.h"
 #include "host/machine_type.h"
 #include "runner/machine_limits.h"
+#include "runner/suite_refusal.h"
 #include "spec/spec_validation.h"
 
 namespace rdmabench {
@@ -32,8 +33,6 @@ void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
   const auto chains = parse_number_list(args["post-list"].as<std::string>(), "post-list", 1,
                                         kMaxPostList, "a chain length (examples: 8, 1,2,4,8)");
   so.post_lists.assign(chains.begin(), chains.end());
-  if (args.count("post-list") && !so.runs(Mode::kBandwidth))
-    throw Error(ExitCode::kUsage, "--post-list chains bw sends: give --mode bw or all");
   so.threads = args["threads"].as<uint32_t>();
   if (so.threads == 0 || so.threads > kMaxThreads)
     throw Error(ExitCode::kUsage, "--threads must be between 1 and " + std::to_string(kMaxThreads));
@@ -51,26 +50,10 @@ void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
   }
 }
 
-// Every benchmark the options ask for (expand_specs) against the relations that hold on any
-// device (lat needs a thread per QP, --bidir is bw only, ...), before anything connects; the
-// device's limits are checked once it is open.
+// Every benchmark the options ask for against the relations that hold on any device
+// (suite_refusal), before anything connects; the device's limits are checked once it is open.
 void validate_combinations(const SuiteOptions& so) {
-  const bool in_gbps = std::any_of(so.rates.begin(), so.rates.end(),
-                                   [](const OfferedRate& r) { return r.gbps > 0; });
-  if (in_gbps && so.runs(Mode::kLatency))
-    throw Error(ExitCode::kUsage,
-                "--rate in Gb/s paces bw streams only, and lat runs round trips: give --mode bw, "
-                "or a rate in round trips per second");
-  for (const OfferedRate& r : so.rates)
-    for (const uint64_t size : so.sizes)
-      if (r.gbps > 0 && r.per_second_at(size) > kMaxRate)
-        throw Error(ExitCode::kUsage,
-                    "--rate " + format_gbps(r.gbps) + "gbps at " + std::to_string(size) + " B is " +
-                        std::to_string(r.per_second_at(size)) + " messages a second, more than " +
-                        std::to_string(kMaxRate) + ": give larger --sizes or a lower rate");
-  for (const TestSpec& s : expand_specs(so)) validate_spec(s);
-  if (so.base.bidir && !so.runs(Mode::kBandwidth))
-    throw Error(ExitCode::kUsage, "--bidir needs bw mode (--mode bw or all)");
+  if (std::string why = suite_refusal(so); !why.empty()) throw Error(ExitCode::kUsage, why);
 }
 
 // --pattern against --sizes: each pattern runs the sizes its rule accepts. A named pattern

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <optional>
 
 #include "bench/pattern_catalogue.h"
 #include "cli/run_options.h"
+#include "core/error.h"
+#include "core/printable_text.h"
 #include "cq/strategy.h"
 #include "spec/transport.h"
 
@@ -54,7 +58,40 @@ Dimension registered(const std::string& option, std::vector<std::string> values,
   return {option, std::move(values), fallback, start, false};
 }
 
+// The value of a registered dimension: one of the names it lists.
+template <typename T>
+T named(const std::optional<T>& parsed, const std::string& value) {
+  if (!parsed) throw Error(ExitCode::kInternal, "searched value '" + printable(value) + "'");
+  return *parsed;
+}
+
+void set_pattern(SuiteOptions& r, const std::string& v) {
+  r.patterns = {{named(parse_pattern(v), v), {}}};  // at the point's size (request_at)
+}
+void set_mode(SuiteOptions& r, const std::string& v) {
+  r.modes = {named(parse_mode(v), v)};
+}
+void set_transport(SuiteOptions& r, const std::string& v) {
+  r.base.transport = named(parse_transport(v), v);
+}
+void set_cq(SuiteOptions& r, const std::string& v) {
+  r.cq_choices = parse_cq_choices(v);
+}
+
 }  // namespace
+
+PointSetter point_setter(const std::string& option) {
+  static const std::map<std::string, PointSetter> setters = [] {
+    std::map<std::string, PointSetter> out = {
+        {"pattern", set_pattern}, {"mode", set_mode}, {"transport", set_transport}, {"cq", set_cq}};
+    for (const SearchedRange& r : searched_ranges()) out[r.option] = r.set;
+    return out;
+  }();
+  const auto it = setters.find(option);
+  if (it == setters.end() || it->second == nullptr)
+    throw Error(ExitCode::kInternal, "no setter for the searched option --" + printable(option));
+  return it->second;
+}
 
 SearchSpace search_dimensions() {
   std::vector<std::string> patterns, transports, strategies;

@@ -3,10 +3,17 @@
 // declared range (run_options.h, searched_ranges).
 #pragma once
 
+#include <string>
+
+#include "cli/run_options.h"
 #include "search/search_space.h"
 
 namespace rdmabench {
 
 SearchSpace search_dimensions();
+
+// How each dimension's value is set on a point's request (point_request.h); throws
+// Error(kInternal) for an option that is not a dimension.
+PointSetter point_setter(const std::string& option);
 
 }  // namespace rdmabench

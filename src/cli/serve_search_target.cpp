@@ -2,9 +2,9 @@
 
 #include <iostream>
 #include <optional>
-#include <sstream>
+#include <variant>
 
-#include "cli/run_request.h"
+#include "cli/point_request.h"
 #include "core/device_report.h"
 #include "core/error.h"
 #include "cq/registry.h"
@@ -45,26 +45,10 @@ ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOption
                                   options_.server.device, options_.server.timeout,
                                   oob_only_reason(options_.server))),
       context_(DeviceList().open(bootstrap_.device)),
-      local_(local_port(context_, options_.server.ib_port)) {}
+      local_(local_port(context_, options_.server.ib_port)),
+      base_(base_request()) {}
 
 ServeSearchTarget::~ServeSearchTarget() = default;
-
-std::vector<std::string> ServeSearchTarget::run_arguments(const Point& point) const {
-  std::vector<std::string> args = options_.server.run_arguments();
-  args.insert(args.end(), {"--cm", to_string(bootstrap_.method)});
-  std::istringstream length(run_length_options(point, options_.length));
-  for (std::string word; length >> word;) args.push_back(word);
-  args.insert(args.end(), {"--warmup", std::to_string(options_.warmup)});
-  for (const Dimension& d : space_.dimensions()) {
-    const std::string& v = point.at(d.option);
-    if (d.flag) {
-      if (v == "on") args.push_back("--" + d.option);
-    } else if (v != d.fallback) {
-      args.insert(args.end(), {"--" + d.option, v});
-    }
-  }
-  return args;
-}
 
 std::string ServeSearchTarget::command_head() const {
   std::string head = "rdmabench run";
@@ -73,33 +57,37 @@ std::string ServeSearchTarget::command_head() const {
   return options_.server.key_file.empty() ? head : head + " --key " + options_.server.key_file;
 }
 
-TestSpec ServeSearchTarget::spec_of(const Point& point) const {
-  std::vector<std::string> args = run_arguments(point);
-  args.insert(args.begin(), "run");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::optional<RunPlan> plan = parse_run_request(static_cast<int>(args.size()), argv.data());
-  plan->suite.base.bootstrap = bootstrap_.method;
-  const std::vector<TestSpec> specs = expand_specs(plan->suite);
-  if (specs.size() != 1)
-    throw Error(ExitCode::kUsage, "the point is " + std::to_string(specs.size()) + " benchmarks");
-  validate_spec(specs.front(), local_.limits);
+// What every point's request starts from: the connection as run takes it, and the bootstrap
+// the search chose.
+SuiteOptions ServeSearchTarget::base_request() const {
+  const ServerConnection& c = options_.server;
+  SuiteOptions base;
+  base.host = c.host;
+  base.port = c.port;
+  base.timeout = c.timeout;
+  base.device = c.device;
+  base.ib_port = local_.ib_port;
+  base.key = c.key;
+  base.wait.wait = c.wait;
+  base.warmup = options_.warmup;
+  base.base.gid_index = c.gid_index;
+  base.base.bootstrap = bootstrap_.method;
+  return base;
+}
+
+std::variant<TestSpec, std::string> ServeSearchTarget::spec_of(const Point& point) const {
+  std::variant<TestSpec, std::string> one = one_benchmark(request_at(space_, point, base_));
+  const TestSpec* spec = std::get_if<TestSpec>(&one);
+  if (spec == nullptr) return one;
+  if (std::string why = spec_refusal(*spec, local_.limits); !why.empty()) return why;
   // This side's strategy on its own device, as run checks it before connecting (the server
   // checks its own after "setup").
-  if (const std::string why = strategy_refusal(context_, specs.front().cq.client); !why.empty())
-    throw Error(ExitCode::kUsage, why);
-  return specs.front();
+  if (std::string why = strategy_refusal(context_, spec->cq.client); !why.empty()) return why;
+  return one;
 }
 
 bool ServeSearchTarget::accepts(const Point& point) const {
-  try {
-    spec_of(point);
-    return true;
-  } catch (const Error& e) {
-    if (e.exit_code() != ExitCode::kUsage) throw;
-    return false;
-  }
+  return std::holds_alternative<TestSpec>(spec_of(point));
 }
 
 Observation ServeSearchTarget::measured(const TestSpec& spec, const RunLength& length,
@@ -124,16 +112,21 @@ Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions)
                                  options_.server.timeout, local_.ib_port),
         {options_.server.wait}, std::cerr, options_.server.key ? &*options_.server.key : nullptr);
   Observation o;
-  std::optional<TestSpec> spec;
+  const std::variant<TestSpec, std::string> spec = spec_of(point);
+  if (const std::string* why = std::get_if<std::string>(&spec)) {
+    // run refuses the options: the session has not been used
+    o = Observation{{}, *why, static_cast<int>(ExitCode::kUsage)};
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return o;
+  }
   try {
-    spec = spec_of(point);  // run refuses the options: the session has not been used
-    o = measured(*spec, run_length_at(point, options_.length), repetitions);
+    o = measured(std::get<TestSpec>(spec), run_length_at(point, options_.length), repetitions);
   } catch (const Error& e) {
     o = Observation{{}, e.what(), static_cast<int>(e.exit_code())};
     // Any failure once the server was told to set up (a device refusing the spec is a usage
     // error too, raised after "setup" while the server awaits a connection) leaves the two
     // sides out of step: connect anew for the next point.
-    if (spec) session_.reset();
+    session_.reset();
   } catch (const std::exception& e) {
     o = Observation{{}, e.what(), static_cast<int>(ExitCode::kInternal)};
     session_.reset();

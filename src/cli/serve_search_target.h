@@ -1,20 +1,22 @@
-// `rdmabench search`'s target: a running `rdmabench serve`. Each point becomes the `rdmabench
-// run` command line its options say (with the bootstrap `run --cm auto` takes there), parsed and
-// checked as `run` would (a combination `run` or this side's device refuses, its CQ strategy
-// among them, is a failed point, found at no cost), and is
-// measured the way `run` measures one benchmark: a warm-up, then one timed run per repetition, each
-// with both sides' port counters. One control connection serves every point; a failure drops it,
-// and the next point connects again.
+// `rdmabench search`'s target: a running `rdmabench serve`. Each point becomes the request
+// `rdmabench run` builds from the options it says (point_request.h, with the bootstrap `run --cm
+// auto` takes there), checked as `run` would check it (a combination `run` or this side's device
+// refuses, its CQ strategy among them, is a failed point, found at no cost and with no exception),
+// and is measured the way `run` measures one benchmark: a warm-up, then one timed run per
+// repetition, each with both sides' port counters. One control connection serves every point; a
+// failure drops it, and the next point connects again.
 #pragma once
 
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "cli/server_connection.h"
 #include "control/client_session.h"
+#include "runner/benchmark_suite.h"
 #include "runner/bootstrap_choice.h"
 #include "search/point_length.h"
 #include "search/search_space.h"
@@ -38,8 +40,6 @@ class ServeSearchTarget : public SearchTarget {
   double seconds_spent() const override { return seconds_; }
   bool accepts(const Point& point) const override;
 
-  // The `rdmabench run` options of a point (its host, port and the settings included).
-  std::vector<std::string> run_arguments(const Point& point) const;
   // "rdmabench run HOST --port P --cm C" (and --device, --ib-port, --gid-index, --key as
   // given): how every point's command line starts (the bootstrap the search chose, as `run
   // --cm auto` would: rdma_cm on iWARP).
@@ -54,7 +54,9 @@ class ServeSearchTarget : public SearchTarget {
   };
   static LocalPort local_port(const Context& context, std::optional<uint8_t> asked);
 
-  TestSpec spec_of(const Point& point) const;
+  SuiteOptions base_request() const;
+  // The point's one benchmark, or why run or this side's device refuses it.
+  std::variant<TestSpec, std::string> spec_of(const Point& point) const;
   Observation measured(const TestSpec& spec, const RunLength& length, unsigned repetitions);
 
   const SearchSpace& space_;
@@ -64,6 +66,7 @@ class ServeSearchTarget : public SearchTarget {
   BootstrapChoice bootstrap_;
   Context context_;  // the bootstrap's device, open for every point's checks (its strategy's)
   LocalPort local_;
+  SuiteOptions base_;  // every point's request before its values (base_request)
   std::unique_ptr<ClientSession> session_;
   double seconds_ = 0;
 };

@@ -34,6 +34,7 @@ struct OfferedRate {
         1, static_cast<uint64_t>(std::llround(gbps * 1e9 / 8 / static_cast<double>(size))));
   }
   bool paces() const { return per_second > 0 || gbps > 0; }
+  std::string gbps_text() const;  // 2.5 -> "2.5", 10 -> "10"
 };
 
 struct SuiteOptions {

@@ -121,7 +121,7 @@ std::string options_text(const SearchSpace& space, const Point& point) {
   std::string out;
   for (const Dimension& d : space.dimensions()) {
     const auto it = point.find(d.option);
-    if (it == point.end() || it->second == d.fallback || (d.flag && it->second == "off")) continue;
+    if (it == point.end() || !d.given_for(it->second)) continue;
     out += (out.empty() ? "--" : " --") + d.option + (d.flag ? "" : " " + it->second);
   }
   return out;

@@ -18,6 +18,10 @@ struct Dimension {
   std::string start;     // where the search starts it: the fallback, unless --space left it out
   bool ordered = false;  // numeric: the rules compare neighbours along it (values parse as sizes)
   bool flag = false;     // values "off" and "on": given as --option, or not at all
+  // Whether a run is given the option for `value`: not for the fallback, nor a flag's "off".
+  bool given_for(const std::string& value) const {
+    return value != fallback && !(flag && value == "off");
+  }
   bool operator==(const Dimension&) const = default;
 };
 

@@ -76,6 +76,7 @@ struct TestSpec {
   // --use_old_post_send). Auto: extended where the device has it.
   PostApi post_api = PostApi::kAuto;
 
+  bool operator==(const TestSpec&) const = default;
   // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
   // over a transport other than the default "send/bw/busy/4096/ud",
   // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"

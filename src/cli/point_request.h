@@ -1,0 +1,22 @@
+// A search point as the request `rdmabench run` would build from the same options, set value by
+// value through each dimension's typed setter (no command line is written and parsed again), and
+// whether it is one benchmark the options accept, said without an exception.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "runner/benchmark_suite.h"
+#include "search/search_space.h"
+
+namespace rdmabench {
+
+// `base` (the connection's settings, a run's defaults) with every value of `point` that is not
+// its dimension's fallback set on it, as run takes the options that options_text writes.
+SuiteOptions request_at(const SearchSpace& space, const Point& point, SuiteOptions base);
+
+// The one benchmark `request` asks for, or why it is refused: suite_refusal's reason (run's,
+// before a device is touched).
+std::variant<TestSpec, std::string> one_benchmark(const SuiteOptions& request);
+
+}  // namespace rdmabench

@@ -1,0 +1,17 @@
+// Whether a suite's options are refused, and why: the relations across options that hold on
+// any device (a chain of sends, both directions at once and a rate in Gb/s are bw settings; a
+// Gb/s rate at each size within the most messages a second), then each benchmark's
+// spec_refusal. `rdmabench run` throws the reason before it touches a device; `rdmabench search`
+// leaves a point so refused out, with no exception.
+#pragma once
+
+#include <string>
+
+#include "runner/benchmark_suite.h"
+
+namespace rdmabench {
+
+// The first reason, or "" when every benchmark the options ask for is accepted.
+std::string suite_refusal(const SuiteOptions& options);
+
+}  // namespace rdmabench

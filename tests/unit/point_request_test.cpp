@@ -1,0 +1,104 @@
+// A search point's typed request (cli/point_request.h) against the command line it stands for:
+// for points drawn across the whole space, over either bootstrap, the request is accepted
+// exactly when `rdmabench run` takes the options (options_text's words), and then asks for the
+// very benchmark run would run, field by field.
+#include "cli/point_request.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+
+#include "cli/run_request.h"
+#include "cli/search_dimensions.h"
+#include "core/error.h"
+#include "spec/spec_validation.h"
+
+namespace rdmabench {
+namespace {
+
+// What run builds from the point's command line: its one benchmark, or why it refuses.
+std::variant<TestSpec, std::string> as_run_builds_it(const SearchSpace& space, const Point& p,
+                                                     Bootstrap bootstrap) {
+  std::vector<std::string> args = {"run", "192.0.2.1", "--cm", to_string(bootstrap)};
+  std::istringstream words(options_text(space, p));
+  for (std::string w; words >> w;) args.push_back(w);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  try {
+    std::optional<RunPlan> plan = parse_run_request(static_cast<int>(args.size()), argv.data());
+    plan->suite.base.bootstrap = bootstrap;  // as the search sets the bootstrap it chose
+    const std::vector<TestSpec> specs = expand_specs(plan->suite);
+    if (specs.size() != 1) return "benchmarks: " + std::to_string(specs.size());
+    validate_spec(specs.front());
+    return specs.front();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kUsage) << e.what();
+    return std::string(e.what());
+  }
+}
+
+Point drawn(const SearchSpace& space, std::mt19937& random) {
+  Point p;
+  for (const Dimension& d : space.dimensions())
+    p[d.option] = d.values[std::uniform_int_distribution<size_t>(0, d.values.size() - 1)(random)];
+  return p;
+}
+
+// Each point's verdict both ways; returns how many were accepted.
+size_t compare(const SearchSpace& space, const std::vector<Point>& points, Bootstrap bootstrap) {
+  SuiteOptions base;
+  base.host = "192.0.2.1";
+  base.base.bootstrap = bootstrap;
+  size_t accepted = 0;
+  for (const Point& p : points) {
+    const auto typed = one_benchmark(request_at(space, p, base));
+    const auto parsed = as_run_builds_it(space, p, bootstrap);
+    const std::string at = point_key(p) + " over " + to_string(bootstrap);
+    EXPECT_EQ(typed.index(), parsed.index())
+        << at << ": typed " << (typed.index() ? std::get<std::string>(typed) : "accepted")
+        << ", run " << (parsed.index() ? std::get<std::string>(parsed) : "accepted");
+    if (typed.index() == 0 && parsed.index() == 0) {
+      EXPECT_TRUE(std::get<TestSpec>(typed) == std::get<TestSpec>(parsed))
+          << at << ": " << std::get<TestSpec>(typed).name() << " against "
+          << std::get<TestSpec>(parsed).name();
+      ++accepted;
+    }
+  }
+  return accepted;
+}
+
+TEST(PointRequest, EveryPointIsAcceptedAndBuiltAsRunWouldFromItsCommandLine) {
+  const SearchSpace space = search_dimensions();
+  std::mt19937 random(20261128);
+  std::vector<Point> points;
+  for (int i = 0; i < 1500; ++i) points.push_back(drawn(space, random));
+  // Each value alone at the base, so that every one is among the accepted ones too.
+  for (const Dimension& d : space.dimensions())
+    for (const std::string& v : d.values) {
+      Point p = space.base();
+      p[d.option] = v;
+      points.push_back(p);
+    }
+  for (const Bootstrap b : {Bootstrap::kOob, Bootstrap::kRdmaCm}) {
+    const size_t accepted = compare(space, points, b);
+    EXPECT_GT(accepted, 50u) << to_string(b);  // both verdicts are exercised
+    EXPECT_LT(accepted, points.size()) << to_string(b);
+  }
+}
+
+TEST(PointRequest, AValueThatIsNotTheDimensionsIsAnInternalError) {
+  EXPECT_THROW(point_setter("no-such-option"), Error);
+  SuiteOptions request;
+  try {
+    point_setter("qps")(request, "many\x1b");
+    FAIL() << "took a value no range declares";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kInternal);
+    EXPECT_EQ(std::string(e.what()).find('\x1b'), std::string::npos) << "printed as it came";
+  }
+}
+
+}  // namespace
+}  // namespace rdmabench
