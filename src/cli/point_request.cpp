@@ -5,7 +5,7 @@
 
 namespace rdmabench {
 
-SuiteOptions request_at(const SearchSpace& space, const Point& point, SuiteOptions base) {
+BenchmarkMatrix request_at(const SearchSpace& space, const Point& point, BenchmarkMatrix base) {
   for (const Dimension& d : space.dimensions()) {
     const auto it = point.find(d.option);
     if (it == point.end() || !d.given_for(it->second)) continue;
@@ -16,7 +16,7 @@ SuiteOptions request_at(const SearchSpace& space, const Point& point, SuiteOptio
   return base;
 }
 
-std::variant<TestSpec, std::string> one_benchmark(const SuiteOptions& request) {
+std::variant<TestSpec, std::string> one_benchmark(const BenchmarkMatrix& request) {
   if (std::string why = suite_refusal(request); !why.empty()) return why;
   std::vector<TestSpec> specs = expand_specs(request);
   if (specs.size() != 1) return "the point is " + std::to_string(specs.size()) + " benchmarks";

@@ -11,12 +11,12 @@
 
 namespace rdmabench {
 
-// `base` (the connection's settings, a run's defaults) with every value of `point` that is not
+// `base` (the connection's path settings, a run's defaults) with every value of `point` that is not
 // its dimension's fallback set on it, as run takes the options that options_text writes.
-SuiteOptions request_at(const SearchSpace& space, const Point& point, SuiteOptions base);
+BenchmarkMatrix request_at(const SearchSpace& space, const Point& point, BenchmarkMatrix base);
 
 // The one benchmark `request` asks for, or why it is refused: suite_refusal's reason (run's,
 // before a device is touched).
-std::variant<TestSpec, std::string> one_benchmark(const SuiteOptions& request);
+std::variant<TestSpec, std::string> one_benchmark(const BenchmarkMatrix& request);
 
 }  // namespace rdmabench

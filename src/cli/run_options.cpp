@@ -159,42 +159,42 @@ uint32_t whole(const std::string& value) {
   return n;
 }
 
-void set_sizes(SuiteOptions& r, const std::string& v) {
+void set_sizes(BenchmarkMatrix& r, const std::string& v) {
   const std::optional<uint64_t> size = parse_size(v);  // "64K"
   if (!size) not_searched(v);
   r.sizes = {*size};
 }
-void set_qps(SuiteOptions& r, const std::string& v) {
+void set_qps(BenchmarkMatrix& r, const std::string& v) {
   r.qps = {whole(v)};
 }
-void set_threads(SuiteOptions& r, const std::string& v) {
+void set_threads(BenchmarkMatrix& r, const std::string& v) {
   r.threads = whole(v);
 }
-void set_post_list(SuiteOptions& r, const std::string& v) {
+void set_post_list(BenchmarkMatrix& r, const std::string& v) {
   r.post_lists = {whole(v)};
 }
-void set_tx_depth(SuiteOptions& r, const std::string& v) {
+void set_tx_depth(BenchmarkMatrix& r, const std::string& v) {
   r.base.tx_depth = whole(v);
 }
-void set_mtu(SuiteOptions& r, const std::string& v) {
+void set_mtu(BenchmarkMatrix& r, const std::string& v) {
   r.base.mtu = whole(v);
 }
-void set_qp_timeout(SuiteOptions& r, const std::string& v) {
+void set_qp_timeout(BenchmarkMatrix& r, const std::string& v) {
   r.base.qp_timeout = whole(v);
 }
-void set_bidir(SuiteOptions& r, const std::string&) {
+void set_bidir(BenchmarkMatrix& r, const std::string&) {
   r.base.bidir = true;
 }
-void set_srq(SuiteOptions& r, const std::string&) {
+void set_srq(BenchmarkMatrix& r, const std::string&) {
   r.base.srq = true;
 }
-void set_inline(SuiteOptions& r, const std::string& v) {
+void set_inline(BenchmarkMatrix& r, const std::string& v) {
   r.base.inline_size = whole(v);
 }
-void set_outs(SuiteOptions& r, const std::string& v) {
+void set_outs(BenchmarkMatrix& r, const std::string& v) {
   r.base.outs = whole(v);
 }
-void set_rate(SuiteOptions& r, const std::string& v) {
+void set_rate(BenchmarkMatrix& r, const std::string& v) {
   r.rates = {OfferedRate{whole(v)}};
 }
 

@@ -14,7 +14,7 @@ namespace rdmabench {
 // How a search point's value of a run option is set on the request `run` would build from it
 // (typed, with no command line in between). Called only for a value that is not the option's
 // fallback (a flag's "on"); the value is one the option's range declares.
-using PointSetter = void (*)(SuiteOptions& request, const std::string& value);
+using PointSetter = void (*)(BenchmarkMatrix& request, const std::string& value);
 
 cxxopts::Options run_options();
 

@@ -18,7 +18,7 @@ nlohmann::json rates_json(const std::vector<OfferedRate>& rates) {
   return out;
 }
 
-nlohmann::json what_to_run_json(const WhatToRun& what, const SuiteOptions& so) {
+nlohmann::json what_to_run_json(const WhatToRun& what, const BenchmarkMatrix& so) {
   nlohmann::json patterns = nlohmann::json::array(), modes = nlohmann::json::array(),
                  cqs = nlohmann::json::array();
   for (const auto& [pattern, sizes] : so.patterns) patterns.push_back(pattern.name());
@@ -38,29 +38,33 @@ nlohmann::json optional_json(bool given, const auto& value) {
 
 nlohmann::json params_of(const cxxopts::ParseResult& args, const WhatToRun& what,
                          const SuiteOptions& so, const PassLimits& limits) {
-  nlohmann::json params = to_json(so.base);
+  const BenchmarkMatrix& m = so.matrix;
+  nlohmann::json params = to_json(m.base);
   for (const char* key : {"pattern", "mode", "cq", "size", "rate", "qps", "threads", "post_list"})
     params.erase(key);
-  params.update(what_to_run_json(what, so));
-  params["threads"] = so.threads;
-  params["cpus"] = args.count("cpus") ? so.cpus : std::vector<int>{};
-  params["numa"] = !args.count("numa")    ? nlohmann::json(nullptr)
-                   : *so.numa == kNumaOff ? nlohmann::json("off")
-                                          : nlohmann::json(*so.numa);
-  params["duration_s"] = optional_json(so.duration_ns > 0, so.duration_ns * 1e-9);
-  params["margin_s"] = optional_json(so.duration_ns > 0, so.margin_ns * 1e-9);
-  params["iters"] = optional_json(so.iterations.has_value(), so.iterations.value_or(0));
+  params.update(what_to_run_json(what, m));
+  params["threads"] = m.threads;
+  const PlacementRequest& placement = so.placement;
+  params["cpus"] = args.count("cpus") ? placement.cpus : std::vector<int>{};
+  params["numa"] = !args.count("numa")           ? nlohmann::json(nullptr)
+                   : *placement.numa == kNumaOff ? nlohmann::json("off")
+                                                 : nlohmann::json(*placement.numa);
+  const SuiteLength& length = so.length;
+  params["duration_s"] = optional_json(length.duration_ns > 0, length.duration_ns * 1e-9);
+  params["margin_s"] = optional_json(length.duration_ns > 0, length.margin_ns * 1e-9);
+  params["iters"] = optional_json(length.iterations.has_value(), length.iterations.value_or(0));
   params["timeout_s"] = args["timeout"].as<double>();
-  params["warmup"] = so.warmup;
-  params["server"] = so.host + ":" + std::to_string(so.port);
+  params["warmup"] = length.warmup;
+  params["server"] = so.peer.host + ":" + std::to_string(so.peer.port);
   // What was asked (auto, rdmacm or oob); the context's "bootstrap" says what was used. The
   // base spec's own field is only chosen later, by the probe.
   params["cm"] = args["cm"].as<std::string>();
   params["clock"] = args["clock"].as<std::string>();
   params["counters"] = args["counters"].as<std::string>() == "on";
-  params["ib_port"] = so.ib_port;
-  params["report_every_s"] = optional_json(so.report_every.count() > 0,
-                                           static_cast<double>(so.report_every.count()) / 1e3);
+  params["ib_port"] = so.peer.ib_port;
+  const auto every = so.reporting.report_every;
+  params["report_every_s"] =
+      optional_json(every.count() > 0, static_cast<double>(every.count()) / 1e3);
   params["min_bw_gbps"] =
       optional_json(limits.min_bw_gbps.has_value(), limits.min_bw_gbps.value_or(0));
   params["max_lat"] = optional_json(args.count("max-lat") > 0,

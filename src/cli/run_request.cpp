@@ -27,38 +27,48 @@ namespace rdmabench {
 
 namespace {
 
-// --qps, --threads, --cpus, --cq-per-qp, --bidir, --duration, --margin.
-void parse_scale_out(const cxxopts::ParseResult& args, SuiteOptions& so) {
-  so.qps = parse_qps(args["qps"].as<std::string>());
+// --qps, --post-list, --threads, --cq-per-qp, --bidir.
+void parse_scale_out(const cxxopts::ParseResult& args, BenchmarkMatrix& m) {
+  m.qps = parse_qps(args["qps"].as<std::string>());
   const auto chains = parse_number_list(args["post-list"].as<std::string>(), "post-list", 1,
                                         kMaxPostList, "a chain length (examples: 8, 1,2,4,8)");
-  so.post_lists.assign(chains.begin(), chains.end());
-  so.threads = args["threads"].as<uint32_t>();
-  if (so.threads == 0 || so.threads > kMaxThreads)
+  m.post_lists.assign(chains.begin(), chains.end());
+  m.threads = args["threads"].as<uint32_t>();
+  if (m.threads == 0 || m.threads > kMaxThreads)
     throw Error(ExitCode::kUsage, "--threads must be between 1 and " + std::to_string(kMaxThreads));
-  if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());
-  if (args.count("numa")) so.numa = numa_option(args["numa"].as<std::string>());
-  so.base.cq_per_qp = args.count("cq-per-qp") > 0;
-  so.base.bidir = args.count("bidir") > 0;
+  m.base.cq_per_qp = args.count("cq-per-qp") > 0;
+  m.base.bidir = args.count("bidir") > 0;
+}
+
+// --cpus, --numa.
+PlacementRequest placement_of(const cxxopts::ParseResult& args) {
+  PlacementRequest placement;
+  if (args.count("cpus")) placement.cpus = parse_cpu_list(args["cpus"].as<std::string>());
+  if (args.count("numa")) placement.numa = numa_option(args["numa"].as<std::string>());
+  return placement;
+}
+
+// --iters (or the profile's), --duration, --margin, --warmup.
+SuiteLength length_of(const cxxopts::ParseResult& args, const WhatToRun& what) {
+  SuiteLength length;
+  if (args.count("iters"))
+    length.iterations = iterations_option(args["iters"].as<uint64_t>(), "iters");
+  if (what.iters) length.iterations = what.iters;
   if (args.count("margin") && !args.count("duration"))
     throw Error(ExitCode::kUsage,
                 "--margin needs --duration (it is run before and after a timed window)");
   if (args.count("duration")) {
     if (args.count("iters")) throw Error(ExitCode::kUsage, "give --iters or --duration, not both");
-    so.duration_ns = seconds_option(args, "duration", 0.001, kMaxDurationMs / 1000.0);
-    so.margin_ns = seconds_option(args, "margin", 0, kMaxMarginMs / 1000.0);
+    length.duration_ns = seconds_option(args, "duration", 0.001, kMaxDurationMs / 1000.0);
+    length.margin_ns = seconds_option(args, "margin", 0, kMaxMarginMs / 1000.0);
   }
-}
-
-// Every benchmark the options ask for against the relations that hold on any device
-// (suite_refusal), before anything connects; the device's limits are checked once it is open.
-void validate_combinations(const SuiteOptions& so) {
-  if (std::string why = suite_refusal(so); !why.empty()) throw Error(ExitCode::kUsage, why);
+  length.warmup = warmup_option(args["warmup"].as<uint64_t>());
+  return length;
 }
 
 // --pattern against --sizes: each pattern runs the sizes its rule accepts. A named pattern
 // with a size it refuses is an error; `all` leaves such pairs out and says so.
-void parse_patterns(const std::string& text, SuiteOptions& so) {
+void parse_patterns(const std::string& text, BenchmarkMatrix& so) {
   const auto named =
       parse_list<Pattern>(text, parse_pattern, registered_patterns(), "pattern", pattern_names());
   PatternSizes expanded =
@@ -77,45 +87,56 @@ ClockChoice clock_option(const std::string& text) {
   throw Error(ExitCode::kUsage, "--clock: unknown '" + text + "' (auto, tsc, monotonic)");
 }
 
-// The parameters that do not come from TestSpec, and the suite's own.
+// The benchmarks asked for: what runs, at which sizes and rates, scaled out how.
 // The quick profile's pattern is settled here, once the transport is known.
-void parse_suite_options(const cxxopts::ParseResult& args, const ServerConnection& server,
-                         WhatToRun& what, SuiteOptions& so) {
-  so.host = server.host;
-  so.port = server.port;
-  so.timeout = server.timeout;
-  so.wait.wait = server.wait;
-  so.device = server.device;
-  so.ib_port = server.ib_port.value_or(1);
-  so.key = server.key;
-  so.modes = parse_list<Mode>(what.mode, parse_mode, {Mode::kBandwidth, Mode::kLatency}, "mode",
-                              "bw, lat");
-  so.cq_choices = parse_cq_choices(what.cq);
-  so.sizes = parse_sizes(what.sizes);
+void parse_matrix(const cxxopts::ParseResult& args, WhatToRun& what, BenchmarkMatrix& m) {
+  m.modes = parse_list<Mode>(what.mode, parse_mode, {Mode::kBandwidth, Mode::kLatency}, "mode",
+                             "bw, lat");
+  m.cq_choices = parse_cq_choices(what.cq);
+  m.sizes = parse_sizes(what.sizes);
   // perftest says RC, UC, UD; a name is taken in any case, as every option's
   const auto transport = parse_transport(lower_case(args["transport"].as<std::string>()));
   if (!transport)
     throw Error(ExitCode::kUsage, "--transport: unknown '" + args["transport"].as<std::string>() +
                                       "' (" + transport_names() + ")");
-  so.base.transport = *transport;
-  so.base.srq = args.count("srq") > 0;  // before the patterns: it leaves some out
-  if (so.base.transport->one_packet_messages && args.count("sizes") == 0) {
-    so.sizes_to_mtu = true;  // the rest is cut at the device's MTU once it is open
-    std::erase_if(so.sizes, [](uint64_t size) { return size > kLargestMtu; });
+  m.base.transport = *transport;
+  m.base.srq = args.count("srq") > 0;  // before the patterns: it leaves some out
+  if (m.base.transport->one_packet_messages && args.count("sizes") == 0) {
+    m.sizes_to_mtu = true;  // the rest is cut at the device's MTU once it is open
+    std::erase_if(m.sizes, [](uint64_t size) { return size > kLargestMtu; });
   }
   if (!what.pattern_given && what.profile == "quick")
-    what.pattern = quick_pattern(so.base.transport, so.base.srq);
-  parse_patterns(what.pattern, so);
-  so.rates = parse_rates(args["rate"].as<std::string>());
-  if (args.count("iters")) so.iterations = iterations_option(args["iters"].as<uint64_t>(), "iters");
-  if (what.iters) so.iterations = what.iters;
-  parse_scale_out(args, so);
-  so.warmup = warmup_option(args["warmup"].as<uint64_t>());
-  so.debug_corrupt = args.count("debug-corrupt") > 0;
+    what.pattern = quick_pattern(m.base.transport, m.base.srq);
+  parse_patterns(what.pattern, m);
+  m.rates = parse_rates(args["rate"].as<std::string>());
+  parse_scale_out(args, m);
+}
+
+// --counters; --report-every once the modes are known.
+SuiteReporting reporting_of(const cxxopts::ParseResult& args, const BenchmarkMatrix& m) {
+  SuiteReporting reporting;
   const std::string counters = args["counters"].as<std::string>();
   if (counters != "on" && counters != "off")
     throw Error(ExitCode::kUsage, "--counters: unknown value '" + counters + "' (on or off)");
-  so.device_counters = counters == "on";
+  reporting.device_counters = counters == "on";
+  if (args.count("report-every")) {
+    reporting.report_every =
+        std::chrono::milliseconds(seconds_option(args, "report-every", 0.1, 3600) / 1'000'000);
+    if (!m.runs(Mode::kBandwidth))
+      throw Error(ExitCode::kUsage,
+                  "--report-every reports bw runs as they go, and --mode lat runs none");
+  }
+  return reporting;
+}
+
+// Every part of the request, each from its own options.
+void parse_suite_options(const cxxopts::ParseResult& args, const ServerConnection& server,
+                         WhatToRun& what, SuiteOptions& so) {
+  so.peer = server.peer();
+  parse_matrix(args, what, so.matrix);
+  so.length = length_of(args, what);
+  so.placement = placement_of(args);
+  so.debug_corrupt = args.count("debug-corrupt") > 0;
 }
 
 // An option given that only the out-of-band bootstrap honours: the connection's (--ib-port),
@@ -128,7 +149,8 @@ std::optional<OobOnly> oob_only_option(const cxxopts::ParseResult& args,
   return std::nullopt;
 }
 
-void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
+void parse_base_spec(const cxxopts::ParseResult& args, const ServerConnection& server,
+                     TestSpec& base) {
   base.tx_depth = args["tx-depth"].as<uint32_t>();
   base.rx_depth = args["rx-depth"].as<uint32_t>();
   base.signal_every = args["signal-every"].as<uint32_t>();
@@ -138,7 +160,7 @@ void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   if (args.count("qp-timeout")) base.qp_timeout = args["qp-timeout"].as<uint32_t>();
   if (args.count("outs")) base.outs = args["outs"].as<uint32_t>();
   if (args.count("inline")) base.inline_size = args["inline"].as<uint32_t>();
-  if (args.count("gid-index")) base.gid_index = args["gid-index"].as<uint32_t>();
+  base.gid_index = server.gid_index;
   if (args.count("tclass")) base.tclass = args["tclass"].as<uint32_t>();
   if (args.count("sl")) base.sl = args["sl"].as<uint32_t>();
   base.hugepages = args.count("hugepages") > 0;
@@ -169,7 +191,7 @@ PassLimits limits_from_file(const std::string& path, nlohmann::json& params) {
 }
 
 // --min-bw and --max-lat, each needing a run of its mode; or --limits-file.
-PassLimits parse_pass_limits(const cxxopts::ParseResult& args, const SuiteOptions& so) {
+PassLimits parse_pass_limits(const cxxopts::ParseResult& args, const BenchmarkMatrix& so) {
   PassLimits limits;
   if (args.count("limits-file") && (args.count("min-bw") || args.count("max-lat")))
     throw Error(ExitCode::kUsage,
@@ -193,7 +215,7 @@ void parse_bootstrap_request(const cxxopts::ParseResult& args, const ServerConne
   r.cm = server.cm;
   const bool rdmacm = r.cm == Bootstrap::kRdmaCm;
   r.oob_only = oob_only_reason(r.cm, oob_only_option(args, server));
-  const Transport transport = r.suite.base.transport;
+  const Transport transport = r.suite.matrix.base.transport;
   if (rdmacm && !transport->rdmacm_refusal.empty())
     throw Error(ExitCode::kUsage, "--cm rdmacm with --transport " + transport.name() + ": " +
                                       std::string(transport->rdmacm_refusal) +
@@ -216,8 +238,11 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   RunPlan r;
   const ServerConnection server = server_connection_of(args);  // --cm, --ib-port: read once
   parse_suite_options(args, server, what, r.suite);
-  parse_base_spec(args, r.suite.base);
-  validate_combinations(r.suite);
+  parse_base_spec(args, server, r.suite.matrix.base);
+  // Every benchmark against the relations that hold on any device, before anything connects;
+  // the device's limits are checked once it is open.
+  if (std::string why = suite_refusal(r.suite.matrix); !why.empty())
+    throw Error(ExitCode::kUsage, why);
   parse_bootstrap_request(args, server, r);
   r.clock = clock_option(args["clock"].as<std::string>());
   if (args.count("out")) {
@@ -229,20 +254,14 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   }
   if (args.count("metrics")) r.metrics_file = metrics_option(args["metrics"].as<std::string>());
   r.json_stdout = args.count("json") > 0;
-  if (args.count("report-every")) {
-    r.suite.report_every =
-        std::chrono::milliseconds(seconds_option(args, "report-every", 0.1, 3600) / 1'000'000);
-    if (!r.suite.runs(Mode::kBandwidth))
-      throw Error(ExitCode::kUsage,
-                  "--report-every reports bw runs as they go, and --mode lat runs none");
-  }
-  r.limits = parse_pass_limits(args, r.suite);
+  r.suite.reporting = reporting_of(args, r.suite.matrix);
+  r.limits = parse_pass_limits(args, r.suite.matrix);
   nlohmann::json from_file = nlohmann::json::object();
   if (args.count("limits-file"))
     r.limits = limits_from_file(args["limits-file"].as<std::string>(), from_file);
   r.params = params_of(args, what, r.suite, r.limits);
   r.params.update(from_file);
-  check_unmatched(args.unmatched(), options, {"run", r.suite.host, true});
+  check_unmatched(args.unmatched(), options, {"run", r.suite.peer.host, true});
   r.benchmark_args = args.unmatched();
   if (what.chosen_for_the_user) std::cerr << bare_run_note(what) << "\n";
   return r;

@@ -65,16 +65,16 @@ T named(const std::optional<T>& parsed, const std::string& value) {
   return *parsed;
 }
 
-void set_pattern(SuiteOptions& r, const std::string& v) {
+void set_pattern(BenchmarkMatrix& r, const std::string& v) {
   r.patterns = {{named(parse_pattern(v), v), {}}};  // at the point's size (request_at)
 }
-void set_mode(SuiteOptions& r, const std::string& v) {
+void set_mode(BenchmarkMatrix& r, const std::string& v) {
   r.modes = {named(parse_mode(v), v)};
 }
-void set_transport(SuiteOptions& r, const std::string& v) {
+void set_transport(BenchmarkMatrix& r, const std::string& v) {
   r.base.transport = named(parse_transport(v), v);
 }
-void set_cq(SuiteOptions& r, const std::string& v) {
+void set_cq(BenchmarkMatrix& r, const std::string& v) {
   r.cq_choices = parse_cq_choices(v);
 }
 

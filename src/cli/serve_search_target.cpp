@@ -57,20 +57,11 @@ std::string ServeSearchTarget::command_head() const {
   return options_.server.key_file.empty() ? head : head + " --key " + options_.server.key_file;
 }
 
-// What every point's request starts from: the connection as run takes it, and the bootstrap
-// the search chose.
-SuiteOptions ServeSearchTarget::base_request() const {
-  const ServerConnection& c = options_.server;
-  SuiteOptions base;
-  base.host = c.host;
-  base.port = c.port;
-  base.timeout = c.timeout;
-  base.device = c.device;
-  base.ib_port = local_.ib_port;
-  base.key = c.key;
-  base.wait.wait = c.wait;
-  base.warmup = options_.warmup;
-  base.base.gid_index = c.gid_index;
+// What every point's request starts from: run's defaults, the path as the connection's options
+// say, and the bootstrap the search chose.
+BenchmarkMatrix ServeSearchTarget::base_request() const {
+  BenchmarkMatrix base;
+  base.base.gid_index = options_.server.gid_index;
   base.base.bootstrap = bootstrap_.method;
   return base;
 }

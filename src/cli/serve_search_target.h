@@ -54,7 +54,7 @@ class ServeSearchTarget : public SearchTarget {
   };
   static LocalPort local_port(const Context& context, std::optional<uint8_t> asked);
 
-  SuiteOptions base_request() const;
+  BenchmarkMatrix base_request() const;
   // The point's one benchmark, or why run or this side's device refuses it.
   std::variant<TestSpec, std::string> spec_of(const Point& point) const;
   Observation measured(const TestSpec& spec, const RunLength& length, unsigned repetitions);
@@ -66,7 +66,7 @@ class ServeSearchTarget : public SearchTarget {
   BootstrapChoice bootstrap_;
   Context context_;  // the bootstrap's device, open for every point's checks (its strategy's)
   LocalPort local_;
-  SuiteOptions base_;  // every point's request before its values (base_request)
+  BenchmarkMatrix base_;  // every point's request before its values (base_request)
   std::unique_ptr<ClientSession> session_;
   double seconds_ = 0;
 };

@@ -77,6 +77,18 @@ std::string oob_only_reason(std::optional<Bootstrap> cm, const std::optional<Oob
   return only->option + " given (" + only->why + ")";
 }
 
+PeerConnection ServerConnection::peer() const {
+  PeerConnection p;
+  p.host = host;
+  p.port = port;
+  p.timeout = timeout;
+  p.device = device;
+  p.ib_port = ib_port.value_or(1);
+  p.key = key;
+  p.wait.wait = wait;
+  return p;
+}
+
 std::vector<std::string> ServerConnection::run_arguments() const {
   std::vector<std::string> args = {host, "--port", std::to_string(port)};
   if (!device.empty()) args.insert(args.end(), {"--device", device});

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "control/shared_key.h"
+#include "runner/suite_options.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {
@@ -32,6 +33,8 @@ struct ServerConnection {
   // Where a run goes, as `rdmabench run` takes it: HOST --port P, and --device, --ib-port and
   // --gid-index where given (a search's every point, and its report's run lines).
   std::vector<std::string> run_arguments() const;
+  // Where a suite connects, as these say (--ib-port, not given: 1).
+  PeerConnection peer() const;
 };
 
 // Adds the options, in `group` of `options`.

@@ -19,13 +19,13 @@ std::string anchored_hint(const std::string& filter) {
 
 }  // namespace
 
-std::string registered_name(const TestSpec& spec, const SuiteOptions& options) {
+std::string registered_name(const TestSpec& spec, const SuiteLength& length) {
   std::string name = spec.name();
-  if (const auto n = registered_iterations(options)) name += "/iterations:" + std::to_string(*n);
+  if (const auto n = registered_iterations(length)) name += "/iterations:" + std::to_string(*n);
   return name + "/manual_time";
 }
 
-size_t count_selected(const std::vector<TestSpec>& specs, const SuiteOptions& options,
+size_t count_selected(const std::vector<TestSpec>& specs, const SuiteLength& length,
                       const std::string& filter) {
   std::string expression = filter.empty() || filter == "all" ? "." : filter;
   const bool negative = expression.front() == '-';
@@ -39,11 +39,11 @@ size_t count_selected(const std::vector<TestSpec>& specs, const SuiteOptions& op
   }
   size_t selected = 0;
   for (const TestSpec& spec : specs)
-    if (std::regex_search(registered_name(spec, options), regex) != negative) ++selected;
+    if (std::regex_search(registered_name(spec, length), regex) != negative) ++selected;
   if (selected > 0 || specs.empty()) return selected;
   const std::string examples =
       join_comma_list(std::span(specs).first(std::min<size_t>(specs.size(), 3)),
-                      [&](const TestSpec& spec) { return registered_name(spec, options); });
+                      [&](const TestSpec& spec) { return registered_name(spec, length); });
   throw Error(ExitCode::kUsage, "--benchmark_filter '" + filter + "' selects none of the " +
                                     std::to_string(specs.size()) +
                                     " benchmarks this command line asks for (such as " + examples +

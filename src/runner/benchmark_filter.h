@@ -13,11 +13,11 @@ namespace rdmabench {
 
 // The name Google Benchmark gives the benchmark BenchmarkSuite registers for `spec`, such as
 // send/bw/busy/65536/iterations:200/manual_time.
-std::string registered_name(const TestSpec& spec, const SuiteOptions& options);
+std::string registered_name(const TestSpec& spec, const SuiteLength& length);
 
 // How many of `specs` `filter` selects. Throws Error(kUsage) when it is not a regular
 // expression or selects none, naming a few of the benchmarks there are.
-size_t count_selected(const std::vector<TestSpec>& specs, const SuiteOptions& options,
+size_t count_selected(const std::vector<TestSpec>& specs, const SuiteLength& length,
                       const std::string& filter);
 
 }  // namespace rdmabench

@@ -17,7 +17,7 @@ namespace rdmabench {
 
 BenchmarkSuite::BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSession> session)
     : options_(std::move(options)), session_(std::move(session)) {
-  if (session_) session_->use_sample_clock(options_.sample_clock);
+  if (session_) session_->use_sample_clock(options_.reporting.sample_clock);
 }
 
 std::string OfferedRate::gbps_text() const {
@@ -26,17 +26,17 @@ std::string OfferedRate::gbps_text() const {
   return text.str();
 }
 
-std::vector<TestSpec> expand_specs(const SuiteOptions& options) {
+std::vector<TestSpec> expand_specs(const BenchmarkMatrix& matrix) {
   std::vector<TestSpec> specs;
-  for (const auto& [p, sizes] : options.patterns)
-    for (Mode m : options.modes)
-      for (const CqChoice& c : options.cq_choices)
+  for (const auto& [p, sizes] : matrix.patterns)
+    for (Mode m : matrix.modes)
+      for (const CqChoice& c : matrix.cq_choices)
         for (uint64_t size : sizes)
-          for (const OfferedRate& rate : options.rates)
-            for (uint32_t qps : options.qps)
+          for (const OfferedRate& rate : matrix.rates)
+            for (uint32_t qps : matrix.qps)
               for (uint32_t chain :
-                   m == Mode::kBandwidth ? options.post_lists : std::vector<uint32_t>{1}) {
-                TestSpec s = options.base;
+                   m == Mode::kBandwidth ? matrix.post_lists : std::vector<uint32_t>{1}) {
+                TestSpec s = matrix.base;
                 s.post_list = chain;
                 s.pattern = p;
                 s.mode = m;
@@ -44,29 +44,29 @@ std::vector<TestSpec> expand_specs(const SuiteOptions& options) {
                 s.size = size;
                 s.rate = rate.per_second_at(size);
                 s.qps = qps;
-                s.threads = std::min(options.threads, qps);
-                s.bidir = options.base.bidir && m == Mode::kBandwidth;
+                s.threads = std::min(matrix.threads, qps);
+                s.bidir = matrix.base.bidir && m == Mode::kBandwidth;
                 if (m == Mode::kLatency && rate.gbps > 0) continue;  // refused at parse time
                 specs.push_back(s);
               }
   return specs;
 }
 
-std::optional<uint64_t> registered_iterations(const SuiteOptions& options) {
-  if (options.duration_ns > 0) return 1;
-  return options.iterations;
+std::optional<uint64_t> registered_iterations(const SuiteLength& length) {
+  if (length.duration_ns > 0) return 1;
+  return length.iterations;
 }
 
 size_t BenchmarkSuite::register_benchmarks() {
-  specs_ = expand_specs(options_);
-  selected_ = count_selected(specs_, options_, benchmark::GetBenchmarkFilter());
+  specs_ = expand_specs(options_.matrix);
+  selected_ = count_selected(specs_, options_.length, benchmark::GetBenchmarkFilter());
   ordinal_.assign(specs_.size(), 0);
   for (size_t i = 0; i < specs_.size(); ++i) {
     const TestSpec spec = specs_[i];
     auto* b = benchmark::RegisterBenchmark(
         spec.name().c_str(), [this, spec, i](benchmark::State& st) { run_one(st, spec, i); });
     b->UseManualTime()->Unit(benchmark::kMicrosecond);
-    if (const auto n = registered_iterations(options_))
+    if (const auto n = registered_iterations(options_.length))
       b->Iterations(static_cast<benchmark::IterationCount>(*n));
   }
   return specs_.size();
@@ -74,9 +74,10 @@ size_t BenchmarkSuite::register_benchmarks() {
 
 ClientSession& BenchmarkSuite::session() {
   if (!session_) {
-    session_ = connect_when_free(options_.host, options_.port, options_.bootstrap_options(),
-                                 options_.wait, std::cerr, options_.key ? &*options_.key : nullptr);
-    session_->use_sample_clock(options_.sample_clock);
+    const PeerConnection& peer = options_.peer;
+    session_ = connect_when_free(peer.host, peer.port, peer.bootstrap_options(), peer.wait,
+                                 std::cerr, peer.key ? &*peer.key : nullptr);
+    session_->use_sample_clock(options_.reporting.sample_clock);
   }
   return *session_;
 }
@@ -94,12 +95,12 @@ std::function<std::string(const TestSpec&)> refusal_by(const DeviceLimits& limit
 }
 
 std::vector<std::string> drop_refused_patterns(
-    SuiteOptions& options, const std::function<std::string(const TestSpec&)>& refusal) {
-  if (!options.all_patterns) return {};
+    BenchmarkMatrix& matrix, const std::function<std::string(const TestSpec&)>& refusal) {
+  if (!matrix.all_patterns) return {};
   std::vector<std::string> notes;
   std::vector<std::pair<Pattern, std::vector<uint64_t>>> kept;
-  for (auto& run : options.patterns) {
-    TestSpec spec = options.base;
+  for (auto& run : matrix.patterns) {
+    TestSpec spec = matrix.base;
     spec.pattern = run.first;
     spec.size = run.second.front();
     const std::string why = refusal(spec);
@@ -109,18 +110,18 @@ std::vector<std::string> drop_refused_patterns(
       notes.push_back(run.first.name() + " (" + why + ")");
   }
   if (kept.empty()) return {};
-  options.patterns = std::move(kept);
+  matrix.patterns = std::move(kept);
   return notes;
 }
 
-std::vector<uint64_t> cut_sizes_to_mtu(SuiteOptions& options, uint64_t mtu) {
+std::vector<uint64_t> cut_sizes_to_mtu(BenchmarkMatrix& matrix, uint64_t mtu) {
   std::vector<uint64_t> dropped;
-  for (uint64_t size : options.sizes)
+  for (uint64_t size : matrix.sizes)
     if (size > mtu) dropped.push_back(size);
-  std::erase_if(options.sizes, [&](uint64_t size) { return size > mtu; });
-  for (auto& [pattern, sizes] : options.patterns)
+  std::erase_if(matrix.sizes, [&](uint64_t size) { return size > mtu; });
+  for (auto& [pattern, sizes] : matrix.patterns)
     std::erase_if(sizes, [&](uint64_t size) { return size > mtu; });
-  std::erase_if(options.patterns, [](const auto& run) { return run.second.empty(); });
+  std::erase_if(matrix.patterns, [](const auto& run) { return run.second.empty(); });
   return dropped;
 }
 
@@ -149,22 +150,23 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
     ClientSession& s = session();
     if (s.current() == nullptr || s.current()->name() != spec.name()) s.setup(spec);
     std::optional<LiveCounts> live;  // --report-every, bw: the client's sends as they go
-    if (options_.report_every.count() > 0 && spec.mode == Mode::kBandwidth)
+    const SuiteReporting& reporting = options_.reporting;
+    if (reporting.report_every.count() > 0 && spec.mode == Mode::kBandwidth)
       live.emplace(spec.threads);
     BenchmarkMeasurement m(s, spec,
-                           {{n, options_.duration_ns, options_.margin_ns},
-                            options_.warmup,
-                            options_.cpus,
+                           {{n, options_.length.duration_ns, options_.length.margin_ns},
+                            options_.length.warmup,
+                            options_.placement.cpus,
                             options_.debug_corrupt,
                             live ? &*live : nullptr,
-                            options_.device_counters},
+                            reporting.device_counters},
                            samples_);
     m.warm_up();
     RunCounters counters;
     while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(n))) {
       std::optional<IntervalReport> intervals;
       if (live)
-        intervals.emplace(print_interval, spec.name(), spec.size, *live, options_.report_every);
+        intervals.emplace(print_interval, spec.name(), spec.size, *live, reporting.report_every);
       counters = m.timed_run();
       // real_time is the time of one message (so that it is 1e6 / msgs_per_second us).
       state.SetIterationTime(counters.seconds_per_msg * static_cast<double>(n));

@@ -30,7 +30,7 @@ namespace rdmabench {
 namespace {
 
 // The default sizes over a one-packet transport stop at the path MTU, which the note names.
-void note_sizes_cut(SuiteOptions& so, const DeviceLimits& limits) {
+void note_sizes_cut(BenchmarkMatrix& so, const DeviceLimits& limits) {
   const uint64_t mtu = path_mtu_limit(so.base, limits);
   const std::vector<uint64_t> dropped = cut_sizes_to_mtu(so, mtu);
   if (so.patterns.empty())
@@ -45,29 +45,30 @@ void note_sizes_cut(SuiteOptions& so, const DeviceLimits& limits) {
 
 // --pattern all on a device that refuses some patterns (no atomics, no immediate data): those
 // are left out, each said with its reason, before anything connects.
-void leave_out_refused_patterns(SuiteOptions& so, const DeviceLimits& limits) {
+void leave_out_refused_patterns(BenchmarkMatrix& so, const DeviceLimits& limits) {
   for (const std::string& note : drop_refused_patterns(so, refusal_by(limits)))
     std::cerr << "rdmabench: note: --pattern all leaves out " << note << "\n";
 }
 
 LocalProbe probe_local(RunPlan& r) {
-  SuiteOptions& so = r.suite;
+  BenchmarkMatrix& so = r.suite.matrix;
+  PeerConnection& peer = r.suite.peer;
   // Before the bootstrap is chosen: rdma_cm with no device fails with a bare ENODEV.
   DeviceList list;
   if (list.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
   LocalProbe p{verify_clock(),
                SampleClock::choose(r.clock),
                timing_environment(),
-               choose_bootstrap(r.cm, so.host, so.port, so.device, so.timeout, r.oob_only,
+               choose_bootstrap(r.cm, peer.host, peer.port, peer.device, peer.timeout, r.oob_only,
                                 so.base.transport),
                {},
                {}};
   so.base.bootstrap = p.choice.method;
-  if (p.choice.method == Bootstrap::kOob) so.device = p.choice.device;  // oob opens this one
+  if (p.choice.method == Bootstrap::kOob) peer.device = p.choice.device;  // oob opens this one
   if (so.base.mtu != 0 && p.choice.method == Bootstrap::kRdmaCm)
     std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
   Context ctx = list.open(p.choice.device);
-  const DeviceLimits limits = device_limits(ctx, so.ib_port);  // refuses a port it lacks
+  const DeviceLimits limits = device_limits(ctx, peer.ib_port);  // refuses a port it lacks
   if (so.sizes_to_mtu) note_sizes_cut(so, limits);
   leave_out_refused_patterns(so, limits);
   for (const TestSpec& spec : expand_specs(so)) {
@@ -78,14 +79,14 @@ LocalProbe probe_local(RunPlan& r) {
   }
   p.device = describe_device(ctx);
   // Before any buffer is registered: this thread's memory policy is what they get.
-  p.placement = place_this_side(p.choice.device, {so.cpus, so.numa});
-  so.cpus = p.placement.placement.cpus;
+  p.placement = place_this_side(p.choice.device, r.suite.placement);
+  r.suite.placement.cpus = p.placement.placement.cpus;
   return p;
 }
 
 // Connects for the first benchmark and asks both sides which path their QPs really use (the
 // context is written before any benchmark runs). A failure here is left to that benchmark.
-nlohmann::json paths_in_use(ClientSession& session, const SuiteOptions& so) {
+nlohmann::json paths_in_use(ClientSession& session, const BenchmarkMatrix& so) {
   TestSpec first = so.base;
   first.bidir = false;  // one QP, one direction: enough to learn the path
   first.pattern = so.patterns.front().first;
@@ -147,7 +148,7 @@ bool run_reported(const RunPlan& r, const BenchmarkSuite& suite, const nlohmann:
 // kRuntime (the results are written already).
 int write_metrics(const RunPlan& r, const nlohmann::json& results, int code,
                   std::optional<bool> limits_held) {
-  const RunOutcome outcome{host_name(), r.suite.host, code, limits_held, unix_seconds_now()};
+  const RunOutcome outcome{host_name(), r.suite.peer.host, code, limits_held, unix_seconds_now()};
   return write_metrics_file(r.metrics_file, run_metrics(results, outcome), code, std::cerr,
                             "rdmabench");
 }
@@ -157,18 +158,19 @@ int probe_connect_and_run(RunPlan& r) {
   // Every flag, and what the filter selects, is checked before the device and the server.
   GoogleBenchmarkArgs gb;
   initialize_google_benchmark(r, gb);
-  count_selected(expand_specs(r.suite), r.suite, benchmark::GetBenchmarkFilter());
+  count_selected(expand_specs(r.suite.matrix), r.suite.length, benchmark::GetBenchmarkFilter());
   const LocalProbe probe = probe_local(r);
-  auto session = connect_when_free(r.suite.host, r.suite.port, r.suite.bootstrap_options(),
-                                   r.suite.wait, std::cerr, r.suite.key ? &*r.suite.key : nullptr);
+  const PeerConnection& peer = r.suite.peer;
+  auto session = connect_when_free(peer.host, peer.port, peer.bootstrap_options(), peer.wait,
+                                   std::cerr, peer.key ? &*peer.key : nullptr);
   const nlohmann::json hello = session->server_hello();
-  const nlohmann::json paths = paths_in_use(*session, r.suite);
+  const nlohmann::json paths = paths_in_use(*session, r.suite.matrix);
   if (paths.contains("error")) session.reset();  // the server dropped that connection
 
   const StopSignals stop;
   r.suite.stop = &stop;
-  r.suite.wait.stop = &stop;
-  r.suite.sample_clock = probe.sample_clock;
+  r.suite.peer.wait.stop = &stop;
+  r.suite.reporting.sample_clock = probe.sample_clock;
   BenchmarkSuite suite(r.suite, std::move(session));
   suite.register_benchmarks();
   std::optional<CollectedResults> collected;

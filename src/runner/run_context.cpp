@@ -28,7 +28,7 @@ std::string path_field(const nlohmann::json& paths, const char* side, const char
 // device's first.
 const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const nlohmann::json& paths) {
   const nlohmann::json number = path_value(paths, "client", "port");
-  const int wanted = number.is_number_integer() ? number.get<int>() : r.suite.ib_port;
+  const int wanted = number.is_number_integer() ? number.get<int>() : r.suite.peer.ib_port;
   for (const PortReport& port : p.device.ports)
     if (port.number == wanted) return port;
   return p.device.ports.at(0);
@@ -140,8 +140,9 @@ std::string banner(const RunPlan& r, const LocalProbe& p, const nlohmann::json& 
       << port.link_layer << ", port " << path_field(paths, "client", "port") << ", MTU "
       << path_field(paths, "client", "mtu") << ", GID " << path_field(paths, "client", "gid_index")
       << " " << path_field(paths, "client", "gid_type") << ") -> "
-      << hello.value("hostname", std::string("?")) << " " << r.suite.host << ":" << r.suite.port
-      << " via " << to_string(p.choice.method) << " (" << p.choice.reason << ")\n";
+      << hello.value("hostname", std::string("?")) << " " << r.suite.peer.host << ":"
+      << r.suite.peer.port << " via " << to_string(p.choice.method) << " (" << p.choice.reason
+      << ")\n";
   if (p.timing.deterministic()) out << "timing: " << p.timing.describe() << "\n";
   return out.str();
 }

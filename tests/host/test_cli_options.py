@@ -400,6 +400,15 @@ def test_a_post_list_the_send_queue_cannot_take_is_refused(args, says):
     assert says in proc.stderr.strip().splitlines()[-1], proc.stderr
 
 
+def test_a_chain_of_one_is_no_chain_and_lat_takes_it():
+    """--post-list 1 is the default, and a search's lat point carries it: run, whose rule the
+    search shares, takes it with --mode lat (it refused it once: a chain length given at all)."""
+    proc = rdmabench("run", "10.255.255.1", "--port", "1", "--timeout", "1", "--pattern", "send",
+                     "--post-list", "1", "--mode", "lat")
+    assert proc.returncode != 2, proc.stderr
+    assert "--post-list" not in proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("command", ["run", "serve"])
 @pytest.mark.parametrize("value", ["x", "-1", "99999", ""])
 def test_numa_takes_a_node_number_or_off(command, value):

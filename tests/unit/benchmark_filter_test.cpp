@@ -17,11 +17,11 @@ namespace {
 
 SuiteOptions suite(std::optional<uint64_t> iterations, uint64_t duration_ns = 0) {
   SuiteOptions o;
-  o.patterns = {{*parse_pattern("send"), {2, 65536}}, {*parse_pattern("read"), {2}}};
-  o.modes = {Mode::kBandwidth, Mode::kLatency};
-  o.cq_choices = {parse_cq_choice("busy"), parse_cq_choice("event")};
-  o.iterations = iterations;
-  o.duration_ns = duration_ns;
+  o.matrix.patterns = {{*parse_pattern("send"), {2, 65536}}, {*parse_pattern("read"), {2}}};
+  o.matrix.modes = {Mode::kBandwidth, Mode::kLatency};
+  o.matrix.cq_choices = {parse_cq_choice("busy"), parse_cq_choice("event")};
+  o.length.iterations = iterations;
+  o.length.duration_ns = duration_ns;
   return o;
 }
 
@@ -39,7 +39,7 @@ class NameCollector final : public benchmark::BenchmarkReporter {
 
 TEST(BenchmarkFilter, PredictedNamesAreGoogleBenchmarksOwn) {
   const SuiteOptions o = suite(3);
-  TestSpec spec = expand_specs(o).front();
+  TestSpec spec = expand_specs(o.matrix).front();
   spec.qps = 4;
   spec.rate = 1000;
   benchmark::RegisterBenchmark(spec.name().c_str(),
@@ -53,29 +53,30 @@ TEST(BenchmarkFilter, PredictedNamesAreGoogleBenchmarksOwn) {
   benchmark::RunSpecifiedBenchmarks(&collector);
   benchmark::ClearRegisteredBenchmarks();
   ASSERT_EQ(collector.names.size(), 1u);
-  EXPECT_EQ(collector.names[0], registered_name(spec, o));
-  EXPECT_EQ(registered_name(spec, suite(std::nullopt)), spec.name() + "/manual_time");
-  EXPECT_EQ(registered_name(spec, suite(200, 5'000'000'000)),
+  EXPECT_EQ(collector.names[0], registered_name(spec, o.length));
+  EXPECT_EQ(registered_name(spec, suite(std::nullopt).length), spec.name() + "/manual_time");
+  EXPECT_EQ(registered_name(spec, suite(200, 5'000'000'000).length),
             spec.name() + "/iterations:1/manual_time");
 }
 
 TEST(BenchmarkFilter, SelectsByGoogleBenchmarksRules) {
   const SuiteOptions o = suite(200);
-  const auto specs = expand_specs(o);
+  const auto specs = expand_specs(o.matrix);
   ASSERT_EQ(specs.size(), 12u);
-  EXPECT_EQ(count_selected(specs, o, ""), 12u);
-  EXPECT_EQ(count_selected(specs, o, "all"), 12u);
-  EXPECT_EQ(count_selected(specs, o, "^send/bw/"), 4u);
-  EXPECT_EQ(count_selected(specs, o, "-^send/bw/"), 8u);
-  EXPECT_EQ(count_selected(specs, o, "(read|send)/lat/event/2/iterations:200/manual_time$"), 2u);
+  EXPECT_EQ(count_selected(specs, o.length, ""), 12u);
+  EXPECT_EQ(count_selected(specs, o.length, "all"), 12u);
+  EXPECT_EQ(count_selected(specs, o.length, "^send/bw/"), 4u);
+  EXPECT_EQ(count_selected(specs, o.length, "-^send/bw/"), 8u);
+  EXPECT_EQ(count_selected(specs, o.length, "(read|send)/lat/event/2/iterations:200/manual_time$"),
+            2u);
 }
 
 TEST(BenchmarkFilter, NothingSelectedOrNoRegexIsAUsageError) {
   const SuiteOptions o = suite(200);
-  const auto specs = expand_specs(o);
+  const auto specs = expand_specs(o.matrix);
   for (const char* filter : {"nothing", "-.", "[", "send/bw/busy/2/iterations:5/"}) {
     try {
-      count_selected(specs, o, filter);
+      count_selected(specs, o.length, filter);
       ADD_FAILURE() << filter << " was accepted";
     } catch (const Error& e) {
       EXPECT_EQ(e.exit_code(), ExitCode::kUsage) << filter;
@@ -85,7 +86,7 @@ TEST(BenchmarkFilter, NothingSelectedOrNoRegexIsAUsageError) {
 }
 
 TEST(BenchmarkSuite, SizesBeyondTheMtuAreCutFromEveryPattern) {
-  SuiteOptions o = suite(3);
+  BenchmarkMatrix o = suite(3).matrix;
   o.sizes = {2, 1024, 65536};
   o.patterns = {{*parse_pattern("send"), {2, 1024, 65536}}, {*parse_pattern("send_imm"), {65536}}};
   EXPECT_EQ(cut_sizes_to_mtu(o, 1024), std::vector<uint64_t>{65536});

@@ -144,7 +144,7 @@ TEST(Fabric, WhatIwarpAndSiwDoNotCarryIsRefusedWithItsReason) {
 }
 
 TEST(Fabric, PatternAllLeavesOutWhatTheDeviceRefusesAndSaysWhy) {
-  SuiteOptions so;
+  BenchmarkMatrix so;
   so.base.bootstrap = Bootstrap::kRdmaCm;
   for (const char* name : {"write", "write_imm", "send"})
     so.patterns.push_back({parse_pattern(name).value(), {4096}});

@@ -28,8 +28,8 @@ std::variant<TestSpec, std::string> as_run_builds_it(const SearchSpace& space, c
   argv.push_back(nullptr);
   try {
     std::optional<RunPlan> plan = parse_run_request(static_cast<int>(args.size()), argv.data());
-    plan->suite.base.bootstrap = bootstrap;  // as the search sets the bootstrap it chose
-    const std::vector<TestSpec> specs = expand_specs(plan->suite);
+    plan->suite.matrix.base.bootstrap = bootstrap;  // as the search sets the bootstrap it chose
+    const std::vector<TestSpec> specs = expand_specs(plan->suite.matrix);
     if (specs.size() != 1) return "benchmarks: " + std::to_string(specs.size());
     validate_spec(specs.front());
     return specs.front();
@@ -48,8 +48,7 @@ Point drawn(const SearchSpace& space, std::mt19937& random) {
 
 // Each point's verdict both ways; returns how many were accepted.
 size_t compare(const SearchSpace& space, const std::vector<Point>& points, Bootstrap bootstrap) {
-  SuiteOptions base;
-  base.host = "192.0.2.1";
+  BenchmarkMatrix base;
   base.base.bootstrap = bootstrap;
   size_t accepted = 0;
   for (const Point& p : points) {
@@ -90,7 +89,7 @@ TEST(PointRequest, EveryPointIsAcceptedAndBuiltAsRunWouldFromItsCommandLine) {
 
 TEST(PointRequest, AValueThatIsNotTheDimensionsIsAnInternalError) {
   EXPECT_THROW(point_setter("no-such-option"), Error);
-  SuiteOptions request;
+  BenchmarkMatrix request;
   try {
     point_setter("qps")(request, "many\x1b");
     FAIL() << "took a value no range declares";
