@@ -14,6 +14,7 @@
 #include "cli/list_option.h"
 #include "cli/number_options.h"
 #include "cli/option_checks.h"
+#include "cli/path_options.h"
 #include "cli/unknown_options.h"
 #include "control/control_protocol.h"
 #include "core/comma_list.h"
@@ -24,6 +25,8 @@
 #include "mesh/mesh_job.h"
 #include "mesh/schedule.h"
 #include "mesh/traffic.h"
+#include "runner/benchmark_suite.h"
+#include "runner/suite_refusal.h"
 #include "spec/pattern_info.h"
 #include "spec/spec_validation.h"
 
@@ -182,10 +185,9 @@ void add_mesh_connection(cxxopts::Options& options) {
       "address",
       "Address the other ranks reach this rank's server at; a list gives a host's k-th rank the "
       "k-th (default: this host's first IPv4 address that is not loopback)",
-      cxxopts::value<std::string>())(
-      "gid-index", "GID index (default: as `rdmabench devices` marks it)",
-      cxxopts::value<uint32_t>())("qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
-      "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>())(
+      cxxopts::value<std::string>())("gid-index",
+                                     "GID index (default: as `rdmabench devices` marks it)",
+                                     cxxopts::value<uint32_t>())(
       "cm",
       "auto: oob, unless a rank's device connects through rdma_cm only (iWARP), then rdmacm; "
       "oob: each pair exchanges its QPs over TCP; rdmacm: rdma_cm, the client resolving from "
@@ -193,6 +195,7 @@ void add_mesh_connection(cxxopts::Options& options) {
       cxxopts::value<std::string>()->default_value("auto"))(
       "timeout", "Seconds any blocking step may take",
       cxxopts::value<double>()->default_value("5"));
+  add_path_options(options, "Ranks and connections");
 }
 
 cxxopts::Options mesh_options() {
@@ -237,7 +240,33 @@ uint64_t one_size(const std::string& text, const char* option) {
   return sizes.front();
 }
 
-// One spec per mode, each validated (the device's limits are checked by each pair's setup).
+// The request of one mode's benchmark, as run's: the pattern at the mode's size, the streams
+// as QPs, the path's options.
+BenchmarkMatrix mesh_matrix(const cxxopts::ParseResult& args, Pattern pattern, Mode mode) {
+  BenchmarkMatrix m;
+  const char* size_option = mode == Mode::kLatency ? "lat-size" : "size";
+  const uint64_t size = one_size(args[size_option].as<std::string>(), size_option);
+  m.patterns = {{pattern, {size}}};
+  m.sizes = {size};
+  m.modes = {mode};
+  m.cq_choices = {parse_cq_choice(args["cq"].as<std::string>())};
+  m.qps = {args["streams"].as<uint32_t>()};
+  if (m.qps.front() < 1 || m.qps.front() > 64)
+    throw Error(ExitCode::kUsage, "--streams must be 1..64");
+  m.base.verify = args.count("verify") > 0;
+  m.base.tx_depth = args["tx-depth"].as<uint32_t>();
+  if (args.count("gid-index")) m.base.gid_index = args["gid-index"].as<uint32_t>();
+  read_path_options(args, m.base);
+  const auto cm = parse_bootstrap(args["cm"].as<std::string>());
+  if (!cm && args["cm"].as<std::string>() != "auto")
+    throw Error(ExitCode::kUsage,
+                "--cm: unknown '" + args["cm"].as<std::string>() + "' (auto, oob, rdmacm)");
+  m.base.bootstrap = cm.value_or(Bootstrap::kOob);  // auto: settled once every rank is known
+  return m;
+}
+
+// One benchmark per mode, each checked as run checks its own (suite_refusal; the device's
+// limits are checked by each pair's setup).
 std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args, bool traffic) {
   const auto pattern = parse_pattern(lower_case(args["pattern"].as<std::string>()));
   if (!pattern)
@@ -250,27 +279,9 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args, bool traffic)
     if (traffic && mode != Mode::kBandwidth)
       throw Error(ExitCode::kUsage,
                   "--traffic measures bandwidth: give --mode bw (or leave it out)");
-    TestSpec s;
-    s.pattern = *pattern;
-    s.mode = mode;
-    s.cq = parse_cq_choice(args["cq"].as<std::string>());
-    const char* size_option = mode == Mode::kLatency ? "lat-size" : "size";
-    s.size = one_size(args[size_option].as<std::string>(), size_option);
-    s.verify = args.count("verify") > 0;
-    s.qps = args["streams"].as<uint32_t>();
-    s.tx_depth = args["tx-depth"].as<uint32_t>();
-    if (s.qps < 1 || s.qps > 64) throw Error(ExitCode::kUsage, "--streams must be 1..64");
-    if (args.count("gid-index")) s.gid_index = args["gid-index"].as<uint32_t>();
-    if (args.count("qp-timeout")) s.qp_timeout = args["qp-timeout"].as<uint32_t>();
-    if (args.count("tclass")) s.tclass = args["tclass"].as<uint32_t>();
-    if (args.count("sl")) s.sl = args["sl"].as<uint32_t>();
-    const auto cm = parse_bootstrap(args["cm"].as<std::string>());
-    if (!cm && args["cm"].as<std::string>() != "auto")
-      throw Error(ExitCode::kUsage,
-                  "--cm: unknown '" + args["cm"].as<std::string>() + "' (auto, oob, rdmacm)");
-    s.bootstrap = cm.value_or(Bootstrap::kOob);  // auto: settled once every rank is known
-    validate_spec(s);
-    specs.push_back(s);
+    const BenchmarkMatrix m = mesh_matrix(args, *pattern, mode);
+    if (std::string why = suite_refusal(m); !why.empty()) throw Error(ExitCode::kUsage, why);
+    specs.push_back(expand_specs(m).front());
   }
   if (specs.empty()) throw Error(ExitCode::kUsage, "--mode is empty");
   return specs;

@@ -36,19 +36,4 @@ uint8_t ib_port_option(uint32_t port);
 // checks it at rank 0 alone).
 std::string metrics_option(const std::string& path, bool check_here = true);
 
-// --qp-timeout's help, the same for run and mesh (the spec's validation checks its range).
-inline constexpr const char* kQpTimeoutHelp =
-    "Local ACK timeout of every QP: 4.096 us x 2^N before a retransmission (like perftest -u); "
-    "0 turns the retransmission timer off (default: 14, 67 ms, out of band; rdma_cm's own "
-    "choice with --cm rdmacm)";
-
-// --tclass's and --sl's help, the same for run and mesh (the spec's validation checks ranges).
-inline constexpr const char* kTclassHelp =
-    "GRH traffic class of every QP, both sides (like perftest --tclass, and -T over rdma_cm): "
-    "on RoCE v2 the IP header's DSCP and ECN byte, e.g. 106 for DSCP 26 with ECN capable; a "
-    "lossless fabric classifies on it (default: 0)";
-inline constexpr const char* kSlHelp =
-    "Service level of every QP, both sides (like perftest -S); out of band only: rdma_cm takes "
-    "it from the path (default: 0)";
-
 }  // namespace rdmabench

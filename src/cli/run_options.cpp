@@ -6,6 +6,7 @@
 
 #include "bench/pattern_catalogue.h"
 #include "cli/option_checks.h"
+#include "cli/path_options.h"
 #include "cli/run_profile.h"
 #include "cli/server_connection.h"
 #include "core/error.h"
@@ -142,8 +143,8 @@ void add_connection(cxxopts::Options& options) {
       "with CLOCK_MONOTONIC) or monotonic",
       cxxopts::value<std::string>()->default_value("auto"))(
       "mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
-      cxxopts::value<uint32_t>())("qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
-      "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>());
+      cxxopts::value<uint32_t>());
+  add_path_options(options, "Connection");
 }
 
 // A searched value's number: the range's own values, or one that is not a dimension's (an

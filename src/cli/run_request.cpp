@@ -8,6 +8,7 @@
 #include "cli/list_option.h"
 #include "cli/number_options.h"
 #include "cli/option_checks.h"
+#include "cli/path_options.h"
 #include "cli/run_options.h"
 #include "cli/run_params.h"
 #include "cli/run_profile.h"
@@ -157,12 +158,10 @@ void parse_base_spec(const cxxopts::ParseResult& args, const ServerConnection& s
   base.poll_batch = args["poll-batch"].as<uint32_t>();
   base.verify = args.count("verify") > 0;
   base.mtu = args.count("mtu") != 0 ? args["mtu"].as<uint32_t>() : 0;  // 0: the active MTU
-  if (args.count("qp-timeout")) base.qp_timeout = args["qp-timeout"].as<uint32_t>();
+  read_path_options(args, base);
   if (args.count("outs")) base.outs = args["outs"].as<uint32_t>();
   if (args.count("inline")) base.inline_size = args["inline"].as<uint32_t>();
   base.gid_index = server.gid_index;
-  if (args.count("tclass")) base.tclass = args["tclass"].as<uint32_t>();
-  if (args.count("sl")) base.sl = args["sl"].as<uint32_t>();
   base.hugepages = args.count("hugepages") > 0;
   const std::string api = args["post-api"].as<std::string>();
   const auto post_api = parse_post_api(api);
