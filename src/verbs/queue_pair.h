@@ -107,17 +107,18 @@ class QueuePair {
   void post_send(ibv_send_wr& wr) {
     if (extended_ != nullptr) {
       if (const int rc = post_extended(*extended_, wr, !transport_->connected); rc != 0)
-        throw VerbsError("ibv_wr_complete", rc, {}, ExitCode::kRuntime);
+          [[unlikely]]
+        throw_refused_post("ibv_wr_complete", rc);
       return;
     }
     ibv_send_wr* bad = nullptr;
-    if (const int rc = ibv_post_send(qp_, &wr, &bad); rc != 0)
-      throw VerbsError("ibv_post_send", rc, {}, ExitCode::kRuntime);
+    if (const int rc = ibv_post_send(qp_, &wr, &bad); rc != 0) [[unlikely]]
+      throw_refused_post("ibv_post_send", rc);
   }
   void post_recv(ibv_recv_wr& wr) {
     ibv_recv_wr* bad = nullptr;
-    if (const int rc = ibv_post_recv(qp_, &wr, &bad); rc != 0)
-      throw VerbsError("ibv_post_recv", rc, {}, ExitCode::kRuntime);
+    if (const int rc = ibv_post_recv(qp_, &wr, &bad); rc != 0) [[unlikely]]
+      throw_refused_post("ibv_post_recv", rc);
   }
 
  private:

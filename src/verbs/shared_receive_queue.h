@@ -31,8 +31,8 @@ class SharedReceiveQueue {
   // Hot path: no allocation, no logging. Throws on a refused post.
   void post(ibv_recv_wr& wr) {
     ibv_recv_wr* bad = nullptr;
-    if (const int rc = ibv_post_srq_recv(srq_, &wr, &bad); rc != 0)
-      throw VerbsError("ibv_post_srq_recv", rc, {}, ExitCode::kRuntime);
+    if (const int rc = ibv_post_srq_recv(srq_, &wr, &bad); rc != 0) [[unlikely]]
+      throw_refused_post("ibv_post_srq_recv", rc);
   }
 
  private:

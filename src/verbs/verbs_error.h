@@ -18,6 +18,12 @@ class VerbsError : public SystemError {
   const std::string& verb() const noexcept { return call(); }
 };
 
+// A post the QP refused (queue full, QP in error), thrown out of line: the hot path's posts
+// then keep no stack frame for building the error.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_refused_post(const char* verb, int rc) {
+  throw VerbsError(verb, rc, {}, ExitCode::kRuntime);
+}
+
 // ibv_* calls return an errno value; rdma_* and libc calls return -1 and set errno.
 // Either way: throw VerbsError when rc is non-zero.
 // `code` says what the failure means: setting a device up (the default), or a failure while
