@@ -26,7 +26,6 @@ std::vector<uint64_t> parse_number_list(const std::string& text, const std::stri
   return out;
 }
 
-// 2.5 -> "2.5", 10 -> "10".
 // --rate: round trips (lat) or messages a QP (bw) per second, each 0..kMaxRate, or Gb/s a QP
 // (bw: "2.5gbps" or "2.5Gb/s", above 0 and at most 10000).
 std::vector<OfferedRate> parse_rates(const std::string& text) {

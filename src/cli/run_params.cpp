@@ -18,16 +18,16 @@ nlohmann::json rates_json(const std::vector<OfferedRate>& rates) {
   return out;
 }
 
-nlohmann::json what_to_run_json(const WhatToRun& what, const BenchmarkMatrix& so) {
+nlohmann::json what_to_run_json(const WhatToRun& what, const BenchmarkMatrix& matrix) {
   nlohmann::json patterns = nlohmann::json::array(), modes = nlohmann::json::array(),
                  cqs = nlohmann::json::array();
-  for (const auto& [pattern, sizes] : so.patterns) patterns.push_back(pattern.name());
-  for (const Mode m : so.modes) modes.push_back(to_string(m));
-  for (const CqChoice& c : so.cq_choices) cqs.push_back(c.text());
+  for (const auto& [pattern, sizes] : matrix.patterns) patterns.push_back(pattern.name());
+  for (const Mode m : matrix.modes) modes.push_back(to_string(m));
+  for (const CqChoice& c : matrix.cq_choices) cqs.push_back(c.text());
   return {{"profile", what.profile}, {"patterns", patterns},
           {"modes", modes},          {"cq", cqs},
-          {"sizes", so.sizes},       {"rates", rates_json(so.rates)},
-          {"qps", so.qps},           {"post_list", so.post_lists}};
+          {"sizes", matrix.sizes},   {"rates", rates_json(matrix.rates)},
+          {"qps", matrix.qps},       {"post_list", matrix.post_lists}};
 }
 
 nlohmann::json optional_json(bool given, const auto& value) {

@@ -69,14 +69,14 @@ SuiteLength length_of(const cxxopts::ParseResult& args, const WhatToRun& what) {
 
 // --pattern against --sizes: each pattern runs the sizes its rule accepts. A named pattern
 // with a size it refuses is an error; `all` leaves such pairs out and says so.
-void parse_patterns(const std::string& text, BenchmarkMatrix& so) {
+void parse_patterns(const std::string& text, BenchmarkMatrix& matrix) {
   const auto named =
       parse_list<Pattern>(text, parse_pattern, registered_patterns(), "pattern", pattern_names());
   PatternSizes expanded =
-      expand_patterns(named, so.sizes, so.base.transport, so.base.srq, text == "all");
+      expand_patterns(named, matrix.sizes, matrix.base.transport, matrix.base.srq, text == "all");
   const std::vector<std::string> notes = skip_notes(expanded);
-  so.patterns = std::move(expanded.runs);
-  so.all_patterns = text == "all";
+  matrix.patterns = std::move(expanded.runs);
+  matrix.all_patterns = text == "all";
   for (const std::string& note : notes)
     std::cerr << "rdmabench: note: --pattern all leaves out " << note << "\n";
 }
@@ -190,19 +190,19 @@ PassLimits limits_from_file(const std::string& path, nlohmann::json& params) {
 }
 
 // --min-bw and --max-lat, each needing a run of its mode; or --limits-file.
-PassLimits parse_pass_limits(const cxxopts::ParseResult& args, const BenchmarkMatrix& so) {
+PassLimits parse_pass_limits(const cxxopts::ParseResult& args, const BenchmarkMatrix& matrix) {
   PassLimits limits;
   if (args.count("limits-file") && (args.count("min-bw") || args.count("max-lat")))
     throw Error(ExitCode::kUsage,
                 "--limits-file gives the limits: drop --min-bw and --max-lat, or the file");
   if (args.count("min-bw")) {
     limits.min_bw_gbps = parse_min_bandwidth(args["min-bw"].as<std::string>());
-    if (!so.runs(Mode::kBandwidth))
+    if (!matrix.runs(Mode::kBandwidth))
       throw Error(ExitCode::kUsage, "--min-bw judges bw runs, and --mode lat runs none");
   }
   if (args.count("max-lat")) {
     limits.max_lat = parse_latency_limit(args["max-lat"].as<std::string>());
-    if (!so.runs(Mode::kLatency))
+    if (!matrix.runs(Mode::kLatency))
       throw Error(ExitCode::kUsage, "--max-lat judges lat runs, and --mode bw runs none");
   }
   return limits;

@@ -105,22 +105,20 @@ Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions)
   Observation o;
   const std::variant<TestSpec, std::string> spec = spec_of(point);
   if (const std::string* why = std::get_if<std::string>(&spec)) {
-    // run refuses the options: the session has not been used
-    o = Observation{{}, *why, static_cast<int>(ExitCode::kUsage)};
-    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return o;
-  }
-  try {
-    o = measured(std::get<TestSpec>(spec), run_length_at(point, options_.length), repetitions);
-  } catch (const Error& e) {
-    o = Observation{{}, e.what(), static_cast<int>(e.exit_code())};
-    // Any failure once the server was told to set up (a device refusing the spec is a usage
-    // error too, raised after "setup" while the server awaits a connection) leaves the two
-    // sides out of step: connect anew for the next point.
-    session_.reset();
-  } catch (const std::exception& e) {
-    o = Observation{{}, e.what(), static_cast<int>(ExitCode::kInternal)};
-    session_.reset();
+    o = Observation{{}, *why, static_cast<int>(ExitCode::kUsage)};  // the session is not used
+  } else {
+    try {
+      o = measured(std::get<TestSpec>(spec), run_length_at(point, options_.length), repetitions);
+    } catch (const Error& e) {
+      o = Observation{{}, e.what(), static_cast<int>(e.exit_code())};
+      // Any failure once the server was told to set up (a device refusing the spec is a usage
+      // error too, raised after "setup" while the server awaits a connection) leaves the two
+      // sides out of step: connect anew for the next point.
+      session_.reset();
+    } catch (const std::exception& e) {
+      o = Observation{{}, e.what(), static_cast<int>(ExitCode::kInternal)};
+      session_.reset();
+    }
   }
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return o;

@@ -31,7 +31,7 @@ struct ServerConnection {
   std::optional<SharedKey> key;
 
   // Where a run goes, as `rdmabench run` takes it: HOST --port P, and --device, --ib-port and
-  // --gid-index where given (a search's every point, and its report's run lines).
+  // --gid-index where given (the start of a search report's run lines).
   std::vector<std::string> run_arguments() const;
   // Where a suite connects, as these say (--ib-port, not given: 1).
   PeerConnection peer() const;

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <iostream>
 #include <optional>
-#include <sstream>
 
 #include "measure/benchmark_measurement.h"
 #include "measure/run_counters.h"
@@ -18,12 +17,6 @@ namespace rdmabench {
 BenchmarkSuite::BenchmarkSuite(SuiteOptions options, std::unique_ptr<ClientSession> session)
     : options_(std::move(options)), session_(std::move(session)) {
   if (session_) session_->use_sample_clock(options_.reporting.sample_clock);
-}
-
-std::string OfferedRate::gbps_text() const {
-  std::ostringstream text;
-  text << gbps;
-  return text.str();
 }
 
 std::vector<TestSpec> expand_specs(const BenchmarkMatrix& matrix) {

@@ -30,28 +30,28 @@ namespace rdmabench {
 namespace {
 
 // The default sizes over a one-packet transport stop at the path MTU, which the note names.
-void note_sizes_cut(BenchmarkMatrix& so, const DeviceLimits& limits) {
-  const uint64_t mtu = path_mtu_limit(so.base, limits);
-  const std::vector<uint64_t> dropped = cut_sizes_to_mtu(so, mtu);
-  if (so.patterns.empty())
-    throw Error(ExitCode::kUsage, "over " + so.base.transport.name() + " no default size fits " +
-                                      limits.device + "'s path MTU (" + std::to_string(mtu) +
-                                      " B): give --sizes");
+void note_sizes_cut(BenchmarkMatrix& matrix, const DeviceLimits& limits) {
+  const uint64_t mtu = path_mtu_limit(matrix.base, limits);
+  const std::vector<uint64_t> dropped = cut_sizes_to_mtu(matrix, mtu);
+  if (matrix.patterns.empty())
+    throw Error(ExitCode::kUsage, "over " + matrix.base.transport.name() +
+                                      " no default size fits " + limits.device + "'s path MTU (" +
+                                      std::to_string(mtu) + " B): give --sizes");
   if (!dropped.empty())
-    std::cerr << "rdmabench: note: over " << so.base.transport.name()
+    std::cerr << "rdmabench: note: over " << matrix.base.transport.name()
               << " a message is one packet: the default sizes stop at " << limits.device
               << "'s path MTU, " << mtu << " B (give --sizes to choose)\n";
 }
 
 // --pattern all on a device that refuses some patterns (no atomics, no immediate data): those
 // are left out, each said with its reason, before anything connects.
-void leave_out_refused_patterns(BenchmarkMatrix& so, const DeviceLimits& limits) {
-  for (const std::string& note : drop_refused_patterns(so, refusal_by(limits)))
+void leave_out_refused_patterns(BenchmarkMatrix& matrix, const DeviceLimits& limits) {
+  for (const std::string& note : drop_refused_patterns(matrix, refusal_by(limits)))
     std::cerr << "rdmabench: note: --pattern all leaves out " << note << "\n";
 }
 
 LocalProbe probe_local(RunPlan& r) {
-  BenchmarkMatrix& so = r.suite.matrix;
+  BenchmarkMatrix& matrix = r.suite.matrix;
   PeerConnection& peer = r.suite.peer;
   // Before the bootstrap is chosen: rdma_cm with no device fails with a bare ENODEV.
   DeviceList list;
@@ -60,18 +60,18 @@ LocalProbe probe_local(RunPlan& r) {
                SampleClock::choose(r.clock),
                timing_environment(),
                choose_bootstrap(r.cm, peer.host, peer.port, peer.device, peer.timeout, r.oob_only,
-                                so.base.transport),
+                                matrix.base.transport),
                {},
                {}};
-  so.base.bootstrap = p.choice.method;
+  matrix.base.bootstrap = p.choice.method;
   if (p.choice.method == Bootstrap::kOob) peer.device = p.choice.device;  // oob opens this one
-  if (so.base.mtu != 0 && p.choice.method == Bootstrap::kRdmaCm)
+  if (matrix.base.mtu != 0 && p.choice.method == Bootstrap::kRdmaCm)
     std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
   Context ctx = list.open(p.choice.device);
   const DeviceLimits limits = device_limits(ctx, peer.ib_port);  // refuses a port it lacks
-  if (so.sizes_to_mtu) note_sizes_cut(so, limits);
-  leave_out_refused_patterns(so, limits);
-  for (const TestSpec& spec : expand_specs(so)) {
+  if (matrix.sizes_to_mtu) note_sizes_cut(matrix, limits);
+  leave_out_refused_patterns(matrix, limits);
+  for (const TestSpec& spec : expand_specs(matrix)) {
     validate_spec(spec, limits);
     // This side's strategy on its own device, before connecting (the server checks its own).
     if (const std::string why = strategy_refusal(ctx, spec.cq.client); !why.empty())
@@ -86,13 +86,13 @@ LocalProbe probe_local(RunPlan& r) {
 
 // Connects for the first benchmark and asks both sides which path their QPs really use (the
 // context is written before any benchmark runs). A failure here is left to that benchmark.
-nlohmann::json paths_in_use(ClientSession& session, const BenchmarkMatrix& so) {
-  TestSpec first = so.base;
+nlohmann::json paths_in_use(ClientSession& session, const BenchmarkMatrix& matrix) {
+  TestSpec first = matrix.base;
   first.bidir = false;  // one QP, one direction: enough to learn the path
-  first.pattern = so.patterns.front().first;
-  first.mode = so.modes.front();
-  first.cq = so.cq_choices.front();
-  first.size = so.patterns.front().second.front();
+  first.pattern = matrix.patterns.front().first;
+  first.mode = matrix.modes.front();
+  first.cq = matrix.cq_choices.front();
+  first.size = matrix.patterns.front().second.front();
   try {
     session.setup(first);
     return session.paths_in_use();

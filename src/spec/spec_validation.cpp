@@ -18,7 +18,6 @@ class FirstRefusal {
   void require(bool ok, const std::string& what, uint64_t value, const std::string& limit) {
     if (!ok) refuse(what + " is " + std::to_string(value) + "; " + limit);
   }
-  bool refused() const { return !why_.empty(); }
   std::string why() && { return std::move(why_); }
 
  private:
@@ -30,7 +29,7 @@ bool is_path_mtu(uint32_t mtu) {
 }
 
 // What a transport that may lose messages, or that rdma_cm cannot connect, cannot do.
-void validate_unreliable_use(const TestSpec& s, FirstRefusal& r) {
+void check_unreliable_use(const TestSpec& s, FirstRefusal& r) {
   if (s.bidir && !s.transport->reliable)
     r.refuse(std::string("--bidir") + " is set over " + s.transport.name() +
              ": both directions at once need a reliable transport (rc); over one that may "
@@ -43,7 +42,7 @@ void validate_unreliable_use(const TestSpec& s, FirstRefusal& r) {
 
 // --post-list: bw only, and short enough that a chain that does not fit leaves a signalled
 // send outstanding to wait for.
-void validate_post_list(const TestSpec& s, FirstRefusal& r) {
+void check_post_list(const TestSpec& s, FirstRefusal& r) {
   r.require(s.post_list >= 1 && s.post_list <= kMaxPostList, "--post-list", s.post_list,
             "it must be between 1 and " + std::to_string(kMaxPostList));
   r.require(s.post_list == 1 || s.mode == Mode::kBandwidth, "--post-list", s.post_list,
@@ -57,7 +56,7 @@ void validate_post_list(const TestSpec& s, FirstRefusal& r) {
 }
 
 // --tclass and --sl: a byte and four bits; a service level only where rdmabench sets the path.
-void validate_path_class(const TestSpec& s, FirstRefusal& r) {
+void check_path_class(const TestSpec& s, FirstRefusal& r) {
   r.require(s.tclass.value_or(0) <= kMaxTclass, "--tclass", s.tclass.value_or(0),
             "it must be between 0 and " + std::to_string(kMaxTclass) +
                 " (the GRH traffic class: on RoCE v2 the IP header's DSCP and ECN byte)");
@@ -71,7 +70,7 @@ void validate_path_class(const TestSpec& s, FirstRefusal& r) {
 }
 
 // --outs within what the device takes and starts; an atomic pattern where it has atomics.
-void validate_reads_and_atomics(const TestSpec& s, const DeviceLimits& d, FirstRefusal& r) {
+void check_reads_and_atomics(const TestSpec& s, const DeviceLimits& d, FirstRefusal& r) {
   if (s.outs)
     r.require(*s.outs <= d.max_rd_atomic(), "--outs", *s.outs,
               "reads and atomics in flight per QP, both ways: " + d.device + " takes " +
@@ -85,7 +84,7 @@ void validate_reads_and_atomics(const TestSpec& s, const DeviceLimits& d, FirstR
 
 // What the fabric and the provider carry: iWARP has reliable connected QPs only, set up through
 // rdma_cm; immediate data where the provider carries it.
-void validate_fabric(const TestSpec& s, const DeviceLimits& d, FirstRefusal& r) {
+void check_fabric(const TestSpec& s, const DeviceLimits& d, FirstRefusal& r) {
   const std::string device = d.device + " (" + to_string(d.fabric) + ")";
   if (!carries_transport(d.fabric, s.transport->reliable, s.transport->connected))
     r.refuse("--transport " + s.transport.name() + ": " + device +
@@ -123,7 +122,7 @@ void check_spec(const TestSpec& s, FirstRefusal& r) {
                 " too, or use bw mode");
   r.require(!s.bidir || s.mode == Mode::kBandwidth, "--bidir", 1,
             "both directions at once is a bw mode (lat is a ping-pong already)");
-  validate_unreliable_use(s, r);
+  check_unreliable_use(s, r);
   if (s.transport->one_packet_messages)
     r.require(s.size <= kLargestMtu, "--sizes", s.size,
               "over " + s.transport.name() + " a message is one packet: at most the path MTU (" +
@@ -132,7 +131,7 @@ void check_spec(const TestSpec& s, FirstRefusal& r) {
             "it must be 256, 512, 1024, 2048 or 4096 (or 0: the active MTU)");
   r.require(!s.outs || (*s.outs >= 1 && *s.outs <= kMaxOuts), "--outs", s.outs.value_or(0),
             "it must be between 1 and " + std::to_string(kMaxOuts));
-  validate_post_list(s, r);
+  check_post_list(s, r);
   if (s.srq && !s.server_receives())
     r.refuse("--srq is set for " + s.pattern.name() +
              ", whose target takes no receives: a shared receive queue "
@@ -142,7 +141,7 @@ void check_spec(const TestSpec& s, FirstRefusal& r) {
   r.require(s.qp_timeout.value_or(0) <= kMaxQpTimeout, "--qp-timeout", s.qp_timeout.value_or(0),
             "it must be between 0 (no retransmission timer) and " + std::to_string(kMaxQpTimeout) +
                 " (4.096 us x 2^n)");
-  validate_path_class(s, r);
+  check_path_class(s, r);
 }
 
 // The device's limits, once the spec holds on any device.
@@ -169,8 +168,8 @@ void check_against(const TestSpec& s, const DeviceLimits& d, FirstRefusal& r) {
   if (s.srq)
     r.require(s.rx_depth <= d.max_srq_wr, "--rx-depth", s.rx_depth,
               "with --srq it exceeds " + of + "max_srq_wr " + std::to_string(d.max_srq_wr));
-  validate_reads_and_atomics(s, d, r);
-  validate_fabric(s, d, r);
+  check_reads_and_atomics(s, d, r);
+  check_fabric(s, d, r);
   if (s.gid_index)
     r.require(*s.gid_index < d.gid_table_len, "--gid-index", *s.gid_index,
               "it must be below " + of + "GID table length " + std::to_string(d.gid_table_len));
@@ -186,10 +185,9 @@ std::string spec_refusal(const TestSpec& spec) {
 }
 
 std::string spec_refusal(const TestSpec& spec, const DeviceLimits& limits) {
-  if (!spec.pattern.chosen()) return "--pattern: no pattern was chosen";
+  if (std::string why = spec_refusal(spec); !why.empty()) return why;
   FirstRefusal r;
-  check_spec(spec, r);
-  if (!r.refused()) check_against(spec, limits, r);
+  check_against(spec, limits, r);
   return std::move(r).why();
 }
 
