@@ -238,6 +238,7 @@ int run_replay(const cxxopts::ParseResult& args, const SearchRequest& r) {
   const nlohmann::json report = read_bounded_json_file(path, kFileBounds, "--replay " + path);
   check_search_report(report);
   const SearchSpace space = space_from_json(report.value("space", nlohmann::json()));
+  check_searched(space, "search report");
   // Each point runs as the report's search ran it, unless told otherwise.
   ServeTargetOptions target_options = r.target;
   if (!args.count("iters") && !args.count("duration") && !args.count("margin"))

@@ -80,6 +80,21 @@ void set_cq(BenchmarkMatrix& r, const std::string& v) {
 
 }  // namespace
 
+void check_searched(const SearchSpace& space, const std::string& file_kind) {
+  const SearchSpace ours = search_dimensions();
+  for (const Dimension& d : space.dimensions()) {
+    const std::string option = "--" + printable(d.option, Keep::kPrintableAscii, 60);
+    if (ours.find(d.option) == nullptr)
+      throw Error(ExitCode::kInvalidFile, file_kind + ": its space explores " + option +
+                                              ", which rdmabench search does not");
+    for (const std::string& v : d.values)
+      if (!ours.index_of(d.option, v))
+        throw Error(ExitCode::kInvalidFile, file_kind + ": " + option + " value '" +
+                                                printable(v, Keep::kPrintableAscii, 60) +
+                                                "' is not one rdmabench search explores");
+  }
+}
+
 PointSetter point_setter(const std::string& option) {
   static const std::map<std::string, PointSetter> setters = [] {
     std::map<std::string, PointSetter> out = {

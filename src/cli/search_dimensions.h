@@ -12,6 +12,11 @@ namespace rdmabench {
 
 SearchSpace search_dimensions();
 
+// A space read from a file (a report to replay) holds only options search explores, each with
+// values their ranges declare: each reaches a point's request through its setter. Throws
+// Error(kInvalidFile) naming, printably, the first that does not.
+void check_searched(const SearchSpace& space, const std::string& file_kind);
+
 // How each dimension's value is set on a point's request (point_request.h); throws
 // Error(kInternal) for an option that is not a dimension.
 PointSetter point_setter(const std::string& option);

@@ -102,6 +102,10 @@ void read_search_report(std::string_view text) {
         text, rdmabench::kFileBounds, rdmabench::ExitCode::kInvalidFile, "fuzz");
     if (!report.is_object()) return;  // as search --replay refuses it
     (void)rdmabench::report_run_length(report);
+    // As search --replay checks the report's space before a point reaches a request.
+    rdmabench::check_search_report(report);
+    rdmabench::check_searched(rdmabench::space_from_json(report.value("space", nlohmann::json())),
+                              "search report");
     AnsweringTarget target;
     (void)rdmabench::replay_report(report, target, rdmabench::report_repetitions(report), "fuzz");
   } catch (const rdmabench::Error&) {

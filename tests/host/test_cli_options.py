@@ -596,6 +596,24 @@ def test_json_that_is_not_a_search_report_does_not_follow_its_schema(tmp_path):
     assert proc.returncode == 13 and "not a rdmabench-search/1 report" in proc.stderr, proc.stderr
 
 
+@pytest.mark.parametrize("dimension, says", [
+    ({"option": "out", "values": ["/tmp/x"]}, "--out, which rdmabench search does not"),
+    ({"option": "qps", "values": ["1", "9\u001b[2J"]}, "--qps value '9\\x1b[2J'"),
+])
+def test_a_search_reports_space_holds_only_what_search_explores(tmp_path, dimension, says):
+    """A replay measures each point through the setters of the options search explores: a
+    report whose space names another option, or a value no range declares, ended the replay
+    with an internal error (exit 1) once a point was measured; it is a report that does not
+    follow its schema (13), said before a device is looked for, its text made printable."""
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps({"schema": "rdmabench-search/1", "findings": [],
+                                  "space": [{"option": "pattern", "values": ["write"]},
+                                            dimension]}))
+    proc = rdmabench("search", "127.0.0.1", "--replay", str(report))
+    assert proc.returncode == 13 and says in proc.stderr, proc.stderr
+    assert "\x1b" not in proc.stderr, repr(proc.stderr)
+
+
 @pytest.mark.parametrize("args, says", [
     (("--min-effect", "-1"), "--min-effect must be a percentage, 0..100"),
     (("--min-effect", "101"), "--min-effect must be a percentage, 0..100"),

@@ -148,3 +148,28 @@ TEST(SearchSeeds, TheFuzzersSearchSeedsReachPastTheFirstChecks) {
 
 }  // namespace
 }  // namespace rdmabench
+
+namespace rdmabench {
+namespace {
+
+// What search explores passes, restricted or whole; another option or value is the report's
+// fault (kInvalidFile), named printably.
+TEST(SearchDimensions, AReportsSpaceHoldsOnlyWhatSearchExplores) {
+  EXPECT_NO_THROW(check_searched(search_dimensions(), "search report"));
+  EXPECT_NO_THROW(check_searched(restrict_space(search_dimensions(), "qps=1:4"), "search report"));
+  const auto error_of = [](std::vector<Dimension> dims) {
+    try {
+      check_searched(SearchSpace(std::move(dims)), "search report");
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_code(), ExitCode::kInvalidFile);
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of({{"out", {"/tmp/x"}, "", "", false}}).find("--out, which"), std::string::npos);
+  const std::string bad_value = error_of({{"qps", {"1", "9\x1b"}, "1", "1", true}});
+  EXPECT_NE(bad_value.find("--qps value '9\\x1b'"), std::string::npos) << bad_value;
+}
+
+}  // namespace
+}  // namespace rdmabench
