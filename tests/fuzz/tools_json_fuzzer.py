@@ -5,7 +5,7 @@ nesting thousands deep, a cut), read as tools/compare and tools/plot read them. 
 error (ResultsError, MeshError, SearchError: a one-line reason and an exit code) is the answer
 to bad input; any other exception is a finding, written to the artifacts folder with its
 traceback, and the exit status is 1. Beside them, the test command's machine probe file
-(tools/rdmabench_tools/machine_speed.py), changed byte by byte, as the phase budget reads it.
+(tools/rdmabench_dev/machine_speed.py), changed byte by byte, as the phase budget reads it.
 
 Usage: PYTHONPATH=tools python3 tests/fuzz/tools_json_fuzzer.py [--seconds S] [--seed N]
            [--artifacts DIR]"""
@@ -19,7 +19,7 @@ import time
 import traceback
 from pathlib import Path
 
-from rdmabench_tools import machine_speed as ms
+from rdmabench_dev import machine_speed as ms
 from rdmabench_tools import mesh_figures as mf
 from rdmabench_tools import rdmabench_results as rr
 from rdmabench_tools import search_figures as sef

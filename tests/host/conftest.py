@@ -32,12 +32,11 @@ DETERMINISTIC = Path(__file__).parent / "fixtures" / "rxe-deterministic.json"
 
 
 def tool_command(name, *args):
-    """The command line of tools/NAME, or of the tools' module NAME (tools/lib/run-module), with
-    `args`, on the system Python."""
-    path = ROOT / "tools" / name
-    if not path.exists():
+    """The command line of tools/NAME, or of the tools' module NAME, a package's module such as
+    rdmabench_gate.spread (tools/lib/run-module), with `args`, on the system Python."""
+    if "." in name:
         return [str(ROOT / "tools" / "lib" / "run-module"), name, *map(str, args)]
-    return ["/usr/bin/python3", str(path), *map(str, args)]
+    return ["/usr/bin/python3", str(ROOT / "tools" / name), *map(str, args)]
 
 
 def tool_module(name):

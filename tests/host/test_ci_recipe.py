@@ -1,7 +1,7 @@
 """The CI recipes (tools/ci/github-actions.yml, tools/ci/gitlab-ci.yml) hold no step of their own
 that the suite does not run: apart from installing git in the container and fetching the target
 branch, every command is tools/ci/gate-change, which ./tools/test runs (run_ci_recipe), and its
-options are ones gate-change takes. tools/rdmabench_tools/ci_recipe_check.py judges what it left."""
+options are ones gate-change takes. tools/rdmabench_gate/ci_recipe_check.py judges what it left."""
 import re
 import shlex
 
@@ -68,7 +68,7 @@ def test_the_check_of_what_the_recipe_left(tmp_path):
         md.write_text("### rdmabench compare: no regression\n\n| benchmark | verdict |\n|---|---|\n"
                       f"| send/bw/event/65536 | {verdict} |\n")
         return xml, md
-    proc = run_tool("ci_recipe_check", *files("faster"))
+    proc = run_tool("rdmabench_gate.ci_recipe_check", *files("faster"))
     assert proc.returncode == 0, proc.stdout
-    proc = run_tool("ci_recipe_check", *files("ok"))
+    proc = run_tool("rdmabench_gate.ci_recipe_check", *files("ok"))
     assert proc.returncode == 13 and "send/bw/event/65536" in proc.stdout, proc.stdout

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from conftest import ROOT
-from rdmabench_tools.lint import source_kind as kind, tracked_files
+from rdmabench_dev.lint import source_kind as kind, tracked_files
 
 LIMIT = 60
 
@@ -85,14 +85,14 @@ def test_the_finder_sees_a_long_function_in_each_language(language, text, longes
 
 def test_the_tools_modules_are_a_package_apart_from_the_executables():
     """Issue 34: tools/lib mixed importable modules with executables, and five tools and most
-    tests patched sys.path to import them. Now the modules are the package tools/rdmabench_tools
-    (no executable file in it), tools/lib holds executables only, and nothing patches the path
-    (the tools find the package beside them, the tests through tests/pytest.ini)."""
+    tests patched sys.path to import them. Now the modules are the packages tools/rdmabench_*
+    (no executable file in them), tools/lib holds executables only, and nothing patches the path
+    (the tools find the packages beside them, the tests through tests/pytest.ini)."""
     files = tracked_files()
-    package = ROOT / "tools" / "rdmabench_tools"
     lib = ROOT / "tools" / "lib"
     modules_in_lib = [f.name for f in files if f.parent == lib and f.suffix == ".py"]
-    executables_in_package = [f.name for f in files if f.parent == package
+    executables_in_package = [f.name for f in files if f.parent.parent == ROOT / "tools"
+                              and f.parent.name.startswith("rdmabench_")
                               and (f.stat().st_mode & 0o111 or f.read_text().startswith("#!"))]
     patched = [str(f.relative_to(ROOT)) for f in files if kind(f) == "python"
                and re.search(r"sys\.path\.(insert|append)|sys\.path\s*\+?=", f.read_text())]

@@ -1,8 +1,8 @@
-"""vs-perftest --cost (tools/rdmabench_tools/cost_guest.py), off the guest: it reads the counts
+"""vs-perftest --cost (tools/rdmabench_guest/cost_guest.py), off the guest: it reads the counts
 valgrind (cachegrind) and strace leave, turns N and 2N runs into a count per message, and
 reports a difference below 0 as a failed measurement, never as a figure; its ratios are
 rdmabench/perftest and say which way is better."""
-from rdmabench_tools import cost_guest as cost
+from rdmabench_guest import cost_guest as cost
 from rdmabench_tools import ratio_words
 
 CACHEGRIND = "desc: I1 cache: ...\ncmd: /bin/true\nevents: Ir\nfl=???\n0 12\nsummary: 128234\n"

@@ -78,7 +78,7 @@ def test_compare_flags_a_three_percent_slowdown_at_two_percent(write_json):
 
 
 def test_spread_of_identical_runs_is_zero_and_counts_every_counter():
-    proc = run_tool("spread", DETERMINISTIC, DETERMINISTIC)
+    proc = run_tool("rdmabench_gate.spread", DETERMINISTIC, DETERMINISTIC)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert "icount" in lines[0]
@@ -91,7 +91,7 @@ def test_spread_of_identical_runs_is_zero_and_counts_every_counter():
 
 def test_spread_reports_a_moved_counter(write_json):
     doc = scaled(deterministic(), lambda n: n.startswith("send/lat/event/"), ("lat_p50_us",), 1.1)
-    proc = run_tool("spread", DETERMINISTIC, write_json(doc, "moved.json"))
+    proc = run_tool("rdmabench_gate.spread", DETERMINISTIC, write_json(doc, "moved.json"))
     row = next(l for l in proc.stdout.splitlines() if l.startswith("send/lat/event/2"))
     column = proc.stdout.splitlines()[1].split().index("p50_us")
     assert abs(float(row.split()[column]) - 9.52) < 0.05  # (1.1 - 1) / median(1, 1.1)
@@ -109,28 +109,28 @@ def test_spread_leaves_out_each_sides_port_counters_but_keeps_their_wire_sums(wr
     for row in doc["benchmarks"]:
         row.update(client_dev_hw_sent_pkts=40, wire_packets_per_msg=2.0)
     path = write_json(doc, "with-ports.json")
-    proc = run_tool("spread", path, path)
+    proc = run_tool("rdmabench_gate.spread", path, path)
     assert proc.returncode == 0, proc.stderr
     header = proc.stdout.splitlines()[1].split()
     assert "wire_packets/msg" in header and not [c for c in header if "_dev_" in c], header
 
 
 def test_spread_needs_two_runs_and_rdmabench_json(write_json):
-    assert run_tool("spread", DETERMINISTIC).returncode == 2
-    proc = run_tool("spread", DETERMINISTIC, write_json("{nope", "bad.json"))
+    assert run_tool("rdmabench_gate.spread", DETERMINISTIC).returncode == 2
+    proc = run_tool("rdmabench_gate.spread", DETERMINISTIC, write_json("{nope", "bad.json"))
     assert proc.returncode == 2 and "not valid JSON" in proc.stderr
 
 
 def test_calibration_predicts_five_percent_and_refuses_wall_clock_runs(tmp_path):
     out = tmp_path / "cal.json"
-    proc = run_tool("calibrate_slowdown", DETERMINISTIC, "--json", out)
+    proc = run_tool("rdmabench_gate.calibrate_slowdown", DETERMINISTIC, "--json", out)
     assert proc.returncode == 0, proc.stderr
     fixed, per_kib = map(int, proc.stdout.split())
     assert fixed > 0 and per_kib > 0
     predicted = json.loads(out.read_text())["predicted"]
     assert len(predicted) == 10
     assert all(1.03 < s < 1.08 for s in predicted.values()), predicted
-    proc = run_tool("calibrate_slowdown", FIXTURE)
+    proc = run_tool("rdmabench_gate.calibrate_slowdown", FIXTURE)
     assert proc.returncode == 2 and "deterministic" in proc.stderr
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from conftest import ROOT
 from rdmabench_tools import exit_codes
-from rdmabench_tools import layer_map
-from rdmabench_tools import update_docs
+from rdmabench_dev import layer_map
+from rdmabench_dev import update_docs
 
 BUILD = ROOT / os.environ.get("RDMABENCH_BUILD", "build")
 RDMABENCH = BUILD / "rdmabench"
@@ -70,11 +70,11 @@ def test_every_link_leads_to_a_file_and_a_heading_that_exist(page):
 
 
 def test_the_pages_made_from_the_code_are_as_the_build_says():
-    """docs/cli.md, README's exit status and docs/json.md's tables; tools/rdmabench_tools/update_docs.py
+    """docs/cli.md, README's exit status and docs/json.md's tables; tools/rdmabench_dev/update_docs.py
     writes them."""
     stale = [str(path.relative_to(ROOT)) for path, text in update_docs.expected_pages(RDMABENCH).items()
              if path.read_text() != text]
-    assert not stale, f"run tools/lib/run-module update_docs: {stale} differ from the build"
+    assert not stale, f"run tools/lib/run-module rdmabench_dev.update_docs: {stale} differ from the build"
 
 
 def test_every_help_ends_with_the_one_exit_code_table(registry):

@@ -1,4 +1,4 @@
-"""The linters (tools/rdmabench_tools/lint.py), each able to fail: a file with one defect of the
+"""The linters (tools/rdmabench_dev/lint.py), each able to fail: a file with one defect of the
 kind each is there for is found, named by file and line, and the clean twin is not. The tree
 itself is linted by ./tools/test's lint phase (clang-tidy takes minutes: not here)."""
 import json
@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from conftest import ROOT
-from rdmabench_tools import lint
+from rdmabench_dev import lint
 
 LONG_BODY = "".join(f"  x += {i};\n" for i in range(62))
 
@@ -77,6 +77,6 @@ def test_every_script_kind_is_linted_by_its_linter():
 
 
 def test_an_unknown_linter_is_a_usage_error():
-    proc = subprocess.run([str(ROOT / "tools/lib/run-module"), "lint", "--only", "flake9"],
+    proc = subprocess.run([str(ROOT / "tools/lib/run-module"), "rdmabench_dev.lint", "--only", "flake9"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "flake9 is no linter" in proc.stderr, proc.stderr

@@ -1,4 +1,4 @@
-"""tools/rdmabench_tools/merge_results.py: the gate's datagram rows run apart and join the suite's file,
+"""tools/rdmabench_gate/merge_results.py: the gate's datagram rows run apart and join the suite's file,
 their own context kept beside the rows they name; runs that cannot share a file are refused."""
 import json
 
@@ -37,7 +37,7 @@ def doc():
 def test_rows_are_joined_and_the_other_runs_context_is_kept(tmp_path, doc):
     lat = lambda b: b.get("rdmabench_spec", {}).get("mode") == "lat"  # noqa: E731
     a, b = split(tmp_path, doc, lat)
-    proc = run_tool("merge_results", a, b)
+    proc = run_tool("rdmabench_gate.merge_results", a, b)
     assert proc.returncode == 0, proc.stderr
     merged = json.loads(a.read_text())
     SCHEMA.validate(merged)
@@ -59,6 +59,6 @@ def test_runs_that_cannot_share_a_file_are_refused(tmp_path, doc, change, says):
     change(doc)
     b.write_text(json.dumps(doc))
     before = a.read_text()
-    proc = run_tool("merge_results", a, b)
+    proc = run_tool("rdmabench_gate.merge_results", a, b)
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr
     assert a.read_text() == before  # nothing written

@@ -29,7 +29,7 @@ def test_every_planted_fault_is_named_at_16_and_128_ranks(tmp_path):
         "bytes_per_second", "wire_resends_per_msg", "client_cpu_us_per_msg", "server_cpu_us_per_msg"}
     assert large["verdict"]["slow_hosts"] == [42] and large["verdict"]["resending_hosts"] == [85]
     assert data_pixels(tmp_path / "mesh-128" / "mesh.png") > 1000  # the heatmaps' cells
-    valid = run_tool("validate_results", tmp_path / "mesh-16.json", tmp_path / "mesh-128.json")
+    valid = run_tool("rdmabench_tools.validate_results", tmp_path / "mesh-16.json", tmp_path / "mesh-128.json")
     assert valid.returncode == 0, valid.stdout + valid.stderr
 
 

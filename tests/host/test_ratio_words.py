@@ -9,9 +9,9 @@ import re
 import pytest
 
 from conftest import ROOT
-from rdmabench_tools import message_rate_guest as mr
+from rdmabench_guest import message_rate_guest as mr
 from rdmabench_tools import ratio_words
-from rdmabench_tools import vs_perftest_guest as vs
+from rdmabench_guest import vs_perftest_guest as vs
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # A ratio between the two tools, in any order or spelling; and a factor ("1.85x") quoted in a

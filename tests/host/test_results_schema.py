@@ -17,7 +17,7 @@ SCHEMA = json.loads((ROOT / "docs" / "results.schema.json").read_text())
 # `rdmabench run ... --json` in the veth guest (10.99.0.1, rdma_cm): write and send, bw and lat,
 # busy and event, 2 B and 4 KiB.
 REAL = ROOT / "tests" / "host" / "fixtures" / "rxe-json-veth.json"
-TOOL = [str(ROOT / "tools" / "lib" / "run-module"), "validate_results"]
+TOOL = [str(ROOT / "tools" / "lib" / "run-module"), "rdmabench_tools.validate_results"]
 
 
 def real():
@@ -83,7 +83,7 @@ def test_the_tool_tells_a_bad_file_from_an_unreadable_one(tmp_path):
     garbage.write_text("{not json")
     proc = subprocess.run(TOOL + [str(bad)], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 13 and "rdmabench results schema 3" in proc.stderr \
-        and "run-module upgrade_results" in proc.stderr, proc.stderr
+        and "run-module rdmabench_tools.upgrade_results" in proc.stderr, proc.stderr
     proc = subprocess.run(TOOL + [str(garbage), str(tmp_path / "missing.json")], capture_output=True,
                           text=True, timeout=30)
     assert proc.returncode == 2 and proc.stderr.count("cannot read as JSON") == 2, proc.stderr
@@ -174,7 +174,7 @@ def test_an_older_schema_is_named_and_converted_and_the_tools_read_it(old, tmp_p
     assert proc.returncode == 13 and f"rdmabench results schema {version}" in proc.stderr, proc.stderr
     copy_of = tmp_path / old.name
     copy_of.write_text(old.read_text())
-    upgrade = subprocess.run([str(ROOT / "tools" / "lib" / "run-module"), "upgrade_results", str(copy_of)],
+    upgrade = subprocess.run([str(ROOT / "tools" / "lib" / "run-module"), "rdmabench_tools.upgrade_results", str(copy_of)],
                              capture_output=True, text=True, timeout=60)
     assert upgrade.returncode == 0 and f"schema {version} -> 5" in upgrade.stdout, upgrade.stderr
     proc = subprocess.run(TOOL + [str(copy_of)], capture_output=True, text=True, timeout=60)

@@ -1,4 +1,4 @@
-"""tools/rdmabench_tools/row_selection.py: which rows the gate and the demo run, decided from what the engine
+"""tools/rdmabench_gate/row_selection.py: which rows the gate and the demo run, decided from what the engine
 says of its patterns and strategies (here from this tree's build, and from made-up ones)."""
 import json
 import os
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_tool
 
-from rdmabench_tools import row_selection as rs
+from rdmabench_gate import row_selection as rs
 
 RDMABENCH = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
 BUSY = {"name": "busy", "blocks": False}
@@ -77,13 +77,13 @@ def test_the_short_rows_are_those_of_patterns_the_device_ran(registry, tmp_path)
     no run), and a file that is no results file is a clear error, printed escaped."""
     ran = ROOT / "results" / "siw-baseline-deterministic.json"  # send, write and read
     ask = (RDMABENCH, "deterministic", "--bw-size", "65536", "--lat-size", "2", "--short-bw", "yes")
-    proc = run_tool("row_selection", *ask, "--ran", ran)
+    proc = run_tool("rdmabench_gate.row_selection", *ask, "--ran", ran)
     assert proc.returncode == 0 and proc.stdout.strip() == "", proc.stdout + proc.stderr
     rxe = ROOT / "results" / "rxe-baseline-deterministic.json"
-    assert "fetch_add/bw/event/8" in run_tool("row_selection", *ask, "--ran", rxe).stdout
+    assert "fetch_add/bw/event/8" in run_tool("rdmabench_gate.row_selection", *ask, "--ran", rxe).stdout
     bad = tmp_path / "bad\x1b.json"
     bad.write_text('{"benchmarks": [[[')
-    proc = run_tool("row_selection", *ask, "--ran", bad)
+    proc = run_tool("rdmabench_gate.row_selection", *ask, "--ran", bad)
     assert proc.returncode == 2 and "not valid JSON" in proc.stderr and "\x1b" not in proc.stderr.replace("\\x1b", ""), proc.stderr
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
 
@@ -107,9 +107,9 @@ def test_the_ordinary_gate_runs_every_pattern_at_two_sizes(registry):
 
 
 def test_bad_arguments_exit_2():
-    proc = run_tool("row_selection", RDMABENCH, "deterministic", "--bw-size", "65536")
+    proc = run_tool("rdmabench_gate.row_selection", RDMABENCH, "deterministic", "--bw-size", "65536")
     assert proc.returncode == 2 and "together" in proc.stderr
-    proc = run_tool("row_selection", RDMABENCH, "deterministic", "--bw-size", "1048576", "--lat-size", "2")
+    proc = run_tool("rdmabench_gate.row_selection", RDMABENCH, "deterministic", "--bw-size", "1048576", "--lat-size", "2")
     assert proc.returncode == 2 and "65536" in proc.stderr
 
 
@@ -117,7 +117,7 @@ def test_a_transport_takes_only_the_patterns_that_run_over_it(registry):
     """The gate's datagram rows: what the registry says runs over ud (send, send_imm), at a
     bw size one packet holds; an unknown transport is bad input (exit 2)."""
     datagram = [t["name"] for t in registry["transports"] if not t["connected"]]
-    assert run_tool("row_selection", str(RDMABENCH), "datagram-transports").stdout.split() == datagram
+    assert run_tool("rdmabench_gate.row_selection", str(RDMABENCH), "datagram-transports").stdout.split() == datagram
     for t in datagram:
         over = {p["name"] for p in registry["patterns"] if t in p["transports"]}
         rows = {f"{p}/{m}/{c}" for p, m, c, _ in rs.deterministic_rows(registry, t)[0]}
@@ -127,7 +127,7 @@ def test_a_transport_takes_only_the_patterns_that_run_over_it(registry):
         left = dict(rs.deterministic_rows(registry, t)[1])
         assert left["send/lat/event"] == rs.DATAGRAM_LAT
         assert rs.deterministic_sizes(registry, 4096, 2, t) == [4096]
-    proc = run_tool("row_selection", str(RDMABENCH), "deterministic", "--transport", "xrc")
+    proc = run_tool("rdmabench_gate.row_selection", str(RDMABENCH), "deterministic", "--transport", "xrc")
     assert proc.returncode == 2 and "no transport 'xrc'" in proc.stderr, proc.stderr
 
 
@@ -165,16 +165,16 @@ def test_this_device_judges_by_the_facts_rdmabench_reports_of_it(tmp_path, regis
     transports the gate runs (none on iWARP, from the engine's "fabrics"), and its
     sends_from_kernel_thread which rows."""
     siw = fake_rdmabench(tmp_path, device("iWARP", True))
-    assert run_tool("row_selection", siw, "datagram-transports", "--this-device").stdout.split() == []
-    flt = run_tool("row_selection", siw, "deterministic", "--bw-size", "65536", "--lat-size", "2",
+    assert run_tool("rdmabench_gate.row_selection", siw, "datagram-transports", "--this-device").stdout.split() == []
+    flt = run_tool("rdmabench_gate.row_selection", siw, "deterministic", "--bw-size", "65536", "--lat-size", "2",
                    "--this-device").stdout.strip()
     assert re.match(flt, "write/bw/event/65536/") and not re.match(flt, "write/bw/busy/65536/")
-    left = run_tool("row_selection", siw, "left-out", "--this-device").stdout
+    left = run_tool("rdmabench_gate.row_selection", siw, "left-out", "--this-device").stdout
     assert f"read/bw/busy: {rs.KERNEL_SENDER}" in left, left
     roce = fake_rdmabench(tmp_path, device("RoCE v2", False))
     datagram = [t["name"] for t in registry["transports"] if not t["connected"]]
-    assert run_tool("row_selection", roce, "datagram-transports", "--this-device").stdout.split() == datagram
-    flt = run_tool("row_selection", roce, "deterministic", "--bw-size", "65536", "--lat-size", "2",
+    assert run_tool("rdmabench_gate.row_selection", roce, "datagram-transports", "--this-device").stdout.split() == datagram
+    flt = run_tool("rdmabench_gate.row_selection", roce, "deterministic", "--bw-size", "65536", "--lat-size", "2",
                    "--this-device").stdout.strip()
     assert re.match(flt, "write/bw/busy/65536/")
 

@@ -1,11 +1,11 @@
-"""tools/rdmabench_tools/server_harness.py, the one way tools and tests start a server, wait until it is
+"""tools/rdmabench_guest/server_harness.py, the one way tools and tests start a server, wait until it is
 ready and stop it, on stand-in servers (a few lines of Python)."""
 import socket
 import sys
 
 import pytest
 
-from rdmabench_tools import server_harness
+from rdmabench_guest import server_harness
 
 LISTENER = """
 import signal, socket, sys, time

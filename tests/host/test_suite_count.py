@@ -1,9 +1,9 @@
 """Issue 49 item 1: tools/test knows how many tests each guest layout must run, from pytest's
 own collection, and a guest that ran fewer, none or another layout's set fails the run
-(tools/rdmabench_tools/suite_count.py)."""
+(tools/rdmabench_dev/suite_count.py)."""
 import pytest
 
-from rdmabench_tools import suite_count
+from rdmabench_dev import suite_count
 from conftest import ROOT
 
 

@@ -1,5 +1,5 @@
-"""The test command's own machinery: the phase budget (tools/rdmabench_tools/phase_budget.py against
-tests/phase-budget.json) and the summary that names every failure (tools/rdmabench_tools/test_summary.py)."""
+"""The test command's own machinery: the phase budget (tools/rdmabench_dev/phase_budget.py against
+tests/phase-budget.json) and the summary that names every failure (tools/rdmabench_dev/test_summary.py)."""
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -27,7 +27,7 @@ def phases_file(tmp_path, **took):
 
 def judged(tmp_path, budget, phases):
     report = tmp_path / "budget.xml"
-    proc = run_tool("phase_budget", budget, phases, "--junit", report)
+    proc = run_tool("rdmabench_dev.phase_budget", budget, phases, "--junit", report)
     failed = set()
     if report.exists():
         failed = {c.get("name") for c in ET.parse(report).getroot().iter("testcase")
@@ -69,20 +69,20 @@ def test_a_phase_beside_the_others_is_judged_on_its_own_and_left_out_of_the_tota
     assert proc.returncode == 12 and failed == {"host"}, proc.stdout
     doc["phases"]["host"]["beside"] = "yes"
     budget.write_text(json.dumps(doc))
-    proc = run_tool("phase_budget", budget, phases_file(tmp_path, host=1))
+    proc = run_tool("rdmabench_dev.phase_budget", budget, phases_file(tmp_path, host=1))
     assert proc.returncode == 2 and "'beside' is true or false" in proc.stderr, proc.stderr
 
 
 def test_a_phase_without_a_budget_and_bad_files_are_refused(tmp_path):
     budget = budget_file(tmp_path, build=200)
-    proc = run_tool("phase_budget", budget, phases_file(tmp_path, build=10, mystery=5))
+    proc = run_tool("rdmabench_dev.phase_budget", budget, phases_file(tmp_path, build=10, mystery=5))
     assert proc.returncode == 2 and "'mystery' ran but has no budget" in proc.stderr, proc.stderr
     bad = tmp_path / "bad.tsv"
     bad.write_text("build\tten\n")
-    proc = run_tool("phase_budget", budget, bad)
+    proc = run_tool("rdmabench_dev.phase_budget", budget, bad)
     assert proc.returncode == 2 and "line 1" in proc.stderr, proc.stderr
     (tmp_path / "garbage.json").write_text('{"phases": 3}')
-    proc = run_tool("phase_budget", tmp_path / "garbage.json", phases_file(tmp_path, build=1))
+    proc = run_tool("rdmabench_dev.phase_budget", tmp_path / "garbage.json", phases_file(tmp_path, build=1))
     assert proc.returncode == 2 and "not a phase budget" in proc.stderr, proc.stderr
 
 
@@ -116,7 +116,7 @@ def test_the_summary_names_each_failure_with_what_its_report_says(tmp_path):
         '<testcase classname="test_transports" name="test_fine"/></testsuite></testsuites>')
     stages = tmp_path / "broken"
     stages.write_text("")
-    proc = run_tool("test_summary", stages, report)
+    proc = run_tool("rdmabench_dev.test_summary", stages, report)
     assert proc.returncode == 1
     assert "FAILED in rxe-veth.xml: test_transports::test_loss[uc] (failure)" in proc.stdout
     assert "AssertionError: exit 4" in proc.stdout and "line two" in proc.stdout
@@ -165,7 +165,7 @@ def test_the_sample_counts_a_spinner_outside_the_tree_as_other_work(tmp_path):
     spinner = subprocess.Popen(["/usr/bin/python3", "-c", "while True: pass"])
     try:
         def sample():
-            out = subprocess.run(tool_command("phase_budget", "sample", root.pid, tmp_path / "state"),
+            out = subprocess.run(tool_command("rdmabench_dev.phase_budget", "sample", root.pid, tmp_path / "state"),
                                  capture_output=True, text=True, check=True).stdout.split()
             return float(out[0]), float(out[1])
         busy0, own0 = sample()
@@ -192,7 +192,7 @@ def test_the_sample_counts_what_a_task_outside_the_tree_ran_or_waited_to_run(tmp
     spinner = subprocess.Popen(["nice", "-n", "19", "/usr/bin/python3", "-c", "while True: pass"])
     try:
         def wanted():
-            out = subprocess.run(tool_command("phase_budget", "sample", root.pid, tmp_path / "state"),
+            out = subprocess.run(tool_command("rdmabench_dev.phase_budget", "sample", root.pid, tmp_path / "state"),
                                  capture_output=True, text=True, check=True).stdout.split()
             assert len(out) == 3, out
             return float(out[2])
@@ -213,7 +213,7 @@ def test_a_verdict_not_judged_is_skipped_and_the_summary_counts_tests_alone(tmp_
     phases = tmp_path / "phases.tsv"
     phases.write_text("deps\t30\t0\nbuild\t150\t3.0\nlo\t400\t380.5\nveth\t90\t0\n")
     report = tmp_path / "budget.xml"
-    run_tool("phase_budget", budget, phases, "--junit", report)
+    run_tool("rdmabench_dev.phase_budget", budget, phases, "--junit", report)
     cases = {c.get("name"): c for c in ET.parse(report).getroot().iter("testcase")}
     assert {n for n, c in cases.items() if c.find("skipped") is not None} == {"deps", "lo", "total"}
     assert ET.parse(report).getroot().get("skipped") == "3"
@@ -222,17 +222,17 @@ def test_a_verdict_not_judged_is_skipped_and_the_summary_counts_tests_alone(tmp_
                      '<testcase name="b"/></testsuite>')
     stages = tmp_path / "broken"
     stages.write_text("")
-    proc = run_tool("test_summary", stages, tests, "--budget", report)
+    proc = run_tool("rdmabench_dev.test_summary", stages, tests, "--budget", report)
     assert proc.returncode == 0, proc.stdout
     assert proc.stdout.splitlines()[-2:] == ["phase budget: 2 within, 0 over, 3 not judged",
                                             "2 passed, 0 failed"], proc.stdout
     phases.write_text("build\t150\t0\nveth\t131\t0\n")  # veth over 100 s plus 30
-    run_tool("phase_budget", budget, phases, "--junit", report)
-    proc = run_tool("test_summary", stages, tests, "--budget", report)
+    run_tool("rdmabench_dev.phase_budget", budget, phases, "--junit", report)
+    proc = run_tool("rdmabench_dev.test_summary", stages, tests, "--budget", report)
     assert proc.returncode == 1 and "OVER BUDGET: phase_budget::veth (failure)" in proc.stdout
     assert proc.stdout.splitlines()[-2:] == ["phase budget: 2 within, 1 over, 0 not judged",
                                             "2 passed, 0 failed"], proc.stdout
-    proc = run_tool("test_summary", stages, tests, "--budget", tmp_path / "missing.xml")
+    proc = run_tool("rdmabench_dev.test_summary", stages, tests, "--budget", tmp_path / "missing.xml")
     assert proc.returncode == 1 and "phase budget: no report" in proc.stdout
 
 
@@ -291,12 +291,12 @@ def test_a_faster_machine_never_shortens_a_limit_and_a_phase_without_figures_is_
 
 def test_bad_probe_figures_in_the_budget_or_the_phases_are_refused(tmp_path):
     budget = budget_with_probes(tmp_path, build=(120, 0))
-    proc = run_tool("phase_budget", budget, phases_file(tmp_path, build=1))
+    proc = run_tool("rdmabench_dev.phase_budget", budget, phases_file(tmp_path, build=1))
     assert proc.returncode == 2 and "'probe_ms' is a positive number" in proc.stderr, proc.stderr
     budget = budget_with_probes(tmp_path, build=(120, 5.0))
     for line in ("build\t100\t0\tnan\n", "build\t100\t0\t-3\n", "build\t100\t0\t5\t7\n", "build\t100\t0\tfast\n"):
         (tmp_path / "bad.tsv").write_text(line)
-        proc = run_tool("phase_budget", budget, tmp_path / "bad.tsv")
+        proc = run_tool("rdmabench_dev.phase_budget", budget, tmp_path / "bad.tsv")
         assert proc.returncode == 2 and "line 1: not 'KEY<TAB>SECONDS" in proc.stderr, (line, proc.stderr)
 
 
@@ -308,7 +308,7 @@ def test_the_probe_times_its_work_until_its_parent_ends_and_the_median_covers_a_
     from conftest import tool_command
 
     probes, go = tmp_path / "probes.txt", tmp_path / "go"
-    command = " ".join(str(x) for x in tool_command("machine_speed", "probe", probes, "--interval", "0.05"))
+    command = " ".join(str(x) for x in tool_command("rdmabench_dev.machine_speed", "probe", probes, "--interval", "0.05"))
     parent = subprocess.Popen(["sh", "-c", f"{command} & while [ ! -e {go} ]; do sleep 0.05; done"])
     try:
         for _ in range(600):  # until three probes are written, however slow the machine
@@ -334,7 +334,7 @@ def test_the_probe_times_its_work_until_its_parent_ends_and_the_median_covers_a_
 def test_the_median_is_of_the_probes_inside_the_window_and_bad_probe_files_are_refused(tmp_path):
     probes = tmp_path / "probes.txt"
     probes.write_text("100.0 5.0\n101.0 9.0\n102.0 6.0\n103.0 7.0\n104.0 50.0\n105.0 1")  # the last cut short
-    median = lambda a, b: run_tool("machine_speed", "median", probes, a, b)  # noqa: E731
+    median = lambda a, b: run_tool("rdmabench_dev.machine_speed", "median", probes, a, b)  # noqa: E731
     assert median(101, 103).stdout.strip() == "7.000"
     assert median(100, 105).stdout.strip() == "7.000"  # 5 6 7 9 50 (with the cut line read: 6.5)
     assert median(200, 300).stdout.strip() == "-"
@@ -345,7 +345,18 @@ def test_the_median_is_of_the_probes_inside_the_window_and_bad_probe_files_are_r
     probes.write_bytes(b"1.0 5.0\n" * ((4 << 20) // 8 + 1))
     proc = median(0, 1000)
     assert proc.returncode == 2 and "not a probe file" in proc.stderr, proc.stderr
-    proc = run_tool("machine_speed", "median", tmp_path / "missing.txt", 0, 1)
+    proc = run_tool("rdmabench_dev.machine_speed", "median", tmp_path / "missing.txt", 0, 1)
     assert proc.returncode == 2 and "missing.txt" in proc.stderr
-    proc = run_tool("machine_speed", "median", probes, "soon", 1)
+    proc = run_tool("rdmabench_dev.machine_speed", "median", probes, "soon", 1)
     assert proc.returncode == 2 and "usage" in proc.stderr
+
+
+def test_other_work_between_two_samples_is_the_larger_of_used_and_wanted():
+    """tools/test's phase line takes the CPU other work used over a phase from two samples
+    (busy, the test's own, wanted): busy less own, or wanted, whichever is more, never below 0
+    (it was an inline python3 -c; now the budget's module says it)."""
+    assert run_tool("rdmabench_dev.phase_budget", "other", 10, 4, 1, 20, 6, 2).stdout.strip() == "8.0"
+    assert run_tool("rdmabench_dev.phase_budget", "other", 10, 4, 1, 12, 6, 9.5).stdout.strip() == "8.5"
+    assert run_tool("rdmabench_dev.phase_budget", "other", 10, 4, 1, 10, 9, 1).stdout.strip() == "0.0"
+    bad = run_tool("rdmabench_dev.phase_budget", "other", 1, 2, "x")
+    assert bad.returncode == 2 and "BUSY0 OWN0 WANTED0" in bad.stderr

@@ -13,7 +13,7 @@ from conftest import FIXTURE, run_tool
 
 READERS = [("compare", lambda bad: (bad, FIXTURE)),
            ("plot", lambda bad: (bad, "--out", "/tmp/rdmabench-tool-inputs")),
-           ("validate_results", lambda bad: (bad,))]
+           ("rdmabench_tools.validate_results", lambda bad: (bad,))]
 
 
 def one_line_error(proc):

@@ -6,7 +6,7 @@ then these tests: each run is judged against the committed results/rxe-baseline-
 with `tools/gate compare`, as `tools/gate check` would judge its own run.
 - This build's run must pass, every row.
 - The build with a calibrated slowdown (meson -Dinject_post_work, sized by
-  tools/rdmabench_tools/calibrate_slowdown.py to add about 5 % to every benchmark) must fail
+  tools/rdmabench_gate/calibrate_slowdown.py to add about 5 % to every benchmark) must fail
   every row, each by about the slowdown predicted for it.
 The guest measured both runs; judging them needs no guest (in the deterministic guest's
 emulated CPU each compare took 25-32 s, here about one). The network delay the gate must catch

@@ -28,7 +28,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build"))
-from rdmabench_tools import server_harness  # (start, wait until ready, stop: the tools' harness)
+from rdmabench_guest import server_harness  # (start, wait until ready, stop: the tools' harness)
 
 
 # What this tree's rdmabench says of itself: its control protocol, and its registered

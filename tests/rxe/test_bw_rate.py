@@ -18,11 +18,11 @@ import pytest
 
 from conftest import REGISTRY, client
 
-from rdmabench_tools import row_selection as rs
+from rdmabench_gate import row_selection as rs
 
 pytestmark = pytest.mark.layout("veth-icount")
 
-# The rows the deterministic guest measures (tools/rdmabench_tools/row_selection.py, the gate's).
+# The rows the deterministic guest measures (tools/rdmabench_gate/row_selection.py, the gate's).
 MEASURABLE = {f"{p}/{m}/{c}" for p, m, c, _ in rs.deterministic_rows(REGISTRY)[0]}
 # Debian's amd64 kernels tick at CONFIG_HZ=250.
 TICK_US = 1e6 / 250

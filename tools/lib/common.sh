@@ -22,20 +22,20 @@ build_rdmabench() {
 }
 
 # The rows the deterministic guest (tools/rxe-vm --deterministic) can measure, decided by
-# tools/rdmabench_tools/row_selection.py from what $BUILD/rdmabench says of its patterns and strategies: a
+# tools/rdmabench_gate/row_selection.py from what $BUILD/rdmabench says of its patterns and strategies: a
 # Google Benchmark filter; with arguments BW_SIZE LAT_SIZE (each at most 64 KiB), only bw rows of
 # that size and lat rows of that size.
 # Any further arguments go to row_selection.py (--transport T: the rows over T).
 deterministic_filter() {
-  tools/lib/run-module row_selection "$BUILD/rdmabench" deterministic ${1:+--bw-size "$1" --lat-size "$2"} "${@:3}"
+  tools/lib/run-module rdmabench_gate.row_selection "$BUILD/rdmabench" deterministic ${1:+--bw-size "$1" --lat-size "$2"} "${@:3}"
 }
 # The --sizes of that filter with BW_SIZE LAT_SIZE: those two, and the nearest size each
 # pattern that refuses them accepts (the atomics: 8).
 deterministic_sizes() {
-  tools/lib/run-module row_selection "$BUILD/rdmabench" deterministic-sizes --bw-size "$1" --lat-size "$2" "${@:3}"
+  tools/lib/run-module rdmabench_gate.row_selection "$BUILD/rdmabench" deterministic-sizes --bw-size "$1" --lat-size "$2" "${@:3}"
 }
 # What that guest cannot measure, a line each with the reason (--this-device: of this host's
 # device, which may hold off more).
 deterministic_left_out() {
-  tools/lib/run-module row_selection "$BUILD/rdmabench" left-out "$@"
+  tools/lib/run-module rdmabench_gate.row_selection "$BUILD/rdmabench" left-out "$@"
 }

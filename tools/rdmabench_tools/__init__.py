@@ -1,6 +1,7 @@
-"""The Python modules the tools share: reading results, figures, reports, the guests' helpers.
+"""Reading, checking and drawing rdmabench's results: the package installed with rdmabench-plot
+and rdmabench-compare (meson.build's tool_modules), so it imports nothing of the tools' other
+packages (tests/host/test_install_list.py).
 
 Modules only: the commands are the scripts in tools/ (which find this package beside them), and
-the modules that have a command line of their own run as `tools/lib/run-module NAME ARGS...`
-(python3 -m rdmabench_tools.NAME with this package on the path). Tests import it through
-tests/pytest.ini's pythonpath."""
+the modules that have a command line of their own run as `tools/lib/run-module
+rdmabench_tools.NAME ARGS...`. Tests import it through tests/pytest.ini's pythonpath."""

@@ -2,7 +2,7 @@
 context's sides grouped under client and server, typed parameters, integer counts, each lat
 row's round trips. The figures are not touched. A file of schema 5 is left as it is.
 
-Usage: tools/lib/run-module upgrade_results FILE...   (each rewritten in place)
+Usage: tools/lib/run-module rdmabench_tools.upgrade_results FILE...   (each rewritten in place)
 Exit status: 0, 2 on a file that is not a readable rdmabench results file (the table of
 `rdmabench --help`)."""
 import json

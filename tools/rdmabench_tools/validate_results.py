@@ -4,7 +4,7 @@ docs/mesh.schema.json, chosen by the file's context.schema). Prints one line per
 when all are valid, 13 when one is not (with the first problem and where), 2 when a file cannot
 be read (the table of `rdmabench --help`).
 
-Usage: tools/lib/run-module validate_results FILE...   (- reads standard input)"""
+Usage: tools/lib/run-module rdmabench_tools.validate_results FILE...   (- reads standard input)"""
 import functools
 import json
 import re
@@ -88,7 +88,7 @@ def main(argv):
         version = doc.get("context", {}).get("rdmabench_schema") if isinstance(doc, dict) else None
         if schema == SCHEMA_PATH.name and isinstance(version, int) and version != CURRENT:
             print(f"{name}: rdmabench results schema {version}; {schema} describes schema {CURRENT} "
-                  f"(tools/lib/run-module upgrade_results {name} rewrites it in {CURRENT})", file=sys.stderr)
+                  f"(tools/lib/run-module rdmabench_tools.upgrade_results {name} rewrites it in {CURRENT})", file=sys.stderr)
             worst = max(worst, INVALID_FILE)
         elif found:
             print(f"{name}: does not match {schema} ({len(found)} problems; first: {found[0]})",

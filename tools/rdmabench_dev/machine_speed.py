@@ -8,10 +8,10 @@ no other work on either. Slower, not busier: the probe's own CPU time grows with
 hypervisor and the other vCPU take from its core (a busy loop on the other vCPU made it 1.7x
 slower here), which the phase's wall time pays too; a wait does not.
 
-Usage: tools/lib/run-module machine_speed probe FILE [--interval S] [--lifetime S]
+Usage: tools/lib/run-module rdmabench_dev.machine_speed probe FILE [--interval S] [--lifetime S]
            appends "EPOCH_SECONDS PROBE_MS" per probe to FILE until its parent process ends
            (or --lifetime passes: 4 hours by default)
-       tools/lib/run-module machine_speed median FILE FROM TO
+       tools/lib/run-module rdmabench_dev.machine_speed median FILE FROM TO
            prints the median PROBE_MS of the probes that ended between the epoch seconds FROM and
            TO, or "-" when none did
 

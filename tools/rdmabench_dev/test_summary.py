@@ -1,6 +1,6 @@
 """Adds up JUnit XML test reports (meson's GoogleTest log, pytest) into one 'N passed, M failed' line.
 
-Usage: tools/lib/run-module test_summary STAGES_FILE REPORT... [--budget BUDGET.xml]
+Usage: tools/lib/run-module rdmabench_dev.test_summary STAGES_FILE REPORT... [--budget BUDGET.xml]
 STAGES_FILE lists stages that failed without producing a report (one per line); each counts
 as one failure, so a crashed stage can never look like success. Every failed test case is
 named with the first lines of what its report says of the failure, so that the cause survives

@@ -1,5 +1,5 @@
 """The one way tools and tests start a benchmark server, wait until it is ready, and stop it:
-`rdmabench serve` (tools/lib/run-module serve_and_run, tests/rxe's server fixture, tools/vs-perftest) and
+`rdmabench serve` (tools/lib/run-module rdmabench_guest.serve_and_run, tests/rxe's server fixture, tools/vs-perftest) and
 perftest's servers (tools/vs-perftest) alike.
 
 Ready means: its TCP port listens (read from /proc/net/tcp and tcp6, so nothing connects to

@@ -3,7 +3,7 @@ device, alternating, with matching sizes, iterations, tx depth and signalling; p
 rdmabench/perftest ratios as the median and range over the rounds, each saying which way is
 better (tools/rdmabench_tools/ratio_words.py).
 
-Usage: tools/lib/run-module vs_perftest_guest BUILD --rounds R --bw-iters N --lat-iters N [--scale-out]
+Usage: tools/lib/run-module rdmabench_guest.vs_perftest_guest BUILD --rounds R --bw-iters N --lat-iters N [--scale-out]
                            [--match REGEX] [--fabric rxe|siw]
 
 Figures, in the same units for both tools:
@@ -36,8 +36,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from rdmabench_tools import ratio_words, server_harness, text_table
-from rdmabench_tools.rxe_guest import deterministic_guest
+from rdmabench_guest import server_harness
+from rdmabench_tools import ratio_words, text_table
+from rdmabench_guest.rxe_guest import deterministic_guest
 
 TX_DEPTH = 128
 PERFTEST_SIGNAL_EVERY = 100  # perftest's default --cq-mod in bw tests

@@ -1,6 +1,6 @@
 """Size the gate's test slowdown (meson -Dinject_post_work, -Dinject_post_work_per_kib).
 
-Usage: tools/lib/run-module calibrate_slowdown BASELINE.json [--percent 5] [--json FILE]
+Usage: tools/lib/run-module rdmabench_gate.calibrate_slowdown BASELINE.json [--percent 5] [--json FILE]
 
 BASELINE must come from the deterministic guest, where guest time counts instructions
 (2^shift ns each, whichever vCPU runs them). Every benchmark of the gate suite posts exactly

@@ -1,7 +1,7 @@
 """Runs inside the rxe guest (tools/vs-perftest --message-rate): the small-message rate each tool
 reaches at its best settings, its CPU per message, and where the time per message goes.
 
-Usage: tools/lib/run-module message_rate_guest BUILD --rounds R [--messages M] [--match REGEX]
+Usage: tools/lib/run-module rdmabench_guest.message_rate_guest BUILD --rounds R [--messages M] [--match REGEX]
 
 For 2 B and 64 B writes and sends (busy polling):
 1. Selection: every candidate setting of each tool runs once with M messages (perftest: -l, -q
@@ -34,7 +34,7 @@ import statistics
 from pathlib import Path
 
 from rdmabench_tools import ratio_words
-from rdmabench_tools import vs_perftest_guest as vs
+from rdmabench_guest import vs_perftest_guest as vs
 
 WORKLOADS = [("write", "ib_write_bw", 2), ("write", "ib_write_bw", 64),
              ("send", "ib_send_bw", 2), ("send", "ib_send_bw", 64)]

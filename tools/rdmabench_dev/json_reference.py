@@ -1,11 +1,11 @@
 """The generated parts of docs/json.md: every field the results schema describes
 (docs/results.schema.json) and every counter and port-counter alarm the engine reports
 (`rdmabench version --json`), each in a generated section of the page (doc_sections.py).
-tools/rdmabench_tools/update_docs.py writes them."""
+tools/rdmabench_dev/update_docs.py writes them."""
 import json
 from pathlib import Path
 
-from rdmabench_tools.doc_sections import render
+from rdmabench_dev.doc_sections import render
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "json.md"

@@ -6,7 +6,7 @@ context.merged_runs[] with the names of its rows, and the counter catalogue beco
 of the files' catalogues. Runs whose timing differs (deterministic or not, icount shift) or
 that name a row twice are refused.
 
-Usage: tools/lib/run-module merge_results INTO FROM...
+Usage: tools/lib/run-module rdmabench_gate.merge_results INTO FROM...
 exit status: 0 merged; 2 an unreadable or foreign file, or runs that cannot share a file
 """
 import json

@@ -1,9 +1,9 @@
 """The command-line reference, made from the program itself: `rdmabench --help`, each
 command's `--help` and the exit codes of `rdmabench version --json`, as Markdown (docs/cli.md
-and README's exit status, written by tools/rdmabench_tools/update_docs.py; a host test holds them to the
+and README's exit status, written by tools/rdmabench_dev/update_docs.py; a host test holds them to the
 build) or as the man page rdmabench(1) (built by Meson, installed by `meson install`).
 
-Usage: tools/lib/run-module cli_reference markdown|man RDMABENCH [OUT]   (OUT: a file; standard output without)
+Usage: tools/lib/run-module rdmabench_dev.cli_reference markdown|man RDMABENCH [OUT]   (OUT: a file; standard output without)
 Exit status: 0, 2 on bad usage or a program that does not answer (the table of
 `rdmabench --help`)."""
 import json
@@ -16,7 +16,7 @@ from rdmabench_tools.exit_codes import USAGE
 MARKDOWN_HEAD = """# rdmabench command-line reference
 
 Every command's own `--help`, as this build prints it, and the exit codes every command and
-tool shares (each `--help` ends with their table; here it is shown once). This file is generated (`tools/lib/run-module cli_reference markdown build/rdmabench
+tool shares (each `--help` ends with their table; here it is shown once). This file is generated (`tools/lib/run-module rdmabench_dev.cli_reference markdown build/rdmabench
 docs/cli.md`) and a host test fails when it differs from the build's `--help`, so it cannot
 drift; the same text is the man page, `man rdmabench` after `meson install`. What the options
 mean at length, with examples: [the user guide](guide.md).

@@ -3,7 +3,7 @@
 counts every function, members, lambdas' enclosing functions and headers included), shellcheck
 (every shell script) and pyflakes (every Python file).
 
-Usage: tools/lib/run-module lint [--only NAME[,NAME...]] [--build DIR] [--junit FILE] [--jobs N]
+Usage: tools/lib/run-module rdmabench_dev.lint [--only NAME[,NAME...]] [--build DIR] [--junit FILE] [--jobs N]
   --only   clang-format, clang-tidy, shellcheck, pyflakes (default: all four)
   --build  where clang-tidy's configure-only build goes (default: build-lint beside the
            sources; made on first use, about 5 s, nothing compiled)
@@ -208,7 +208,7 @@ def run_linters(names, options):
 
 
 def parse_arguments(argv):
-    parser = argparse.ArgumentParser(prog="tools/lib/run-module lint", description=__doc__,
+    parser = argparse.ArgumentParser(prog="tools/lib/run-module rdmabench_dev.lint", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", default=",".join(LINTERS))
     parser.add_argument("--build", default=str(ROOT / "build-lint"))

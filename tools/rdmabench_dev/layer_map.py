@@ -71,7 +71,7 @@ def file_count(folders):
 def markdown(meson_text):
     rows = layers(meson_text)
     lines = [f"{len(rows)} layers, lowest first, as `meson.build` names them (made from it by "
-             "`tools/lib/run-module update_docs`):", "",
+             "`tools/lib/run-module rdmabench_dev.update_docs`):", "",
              "| layer | folders | files | uses |", "|---|---|---|---|"]
     for name, folders, uses in rows:
         lines.append(f"| **{name}** | {', '.join(f'`{f}/`' for f in folders)} | "

@@ -1,6 +1,6 @@
 """How far the same benchmarks moved between runs (tools/gate reproducibility).
 
-Usage: tools/lib/run-module spread RUN.json RUN.json [...] [--format text|markdown]
+Usage: tools/lib/run-module rdmabench_gate.spread RUN.json RUN.json [...] [--format text|markdown]
 
 For every benchmark and every counter the engine wrote, takes each run's median over its
 repetitions and prints the spread between runs: (max - min) / median, in percent. A counter

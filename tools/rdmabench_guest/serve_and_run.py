@@ -1,5 +1,5 @@
 """Run one rdmabench server/client pair on this machine (host or rxe guest):
-  tools/lib/run-module serve_and_run SERVER_LOG SERVER_ADDR [rdmabench serve options...] -- [rdmabench run options...]
+  tools/lib/run-module rdmabench_guest.serve_and_run SERVER_LOG SERVER_ADDR [rdmabench serve options...] -- [rdmabench run options...]
 (RDMABENCH_CLIENT="study polling": the client runs `rdmabench study polling` instead.)
 
 Pages the binary in first (`rdmabench devices`: in the deterministic guest a first page-in over
@@ -13,14 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rdmabench_tools import server_harness
+from rdmabench_guest import server_harness
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def main(argv):
     if len(argv) < 2 or argv[0].startswith("-"):
-        print("usage: tools/lib/run-module serve_and_run SERVER_LOG SERVER_ADDR [serve options...] -- [run options...]",
+        print("usage: tools/lib/run-module rdmabench_guest.serve_and_run SERVER_LOG SERVER_ADDR [serve options...] -- [run options...]",
               file=sys.stderr)
         return 2
     log, addr, rest = argv[0], argv[1], argv[2:]

@@ -4,7 +4,7 @@ layer names itself. A layer's include folder must hold every layer below it (a n
 headers include theirs), so the compiler alone would let a file reach past the layers it names;
 this check does not.
 
-Usage: tools/lib/run-module layer_check ROOT LAYER:FOLDER[,FOLDER]:USED[,USED] ...
+Usage: tools/lib/run-module rdmabench_dev.layer_check ROOT LAYER:FOLDER[,FOLDER]:USED[,USED] ...
 Exit status: 0 every include allowed; 13 a file includes from a layer its own does not name
 (each printed); 2 bad arguments."""
 import re

@@ -17,12 +17,12 @@ spins there, passive target or not, until the scheduler's tick: every spinning r
 of the device `rdmabench run` takes by default (the first), read from `rdmabench devices --json`,
 and the datagram transports are those its port's fabric carries (the engine's "fabrics").
 
-Usage: tools/lib/run-module row_selection RDMABENCH deterministic [--bw-size N --lat-size N [--short-bw yes|no]] [--transport T] [--this-device]  (a Google Benchmark filter)
-       tools/lib/run-module row_selection RDMABENCH short-bw-messages                          (the messages a --short-bw yes row runs)
-       tools/lib/run-module row_selection RDMABENCH deterministic-sizes --bw-size N --lat-size N [--transport T] [--this-device]  (its --sizes list)
-       tools/lib/run-module row_selection RDMABENCH left-out [--this-device]                   (what the guest cannot measure, and why)
-       tools/lib/run-module row_selection RDMABENCH sizes --bw-size N --lat-size N             (every row, bw at one size, lat at another)
-       tools/lib/run-module row_selection RDMABENCH datagram-transports [--this-device]        (the registered transports without connections)
+Usage: tools/lib/run-module rdmabench_gate.row_selection RDMABENCH deterministic [--bw-size N --lat-size N [--short-bw yes|no]] [--transport T] [--this-device]  (a Google Benchmark filter)
+       tools/lib/run-module rdmabench_gate.row_selection RDMABENCH short-bw-messages                          (the messages a --short-bw yes row runs)
+       tools/lib/run-module rdmabench_gate.row_selection RDMABENCH deterministic-sizes --bw-size N --lat-size N [--transport T] [--this-device]  (its --sizes list)
+       tools/lib/run-module rdmabench_gate.row_selection RDMABENCH left-out [--this-device]                   (what the guest cannot measure, and why)
+       tools/lib/run-module rdmabench_gate.row_selection RDMABENCH sizes --bw-size N --lat-size N             (every row, bw at one size, lat at another)
+       tools/lib/run-module rdmabench_gate.row_selection RDMABENCH datagram-transports [--this-device]        (the registered transports without connections)
 With --transport, only the patterns that run over T (every pattern otherwise).
 """
 

@@ -11,7 +11,7 @@ extended API), rdmabench (--post-api auto, the extended API where the device has
 rdmabench --post-api classic (ibv_post_send). The cases: vs-perftest's for the guest, and 2 B
 and 64 B sends with a post list of 32 (the small-message rate's best settings).
 
-Usage: tools/lib/run-module cost_guest BUILD [--messages N] [--match REGEX]
+Usage: tools/lib/run-module rdmabench_guest.cost_guest BUILD [--messages N] [--match REGEX]
 
 Busy polling counts its empty polls too: a spinning side's instructions per message include
 the polls that found nothing, which depend on how fast the other side answers (in the
@@ -24,8 +24,8 @@ import tempfile
 from pathlib import Path
 
 from rdmabench_tools import ratio_words, text_table
-from rdmabench_tools import vs_perftest_guest as vs
-from rdmabench_tools.rxe_guest import deterministic_guest
+from rdmabench_guest import vs_perftest_guest as vs
+from rdmabench_guest.rxe_guest import deterministic_guest
 
 SIDES = ("client", "server")
 # Issue 35 item 3: the small sends whose rate falls short of 1.5x perftest's, counted with the

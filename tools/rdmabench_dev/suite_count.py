@@ -4,9 +4,9 @@ tells its guest: RXE_VM_LAYOUT, RXE_VM_FABRIC, RXE_VM_DETERMINISTIC), then holds
 JUnit report to that count. A guest that ran fewer tests, none, or another layout's set fails
 the run, where pytest's own exit status (5: no tests) and a report of passes would not.
 
-Usage: tools/lib/run-module suite_count expected -m MODE [--fabric F] [--deterministic]
+Usage: tools/lib/run-module rdmabench_dev.suite_count expected -m MODE [--fabric F] [--deterministic]
                                                  [--files OUT] [TESTS]
-       tools/lib/run-module suite_count check REPORT EXPECTED LAYOUT
+       tools/lib/run-module rdmabench_dev.suite_count check REPORT EXPECTED LAYOUT
 `expected` prints the count, and with --files writes the test files that hold them to OUT, one
 a line (the guest then imports those alone: collecting all of tests/rxe took 7.5 s of an
 ordinary guest's time, 10 s of a deterministic one's); `check` prints nothing and exits 0 when REPORT's test cases are

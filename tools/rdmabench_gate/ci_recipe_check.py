@@ -3,7 +3,7 @@ target build made 5 % slower than the change: a JUnit report with a passing test
 compared row, read back by Debian's JUnit parser (python3-junitparser), and a Markdown summary
 that renders as one table (python3-markdown) in which every row is "faster".
 
-Usage: tools/lib/run-module ci_recipe_check VERDICTS.xml SUMMARY.md    exit 0 when both are so, 13 otherwise."""
+Usage: tools/lib/run-module rdmabench_gate.ci_recipe_check VERDICTS.xml SUMMARY.md    exit 0 when both are so, 13 otherwise."""
 import sys
 from pathlib import Path
 

@@ -3,9 +3,11 @@ it in tests/phase-budget.json, printed as a table and written as JUnit (one test
 phase), so that a phase that grows past its budget fails the run. Growth is then a decision
 written in the budget file, not drift.
 
-Usage: tools/lib/run-module phase_budget BUDGET.json PHASES.tsv [--junit FILE]
-       tools/lib/run-module phase_budget sample ROOT_PID STATE (prints "BUSY OWN WANTED": seconds, see below;
+Usage: tools/lib/run-module rdmabench_dev.phase_budget BUDGET.json PHASES.tsv [--junit FILE]
+       tools/lib/run-module rdmabench_dev.phase_budget sample ROOT_PID STATE (prints "BUSY OWN WANTED": seconds, see below;
                                                                STATE: a file it keeps between samples)
+       tools/lib/run-module rdmabench_dev.phase_budget other BUSY0 OWN0 WANTED0 BUSY1 OWN1 WANTED1
+                                                              (prints OTHER between two samples)
 PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS[<TAB>OTHER[<TAB>PROBE_MS]]", OTHER the CPU seconds
 that work outside the test command used meanwhile (busy CPU in /proc/stat, steal included,
 less what ROOT_PID's process tree used), or wanted: a niced busy loop beside a build that
@@ -25,7 +27,7 @@ each is judged against its own budget, and left out of the total, which the main
 the lane is part of.
 
 A budget is also a machine's as fast as the one it was measured on: PROBE_MS is the median time
-of the fixed piece of work tools/rdmabench_tools/machine_speed.py timed over the phase, and where
+of the fixed piece of work tools/rdmabench_dev/machine_speed.py timed over the phase, and where
 the budget gives the phase's "probe_ms" (that median in the run the budget came from), a phase
 whose probe ran slower has its limit scaled by how much (the table's "machine" column: 1.40x is
 a machine 40 % slower; never below 1x, since a faster machine does not shorten a wait), and the
@@ -277,10 +279,28 @@ def write_junit(path, verdicts):
     tree.write(path, encoding="utf-8", xml_declaration=True)
 
 
+def other_work(first, second):
+    """OTHER between two samples ("BUSY OWN WANTED" each): the CPU seconds other work used (busy
+    less the tree's own), or wanted, whichever is more; never below 0."""
+    busy, own, wanted = (b - a for a, b in zip(first, second))
+    return round(max(busy - own, wanted, 0.0), 1)
+
+
 def main(argv):
+    if argv[:1] == ["other"]:
+        try:
+            values = [float(v) for v in argv[1:]]
+        except ValueError:
+            values = []
+        if len(values) != 6:
+            print("phase_budget: usage: tools/lib/run-module rdmabench_dev.phase_budget other "
+                  "BUSY0 OWN0 WANTED0 BUSY1 OWN1 WANTED1 (numbers)", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        print(other_work(values[:3], values[3:]))
+        return EXIT_OK
     if argv[:1] == ["sample"]:
         if len(argv) != 3 or not argv[1].isdigit():
-            print("phase_budget: usage: tools/lib/run-module phase_budget sample ROOT_PID STATE",
+            print("phase_budget: usage: tools/lib/run-module rdmabench_dev.phase_budget sample ROOT_PID STATE",
                   file=sys.stderr)
             return EXIT_BAD_INPUT
         processes = process_table()

@@ -3,7 +3,7 @@ README's exit status table, docs/layout.md's layer map (meson.build's layers), t
 (the results schema and the counter catalogue). Run it after changing an option, an exit code, the schema or a counter; a host
 test fails until it has been run.
 
-Usage: tools/lib/run-module update_docs [RDMABENCH]   (default: build/rdmabench)
+Usage: tools/lib/run-module rdmabench_dev.update_docs [RDMABENCH]   (default: build/rdmabench)
 Exit status: 0, 2 when the program does not answer or a page lacks a section (the table of
 `rdmabench --help`)."""
 import json
@@ -11,11 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rdmabench_tools import cli_reference
-from rdmabench_tools import json_reference
-from rdmabench_tools import layer_map
-from rdmabench_tools import schema_counters
-from rdmabench_tools.doc_sections import MissingSection, render
+from rdmabench_dev import cli_reference
+from rdmabench_dev import json_reference
+from rdmabench_dev import layer_map
+from rdmabench_dev import schema_counters
+from rdmabench_dev.doc_sections import MissingSection, render
 from rdmabench_tools.exit_codes import USAGE
 
 ROOT = Path(__file__).resolve().parents[2]
