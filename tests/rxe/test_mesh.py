@@ -31,15 +31,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ON_CPU_0, ROOT, backlog_drops, run
+from conftest import MPIRUN, ON_CPU_0, ROOT, backlog_drops, run
 
 pytestmark = pytest.mark.layout("mesh")
 
 HOSTS = 4
 DEVICES = ",".join(f"rxe{i}" for i in range(HOSTS))
 ADDRESSES = ",".join(f"10.99.1.{i + 1}" for i in range(HOSTS))
-MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "pml", "ob1",
-          "--mca", "btl", "self,vader,tcp", "--mca", "osc", "^ucx"]
 # Large enough that a quarter of the round's pairs sharing two vCPUs still measure a steady
 # figure; bw and lat with events (the ranks are oversubscribed).
 MESH = ["--address", ADDRESSES, "--pattern", "send", "--cq", "event", "--timeout", "30",

@@ -23,8 +23,8 @@ import json
 
 import pytest
 
-from conftest import backlog_drops, out_of_order_requests, run
-from test_mesh import ADDRESSES, DEVICES, HOSTS, MPIRUN
+from conftest import MPIRUN, backlog_drops, out_of_order_requests, run
+from test_mesh import ADDRESSES, DEVICES, HOSTS
 
 pytestmark = pytest.mark.layout("mesh")
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from conftest import ON_CPU_0, run
+from conftest import MPIRUN, ON_CPU_0, run
 
 pytestmark = pytest.mark.layout("siw-mesh")
 
@@ -16,8 +16,6 @@ HOSTS = 4
 PAIRS = [(c, s) for c in range(HOSTS) for s in range(HOSTS) if c != s]  # every ordered pair
 DEVICES = [f"siw{i}" for i in range(HOSTS)]
 ADDRESSES = ",".join(f"10.99.1.{i + 1}" for i in range(HOSTS))
-MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "pml", "ob1",
-          "--mca", "btl", "self,vader,tcp", "--mca", "osc", "^ucx"]
 
 
 def test_a_clean_iwarp_mesh_measures_every_pair_and_flags_nothing(rdmabench, tmp_path):
