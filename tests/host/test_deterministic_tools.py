@@ -2,6 +2,7 @@
 and its notes, the spread report (tools/gate reproducibility), the slowdown calibration, and
 tools/search-replay's refusals before it boots a guest."""
 import json
+import os
 import subprocess
 
 import pytest
@@ -242,6 +243,67 @@ def test_versus_boots_each_stack_once_unless_told(tmp_path):
     assert proc.returncode == 3, proc.stderr
     assert "NEW, boot 1 of 1" in proc.stderr, proc.stderr
     assert (tmp_path / "rxe-vm-calls").read_text() == "called\n"
+
+
+def test_gate_paths_are_the_callers(write_json, tmp_path):
+    """--baseline and --out name files where the caller stands, as --junit does (the gate in bash
+    read them from the repository's root, so a relative --baseline said "no baseline")."""
+    import shutil
+
+    doc = scaled(deterministic(), lambda n: n.startswith("read/bw/busy/"),
+                 ("bytes_per_second", "msgs_per_second"), 1 / 1.03)
+    write_json(doc, "slow.json")
+    shutil.copy(DETERMINISTIC, tmp_path / "base.json")
+    proc = gate_tool("compare", "--deterministic", "--baseline", "base.json", "--out", "slow.json",
+                     cwd=tmp_path)
+    assert proc.returncode == 12 and "read/bw/busy/65536" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_guest_of_versus_is_told_its_stack_on_the_gates_command_line(tmp_path):
+    """versus runs the gate again in each guest: which rdma-core build, deterministic or not,
+    whether to list the left-out rows, all options of that command (before, environment
+    variables the guest's gate read). rxe-vm is a stand-in that records its arguments and fails."""
+    import shutil
+
+    shutil.copytree(ROOT / "tools", tmp_path / "tools")
+    stub = tmp_path / "tools" / "rxe-vm"
+    stub.write_text("#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > \"$(dirname \"$0\")/../rxe-vm-args\"\nexit 3\n")
+    lib = tmp_path / "tree" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "libibverbs.so.1").write_text("")
+    (lib / "librxe-rdmav34.so").write_text("")
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "build.ninja").write_text("rule nothing\n  command = true\nbuild rdmabench: phony\n")
+    (build / "rdmabench").write_text("#!/bin/sh\n")
+    (build / "rdmabench").chmod(0o755)
+    proc = subprocess.run([tmp_path / "tools" / "gate", "versus", "--rdma-core", "tree", "--out",
+                           "gate.json"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "RDMABENCH_BUILD": str(build)})
+    assert proc.returncode == 3, proc.stderr
+    args = (tmp_path / "rxe-vm-args").read_text().splitlines()
+    assert args[:args.index("--")] == ["-m", "veth", "--fabric", "rxe", "-t", "1200", "--rw",
+                                       str(tmp_path / "gate-versus"), "--deterministic"]
+    inner = args[-1].split()
+    assert inner[:3] == ["tools/gate", "run", "--here"] and "--deterministic" in inner
+    assert inner[inner.index("--rdma-core") + 1] == str(tmp_path / "tree")
+    assert inner[inner.index("--out") + 1] == str(tmp_path / "gate-versus" / "new-boot-1.json")
+
+
+def test_the_rdma_core_option_runs_a_suite_here_and_goes_with_nothing_else(tmp_path):
+    """--rdma-core DIR once with --here (what versus tells a guest) is taken when DIR is an
+    rdma-core build: this host has no RDMA device, so the suite stops there (exit 3); with
+    --vm, or twice, it is versus' alone."""
+    proc = gate_tool("run", "--here", "--rdma-core", tmp_path)
+    assert proc.returncode == 2 and "not an rdma-core build tree" in proc.stderr, proc.stderr
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "libibverbs.so.1").write_text("")
+    (tmp_path / "lib" / "librxe-rdmav34.so").write_text("")
+    proc = gate_tool("run", "--here", "--rdma-core", tmp_path)
+    assert proc.returncode == 3 and "no RDMA device here" in proc.stderr, proc.stderr
+    for args in (("run", "--vm", "--rdma-core", "x"), ("run", "--here", "--rdma-core", "x", "--rdma-core", "y")):
+        proc = gate_tool(*args)
+        assert proc.returncode == 2 and "go with versus" in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize("args, says", [

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shared by tools/demo, tools/gate, tools/vs-perftest, tools/ci/gate-change and tools/package
+# Shared by tools/demo, tools/vs-perftest, tools/search-replay, tools/ci/gate-change and tools/package
 # (source it from the repository root).
 
 # The tool's name on its error lines: set PROG before sourcing.
@@ -28,11 +28,6 @@ build_rdmabench() {
 # Any further arguments go to row_selection.py (--transport T: the rows over T).
 deterministic_filter() {
   tools/lib/run-module rdmabench_gate.row_selection "$BUILD/rdmabench" deterministic ${1:+--bw-size "$1" --lat-size "$2"} "${@:3}"
-}
-# The --sizes of that filter with BW_SIZE LAT_SIZE: those two, and the nearest size each
-# pattern that refuses them accepts (the atomics: 8).
-deterministic_sizes() {
-  tools/lib/run-module rdmabench_gate.row_selection "$BUILD/rdmabench" deterministic-sizes --bw-size "$1" --lat-size "$2" "${@:3}"
 }
 # What that guest cannot measure, a line each with the reason (--this-device: of this host's
 # device, which may hold off more).
