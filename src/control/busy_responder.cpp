@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "control/control_channel.h"
+#include "control/control_messages.h"
 #include "core/system_error.h"
 #include "core/wait_readable.h"
 
@@ -40,7 +41,7 @@ BusyResponder::~BusyResponder() {
 }
 
 void BusyResponder::answer_until_stopped() {
-  const nlohmann::json busy = {{"type", "busy"}, {"serving", "another client"}, {"since", since_}};
+  const nlohmann::json busy = busy_message(since_);
   for (;;) {
     std::optional<TcpSocket> client;
     try {

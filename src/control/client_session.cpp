@@ -5,14 +5,11 @@
 #include <thread>
 
 #include "bench/pattern_catalogue.h"
-#include "control/done_message.h"
+#include "control/control_messages.h"
 #include "control/key_handshake.h"
-#include "control/message_fields.h"
 #include "control/port_reading.h"
-#include "control/protocol_version.h"
-#include "control/spec_json.h"
+#include "control/side_report_fields.h"
 #include "core/printable_text.h"
-#include "core/version.h"
 
 namespace rdmabench {
 
@@ -21,19 +18,15 @@ ClientSession::ClientSession(const std::string& host, uint16_t port,
     : control_(TcpSocket::connect(host, port, options.timeout), options.timeout),
       options_(options) {
   const std::string nonce = new_challenge();
-  control_.send({{"type", "hello"},
-                 {"protocol", kControlProtocolVersion},
-                 {"version", kVersion},
-                 {"nonce", nonce}});
+  control_.send(client_hello(nonce));
   nlohmann::json reply = control_.receive();
-  auto text = [&](const char* key) {
-    return reply[key].is_string() ? reply[key].get<std::string>() : std::string("?");
-  };
-  if (reply["type"] == "busy")
-    throw ServerBusy(peer_excerpt(text("serving"), 80), peer_excerpt(text("since")));
+  if (reply["type"] == "busy") {
+    const BusyServer busy = busy_from(reply);
+    throw ServerBusy(peer_excerpt(busy.serving, 80), peer_excerpt(busy.since));
+  }
   if (reply["type"] != "hello")
-    throw Error(ExitCode::kConnection,
-                "control channel: expected 'hello', got '" + peer_excerpt(text("type")) + "'");
+    throw Error(ExitCode::kConnection, "control channel: expected 'hello', got '" +
+                                           peer_excerpt(reply["type"].get<std::string>()) + "'");
   const std::string server = host + ":" + std::to_string(port);
   if (reply.contains("auth")) {
     hello_ = authenticate(key, reply, nonce, server);
@@ -77,7 +70,7 @@ nlohmann::json ClientSession::authenticate(const SharedKey* key, const nlohmann:
                 server +
                     " did not prove it holds this key: a wrong key file on one side, or "
                     "not the server you meant");
-  control_.send({{"type", "auth"}, {"response", client_proof(*key, nonces)}});
+  control_.send(auth_response(client_proof(*key, nonces)));
   control_.seal_with(session_auth(*key, nonces, MessageAuth::Role::kClient));
   nlohmann::json ok = control_.receive("auth");  // a "wrong key" comes back as its error
   if (!ok.contains("hello") || !ok["hello"].is_object())
@@ -124,7 +117,7 @@ std::unique_ptr<ClientSession> connect_when_free(const std::string& host, uint16
 ClientSession::~ClientSession() {
   endpoint_.reset();
   try {
-    control_.send({{"type", "bye"}});
+    control_.send(bye_message());
   } catch (...) {
     // The server is gone; nothing to say goodbye to.
   }
@@ -133,9 +126,9 @@ ClientSession::~ClientSession() {
 void ClientSession::setup(const TestSpec& spec) {
   if (endpoint_) {
     endpoint_.reset();
-    control_.send({{"type", "teardown"}});
+    control_.send(teardown_message());
   }
-  control_.send({{"type", "setup"}, {"spec", to_json(spec)}});
+  control_.send(setup_message(spec));
   port_.reset();
   endpoint_ = client_bootstrap(control_, spec, options_);
   pattern_ = make_pattern(spec.pattern);
@@ -143,7 +136,7 @@ void ClientSession::setup(const TestSpec& spec) {
 }
 
 nlohmann::json ClientSession::paths_in_use() {
-  control_.send({{"type", "path"}});
+  control_.send(path_request());
   nlohmann::json server = control_.receive("path");
   server.erase("type");
   return {{"client", endpoint_->path_in_use()}, {"server", std::move(server)}};
@@ -166,12 +159,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
     const RunScope scope(
         ep, request.check,
         request.check && request.corrupt ? length.iterations / 2 : QpStream::kNever, team_abort);
-    control_.send({{"type", "run"},
-                   {"iters", length.iterations},
-                   {"duration_ms", length.duration_ns / 1'000'000},
-                   {"margin_ms", length.margin_ns / 1'000'000},
-                   {"check", request.check},
-                   {"counters", request.device_counters}});
+    control_.send(run_message({length, request.check, request.device_counters}));
     control_.receive("ready");
     const SideRunOptions o{length, options_.timeout, request.cpus, request.live, &clock_};
     try {
@@ -189,7 +177,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
   if (request.check)  // what this side sent is over: its targets at the server hold it all
     for (auto& s : ep.streams())
       r.client.verify_errors += pattern_->verify_sent_after_run(*s, options_.timeout);
-  control_.send({{"type", "finished"}});
+  control_.send(finished_message());
   r.server = side_report_from(control_.receive("done"), spec.threads, spec.qps);
   r.client.device_counters = port_reading.deltas();  // both sides' runs are over
   // Only now has the server ended its own sends (with --bidir they may outlast ours): what it

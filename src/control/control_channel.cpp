@@ -1,6 +1,7 @@
 #include "control/control_channel.h"
 
 #include "control/address_allow_list.h"
+#include "control/control_messages.h"
 #include "core/bounded_json.h"
 #include "core/error.h"
 #include "core/printable_text.h"
@@ -84,10 +85,6 @@ nlohmann::json ControlChannel::receive(std::chrono::milliseconds timeout, int in
 std::string ControlChannel::receive_line(std::chrono::milliseconds timeout, int interrupt_fd) {
   std::string line = socket_.receive_line(timeout, interrupt_fd);
   return auth_ ? auth_->open(line, socket_.peer_address()) : line;
-}
-
-nlohmann::json error_message(int exit_code, const std::string& message) {
-  return {{"type", "error"}, {"exit_code", exit_code}, {"message", message}};
 }
 
 nlohmann::json refusal_message(const std::string& peer) {

@@ -24,10 +24,8 @@ class PeerError : public Error {
 nlohmann::json parse_control_message(const std::string& line, const std::string& peer,
                                      const std::string& expected_type = {});
 
-// {"type":"error","exit_code":N,"message":TEXT}: what a server tells a client it refuses or
-// drops (ControlChannel::send_error, and the busy responder's refusal by address).
-nlohmann::json error_message(int exit_code, const std::string& message);
-// The error_message for a connection from an address --allow refuses (exit 4, saying so).
+// The "error" message (control_messages.h) for a connection from an address --allow refuses
+// (exit 4, saying so).
 nlohmann::json refusal_message(const std::string& peer);
 
 // Sends `message` on a connection that is no control channel (a client refused, or told the

@@ -1,12 +1,12 @@
 #include "control/control_protocol.h"
 
 #include "control/control_channel.h"
+#include "control/control_messages.h"
 #include "control/message_fields.h"
 #include "control/protocol_version.h"
 #include "control/spec_json.h"
 #include "core/error.h"
 #include "core/printable_text.h"
-#include "spec/spec_validation.h"
 
 namespace rdmabench {
 
@@ -36,9 +36,7 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
   }
   if (type == "path") {
     if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'path' before 'setup'");
-    nlohmann::json reply = host_.path();
-    reply["type"] = "path";
-    return reply;
+    return path_reply(host_.path());
   }
   if (type == "teardown") {
     host_.teardown();
@@ -50,21 +48,6 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
     return std::nullopt;
   }
   throw Error(ExitCode::kConnection, "unexpected message '" + peer_excerpt(type) + "'");
-}
-
-RunLength run_length_from(const nlohmann::json& run) {
-  const MessageContext ctx{"run"};
-  RunLength length;
-  length.iterations = unsigned_as<uint64_t>(run, ctx, "iters", 1, kMaxIterations);
-  length.duration_ns =
-      unsigned_as<uint64_t>(run, ctx, "duration_ms", 0, kMaxDurationMs) * 1'000'000;
-  length.margin_ns = unsigned_as<uint64_t>(run, ctx, "margin_ms", 0, kMaxMarginMs) * 1'000'000;
-  return length;
-}
-
-RunOrder run_order_from(const nlohmann::json& run) {
-  return {run_length_from(run), bool_field(run, {"run"}, "check"),
-          bool_field(run, {"run"}, "counters")};
 }
 
 nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {
@@ -95,13 +78,8 @@ nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {
   state_ = State::kAuthenticating;
   // Nothing about the host before the client has proved the key: its protocol and version
   // alone (what a client of another version needs to say why it cannot go on).
-  return {{"type", "hello"},
-          {"protocol", kControlProtocolVersion},
-          {"version", server_hello_.value("version", std::string("?"))},
-          {"auth",
-           {{"method", kAuthMethod},
-            {"challenge", nonces_.server},
-            {"proof", server_proof(*key_, nonces_)}}}};
+  return keyed_server_hello(server_hello_.value("version", std::string("?")), nonces_.server,
+                            server_proof(*key_, nonces_));
 }
 
 nlohmann::json ControlProtocol::authenticate(const nlohmann::json& auth) {
@@ -112,7 +90,7 @@ nlohmann::json ControlProtocol::authenticate(const nlohmann::json& auth) {
   state_ = State::kIdle;
   trusted_ = true;
   session_.emplace(session_auth(*key_, nonces_, MessageAuth::Role::kServer));
-  return {{"type", "auth"}, {"ok", true}, {"hello", server_hello_}};
+  return auth_accepted(server_hello_);
 }
 
 }  // namespace rdmabench

@@ -9,21 +9,13 @@
 #include <optional>
 #include <utility>
 
+#include "control/control_messages.h"
 #include "control/key_handshake.h"
 #include "control/shared_key.h"
 #include "spec/run_length.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {
-
-// One "run" message: how long, whether it is a --verify check run (untimed, every message
-// checked), and whether the server reads its port's counters before and after it (and says
-// what moved in "done").
-struct RunOrder {
-  RunLength length;
-  bool check = false;
-  bool device_counters = false;
-};
 
 // Does what the client asks on the device. The real one bootstraps and runs patterns over the
 // control channel (server.cpp); the fuzzer's does nothing.
@@ -38,12 +30,6 @@ class TestHost {
   // The path the set-up endpoint really uses ({device, port, gid_index, gid, gid_type, mtu}).
   virtual nlohmann::json path() = 0;
 };
-
-// The "run" message's length: {"iters": N} or, for a timed window, {"duration_ms": D,
-// "margin_ms": M} beside it (iters then only bounds nothing; it stays for the warm-up).
-RunLength run_length_from(const nlohmann::json& run);
-// The whole "run" message: its length, "check" and "counters" (both booleans, required).
-RunOrder run_order_from(const nlohmann::json& run);
 
 class ControlProtocol {
  public:

@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <random>
 
-#include "control/message_fields.h"
-#include "control/oob_peer.h"
-#include "control/peer_buffer.h"
+#include "control/control_messages.h"
 #include "core/gid.h"
 
 namespace rdmabench {
@@ -80,15 +78,9 @@ std::vector<OobLocal> prepare_streams(Endpoint& ep, bool receives) {
   return locals;
 }
 
-nlohmann::json oob_message(const OobLocal& local, ibv_mtu mtu, QpStream& s) {
-  return {{"type", "oob"},
-          {"qpn", local.address.qp_number},
-          {"psn", local.address.psn},
-          {"lid", local.address.lid},
-          {"gid", format_gid(local.address.gid)},
-          {"mtu", static_cast<int>(mtu)},
-          {"rd_atomic", s.rd_atomic()},
-          {"buf", buffer_json(s.local_buffer())}};
+// The "oob" message of stream `s`, offering `mtu`.
+nlohmann::json oob_of(const OobLocal& local, ibv_mtu mtu, QpStream& s) {
+  return oob_message({local.address, mtu, s.rd_atomic(), s.local_buffer()});
 }
 
 void connect_qp(QpStream& s, OobLocal& local, const OobPeer& peer, ibv_mtu mtu) {
@@ -109,7 +101,7 @@ std::unique_ptr<Endpoint> oob_client(ControlChannel& control, const TestSpec& sp
   auto ep = std::make_unique<Endpoint>(options.device, options.ib_port, spec, Side::kClient);
   std::vector<OobLocal> locals = prepare_streams(*ep, spec.client_receives());
   for (size_t i = 0; i < locals.size(); ++i)
-    control.send(oob_message(locals[i], locals[i].active_mtu, ep->stream(i)));
+    control.send(oob_of(locals[i], locals[i].active_mtu, ep->stream(i)));
   for (size_t i = 0; i < locals.size(); ++i) {
     const OobPeer peer = read_oob_peer(control.receive("oob"), spec.size);
     connect_qp(ep->stream(i), locals[i], peer, peer.mtu);
@@ -130,7 +122,7 @@ std::unique_ptr<Endpoint> oob_server(ControlChannel& control, const TestSpec& sp
     ibv_mtu mtu = std::min(locals[i].active_mtu, peer.mtu);
     if (spec.mtu != 0) mtu = std::min(mtu, mtu_from_bytes(spec.mtu));
     connect_qp(ep->stream(i), locals[i], peer, mtu);
-    control.send(oob_message(locals[i], mtu, ep->stream(i)));
+    control.send(oob_of(locals[i], mtu, ep->stream(i)));
   }
   return ep;
 }

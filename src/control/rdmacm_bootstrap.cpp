@@ -1,8 +1,6 @@
 #include "control/rdmacm_bootstrap.h"
 
-#include "control/cm_listen.h"
-#include "control/message_fields.h"
-#include "control/peer_buffer.h"
+#include "control/control_messages.h"
 #include "control/shared_key.h"
 #include "core/printable_text.h"
 
@@ -75,13 +73,11 @@ CmEventChannel::Event bound_connect_request(CmEventChannel& listen_channel, Cont
 // rdma_cm's last step on both sides: each stream's buffer, the client's first.
 void exchange_buffers(ControlChannel& control, Endpoint& ep, bool client) {
   if (client)
-    for (auto& st : ep.streams())
-      control.send({{"type", "buf"}, {"buf", buffer_json(st->local_buffer())}});
+    for (auto& st : ep.streams()) control.send(buf_message(st->local_buffer()));
   for (auto& st : ep.streams())
-    st->connect_remote(buffer_from(control.receive("buf"), {"buf"}, ep.spec().size));
+    st->connect_remote(buf_from(control.receive("buf"), ep.spec().size));
   if (!client)
-    for (auto& st : ep.streams())
-      control.send({{"type", "buf"}, {"buf", buffer_json(st->local_buffer())}});
+    for (auto& st : ep.streams()) control.send(buf_message(st->local_buffer()));
 }
 
 }  // namespace

@@ -8,8 +8,8 @@
 #include "control/bootstrap.h"
 #include "control/busy_responder.h"
 #include "control/control_channel.h"
+#include "control/control_messages.h"
 #include "control/control_protocol.h"
-#include "control/done_message.h"
 #include "control/port_reading.h"
 #include "control/protocol_version.h"
 #include "control/session_waits.h"
@@ -110,9 +110,7 @@ class VerbsTestHost final : public TestHost {
       }
       ep.end_check_run();
     }
-    nlohmann::json done = {{"type", "done"}};
-    add_to_message(done, report);
-    return done;
+    return done_message(report);
   }
 
   void teardown() override {
@@ -150,7 +148,7 @@ class VerbsTestHost final : public TestHost {
   // Each thread's CPU and context-switch window covers its own loop alone, as on the client.
   SideReport run_watched(Endpoint& ep, const RunLength& length, const RunAbort& abort) {
     for (auto& s : ep.streams()) pattern_->before_server_run(*s);
-    control_.send({{"type", "ready"}});
+    control_.send(ready_message());
     const SideRunOptions o{length, options_.timeout, placement_.placement.cpus};
     std::vector<ThreadOutcome> threads;
     try {
@@ -177,14 +175,11 @@ class VerbsTestHost final : public TestHost {
 };
 
 nlohmann::json server_hello(const ServerOptions& options) {
-  return {{"type", "hello"},
-          {"protocol", kControlProtocolVersion},
-          {"version", kVersion},
-          {"hostname", host_name()},
-          {"kernel", kernel_release()},
-          {"rdma_core", rdma_core_version()},
-          {"timing", timing_environment().describe()},
-          {"cpus", cpu_list_text(options.cpus)}};
+  return server_hello_message({{"hostname", host_name()},
+                               {"kernel", kernel_release()},
+                               {"rdma_core", rdma_core_version()},
+                               {"timing", timing_environment().describe()},
+                               {"cpus", cpu_list_text(options.cpus)}});
 }
 
 // One client, message by message, until it says goodbye (or an Error drops it). Until the

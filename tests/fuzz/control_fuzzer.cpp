@@ -2,10 +2,11 @@
 // into lines and go through the same parsing (parse_control_message, with its bounds), protocol
 // state machine (ControlProtocol, keyed and not) and spec validation (spec_from_json,
 // validate_spec against a device's limits) as in `rdmabench serve`; each line is also read as
-// the bootstrap's messages ("oob", "cm_listen", "buf") and opened as a sealed line of a keyed
-// session. An Error is the answer to bad input; any other exception, a crash or a sanitizer
-// report is a finding. ./tools/test runs it with inputs up to 128 KiB (-max_len), long and deep
-// enough to reach the nesting bound (the default 4 KiB missed a crash 200,000 levels deep).
+// every message a side reads field by field (control_messages.h: "oob", "cm_listen", "buf",
+// "done", "busy", "run") and opened as a sealed line of a keyed session. An Error is the answer to
+// bad input; any other exception, a crash or a sanitizer report is a finding. ./tools/test runs it
+// with inputs up to 128 KiB (-max_len), long and deep enough to reach the nesting bound (the
+// default 4 KiB missed a crash 200,000 levels deep).
 //
 // Built by ./tools/test with clang in build-fuzz/ (meson -Dfuzz=true), with ASan and UBSan.
 #include <cstddef>
@@ -13,12 +14,11 @@
 #include <string>
 #include <string_view>
 
-#include "control/cm_listen.h"
 #include "control/control_channel.h"
+#include "control/control_messages.h"
 #include "control/control_protocol.h"
 #include "control/message_auth.h"
-#include "control/oob_peer.h"
-#include "control/peer_buffer.h"
+#include "control/side_report_fields.h"
 #include "spec/spec_validation.h"
 #include "verbs/verbs_error.h"
 
@@ -47,7 +47,10 @@ void read_as_bootstrap(const std::string& line, const nlohmann::json& message) {
   try {
     if (type == "oob") (void)rdmabench::read_oob_peer(message, 65536);
     if (type == "cm_listen") (void)rdmabench::read_cm_listen(message);
-    if (type == "buf") (void)rdmabench::buffer_from(message, {"buf"}, 65536);
+    if (type == "buf") (void)rdmabench::buf_from(message, 65536);
+    if (type == "done") (void)rdmabench::side_report_from(message, 2, 4);
+    if (type == "busy") (void)rdmabench::busy_from(message);
+    if (type == "run") (void)rdmabench::run_order_from(message);
   } catch (const rdmabench::Error&) {
   }
 }

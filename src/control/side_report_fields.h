@@ -1,5 +1,6 @@
-// The server's "done" message: its side report (datapath/side_figures.h) as message fields,
-// and read back by the client, every field checked (any program may speak the protocol).
+// A side's report (datapath/side_figures.h) as the fields of the server's "done" message
+// (control_messages.h builds it), and read back by the client, every field checked (any
+// program may speak the protocol).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "control/done_message.h"
+#include "control/side_report_fields.h"
 
 #include <algorithm>
 

@@ -1,0 +1,116 @@
+// Every message of the control channel, in one home: how each is built, and how a peer's copy
+// of each that carries more than its type is read, field by field and range-checked (any
+// program may be on the other end). A line on the wire is one JSON object with a string "type":
+//
+//   client -> server  hello (protocol, version, nonce), auth (response), setup (spec),
+//                     run (length, check, counters), path, finished, teardown, bye
+//   server -> client  hello (protocol, version, the host's details; keyed: auth challenge),
+//                     auth (ok, hello), ready, done (the server's side report), path (the path
+//                     in use), busy (serving, since), error (exit_code, message)
+//   bootstrap         oob (QP address, MTU, rd_atomic, buf) both ways, buf both ways (rdma_cm),
+//                     cm_listen (port, token) server -> client
+//
+// The values messages carry have codecs of their own: a spec (spec_json.h), a side's report
+// (side_report_fields.h), a buffer (peer_buffer.h). The framing, the deadlines and the sealing
+// of a keyed session are the channel's (control_channel.h, message_auth.h).
+#pragma once
+
+#include <infiniband/verbs.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "datapath/qp_stream.h"     // RemoteBuffer, and QpAddress (verbs)
+#include "datapath/side_figures.h"  // SideReport
+#include "spec/run_length.h"
+#include "spec/test_spec.h"
+
+namespace rdmabench {
+
+// The hello that opens a session (a fresh nonce: the keyed handshake's, sent always).
+nlohmann::json client_hello(const std::string& nonce);
+// The server's hello: its protocol and version, and `details` of its host (name, kernel, ...).
+nlohmann::json server_hello_message(nlohmann::json details);
+// A keyed server's hello: protocol and version alone, its challenge and its proof
+// (key_handshake.h), before the client has proved the key.
+nlohmann::json keyed_server_hello(const std::string& version, const std::string& challenge,
+                                  const std::string& proof);
+nlohmann::json auth_response(const std::string& proof);
+// The keyed server's answer to a good response: the first sealed message, its hello inside.
+nlohmann::json auth_accepted(const nlohmann::json& hello);
+
+nlohmann::json setup_message(const TestSpec& spec);
+
+// One "run" message: how long, whether it is a --verify check run (untimed, every message
+// checked), and whether the server reads its port's counters before and after it (and says
+// what moved in "done").
+struct RunOrder {
+  RunLength length;
+  bool check = false;
+  bool device_counters = false;
+};
+nlohmann::json run_message(const RunOrder& order);
+// The "run" message's length: {"iters": N} or, for a timed window, {"duration_ms": D,
+// "margin_ms": M} beside it (iters then only bounds nothing; it stays for the warm-up).
+RunLength run_length_from(const nlohmann::json& run);
+// The whole "run" message: its length, "check" and "counters" (both booleans, required).
+RunOrder run_order_from(const nlohmann::json& run);
+
+// The messages that are their type alone.
+nlohmann::json ready_message();
+nlohmann::json finished_message();
+nlohmann::json path_request();
+nlohmann::json teardown_message();
+nlohmann::json bye_message();
+
+// The server's answer to "path": the path its endpoint uses, and where its side runs.
+nlohmann::json path_reply(nlohmann::json path);
+// The server's "done": its side report's fields (side_report_fields.h).
+nlohmann::json done_message(const SideReport& report);
+
+// What a server serving another client answers a hello with, and reads of it (each field
+// "?" when it is not a string; unbounded: the client makes it printable and short).
+nlohmann::json busy_message(const std::string& since);
+struct BusyServer {
+  std::string serving;
+  std::string since;
+};
+BusyServer busy_from(const nlohmann::json& message);
+
+// What a server tells a client it refuses or failed at (exit_code: the table of rdmabench
+// --help), raised at the client as that Error.
+nlohmann::json error_message(int exit_code, const std::string& message);
+
+// A side's buffer, exchanged over rdma_cm setups.
+nlohmann::json buf_message(const RemoteBuffer& buffer);
+// The peer's buffer in a "buf" message, which must hold a whole message of `size` bytes.
+RemoteBuffer buf_from(const nlohmann::json& message, uint64_t size);
+
+// The server's "cm_listen" message of an rdma_cm setup: the port its listener waits on, and
+// the token every connection request of this setup must carry as private data (so that the
+// listener takes no request but the control client's). The token's length: hex text, so it is
+// its own length in the private data (at most 56 bytes for RC).
+inline constexpr size_t kCmTokenLength = 32;
+struct CmListen {
+  uint16_t port;
+  std::string token;
+};
+nlohmann::json cm_listen_message(const CmListen& listen);
+// Throws Error(kConnection) naming a missing or malformed field.
+CmListen read_cm_listen(const nlohmann::json& message);
+
+// What an "oob" message says of one of a side's streams: its QP's address, the path MTU it
+// offers, the reads and atomics it allows in flight, and its buffer.
+struct OobPeer {
+  QpAddress address;
+  ibv_mtu mtu;
+  uint32_t rd_atomic;
+  RemoteBuffer buffer;  // holds a whole message of the spec's size
+};
+nlohmann::json oob_message(const OobPeer& stream);
+// Throws Error(kConnection) naming the first field that is missing or out of range.
+OobPeer read_oob_peer(const nlohmann::json& message, uint64_t size);
+
+}  // namespace rdmabench

@@ -1,0 +1,105 @@
+// Every message of the control channel is built in one place (control/control_messages.h) and
+// read back there: each one a peer reads field by field comes back as it was sent, each one
+// goes over the wire as a control message of its type, and what a reader refuses it names.
+#include "control/control_messages.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "control/control_channel.h"
+#include "core/error.h"
+
+namespace rdmabench {
+namespace {
+
+// What the peer's channel makes of `message` once it went over the wire as a line.
+nlohmann::json over_the_wire(const nlohmann::json& message, const std::string& type) {
+  return parse_control_message(message.dump(), "test", type);
+}
+
+TEST(ControlMessages, EveryMessageIsAControlMessageOfItsType) {
+  const std::vector<std::pair<nlohmann::json, std::string>> all = {
+      {client_hello(std::string(64, 'a')), "hello"},
+      {server_hello_message({{"hostname", "h"}}), "hello"},
+      {keyed_server_hello("1", std::string(64, 'b'), "p"), "hello"},
+      {auth_response("p"), "auth"},
+      {auth_accepted({{"type", "hello"}}), "auth"},
+      {run_message({}), "run"},
+      {ready_message(), "ready"},
+      {finished_message(), "finished"},
+      {path_request(), "path"},
+      {path_reply({{"device", "rxe0"}}), "path"},
+      {teardown_message(), "teardown"},
+      {bye_message(), "bye"},
+      {done_message(SideReport{}), "done"},
+      {busy_message("12:00"), "busy"},
+      {buf_message({}), "buf"},
+      {cm_listen_message({1, std::string(kCmTokenLength, 'f')}), "cm_listen"},
+      {oob_message({}), "oob"}};
+  for (const auto& [message, type] : all)
+    EXPECT_NO_THROW((void)over_the_wire(message, type)) << message.dump();
+  // An error message is raised by the reader, with the exit code it carries (a failure of the
+  // server's own: a usage error of the spec it was sent).
+  try {
+    (void)over_the_wire(error_message(static_cast<int>(ExitCode::kUsage), "no"), "done");
+    FAIL() << "an error message was taken";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
+  }
+}
+
+TEST(ControlMessages, ARunOrderComesBackAsItWasSent) {
+  const RunOrder sent{{1000, 2'000'000'000, 500'000'000}, true, true};
+  const RunOrder read = run_order_from(over_the_wire(run_message(sent), "run"));
+  EXPECT_EQ(read.length.iterations, 1000u);
+  EXPECT_EQ(read.length.duration_ns, 2'000'000'000u);
+  EXPECT_EQ(read.length.margin_ns, 500'000'000u);
+  EXPECT_TRUE(read.check);
+  EXPECT_TRUE(read.device_counters);
+}
+
+TEST(ControlMessages, AnOobStreamComesBackAsItWasSent) {
+  OobPeer sent{};
+  sent.address = {0x1234, 0xabcd, 7, {}};
+  sent.address.gid[15] = 1;
+  sent.mtu = IBV_MTU_1024;
+  sent.rd_atomic = 16;
+  sent.buffer = {0x7000, 42, 65536};
+  const OobPeer read = read_oob_peer(over_the_wire(oob_message(sent), "oob"), 65536);
+  EXPECT_EQ(read.address.qp_number, 0x1234u);
+  EXPECT_EQ(read.address.psn, 0xabcdu);
+  EXPECT_EQ(read.address.lid, 7);
+  EXPECT_EQ(read.address.gid, sent.address.gid);
+  EXPECT_EQ(read.mtu, IBV_MTU_1024);
+  EXPECT_EQ(read.rd_atomic, 16u);
+  EXPECT_EQ(read.buffer.address, 0x7000u);
+  EXPECT_EQ(read.buffer.rkey, 42u);
+  EXPECT_THROW((void)read_oob_peer(oob_message(sent), 65537), Error);  // too small a buffer
+}
+
+TEST(ControlMessages, TheBootstrapsOtherMessagesComeBackAsTheyWereSent) {
+  const RemoteBuffer buffer{0x9000, 5, 4096};
+  const RemoteBuffer read = buf_from(over_the_wire(buf_message(buffer), "buf"), 4096);
+  EXPECT_EQ(read.address, 0x9000u);
+  EXPECT_EQ(read.rkey, 5u);
+  const std::string token(kCmTokenLength, 'e');
+  const CmListen listen = read_cm_listen(cm_listen_message({4791, token}));
+  EXPECT_EQ(listen.port, 4791);
+  EXPECT_EQ(listen.token, token);
+  EXPECT_THROW((void)read_cm_listen(cm_listen_message({4791, "short"})), Error);
+  EXPECT_THROW((void)read_cm_listen(cm_listen_message({0, token})), Error);
+}
+
+TEST(ControlMessages, ABusyAnswerIsReadWhateverItsFieldsAre) {
+  const BusyServer busy = busy_from(busy_message("2026-11-29 03:00"));
+  EXPECT_EQ(busy.serving, "another client");
+  EXPECT_EQ(busy.since, "2026-11-29 03:00");
+  const BusyServer odd = busy_from({{"type", "busy"}, {"serving", 3}});
+  EXPECT_EQ(odd.serving, "?");
+  EXPECT_EQ(odd.since, "?");
+}
+
+}  // namespace
+}  // namespace rdmabench
