@@ -55,3 +55,14 @@ def test_run_module_runs_a_package_module_and_refuses_anything_else():
     for wrong in ("spread", "os.path", "json.tool"):
         proc = subprocess.run([str(RUN_MODULE), wrong], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and "PACKAGE.MODULE" in proc.stderr, (wrong, proc.stderr)
+
+
+def test_every_python_command_runs_on_the_system_python():
+    """The Python commands of tools/ start one way: /usr/bin/python3, whose packages
+    tools/setup-deps installs (mesh-scale said `env python3`, whichever python3 came first on
+    the PATH)."""
+    commands = [p for p in (ROOT / "tools").iterdir() if p.is_file() and "python" in
+                p.read_text(errors="replace").split("\n", 1)[0]]
+    assert len(commands) >= 4, commands
+    wrong = [p.name for p in commands if p.read_text().split("\n", 1)[0] != "#!/usr/bin/python3"]
+    assert not wrong, wrong
