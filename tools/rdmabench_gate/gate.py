@@ -31,15 +31,16 @@ caller's."""
 import argparse
 import glob
 import os
-import resource
+import re
 import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from rdmabench_gate import gate_suite
-from rdmabench_gate.gate_suite import ROOT, GateError, Suite, build_rdmabench, has_rdma_device, say
+from rdmabench_gate import gate_machine
+from rdmabench_gate.gate_machine import ROOT, GateError, build_rdmabench, has_rdma_device, say
+from rdmabench_guest.rxe_guest import deterministic_guest, lift_memlock
 
 ACTIONS = ("check", "refresh", "run", "compare", "reproducibility", "versus")
 
@@ -113,13 +114,9 @@ def add_stack_options(p):
 
 
 def percent(text):
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if value < 0 or not text.replace(".", "", 1).isdigit():
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", text):
         raise argparse.ArgumentTypeError(f"thresholds want a number of percent, not '{text}'")
-    return value
+    return float(text)
 
 
 def positive(text):
@@ -228,9 +225,10 @@ def check_stack_part(name, value, args):
         raise GateError(f"--rdmabench {value}: no rdmabench there (meson setup {value} && ninja -C {value})")
 
 
-def run_suite_in_vm(args, out, stack):
+def run_suite_in_vm(args, out, stack, list_left_out=True):
     """The suite in a fresh guest of `stack` into `out`: tools/rxe-vm runs this gate there with
-    --here, every setting on its command line."""
+    --here, every setting on its command line (deterministic: the rows the guest cannot measure
+    listed unless told not to)."""
     if not build_rdmabench(stack.build, "guest", "plot"):
         return 1
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -242,7 +240,7 @@ def run_suite_in_vm(args, out, stack):
     if args.deterministic:
         inner.append("--deterministic")
         vm.append("--deterministic")
-    if args.no_left_out_list:
+    if args.no_left_out_list or not list_left_out:
         inner.append("--no-left-out-list")
     if stack.rdma_core != "installed":
         inner += ["--rdma-core", stack.rdma_core]
@@ -258,31 +256,28 @@ def run_suite_here(args, out):
     if not has_rdma_device():
         say("no RDMA device here; use --vm")
         return 3
-    deterministic_guest = "rdmabench.timing=icount" in read_text("/proc/cmdline").split()
-    if deterministic_guest and not args.deterministic:
+    if deterministic_guest() and not args.deterministic:
         say("this guest is deterministic (icount): its busy-CQ rows measure QEMU's time slice; use --deterministic")
         return 2
-    if args.deterministic and not deterministic_guest:
+    if args.deterministic and not deterministic_guest():
         say("--deterministic --here needs the deterministic guest (tools/rxe-vm --deterministic)")
         return 2
-    env = dict(os.environ)
+    # This gate and every rdmabench it starts: the build, and the rdma-core build when given.
+    os.environ["RDMABENCH_BUILD"] = str(args.build)
     if args.rdma_core and args.rdma_core[0] != "installed":
         lib = f"{args.rdma_core[0]}/lib"
-        env["LD_LIBRARY_PATH"] = lib + (f":{env['LD_LIBRARY_PATH']}" if env.get("LD_LIBRARY_PATH") else "")
-        env["RDMAV_DRIVERS"] = f"{lib}/lib{args.fabric}"  # tried before the configured drivers
+        os.environ["LD_LIBRARY_PATH"] = ":".join(filter(None, (lib, os.environ.get("LD_LIBRARY_PATH"))))
+        os.environ["RDMAV_DRIVERS"] = f"{lib}/lib{args.fabric}"  # tried before the configured drivers
         say(f"rdma-core from {lib}")
     if args.fabric == "siw" and os.environ.get("RXE_VM_FABRIC"):
-        # siw counts registered memory against the memlock limit even for root (docs/soft-roce.md)
-        resource.setrlimit(resource.RLIMIT_MEMLOCK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
-    suite = Suite(args.build, out, args.repetitions, args.deterministic, env)
-    return gate_suite.shaped(args.slow_network, lambda: suite.run(list_left_out=not args.no_left_out_list))
+        lift_memlock()
+    # The suite's row selection reads results files (the results reader and its schema): it is
+    # imported where a suite runs here, so that help, compare and the guest-booting paths start
+    # without it.
+    from rdmabench_gate.gate_suite import Suite
 
-
-def read_text(path):
-    try:
-        return Path(path).read_text()
-    except OSError:
-        return ""
+    suite = Suite(args.build, out, args.repetitions, args.deterministic)
+    return gate_machine.shaped(args.slow_network, lambda: suite.run(list_left_out=not args.no_left_out_list))
 
 
 def compare(args, base, new, judge_each, across):
@@ -300,23 +295,23 @@ def compare(args, base, new, judge_each, across):
 
 def versus(args):
     base, new = versus_stacks(args)
-    folder = args.out.with_suffix("").with_name(args.out.stem + "-versus")
-    gate_suite.fresh_folder(folder)
+    folder = args.out.with_name(args.out.stem + "-versus")
+    gate_machine.fresh_folder(folder)
     say(f"versus: BASE = {base.words()}")
     say(f"versus: NEW  = {new.words()}")
     for label, stack in (("new", new), ("base", base)):
         for boot in range(1, args.boots + 1):
             say(f"versus: {label.upper()}, boot {boot} of {args.boots}")
-            rc = run_suite_in_vm(args, folder / f"{label}-boot-{boot}.json", stack)
+            first = label == "new" and boot == 1  # the left-out rows listed once, not every boot
+            rc = run_suite_in_vm(args, folder / f"{label}-boot-{boot}.json", stack, first)
             if rc != 0:
                 return rc
-            args.no_left_out_list = True
     if args.boots >= 2:
         for label in ("new", "base"):
             print(f"== reproducibility of {label.upper()} over {args.boots} boots (the gate's noise on that stack):",
                   flush=True)
             boots = [str(folder / f"{label}-boot-{b}.json") for b in range(1, args.boots + 1)]
-            if gate_suite.run_module("rdmabench_gate.spread", *boots).returncode != 0:
+            if gate_machine.run_module("rdmabench_gate.spread", *boots).returncode != 0:
                 return 2
     print("== BASE against NEW (first boots):", flush=True)
     return compare(args, folder / "base-boot-1.json", folder / "new-boot-1.json", True, True)
@@ -324,7 +319,7 @@ def versus(args):
 
 def reproducibility(args):
     folder = args.out.with_name(args.out.stem + "-boots")
-    gate_suite.fresh_folder(folder)
+    gate_machine.fresh_folder(folder)
     files = []
     for boot in range(1, args.boots + 1):
         say(f"reproducibility: run {boot} of {args.boots}")
@@ -334,7 +329,7 @@ def reproducibility(args):
         if rc != 0:
             return rc
         files.append(str(out))
-    return gate_suite.run_module("rdmabench_gate.spread", *files).returncode
+    return gate_machine.run_module("rdmabench_gate.spread", *files).returncode
 
 
 def run_and_judge(args):
@@ -345,7 +340,7 @@ def run_and_judge(args):
             raise GateError(f"{args.build}/rdmabench is not built (meson setup build && ninja -C build)")
         else:
             rc = run_suite_here(args, args.out)
-        if rc != 0 or args.action not in ("check",):
+        if rc != 0 or args.action != "check":
             return rc
     return compare(args, args.baseline, args.out, args.deterministic, args.across_stacks)
 

@@ -30,7 +30,6 @@ import dataclasses
 import json
 import os
 import re
-import resource
 import statistics
 import subprocess
 import tempfile
@@ -38,7 +37,7 @@ from pathlib import Path
 
 from rdmabench_guest import server_harness
 from rdmabench_tools import ratio_words, text_table
-from rdmabench_guest.rxe_guest import deterministic_guest
+from rdmabench_guest.rxe_guest import deterministic_guest, lift_memlock
 
 TX_DEPTH = 128
 PERFTEST_SIGNAL_EVERY = 100  # perftest's default --cq-mod in bw tests
@@ -433,9 +432,7 @@ def main():
     args = parse_args()
     FABRIC = FABRICS[args.fabric]
     if args.fabric == "siw":
-        # siw counts registered memory against RLIMIT_MEMLOCK even for root: both tools' runs
-        # at 64 KiB register more than the guest's default 8 MiB (docs/soft-roce.md).
-        resource.setrlimit(resource.RLIMIT_MEMLOCK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        lift_memlock()  # both tools' runs register more than the guest's default limit
     deterministic = deterministic_guest()
     cases = cases_of(args, deterministic)
     cases = [c for c in cases if re.search(args.match, c.label)]
