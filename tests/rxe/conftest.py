@@ -302,6 +302,9 @@ ON_CPU_0 = ["--bind-to", "none", "taskset", "-c", "0"]
 # btl self,vader,tcp, no UCX), more ranks than the guest's two vCPUs.
 MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "pml", "ob1",
           "--mca", "btl", "self,vader,tcp", "--mca", "osc", "^ucx"]
+# The mesh guests' hosts (tools/rxe-vm -m mesh:4), each's address on the bridge.
+MESH_HOSTS = 4
+MESH_ADDRESSES = ",".join(f"10.99.1.{i + 1}" for i in range(MESH_HOSTS))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -316,10 +319,9 @@ def mpi_paged_in(layout, rdmabench, memlock_for_siw):
     if "mesh" not in layout:
         return
     fabric = "siw" if layout.startswith("siw") else "rxe"
-    devices = ",".join(f"{fabric}{i}" for i in range(4))
-    addresses = ",".join(f"10.99.1.{i + 1}" for i in range(4))
-    proc = run([*MPIRUN, "-np", "4", rdmabench, "mesh", "--device", devices, "--address",
-                addresses, "--pattern", "send", "--mode", "bw", "--cq", "event", "--iters", "10",
+    devices = ",".join(f"{fabric}{i}" for i in range(MESH_HOSTS))
+    proc = run([*MPIRUN, "-np", str(MESH_HOSTS), rdmabench, "mesh", "--device", devices,
+                "--address", MESH_ADDRESSES, "--pattern", "send", "--mode", "bw", "--cq", "event", "--iters", "10",
                 "--size", "4096", "--timeout", "600"], timeout=1200)
     # 0 or 7 (a pair judged slow: ten messages in oversubscribed rounds judge nothing): either
     # way the mesh ran to its verdict, every rank through MPI and its device.
@@ -327,7 +329,6 @@ def mpi_paged_in(layout, rdmabench, memlock_for_siw):
 
 
 # The mesh guests' links shaped for --traffic (test_mesh_traffic.py explains why).
-MESH_HOSTS = 4
 LINK, SLOW_LINK = "20mbit", "5mbit"
 
 

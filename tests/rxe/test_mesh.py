@@ -31,13 +31,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MPIRUN, ON_CPU_0, ROOT, backlog_drops, run
+from conftest import MESH_ADDRESSES, MESH_HOSTS, MPIRUN, ON_CPU_0, ROOT, backlog_drops, run
 
 pytestmark = pytest.mark.layout("mesh")
 
-HOSTS = 4
+HOSTS = MESH_HOSTS
 DEVICES = ",".join(f"rxe{i}" for i in range(HOSTS))
-ADDRESSES = ",".join(f"10.99.1.{i + 1}" for i in range(HOSTS))
+ADDRESSES = MESH_ADDRESSES
 # Large enough that a quarter of the round's pairs sharing two vCPUs still measure a steady
 # figure; bw and lat with events (the ranks are oversubscribed).
 MESH = ["--address", ADDRESSES, "--pattern", "send", "--cq", "event", "--timeout", "30",

@@ -8,14 +8,14 @@ import json
 
 import pytest
 
-from conftest import MPIRUN, ON_CPU_0, run
+from conftest import MESH_ADDRESSES, MESH_HOSTS, MPIRUN, ON_CPU_0, run
 
 pytestmark = pytest.mark.layout("siw-mesh")
 
-HOSTS = 4
+HOSTS = MESH_HOSTS
 PAIRS = [(c, s) for c in range(HOSTS) for s in range(HOSTS) if c != s]  # every ordered pair
 DEVICES = [f"siw{i}" for i in range(HOSTS)]
-ADDRESSES = ",".join(f"10.99.1.{i + 1}" for i in range(HOSTS))
+ADDRESSES = MESH_ADDRESSES
 
 
 def test_a_clean_iwarp_mesh_measures_every_pair_and_flags_nothing(rdmabench, tmp_path):
