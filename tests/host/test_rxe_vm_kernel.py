@@ -24,6 +24,21 @@ def test_the_default_guest_kernel_is_debians_release_kernel_not_the_newest():
     assert vm.pick_kernel(None) == release
 
 
+
+def test_print_kernel_names_the_guest_kernel_and_boots_nothing():
+    """tools/test and the demo print the guest kernel beside the one the baselines name."""
+    from conftest import ROOT
+
+    proc = subprocess.run([str(ROOT / "tools" / "rxe-vm"), "--print-kernel"], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout == rxe_vm().pick_kernel(None) + "\n", proc
+    proc = subprocess.run([str(ROOT / "tools" / "rxe-vm"), "--print-kernel", "--kernel", "0.0-none"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 125 and "kernel 0.0-none not found" in proc.stderr, proc
+    proc = subprocess.run([str(ROOT / "tools" / "rxe-vm"), "--print-kernel", "--", "true"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "takes no COMMAND" in proc.stderr, proc
+
 # ------------------------------------------------------------ every Debian kernel image boots
 # Debian's images compress the kernel with XZ (6.1), or zstd (6.12: CONFIG_KERNEL_ZSTD); a
 # magic of another format can stand inside the compressed stream by chance (linux-image-
@@ -79,6 +94,28 @@ def test_every_installed_kernel_image_unpacks_to_an_elf():
     release kernel; a 6.12 for `tools/gate versus --kernel` may stand beside it)."""
     vm = rxe_vm()
     images = sorted(Path("/boot").glob("vmlinuz-*"))
-    assert images, "no kernel image in /boot: tools/setup-deps guest installs one"
+    assert Path(f"/boot/vmlinuz-{vm.release_kernel()}") in images, \
+        f"no image of Debian's release kernel in /boot ({images}): tools/setup-deps guest installs it"
     for image in images:
         assert vm.extract_vmlinux(image)[:4] == b"\x7fELF", image
+
+
+def test_a_deterministic_guest_reads_what_a_test_runs_before_it_starts(tmp_path):
+    """Issue 63: in the deterministic guest a wait for the host's 9p is idle time that the clock
+    jumps over, so a build beside the suite became guest timeouts. rxe-vm lists what the guest
+    reads into memory before COMMAND: the build's rdmabench (pinned: copied and bound over the
+    uncached share) and the files its programs load, Open MPI's help texts among them."""
+    import shutil
+
+    build = tmp_path / "build"
+    build.mkdir()
+    shutil.copy("/bin/true", build / "rdmabench")
+    files, pinned = rxe_vm().preload_lists({"RDMABENCH_BUILD": str(build)})
+    assert pinned == [str(build / "rdmabench")], pinned
+    assert str(build / "rdmabench") in files
+    libc = subprocess.run(["ldd", "/bin/true"], capture_output=True, text=True).stdout
+    assert any(f in libc for f in files if "libc.so" in f), files[:20]
+    # Open MPI (tools/setup-deps test installs it): its launcher and the help texts an error prints
+    assert shutil.which("mpirun") in files
+    assert any(f.startswith("/usr/share/openmpi/help-") for f in files), files[:20]
+    assert rxe_vm().preload_lists({"RDMABENCH_BUILD": str(tmp_path / "none")})[1] == []

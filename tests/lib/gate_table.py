@@ -20,11 +20,15 @@ ROW = re.compile(r"^(?P<name>[a-z_]+/(bw|lat)/[a-z]+/\d+(/[a-z]+)?)\s.*\s(?P<slo
                  r"(?P<verdict>\S+(?: \S+)*)(?:\s{2,}(?P<wire>\S+(?: \S+)*))?\s*$")
 
 
+def baseline_path(fabric):
+    """The committed results/FABRIC-baseline-deterministic.json."""
+    return ROOT / "results" / f"{fabric}-baseline-deterministic.json"
+
+
 def baseline(fabric):
-    """{benchmark: its spec} of the committed results/FABRIC-baseline-deterministic.json."""
-    path = ROOT / "results" / f"{fabric}-baseline-deterministic.json"
+    """{benchmark: its spec} of the committed baseline of `fabric`."""
     return {b["rdmabench_spec"]["name"]: b["rdmabench_spec"]
-            for b in json.loads(path.read_text())["benchmarks"]}
+            for b in json.loads(baseline_path(fabric).read_text())["benchmarks"]}
 
 
 def gate(*args, timeout=900):
@@ -35,7 +39,8 @@ def gate(*args, timeout=900):
 
 def keep(name, proc):
     REPORTS.mkdir(parents=True, exist_ok=True)
-    (REPORTS / name).write_text(f"$ tools/gate ... -> exit {proc.returncode}\n{proc.stdout}")
+    said = "" if proc.returncode in (0, 12) else proc.stderr[-3000:]  # why it judged nothing
+    (REPORTS / name).write_text(f"$ tools/gate ... -> exit {proc.returncode}\n{proc.stdout}{said}")
 
 
 def verdicts(stdout):

@@ -1,22 +1,27 @@
 """The deterministic regression gate's verdicts on the CI recipe's two runs, on the host.
 
 tools/test runs the CI recipe (tools/ci/gate-change --base-build: tools/gate versus, the
-slowdown build as BASE and this build as NEW, each in a fresh deterministic guest of its own),
-then these tests: each run is judged against the committed results/rxe-baseline-deterministic.json
-with `tools/gate compare`, as `tools/gate check` would judge its own run.
-- This build's run must pass, every row.
-- The build with a calibrated slowdown (meson -Dinject_post_work, sized by
+slowdown build as BASE and this build as NEW, each in a fresh deterministic guest of its own,
+on this machine's stack), then these tests. Every verdict they assert compares runs made in
+this suite run, so a new guest kernel, rdma-core, QEMU or compiler changes nothing they decide:
+- the build with a calibrated slowdown (meson -Dinject_post_work, sized by
   tools/rdmabench_gate/calibrate_slowdown.py to add about 5 % to every benchmark) must fail
-  every row, each by about the slowdown predicted for it.
+  every row against this build's run, each by the slowdown predicted from this build's own
+  figures;
+- the committed results/rxe-baseline-deterministic.json is judged against this build's run
+  when it was recorded on the same stack (every row must pass), and otherwise the gate must
+  say "not judged: the stack differs", naming what differs, and how to refresh it.
 The guest measured both runs; judging them needs no guest (in the deterministic guest's
 emulated CPU each compare took 25-32 s, here about one). The network delay the gate must catch
-is measured in the guest (tests/rxe/test_deterministic_gate.py). The compare tables are kept in
-build/test-reports/ and printed by tools/test."""
+is measured in the guest, against this build's run (tests/rxe/test_deterministic_gate.py). The
+compare tables are kept in build/test-reports/ and printed by tools/test."""
 import json
 import os
 from pathlib import Path
 
-from gate_table import REPORTS, THRESHOLD, baseline, exact_slowdowns, gate, keep, verdicts
+from gate_table import REPORTS, THRESHOLD, baseline, baseline_path, exact_slowdowns, gate, keep, verdicts
+from rdmabench_gate import calibrate_slowdown
+from rdmabench_tools import rdmabench_results as rr
 
 BASELINE = baseline("rxe")
 RECIPE = REPORTS / "ci-recipe"
@@ -24,25 +29,22 @@ RECIPE_RUNS = {"this build": RECIPE / "gate-versus" / "new-boot-1.json",
                "the slowdown build": RECIPE / "gate-versus" / "base-boot-1.json"}
 
 
-def judged(build):
-    """tools/gate compare of the CI recipe's run of `build` against the committed baseline."""
+def recipe_run(build):
     run = RECIPE_RUNS[build]
     assert run.exists(), \
         f"no run of {build} at {run}: tools/test runs the CI recipe before these tests"
-    return run, gate("compare", "--deterministic", "--out", str(run))
+    return run
 
 
-def test_gate_passes_on_unchanged_code():
-    run, proc = judged("this build")
-    keep("gate-deterministic.txt", proc)
-    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
-    rows = verdicts(proc.stdout)
-    assert set(rows) == set(BASELINE) and all(v == "ok" for _, v in rows.values()), proc.stdout
+def test_this_builds_run_is_the_gate_suite_pinned_and_unchanged():
+    run = recipe_run("this build")
+    doc = json.loads(run.read_text())
+    assert {b["rdmabench_spec"]["name"] for b in doc["benchmarks"]} == set(BASELINE)
     log = (REPORTS / "ci-recipe.log").read_text()  # the suite's run says what it left out, and why
     assert "left out" in log and "time slice" in log, log[-3000:]
     # Left to the guest's scheduler, server and client shared a CPU in some boots only, and the
     # event-CQ latency rows moved by about 7 %: the gate pins both to CPU 0, and says so.
-    context = json.loads(run.read_text())["context"]
+    context = doc["context"]
     assert context["rdmabench_injected_work"] is None, context  # this build's run
     assert (context["rdmabench_params"]["cpus"], context["server"]["cpus"]) == ([0], "0"), context
 
@@ -53,18 +55,34 @@ def test_gate_fails_on_a_five_percent_slowdown_of_the_software_path():
     assert (build / "rdmabench").exists() and calibration.exists(), \
         "tools/test builds the slowdown variant before the CI recipe"
     calibrated = json.loads(calibration.read_text())
-    predicted = calibrated["predicted"]
-    run, proc = judged("the slowdown build")
+    this, slow = recipe_run("this build"), recipe_run("the slowdown build")
+    predicted = calibrate_slowdown.predict(rr.load(this), calibrated["fixed"], calibrated["per_kib"])
+    proc = gate("compare", "--deterministic", "--baseline", str(this), "--out", str(slow))
     keep("gate-deterministic-slowdown.txt", proc)
-    injected = json.loads(run.read_text())["context"]["rdmabench_injected_work"]  # that build's run
+    injected = json.loads(slow.read_text())["context"]["rdmabench_injected_work"]  # that build's run
     assert injected == {"per_message": calibrated["fixed"], "per_kib": calibrated["per_kib"]}, \
         injected
     assert proc.returncode == 12, proc.stdout + proc.stderr[-3000:]  # regression
     rows = verdicts(proc.stdout)
-    assert set(rows) == set(predicted), proc.stdout
+    assert predicted and set(rows) == set(predicted), proc.stdout
     exact = exact_slowdowns(proc.stdout)
     for name, (_, verdict) in rows.items():
         assert verdict == "REGRESSION", proc.stdout
         # Guest time counts instructions: the injected loop costs what was predicted, within
         # the gate's own resolution.
         assert abs(exact[name] - predicted[name]) <= THRESHOLD, (name, exact[name], predicted[name])
+
+
+def test_the_committed_baseline_is_judged_on_its_own_stack_only():
+    this = recipe_run("this build")
+    differ = rr.stack_differences(rr.load(baseline_path("rxe")), rr.load(this))
+    proc = gate("compare", "--deterministic", "--out", str(this))
+    keep("gate-deterministic.txt", proc)
+    if differ:  # another guest kernel, rdma-core, QEMU or compiler: said, and how to refresh
+        assert proc.returncode == 2, proc.stdout + proc.stderr[-3000:]
+        assert f"not judged: the stack differs ({'; '.join(differ)})" in proc.stderr, proc.stderr
+        assert "tools/gate refresh --deterministic" in proc.stderr and not verdicts(proc.stdout)
+        return
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
+    rows = verdicts(proc.stdout)
+    assert set(rows) == set(BASELINE) and all(v == "ok" for _, v in rows.values()), proc.stdout

@@ -201,13 +201,14 @@ def versus_stacks(args):
             raise GateError(f"--{name} is given at most twice (BASE, then NEW)")
         base, new = (default, default) if not given else (default, given[0]) if len(given) == 1 \
             else (given[0], given[1])
-        for value in (base, new):
-            check_stack_part(name, value, args)
-        parts.append((base, new))
-    base, new = (Stack(*(p[i] for p in parts)) for i in (0, 1))
-    if base == new:
+        parts.append((name, base, new))
+    base, new = (Stack(*(p[i] for p in parts)) for i in (1, 2))
+    if base == new:  # said before any part is looked for: what is asked cannot be judged
         raise GateError("versus needs BASE and NEW to differ: give --kernel, --rdma-core or "
                         "--rdmabench (see --help)")
+    for name, *values in parts:
+        for value in values:
+            check_stack_part(name, value, args)
     return base, new
 
 

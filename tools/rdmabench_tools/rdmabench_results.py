@@ -430,11 +430,11 @@ def stack_mismatch(base, new, names=("BASE", "NEW")):
     differ = stack_differences(base, new)
     if not differ:
         return None
-    return (f"{names[0]} and {names[1]} are deterministic runs of different stacks ("
-            f"{'; '.join(differ)}): deterministic figures carry over only with the same guest "
-            "kernel, rdma-core, QEMU and compiler, and such a change can move every row by more "
-            "than the threshold. Refresh the baseline on this stack (tools/gate refresh "
-            "--deterministic), or judge across them on purpose with --across-stacks")
+    return (f"not judged: the stack differs ({'; '.join(differ)}): {names[0]} and {names[1]} are "
+            "deterministic runs, whose figures carry over only with the same guest kernel, "
+            "rdma-core, QEMU and compiler (such a change can move every row by more than the "
+            "threshold). Refresh the baseline on this stack with tools/gate refresh "
+            "--deterministic, or judge across them on purpose with --across-stacks")
 
 
 def choose_transport(runs, transport=""):
