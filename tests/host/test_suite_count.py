@@ -3,7 +3,7 @@ own collection, and a guest that ran fewer, none or another layout's set fails t
 (tools/rdmabench_dev/suite_count.py)."""
 import pytest
 
-from rdmabench_dev import suite_count
+from rdmabench_dev import suite_count, suite_layouts
 from conftest import ROOT
 
 
@@ -30,6 +30,8 @@ def test_a_suite_that_ran_fewer_none_or_another_layouts_tests_is_named(tmp_path)
     assert "ran none of the 69 tests" in suite_count.verdict(junit(tmp_path, 0), 69, "veth")
     assert "ran 125 of the 69" in suite_count.verdict(junit(tmp_path, 125), 69, "veth")
     assert "no readable report" in suite_count.verdict(tmp_path / "missing.xml", 1, "lo")
+    # A layout that collects nothing fails, even against a report of nothing.
+    assert "collects no test" in suite_count.verdict(junit(tmp_path, 0), 0, "siw")
     assert suite_count.main(["check", str(junit(tmp_path, 2)), "2", "lo"]) == 0
     assert suite_count.main(["check", str(junit(tmp_path, 2)), "3", "lo"]) == 1
 
@@ -48,3 +50,22 @@ def test_each_layout_collects_its_own_tests_and_an_untold_one_is_an_error():
     assert all((ROOT / f).is_file() for f in lo_files), lo_files
     with pytest.raises(ValueError, match="collection"):  # siw has no lo layout: no suite for it
         suite_count.expected("lo", "siw", False, "tests/rxe")
+
+
+def test_every_layout_collects_tests_and_every_test_runs_in_a_layout_it_names():
+    """Issue 63: each layout's collection is non-empty, and a test marked with a layout no guest
+    runs (a misspelt mark) fails the collection instead of being dropped by host and guest alike."""
+    every = set()
+    layouts = suite_layouts.LAYOUTS
+    # the seven guests tools/test boots: lo, veth, veth-icount, mesh, siw, siw-icount, siw-mesh
+    assert len(layouts) == len(suite_layouts.BY_NAME) == 7, layouts
+    for layout in layouts:
+        count, files = suite_count.expected(layout.mode, layout.fabric, layout.deterministic, "tests/rxe")
+        assert count > 0 and files, layout
+        every.update(files)
+    assert every == {f"tests/rxe/{p.name}" for p in (ROOT / "tests" / "rxe").glob("test_*.py")}
+    assert suite_layouts.marked((), "t") == ("veth",)
+    assert suite_layouts.marked(("lo", "veth"), "t") == ("lo", "veth")
+    with pytest.raises(ValueError, match="'vet', which no guest runs"):
+        suite_layouts.marked(("lo", "vet"), "tests/rxe/test_x.py::test_y")
+

@@ -4,7 +4,11 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
+from pathlib import Path
+
 from conftest import ROOT, run_tool
+from rdmabench_dev import suite_layouts
 
 BUDGET = ROOT / "tests" / "phase-budget.json"
 
@@ -92,7 +96,8 @@ def test_the_committed_budget_covers_every_phase_of_the_test_command():
     doc = json.loads(BUDGET.read_text())
     text = (ROOT / "tools" / "test").read_text()
     steps = re.findall(r'^\s*(?:step|beside)\s+"?([a-z$][-a-z${}]*)"?\s', text, re.M)
-    layouts = re.search(r'for layout in ([a-z -]+); do\n(?:.*\n)*?\s+step "rxe-\$layout"', text)[1].split()
+    assert re.search(r'for layout in "\$\{layouts\[@\]\}"; do\n(?:.*\n)*?\s+step "rxe-\$layout"', text)
+    layouts = list(suite_layouts.BY_NAME)  # what tools/test boots, one guest each (suite_layouts list)
     keys = set()
     for key in steps:
         keys |= {key.replace("$layout", lay) for lay in layouts} if "$layout" in key else {key}
@@ -105,6 +110,22 @@ def test_the_committed_budget_covers_every_phase_of_the_test_command():
     assert total == doc["total_seconds"], (total, doc["total_seconds"])
     minutes = doc["total_seconds"] / 60
     assert f"{minutes:g} minutes" in (ROOT / "README.md").read_text()
+
+
+def test_a_report_a_stage_never_wrote_fails_the_summary_by_name(tmp_path):
+    """Issue 63: the summary skipped a missing report, so a lane that died before its package
+    stage failed nothing. Every report tools/test names is one its stage must write."""
+    report = tmp_path / "unit.xml"
+    report.write_text('<testsuite name="unit" tests="1" failures="0"><testcase name="a"/></testsuite>')
+    stages = tmp_path / "broken"
+    stages.write_text("")
+    proc = run_tool("rdmabench_dev.test_summary", stages, report, tmp_path / "package.xml")
+    assert proc.returncode == 1, proc.stdout
+    assert f"stage failed: no readable report {tmp_path / 'package.xml'}" in proc.stdout, proc.stdout
+    assert proc.stdout.rstrip().endswith("1 passed, 1 failed"), proc.stdout
+    (tmp_path / "package.xml").write_text("<testsuite")  # cut short
+    proc = run_tool("rdmabench_dev.test_summary", stages, report, tmp_path / "package.xml")
+    assert proc.returncode == 1 and "ParseError" in proc.stdout, proc.stdout
 
 
 def test_the_summary_names_each_failure_with_what_its_report_says(tmp_path):
@@ -153,56 +174,85 @@ def test_a_short_phase_is_judged_over_the_shortest_margin_not_its_own_second(tmp
     assert re.search(r"^unit\s+1\s+5\s+-\s+35\s+not judged \(machine busy\)$", proc.stdout, re.M), proc.stdout
 
 
-def test_the_sample_counts_a_spinner_outside_the_tree_as_other_work(tmp_path):
-    """phase_budget.py sample ROOT: busy CPU of the machine and of ROOT's process tree; a
-    spinner that is not ROOT's descendant shows in the first only."""
+def sampled(root, state):
+    """phase_budget.py sample ROOT STATE: (busy CPU of the machine, of ROOT's tree, what tasks
+    outside the tree ran and waited to run), in seconds."""
     import subprocess
-    import time
 
     from conftest import tool_command
 
-    root = subprocess.Popen(["sleep", "30"])
+    out = subprocess.run(tool_command("rdmabench_dev.phase_budget", "sample", root, state),
+                         capture_output=True, text=True, check=True, timeout=60).stdout.split()
+    assert len(out) == 3, out
+    return tuple(float(x) for x in out)
+
+
+def cpu_of(pid):
+    """A process's own user and system CPU, in seconds (/proc/PID/stat), its ground truth."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def ran_and_waited(pid):
+    """What a process's tasks ran and waited to run, in seconds (/proc/PID/task/*/schedstat)."""
+    return sum(sum(int(x) for x in (t / "schedstat").read_text().split()[:2])
+               for t in Path(f"/proc/{pid}/task").iterdir()) / 1e9
+
+
+def test_the_sample_counts_a_tree_by_its_own_cpu_whatever_runs_beside_it(tmp_path):
+    """phase_budget.py sample ROOT: the CPU of ROOT's tree. Held to the spinner's own account in
+    /proc, not to the machine's load: other work beside this test (the suite's guests) can
+    neither make it pass nor fail."""
+    import subprocess
+    import time
+
+    idle = subprocess.Popen(["sleep", "30"])
     spinner = subprocess.Popen(["/usr/bin/python3", "-c", "while True: pass"])
     try:
-        def sample():
-            out = subprocess.run(tool_command("rdmabench_dev.phase_budget", "sample", root.pid, tmp_path / "state"),
-                                 capture_output=True, text=True, check=True).stdout.split()
-            return float(out[0]), float(out[1])
-        busy0, own0 = sample()
-        time.sleep(2)
-        busy1, own1 = sample()
+        time.sleep(0.5)  # started
+        before = sampled(spinner.pid, tmp_path / "spin"), sampled(idle.pid, tmp_path / "idle"), cpu_of(spinner.pid)
+        time.sleep(2)  # the spinner's CPU is read from /proc, whatever this allowed it
+        after = sampled(spinner.pid, tmp_path / "spin"), sampled(idle.pid, tmp_path / "idle"), cpu_of(spinner.pid)
     finally:
         spinner.kill()
-        root.kill()
-    assert own1 - own0 < 0.2, (own0, own1)
-    assert (busy1 - busy0) - (own1 - own0) > 1.5, (busy0, busy1)
+        idle.kill()
+    own = after[2] - before[2]
+    assert own > 0.2, own  # it ran
+    assert after[0][1] - before[0][1] == pytest.approx(own, abs=0.15), (before, after)
+    assert after[1][1] - before[1][1] < 0.1, (before, after)  # an idle tree
+    assert after[0][0] - before[0][0] >= own - 0.15, (before, after)  # the machine's count holds it
 
 
 def test_the_sample_counts_what_a_task_outside_the_tree_ran_or_waited_to_run(tmp_path):
     """phase_budget.py sample ROOT's third figure: what every task outside ROOT's tree ran and
     waited to run. A niced busy loop beside a build that fills both cores runs little, so busy
-    CPU misses it, but it is runnable all along, so this grows by its wall time whatever the
-    machine's load (a loaded run's build took 175 s against a quiet 117 s, judged as quiet)."""
+    CPU misses it, but it is runnable all along (a loaded run's build took 175 s against a quiet
+    117 s, judged as quiet). Two trees are sampled side by side, one holding the spinner: what the
+    other counts beyond it is the spinner's own ran-and-waited, by its /proc, whatever else runs."""
     import subprocess
     import time
 
-    from conftest import tool_command
-
-    root = subprocess.Popen(["sleep", "30"])
+    idle = subprocess.Popen(["sleep", "30"])
     spinner = subprocess.Popen(["nice", "-n", "19", "/usr/bin/python3", "-c", "while True: pass"])
     try:
-        def wanted():
-            out = subprocess.run(tool_command("rdmabench_dev.phase_budget", "sample", root.pid, tmp_path / "state"),
-                                 capture_output=True, text=True, check=True).stdout.split()
-            assert len(out) == 3, out
-            return float(out[2])
-        before = wanted()
-        time.sleep(2)  # the spinner's share of the wall time, not a bound on how fast anything is
-        after = wanted()
+        time.sleep(0.5)
+        def sample():
+            outside_idle = sampled(idle.pid, tmp_path / "idle")[2]
+            spun = ran_and_waited(spinner.pid)
+            outside_spinner = sampled(spinner.pid, tmp_path / "spin")[2]
+            return outside_idle, spun, outside_spinner
+        before = sample()
+        time.sleep(2)  # the spinner's share of the wall time, read from /proc
+        after = sample()
     finally:
         spinner.kill()
-        root.kill()
-    assert after - before > 1.5, (before, after)
+        idle.kill()
+    spun = after[1] - before[1]
+    beyond = (after[0] - before[0]) - (after[2] - before[2])
+    assert spun > 1.5, spun  # runnable all along: ran or waited for the whole 2 s
+    assert beyond == pytest.approx(spun, abs=0.4), (before, after)
 
 
 def test_a_verdict_not_judged_is_skipped_and_the_summary_counts_tests_alone(tmp_path):

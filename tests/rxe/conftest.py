@@ -29,6 +29,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build"))
 from rdmabench_guest import server_harness  # (start, wait until ready, stop: the tools' harness)
+from rdmabench_dev import suite_layouts
 
 
 # What this tree's rdmabench says of itself: its control protocol, and its registered
@@ -56,42 +57,33 @@ def rates_agree(row):
 
 
 
-# The suites' layouts, by what tools/rxe-vm says of its guest: (-m, --fabric, --deterministic).
-LAYOUTS = {("lo", "rxe", False): "lo", ("veth", "rxe", False): "veth",
-           ("veth", "rxe", True): "veth-icount", ("mesh:4", "rxe", True): "mesh",
-           ("veth", "siw", False): "siw", ("veth", "siw", True): "siw-icount",
-           ("mesh:4", "siw", True): "siw-mesh"}
-
-
 def current_layout(environ=os.environ):
-    """The suite layout of this guest, from what rxe-vm told it; ValueError when it told
-    nothing (not an rxe-vm guest) or a layout no suite is written for."""
-    told = (environ.get("RXE_VM_LAYOUT"), environ.get("RXE_VM_FABRIC"),
-            environ.get("RXE_VM_DETERMINISTIC") == "1")
-    if told[0] is None:
+    """The suite layout of this guest, from what rxe-vm told it (rdmabench_dev.suite_layouts is
+    the layouts' one home); ValueError when it told nothing (not an rxe-vm guest) or a layout no
+    suite is written for."""
+    mode = environ.get("RXE_VM_LAYOUT")
+    if mode is None:
         raise ValueError("this is not a tools/rxe-vm guest (no RXE_VM_LAYOUT): the guest suites "
                          "run under tools/rxe-vm, as tools/test runs them")
-    if told not in LAYOUTS:
-        raise ValueError(f"no suite layout for rxe-vm's -m {told[0]} --fabric {told[1]}"
-                         f"{' --deterministic' if told[2] else ''} (suites: "
-                         f"{', '.join(sorted(LAYOUTS.values()))})")
-    return LAYOUTS[told]
+    return suite_layouts.of_guest(mode, environ.get("RXE_VM_FABRIC"),
+                                  environ.get("RXE_VM_DETERMINISTIC") == "1")
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "layout(name): run only in that rxe-vm layout (lo, veth, veth-icount, mesh, siw, siw-icount or siw-mesh)")
+    config.addinivalue_line("markers", "layout(name): run only in that rxe-vm layout (" +
+                            ", ".join(suite_layouts.BY_NAME) + ")")
 
 
 def pytest_collection_modifyitems(config, items):
     try:
         layout = current_layout()
+        keep, drop = [], []
+        for item in items:
+            mark = item.get_closest_marker("layout")
+            names = suite_layouts.marked(mark.args if mark else (), item.nodeid)
+            (keep if layout in names else drop).append(item)
     except ValueError as e:
         raise pytest.UsageError(str(e))
-    keep, drop = [], []
-    for item in items:
-        mark = item.get_closest_marker("layout")
-        names = mark.args if mark else ("veth",)
-        (keep if layout in names else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
@@ -130,6 +122,31 @@ def wait_for(condition, what, seconds=30, every=0.05):
         if time.monotonic() > deadline:
             raise AssertionError(f"not within {seconds:g} s: {what() if callable(what) else what}")
         time.sleep(every)
+
+
+def wait_for_line(stream, found, what, seconds=60):
+    """The first line of `stream` (a pipe of text) for which found(line) holds, and all read
+    so far: read as it comes, with a deadline of its own, so a stalled writer fails naming
+    `what` and what it printed, where readline() would block the test forever."""
+    import selectors
+
+    deadline = time.monotonic() + seconds
+    read = ""
+    with selectors.DefaultSelector() as selector:
+        selector.register(stream, selectors.EVENT_READ)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {what} within {seconds:g} s; read: {read[-2000:]}")
+            if not selector.select(left):
+                continue
+            chunk = os.read(stream.fileno(), 65536).decode(errors="replace")
+            if not chunk:
+                raise AssertionError(f"the stream ended before {what}; read: {read[-2000:]}")
+            read += chunk
+            line = next((l for l in read.splitlines() if found(l)), None)
+            if line is not None:
+                return line, read
 
 
 def processes():

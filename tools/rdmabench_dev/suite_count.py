@@ -71,6 +71,8 @@ def ran(report):
 def verdict(report, want, layout):
     """'' when the report ran `want` tests, else the line that says what went wrong."""
     got = ran(report)
+    if want == 0:  # a guest booted for nothing: a layout whose tests were all dropped
+        return f"rxe guest suite ({layout}): its layout collects no test"
     if got is None:
         return f"rxe guest suite ({layout}): no readable report {report}"
     if got == want:

@@ -2,7 +2,8 @@
 
 Usage: tools/lib/run-module rdmabench_dev.test_summary STAGES_FILE REPORT... [--budget BUDGET.xml]
 STAGES_FILE lists stages that failed without producing a report (one per line); each counts
-as one failure, so a crashed stage can never look like success. Every failed test case is
+as one failure, so a crashed stage can never look like success. Every REPORT named is one the
+run must have written: a missing or unreadable one counts as a failure too, named. Every failed test case is
 named with the first lines of what its report says of the failure, so that the cause survives
 even where only the end of the output is kept (the whole text stays in the report file).
 The phase budget's verdicts (phase_budget --junit) are no tests: they get a line of their own
@@ -82,10 +83,13 @@ def main(argv):
     stages_file, reports = Path(argv[1]), [Path(p) for p in argv[2:]]
     passed = failed = 0
     failures = []
+    missing = []
     for r in reports:
-        if not r.exists():
+        try:
+            root = ET.parse(r).getroot()
+        except (OSError, ET.ParseError) as e:
+            missing.append(f"no readable report {r} ({type(e).__name__}): its stage did not finish")
             continue
-        root = ET.parse(r).getroot()
         p, f = count_junit(root)
         print(f"  {r.name}: {p} passed, {f} failed")
         passed, failed = passed + p, failed + f
@@ -93,6 +97,7 @@ def main(argv):
     for report, name, excerpt in failures:
         print_case(f"FAILED in {report}: {name}", excerpt)
     broken = [l for l in stages_file.read_text().splitlines() if l.strip()] if stages_file.exists() else []
+    broken += missing
     for stage in broken:
         print(f"  stage failed: {stage}")
     failed += len(broken)

@@ -157,6 +157,22 @@ if [ $? -ne 0 ]; then
   : > "$OUT/setup-failed"
   finish 126
 fi
+# A deterministic guest's clock jumps over a wait for the host (9p): what COMMAND runs is read
+# into the guest's memory first (tools/rxe-vm wrote the lists), and the build's rdmabench, on an
+# uncached share, is copied into memory and bound over itself.
+preload() {
+  t0=$(cut -d' ' -f1 /proc/uptime)
+  xargs -d '\n' -a "$OUT/preload" cat > /dev/null 2>&1
+  mkdir -p /run/rxe-pinned
+  n=0
+  while IFS= read -r f; do
+    n=$((n + 1))
+    cp "$f" "/run/rxe-pinned/$n" && mount --bind "/run/rxe-pinned/$n" "$f" ||
+      echo "rxe-vm: could not pin $f in memory" >> "$OUT/setup.log"
+  done < "$OUT/pinned"
+  echo "rxe-vm: read $(wc -l < "$OUT/preload") files into memory, pinned $n, from $t0 s to $(cut -d' ' -f1 /proc/uptime) s of guest time" >> "$OUT/setup.log"
+}
+if [ -s "$OUT/preload" ]; then preload; fi
 echo "command $(cut -d' ' -f1 /proc/uptime)" >> "$OUT/timing"
 cd "$CWD" 2>/dev/null || cd /
 bash "$OUT/cmd" > "$OUT/stdout" 2> "$OUT/stderr" < /dev/null
