@@ -15,40 +15,49 @@
 
 namespace rdmabench {
 
+// The rule alone, apart from the CQ it waits on: what a wait of `waited_ns` teaches, and the spin
+// budget that follows.
+class AdaptiveBudget {
+ public:
+  static constexpr uint64_t kCutoffNs = 50'000;
+  static constexpr uint64_t kFloorNs = 1'000;
+
+  uint64_t budget_ns() const { return average_ns_ > kCutoffNs ? 0 : 2 * average_ns_ + kFloorNs; }
+  void learn(uint64_t waited_ns) {
+    average_ns_ = average_ns_ - average_ns_ / 8 + std::min(waited_ns, 8 * kCutoffNs) / 8;
+  }
+  uint64_t average_ns() const { return average_ns_; }
+
+ private:
+  uint64_t average_ns_ = 0;
+};
+
 class AdaptivePoller {
  public:
   static constexpr StrategyInfo kInfo{
       "adaptive", "adaptive", "spin budget from the recent waits (<= 50 us), then block",
       0,          {},         true};
-  static constexpr uint64_t kCutoffNs = 50'000;
-  static constexpr uint64_t kFloorNs = 1'000;
-
   explicit AdaptivePoller(PollTarget& target) : target_(target) {}
 
   int wait(std::span<ibv_wc> out) {
     int n = target_.poll(out);
     if (n > 0) return n;  // no wait: nothing learned
     const uint64_t start = now_ns();
-    const uint64_t budget = budget_ns();
+    const uint64_t budget = rule_.budget_ns();
     n = budget > 0 ? spin_within(target_, out, start, budget) : 0;
     while (n == 0) {
       n = arm_and_block(target_, out);
       if (n == 0) n = target_.poll(out);
     }
     if (n < 0) return n;  // the peer ended: no wait to learn from
-    learn(now_ns() - start);
+    rule_.learn(now_ns() - start);
     return n;
   }
   int try_poll(std::span<ibv_wc> out) { return target_.poll(out); }
 
  private:
-  uint64_t budget_ns() const { return average_ns_ > kCutoffNs ? 0 : 2 * average_ns_ + kFloorNs; }
-  void learn(uint64_t waited_ns) {
-    average_ns_ = average_ns_ - average_ns_ / 8 + std::min(waited_ns, 8 * kCutoffNs) / 8;
-  }
-
   PollTarget& target_;
-  uint64_t average_ns_ = 0;
+  AdaptiveBudget rule_;
 };
 
 }  // namespace rdmabench

@@ -19,15 +19,19 @@ class ModeratedPoller : public EventPoller {
   // Why the device cannot moderate as asked ("" when it can): its cq_mod_caps, which a side
   // reads before it connects.
   static std::string refusal(const Context& context, const CqStrategy& strategy) {
-    const ibv_cq_moderation_caps caps = context.cq_moderation_caps();
+    return refusal(context.cq_moderation_caps(), context.device_name(), strategy);
+  }
+  // The same from the device's caps and name (a fake device's, in the unit tests).
+  static std::string refusal(const ibv_cq_moderation_caps& caps, const std::string& device,
+                             const CqStrategy& strategy) {
     if (caps.max_cq_count == 0)
-      return "--cq " + strategy.text() + ": device " + context.device_name() +
+      return "--cq " + strategy.text() + ": device " + device +
              " has no CQ moderation (ibv_query_device_ex: cq_mod_caps.max_cq_count is 0); "
              "choose another strategy (busy, event, epoll, hybrid, adaptive)";
     if (strategy.arguments.at(0) > caps.max_cq_count ||
         strategy.arguments.at(1) > caps.max_cq_period)
-      return "--cq " + strategy.text() + ": device " + context.device_name() +
-             " moderates at most " + std::to_string(caps.max_cq_count) + " completions, " +
+      return "--cq " + strategy.text() + ": device " + device + " moderates at most " +
+             std::to_string(caps.max_cq_count) + " completions, " +
              std::to_string(caps.max_cq_period) + " us";
     return "";
   }
