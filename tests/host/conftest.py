@@ -128,3 +128,19 @@ def two_transports(sweep):
     assert extra
     doc["benchmarks"] += extra
     return doc
+
+
+def registered_in_source(header, alias):
+    """How many entries the registration list `using ALIAS = ...List<...>;` of a header holds (one
+    a line, as the registries keep them): a count of what the engine registers, read from the
+    source rather than from the engine's own report, for the loops over that report."""
+    text = (ROOT / header).read_text()
+    body = text.split(f"using {alias} = ", 1)[1].split(">;", 1)[0].split("<", 1)[1]
+    return len([entry for entry in body.split(",") if entry.strip()])
+
+
+def commands_in_help(top):
+    """The commands `rdmabench --help` lists, in its order: the lines between "Commands:" and
+    the blank line after them, each a name, a tab and what it does."""
+    listed = top.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
+    return [line.split("\t", 1)[0].strip() for line in listed.splitlines()]

@@ -16,7 +16,7 @@ STUDY = FIXTURE.parent / "rxe-polling-study.json"  # `rdmabench study polling` o
 def assert_figures(out, formats=("png",)):
     """Each figure of FIGURES written in each format, with data drawn in it (data_pixels)."""
     paths = [out / f"{name}.{fmt}" for name in FIGURES for fmt in formats]
-    assert paths and formats, formats
+    assert len(paths) == len(FIGURES) * len(formats) > 0, formats
     for path in paths:
         assert path.is_file(), f"{path} not written"
         assert data_pixels(path) > 0, f"{path}: nothing of colour drawn"

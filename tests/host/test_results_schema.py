@@ -152,16 +152,30 @@ def test_every_committed_results_file_validates(path):
     assert proc.returncode == 0, proc.stderr
 
 
-@pytest.mark.parametrize("path", COMMITTED, ids=lambda p: str(p.relative_to(ROOT)))
+def has_rows(path):
+    """A run's results (rows and their counters' catalogue), not a mesh report (per-pair matrices)."""
+    return "rdmabench_counters" in json.loads(path.read_text())["context"]
+
+
+RUN_FILES = [p for p in COMMITTED if has_rows(p)]
+
+
+def test_the_committed_files_are_runs_but_the_mesh_reports():
+    assert RUN_FILES and [p for p in COMMITTED if p not in RUN_FILES] == \
+        [p for p in COMMITTED if "mesh" in p.name], [p.name for p in COMMITTED if p not in RUN_FILES]
+
+
+@pytest.mark.parametrize("path", RUN_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_count_is_written_as_an_integer(path):
     """JSON Schema takes 200.0 for an integer; a script does not (msgs: 200.0, size: 65536.0)."""
     from rdmabench_tools import rdmabench_results as rr
     doc = json.loads(path.read_text())
-    if "rdmabench_counters" not in doc["context"]:
-        return  # a mesh report: its matrices are per pair, not a run's rows
     catalogue = doc["context"]["rdmabench_counters"]
-    floats = [(row["name"], key) for row in doc["benchmarks"] if row.get("run_type") == "iteration"
-              for key, value in row.items()
+    rows = [row for row in doc["benchmarks"] if row.get("run_type") == "iteration"]
+    integers = [(row["name"], key) for row in rows for key in row
+                if (rr.catalogue_entry(catalogue, key) or {}).get("integer")]
+    assert rows and len(integers) >= len(rows), (len(rows), len(integers))  # a count a row at least
+    floats = [(row["name"], key) for row in rows for key, value in row.items()
               if (rr.catalogue_entry(catalogue, key) or {}).get("integer") and not isinstance(value, int)]
     assert not floats, floats[:5]
 

@@ -89,12 +89,31 @@ def mentions(node, expr):
     return any(ast.unparse(n) == text for n in ast.walk(node) if isinstance(n, ast.expr))
 
 
+def guards_only(test, expr):
+    """An assertion that names `expr` without counting it: `assert rows` (not empty), `assert
+    rows and ...`, or a subset `{...} <= set(rows)` / `rows >= {...}` (issue 63: a run of one
+    row of ten, or of a few of the rows asked, passes them)."""
+    text = ast.unparse(expr)
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    counting = [part for part in parts if mentions(part, expr)]
+    def guard(part):
+        if ast.unparse(part) == text or (isinstance(part, ast.Subscript) and ast.unparse(part.value) == text):
+            return True
+        return isinstance(part, ast.Compare) and len(part.ops) == 1 \
+            and isinstance(part.ops[0], (ast.LtE, ast.GtE, ast.Lt, ast.Gt)) \
+            and any(isinstance(side, (ast.Set, ast.SetComp)) or
+                    (isinstance(side, ast.Call) and ast.unparse(side.func) == "set")
+                    for side in (part.left, part.comparators[0]))
+    return bool(counting) and all(guard(part) for part in counting)
+
+
 def counted(expr, fn, before, constants):
-    """Whether an assertion of `fn` before line `before` names `expr`, or the test fixes it."""
+    """Whether an assertion of `fn` before line `before` counts `expr` (names it, beyond a
+    non-empty or subset guard), or the test fixes it."""
     if fixed(expr, fn, constants):
         return True
     return any(isinstance(n, ast.Assert) and n.lineno < before and mentions(n.test, expr)
-               for n in own_nodes(fn))
+               and not guards_only(n.test, expr) for n in own_nodes(fn))
 
 
 def empty_loops(tree):
@@ -231,6 +250,13 @@ CRAFTED = {
         ("def test_f():\n    for p in ('a', 'b'):\n        assert p\n", None),
         ("def test_f(qps):\n    assert len(qps) == 4 and all(q > 0 for q in qps)\n", None),
         ("SIZES = (1, 2)\ndef test_f():\n    for s in SIZES:\n        assert s\n", None),
+        # a non-empty or a subset guard counts nothing (issue 63)
+        ("def test_f(doc):\n    assert doc['rows'], doc\n    for r in doc['rows']:\n        assert r\n", 3),
+        ("def test_f(rows):\n    assert rows and rows[0]\n    for r in rows:\n        assert r\n", 3),
+        ("def test_f(c):\n    assert {'a'} <= {x['n'] for x in c}\n    for x in c:\n        assert x\n", 3),
+        ("def test_f(c):\n    assert set(c) >= {'a'}\n    for x in c:\n        assert x\n", 3),
+        ("def test_f(rows):\n    assert rows and len(rows) == 2\n    for r in rows:\n        assert r\n", None),
+        ("def test_f(c):\n    assert {'a'} == {x['n'] for x in c}\n    for x in c:\n        assert x\n", None),
     ],
     clock_reads: [
         ("import time\ndef test_f():\n    t = time.monotonic()\n    assert t\n", 3),

@@ -180,6 +180,12 @@ def devices_json(rdmabench, layout):
     return json.loads(proc.stdout)
 
 
+def kernel_devices():
+    """The RDMA devices the guest's kernel has (/sys/class/infiniband), named as rdmabench names
+    them: what a loop over rdmabench's own list is counted against first."""
+    return sorted(os.listdir("/sys/class/infiniband"))
+
+
 def server_address(layout):
     return ("10.99.0.1", "rdmacm") if layout.startswith("veth") or layout == "siw" else ("127.0.0.1", "oob")
 
@@ -193,9 +199,19 @@ class Server(server_harness.Server):
                          tmp_path / f"serve-{port}.log", ready_line="serving on")
 
 
+def free_port():
+    """A TCP port no socket of the guest holds now, the kernel's choice: a port per server, so a
+    server a test left behind (or one in TIME_WAIT) never meets the next test's."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("", 0))
+        return s.getsockname()[1]
+
+
 @pytest.fixture
 def server(rdmabench, tmp_path, layout):
-    srv = Server(rdmabench, 18600 + os.getpid() % 300, tmp_path)
+    srv = Server(rdmabench, free_port(), tmp_path)
     yield srv
     rc = srv.stop()
     assert rc == 0, f"server exited {rc} on SIGTERM:\n{srv.text()}"

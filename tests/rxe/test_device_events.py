@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run, server_address, wait_for
+from conftest import run, server_address, wait_for, wait_for_line
 
 pytestmark = pytest.mark.layout("veth")
 
@@ -36,13 +36,12 @@ def test_a_link_taken_down_mid_run_ends_it_at_once_naming_the_event(rdmabench, s
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         # Into the timed run: its first interval line.
-        line = ""
-        while "write/bw/event/65536" not in line or "msgs" not in line:
-            line = victim.stderr.readline()
-            assert line or victim.poll() is None, "the run ended before its first interval"
+        _, before = wait_for_line(victim.stderr, lambda l: "write/bw/event/65536" in l and "msgs" in l,
+                                  "first interval line of the run")
         run(["ip", "link", "set", "veth1", "down"], check=True)
         # Its 30 s window is far from an end at once: a run that went on fails here.
         out, err = victim.communicate(timeout=20)
+        err = before + err
     finally:
         if victim.poll() is None:
             victim.kill()

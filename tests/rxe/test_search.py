@@ -5,14 +5,13 @@ that are `rdmabench run` command lines, keeps a state file of every point, and r
 a second search over the same state measures none of them again. What it finds depends on
 the guest and is not asserted here; the simulated target's unit tests hold the finding."""
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import jsonschema
 import pytest
 
-from conftest import Server, server_address
+from conftest import free_port, Server, server_address
 
 pytestmark = pytest.mark.layout("lo")
 
@@ -84,7 +83,7 @@ def test_a_search_proves_the_key_of_a_keyed_server(rdmabench, layout, tmp_path):
     key.write_text("an operator's secret of enough length, for the test\n")
     key.chmod(0o600)
     host, _ = server_address(layout)
-    with Server(rdmabench, 18970 + os.getpid() % 9, tmp_path, "--key", str(key)) as srv:
+    with Server(rdmabench, free_port(), tmp_path, "--key", str(key)) as srv:
         def keyed_search(*extra):
             return subprocess.run(
                 [rdmabench, "search", host, "--port", str(srv.port), "--budget", "2s",

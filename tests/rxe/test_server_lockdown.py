@@ -12,7 +12,7 @@ import socket
 
 import pytest
 
-from conftest import PROTOCOL, Server, run
+from conftest import free_port, PROTOCOL, Server, run
 
 pytestmark = pytest.mark.layout("lo")
 
@@ -22,7 +22,7 @@ RUN = ["--pattern", "write", "--mode", "bw", "--cq", "busy", "--sizes", "4096", 
 
 @pytest.fixture
 def port():
-    return 18900 + os.getpid() % 90
+    return free_port()
 
 
 def client(rdmabench, port, *extra, host="127.0.0.1", timeout=60):

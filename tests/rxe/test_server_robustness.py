@@ -8,11 +8,10 @@ import os
 import random
 import socket
 import subprocess
-import time
 
 import pytest
 
-from conftest import PROTOCOL, Server, client, run, server_address, wait_for
+from conftest import free_port, PROTOCOL, Server, client, run, server_address, wait_for
 
 HELLO = {"type": "hello", "protocol": PROTOCOL, "version": "crafted"}
 GOOD_SPEC = {"transport": "rc", "pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
@@ -273,23 +272,26 @@ def start_long_send(rdmabench, layout, server, cq, *scale):
     """A client streaming sends (the server is active: it consumes every message), mid-run.
     `scale`: --qps/--threads options, which the benchmark name then carries."""
     host, cm = server_address(layout)
-    proc = subprocess.Popen([rdmabench, "run", host, "--port", str(server.port), "--cm", cm,
-                             "--pattern", "send", "--mode", "bw", "--cq", cq, "--sizes", "64K",
-                             "--iters", "1000000", *scale], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    progress = server.log_path.with_name(f"long-send-{cq}-{server.port}.err")
+    with open(progress, "w") as err:
+        proc = subprocess.Popen([rdmabench, "run", host, "--port", str(server.port), "--cm", cm,
+                                 "--pattern", "send", "--mode", "bw", "--cq", cq, "--sizes", "64K",
+                                 "--iters", "1000000", "--report-every", "0.2", *scale],
+                                stdout=subprocess.DEVNULL, stderr=err)
     suffix = "".join("/" + scale[i][2:] + ":" + scale[i + 1] for i in range(0, len(scale), 2))
     wait_for(lambda: f"send/bw/{cq}/65536{suffix} via" in server.text() or proc.poll() is not None,
              server.text)
-    assert proc.poll() is None, server.text()
-    time.sleep(0.5)
-    assert proc.poll() is None
+    # Mid-run: the client's first interval line (messages moved), not a sleep.
+    wait_for(lambda: "msgs" in progress.read_text() or proc.poll() is not None,
+             lambda: "no interval line: " + progress.read_text()[-2000:])
+    assert proc.poll() is None, server.text() + progress.read_text()[-2000:]
     return proc
 
 
 @pytest.fixture
 def patient_server(rdmabench, tmp_path):
     """A server whose --timeout (30 s) is far longer than a prompt end may take."""
-    srv = Server(rdmabench, 18950 + os.getpid() % 40, tmp_path, "--timeout", "30")
+    srv = Server(rdmabench, free_port(), tmp_path, "--timeout", "30")
     yield srv
     if srv.proc.poll() is None:
         srv.proc.kill()  # a test that failed may have left it mid-run
@@ -413,7 +415,7 @@ def test_a_keyed_server_drops_a_client_silent_after_hello_at_its_timeout(rdmaben
     timeout, and a keyed client waiting 30 s for its turn was refused as busy. The wait for a
     client's "auth" is --timeout (2 s here)."""
     key = key_file(tmp_path)
-    with Server(rdmabench, 18990 + os.getpid() % 9, tmp_path, "--key", str(key),
+    with Server(rdmabench, free_port(), tmp_path, "--key", str(key),
                 "--timeout", "2") as srv:
         silent = Raw(srv.port)
         silent.send(dict(HELLO, nonce="ab" * 32))  # as a client of this version says hello
@@ -429,7 +431,7 @@ def test_a_keyed_server_drops_a_client_silent_after_hello_at_its_timeout(rdmaben
 def test_max_duration_ends_a_session_that_never_runs(rdmabench, layout, tmp_path):
     """A client that never runs but sends a teardown every half second held a --max-duration 3
     server as long as it liked: the deadline bounded runs alone. It bounds the session."""
-    with Server(rdmabench, 18980 + os.getpid() % 9, tmp_path, "--max-duration", "3",
+    with Server(rdmabench, free_port(), tmp_path, "--max-duration", "3",
                 "--timeout", "5") as srv:
         raw = Raw(srv.port).greet()
         raw.sock.settimeout(0.5)
