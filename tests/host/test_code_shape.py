@@ -132,4 +132,3 @@ def test_every_control_message_is_built_in_one_home():
                 for n, line in enumerate(f.read_text().splitlines(), 1)
                 if re.search(r'(\{"type", |\["type"\] = )"' + MESSAGE_TYPES + '"', line)]
     assert not builders, f"messages built outside control_messages.cpp: {builders}"
-

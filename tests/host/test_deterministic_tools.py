@@ -339,3 +339,21 @@ def test_search_replay_refuses_bad_options_before_it_boots_a_guest(tmp_path, arg
                            *(a.format(report=report) for a in args)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+
+
+def test_the_suite_names_the_guest_kernel_beside_the_baselines():
+    """tools/test and the demo print it first: a run on a kernel Debian moved to says at once
+    that the committed baselines will be reported "not judged", and how to refresh them."""
+    from rdmabench_gate import baseline_stack
+    from rdmabench_tools import rdmabench_results as rr
+
+    recorded = {f: rr.load(ROOT / "results" / f"{f}-baseline-deterministic.json").stack["guest kernel"]
+                for f in baseline_stack.FABRICS}
+    assert len(recorded) == 2 and all(recorded.values()), recorded
+    same = baseline_stack.lines(recorded["rxe"])
+    assert same[0].startswith(f"guest kernel: {recorded['rxe']}") and len(same) == 3, same
+    assert f"was recorded on {recorded['rxe']}, this guest's: judged" in same[1], same
+    moved = baseline_stack.lines("9.9.9-1-amd64\x1b[2J")
+    assert moved[0] == "guest kernel: 9.9.9-1-amd64\\x1b[2J (tools/rxe-vm's default guest)", moved
+    assert "not judged" in moved[1] and "tools/gate refresh --deterministic)" in moved[1], moved
+    assert "tools/gate refresh --deterministic --fabric siw" in moved[2], moved

@@ -13,10 +13,10 @@ TEST(AdaptiveRule, SpinsTwiceTheAverageWaitPlusTheFloorFromTheFirstWait) {
   EXPECT_EQ(rule.budget_ns(), AdaptiveBudget::kFloorNs);  // nothing learned: the floor alone
   rule.learn(8'000);                                      // each wait weighs an eighth
   EXPECT_EQ(rule.average_ns(), 1'000u);
-  EXPECT_EQ(rule.budget_ns(), 2 * 1'000u + AdaptiveBudget::kFloorNs);
+  EXPECT_EQ(rule.budget_ns(), 2 * uint64_t{1'000} + AdaptiveBudget::kFloorNs);
   rule.learn(8'000);  // 1000 - 125 + 1000
   EXPECT_EQ(rule.average_ns(), 1'875u);
-  EXPECT_EQ(rule.budget_ns(), 2 * 1'875u + AdaptiveBudget::kFloorNs);
+  EXPECT_EQ(rule.budget_ns(), 2 * uint64_t{1'875} + AdaptiveBudget::kFloorNs);
 }
 
 TEST(AdaptiveRule, BlocksAtOnceOnceTheAverageWaitIsPastTheCutoffAndSpinsAgainWhenItFalls) {

@@ -20,11 +20,11 @@ def lines(guest_kernel):
     for fabric in FABRICS:
         path = ROOT / "results" / f"{fabric}-baseline-deterministic.json"
         recorded = rr.load(path).stack["guest kernel"]
-        verdict = "the same: judged" if recorded == guest_kernel else (
-            "another: reported \"not judged\" (refresh with tools/gate refresh --deterministic"
-            f"{'' if fabric == 'rxe' else ' --fabric siw'})")
-        out.append(f"  {path.relative_to(ROOT)} was recorded on {excerpt(recorded or 'a kernel it does not name')}: "
-                   f"{verdict}")
+        refresh = f"tools/gate refresh --deterministic{'' if fabric == 'rxe' else ' --fabric siw'}"
+        verdict = "this guest's: judged" if recorded == guest_kernel else (
+            f"not this guest's: its verdicts are reported \"not judged\" (refresh with {refresh})")
+        out.append(f"  {path.relative_to(ROOT)} was recorded on "
+                   f"{excerpt(recorded or 'a kernel it does not name')}, {verdict}")
     return out
 
 
