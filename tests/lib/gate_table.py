@@ -65,3 +65,23 @@ def exact_slowdowns(stdout):
         base, new = float(base), float(new)
         rows[name] = base / new if metric.startswith("bandwidth") else new / base
     return rows
+
+
+def judge_the_committed_baseline(fabric, run, kept_as):
+    """`tools/gate compare` of the committed baseline of `fabric` against `run` (this build's,
+    made in this tools/test): every row must pass where both were recorded on one stack;
+    otherwise the gate must say "not judged: the stack differs (...)", naming what differs, and
+    how to refresh, and judge nothing. Its table is kept as `kept_as`."""
+    from rdmabench_tools import rdmabench_results as rr
+
+    differ = rr.stack_differences(rr.load(baseline_path(fabric)), rr.load(run))
+    proc = gate("compare", "--deterministic", "--fabric", fabric, "--out", str(run))
+    keep(kept_as, proc)
+    if differ:  # another guest kernel, rdma-core, QEMU or compiler: said, and how to refresh
+        assert proc.returncode == 2, proc.stdout + proc.stderr[-3000:]
+        assert f"not judged: the stack differs ({'; '.join(differ)})" in proc.stderr, proc.stderr
+        assert "tools/gate refresh --deterministic" in proc.stderr and not verdicts(proc.stdout)
+        return
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
+    rows = verdicts(proc.stdout)
+    assert set(rows) == set(baseline(fabric)) and all(v == "ok" for _, v in rows.values()), proc.stdout

@@ -19,7 +19,8 @@ import json
 import os
 from pathlib import Path
 
-from gate_table import REPORTS, THRESHOLD, baseline, baseline_path, exact_slowdowns, gate, keep, verdicts
+from gate_table import (REPORTS, THRESHOLD, baseline, exact_slowdowns, gate,
+                        judge_the_committed_baseline, keep, verdicts)
 from rdmabench_gate import calibrate_slowdown
 from rdmabench_tools import rdmabench_results as rr
 
@@ -74,15 +75,4 @@ def test_gate_fails_on_a_five_percent_slowdown_of_the_software_path():
 
 
 def test_the_committed_baseline_is_judged_on_its_own_stack_only():
-    this = recipe_run("this build")
-    differ = rr.stack_differences(rr.load(baseline_path("rxe")), rr.load(this))
-    proc = gate("compare", "--deterministic", "--out", str(this))
-    keep("gate-deterministic.txt", proc)
-    if differ:  # another guest kernel, rdma-core, QEMU or compiler: said, and how to refresh
-        assert proc.returncode == 2, proc.stdout + proc.stderr[-3000:]
-        assert f"not judged: the stack differs ({'; '.join(differ)})" in proc.stderr, proc.stderr
-        assert "tools/gate refresh --deterministic" in proc.stderr and not verdicts(proc.stdout)
-        return
-    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
-    rows = verdicts(proc.stdout)
-    assert set(rows) == set(BASELINE) and all(v == "ok" for _, v in rows.values()), proc.stdout
+    judge_the_committed_baseline("rxe", recipe_run("this build"), "gate-deterministic.txt")

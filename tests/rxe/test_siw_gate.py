@@ -15,8 +15,7 @@ import json
 import subprocess
 
 import pytest
-from gate_table import REPORTS, baseline, baseline_path, gate, keep, verdicts
-from rdmabench_tools import rdmabench_results as rr
+from gate_table import REPORTS, baseline, gate, judge_the_committed_baseline, keep, verdicts
 
 pytestmark = pytest.mark.layout("siw-icount")
 
@@ -55,17 +54,7 @@ def test_this_builds_run_holds_what_iwarp_carries(this_builds_run):
 
 def test_the_committed_baseline_is_judged_on_its_own_stack_only(this_builds_run):
     run, _ = this_builds_run
-    differ = rr.stack_differences(rr.load(baseline_path("siw")), rr.load(run))
-    proc = gate("compare", "--deterministic", "--fabric", "siw", "--out", str(run))
-    keep("gate-siw-deterministic.txt", proc)
-    if differ:  # another guest kernel, rdma-core, QEMU or compiler: said, and how to refresh
-        assert proc.returncode == 2, proc.stdout + proc.stderr[-3000:]
-        assert f"not judged: the stack differs ({'; '.join(differ)})" in proc.stderr, proc.stderr
-        assert "tools/gate refresh --deterministic" in proc.stderr and not verdicts(proc.stdout)
-        return
-    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
-    rows = verdicts(proc.stdout)
-    assert set(rows) == set(BASELINE) and all(v == "ok" for _, v in rows.values()), proc.stdout
+    judge_the_committed_baseline("siw", run, "gate-siw-deterministic.txt")
 
 
 def test_the_siw_gate_fails_on_a_slower_network(this_builds_run):
