@@ -69,3 +69,15 @@ def test_every_layout_collects_tests_and_every_test_runs_in_a_layout_it_names():
     with pytest.raises(ValueError, match="'vet', which no guest runs"):
         suite_layouts.marked(("lo", "vet"), "tests/rxe/test_x.py::test_y")
 
+
+
+def test_tools_test_asks_a_layouts_count_by_its_name(tmp_path, capsys):
+    """tools/test names the layout; its guest's options come from suite_layouts, not parsed back
+    out of rxe-vm's command line."""
+    files = tmp_path / "files"
+    assert suite_count.main(["expected", "--layout", "siw", "--files", str(files)]) == 0
+    count, want = suite_count.expected("veth", "siw", False, "tests/rxe")
+    assert capsys.readouterr().out == f"{count}\n" and files.read_text().split() == want
+    with pytest.raises(SystemExit) as refused:
+        suite_count.main(["expected", "--layout", "siw-mesj"])
+    assert refused.value.code == 2

@@ -4,8 +4,8 @@ tells its guest: RXE_VM_LAYOUT, RXE_VM_FABRIC, RXE_VM_DETERMINISTIC), then holds
 JUnit report to that count. A guest that ran fewer tests, none, or another layout's set fails
 the run, where pytest's own exit status (5: no tests) and a report of passes would not.
 
-Usage: tools/lib/run-module rdmabench_dev.suite_count expected -m MODE [--fabric F] [--deterministic]
-                                                 [--files OUT] [TESTS]
+Usage: tools/lib/run-module rdmabench_dev.suite_count expected (--layout NAME | -m MODE [--fabric F]
+                                                 [--deterministic]) [--files OUT] [TESTS]
        tools/lib/run-module rdmabench_dev.suite_count check REPORT EXPECTED LAYOUT
 `expected` prints the count, and with --files writes the test files that hold them to OUT, one
 a line (the guest then imports those alone: collecting all of tests/rxe took 7.5 s of an
@@ -20,6 +20,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+from rdmabench_dev import suite_layouts
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_ROOT = ROOT / "tests"  # pytest's rootdir: tests/pytest.ini
@@ -70,9 +72,9 @@ def ran(report):
 
 def verdict(report, want, layout):
     """'' when the report ran `want` tests, else the line that says what went wrong."""
-    got = ran(report)
     if want == 0:  # a guest booted for nothing: a layout whose tests were all dropped
         return f"rxe guest suite ({layout}): its layout collects no test"
+    got = ran(report)
     if got is None:
         return f"rxe guest suite ({layout}): no readable report {report}"
     if got == want:
@@ -86,7 +88,9 @@ def main(argv):
     p = argparse.ArgumentParser(prog="suite_count", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="action", required=True)
     e = sub.add_parser("expected")
-    e.add_argument("-m", dest="mode", required=True)
+    guest = e.add_mutually_exclusive_group(required=True)
+    guest.add_argument("--layout", choices=suite_layouts.BY_NAME, help="a layout, by name")
+    guest.add_argument("-m", dest="mode", help="or the guest's tools/rxe-vm -m, with --fabric, --deterministic")
     e.add_argument("--fabric", default="rxe")
     e.add_argument("--deterministic", action="store_true")
     e.add_argument("--files", type=Path)
@@ -97,6 +101,9 @@ def main(argv):
     c.add_argument("layout")
     args = p.parse_args(argv)
     if args.action == "expected":
+        if args.layout:
+            layout = suite_layouts.BY_NAME[args.layout]
+            args.mode, args.fabric, args.deterministic = layout.mode, layout.fabric, layout.deterministic
         try:
             count, files = expected(args.mode, args.fabric, args.deterministic, args.tests)
             if args.files:

@@ -3,8 +3,8 @@
 Usage: tools/lib/run-module rdmabench_dev.test_summary STAGES_FILE REPORT... [--budget BUDGET.xml]
 STAGES_FILE lists stages that failed without producing a report (one per line); each counts
 as one failure, so a crashed stage can never look like success. Every REPORT named is one the
-run must have written: a missing or unreadable one counts as a failure too, named. Every failed test case is
-named with the first lines of what its report says of the failure, so that the cause survives
+run must have written: a missing or unreadable one counts as a failure too, named. Every failed
+test case is named with the first lines of what its report says of the failure, so the cause survives
 even where only the end of the output is kept (the whole text stays in the report file).
 The phase budget's verdicts (phase_budget --junit) are no tests: they get a line of their own
 ("phase budget: N within, M over, K not judged") above the tests' line, which counts tests
