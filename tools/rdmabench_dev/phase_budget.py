@@ -8,7 +8,7 @@ Usage: tools/lib/run-module rdmabench_dev.phase_budget BUDGET.json PHASES.tsv [-
                                                                STATE: a file it keeps between samples)
        tools/lib/run-module rdmabench_dev.phase_budget other BUSY0 OWN0 WANTED0 BUSY1 OWN1 WANTED1
                                                               (prints OTHER between two samples)
-PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS[<TAB>OTHER[<TAB>PROBE_MS]]", OTHER the CPU seconds
+PHASES.tsv: one line per phase that ran, "KEY<TAB>SECONDS[<TAB>OTHER[<TAB>PROBE_MS[<TAB>CPU]]]", OTHER the CPU seconds
 that work outside the test command used meanwhile (busy CPU in /proc/stat, steal included,
 less what ROOT_PID's process tree used), or wanted: a niced busy loop beside a build that
 fills both cores runs little (under 15 % of a core) but is runnable the whole time, so a loaded
@@ -23,8 +23,10 @@ margin_min_seconds (a 2-second phase may well take 10 on a loaded machine). The 
 together fail when they took more than total_seconds plus total_margin_percent. Phases the budget
 file marks "judged": false (installing packages, which waits on a mirror) are shown, not judged.
 Phases it marks "beside": true ran in a lane beside the others (the host tests beside a guest):
-each is judged against its own budget, and left out of the total, which the main line's wait for
-the lane is part of.
+each is judged against its own budget in CPU seconds, on the CPU its own processes used (CPU,
+which its line must give): its wall time is what it shared its core with (one tree's lint stage
+took 224 s and 292 s beside the guests of two runs), its CPU what it did. It is left out of the
+total, which the main line's wait for the lane is part of.
 
 A budget is also a machine's as fast as the one it was measured on: PROBE_MS is the median time
 of the fixed piece of work tools/rdmabench_dev/machine_speed.py timed over the phase, and where
@@ -63,6 +65,7 @@ class Verdict:
     busy: bool = False
     beside: bool = False
     slower: float | None = None  # how much slower the machine ran than the budget's (machine_speed)
+    wall: float | None = None  # a beside phase's wall seconds (`seconds` is then its CPU)
 
 
 def load_budget(path):
@@ -87,7 +90,8 @@ def load_budget(path):
 
 
 def load_phases(path):
-    """[(key, seconds, other_cpu_seconds, probe_ms or None)] in the order the phases ran."""
+    """[(key, seconds, other_cpu_seconds, probe_ms or None, own CPU seconds or None)] in the
+    order the phases ran."""
     try:
         lines = Path(path).read_text().splitlines()
     except OSError as e:
@@ -98,13 +102,15 @@ def load_phases(path):
         try:
             figures = [float(x) for x in fields[1:3]]
             probe = None if len(fields) < 4 or fields[3] == "-" else float(fields[3])
-            if (len(fields) not in (2, 3, 4) or figures[0] < 0 or any(x != x for x in figures)
-                    or (probe is not None and not 0 < probe < 1e6)):
+            cpu = float(fields[4]) if len(fields) == 5 else None
+            if (len(fields) not in (2, 3, 4, 5) or figures[0] < 0 or any(x != x for x in figures)
+                    or (probe is not None and not 0 < probe < 1e6)
+                    or (cpu is not None and not 0 <= cpu < 1e7)):
                 raise ValueError
         except ValueError:
-            raise BudgetError(f"{path}, line {n}: not 'KEY<TAB>SECONDS[<TAB>OTHER[<TAB>PROBE_MS]]': "
-                              f"{line[:80]!r}") from None
-        out.append((fields[0], figures[0], figures[1] if len(figures) == 2 else 0.0, probe))
+            raise BudgetError(f"{path}, line {n}: not 'KEY<TAB>SECONDS[<TAB>OTHER[<TAB>PROBE_MS"
+                              f"[<TAB>CPU]]]': {line[:80]!r}") from None
+        out.append((fields[0], figures[0], figures[1] if len(figures) == 2 else 0.0, probe, cpu))
     return out
 
 
@@ -191,21 +197,27 @@ def judge(budget, phases):
     """A verdict per phase that ran, then one for the judged phases together ("total")."""
     margin, floor = budget["margin_percent"] / 100, budget["margin_min_seconds"]
     verdicts = []
-    for key, seconds, other, probe in phases:
+    for key, seconds, other, probe, cpu in phases:
         entry = budget["phases"].get(key)
         if entry is None:
             raise BudgetError(f"phase '{key}' ran but has no budget: add it to the budget file")
         if not entry.get("judged", True):
             verdicts.append(Verdict(key, entry["title"], seconds, None, None, False))
             continue
+        wall = None
+        if entry.get("beside", False):
+            if cpu is None:
+                raise BudgetError(f"phase '{key}' ran beside the others, and is judged on its own "
+                                  "CPU seconds, which its line does not give")
+            wall, seconds = seconds, cpu
         slower = machine_slower(entry, probe)
         limit = (entry["seconds"] + max(entry["seconds"] * margin, floor)) * (slower or 1.0)
         # Other work is judged over the phase's time, and never over less than the shortest
         # margin: a second-long phase cannot be pushed past its limit by a fifth of a second
         # of other work (the sampling's own noise in a run of a quiet machine).
-        busy = other > budget["busy_fraction"] * max(seconds, floor)
+        busy = other > budget["busy_fraction"] * max(wall or seconds, floor)
         verdicts.append(Verdict(key, entry["title"], seconds, entry["seconds"], limit,
-                                seconds > limit and not busy, busy, entry.get("beside", False), slower))
+                                seconds > limit and not busy, busy, wall is not None, slower, wall))
     judged = [v for v in verdicts if v.budget is not None and not v.beside]
     if judged:
         took = sum(v.seconds for v in judged)
@@ -243,14 +255,16 @@ def verdict_text(v):
 
 def table(verdicts, budget):
     head = ("phase", "took [s]", "budget [s]", "machine", "fails above [s]", "verdict")
-    rows = [(v.title + (" (beside)" if v.beside else ""), f"{v.seconds:.0f}", "-" if v.budget is None else f"{v.budget:.0f}",
+    rows = [(v.title + (f" (beside: its CPU seconds, in {v.wall:.0f} s)" if v.beside else ""),
+             f"{v.seconds:.0f}", "-" if v.budget is None else f"{v.budget:.0f}",
              "-" if v.slower is None else f"{v.slower:.2f}x",
              "-" if v.limit is None else f"{v.limit:.0f}",
              verdict_text(v)) for v in verdicts]
     lines = [text_table.render(head, rows)]
     lines.append(f"a phase fails above its budget plus {budget['margin_percent']:g} % (at least "
                  f"{budget['margin_min_seconds']:g} s), the total above {budget['total_seconds']:g} s "
-                 f"plus {budget['total_margin_percent']:g} % (phases run beside others: outside the total), "
+                 f"plus {budget['total_margin_percent']:g} % (phases run beside others: outside the total, "
+                 "judged on the CPU their own processes used), "
                  "each limit times how much slower the machine ran (\"machine\": the probe's time over "
                  "the budget's, never below 1x; lower is faster); the budget: tests/phase-budget.json")
     return "\n".join(lines)
@@ -272,7 +286,8 @@ def write_junit(path, verdicts):
                           "machine meanwhile")
         if v.over:
             scaled = "" if v.slower is None else f", on a machine {v.slower:.2f}x slower than the budget's"
-            ET.SubElement(case, "failure", message=f"{v.title}: {v.seconds:.0f} s, over its budget of "
+            kind = " of its own CPU" if v.beside else ""
+            ET.SubElement(case, "failure", message=f"{v.title}: {v.seconds:.0f} s{kind}, over its budget of "
                           f"{v.budget:.0f} s plus the margin ({v.limit:.0f} s{scaled})")
     tree = ET.ElementTree(suite)
     ET.indent(tree)
