@@ -26,9 +26,13 @@ namespace rdmabench {
 
 namespace {
 
+// --points: a search's state file holds every point (a million would be hundreds of MiB).
+constexpr uint64_t kMaxSearchPoints = 100'000;
+
 struct SearchRequest {
   ServeTargetOptions target;
   double budget_s = 1800;
+  size_t points = 0;  // --points: at most this many while searching (0: the budget alone)
   std::string space;
   unsigned repetitions = 3;
   double min_effect = kDefaultMinEffect;
@@ -48,6 +52,11 @@ cxxopts::Options search_options() {
   o.add_options()("budget",
                   "Wall-clock time to spend: 90s, 20m, 1h (70 % searching, the rest shrinking)",
                   cxxopts::value<std::string>()->default_value("30m"))(
+      "points",
+      "At most this many points while searching (a resumed search's count), whatever time "
+      "--budget has left; shrinking and measuring again what was found take more within it "
+      "(default: as many as --budget allows)",
+      cxxopts::value<uint64_t>())(
       "space", "Restrict the space: 'pattern=write,read sizes=4K:1M qps=1:16' (see --list-space)",
       cxxopts::value<std::string>()->default_value(""))(
       "list-space", "Print the dimensions searched, their values and starts, and exit")(
@@ -122,6 +131,13 @@ SearchRequest request_of(const cxxopts::ParseResult& args) {
   r.target.length = run_length_of(args);
   r.target.warmup = args["warmup"].as<uint64_t>();
   r.budget_s = budget_seconds(args["budget"].as<std::string>());
+  if (args.count("points")) {
+    const uint64_t points = args["points"].as<uint64_t>();
+    if (points < 1 || points > kMaxSearchPoints)
+      throw Error(ExitCode::kUsage,
+                  "--points must be 1.." + std::to_string(kMaxSearchPoints) + " (points measured)");
+    r.points = static_cast<size_t>(points);
+  }
   r.space = args["space"].as<std::string>();
   r.repetitions = args["repetitions"].as<unsigned>();
   if (r.repetitions < 2 || r.repetitions > 20)
@@ -199,8 +215,10 @@ void keep_state(const SearchRequest& r, const std::optional<nlohmann::json>& sta
   check_writable(r.state_file, "--state");
   measured.on_measured([&, budget = r.budget_s](const Point& p, const Observation& o) {
     write_json(r.state_file, search_state_json(space, measured, settings), "--state");
-    std::cerr << "search: " << measured.all().size() << " points, " << clock_text(measured.spent())
-              << " of " << clock_text(budget) << ": " << options_text(space, p) << ": "
+    std::cerr << "search: " << measured.all().size()
+              << (r.points != 0 ? " of " + std::to_string(r.points) : std::string()) << " points, "
+              << clock_text(measured.spent()) << " of " << clock_text(budget) << ": "
+              << options_text(space, p) << ": "
               << (o.ok() ? "ok" : "failed (" + o.error.substr(0, 120) + ")") << "\n";
   });
 }
@@ -210,6 +228,7 @@ int run_search_request(const SearchSpace& space, const SearchRequest& r) {
   const std::optional<nlohmann::json> state = state_to_resume(r);
   ServeSearchTarget target(space, r.target);
   MeasuredPoints measured(target, r.repetitions, r.budget_s, r.min_effect);
+  measured.set_point_limit(r.points);
   keep_state(r, state, space, settings, measured);
   if (r.method == SearchMethod::kGuided)
     std::cerr << "rdmabench search: choosing rows that hold the " << pair_count(space)
@@ -219,6 +238,7 @@ int run_search_request(const SearchSpace& space, const SearchRequest& r) {
   SearchReportContext context{target.command_head(), settings, measured.spent(),
                               measured.all().size(), r.target.length};
   context.settings["budget_s"] = r.budget_s;
+  if (r.points != 0) context.settings["points"] = r.points;
   context.settings["cm"] = target.bootstrap_name();
   write_json(r.out_file, search_report_json(space, result, context, measured), "--out");
   print_search_report(std::cout, space, result, context);

@@ -34,8 +34,14 @@ class MeasuredPoints {
   // Whether the target takes the point, asked of it once a point (a refused starting point's
   // repair asks of hundreds, and rdmabench serve's target parses run's options for each).
   bool accepts(const Point& point) const;
-  // Whether the budget has room for another measurement.
-  bool within_budget() const { return spent() < budget_seconds_; }
+  // Whether the budget has room for another measurement: time, and points while a limit holds.
+  bool within_budget() const {
+    return spent() < budget_seconds_ && (point_limit_ == 0 || points_.size() < point_limit_);
+  }
+  // At most this many points held (those a resumed search restored count): 0 for no limit.
+  // The search holds its searching to it (search --points), not its shrinking.
+  void set_point_limit(size_t points) noexcept { point_limit_ = points; }
+  size_t point_limit() const noexcept { return point_limit_; }
   // The search's phases share the budget: each may stop at a part of it.
   void set_budget(double seconds) noexcept { budget_seconds_ = seconds; }
   double budget() const noexcept { return budget_seconds_; }
@@ -62,6 +68,7 @@ class MeasuredPoints {
   SearchTarget& target_;
   unsigned repetitions_;
   double budget_seconds_;
+  size_t point_limit_ = 0;
   double min_effect_;
   double spent_before_ = 0;
   size_t measurements_ = 0;

@@ -85,6 +85,7 @@ void confirm_once(const SearchSpace& space, MeasuredPoints& measured,
 SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules,
                         MeasuredPoints& measured, SearchMethod method, uint32_t seed) {
   const double budget = measured.budget();
+  const size_t point_limit = measured.point_limit();  // searching's alone
   double kept = budget * (1 - kSearchShare);
   SearchResult r;
   // (the target is asked about the cover's rows only where there is budget to measure them)
@@ -100,12 +101,17 @@ SearchResult run_search(const SearchSpace& space, const std::vector<Rule>& rules
   std::vector<SearchFinding> candidates;
   for (int round = 0; round < kRounds; ++round) {
     measured.set_budget(budget - kept);
+    measured.set_point_limit(point_limit);
     r.violations = search_with(method, space, rules, measured, seed, rows);
     r.search_measurements = measured.measurements();
     measured.set_budget(budget);
+    measured.set_point_limit(0);
     const double before = measured.spent();
     candidates = shrink_all(space, measured, r.violations);
     for (SearchFinding& f : candidates) confirm_once(space, measured, confirmed, f);
+    // The searching reached its point limit: a later round could not walk again the steps
+    // that found these (a walk asks for room first), and would end with none of them.
+    if (point_limit != 0 && measured.all().size() >= point_limit) break;
     const double per_point = measured.spent() / static_cast<double>(measured.measurements() + 1);
     // (never more than half of what is left: a round that had many candidates to confirm
     // would otherwise leave the rest unspent; the next one's are new, the old ones confirmed)

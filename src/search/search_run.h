@@ -1,7 +1,8 @@
 // One whole search: its budget spent first on finding violations (kSearchShare of it), the
 // rest on shrinking each to a candidate and measuring each candidate again (confirmation.h);
 // what shrinking does not need goes back to finding (search_run.cpp). Only a candidate that
-// held when measured again is a finding.
+// held when measured again is a finding. A point limit (MeasuredPoints::set_point_limit, search
+// --points) holds the finding alone: shrinking and confirming are held to the time budget.
 #pragma once
 
 #include <cstdint>

@@ -619,7 +619,10 @@ def test_a_search_reports_space_holds_only_what_search_explores(tmp_path, dimens
     (("--min-effect", "101"), "--min-effect must be a percentage, 0..100"),
     (("--min-effect", "nan"), "--min-effect 'nan': not a value"),
     (("--repetitions", "1"), "--repetitions must be 2..20"),
-    (("--budget", "5y"), "--budget '5y': write 90s, 20m or 1h")])
+    (("--budget", "5y"), "--budget '5y': write 90s, 20m or 1h"),
+    (("--points", "0"), "--points must be 1..100000 (points measured)"),
+    (("--points", "100001"), "--points must be 1..100000 (points measured)"),
+    (("--points", "many"), "--points")])
 def test_search_refuses_bad_options_before_it_looks_for_a_device(args, says):
     proc = rdmabench("search", "127.0.0.1", *args)
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr

@@ -392,6 +392,39 @@ TEST(Search, WhatShrinkingDoesNotNeedGoesBackToSearching) {
   }
 }
 
+TEST(Search, APointLimitEndsTheSearchingThereWhateverTimeIsLeft) {
+  // search --points: the same points on a slow machine as on a fast one, the time budget ten
+  // times what they take.
+  constexpr size_t kPoints = 12;
+  for (const SearchMethod method : {SearchMethod::kGuided, SearchMethod::kRandom}) {
+    SimulatedTarget target({});
+    MeasuredPoints measured(target, kRepetitions, 10 * kBudget);
+    measured.set_point_limit(kPoints);
+    const SearchResult r = run_search(simulated_space(), registered_rules(), measured, method, 1);
+    EXPECT_EQ(measured.all().size(), kPoints);
+    EXPECT_EQ(r.search_measurements, kPoints);
+    EXPECT_LT(measured.spent(), kBudget);
+  }
+}
+
+TEST(Search, APointLimitLeavesShrinkingAndConfirmingTheirTime) {
+  // The cliff is found within the limit; its candidate is then measured again past it, and
+  // kept (a second round, which could not walk again what found it, lost it).
+  constexpr size_t kPoints = 60;
+  SimulatedTarget target({.bandwidth_cliff = true});
+  MeasuredPoints measured(target, kRepetitions, 10 * kBudget);
+  measured.set_point_limit(kPoints);
+  SearchRun run{
+      run_search(simulated_space(), registered_rules(), measured, SearchMethod::kGuided, 1),
+      measured.measurements()};
+  EXPECT_EQ(run.result.search_measurements, kPoints);
+  EXPECT_GT(run.measurements, kPoints);
+  const SearchFinding* f = finding_of(run, "bandwidth-falls-with-size");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(f->confirmed);
+  EXPECT_EQ(measured.point_limit(), 0u);  // the limit held the searching alone
+}
+
 // The planted anomalies each seed's search finds, over ten seeds, at `budget`.
 int found_over_seeds(SearchMethod method, double budget) {
   int n = 0;
