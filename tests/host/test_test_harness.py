@@ -87,6 +87,27 @@ def test_a_phase_beside_the_others_is_judged_on_its_own_cpu_and_left_out_of_the_
     assert proc.returncode == 2 and "'beside' is true or false" in proc.stderr, proc.stderr
 
 
+def test_a_phase_judged_within_the_total_only_has_no_verdict_of_its_own(tmp_path):
+    """The main line's wait for the lane is the lane's stages less the guests' phases, each
+    judged: it counts in the total (which it can push over) and is never a verdict of its own."""
+    budget = budget_file(tmp_path, a=300, wait=50)
+    doc = json.loads(budget.read_text())
+    doc["phases"]["wait"]["alone"] = False
+    budget.write_text(json.dumps(doc))
+    proc, failed = judged(tmp_path, budget, phases_file(tmp_path, a=280, wait=150))
+    assert proc.returncode == 0 and not failed, proc.stdout  # 150 s against 50: no verdict
+    assert re.search(r"^wait\s+150\s+50\s+-\s+-\s+in the total only$", proc.stdout, re.M), proc.stdout
+    cases = {c.get("name"): c for c in ET.parse(tmp_path / "budget.xml").getroot().iter("testcase")}
+    assert cases["wait"].find("skipped").get("message") == "wait: judged within the total only"
+    proc, failed = judged(tmp_path, budget, phases_file(tmp_path, a=280, wait=300))
+    assert proc.returncode == 12 and failed == {"total"}, proc.stdout  # 580 s against 550
+    for bad in ({"alone": "no"}, {"alone": False, "beside": True}):
+        doc["phases"]["wait"].update(bad)
+        budget.write_text(json.dumps(doc))
+        proc = run_tool("rdmabench_dev.phase_budget", budget, phases_file(tmp_path, wait=1))
+        assert proc.returncode == 2 and "not a phase budget" in proc.stderr, proc.stderr
+
+
 def test_a_phase_without_a_budget_and_bad_files_are_refused(tmp_path):
     budget = budget_file(tmp_path, build=200)
     proc = run_tool("rdmabench_dev.phase_budget", budget, phases_file(tmp_path, build=10, mystery=5))
