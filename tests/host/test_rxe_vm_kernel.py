@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import tool_module
+from conftest import ROOT, tool_module
 
 
 def rxe_vm():
@@ -119,3 +119,15 @@ def test_a_deterministic_guest_reads_what_a_test_runs_before_it_starts(tmp_path)
     assert shutil.which("mpirun") in files
     assert any(f.startswith("/usr/share/openmpi/help-") for f in files), files[:20]
     assert rxe_vm().preload_lists({"RDMABENCH_BUILD": str(tmp_path / "none")})[1] == []
+
+
+def test_the_checkouts_folders_a_test_reads_go_into_the_guests_memory_where_a_share_holds_them(tmp_path):
+    """Issue 63: the tests import tools/ and read tests/ and docs/ as they go, from the
+    checkout's share, which has no cache: each read a wait the deterministic guest's clock
+    jumps over. Shared (the checkout, or a folder above it), they are copied into its memory."""
+    vm, root = rxe_vm(), ROOT.resolve()
+    expected = [str(root / f) for f in ("tools", "tests", "docs")]
+    assert vm.private_folders([str(root)]) == expected
+    assert vm.private_folders([str(root.parent)]) == expected
+    assert vm.private_folders([str(tmp_path)]) == []  # a share that does not hold the checkout
+    assert vm.private_folders([]) == []

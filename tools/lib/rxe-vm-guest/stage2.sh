@@ -158,8 +158,9 @@ if [ $? -ne 0 ]; then
   finish 126
 fi
 # A deterministic guest's clock jumps over a wait for the host (9p): what COMMAND runs is read
-# into the guest's memory first (tools/rxe-vm wrote the lists), and the build's rdmabench, on an
-# uncached share, is copied into memory and bound over itself.
+# into the guest's memory first (tools/rxe-vm wrote the lists), and the build's rdmabench and the
+# checkout's tools, tests and docs, on an uncached share, are copied into memory and bound over
+# themselves.
 preload() {
   t0=$(cut -d' ' -f1 /proc/uptime)
   xargs -d '\n' -a "$OUT/preload" cat > /dev/null 2>&1
@@ -170,7 +171,14 @@ preload() {
     cp "$f" "/run/rxe-pinned/$n" && mount --bind "/run/rxe-pinned/$n" "$f" ||
       echo "rxe-vm: could not pin $f in memory" >> "$OUT/setup.log"
   done < "$OUT/pinned"
-  echo "rxe-vm: read $(wc -l < "$OUT/preload") files into memory, pinned $n, from $t0 s to $(cut -d' ' -f1 /proc/uptime) s of guest time" >> "$OUT/setup.log"
+  # Folders of the checkout (tools, tests, docs), copied whole and bound over themselves.
+  folders=0
+  while IFS= read -r d; do
+    folders=$((folders + 1))
+    cp -a "$d" "/run/rxe-pinned/folder-$folders" && mount --bind "/run/rxe-pinned/folder-$folders" "$d" ||
+      echo "rxe-vm: could not copy $d into memory" >> "$OUT/setup.log"
+  done < "$OUT/private"
+  echo "rxe-vm: read $(wc -l < "$OUT/preload") files into memory, pinned $n files and $folders folders, from $t0 s to $(cut -d' ' -f1 /proc/uptime) s of guest time" >> "$OUT/setup.log"
 }
 if [ -s "$OUT/preload" ]; then preload; fi
 echo "command $(cut -d' ' -f1 /proc/uptime)" >> "$OUT/timing"
