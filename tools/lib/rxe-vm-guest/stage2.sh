@@ -178,6 +178,9 @@ preload() {
     cp -a "$d" "/run/rxe-pinned/folder-$folders" && mount --bind "/run/rxe-pinned/folder-$folders" "$d" ||
       echo "rxe-vm: could not copy $d into memory" >> "$OUT/setup.log"
   done < "$OUT/private"
+  # The traffic control modules the tests' tc loads on demand (modprobe reads the host root).
+  xargs -a "$OUT/modules" modprobe -a >> "$OUT/setup.log" 2>&1 ||
+    echo "rxe-vm: could not load the modules $(tr '\n' ' ' < "$OUT/modules")" >> "$OUT/setup.log"
   echo "rxe-vm: read $(wc -l < "$OUT/preload") files into memory, pinned $n files and $folders folders, from $t0 s to $(cut -d' ' -f1 /proc/uptime) s of guest time" >> "$OUT/setup.log"
 }
 if [ -s "$OUT/preload" ]; then preload; fi
