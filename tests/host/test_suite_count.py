@@ -70,7 +70,6 @@ def test_every_layout_collects_tests_and_every_test_runs_in_a_layout_it_names():
         suite_layouts.marked(("lo", "vet"), "tests/rxe/test_x.py::test_y")
 
 
-
 def test_tools_test_asks_a_layouts_count_by_its_name(tmp_path, capsys):
     """tools/test names the layout; its guest's options come from suite_layouts, not parsed back
     out of rxe-vm's command line."""

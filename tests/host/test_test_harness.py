@@ -67,8 +67,11 @@ def test_a_phase_beside_the_others_is_judged_on_its_own_cpu_and_left_out_of_the_
     doc = json.loads(budget.read_text())
     doc["phases"]["host"]["beside"] = True
     budget.write_text(json.dumps(doc))
-    lane = lambda wall, cpu: tmp_path / "phases.tsv" if (tmp_path / "phases.tsv").write_text(
-        f"a\t280\nb\t200\nhost\t{wall}\t0\t-\t{cpu}\n") else None
+    def lane(wall, cpu):  # the main line's phases, and the lane's host stage with its CPU
+        path = tmp_path / "phases.tsv"
+        path.write_text(f"a\t280\nb\t200\nhost\t{wall}\t0\t-\t{cpu}\n")
+        return path
+
     proc, failed = judged(tmp_path, budget, lane(400, 120))  # 400 s of wall time, 120 of CPU
     assert proc.returncode == 0 and not failed, proc.stdout  # 480 s in the total, not 880
     assert re.search(r"^host \(beside: its CPU seconds, in 400 s\)\s+120\s+100\s+-\s+130\s+ok$",

@@ -100,10 +100,9 @@ def slow_groups(benchmark, group_of):
     order, the names the report must list."""
     m, threshold = benchmark["matrices"][benchmark["figure"]], benchmark["outliers"]["threshold"]
     slow = (lambda v: v < threshold) if benchmark["higher_is_better"] else (lambda v: v > threshold)
-    names = list(dict.fromkeys(group_of))
+    measured = [(c, s) for c, s in PAIRS if m[c][s] is not None]
     found = []
-    for g in names:
-        measured = [(c, s) for c, s in PAIRS if m[c][s] is not None]
+    for g in dict.fromkeys(group_of):  # each group once, in rank order
         across = [m[c][s] for c, s in measured if (group_of[c] == g) != (group_of[s] == g)]
         within = [m[c][s] for c, s in measured if group_of[c] == g == group_of[s]]
         if across and all(map(slow, across)) and not (within and all(map(slow, within))):
