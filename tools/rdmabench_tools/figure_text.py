@@ -67,14 +67,15 @@ def text_problems(fig):
 
 def _wrap_to(text, renderer, width):
     """`text` broken into lines no wider than `width` pixels (by the measured width of its
-    longest line)."""
+    longest line); whether it was."""
     drawn = text.get_window_extent(renderer).width
     if drawn <= width:
-        return
+        return False
     lines = text.get_text().split("\n")
     longest = max(len(line) for line in lines)
     chars = max(10, int(longest * width / drawn * 0.95))
     text.set_text("\n".join(textwrap.fill(line, chars) for line in lines))
+    return True
 
 
 def _place_point_labels(ax, renderer, taken):
@@ -97,12 +98,12 @@ def fit_text(fig):
     panel), then, with the layout settled, point labels placed apart."""
     renderer = fig.canvas.get_renderer()
     fig.canvas.draw()
-    if fig._suptitle is not None:
-        _wrap_to(fig._suptitle, renderer, fig.bbox.width * 0.98)
+    wrapped = fig._suptitle is not None and _wrap_to(fig._suptitle, renderer, fig.bbox.width * 0.98)
     for ax in fig.axes:
         if ax.get_visible():
-            _wrap_to(ax.title, renderer, ax.get_window_extent(renderer).width)
-    fig.canvas.draw()
+            wrapped = _wrap_to(ax.title, renderer, ax.get_window_extent(renderer).width) or wrapped
+    if wrapped:  # the layout settled again around the wrapped titles (a draw is most of a figure's time)
+        fig.canvas.draw()
     for ax in fig.axes:
         if ax.get_visible() and _point_labels(ax):
             taken = [t.get_window_extent(renderer) for t in drawn_texts(fig)
