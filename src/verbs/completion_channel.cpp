@@ -17,7 +17,7 @@ CompletionChannel::CompletionChannel(const Context& context)
 }
 
 CompletionChannel::~CompletionChannel() {
-  if (channel_ != nullptr) ibv_destroy_comp_channel(channel_);
+  if (channel_ != nullptr && owned_) ibv_destroy_comp_channel(channel_);
 }
 
 bool CompletionChannel::try_take_event() {

@@ -12,6 +12,11 @@ namespace rdmabench {
 class CompletionChannel {
  public:
   explicit CompletionChannel(const Context& context);
+  // A channel made elsewhere and destroyed there (a unit test's, over a pipe it writes events
+  // to): this object waits on it and takes its events, and never destroys it.
+  static CompletionChannel borrowing(ibv_comp_channel* channel) {
+    return CompletionChannel(channel);
+  }
   ~CompletionChannel();
   CompletionChannel(const CompletionChannel&) = delete;
   CompletionChannel& operator=(const CompletionChannel&) = delete;
@@ -29,7 +34,9 @@ class CompletionChannel {
   ibv_comp_channel* native() const noexcept { return channel_; }
 
  private:
+  explicit CompletionChannel(ibv_comp_channel* borrowed) : channel_(borrowed), owned_(false) {}
   ibv_comp_channel* channel_;
+  bool owned_ = true;
 };
 
 }  // namespace rdmabench

@@ -27,7 +27,7 @@ void CompletionQueue::flush_acks() noexcept {
 CompletionQueue::~CompletionQueue() {
   if (cq_ == nullptr) return;
   flush_acks();  // ibv_destroy_cq waits for every event to be acked
-  ibv_destroy_cq(cq_);
+  if (owned_) ibv_destroy_cq(cq_);
 }
 
 }  // namespace rdmabench

@@ -15,6 +15,9 @@ class CompletionQueue {
  public:
   // On completion vector `vector` (0 to the context's completion_vectors() less one).
   CompletionQueue(const Context& context, int depth, CompletionChannel* channel, int vector = 0);
+  // A CQ made elsewhere and destroyed there (a unit test's fake, whose context's ops answer
+  // ibv_poll_cq): this object polls, arms and acks it, and never destroys it.
+  static CompletionQueue borrowing(ibv_cq* cq) { return CompletionQueue(cq); }
   ~CompletionQueue();
   CompletionQueue(const CompletionQueue&) = delete;
   CompletionQueue& operator=(const CompletionQueue&) = delete;
@@ -43,8 +46,10 @@ class CompletionQueue {
 
  private:
   static constexpr unsigned kAckBatch = 64;
+  explicit CompletionQueue(ibv_cq* borrowed) : cq_(borrowed), owned_(false) {}
   void flush_acks() noexcept;
   ibv_cq* cq_;
+  bool owned_ = true;
   unsigned unacked_events_ = 0;
 };
 
