@@ -5,12 +5,9 @@
 #include <iostream>
 #include <optional>
 
-#include "cli/number_options.h"
-#include "cli/option_checks.h"
-#include "cli/parse_error.h"
 #include "cli/search_dimensions.h"
+#include "cli/search_request.h"
 #include "cli/serve_search_target.h"
-#include "cli/server_connection.h"
 #include "cli/unknown_options.h"
 #include "core/bounded_json.h"
 #include "core/error.h"
@@ -25,136 +22,6 @@
 namespace rdmabench {
 
 namespace {
-
-// --points: a search's state file holds every point (a million would be hundreds of MiB).
-constexpr uint64_t kMaxSearchPoints = 100'000;
-
-struct SearchRequest {
-  ServeTargetOptions target;
-  double budget_s = 1800;
-  size_t points = 0;  // --points: at most this many while searching (0: the budget alone)
-  std::string space;
-  unsigned repetitions = 3;
-  double min_effect = kDefaultMinEffect;
-  SearchMethod method = SearchMethod::kGuided;
-  uint32_t seed = 1;
-  std::string state_file, out_file;
-};
-
-cxxopts::Options search_options() {
-  cxxopts::Options o("rdmabench search",
-                     "Hunts for performance anomalies against `rdmabench serve` on HOST: explores "
-                     "the registered patterns, transports, CQ strategies and the run options "
-                     "with a declared range, judges each measured line by registered "
-                     "expectations beyond its own measured noise, shrinks each violation to the "
-                     "fewest options that still show it, and measures that again.");
-  o.positional_help("HOST");
-  o.add_options()("budget",
-                  "Wall-clock time to spend: 90s, 20m, 1h (70 % searching, the rest shrinking)",
-                  cxxopts::value<std::string>()->default_value("30m"))(
-      "points",
-      "At most this many points while searching (a resumed search's count), whatever time "
-      "--budget has left; shrinking and measuring again what was found take more within it "
-      "(default: as many as --budget allows)",
-      cxxopts::value<uint64_t>())(
-      "space", "Restrict the space: 'pattern=write,read sizes=4K:1M qps=1:16' (see --list-space)",
-      cxxopts::value<std::string>()->default_value(""))(
-      "list-space", "Print the dimensions searched, their values and starts, and exit")(
-      "list-rules", "Print the expectations judged (name, sentence, figure, option), and exit")(
-      "replay",
-      "REPORT: measure each finding of an earlier report again here (in the deterministic "
-      "guest, on other hosts) and add what came out to the report",
-      cxxopts::value<std::string>())("replay-label", "What the replay is called in the report",
-                                     cxxopts::value<std::string>()->default_value("replay"))(
-      "min-effect",
-      "The smallest difference reported, in percent of the figure (beyond the noise too)",
-      cxxopts::value<double>()->default_value("2"))("repetitions",
-                                                    "Timed runs per point (its noise band)",
-                                                    cxxopts::value<unsigned>()->default_value("3"))(
-      "duration",
-      "Seconds of each point's timed run, the same at every point (its start-up outside it; "
-      "a rate is known to a burst of what is in flight: a slow link needs longer)",
-      cxxopts::value<double>()->default_value("0.5"))(
-      "margin", "Seconds run before and after each timed run, in no figure",
-      cxxopts::value<double>()->default_value("0.1"))(
-      "iters",
-      "Messages per QP per timed run instead (at most 64 MiB a run over its QPs): points then "
-      "run for different times, and a run's start-up weighs differently at each",
-      cxxopts::value<uint64_t>())("warmup", "Messages before a point's timed runs",
-                                  cxxopts::value<uint64_t>()->default_value("16"))(
-      "method", "guided, or random (the baseline: random short lines, nothing refined)",
-      cxxopts::value<std::string>()->default_value("guided"))(
-      "seed", "Seed of the random lines", cxxopts::value<uint32_t>()->default_value("1"))(
-      "state", "State file, written after every point; an existing one is resumed",
-      cxxopts::value<std::string>()->default_value("search-state.json"))(
-      "out", "The report (JSON)",
-      cxxopts::value<std::string>()->default_value("search-report.json"))("h,help", "This help");
-  add_server_connection(o, "Connection (as `rdmabench run` takes them)");
-  o.parse_positional({"host"});
-  return o;
-}
-
-double budget_seconds(const std::string& text) {
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  const std::string unit = text.substr(used);
-  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
-  if (used == 0 || scale == 0 || !(v > 0) || v * scale > 7 * 86400)
-    throw Error(ExitCode::kUsage,
-                "--budget '" + text.substr(0, 20) + "': write 90s, 20m or 1h (at most a week)");
-  return v * scale;
-}
-
-// A timed window (--duration, --margin), or --iters.
-RunLength run_length_of(const cxxopts::ParseResult& args) {
-  if (!args.count("iters"))
-    return {0, seconds_option(args, "duration", 0.01, 60), seconds_option(args, "margin", 0, 10)};
-  if (args.count("duration") || args.count("margin"))
-    throw Error(ExitCode::kUsage, "give --iters or --duration and --margin, not both");
-  const uint64_t iterations = args["iters"].as<uint64_t>();
-  if (iterations < 1 || iterations > 100'000'000)
-    throw Error(ExitCode::kUsage, "--iters must be 1..100000000");
-  return {iterations, 0, 0};
-}
-
-SearchRequest request_of(const cxxopts::ParseResult& args) {
-  SearchRequest r;
-  if (!args.count("host"))
-    throw Error(ExitCode::kUsage, "missing HOST (the address of `rdmabench serve`)");
-  r.target.server = server_connection_of(args);
-  oob_only_reason(r.target.server);  // --ib-port with --cm rdmacm is refused before the device
-  r.target.length = run_length_of(args);
-  r.target.warmup = args["warmup"].as<uint64_t>();
-  r.budget_s = budget_seconds(args["budget"].as<std::string>());
-  if (args.count("points")) {
-    const uint64_t points = args["points"].as<uint64_t>();
-    if (points < 1 || points > kMaxSearchPoints)
-      throw Error(ExitCode::kUsage,
-                  "--points must be 1.." + std::to_string(kMaxSearchPoints) + " (points measured)");
-    r.points = static_cast<size_t>(points);
-  }
-  r.space = args["space"].as<std::string>();
-  r.repetitions = args["repetitions"].as<unsigned>();
-  if (r.repetitions < 2 || r.repetitions > 20)
-    throw Error(ExitCode::kUsage, "--repetitions must be 2..20 (the noise band needs two)");
-  const std::string method = args["method"].as<std::string>();
-  if (method != "guided" && method != "random")
-    throw Error(ExitCode::kUsage, "--method: guided or random");
-  r.method = method == "guided" ? SearchMethod::kGuided : SearchMethod::kRandom;
-  const double min_effect = args["min-effect"].as<double>();
-  if (!(min_effect >= 0 && min_effect <= 100))
-    throw Error(ExitCode::kUsage, "--min-effect must be a percentage, 0..100");
-  r.min_effect = min_effect / 100;
-  r.seed = args["seed"].as<uint32_t>();
-  r.state_file = args["state"].as<std::string>();
-  r.out_file = args["out"].as<std::string>();
-  return r;
-}
 
 nlohmann::json settings_of(const SearchRequest& r) {
   nlohmann::json settings = {{"host", r.target.server.host},
@@ -284,13 +151,7 @@ int run_replay(const cxxopts::ParseResult& args, const SearchRequest& r) {
 
 int run_search_command(int argc, char** argv) {
   cxxopts::Options options = search_options();
-  cxxopts::ParseResult args;
-  try {
-    options.allow_unrecognised_options();
-    args = options.parse(argc, argv);
-  } catch (const cxxopts::exceptions::exception& e) {
-    throw Error(ExitCode::kUsage, explain_parse_error(e.what(), argc, argv) + " (see --help)");
-  }
+  const cxxopts::ParseResult args = parse_search_arguments(options, argc, argv);
   if (args.count("help")) {
     std::cout << options.help() << "\n" << exit_status_help();
     return 0;
@@ -306,7 +167,7 @@ int run_search_command(int argc, char** argv) {
     list_rules();
     return 0;
   }
-  const SearchRequest r = request_of(args);
+  const SearchRequest r = search_request_of(args);
   if (args.count("replay")) return run_replay(args, r);
   check_writable(r.out_file, "--out");
   return run_search_request(space, r);

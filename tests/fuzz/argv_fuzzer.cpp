@@ -1,8 +1,8 @@
 // libFuzzer target for the command line: the input, split at NUL bytes, is an argv that goes
 // through the argument bounds every command gets first (cli/argument_bounds.h) and then the
-// parsers of `run` and `mesh` (cxxopts, and each option's own checks), which touch neither a
-// device, nor a server, nor MPI. A usage error (rdmabench's, or cxxopts') is the answer to bad
-// input; any other exception, a crash or a sanitizer report is a finding. Options of over
+// parsers of `run`, `mesh` and `search` (cxxopts, and each option's own checks), which touch
+// neither a device, nor a server, nor MPI. A usage error (rdmabench's, or cxxopts') is the answer
+// to bad input; any other exception, a crash or a sanitizer report is a finding. Options of over
 // 4,096 bytes never reach cxxopts: its std::regex recursion crashed on 35,000. --out paths are
 // checked by opening them (and removing what was not there): ./tools/test runs it in a
 // scratch folder. An input whose first argument is "@limits-file" is a --limits-file's text
@@ -21,6 +21,7 @@
 #include "cli/mesh_command.h"
 #include "cli/run_request.h"
 #include "cli/search_dimensions.h"
+#include "cli/search_request.h"
 #include "core/bounded_json.h"
 #include "core/error.h"
 #include "runner/machine_limits.h"
@@ -150,5 +151,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<std::string> args = arguments_of(data, size);
   parse_as(args, rdmabench::parse_run_request);
   parse_as(args, rdmabench::parse_mesh_request);
+  parse_as(args, rdmabench::parse_search_request);
   return 0;
 }
