@@ -12,8 +12,8 @@ namespace rdmabench {
 class CompletionChannel {
  public:
   explicit CompletionChannel(const Context& context);
-  // A channel made elsewhere and destroyed there (a unit test's, over a pipe it writes events
-  // to): this object waits on it and takes its events, and never destroys it.
+  // A channel made elsewhere and destroyed there (a unit test's, beside a fake CQ whose
+  // strategy never blocks on it): this object never destroys it.
   static CompletionChannel borrowing(ibv_comp_channel* channel) {
     return CompletionChannel(channel);
   }
