@@ -445,3 +445,15 @@ def test_other_work_between_two_samples_is_the_larger_of_used_and_wanted():
     assert run_tool("rdmabench_dev.phase_budget", "other", 10, 4, 1, 10, 9, 1).stdout.strip() == "0.0"
     bad = run_tool("rdmabench_dev.phase_budget", "other", 1, 2, "x")
     assert bad.returncode == 2 and "BUSY0 OWN0 WANTED0" in bad.stderr
+
+
+def test_the_lane_of_a_host_only_run_is_a_phase_of_its_own_not_the_builds():
+    """`tools/test --host-only` runs the lane's stages one after another on the main line: a step
+    begins their phase, or the build's phase would hold them all (a fresh clone's --host-only
+    run: "build 970 s, budget 250, OVER BUDGET", every test passing)."""
+    text = (ROOT / "tools" / "test").read_text()
+    branch = re.search(r'if \[\[ "\$\{1:-\}" == "--host-only" \]\]; then\n(.*?)\nelse', text, re.S)
+    assert branch, "tools/test has no --host-only branch before the lane"
+    lines = [line.strip() for line in branch.group(1).splitlines() if line.strip()]
+    lane = next(i for i, line in enumerate(lines) if line.startswith("( host_lane )"))
+    assert any(line.startswith("step host-wait ") for line in lines[:lane]), lines
