@@ -66,6 +66,7 @@ struct FakeTarget {
   explicit FakeTarget(FakeCq& fake, std::string_view strategy_text,
                       std::chrono::milliseconds timeout = std::chrono::milliseconds(200))
       : strategy(parse_cq_strategy(std::string(strategy_text))),
+        name("send/bw/" + strategy.text() + "/64"),
         target{fake.cq(), fake.channel(), counts, strategy, timeout} {
     target.abort = &abort;
     target.benchmark = &name;
@@ -73,7 +74,7 @@ struct FakeTarget {
   PollCounts counts;
   CqStrategy strategy;
   std::atomic<bool> abort{false};
-  std::string name = "send/bw/yield/64";
+  std::string name;  // the benchmark's, as a timeout names it
   PollTarget target;
 };
 

@@ -11,6 +11,7 @@
 
 #include "cli/run_request.h"
 #include "cli/search_dimensions.h"
+#include "command_line.h"
 #include "core/error.h"
 #include "spec/spec_validation.h"
 
@@ -23,11 +24,9 @@ std::variant<TestSpec, std::string> as_run_builds_it(const SearchSpace& space, c
   std::vector<std::string> args = {"run", "192.0.2.1", "--cm", to_string(bootstrap)};
   std::istringstream words(options_text(space, p));
   for (std::string w; words >> w;) args.push_back(w);
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  testing::CommandLine line(std::move(args));
   try {
-    std::optional<RunPlan> plan = parse_run_request(static_cast<int>(args.size()), argv.data());
+    std::optional<RunPlan> plan = parse_run_request(line.argc(), line.argv());
     plan->suite.matrix.base.bootstrap = bootstrap;  // as the search sets the bootstrap it chose
     const std::vector<TestSpec> specs = expand_specs(plan->suite.matrix);
     if (specs.size() != 1) return "benchmarks: " + std::to_string(specs.size());

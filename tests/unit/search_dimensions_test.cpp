@@ -11,6 +11,7 @@
 
 #include "cli/run_request.h"
 #include "cli/search_dimensions.h"
+#include "command_line.h"
 #include "core/error.h"
 #include "search/measured_points.h"
 #include "search/pair_cover.h"
@@ -23,11 +24,9 @@ namespace {
 // Whether run takes the options (a usage error: not; its text kept for the failure).
 bool parses(std::vector<std::string> args, std::string& why) {
   args.insert(args.begin(), {"run", "192.0.2.1"});
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  testing::CommandLine line(std::move(args));
   try {
-    return parse_run_request(static_cast<int>(args.size()), argv.data()).has_value();
+    return parse_run_request(line.argc(), line.argv()).has_value();
   } catch (const Error& e) {
     why = e.what();
     return false;

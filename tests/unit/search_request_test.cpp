@@ -2,10 +2,14 @@
 // takes, and each refusal a usage error (exit 2) that says what was wrong.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "cli/search_request.h"
+#include "command_line.h"
 #include "core/error.h"
 
 using namespace rdmabench;
@@ -14,10 +18,8 @@ namespace {
 
 SearchRequest parse(std::vector<std::string> args) {
   args.insert(args.begin(), "search");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  return parse_search_request(static_cast<int>(args.size()), argv.data());
+  rdmabench::testing::CommandLine line(std::move(args));
+  return parse_search_request(line.argc(), line.argv());
 }
 
 std::string refusal(const std::vector<std::string>& args) {
@@ -59,4 +61,23 @@ TEST(SearchRequest, EachBadValueIsAUsageErrorThatNamesItsOption) {
   EXPECT_NE(refusal({"h", "--iters", "10", "--duration", "1"}).find("not both"), std::string::npos);
   EXPECT_NE(refusal({"h", "--space", "pattern=nothing"}), "");
   EXPECT_NE(refusal({"h", "--no-such-option"}).find("--no-such-option"), std::string::npos);
+}
+
+// The argv fuzzer's seed of search's options (tests/fuzz/corpus/argv/search-options, its words
+// split at NUL bytes) is a command line search takes: the fuzzer starts past every check.
+TEST(SearchRequest, TheFuzzersSeedOfSearchsOptionsIsTaken) {
+  const std::filesystem::path file =
+      std::filesystem::path(RDMABENCH_FUZZ_CORPUS).parent_path() / "argv" / "search-options";
+  std::ifstream in(file, std::ios::binary);
+  const std::string seed{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::vector<std::string> words(1);
+  for (const char c : seed) {
+    if (c == '\0')
+      words.emplace_back();
+    else
+      words.back() += c;
+  }
+  ASSERT_EQ(words.front(), "search") << file;
+  words.erase(words.begin());
+  EXPECT_EQ(parse(words).points, 12u);
 }
