@@ -131,3 +131,25 @@ def test_the_checkouts_folders_a_test_reads_go_into_the_guests_memory_where_a_sh
     assert vm.private_folders([str(root.parent)]) == expected
     assert vm.private_folders([str(tmp_path)]) == []  # a share that does not hold the checkout
     assert vm.private_folders([]) == []
+
+
+def test_the_test_reports_folder_is_kept_in_the_guests_memory_where_a_share_holds_it(tmp_path):
+    """Issue 63: the siw gate's guest, beside an I/O load, ran 1357 s of guest time in 79 s and
+    timed out at 900: its client wrote its log to build/test-reports on the share, and a write
+    that waits for a busy host is idle time the deterministic clock jumps over. The build's
+    test-reports folder (RDMABENCH_BUILD's and the checkout's) is kept in memory and what the
+    guest writes there is carried back when COMMAND ends (stage2.sh)."""
+    vm = rxe_vm()
+    build = tmp_path / "build"
+    (build / "test-reports").mkdir(parents=True)
+    checkout_reports = [str(ROOT.resolve() / "build" / "test-reports")] \
+        if (ROOT / "build" / "test-reports").is_dir() else []
+    environ = {"RDMABENCH_BUILD": str(build)}
+    assert vm.kept_folders([str(tmp_path)], environ) == [str(build / "test-reports")]
+    assert vm.kept_folders([str(build / "test-reports")], environ) == [str(build / "test-reports")]
+    assert vm.kept_folders([str(tmp_path / "elsewhere")], environ) == []  # not on a share
+    assert vm.kept_folders([str(ROOT.resolve())], {"RDMABENCH_BUILD": str(tmp_path / "none")}) \
+        == checkout_reports  # a build without a reports folder: the checkout's alone
+    assert vm.kept_folders([], environ) == []
+    stage2 = (ROOT / "tools/lib/rxe-vm-guest/stage2.sh").read_text()
+    assert 'done < "$OUT/kept"' in stage2 and "carry_back" in stage2

@@ -178,15 +178,38 @@ preload() {
     cp -a "$d" "/run/rxe-pinned/folder-$folders" && mount --bind "/run/rxe-pinned/folder-$folders" "$d" ||
       echo "rxe-vm: could not copy $d into memory" >> "$OUT/setup.log"
   done < "$OUT/private"
+  # The build's test-reports folder, where tests write their logs and results as they run:
+  # copied whole and bound over itself, and what the guest writes there carried back when
+  # COMMAND ends (carry_back).
+  kept=0
+  while IFS= read -r d; do
+    kept=$((kept + 1))
+    cp -a "$d" "/run/rxe-pinned/kept-$kept" && mount --bind "/run/rxe-pinned/kept-$kept" "$d" ||
+      echo "rxe-vm: could not keep $d in memory" >> "$OUT/setup.log"
+  done < "$OUT/kept"
+  : > /run/rxe-kept-since
   # The traffic control modules the tests' tc loads on demand (modprobe reads the host root).
   xargs -a "$OUT/modules" modprobe -a >> "$OUT/setup.log" 2>&1 ||
     echo "rxe-vm: could not load the modules $(tr '\n' ' ' < "$OUT/modules")" >> "$OUT/setup.log"
-  echo "rxe-vm: read $(wc -l < "$OUT/preload") files into memory, pinned $n files and $folders folders, from $t0 s to $(cut -d' ' -f1 /proc/uptime) s of guest time" >> "$OUT/setup.log"
+  echo "rxe-vm: read $(wc -l < "$OUT/preload") files into memory, pinned $n files and $folders folders, kept $kept in memory, from $t0 s to $(cut -d' ' -f1 /proc/uptime) s of guest time" >> "$OUT/setup.log"
+}
+# What COMMAND wrote in each kept folder (files newer than the copy), to the share beneath it.
+carry_back() {
+  k=0
+  while IFS= read -r d; do
+    k=$((k + 1))
+    mountpoint -q "$d" && umount "$d" || continue
+    ( cd "/run/rxe-pinned/kept-$k" &&
+      find . -type f -newer /run/rxe-kept-since -exec cp --parents {} "$d" \; ) ||
+      echo "rxe-vm: could not carry back what was written in $d" >> "$OUT/setup.log"
+    echo "rxe-vm: carried back $(cd "/run/rxe-pinned/kept-$k" && find . -type f -newer /run/rxe-kept-since | wc -l) files written in $d" >> "$OUT/setup.log"
+  done < "$OUT/kept"
 }
 if [ -s "$OUT/preload" ]; then preload; fi
 echo "command $(cut -d' ' -f1 /proc/uptime)" >> "$OUT/timing"
 cd "$CWD" 2>/dev/null || cd /
 bash "$OUT/cmd" > "$OUT/stdout" 2> "$OUT/stderr" < /dev/null
 rc=$?
+if [ -s "$OUT/kept" ]; then carry_back; fi
 echo "done $(cut -d' ' -f1 /proc/uptime)" >> "$OUT/timing"
 finish $rc
