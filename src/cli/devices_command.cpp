@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/option_checks.h"
+#include "cli/repeated_options.h"
 #include "cli/unknown_options.h"
 #include "core/device_report.h"
 #include "core/device_report_json.h"
@@ -40,6 +41,7 @@ int run_devices_command(int argc, char** argv) {
       "d,device", "Show only this device", cxxopts::value<std::string>())("h,help", "Show help");
   options.allow_unrecognised_options();
   const auto args = options.parse(argc, argv);
+  refuse_repeated_options(options, args);
   check_unmatched(args.unmatched(), options, {"devices"});
   if (args.count("help")) {
     std::cout << options.help() << "\n" << exit_status_help();

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/option_checks.h"
+#include "cli/repeated_options.h"
 #include "cli/unknown_options.h"
 #include "control/host_doctor.h"
 #include "core/error.h"
@@ -60,6 +61,7 @@ int run_doctor_command(int argc, char** argv) {
       cxxopts::value<std::string>())("h,help", "Show help");
   options.allow_unrecognised_options();
   const auto args = options.parse(argc, argv);
+  refuse_repeated_options(options, args);
   check_unmatched(args.unmatched(), options, {"doctor"});
   if (args.count("help")) {
     std::cout << options.help() << "\n" << exit_status_help();

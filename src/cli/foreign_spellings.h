@@ -13,8 +13,11 @@ enum class Value { kNone, kAny, kName };
 
 struct ForeignSpelling {
   std::string_view theirs;  // "-c"
-  std::string_view ours;    // "--iters N"
+  std::string_view ours;    // "--iters N": perftest's meaning, or iperf3's where only it has it
   Value value = Value::kNone;
+  // iperf3's meaning of a letter perftest means another thing by ("-t": perftest's tx depth,
+  // iperf3's time), as "iperf3's -t is ..." ends: both are said.
+  std::string_view iperf3 = {};
 };
 
 // The spelling `flag` (without "=VALUE") has in rdmabench, or nothing: neither perftest nor

@@ -2,6 +2,7 @@
 #include "cli/mesh_command.h"
 
 #include "cli/parse_error.h"
+#include "cli/repeated_options.h"
 
 #include <chrono>
 #include <cxxopts.hpp>
@@ -32,6 +33,8 @@
 
 namespace rdmabench {
 
+using namespace std::chrono_literals;
+
 namespace {
 
 // What each pair measures.
@@ -43,8 +46,9 @@ void add_mesh_measurement(cxxopts::Options& options) {
       cxxopts::value<std::string>()->default_value("bw,lat"))(
       "size", "bw message size", cxxopts::value<std::string>()->default_value("64K"))(
       "lat-size", "lat message size", cxxopts::value<std::string>()->default_value("2"))(
-      "iters", "bw messages per pair", cxxopts::value<uint64_t>()->default_value("1000"))(
-      "lat-iters", "lat round trips per pair", cxxopts::value<uint64_t>()->default_value("1000"))(
+      "iters", "bw messages per pair", cxxopts::value<std::string>()->default_value("1000"),
+      "COUNT")("lat-iters", "lat round trips per pair",
+               cxxopts::value<std::string>()->default_value("1000"), "COUNT")(
       "tx-depth",
       "Outstanding send work requests of each pair or flow (bw; as run --tx-depth): what a "
       "flow keeps queued at a slow link",
@@ -53,8 +57,8 @@ void add_mesh_measurement(cxxopts::Options& options) {
       "Completion strategy, as for rdmabench run (busy, event, client=busy,server=event, ...)",
       cxxopts::value<std::string>()->default_value("busy"))(
       "warmup", "Messages run before each pair's timing starts",
-      cxxopts::value<uint64_t>()->default_value("16"))(
-      "verify", "Check every message of each pair in an untimed run after its timed one");
+      cxxopts::value<std::string>()->default_value("16"),
+      "COUNT")("verify", "Check every message of each pair in an untimed run after its timed one");
 }
 
 // Which pairs when, and how they are judged.
@@ -135,12 +139,12 @@ void add_mesh_traffic(cxxopts::Options& options) {
       cxxopts::value<int>())("streams", "QPs in each pair or flow (as run --qps), 1..64",
                              cxxopts::value<uint32_t>()->default_value("1"))(
       "duration",
-      "--traffic: seconds of each flow's timed window; a round's flows run theirs at once",
-      cxxopts::value<double>()->default_value("2"))(
-      "margin",
-      "--traffic: seconds each flow runs before and after its window, so that every window "
-      "lies inside the others' traffic",
-      cxxopts::value<double>()->default_value("0.5"));
+      "--traffic: each flow's timed window (2s, 500ms); a round's flows run theirs at once",
+      cxxopts::value<std::string>()->default_value("2s"),
+      "TIME")("margin",
+              "--traffic: time each flow runs before and after its window, so that every window "
+              "lies inside the others' traffic",
+              cxxopts::value<std::string>()->default_value("500ms"), "TIME");
 }
 
 // --traffic and what goes with it; refuses what a traffic plan does not use.
@@ -171,8 +175,8 @@ void parse_traffic_options(const cxxopts::ParseResult& args, MeshJob& r) {
     if (args.count(option))
       throw Error(ExitCode::kUsage, "--traffic " + word + " runs its own rounds for --duration: " +
                                         "leave out --" + option);
-  r.run.duration_ns = seconds_option(args, "duration", 0.01, 3600);
-  r.run.margin_ns = seconds_option(args, "margin", 0, 60);
+  r.run.duration_ns = static_cast<uint64_t>(time_option(args, "duration", {10ms, 1h, 1ms}).count());
+  r.run.margin_ns = static_cast<uint64_t>(time_option(args, "margin", {0ms, 60s, 1ms}).count());
 }
 
 // Where each rank serves, its device and path.
@@ -193,8 +197,8 @@ void add_mesh_connection(cxxopts::Options& options) {
       "oob: each pair exchanges its QPs over TCP; rdmacm: rdma_cm, the client resolving from "
       "its own --address (so that rdma_cm takes the rank's own device)",
       cxxopts::value<std::string>()->default_value("auto"))(
-      "timeout", "Seconds any blocking step may take",
-      cxxopts::value<double>()->default_value("5"));
+      "timeout", "Time any blocking step may take (5s, 500ms)",
+      cxxopts::value<std::string>()->default_value("5s"), "TIME");
   add_path_options(options, "Ranks and connections");
 }
 
@@ -288,11 +292,11 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args, bool traffic)
 }
 
 void parse_run_options(const cxxopts::ParseResult& args, MeshJob& r) {
-  r.iterations[Mode::kBandwidth] = iterations_option(args["iters"].as<uint64_t>(), "iters");
-  r.iterations[Mode::kLatency] = iterations_option(args["lat-iters"].as<uint64_t>(), "lat-iters");
-  r.run.timeout = timeout_option(args["timeout"].as<double>());
+  r.iterations[Mode::kBandwidth] = iterations_option(args, "iters");
+  r.iterations[Mode::kLatency] = iterations_option(args, "lat-iters");
+  r.run.timeout = timeout_option(args);
   r.run.wait = 2 * r.run.timeout;
-  r.run.warmup = warmup_option(args["warmup"].as<uint64_t>());
+  r.run.warmup = warmup_option(args);
 }
 
 }  // namespace
@@ -308,9 +312,10 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
     throw Error(ExitCode::kUsage, explain_parse_error(e.what(), argc, argv) + " (see --help)");
   }
   if (args.count("help")) {
-    std::cout << options.help() << "\n" << exit_status_help();
+    std::cout << options.help() << "\n" << value_spellings_help() << "\n" << exit_status_help();
     return std::nullopt;
   }
+  refuse_repeated_options(options, args);
   check_unmatched(args.unmatched(), options, {"mesh"});
   MeshJob r;
   parse_traffic_options(args, r);

@@ -3,7 +3,10 @@
 #include <algorithm>
 
 #include "core/comma_list.h"
+#include "core/count_text.h"
 #include "core/error.h"
+#include "core/printable_text.h"
+#include "core/time_text.h"
 #include "spec/spec_validation.h"
 
 namespace rdmabench {
@@ -63,14 +66,43 @@ std::vector<uint32_t> parse_qps(const std::string& text) {
   return {counts.begin(), counts.end()};
 }
 
-// Seconds given on the command line, within [lo, hi], as nanoseconds.
-uint64_t seconds_option(const cxxopts::ParseResult& args, const char* name, double lo, double hi) {
-  const double v = args[name].as<double>();
-  if (!(v >= lo && v <= hi))
-    throw Error(ExitCode::kUsage, std::string("--") + name + " must be between " +
-                                      std::to_string(lo).substr(0, 5) + " and " +
-                                      std::to_string(static_cast<int64_t>(hi)) + " seconds");
-  return static_cast<uint64_t>(v * 1e3) * 1'000'000;  // whole milliseconds, as "run" carries
+std::string value_spellings_help() {
+  return "TIME is " + std::string(kTimeSpellings) + " (a number alone is seconds); COUNT is " +
+         std::string(kCountSpellings) + " (k, M, G: thousands, millions, billions).\n";
+}
+
+std::chrono::nanoseconds parse_time_option(const std::string& text, std::string_view option,
+                                           const TimeRange& range) {
+  const std::optional<std::chrono::nanoseconds> time = parse_time(text);
+  const std::string said = std::string(option) + " '" + printable(text, Keep::kUtf8, 40) + "': ";
+  if (!time || *time < range.lo || *time > range.hi)
+    throw Error(ExitCode::kUsage, said + "give a time from " + time_text(range.lo) + " to " +
+                                      time_text(range.hi) + " (" + std::string(kTimeSpellings) +
+                                      "; a number alone is seconds)");
+  if (time->count() % range.step.count() != 0)
+    throw Error(ExitCode::kUsage, said + "give it in whole " + time_text(range.step) + "s");
+  return *time;
+}
+
+std::chrono::nanoseconds time_option(const cxxopts::ParseResult& args, const char* name,
+                                     const TimeRange& range) {
+  return parse_time_option(args[name].as<std::string>(), std::string("--") + name, range);
+}
+
+uint64_t parse_count_option(const std::string& text, std::string_view option, uint64_t lo,
+                            uint64_t hi) {
+  const std::optional<uint64_t> count = parse_count(text);
+  if (!count || *count < lo || *count > hi)
+    throw Error(ExitCode::kUsage, std::string(option) + " '" + printable(text, Keep::kUtf8, 40) +
+                                      "': give a count from " + std::to_string(lo) + " to " +
+                                      std::to_string(hi) + " (" + std::string(kCountSpellings) +
+                                      ": k, M and G are thousands, millions, billions)");
+  return *count;
+}
+
+uint64_t count_option(const cxxopts::ParseResult& args, const char* name, uint64_t lo,
+                      uint64_t hi) {
+  return parse_count_option(args[name].as<std::string>(), std::string("--") + name, lo, hi);
 }
 
 }  // namespace rdmabench

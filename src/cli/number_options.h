@@ -1,10 +1,13 @@
-// The numbers of run's command line: lists of whole numbers (--qps, --post-list), offered rates
-// (--rate, in messages or Gb/s), seconds; each out of range refused naming its option.
+// The numbers of the commands' lines: times (core/time_text.h) and counts (core/count_text.h)
+// within a range, lists of whole numbers (--qps, --post-list), offered rates (--rate, in
+// messages or Gb/s); each misspelt or out of range refused naming its option and what it takes.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <cxxopts.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runner/benchmark_suite.h"
@@ -19,7 +22,28 @@ std::vector<uint64_t> parse_number_list(const std::string& text, const std::stri
 std::vector<OfferedRate> parse_rates(const std::string& text);
 // --qps: QP counts, each 1..kMaxQps.
 std::vector<uint32_t> parse_qps(const std::string& text);
-// Seconds given on the command line, within [lo, hi], as nanoseconds.
-uint64_t seconds_option(const cxxopts::ParseResult& args, const char* name, double lo, double hi);
+// The times a time option takes: from `lo` to `hi`, in whole `step`s (a time the run carries in
+// milliseconds refuses 1.5ms rather than cut it).
+struct TimeRange {
+  std::chrono::nanoseconds lo;
+  std::chrono::nanoseconds hi;
+  std::chrono::nanoseconds step{1};
+};
+
+// --help's note of what TIME and COUNT take (one line each), for every command that has them.
+std::string value_spellings_help();
+
+// `text` given to `option` ("--duration") read as a time (5, 250ms, 2m) within `range`.
+std::chrono::nanoseconds parse_time_option(const std::string& text, std::string_view option,
+                                           const TimeRange& range);
+// The time option `name` (declared as text: cxxopts' own numbers take "1m" as 1), within range.
+std::chrono::nanoseconds time_option(const cxxopts::ParseResult& args, const char* name,
+                                     const TimeRange& range);
+
+// `text` given to `option` read as a count (5000, 10k, 1.5M) from `lo` to `hi`.
+uint64_t parse_count_option(const std::string& text, std::string_view option, uint64_t lo,
+                            uint64_t hi);
+// The count option `name` (declared as text), from `lo` to `hi`.
+uint64_t count_option(const cxxopts::ParseResult& args, const char* name, uint64_t lo, uint64_t hi);
 
 }  // namespace rdmabench

@@ -3,6 +3,7 @@
 #include <cxxopts.hpp>
 #include <string>
 
+#include "cli/number_options.h"
 #include "core/error.h"
 #include "core/output_file.h"
 #include "host/cpu_placement.h"
@@ -10,23 +11,18 @@
 
 namespace rdmabench {
 
-std::chrono::milliseconds timeout_option(double seconds) {
-  if (!(seconds >= 0.001 && seconds <= 86400))
-    throw Error(ExitCode::kUsage, "--timeout must be between 0.001 and 86400 seconds");
-  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+std::chrono::milliseconds timeout_option(const cxxopts::ParseResult& args) {
+  using namespace std::chrono_literals;
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+      time_option(args, "timeout", {1ms, 24h, 1ms}));
 }
 
-uint64_t iterations_option(uint64_t count, const char* option) {
-  if (count == 0 || count > kMaxIterations)
-    throw Error(ExitCode::kUsage, std::string("--") + option + " must be between 1 and " +
-                                      std::to_string(kMaxIterations));
-  return count;
+uint64_t iterations_option(const cxxopts::ParseResult& args, const char* name) {
+  return count_option(args, name, 1, kMaxIterations);
 }
 
-uint64_t warmup_option(uint64_t count) {
-  if (count > kMaxIterations)
-    throw Error(ExitCode::kUsage, "--warmup must be at most " + std::to_string(kMaxIterations));
-  return count;
+uint64_t warmup_option(const cxxopts::ParseResult& args) {
+  return count_option(args, "warmup", 0, kMaxIterations);
 }
 
 uint16_t port_option(int64_t port) {

@@ -18,14 +18,14 @@ namespace rdmabench {
 // or "" where it was not given.
 std::string text_option(const cxxopts::ParseResult& args, const char* name);
 
-// --timeout: 0.001 to 86400 seconds.
-std::chrono::milliseconds timeout_option(double seconds);
-// A message count (--iters, --lat-iters): 1 to kMaxIterations.
-uint64_t iterations_option(uint64_t count, const char* option);
+// --timeout: a time (core/time_text.h) from 1ms to 24h, in whole milliseconds.
+std::chrono::milliseconds timeout_option(const cxxopts::ParseResult& args);
+// A message count (--iters, --lat-iters: core/count_text.h's 5000, 10k, 1M), 1 to kMaxIterations.
+uint64_t iterations_option(const cxxopts::ParseResult& args, const char* name);
 // --numa: a node number (0 to 1023) or "off" (kNumaOff).
 int numa_option(const std::string& text);
-// --warmup: at most kMaxIterations.
-uint64_t warmup_option(uint64_t count);
+// --warmup: a count, at most kMaxIterations.
+uint64_t warmup_option(const cxxopts::ParseResult& args);
 // --port: a TCP port, 1 to 65535 (read wider than 16 bits, so that 99999 is refused, not
 // wrapped round to 34463).
 uint16_t port_option(int64_t port);

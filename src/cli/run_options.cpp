@@ -63,18 +63,19 @@ void add_what_to_run(cxxopts::Options& options) {
       "iters",
       "Messages per QP per benchmark run (like perftest -n); default: the profile's (full: "
       "Google Benchmark decides from --benchmark_min_time)",
-      cxxopts::value<uint64_t>())(
+      cxxopts::value<std::string>(), "COUNT")(
       "duration",
-      "Seconds: run each benchmark for a timed window instead of --iters (like perftest -D); "
-      "only messages completed inside it count; lat keeps every sample for its percentiles",
-      cxxopts::value<double>())(
-      "margin", "Seconds run before and after the --duration window, in no figure (perftest -f)",
-      cxxopts::value<double>()->default_value("0.5"))(
+      "Run each benchmark for a timed window instead of --iters (like perftest -D): 10s, "
+      "500ms, 2m (a number alone is seconds); only messages completed inside it count; lat "
+      "keeps every sample for its percentiles",
+      cxxopts::value<std::string>(), "TIME")(
+      "margin", "Time run before and after the --duration window, in no figure (perftest -f)",
+      cxxopts::value<std::string>()->default_value("500ms"), "TIME")(
       "warmup", "Messages run before each benchmark's timing starts, left out of every figure",
-      cxxopts::value<uint64_t>()->default_value("16"))(
-      "verify",
-      "After each benchmark's timed runs, run its messages once more, untimed, with every "
-      "message checked by its receiver");
+      cxxopts::value<std::string>()->default_value("16"),
+      "COUNT")("verify",
+               "After each benchmark's timed runs, run its messages once more, untimed, with every "
+               "message checked by its receiver");
 }
 
 // QPs, threads and queues.
@@ -245,12 +246,12 @@ cxxopts::Options run_options() {
       "when the run fails before any benchmark too",
       cxxopts::value<std::string>())(
       "report-every",
-      "Seconds: while each bw benchmark runs, print what the client sent in every interval "
-      "of this length to standard error (like iperf3 -i; lat rows are not reported)",
-      cxxopts::value<double>())(
-      "json",
-      "Write the results JSON (as --out's) to standard output; the table and every message "
-      "go to standard error")(
+      "While each bw benchmark runs, print what the client sent in every interval of this "
+      "length (1s, 500ms) to standard error (like iperf3 -i; lat rows are not reported)",
+      cxxopts::value<std::string>(),
+      "TIME")("json",
+              "Write the results JSON (as --out's) to standard output; the table and every message "
+              "go to standard error")(
       "counters",
       "on: each side reads its port's counters (sysfs hw_counters, counters and the RoCE "
       "netdev's statistics) before and after each benchmark's timed run, outside its window, "

@@ -53,7 +53,7 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const WhatToRun& what
   params["duration_s"] = optional_json(length.duration_ns > 0, length.duration_ns * 1e-9);
   params["margin_s"] = optional_json(length.duration_ns > 0, length.margin_ns * 1e-9);
   params["iters"] = optional_json(length.iterations.has_value(), length.iterations.value_or(0));
-  params["timeout_s"] = args["timeout"].as<double>();
+  params["timeout_s"] = std::chrono::duration<double>(so.peer.timeout).count();
   params["warmup"] = length.warmup;
   params["server"] = so.peer.host + ":" + std::to_string(so.peer.port);
   // What was asked (auto, rdmacm or oob); the context's "bootstrap" says what was used. The

@@ -1,6 +1,7 @@
 #include "cli/run_request.h"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 
 #include "bench/pattern_catalogue.h"
@@ -9,6 +10,7 @@
 #include "cli/number_options.h"
 #include "cli/option_checks.h"
 #include "cli/path_options.h"
+#include "cli/repeated_options.h"
 #include "cli/run_options.h"
 #include "cli/run_params.h"
 #include "cli/run_profile.h"
@@ -25,6 +27,8 @@
 #include "spec/spec_validation.h"
 
 namespace rdmabench {
+
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -52,18 +56,21 @@ PlacementRequest placement_of(const cxxopts::ParseResult& args) {
 // --iters (or the profile's), --duration, --margin, --warmup.
 SuiteLength length_of(const cxxopts::ParseResult& args, const WhatToRun& what) {
   SuiteLength length;
-  if (args.count("iters"))
-    length.iterations = iterations_option(args["iters"].as<uint64_t>(), "iters");
+  if (args.count("iters")) length.iterations = iterations_option(args, "iters");
   if (what.iters) length.iterations = what.iters;
   if (args.count("margin") && !args.count("duration"))
     throw Error(ExitCode::kUsage,
                 "--margin needs --duration (it is run before and after a timed window)");
   if (args.count("duration")) {
     if (args.count("iters")) throw Error(ExitCode::kUsage, "give --iters or --duration, not both");
-    length.duration_ns = seconds_option(args, "duration", 0.001, kMaxDurationMs / 1000.0);
-    length.margin_ns = seconds_option(args, "margin", 0, kMaxMarginMs / 1000.0);
+    // The run message carries both in whole milliseconds.
+    length.duration_ns = static_cast<uint64_t>(
+        time_option(args, "duration", {1ms, std::chrono::milliseconds(kMaxDurationMs), 1ms})
+            .count());
+    length.margin_ns = static_cast<uint64_t>(
+        time_option(args, "margin", {0ms, std::chrono::milliseconds(kMaxMarginMs), 1ms}).count());
   }
-  length.warmup = warmup_option(args["warmup"].as<uint64_t>());
+  length.warmup = warmup_option(args);
   return length;
 }
 
@@ -121,8 +128,8 @@ SuiteReporting reporting_of(const cxxopts::ParseResult& args, const BenchmarkMat
     throw Error(ExitCode::kUsage, "--counters: unknown value '" + counters + "' (on or off)");
   reporting.device_counters = counters == "on";
   if (args.count("report-every")) {
-    reporting.report_every =
-        std::chrono::milliseconds(seconds_option(args, "report-every", 0.1, 3600) / 1'000'000);
+    reporting.report_every = std::chrono::duration_cast<std::chrono::milliseconds>(
+        time_option(args, "report-every", {100ms, 1h, 1ms}));
     if (!m.runs(Mode::kBandwidth))
       throw Error(ExitCode::kUsage,
                   "--report-every reports bw runs as they go, and --mode lat runs none");
@@ -228,9 +235,12 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   cxxopts::Options options = run_options();
   const auto args = options.parse(argc, argv);
   if (args.count("help")) {
-    std::cout << options.help(kRunHelpGroups) << "\n" << exit_status_help();
+    std::cout << options.help(kRunHelpGroups) << "\n"
+              << value_spellings_help() << "\n"
+              << exit_status_help();
     return std::nullopt;
   }
+  refuse_repeated_options(options, args);
   if (!args.count("host"))
     throw Error(ExitCode::kUsage, "missing HOST (the address of `rdmabench serve`)");
   WhatToRun what = what_to_run(args);

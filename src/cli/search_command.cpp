@@ -5,6 +5,8 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/number_options.h"
+#include "cli/repeated_options.h"
 #include "cli/search_dimensions.h"
 #include "cli/search_request.h"
 #include "cli/serve_search_target.h"
@@ -153,9 +155,10 @@ int run_search_command(int argc, char** argv) {
   cxxopts::Options options = search_options();
   const cxxopts::ParseResult args = parse_search_arguments(options, argc, argv);
   if (args.count("help")) {
-    std::cout << options.help() << "\n" << exit_status_help();
+    std::cout << options.help() << "\n" << value_spellings_help() << "\n" << exit_status_help();
     return 0;
   }
+  refuse_repeated_options(options, args);
   check_unmatched(args.unmatched(), options,
                   {"search", args.count("host") ? args["host"].as<std::string>() : ""});
   const SearchSpace space = restrict_space(search_dimensions(), args["space"].as<std::string>());

@@ -1,9 +1,12 @@
 #include "cli/search_request.h"
 
+#include <chrono>
 #include <string>
 
 #include "cli/number_options.h"
+#include "cli/option_checks.h"
 #include "cli/parse_error.h"
+#include "cli/repeated_options.h"
 #include "cli/search_dimensions.h"
 #include "cli/server_connection.h"
 #include "cli/unknown_options.h"
@@ -12,37 +15,33 @@
 #include "search/search_space.h"
 
 namespace rdmabench {
+
+using namespace std::chrono_literals;
+
 namespace {
 
 // --points: a search's state file holds every point (a million would be hundreds of MiB).
 constexpr uint64_t kMaxSearchPoints = 100'000;
 
+// --budget: a second to a week.
 double budget_seconds(const std::string& text) {
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  const std::string unit = text.substr(used);
-  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
-  if (used == 0 || scale == 0 || !(v > 0) || v * scale > 7 * 86400)
-    throw Error(ExitCode::kUsage,
-                "--budget '" + text.substr(0, 20) + "': write 90s, 20m or 1h (at most a week)");
-  return v * scale;
+  const std::chrono::nanoseconds budget = parse_time_option(text, "--budget", {1s, 168h, 1ms});
+  return std::chrono::duration<double>(budget).count();
+}
+
+// A point's timed window and its margin, in the whole milliseconds a run carries.
+uint64_t window_option(const cxxopts::ParseResult& args, const char* name,
+                       std::chrono::milliseconds lo, std::chrono::milliseconds hi) {
+  return static_cast<uint64_t>(time_option(args, name, {lo, hi, 1ms}).count());
 }
 
 // A timed window (--duration, --margin), or --iters.
 RunLength run_length_of(const cxxopts::ParseResult& args) {
   if (!args.count("iters"))
-    return {0, seconds_option(args, "duration", 0.01, 60), seconds_option(args, "margin", 0, 10)};
+    return {0, window_option(args, "duration", 10ms, 60s), window_option(args, "margin", 0ms, 10s)};
   if (args.count("duration") || args.count("margin"))
     throw Error(ExitCode::kUsage, "give --iters or --duration and --margin, not both");
-  const uint64_t iterations = args["iters"].as<uint64_t>();
-  if (iterations < 1 || iterations > 100'000'000)
-    throw Error(ExitCode::kUsage, "--iters must be 1..100000000");
-  return {iterations, 0, 0};
+  return {count_option(args, "iters", 1, 100'000'000), 0, 0};
 }
 
 }  // namespace
@@ -57,12 +56,12 @@ cxxopts::Options search_options() {
   o.positional_help("HOST");
   o.add_options()("budget",
                   "Wall-clock time to spend: 90s, 20m, 1h (70 % searching, the rest shrinking)",
-                  cxxopts::value<std::string>()->default_value("30m"))(
+                  cxxopts::value<std::string>()->default_value("30m"), "TIME")(
       "points",
       "At most this many points while searching (a resumed search's count), whatever time "
       "--budget has left; shrinking and measuring again what was found take more within it "
       "(default: as many as --budget allows)",
-      cxxopts::value<uint64_t>())(
+      cxxopts::value<std::string>(), "COUNT")(
       "space", "Restrict the space: 'pattern=write,read sizes=4K:1M qps=1:16' (see --list-space)",
       cxxopts::value<std::string>()->default_value(""))(
       "list-space", "Print the dimensions searched, their values and starts, and exit")(
@@ -78,16 +77,17 @@ cxxopts::Options search_options() {
                                                     "Timed runs per point (its noise band)",
                                                     cxxopts::value<unsigned>()->default_value("3"))(
       "duration",
-      "Seconds of each point's timed run, the same at every point (its start-up outside it; "
+      "Each point's timed run (500ms, 2s), the same at every point (its start-up outside it; "
       "a rate is known to a burst of what is in flight: a slow link needs longer)",
-      cxxopts::value<double>()->default_value("0.5"))(
-      "margin", "Seconds run before and after each timed run, in no figure",
-      cxxopts::value<double>()->default_value("0.1"))(
+      cxxopts::value<std::string>()->default_value("500ms"),
+      "TIME")("margin", "Time run before and after each timed run, in no figure",
+              cxxopts::value<std::string>()->default_value("100ms"), "TIME")(
       "iters",
       "Messages per QP per timed run instead (at most 64 MiB a run over its QPs): points then "
       "run for different times, and a run's start-up weighs differently at each",
-      cxxopts::value<uint64_t>())("warmup", "Messages before a point's timed runs",
-                                  cxxopts::value<uint64_t>()->default_value("16"))(
+      cxxopts::value<std::string>(), "COUNT")("warmup", "Messages before a point's timed runs",
+                                              cxxopts::value<std::string>()->default_value("16"),
+                                              "COUNT")(
       "method", "guided, or random (the baseline: random short lines, nothing refined)",
       cxxopts::value<std::string>()->default_value("guided"))(
       "seed", "Seed of the random lines", cxxopts::value<uint32_t>()->default_value("1"))(
@@ -116,14 +116,10 @@ SearchRequest search_request_of(const cxxopts::ParseResult& args) {
   r.target.server = server_connection_of(args);
   oob_only_reason(r.target.server);  // --ib-port with --cm rdmacm is refused before the device
   r.target.length = run_length_of(args);
-  r.target.warmup = args["warmup"].as<uint64_t>();
+  r.target.warmup = warmup_option(args);
   r.budget_s = budget_seconds(args["budget"].as<std::string>());
   if (args.count("points")) {
-    const uint64_t points = args["points"].as<uint64_t>();
-    if (points < 1 || points > kMaxSearchPoints)
-      throw Error(ExitCode::kUsage,
-                  "--points must be 1.." + std::to_string(kMaxSearchPoints) + " (points measured)");
-    r.points = static_cast<size_t>(points);
+    r.points = static_cast<size_t>(count_option(args, "points", 1, kMaxSearchPoints));
   }
   r.space = args["space"].as<std::string>();
   r.repetitions = args["repetitions"].as<unsigned>();
@@ -146,6 +142,7 @@ SearchRequest search_request_of(const cxxopts::ParseResult& args) {
 SearchRequest parse_search_request(int argc, char** argv) {
   cxxopts::Options options = search_options();
   const cxxopts::ParseResult args = parse_search_arguments(options, argc, argv);
+  refuse_repeated_options(options, args);
   check_unmatched(args.unmatched(), options,
                   {"search", args.count("host") ? args["host"].as<std::string>() : ""});
   (void)restrict_space(search_dimensions(), args["space"].as<std::string>());

@@ -1,11 +1,14 @@
 // `rdmabench serve`
 #include "cli/serve_command.h"
 
+#include <chrono>
 #include <cxxopts.hpp>
 #include <iostream>
 
 #include "cli/cpus_option.h"
+#include "cli/number_options.h"
 #include "cli/option_checks.h"
+#include "cli/repeated_options.h"
 #include "cli/unknown_options.h"
 #include "control/server.h"
 #include "core/exit_codes.h"
@@ -13,6 +16,8 @@
 #include "verbs/verbs_error.h"
 
 namespace rdmabench {
+
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -30,11 +35,11 @@ void add_lockdown_options(cxxopts::Options& options) {
       "with a copy) each prove they hold, by challenge and response; every control message "
       "after is authenticated, and the key never crosses the wire (docs/security.md)",
       cxxopts::value<std::string>())(
-      "max-duration", "Seconds any one client may hold the server, every run included",
-      cxxopts::value<double>())("max-memory",
-                                "Memory the server registers for one benchmark, at most (256M, 2G)",
-                                cxxopts::value<std::string>())(
-      "max-qps", "QPs one benchmark may ask for, at most", cxxopts::value<uint32_t>())(
+      "max-duration", "Time any one client may hold the server, every run included (10m, 1h)",
+      cxxopts::value<std::string>(),
+      "TIME")("max-memory", "Memory the server registers for one benchmark, at most (256M, 2G)",
+              cxxopts::value<std::string>())("max-qps", "QPs one benchmark may ask for, at most",
+                                             cxxopts::value<uint32_t>())(
       "max-threads", "Threads one benchmark may ask for, at most", cxxopts::value<uint32_t>());
 }
 
@@ -43,10 +48,8 @@ void read_lockdown_options(const cxxopts::ParseResult& args, ServerOptions& so) 
   if (args.count("allow")) so.allow = AddressAllowList::parse(args["allow"].as<std::string>());
   if (args.count("key")) so.key = SharedKey::from_file(args["key"].as<std::string>());
   if (args.count("max-duration")) {
-    const double s = args["max-duration"].as<double>();
-    if (!(s >= 1 && s <= 86400))
-      throw Error(ExitCode::kUsage, "--max-duration must be between 1 and 86400 seconds");
-    so.caps.max_duration = std::chrono::milliseconds(static_cast<int64_t>(s * 1000));
+    so.caps.max_duration = std::chrono::duration_cast<std::chrono::milliseconds>(
+        time_option(args, "max-duration", {1s, 24h, 1ms}));
   }
   if (args.count("max-memory")) {
     const auto bytes = parse_size(args["max-memory"].as<std::string>());
@@ -75,8 +78,9 @@ int run_serve_command(int argc, char** argv) {
       cxxopts::value<std::string>())("ib-port",
                                      "The device's port for --cm oob clients (like perftest -i)",
                                      cxxopts::value<uint32_t>()->default_value("1"))(
-      "timeout", "Seconds any blocking step may take within a test",
-      cxxopts::value<double>()->default_value("5"))("once", "Exit after serving one client")(
+      "timeout", "Time any blocking step may take within a test (5s, 500ms)",
+      cxxopts::value<std::string>()->default_value("5s"),
+      "TIME")("once", "Exit after serving one client")(
       "cpus",
       "Pin server thread t (a client's --threads) to the t-th CPU of this list (0,2 or 4-7); "
       "default: the CPUs of the NUMA node the device hangs off, on a host of several nodes",
@@ -93,16 +97,19 @@ int run_serve_command(int argc, char** argv) {
   add_lockdown_options(options);
   options.allow_unrecognised_options();
   const auto args = options.parse(argc, argv);
+  refuse_repeated_options(options, args);
   check_unmatched(args.unmatched(), options, {"serve"});
   if (args.count("help")) {
-    std::cout << options.help({"", "Safe to leave running"}) << "\n" << exit_status_help();
+    std::cout << options.help({"", "Safe to leave running"}) << "\n"
+              << value_spellings_help() << "\n"
+              << exit_status_help();
     return 0;
   }
   ServerOptions so;
   so.port = port_option(args["port"].as<int64_t>());
   so.device = text_option(args, "device");
   so.ib_port = ib_port_option(args["ib-port"].as<uint32_t>());
-  so.timeout = timeout_option(args["timeout"].as<double>());
+  so.timeout = timeout_option(args);
   so.once = args.count("once") > 0;
   so.debug_corrupt = args.count("debug-corrupt") > 0;
   if (args.count("cpus")) so.cpus = parse_cpu_list(args["cpus"].as<std::string>());

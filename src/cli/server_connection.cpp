@@ -1,11 +1,15 @@
 #include "cli/server_connection.h"
 
 #include <algorithm>
+#include <chrono>
 
+#include "cli/number_options.h"
 #include "cli/option_checks.h"
 #include "core/error.h"
 
 namespace rdmabench {
+
+using namespace std::chrono_literals;
 
 void add_server_connection(cxxopts::Options& options, const std::string& group) {
   options.add_options(group)("host", "Server address", cxxopts::value<std::string>())(
@@ -19,11 +23,11 @@ void add_server_connection(cxxopts::Options& options, const std::string& group) 
       "(rdma_cm picks the port from the address)",
       cxxopts::value<uint32_t>()->default_value("1"))(
       "gid-index", "GID index (default: as `rdmabench devices` marks it)",
-      cxxopts::value<uint32_t>())("timeout", "Seconds any blocking step may take",
-                                  cxxopts::value<double>()->default_value("5"))(
-      "wait", "Seconds to wait for a server that is busy with another client",
-      cxxopts::value<double>()->default_value("120"))(
-      "no-wait", "Fail at once when the server is busy with another client")(
+      cxxopts::value<uint32_t>())("timeout", "Time any blocking step may take (5s, 500ms)",
+                                  cxxopts::value<std::string>()->default_value("5s"), "TIME")(
+      "wait", "Time to wait for a server that is busy with another client (2m, 30s)",
+      cxxopts::value<std::string>()->default_value("2m"),
+      "TIME")("no-wait", "Fail at once when the server is busy with another client")(
       "key",
       "A copy of the server's --key file: the server must prove it holds it too (a "
       "server that asks for no key is refused)",
@@ -34,11 +38,10 @@ namespace {
 
 std::chrono::milliseconds wait_of(const cxxopts::ParseResult& args) {
   if (args.count("no-wait") && args.count("wait"))
-    throw Error(ExitCode::kUsage, "give --wait SECONDS or --no-wait, not both");
+    throw Error(ExitCode::kUsage, "give --wait TIME or --no-wait, not both");
   if (args.count("no-wait")) return std::chrono::milliseconds(0);
-  const double wait_s = args["wait"].as<double>();
-  if (!(wait_s >= 0)) throw Error(ExitCode::kUsage, "--wait must be 0 or more seconds");
-  return std::chrono::milliseconds(static_cast<int64_t>(std::min(wait_s, 1e9) * 1000));
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+      time_option(args, "wait", {0ms, 24h, 1ms}));
 }
 
 }  // namespace
@@ -55,7 +58,7 @@ ServerConnection server_connection_of(const cxxopts::ParseResult& args) {
   c.device = text_option(args, "device");
   if (args.count("ib-port")) c.ib_port = ib_port_option(args["ib-port"].as<uint32_t>());
   if (args.count("gid-index")) c.gid_index = args["gid-index"].as<uint32_t>();
-  c.timeout = timeout_option(args["timeout"].as<double>());
+  c.timeout = timeout_option(args);
   c.wait = wait_of(args);
   if (args.count("key")) {
     c.key_file = args["key"].as<std::string>();

@@ -31,9 +31,12 @@ std::vector<std::string> long_options(const cxxopts::Options& options) {
 }
 
 // Whether `advice` is an option of `options` (its first word), or a note that names none.
+// Whether this command has the option `advice` names first (advice naming none fits every one).
 bool fits(std::string_view advice, const cxxopts::Options& options) {
-  if (!advice.starts_with("--")) return true;
-  const std::string option(advice.substr(0, advice.find(' ')));
+  const size_t at = advice.find("--");
+  if (at == std::string_view::npos) return true;
+  const std::string_view rest = advice.substr(at);
+  const std::string option(rest.substr(0, rest.find(' ')));
   return std::ranges::count(long_options(options), option) > 0;
 }
 
@@ -61,10 +64,16 @@ UnknownOption unknown_option_at(const std::vector<std::string>& unmatched, size_
 }
 
 // What to write instead: perftest's or iperf3's spelling mapped to ours (where this command
-// has it), else the nearest long option, else "" (nothing close).
+// has it; both, where the two mean different things by one letter), else the nearest long
+// option, else "" (nothing close).
 std::string advice_for(const UnknownOption& o, const cxxopts::Options& options) {
-  if (const auto spelling = foreign_spelling(o.flag); spelling && fits(spelling->ours, options))
-    return with_value(*spelling, o.value);
+  const auto spelling = foreign_spelling(o.flag);
+  const bool perftest_fits = spelling && fits(spelling->ours, options);
+  if (spelling && !spelling->iperf3.empty() && fits(spelling->iperf3, options))
+    return "perftest's " + o.flag + " is " +
+           (perftest_fits ? with_value(*spelling, o.value) : "not an option here") +
+           "; iperf3's is " + std::string(spelling->iperf3);
+  if (perftest_fits) return with_value(*spelling, o.value);
   if (!o.flag.starts_with("--")) return "";
   return nearest_name(o.flag, long_options(options), 2);
 }

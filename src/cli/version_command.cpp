@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bench/pattern_catalogue.h"
+#include "cli/repeated_options.h"
 #include "cli/subcommands.h"
 #include "cli/unknown_options.h"
 #include "control/protocol_version.h"
@@ -129,6 +130,7 @@ int run_version_command(int argc, char** argv) {
                         "exit codes, as JSON")("h,help", "Show help");
   options.allow_unrecognised_options();
   const auto args = options.parse(argc, argv);
+  refuse_repeated_options(options, args);
   check_unmatched(args.unmatched(), options, {"version"});
   if (args.count("help")) {
     std::cout << options.help() << "\n" << exit_status_help();

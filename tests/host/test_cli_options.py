@@ -88,10 +88,10 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
 
 
 @pytest.mark.parametrize("args, says", [
-    (("--iters", "0"), "--iters must be between 1 and"),
-    (("--lat-iters", "0"), "--lat-iters must be between 1 and"),
-    (("--timeout", "0"), "--timeout must be between"),
-    (("--warmup", "99999999999999999"), "--warmup must be at most"),
+    (("--iters", "0"), "--iters '0': give a count from 1 to"),
+    (("--lat-iters", "0"), "--lat-iters '0': give a count from 1 to"),
+    (("--timeout", "0"), "--timeout '0': give a time from 1ms to 24h"),
+    (("--warmup", "99999999999999999"), "--warmup '99999999999999999': give a count from 0 to"),
     (("--schedule", "ring"), "--schedule: unknown 'ring' (shift, isolated, sampled)"),
     (("--schedule", "sampled"), "--schedule sampled needs --topology FILE"),
     (("--schedule", "sampled", "--topology", "t", "--partners", "0"), "--partners must be 1..1024"),
@@ -183,7 +183,7 @@ def test_a_pattern_list_blames_the_value_that_is_wrong(value, says):
 
 @pytest.mark.parametrize("args, says", [
     (("--margin", "1"), "--margin needs --duration"),
-    (("--no-wait", "--wait", "5"), "give --wait SECONDS or --no-wait, not both")])
+    (("--no-wait", "--wait", "5"), "give --wait TIME or --no-wait, not both")])
 def test_options_that_would_be_ignored_are_refused(args, says):
     """An option that the others make meaningless was accepted silently before."""
     proc = rdmabench("run", "127.0.0.1", "--port", "1", *args)
@@ -194,7 +194,7 @@ def test_options_that_would_be_ignored_are_refused(args, says):
     (("-s", "64", "HOST"), "'-s'", "--sizes"),
     (("HOST", "--bogus"), "'--bogus'", "see rdmabench run --help"),
     (("HOST", "--iter", "100"), "'--iter'", "did you mean --iters?"),
-    (("HOST", "-n", "100"), "'-n'", "--iters N"),
+    (("HOST", "-n", "100"), "'-n'", "perftest's -n is --iters COUNT; iperf3's is bytes to send"),
     (("HOST", "-D", "5"), "'-D'", "--duration"),
     (("HOST", "-q", "4"), "'-q'", "--qps"),
     (("HOST", "-a"), "'-a'", "--sizes 2:8M"),
@@ -203,7 +203,7 @@ def test_options_that_would_be_ignored_are_refused(args, says):
     (("HOST", "-i", "2"), "'-i'", "--ib-port N"),
     (("HOST", "-w", "25"), "'-w'", "--min-bw GBPS"),
     (("HOST", "-y", "20"), "'-y'", "--max-lat p99:US"),
-    (("HOST", "--run_infinitely"), "'--run_infinitely'", "--report-every S"),
+    (("HOST", "--run_infinitely"), "'--run_infinitely'", "--report-every TIME"),
     (("HOST", "--rate_limit", "5"), "'--rate_limit'", "--rate 2.5gbps"),
     (("HOST", "--use_hugepages"), "'--use_hugepages'", "--hugepages"),
     (("HOST", "--use_old_post_send"), "'--use_old_post_send'", "--post-api classic"),
@@ -237,10 +237,15 @@ def test_a_filter_that_selects_something_gets_as_far_as_the_device():
 
 
 @pytest.mark.parametrize("command, args, says", [
-    ("run", ("10.255.255.1", "--iters", "-5"), "--iters '-5': not a value --iters takes"),
-    ("run", ("10.255.255.1", "--timeout=abc"), "--timeout 'abc': not a value --timeout takes"),
-    ("serve", ("--timeout", "x"), "--timeout 'x': not a value --timeout takes"),
-    ("mesh", ("--iters", "-1"), "--iters '-1': not a value --iters takes"),
+    ("run", ("10.255.255.1", "--tx-depth", "-5"), "--tx-depth '-5': not a value --tx-depth takes"),
+    ("run", ("10.255.255.1", "--rx-depth=abc"), "--rx-depth 'abc': not a value --rx-depth takes"),
+    ("serve", ("--max-qps", "x"), "--max-qps 'x': not a value --max-qps takes"),
+    ("mesh", ("--tx-depth", "-1"), "--tx-depth '-1': not a value --tx-depth takes"),
+    # times and counts are read by their own parsers, which say what they take
+    ("run", ("10.255.255.1", "--iters", "-5"), "--iters '-5': give a count from 1 to"),
+    ("run", ("10.255.255.1", "--timeout=abc"), "--timeout 'abc': give a time from 1ms to 24h"),
+    ("serve", ("--timeout", "x"), "--timeout 'x': give a time from 1ms to 24h"),
+    ("mesh", ("--iters", "-1"), "--iters '-1': give a count from 1 to"),
 ])
 def test_a_value_of_the_wrong_type_names_its_option(command, args, says):
     """cxxopts said "Argument ‘-5’ failed to parse", in curly quotes, naming no option."""
@@ -291,7 +296,7 @@ def test_rdma_cm_with_no_device_says_there_is_none():
     (("--ib-port", "0"), "--ib-port 0: a device port is numbered from 1 to 255"),
     (("--ib-port", "256"), "--ib-port 256: a device port is numbered from 1 to 255"),
     (("--ib-port", "2", "--cm", "rdmacm"), "--ib-port is for the out-of-band bootstrap"),
-    (("--report-every", "0"), "--report-every must be between 0.100 and 3600 seconds"),
+    (("--report-every", "0"), "--report-every '0': give a time from 100ms to 1h"),
     (("--report-every", "1", "--mode", "lat"), "--report-every reports bw runs as they go"),
 ])
 def test_health_check_limits_and_the_ib_port_are_checked_before_connecting(args, says):
@@ -481,7 +486,7 @@ def test_every_command_suggests_and_maps_like_run(args, says):
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr
 
 
-@pytest.mark.parametrize("flag, ours", [("-l", "--post-list N"), ("-I", "--inline N"),
+@pytest.mark.parametrize("flag, ours", [("-I", "--inline N"),
                                         ("--use-srq", "--srq"), ("--use_srq", "--srq")])
 def test_perftest_post_list_inline_and_srq_flags_are_mapped(flag, ours):
     proc = rdmabench("run", "127.0.0.1", flag, "8")
@@ -619,9 +624,9 @@ def test_a_search_reports_space_holds_only_what_search_explores(tmp_path, dimens
     (("--min-effect", "101"), "--min-effect must be a percentage, 0..100"),
     (("--min-effect", "nan"), "--min-effect 'nan': not a value"),
     (("--repetitions", "1"), "--repetitions must be 2..20"),
-    (("--budget", "5y"), "--budget '5y': write 90s, 20m or 1h"),
-    (("--points", "0"), "--points must be 1..100000 (points measured)"),
-    (("--points", "100001"), "--points must be 1..100000 (points measured)"),
+    (("--budget", "5y"), "--budget '5y': give a time from 1s to 168h (5, 5s, 250ms"),
+    (("--points", "0"), "--points '0': give a count from 1 to 100000"),
+    (("--points", "100001"), "--points '100001': give a count from 1 to 100000"),
     (("--points", "many"), "--points")])
 def test_search_refuses_bad_options_before_it_looks_for_a_device(args, says):
     proc = rdmabench("search", "127.0.0.1", *args)
@@ -691,21 +696,26 @@ def test_every_unknown_option_is_reported_at_once_with_what_to_write():
     lines = proc.stderr.strip().splitlines()
     assert lines[0] == ("rdmabench run: 6 arguments it does not take "
                         "(see rdmabench run --help):"), proc.stderr
-    assert lines[1:] == ["  unknown option '-f'; did you mean --margin SECONDS?",
+    assert lines[1:] == ["  unknown option '-f'; perftest's -f is --margin TIME; iperf3's is its "
+                         "format: not needed, the table prints MiB/s and Gb/s",
                          "  unknown option '--use_event'; did you mean --cq event?",
-                         "  unknown option '-A'; did you mean --pattern fetch_add?",
-                         "  unknown option '-c'; did you mean --transport ud?",
-                         "  unknown option '--time'; did you mean --duration SECONDS?",
+                         "  unknown option '-A'; perftest's -A is --pattern fetch_add; iperf3's is "
+                         "CPU affinity: --cpus LIST",
+                         "  unknown option '-c'; perftest's -c is --transport ud; iperf3's is the "
+                         "server to reach: HOST alone (rdmabench run HOST)",
+                         "  unknown option '--time'; did you mean --duration TIME?",
                          "  unknown option '-J'; did you mean --json?"], proc.stderr
 
 
 @pytest.mark.parametrize("args, advice", [
     (("-P", "4"), "'-P'; did you mean --qps N?"),
     (("--parallel", "4"), "'--parallel'; did you mean --qps N?"),
-    (("--interval", "1"), "'--interval'; did you mean --report-every S?"),
+    (("--interval", "1"), "'--interval'; did you mean --report-every TIME?"),
     (("--reverse",), "'--reverse'; did you mean --pattern read (the client reads"),
     (("--send_with_imm",), "'--send_with_imm'; did you mean --pattern send_imm?"),
-    (("-A", "CMP_AND_SWAP"), "'-A'; did you mean --pattern compare_swap?"),
+    (("-A", "CMP_AND_SWAP"), "'-A'; perftest's -A is --pattern compare_swap; iperf3's is CPU "
+                             "affinity: --cpus LIST"),
+    (("-l", "8"), "'-l'; perftest's -l is --post-list N; iperf3's is a length: --sizes BYTES"),
     (("--connection=UC",), "'--connection'; did you mean --transport uc?"),
 ])
 def test_iperf3_and_perftest_flags_are_told_ours(args, advice):
@@ -714,6 +724,27 @@ def test_iperf3_and_perftest_flags_are_told_ours(args, advice):
     proc = rdmabench("run", "10.255.255.1", *args)
     assert proc.returncode == 2 and f"unknown option {advice}" in proc.stderr, proc.stderr
     assert "unexpected argument" not in proc.stderr, proc.stderr
+
+
+def test_a_letter_perftest_and_iperf3_mean_differently_by_is_told_both_meanings():
+    """Issue 64: an iperf3 user's `run -c H -t 10 -P 4 -R -i 1` was told perftest's meanings
+    alone: -c as --transport, -t as --tx-depth, -R as --cm rdmacm, -i as --ib-port."""
+    proc = rdmabench("run", "10.255.255.1", "-c", "H", "-t", "10", "-P", "4", "-R", "-i", "1")
+    assert proc.returncode == 2, proc.stderr
+    for said in ("'-t'; perftest's -t is --tx-depth N; iperf3's is a time: --duration TIME",
+                 "'-R'; perftest's -R is --cm rdmacm; iperf3's is reverse: --pattern read",
+                 "'-i'; perftest's -i is --ib-port N; iperf3's is an interval: --report-every TIME",
+                 "'-c'; perftest's -c is --transport h; iperf3's is the server to reach: HOST alone",
+                 "'-P'; did you mean --qps N?"):
+        assert f"unknown option {said}" in proc.stderr, proc.stderr
+
+
+def test_iperf3s_meaning_is_left_out_where_the_command_lacks_it():
+    """serve takes neither perftest's -w (--min-bw) nor iperf3's (--tx-depth): no option it
+    lacks is suggested."""
+    proc = rdmabench("serve", "-w", "5")
+    assert proc.returncode == 2 and "unknown option '-w'" in proc.stderr, proc.stderr
+    assert "iperf3" not in proc.stderr and "--tx-depth" not in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize("word, advice", [

@@ -51,7 +51,8 @@ TEST(SearchRequest, TakesWhatTheOptionsSay) {
 
 TEST(SearchRequest, EachBadValueIsAUsageErrorThatNamesItsOption) {
   EXPECT_NE(refusal({}).find("missing HOST"), std::string::npos);
-  EXPECT_NE(refusal({"h", "--points", "0"}).find("--points must be 1..100000"), std::string::npos);
+  EXPECT_NE(refusal({"h", "--points", "0"}).find("--points '0': give a count from 1 to 100000"),
+            std::string::npos);
   EXPECT_NE(refusal({"h", "--points", "100001"}).find("--points"), std::string::npos);
   EXPECT_NE(refusal({"h", "--budget", "5x"}).find("--budget '5x'"), std::string::npos);
   EXPECT_NE(refusal({"h", "--repetitions", "1"}).find("--repetitions must be 2..20"),

@@ -1,0 +1,99 @@
+"""Issue 64: every time option of every command reads its value through one parser of times
+(5, 5s, 250ms, 2m, 1h; a number alone is seconds) and refuses anything else naming the option
+and what it takes. Before, cxxopts' numbers took "1m" as one second, "10ms" as ten seconds,
+"5abc" as 5 and "5,5" as 5; serve --max-duration 5m capped clients at five seconds."""
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+EXE = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
+TAKES = "(5, 5s, 250ms, 40us, 2m or 1h; a number alone is seconds)"
+
+
+def rdmabench(*args):
+    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=30)
+
+
+# (command words, option, value, range it names): each value was accepted before
+REFUSED = [
+    (("run", "10.255.255.1"), "--timeout", "5abc", "1ms to 24h"),
+    (("run", "10.255.255.1", "--duration", "1"), "--margin", "1hour", "0s to 1h"),
+    (("run", "10.255.255.1"), "--duration", "5,5", "1ms to 24h"),
+    (("run", "10.255.255.1"), "--wait", "2x", "0s to 24h"),
+    (("run", "10.255.255.1"), "--report-every", "1sec", "100ms to 1h"),
+    (("search", "10.255.255.1"), "--duration", "1m2", "10ms to 1m"),
+    (("search", "10.255.255.1"), "--margin", "0.1.2", "0s to 10s"),
+    (("search", "10.255.255.1"), "--timeout", "3 s", "1ms to 24h"),
+    (("serve", "--port", "1"), "--max-duration", "5min", "1s to 24h"),
+    (("serve", "--port", "1"), "--timeout", "1e3", "1ms to 24h"),
+    (("mesh",), "--timeout", "5abc", "1ms to 24h"),
+    (("mesh", "--traffic", "ring"), "--duration", "2hours", "10ms to 1h"),
+]
+
+
+@pytest.mark.parametrize("words, option, value, span", REFUSED)
+def test_a_time_that_is_not_one_is_refused_naming_what_it_takes(words, option, value, span):
+    proc = rdmabench(*words, option, value)
+    assert proc.returncode == 2, proc.stderr
+    assert f"{option} '{value}': give a time from {span} {TAKES}" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("words, option, value", [
+    (("serve", "--port", "1"), "--max-duration", "0.5s"),  # below its 1s
+    (("serve", "--port", "1"), "--max-duration", "25h"),
+    (("run", "10.255.255.1"), "--duration", "0.5ms"),
+])
+def test_a_time_out_of_range_is_refused_in_the_units_the_range_has(words, option, value):
+    proc = rdmabench(*words, option, value)
+    assert proc.returncode == 2 and f"{option} '{value}': give a time from" in proc.stderr, \
+        proc.stderr
+
+
+def test_a_time_finer_than_the_run_carries_is_refused_not_cut():
+    proc = rdmabench("run", "10.255.255.1", "--duration", "1.5ms")
+    assert proc.returncode == 2, proc.stderr
+    assert "--duration '1.5ms': give it in whole 1ms" in proc.stderr, proc.stderr
+
+
+TIME_OPTIONS = [("run", "--duration"), ("run", "--margin"), ("run", "--timeout"), ("run", "--wait"),
+                ("run", "--report-every"), ("serve", "--timeout"), ("serve", "--max-duration"),
+                ("search", "--duration"), ("search", "--margin"), ("search", "--timeout"),
+                ("search", "--budget"), ("mesh", "--duration"), ("mesh", "--margin"),
+                ("mesh", "--timeout")]
+
+
+@pytest.mark.parametrize("command, option", TIME_OPTIONS)
+def test_every_time_option_says_it_takes_a_time_in_help(command, option):
+    """The help said "Seconds" and read only a number: each shows TIME, and the help says
+    what a TIME is."""
+    text = rdmabench(command, "--help").stdout
+    assert f"{option} TIME " in text, text
+    assert "TIME is 5, 5s, 250ms, 40us, 2m or 1h (a number alone is seconds)" in text, text
+
+
+COUNTS = [(("run", "10.255.255.1"), "--iters"), (("run", "10.255.255.1"), "--warmup"),
+          (("search", "10.255.255.1"), "--iters"), (("search", "10.255.255.1"), "--points"),
+          (("search", "10.255.255.1"), "--warmup"), (("mesh",), "--iters"),
+          (("mesh",), "--lat-iters"), (("mesh",), "--warmup")]
+
+
+@pytest.mark.parametrize("words, option", COUNTS)
+def test_a_count_takes_a_multiplier_and_refuses_what_is_not_a_count(words, option):
+    """search --budget took 20m while --iters 1k was refused: a count takes 10k and 1.5M now,
+    in every command, and anything else is refused alike."""
+    for bad in ("1.5", "10m", "1e3", "1,000", "-1"):
+        proc = rdmabench(*words, option, bad)
+        assert proc.returncode == 2, (bad, proc.stderr)
+        assert f"{option} '{bad}': give a count from" in proc.stderr, proc.stderr
+        assert "(5000, 10k, 1.5M or 1G: k, M and G are thousands" in proc.stderr, proc.stderr
+
+
+def test_search_bounds_its_warmup_as_run_does():
+    """search took any --warmup up to 2^64 - 1 messages, unchecked."""
+    proc = rdmabench("search", "10.255.255.1", "--warmup", "100000G")
+    assert proc.returncode == 2 and "--warmup '100000G': give a count from 0 to" in proc.stderr, \
+        proc.stderr
