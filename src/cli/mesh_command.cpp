@@ -259,7 +259,7 @@ BenchmarkMatrix mesh_matrix(const cxxopts::ParseResult& args, Pattern pattern, M
     throw Error(ExitCode::kUsage, "--streams must be 1..64");
   m.base.verify = args.count("verify") > 0;
   m.base.tx_depth = args["tx-depth"].as<uint32_t>();
-  if (args.count("gid-index")) m.base.gid_index = args["gid-index"].as<uint32_t>();
+  if (args.count("gid-index")) m.base.gid_index = args["gid-index"].as<uint32_t>();  // recorded
   read_path_options(args, m.base);
   const auto cm = parse_bootstrap(args["cm"].as<std::string>());
   if (!cm && args["cm"].as<std::string>() != "auto")
@@ -295,6 +295,7 @@ void parse_run_options(const cxxopts::ParseResult& args, MeshJob& r) {
   r.iterations[Mode::kBandwidth] = iterations_option(args, "iters");
   r.iterations[Mode::kLatency] = iterations_option(args, "lat-iters");
   r.run.timeout = timeout_option(args);
+  if (args.count("gid-index")) r.run.gid_index = args["gid-index"].as<uint32_t>();
   r.run.wait = 2 * r.run.timeout;
   r.run.warmup = warmup_option(args);
 }

@@ -70,17 +70,22 @@ void read_lockdown_options(const cxxopts::ParseResult& args, ServerOptions& so) 
 int run_serve_command(int argc, char** argv) {
   cxxopts::Options options("rdmabench serve",
                            "Serve benchmarks to rdmabench clients, one at a time, until SIGINT/"
-                           "SIGTERM. Clients choose every test parameter; nothing has to match "
-                           "here but --port.");
+                           "SIGTERM. Clients choose every test parameter; the device, its port "
+                           "and GID index and the CPUs are this server's own (the options "
+                           "below); nothing has to match here but --port.");
   options.add_options()("p,port", "TCP control port",
                         cxxopts::value<int64_t>()->default_value("18515"))(
       "d,device", "RDMA device for --cm oob clients (default: the first)",
       cxxopts::value<std::string>())("ib-port",
                                      "The device's port for --cm oob clients (like perftest -i)",
                                      cxxopts::value<uint32_t>()->default_value("1"))(
-      "timeout", "Time any blocking step may take within a test (5s, 500ms)",
-      cxxopts::value<std::string>()->default_value("5s"),
-      "TIME")("once", "Exit after serving one client")(
+      "gid-index",
+      "This server's GID index for --cm oob clients (like perftest -x on the server; default: "
+      "as `rdmabench devices` marks it); a client's --gid-index is the client's own",
+      cxxopts::value<uint32_t>())("timeout",
+                                  "Time any blocking step may take within a test (5s, 500ms)",
+                                  cxxopts::value<std::string>()->default_value("5s"),
+                                  "TIME")("once", "Exit after serving one client")(
       "cpus",
       "Pin server thread t (a client's --threads) to the t-th CPU of this list (0,2 or 4-7); "
       "default: the CPUs of the NUMA node the device hangs off, on a host of several nodes",
@@ -109,6 +114,7 @@ int run_serve_command(int argc, char** argv) {
   so.port = port_option(args["port"].as<int64_t>());
   so.device = text_option(args, "device");
   so.ib_port = ib_port_option(args["ib-port"].as<uint32_t>());
+  if (args.count("gid-index")) so.gid_index = args["gid-index"].as<uint32_t>();
   so.timeout = timeout_option(args);
   so.once = args.count("once") > 0;
   so.debug_corrupt = args.count("debug-corrupt") > 0;

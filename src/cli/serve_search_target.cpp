@@ -100,7 +100,8 @@ Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions)
     session_ = connect_when_free(
         options_.server.host, options_.server.port,
         BootstrapOptions::client(options_.server.host, options_.server.device,
-                                 options_.server.timeout, local_.ib_port),
+                                 options_.server.timeout, local_.ib_port, {},
+                                 options_.server.gid_index),
         {options_.server.wait}, std::cerr, options_.server.key ? &*options_.server.key : nullptr);
   Observation o;
   const std::variant<TestSpec, std::string> spec = spec_of(point);

@@ -22,7 +22,9 @@ void add_server_connection(cxxopts::Options& options, const std::string& group) 
       "The device's port (like perftest -i); out of band only, so --cm auto then picks oob "
       "(rdma_cm picks the port from the address)",
       cxxopts::value<uint32_t>()->default_value("1"))(
-      "gid-index", "GID index (default: as `rdmabench devices` marks it)",
+      "gid-index",
+      "This side's GID index, out of band only (like perftest -x; default: as `rdmabench "
+      "devices` marks it); the server chooses its own (serve --gid-index)",
       cxxopts::value<uint32_t>())("timeout", "Time any blocking step may take (5s, 500ms)",
                                   cxxopts::value<std::string>()->default_value("5s"), "TIME")(
       "wait", "Time to wait for a server that is busy with another client (2m, 30s)",
@@ -69,6 +71,7 @@ ServerConnection server_connection_of(const cxxopts::ParseResult& args) {
 
 std::optional<OobOnly> oob_only_option(const ServerConnection& c) {
   if (c.ib_port) return OobOnly{"--ib-port", "rdma_cm picks the port from the address"};
+  if (c.gid_index) return OobOnly{"--gid-index", "rdma_cm picks the GID from the address"};
   return std::nullopt;
 }
 
@@ -87,6 +90,7 @@ PeerConnection ServerConnection::peer() const {
   p.timeout = timeout;
   p.device = device;
   p.ib_port = ib_port.value_or(1);
+  p.gid_index = gid_index;
   p.key = key;
   p.wait.wait = wait;
   return p;

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "control/control_channel.h"
@@ -22,15 +23,19 @@ struct BootstrapOptions {
   // rdma_cm client: the local address to resolve from, so that rdma_cm takes the device
   // behind it (a mesh rank's own NIC; empty: the route decides)
   std::string source_host;
+  // oob: this side's source GID index (empty: the device's default, as `rdmabench devices`
+  // marks it). Each side's own choice: the client's --gid-index is never the server's.
+  std::optional<uint32_t> gid_index;
 
   static BootstrapOptions client(const std::string& server_host, const std::string& device,
                                  std::chrono::milliseconds timeout, uint8_t ib_port = 1,
-                                 std::string source_host = {}) {
-    return {device, server_host, timeout, ib_port, std::move(source_host)};
+                                 std::string source_host = {},
+                                 std::optional<uint32_t> gid_index = {}) {
+    return {device, server_host, timeout, ib_port, std::move(source_host), gid_index};
   }
   static BootstrapOptions server(const std::string& device, std::chrono::milliseconds timeout,
-                                 uint8_t ib_port = 1) {
-    return {device, {}, timeout, ib_port, {}};
+                                 uint8_t ib_port = 1, std::optional<uint32_t> gid_index = {}) {
+    return {device, {}, timeout, ib_port, {}, gid_index};
   }
 };
 

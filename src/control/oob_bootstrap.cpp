@@ -22,8 +22,9 @@ struct OobLocal {
   ibv_mtu active_mtu;
 };
 
-// The port's path for every stream: port state, GRH, the GID index (given or the default).
-OobLocal prepare_path(Endpoint& ep) {
+// The port's path for every stream: port state, GRH, the GID index (this side's own, given or
+// the device's default).
+OobLocal prepare_path(Endpoint& ep, std::optional<uint32_t> gid_index) {
   const TestSpec& spec = ep.spec();
   OobLocal local{};
   const ibv_port_attr port = ep.context().query_port(ep.port());
@@ -36,8 +37,8 @@ OobLocal prepare_path(Endpoint& ep) {
   local.path.ack_timeout = static_cast<uint8_t>(spec.oob_qp_timeout());
   local.path.traffic_class = static_cast<uint8_t>(spec.tclass.value_or(0));
   local.path.service_level = static_cast<uint8_t>(spec.sl.value_or(0));
-  if (spec.gid_index) {
-    local.path.sgid_index = *spec.gid_index;
+  if (gid_index) {
+    local.path.sgid_index = *gid_index;
   } else {
     const auto gids = ep.context().query_gids();
     std::vector<GidEntry> mine;
@@ -64,8 +65,9 @@ OobLocal prepare_path(Endpoint& ep) {
 
 // Each stream's own part (QP number, PSN), its QP moved to INIT and, where this side
 // receives, its receive queue filled.
-std::vector<OobLocal> prepare_streams(Endpoint& ep, bool receives) {
-  const OobLocal path = prepare_path(ep);
+std::vector<OobLocal> prepare_streams(Endpoint& ep, bool receives,
+                                      std::optional<uint32_t> gid_index) {
+  const OobLocal path = prepare_path(ep, gid_index);
   std::vector<OobLocal> locals;
   for (auto& s : ep.streams()) {
     OobLocal local = path;
@@ -99,7 +101,7 @@ void connect_qp(QpStream& s, OobLocal& local, const OobPeer& peer, ibv_mtu mtu) 
 std::unique_ptr<Endpoint> oob_client(ControlChannel& control, const TestSpec& spec,
                                      const BootstrapOptions& options) {
   auto ep = std::make_unique<Endpoint>(options.device, options.ib_port, spec, Side::kClient);
-  std::vector<OobLocal> locals = prepare_streams(*ep, spec.client_receives());
+  std::vector<OobLocal> locals = prepare_streams(*ep, spec.client_receives(), options.gid_index);
   for (size_t i = 0; i < locals.size(); ++i)
     control.send(oob_of(locals[i], locals[i].active_mtu, ep->stream(i)));
   for (size_t i = 0; i < locals.size(); ++i) {
@@ -116,7 +118,7 @@ std::unique_ptr<Endpoint> oob_server(ControlChannel& control, const TestSpec& sp
   // hears (exit 2), not what its message says of a buffer for it.
   const nlohmann::json first = control.receive("oob");
   auto ep = std::make_unique<Endpoint>(options.device, options.ib_port, spec, Side::kServer);
-  std::vector<OobLocal> locals = prepare_streams(*ep, spec.server_receives());
+  std::vector<OobLocal> locals = prepare_streams(*ep, spec.server_receives(), options.gid_index);
   for (size_t i = 0; i < locals.size(); ++i) {
     const OobPeer peer = read_oob_peer(i == 0 ? first : control.receive("oob"), spec.size);
     ibv_mtu mtu = std::min(locals[i].active_mtu, peer.mtu);

@@ -51,9 +51,9 @@ class VerbsTestHost final : public TestHost {
     // The buffers are registered during the bootstrap, under this thread's memory policy:
     // placed for the device expected (--device's, or the one the last test used).
     placement_ = place_this_side(expected_device(), {options_.cpus, options_.numa});
-    endpoint_ = server_bootstrap(
-        control_, spec,
-        BootstrapOptions::server(options_.device, options_.timeout, options_.ib_port));
+    endpoint_ = server_bootstrap(control_, spec,
+                                 BootstrapOptions::server(options_.device, options_.timeout,
+                                                          options_.ib_port, options_.gid_index));
     replace_for(endpoint_->context().device_name());
     pattern_ = make_pattern(spec.pattern);
     port_.emplace(port_place_of(*endpoint_));

@@ -20,6 +20,7 @@ struct ServerOptions {
   uint16_t port = 18515;
   std::string device;                              // for --cm oob (empty = first device)
   uint8_t ib_port = 1;                             // for --cm oob: the device's port
+  std::optional<uint32_t> gid_index;               // for --cm oob: this side's GID index
   std::chrono::milliseconds timeout{5000};         // every blocking step within a test
   std::chrono::milliseconds idle_timeout{300000};  // between a client's messages
   bool once = false;                               // exit after the first client

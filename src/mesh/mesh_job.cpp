@@ -114,6 +114,7 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
       options.port = static_cast<uint16_t>(port + slot * world.local_size());
       options.device = identity["device"].get<std::string>();
       options.ib_port = identity.value("ib_port", uint8_t{1});  // the device's first ACTIVE port
+      options.gid_index = job.run.gid_index;                    // the rank's own --gid-index
       options.timeout = job.run.timeout;
       options.key = job.key;
       servers.push_back(std::make_unique<BackgroundServer>(std::move(options), log));

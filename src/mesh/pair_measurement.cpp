@@ -45,11 +45,11 @@ std::map<std::string, double> measure_one_pair(RunSource& source, const TestSpec
 std::unique_ptr<ClientSession> connect_pair(const std::string& server_host, uint16_t server_port,
                                             const TestSpec& spec, const PairRunOptions& options,
                                             std::ostream& log) {
-  auto session =
-      connect_when_free(server_host, server_port,
-                        BootstrapOptions::client(server_host, options.device, options.timeout,
-                                                 options.ib_port, options.source_address),
-                        {options.wait, nullptr}, log, options.key);
+  auto session = connect_when_free(
+      server_host, server_port,
+      BootstrapOptions::client(server_host, options.device, options.timeout, options.ib_port,
+                               options.source_address, options.gid_index),
+      {options.wait, nullptr}, log, options.key);
   session->setup(spec);
   return session;
 }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "control/client_session.h"
@@ -26,6 +27,7 @@ struct PairRunOptions {
   uint64_t warmup = 16;                     // messages run first on both sides, in no figure
   std::string device;                       // this rank's device (oob)
   uint8_t ib_port = 1;                      // and its port (oob; rdma_cm finds its own)
+  std::optional<uint32_t> gid_index;        // and its GID index (oob; empty: the default)
   std::string source_address;               // this rank's address (rdma_cm resolves from it)
   std::chrono::milliseconds timeout{5000};  // every blocking step
   std::chrono::milliseconds wait{10000};    // a server still finishing its last client

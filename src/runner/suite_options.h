@@ -43,11 +43,12 @@ struct PeerConnection {
   uint16_t port = 18515;
   std::chrono::milliseconds timeout{5000};
   std::string device;
-  uint8_t ib_port = 1;           // --ib-port: the device's port for --cm oob
-  std::optional<SharedKey> key;  // --key: proves this client to a server that asks
-  WaitPolicy wait;               // for a server busy with another client
+  uint8_t ib_port = 1;                // --ib-port: the device's port for --cm oob
+  std::optional<uint32_t> gid_index;  // --gid-index: this side's GID index for --cm oob
+  std::optional<SharedKey> key;       // --key: proves this client to a server that asks
+  WaitPolicy wait;                    // for a server busy with another client
   BootstrapOptions bootstrap_options() const {
-    return BootstrapOptions::client(host, device, timeout, ib_port);
+    return BootstrapOptions::client(host, device, timeout, ib_port, {}, gid_index);
   }
 };
 

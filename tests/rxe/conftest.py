@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build"))
 from rdmabench_guest import server_harness  # (start, wait until ready, stop: the tools' harness)
 from rdmabench_dev import suite_layouts
+from rdmabench_tools.command_words import replacing
 
 
 # What this tree's rdmabench says of itself: its control protocol, and its registered
@@ -232,8 +233,9 @@ def counters_option(extra, port_counters):
 
 def client(rdmabench, layout, server, *extra, timeout=600, port_counters=False):
     host, cm = server_address(layout)
-    return run([rdmabench, "run", host, "--port", str(server.port), "--cm", cm, *extra,
-                *counters_option(extra, port_counters)], timeout=timeout)
+    return run([rdmabench, "run", host, *replacing(["--port", server.port, "--cm", cm],
+                                                    [*extra, *counters_option(extra, port_counters)])],
+               timeout=timeout)
 
 
 ROCE_V2_PORT = 4791  # RoCE v2's UDP destination port (IANA)

@@ -13,6 +13,7 @@ from conftest import (COUNTERS_OFF, PROTOCOL, REGISTRY, ROOT, Server, client, pa
                       rates_agree, roce_netem, run, server_address, wait_for)
 
 from rdmabench_tools import rdmabench_results as rr  # (the tools' own reading of the catalogue)
+from rdmabench_tools.command_words import replacing
 
 
 # A row's own fields (Google Benchmark's, and the spec); everything else is a counter.
@@ -306,9 +307,9 @@ SERVER_CHECKS = {f"{p}/{m}" for p in TO_TARGET for m in ("bw", "lat")}
 def corrupted_rows(rdmabench, port, host, cm, tmp_path, *extra):
     out = tmp_path / "corrupt.json"
     # One CQ choice: the checks run after the pattern's run, whichever way it polled.
-    proc = run([rdmabench, "run", host, "--port", str(port), "--cm", cm, "--sizes", "2,4096",
-                "--cq", "busy", "--iters", "20", "--verify", "--out", str(out), *COUNTERS_OFF, *extra],
-               timeout=300)
+    proc = run([rdmabench, "run", host, *replacing(
+        ["--port", port, "--cm", cm, "--sizes", "2,4096", "--cq", "busy", "--iters", "20",
+         "--verify", "--out", out, *COUNTERS_OFF], extra)], timeout=300)
     rows = {b["name"].split("/iterations")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
     assert len(rows) == 4 * len(CORRUPTED), sorted(rows)  # 2 modes, 2 sizes
     failed = {name for name, row in rows.items() if row.get("error_occurred")}  # counted by the callers

@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from conftest import MESH_ADDRESSES, MESH_HOSTS, MPIRUN, ON_CPU_0, ROOT, backlog_drops, run
+from rdmabench_tools.command_words import replacing
 
 pytestmark = pytest.mark.layout("mesh")
 
@@ -56,9 +57,9 @@ def mesh(rdmabench, tmp_path, *extra, ranks=HOSTS, devices=DEVICES, timeout=300,
     """A verdict is judged on 300 messages of 64 KiB a pair (bw; 2 bytes in lat), with every
     rank on one vCPU (placement=ON_CPU_0, conftest.py says why)."""
     out = tmp_path / "mesh.json"
-    proc = run([*MPIRUN, "-np", str(ranks), *placement, rdmabench, "mesh", "--device", devices, *MESH,
-                "--iters", str(iters), "--lat-iters", str(iters), "--size", str(size), "--out",
-                str(out), *extra], timeout=timeout)
+    proc = run([*MPIRUN, "-np", str(ranks), *placement, rdmabench, "mesh", *replacing(
+        ["--device", devices, *MESH, "--iters", iters, "--lat-iters", iters, "--size", size,
+         "--out", out], extra)], timeout=timeout)
     report = json.loads(out.read_text()) if out.exists() else None
     return proc, report
 

@@ -25,6 +25,7 @@ import pytest
 
 from conftest import MPIRUN, backlog_drops, out_of_order_requests, run
 from test_mesh import ADDRESSES, DEVICES, HOSTS
+from rdmabench_tools.command_words import replacing
 
 pytestmark = pytest.mark.layout("mesh")
 
@@ -38,8 +39,8 @@ PATTERNS = {"incast": (4, 12), "fan-out": (4, 12), "all-to-all": (1, 12), "bisec
 
 def traffic(rdmabench, tmp_path, pattern, *extra):
     out = tmp_path / f"{pattern}.json"
-    proc = run([*MPIRUN, "-np", str(HOSTS), rdmabench, "mesh", "--device", DEVICES, *TRAFFIC,
-                "--traffic", pattern, "--out", str(out), *extra], timeout=300)
+    proc = run([*MPIRUN, "-np", str(HOSTS), rdmabench, "mesh", *replacing(
+        ["--device", DEVICES, *TRAFFIC, "--traffic", pattern, "--out", out], extra)], timeout=300)
     report = json.loads(out.read_text()) if out.exists() else None
     return proc, report
 

@@ -7,20 +7,21 @@ import json
 import pytest
 
 from conftest import client, patterns_at
+from rdmabench_tools.command_words import replacing
 
 pytestmark = pytest.mark.layout("lo")
 
 
 def run_rows(rdmabench, layout, server, tmp_path, name, *options):
     out = tmp_path / f"{name}.json"
-    proc = client(rdmabench, layout, server, "--iters", "64", "--verify", "--cq", "event",
-                  "--out", str(out), *options)
+    proc = client(rdmabench, layout, server, *replacing(
+        ["--iters", "64", "--verify", "--cq", "event", "--out", out], options))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     doc = json.loads(out.read_text())
     # Counted first, against the engine's own plan for the same options (Google Benchmark's
     # list: a name a line, nothing run).
-    plan = client(rdmabench, layout, server, "--iters", "64", "--verify", "--cq", "event",
-                  *options, "--benchmark_list_tests=true")
+    plan = client(rdmabench, layout, server, *replacing(
+        ["--iters", "64", "--verify", "--cq", "event"], options), "--benchmark_list_tests=true")
     assert plan.returncode == 0, plan.stdout[-3000:] + plan.stderr[-3000:]
     planned = plan.stdout.split()
     assert planned and len(doc["benchmarks"]) == len(planned), (planned, [r["name"] for r in doc["benchmarks"]])

@@ -11,6 +11,7 @@ import math
 import pytest
 
 from conftest import client, patterns_at, rates_agree
+from rdmabench_tools.command_words import replacing
 
 
 
@@ -18,8 +19,9 @@ def run_rows(rdmabench, layout, server, tmp_path, *options, timeout=600, console
              pattern="all"):
     """(rows by name, context); the table printed goes into `console` when it is a list."""
     out = tmp_path / "scale.json"
-    proc = client(rdmabench, layout, server, "--pattern", pattern, "--cq", cq,
-                  "--sizes", "4K", "--verify", "--out", str(out), *options, timeout=timeout)
+    proc = client(rdmabench, layout, server, *replacing(
+        ["--pattern", pattern, "--cq", cq, "--sizes", "4K", "--verify", "--out", out], options),
+                  timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     if console is not None:
         console.append(proc.stdout)

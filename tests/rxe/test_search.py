@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 
 from conftest import free_port, Server, server_address
+from rdmabench_tools.command_words import replacing
 
 pytestmark = pytest.mark.layout("lo")
 
@@ -95,10 +96,11 @@ def test_a_search_proves_the_key_of_a_keyed_server(rdmabench, layout, tmp_path):
     with Server(rdmabench, free_port(), tmp_path, "--key", str(key)) as srv:
         def keyed_search(*extra):
             return subprocess.run(
-                [rdmabench, "search", host, "--port", str(srv.port), "--budget", "2s",
-                 "--space", "pattern=write mode=bw sizes=4K", "--repetitions", "2", "--iters",
-                 "100", "--state", str(tmp_path / "state.json"), "--out",
-                 str(tmp_path / "report.json"), *extra],
+                [rdmabench, "search", host, *replacing(
+                    ["--port", srv.port, "--budget", "2s", "--space",
+                     "pattern=write mode=bw sizes=4K", "--repetitions", "2", "--iters", "100",
+                     "--state", tmp_path / "state.json", "--out", tmp_path / "report.json"],
+                    extra)],
                 capture_output=True, text=True, timeout=600)
         refused = keyed_search()
         assert refused.returncode == 4 and "asks for a key" in refused.stderr, refused.stderr[-2000:]

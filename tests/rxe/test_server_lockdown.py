@@ -13,6 +13,7 @@ import socket
 import pytest
 
 from conftest import free_port, PROTOCOL, Server, run
+from rdmabench_tools.command_words import replacing
 
 pytestmark = pytest.mark.layout("lo")
 
@@ -27,7 +28,7 @@ def port():
 
 def client(rdmabench, port, *extra, host="127.0.0.1", timeout=60):
     length = () if "--iters" in extra or "--duration" in extra else ("--iters", "200")
-    return run([rdmabench, "run", host, "--port", str(port), *RUN, *length, *extra],
+    return run([rdmabench, "run", host, *replacing(["--port", port, *RUN, *length], extra)],
                timeout=timeout)
 
 

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from conftest import REGISTRY, client, run
+from rdmabench_tools.command_words import replacing
 
 pytestmark = pytest.mark.layout("siw")
 
@@ -100,8 +101,8 @@ def test_auto_takes_rdma_cm_and_says_iwarp_has_no_other_bootstrap(rdmabench, ser
 ])
 def test_what_iwarp_does_not_carry_is_refused_before_connecting(rdmabench, server, options, words):
     before = connections(server)
-    proc = run([rdmabench, "run", SERVER, "--port", str(server.port), "--iters", "10",
-                "--counters", "off", *options], timeout=60)
+    proc = run([rdmabench, "run", SERVER, *replacing(
+        ["--port", server.port, "--iters", "10", "--counters", "off"], options)], timeout=60)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert words in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
     assert connections(server) == before, server.text()  # nothing reached the server
@@ -117,8 +118,8 @@ def test_what_iwarp_does_not_carry_is_refused_before_connecting(rdmabench, serve
 def test_run_options_on_iwarp_verified(rdmabench, server, tmp_path, options):
     out = tmp_path / "options.json"
     sizes = () if "--sizes" in options else ("--sizes", "4096")
-    proc = client(rdmabench, "siw", server, "--iters", "64", "--verify", "--out", str(out),
-                  *sizes, *options)
+    proc = client(rdmabench, "siw", server, *replacing(
+        ["--iters", "64", "--verify", "--out", out, *sizes], options))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     _, rows = rows_of(out)
     patterns = options[options.index("--pattern") + 1].split(",")

@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from conftest import ROCE_V2_PORT, counters_option, run, server_address
+from rdmabench_tools.command_words import replacing
 
 pytestmark = pytest.mark.layout("veth")
 
@@ -54,9 +55,9 @@ def client_run(rdmabench, server, tmp_path, *extra):
     out = tmp_path / "tclass.json"
     out.unlink(missing_ok=True)  # a refused run writes none
     host, _ = server_address("veth")
-    proc = run([rdmabench, "run", host, "--port", str(server.port), "--out", str(out),
-                "--pattern", "send", "--sizes", "64", "--iters", "100", "--cq", "event", *extra,
-                *counters_option(extra, False)], timeout=120)
+    proc = run([rdmabench, "run", host, *replacing(
+        ["--port", server.port, "--out", out, "--pattern", "send", "--sizes", "64", "--iters",
+         "100", "--cq", "event"], [*extra, *counters_option(extra, False)])], timeout=120)
     return proc, (json.loads(out.read_text()) if out.exists() else None)
 
 

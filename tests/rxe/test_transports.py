@@ -9,6 +9,7 @@ import pytest
 
 from conftest import (REGISTRY, ROOT, backlog_drops, counters_option, netem_dropped, netem_packets,
                       roce_netem, run)
+from rdmabench_tools.command_words import replacing
 
 SCHEMA = jsonschema.Draft202012Validator(json.loads((ROOT / "docs" / "results.schema.json").read_text()))
 
@@ -34,8 +35,9 @@ def sizes_over(transport):
 
 def run_over(rdmabench, layout, server, transport, *extra, timeout=600):
     """`rdmabench run` with --cm auto: it picks the bootstrap the transport can use."""
-    return run([rdmabench, "run", host_of(layout), "--port", str(server.port), "--transport",
-                transport, *extra, *counters_option(extra, False)], timeout=timeout)
+    return run([rdmabench, "run", host_of(layout), *replacing(
+        ["--port", server.port, "--transport", transport],
+        [*extra, *counters_option(extra, False)])], timeout=timeout)
 
 
 def check_arrivals(name, row, spec):

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "control/control_channel.h"
+#include "control/spec_json.h"
 #include "core/error.h"
+#include "spec_fixture.h"
 
 namespace rdmabench {
 namespace {
@@ -48,6 +50,18 @@ TEST(ControlMessages, EveryMessageIsAControlMessageOfItsType) {
   } catch (const Error& e) {
     EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
   }
+}
+
+// Issue 64: the client's --gid-index went to the server in the setup message and the server's
+// out-of-band bootstrap used it as its own source GID index; on hosts whose GID tables differ
+// that picked the wrong GID, or none. The index is each side's own now: never sent.
+TEST(ControlMessages, TheSetupMessageCarriesNoGidIndexOfTheClients) {
+  TestSpec spec = a_spec();
+  spec.gid_index = 3;
+  const nlohmann::json sent = over_the_wire(setup_message(spec), "setup");
+  EXPECT_TRUE(sent.at("spec").at("gid_index").is_null()) << sent.dump();
+  EXPECT_FALSE(spec_from_json(sent.at("spec")).gid_index.has_value());
+  EXPECT_EQ(spec_from_json(sent.at("spec")).name(), spec.name());  // the rest as it was
 }
 
 TEST(ControlMessages, ARunOrderComesBackAsItWasSent) {

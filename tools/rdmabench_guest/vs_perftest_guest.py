@@ -38,6 +38,7 @@ from pathlib import Path
 from rdmabench_guest import server_harness
 from rdmabench_tools import ratio_words, text_table
 from rdmabench_guest.rxe_guest import deterministic_guest, lift_memlock
+from rdmabench_tools.command_words import replacing
 
 TX_DEPTH = 128
 PERFTEST_SIGNAL_EVERY = 100  # perftest's default --cq-mod in bw tests
@@ -249,10 +250,10 @@ def our_commands(build, case, iters, out):
     """(server, client) command lines of one rdmabench run of `case`, its results to `out`."""
     exe = str(build / "rdmabench")
     server = [exe, "serve", "--port", str(OUR_PORT), "--once", "--timeout", "60"]
-    client = [exe, "run", FABRIC.host, "--port", str(OUR_PORT), *FABRIC.our_connect, "--timeout", "60",
-              "--pattern", case.pattern, "--mode", case.mode, "--cq", case.cq,
-              "--sizes", str(case.size), "--tx-depth", str(case.tx_depth),
-              "--signal-every", str(PERFTEST_SIGNAL_EVERY), "--out", str(out), *case.our_args]
+    client = [exe, "run", FABRIC.host, *replacing(
+        ["--port", OUR_PORT, *FABRIC.our_connect, "--timeout", "60", "--pattern", case.pattern,
+         "--mode", case.mode, "--cq", case.cq, "--sizes", case.size, "--tx-depth", case.tx_depth,
+         "--signal-every", PERFTEST_SIGNAL_EVERY, "--out", out], case.our_args)]
     client += ["--duration", str(case.duration), "--margin", str(DURATION_MARGIN)] \
         if case.duration else ["--iters", str(iters)]
     return server, client

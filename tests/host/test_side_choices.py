@@ -1,0 +1,42 @@
+"""Issue 64: what each side chooses for itself stays its own. The client's --gid-index was also
+the server's (the setup message carried it and the server's out-of-band bootstrap used it),
+`serve` had no --gid-index at all (`serve -x 3`: "unknown option '-x'", no hint), and with
+--cm rdmacm a client's --gid-index was silently ignored."""
+import os
+import subprocess
+from pathlib import Path
+
+from conftest import ROOT
+
+EXE = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
+
+
+def rdmabench(*args):
+    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=30)
+
+
+def test_serve_takes_a_gid_index_of_its_own():
+    text = " ".join(rdmabench("serve", "--help").stdout.split())
+    assert "--gid-index arg This server's GID index for --cm oob clients" in text, text
+    assert "a client's --gid-index is the client's own" in text, text
+    proc = rdmabench("serve", "--gid-index", "x")
+    assert proc.returncode == 2 and "--gid-index 'x'" in proc.stderr, proc.stderr
+
+
+def test_perftests_x_is_told_serves_gid_index():
+    proc = rdmabench("serve", "-x", "3")
+    assert proc.returncode == 2, proc.stderr
+    assert "unknown option '-x'; did you mean --gid-index N?" in proc.stderr, proc.stderr
+
+
+def test_a_gid_index_over_rdma_cm_is_refused_not_ignored():
+    proc = rdmabench("run", "10.255.255.1", "--cm", "rdmacm", "--gid-index", "1")
+    assert proc.returncode == 2, proc.stderr
+    assert "--gid-index is for the out-of-band bootstrap: rdma_cm picks the GID from the " \
+           "address (give --cm oob, or drop --gid-index)" in proc.stderr, proc.stderr
+
+
+def test_a_gid_index_with_cm_auto_goes_out_of_band():
+    """Taken, and on to the device, which this host lacks (exit 3)."""
+    proc = rdmabench("run", "10.255.255.1", "--gid-index", "1", "--timeout", "1")
+    assert proc.returncode == 3, proc.stderr
