@@ -184,7 +184,10 @@ preload() {
   kept=0
   while IFS= read -r d; do
     kept=$((kept + 1))
-    cp -a "$d" "/run/rxe-pinned/kept-$kept" && mount --bind "/run/rxe-pinned/kept-$kept" "$d" ||
+    # A file the host removes while it is copied (a fuzzer's corpus beside the guest) is left
+    # out, and the rest kept.
+    cp -a "$d" "/run/rxe-pinned/kept-$kept" 2>> "$OUT/setup.log"
+    [ -d "/run/rxe-pinned/kept-$kept" ] && mount --bind "/run/rxe-pinned/kept-$kept" "$d" ||
       echo "rxe-vm: could not keep $d in memory" >> "$OUT/setup.log"
   done < "$OUT/kept"
   : > /run/rxe-kept-since
