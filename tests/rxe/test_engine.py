@@ -9,8 +9,8 @@ import subprocess
 import jsonschema
 import pytest
 
-from conftest import (COUNTERS_OFF, PROTOCOL, REGISTRY, ROOT, Server, client, patterns_at,
-                      rates_agree, roce_netem, run, server_address, wait_for)
+from conftest import (COUNTERS_OFF, PROTOCOL, REGISTRY, ROOT, Server, client, free_port,
+                      patterns_at, rates_agree, roce_netem, run, server_address, wait_for)
 
 from rdmabench_tools import rdmabench_results as rr  # (the tools' own reading of the catalogue)
 from rdmabench_tools.command_words import replacing
@@ -281,7 +281,7 @@ def test_a_wrong_atomic_operand_is_caught_on_either_side(rdmabench, layout, serv
     for name, row in rows.items():
         assert "--verify found 10 corrupt" in row["error_message"], (name, row["error_message"])
 
-    corrupting = Server(rdmabench, server.port + 1, tmp_path, "--debug-corrupt")
+    corrupting = Server(rdmabench, free_port(), tmp_path, "--debug-corrupt")
     try:
         proc = run([rdmabench, "run", host, "--port", str(corrupting.port), "--cm", cm,
                     "--pattern", ",".join(ATOMICS), "--sizes", "8", "--mode", "bw", "--bidir",
@@ -344,7 +344,7 @@ def test_corruption_by_either_sender_is_caught_by_the_receivers_checks(rdmabench
         if name not in failed:
             assert row["verified_messages"] == 20 and row["verify_errors"] == 0, name
 
-    corrupting = Server(rdmabench, server.port + 1, tmp_path, "--debug-corrupt")
+    corrupting = Server(rdmabench, free_port(), tmp_path, "--debug-corrupt")
     try:
         proc, failed, rows = corrupted_rows(rdmabench, corrupting.port, host, cm, tmp_path)
     finally:

@@ -59,8 +59,9 @@ def test_allow_refuses_other_addresses_and_bind_listens_on_one(rdmabench, port, 
                           "clients from 127.0.0.2 (its --allow list); ask its operator"}, answer
         assert "client 127.0.0.2: refused, not in --allow 127.0.0.1/32, 10.0.0.0/8" in srv.text()
         served(rdmabench, port, srv)
-    with Server(rdmabench, port + 1, tmp_path, "--allow", "10.0.0.0/8") as srv:
-        refused = client(rdmabench, port + 1)
+    other = free_port()
+    with Server(rdmabench, other, tmp_path, "--allow", "10.0.0.0/8") as srv:
+        refused = client(rdmabench, other)
         assert refused.returncode == 4, refused.stderr
         assert "server: this server does not answer clients from 127.0.0.1 (its --allow list)" \
             in refused.stderr, refused.stderr
