@@ -80,7 +80,7 @@ std::chrono::nanoseconds parse_time_option(const std::string& text, std::string_
                                       time_text(range.hi) + " (" + std::string(kTimeSpellings) +
                                       "; a number alone is seconds)");
   if (time->count() % range.step.count() != 0)
-    throw Error(ExitCode::kUsage, said + "give it in whole " + time_text(range.step) + "s");
+    throw Error(ExitCode::kUsage, said + "give it in whole multiples of " + time_text(range.step));
   return *time;
 }
 

@@ -30,7 +30,6 @@ std::vector<std::string> long_options(const cxxopts::Options& options) {
   return names;
 }
 
-// Whether `advice` is an option of `options` (its first word), or a note that names none.
 // Whether this command has the option `advice` names first (advice naming none fits every one).
 bool fits(std::string_view advice, const cxxopts::Options& options) {
   const size_t at = advice.find("--");
