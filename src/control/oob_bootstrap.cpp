@@ -22,9 +22,16 @@ struct OobLocal {
   ibv_mtu active_mtu;
 };
 
+// This side's own GID index: where given, the option that gave it (a server's refusal goes to
+// the client, which must hear whose option it was).
+struct GidChoice {
+  std::optional<uint32_t> index;
+  const char* option;  // "--gid-index" or "serve --gid-index"
+};
+
 // The port's path for every stream: port state, GRH, the GID index (this side's own, given or
 // the device's default).
-OobLocal prepare_path(Endpoint& ep, std::optional<uint32_t> gid_index) {
+OobLocal prepare_path(Endpoint& ep, const GidChoice& gid_choice) {
   const TestSpec& spec = ep.spec();
   OobLocal local{};
   const ibv_port_attr port = ep.context().query_port(ep.port());
@@ -37,8 +44,8 @@ OobLocal prepare_path(Endpoint& ep, std::optional<uint32_t> gid_index) {
   local.path.ack_timeout = static_cast<uint8_t>(spec.oob_qp_timeout());
   local.path.traffic_class = static_cast<uint8_t>(spec.tclass.value_or(0));
   local.path.service_level = static_cast<uint8_t>(spec.sl.value_or(0));
-  if (gid_index) {
-    local.path.sgid_index = *gid_index;
+  if (gid_choice.index) {
+    local.path.sgid_index = *gid_choice.index;
   } else {
     const auto gids = ep.context().query_gids();
     std::vector<GidEntry> mine;
@@ -54,9 +61,10 @@ OobLocal prepare_path(Endpoint& ep, std::optional<uint32_t> gid_index) {
   try {
     gid = ep.context().query_gid(ep.port(), local.path.sgid_index);
   } catch (const VerbsError& e) {
-    throw Error(ExitCode::kUsage, "--gid-index " + std::to_string(local.path.sgid_index) +
-                                      " is not valid on " + ep.context().device_name() + ": " +
-                                      e.what() + " (see rdmabench devices)");
+    throw Error(ExitCode::kUsage, std::string(gid_choice.option) + " " +
+                                      std::to_string(local.path.sgid_index) + " is not valid on " +
+                                      ep.context().device_name() + ": " + e.what() +
+                                      " (see rdmabench devices)");
   }
   local.address = {0, 0, port.lid, gid.raw};
   local.active_mtu = port.active_mtu;
@@ -65,9 +73,8 @@ OobLocal prepare_path(Endpoint& ep, std::optional<uint32_t> gid_index) {
 
 // Each stream's own part (QP number, PSN), its QP moved to INIT and, where this side
 // receives, its receive queue filled.
-std::vector<OobLocal> prepare_streams(Endpoint& ep, bool receives,
-                                      std::optional<uint32_t> gid_index) {
-  const OobLocal path = prepare_path(ep, gid_index);
+std::vector<OobLocal> prepare_streams(Endpoint& ep, bool receives, const GidChoice& gid_choice) {
+  const OobLocal path = prepare_path(ep, gid_choice);
   std::vector<OobLocal> locals;
   for (auto& s : ep.streams()) {
     OobLocal local = path;
@@ -101,7 +108,8 @@ void connect_qp(QpStream& s, OobLocal& local, const OobPeer& peer, ibv_mtu mtu) 
 std::unique_ptr<Endpoint> oob_client(ControlChannel& control, const TestSpec& spec,
                                      const BootstrapOptions& options) {
   auto ep = std::make_unique<Endpoint>(options.device, options.ib_port, spec, Side::kClient);
-  std::vector<OobLocal> locals = prepare_streams(*ep, spec.client_receives(), options.gid_index);
+  std::vector<OobLocal> locals =
+      prepare_streams(*ep, spec.client_receives(), {options.gid_index, "--gid-index"});
   for (size_t i = 0; i < locals.size(); ++i)
     control.send(oob_of(locals[i], locals[i].active_mtu, ep->stream(i)));
   for (size_t i = 0; i < locals.size(); ++i) {
@@ -118,7 +126,8 @@ std::unique_ptr<Endpoint> oob_server(ControlChannel& control, const TestSpec& sp
   // hears (exit 2), not what its message says of a buffer for it.
   const nlohmann::json first = control.receive("oob");
   auto ep = std::make_unique<Endpoint>(options.device, options.ib_port, spec, Side::kServer);
-  std::vector<OobLocal> locals = prepare_streams(*ep, spec.server_receives(), options.gid_index);
+  std::vector<OobLocal> locals =
+      prepare_streams(*ep, spec.server_receives(), {options.gid_index, "serve --gid-index"});
   for (size_t i = 0; i < locals.size(); ++i) {
     const OobPeer peer = read_oob_peer(i == 0 ? first : control.receive("oob"), spec.size);
     ibv_mtu mtu = std::min(locals[i].active_mtu, peer.mtu);
