@@ -6,11 +6,9 @@
 #include <optional>
 
 #include "cli/number_options.h"
-#include "cli/repeated_options.h"
 #include "cli/search_dimensions.h"
 #include "cli/search_request.h"
 #include "cli/serve_search_target.h"
-#include "cli/unknown_options.h"
 #include "core/bounded_json.h"
 #include "core/error.h"
 #include "core/exit_codes.h"
@@ -158,9 +156,7 @@ int run_search_command(int argc, char** argv) {
     std::cout << options.help() << "\n" << value_spellings_help() << "\n" << exit_status_help();
     return 0;
   }
-  refuse_repeated_options(options, args);
-  check_unmatched(args.unmatched(), options,
-                  {"search", args.count("host") ? args["host"].as<std::string>() : ""});
+  check_search_arguments(options, args);
   const SearchSpace space = restrict_space(search_dimensions(), args["space"].as<std::string>());
   if (args.count("list-space")) {
     list_space(space);

@@ -139,12 +139,16 @@ SearchRequest search_request_of(const cxxopts::ParseResult& args) {
   return r;
 }
 
-SearchRequest parse_search_request(int argc, char** argv) {
-  cxxopts::Options options = search_options();
-  const cxxopts::ParseResult args = parse_search_arguments(options, argc, argv);
+void check_search_arguments(const cxxopts::Options& options, const cxxopts::ParseResult& args) {
   refuse_repeated_options(options, args);
   check_unmatched(args.unmatched(), options,
                   {"search", args.count("host") ? args["host"].as<std::string>() : ""});
+}
+
+SearchRequest parse_search_request(int argc, char** argv) {
+  cxxopts::Options options = search_options();
+  const cxxopts::ParseResult args = parse_search_arguments(options, argc, argv);
+  check_search_arguments(options, args);
   (void)restrict_space(search_dimensions(), args["space"].as<std::string>());
   return search_request_of(args);
 }

@@ -26,6 +26,9 @@ struct SearchRequest {
 cxxopts::Options search_options();
 // Parses `argv` with `options`; a usage error (exit 2) that says what was wrong.
 cxxopts::ParseResult parse_search_arguments(cxxopts::Options& options, int argc, char** argv);
+// What every search checks of its arguments before it reads them: no option given twice, none
+// it does not take (each a usage error).
+void check_search_arguments(const cxxopts::Options& options, const cxxopts::ParseResult& args);
 // The request the parsed options make, each value checked; a usage error otherwise.
 SearchRequest search_request_of(const cxxopts::ParseResult& args);
 // All of it, as search does before it connects: parsed, no option unknown, the space's

@@ -10,7 +10,6 @@
 
 #include "cli/search_request.h"
 #include "command_line.h"
-#include "core/error.h"
 
 using namespace rdmabench;
 
@@ -23,14 +22,7 @@ SearchRequest parse(std::vector<std::string> args) {
 }
 
 std::string refusal(const std::vector<std::string>& args) {
-  try {
-    parse(args);
-  } catch (const Error& e) {
-    EXPECT_EQ(e.exit_code(), ExitCode::kUsage) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "accepted";
-  return "";
+  return rdmabench::testing::usage_refusal([&] { parse(args); });
 }
 
 }  // namespace

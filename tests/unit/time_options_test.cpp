@@ -10,7 +10,6 @@
 #include "cli/run_request.h"
 #include "cli/search_request.h"
 #include "command_line.h"
-#include "core/error.h"
 
 using namespace rdmabench;
 using std::chrono::milliseconds;
@@ -37,14 +36,7 @@ SearchRequest search_request(std::vector<std::string> args) {
 
 template <typename Parse>
 std::string refusal(Parse parse, const std::vector<std::string>& args) {
-  try {
-    parse(args);
-  } catch (const Error& e) {
-    EXPECT_EQ(e.exit_code(), ExitCode::kUsage) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "accepted";
-  return "";
+  return rdmabench::testing::usage_refusal([&] { parse(args); });
 }
 
 }  // namespace
