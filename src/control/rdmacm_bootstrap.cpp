@@ -3,6 +3,7 @@
 #include "control/control_messages.h"
 #include "control/shared_key.h"
 #include "core/printable_text.h"
+#include "core/system_error.h"
 
 namespace rdmabench {
 
@@ -80,6 +81,49 @@ void exchange_buffers(ControlChannel& control, Endpoint& ep, bool client) {
     for (auto& st : ep.streams()) control.send(buf_message(st->local_buffer()));
 }
 
+// iWARP's connections are TCP's: the driver binds a TCP socket to the port rdma_cm chose for an
+// id, and rdma_cm chooses from its own port space, blind to TCP's. A port a TCP socket holds (a
+// listener, or a socket bound without SO_REUSEADDR) would fail rdma_listen or rdma_connect with
+// EADDRINUSE: such an id is dropped for a new one (with another port), up to kPortTries.
+constexpr int kPortTries = 64;
+
+Error ports_held(const std::string& where) {
+  return Error(ExitCode::kConnection,
+               "rdma_cm: each of the " + std::to_string(kPortTries) +
+                   " local ports rdma_cm chose " + where +
+                   " was held by a TCP socket (on iWARP rdma_cm's ports are TCP's): " +
+                   "widen net.ipv4.ip_local_port_range or close the sockets that hold its ports");
+}
+
+// The client's id of one connection, resolved to the server's listener at `port`, on a local
+// port the fabric can take.
+std::unique_ptr<CmId> resolved_id(CmEventChannel& channel, const TestSpec& spec,
+                                  const BootstrapOptions& options, uint16_t port) {
+  for (int tries = 0; tries < kPortTries; ++tries) {
+    auto id = std::make_unique<CmId>(channel, spec.transport->cm_port_space);
+    // The server's id takes the traffic class from the connection request's path.
+    if (spec.tclass) id->set_type_of_service(static_cast<uint8_t>(*spec.tclass));
+    id->resolve(options.server_host, port, options.timeout, options.source_host);
+    if (!id->local_port_held_by_tcp()) return id;
+  }
+  throw ports_held("to connect to " + options.server_host);
+}
+
+// The server's listener on `host`, on a port rdma_cm chose and the fabric could take.
+std::unique_ptr<CmId> listening_id(CmEventChannel& channel, const TestSpec& spec,
+                                   const std::string& host) {
+  for (int tries = 0; tries < kPortTries; ++tries) {
+    auto id = std::make_unique<CmId>(channel, spec.transport->cm_port_space);
+    try {
+      id->listen(host, 0);
+      return id;
+    } catch (const SystemError& e) {
+      if (e.error_number() != EADDRINUSE) throw;
+    }
+  }
+  throw ports_held("to listen on " + host);
+}
+
 }  // namespace
 
 std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec& spec,
@@ -90,10 +134,7 @@ std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec&
   std::unique_ptr<Endpoint> ep;
   for (uint32_t i = 0; i < spec.qps; ++i) {
     StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
-    c.id = std::make_unique<CmId>(*c.channel, spec.transport->cm_port_space);
-    // The server's id takes the traffic class from the connection request's path.
-    if (spec.tclass) c.id->set_type_of_service(static_cast<uint8_t>(*spec.tclass));
-    c.id->resolve(options.server_host, port, options.timeout, options.source_host);
+    c.id = resolved_id(*c.channel, spec, options, port);
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kClient);
     QpStream& s = ep->add_stream(std::move(c));
     ready_cm_stream(s, spec.client_receives());
@@ -111,10 +152,9 @@ std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec&
 std::unique_ptr<Endpoint> rdmacm_server(ControlChannel& control, const TestSpec& spec,
                                         const BootstrapOptions& options) {
   CmEventChannel listen_channel;
-  CmId listener(listen_channel, spec.transport->cm_port_space);
-  listener.listen(control.socket().local_address(), 0);
+  const auto listener = listening_id(listen_channel, spec, control.socket().local_address());
   const std::string token = new_challenge().substr(0, kCmTokenLength);
-  control.send(cm_listen_message({listener.local_port(), token}));
+  control.send(cm_listen_message({listener->local_port(), token}));
   std::unique_ptr<Endpoint> ep;
   for (uint32_t i = 0; i < spec.qps; ++i) {
     const auto request = bound_connect_request(listen_channel, control, token, options.timeout);

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/nonblocking.h"
+#include "core/tcp_port_probe.h"
 #include "core/wait_readable.h"
 #include "verbs/verbs_error.h"
 
@@ -161,6 +162,12 @@ void CmId::listen(const std::string& host, uint16_t port) {
 
 uint16_t CmId::local_port() const {
   return ntohs(rdma_get_src_port(id_));
+}
+
+bool CmId::local_port_held_by_tcp() const {
+  if (id_->verbs == nullptr || id_->verbs->device->transport_type != IBV_TRANSPORT_IWARP)
+    return false;
+  return tcp_port_held(*rdma_get_local_addr(id_));
 }
 
 void CmId::set_ack_timeout(uint8_t exponent) {

@@ -55,6 +55,10 @@ class CmId {
   // Passive side: bind to host (port 0 picks a free one) and listen.
   void listen(const std::string& host, uint16_t port);
   uint16_t local_port() const;
+  // After resolve, on an iWARP device: whether TCP holds the local port rdma_cm chose, so the
+  // driver's own TCP socket could not bind it and connect() would fail with EADDRINUSE.
+  // Always false on other fabrics, whose rdma_cm ports are not TCP's.
+  bool local_port_held_by_tcp() const;
 
   // The QP's local ACK timeout exponent (0..31, 0: no retransmission timer), applied when
   // rdma_cm moves the QP to RTS: set it before connect or accept.
