@@ -179,33 +179,32 @@ preload() {
       echo "rxe-vm: could not copy $d into memory" >> "$OUT/setup.log"
   done < "$OUT/private"
   # The build's test-reports folder, where tests write their logs and results as they run:
-  # copied whole and bound over itself, and what the guest writes there carried back when
-  # COMMAND ends (carry_back).
+  # an overlay on itself, its upper layer in memory, so that a write never waits for the host,
+  # and a read of what was there before reaches the share only for the file read (however much
+  # the folder holds: the lane's fuzzers fill it beside the guest). What the guest writes there
+  # is carried back when COMMAND ends (carry_back).
   kept=0
   while IFS= read -r d; do
     kept=$((kept + 1))
-    # A file the host removes while it is copied (a fuzzer's corpus beside the guest) is left
-    # out, and the rest kept.
-    cp -a "$d" "/run/rxe-pinned/kept-$kept" 2>> "$OUT/setup.log"
-    [ -d "/run/rxe-pinned/kept-$kept" ] && mount --bind "/run/rxe-pinned/kept-$kept" "$d" ||
+    mkdir -p "/run/rxe-pinned/kept-$kept/upper" "/run/rxe-pinned/kept-$kept/work"
+    mount -t overlay "kept-$kept" -o "lowerdir=$d,upperdir=/run/rxe-pinned/kept-$kept/upper,workdir=/run/rxe-pinned/kept-$kept/work" "$d" ||
       echo "rxe-vm: could not keep $d in memory" >> "$OUT/setup.log"
   done < "$OUT/kept"
-  : > /run/rxe-kept-since
   # The traffic control modules the tests' tc loads on demand (modprobe reads the host root).
   xargs -a "$OUT/modules" modprobe -a >> "$OUT/setup.log" 2>&1 ||
     echo "rxe-vm: could not load the modules $(tr '\n' ' ' < "$OUT/modules")" >> "$OUT/setup.log"
   echo "rxe-vm: read $(wc -l < "$OUT/preload") files into memory, pinned $n files and $folders folders, kept $kept in memory, from $t0 s to $(cut -d' ' -f1 /proc/uptime) s of guest time" >> "$OUT/setup.log"
 }
-# What COMMAND wrote in each kept folder (files newer than the copy), to the share beneath it.
+# What COMMAND wrote in each kept folder (the files of its overlay's upper layer; a removal
+# is not carried), to the share beneath it.
 carry_back() {
   k=0
   while IFS= read -r d; do
     k=$((k + 1))
     mountpoint -q "$d" && umount "$d" || continue
-    ( cd "/run/rxe-pinned/kept-$k" &&
-      find . -type f -newer /run/rxe-kept-since -exec cp --parents {} "$d" \; ) ||
+    ( cd "/run/rxe-pinned/kept-$k/upper" && find . -type f -exec cp --parents {} "$d" \; ) ||
       echo "rxe-vm: could not carry back what was written in $d" >> "$OUT/setup.log"
-    echo "rxe-vm: carried back $(cd "/run/rxe-pinned/kept-$k" && find . -type f -newer /run/rxe-kept-since | wc -l) files written in $d" >> "$OUT/setup.log"
+    echo "rxe-vm: carried back $(find "/run/rxe-pinned/kept-$k/upper" -type f | wc -l) files written in $d" >> "$OUT/setup.log"
   done < "$OUT/kept"
 }
 if [ -s "$OUT/preload" ]; then preload; fi
