@@ -52,7 +52,7 @@ void add_mesh_measurement(cxxopts::Options& options) {
       "tx-depth",
       "Outstanding send work requests of each pair or flow (bw; as run --tx-depth): what a "
       "flow keeps queued at a slow link",
-      cxxopts::value<uint32_t>()->default_value("128"))(
+      cxxopts::value<std::string>()->default_value("128"), "COUNT")(
       "cq",
       "Completion strategy, as for rdmabench run (busy, event, client=busy,server=event, ...)",
       cxxopts::value<std::string>()->default_value("busy"))(
@@ -77,24 +77,24 @@ void add_mesh_schedule(cxxopts::Options& options) {
       cxxopts::value<std::string>())(
       "partners",
       "--schedule sampled: ranks of other groups each rank measures towards per sampling round",
-      cxxopts::value<uint32_t>()->default_value("1"))(
+      cxxopts::value<std::string>()->default_value("1"), "COUNT")(
       "sample-rounds",
       "--schedule sampled: sampling rounds (default: enough to cover every ordered pair of "
       "groups once, (groups - 1) / partners rounded up)",
-      cxxopts::value<uint32_t>())(
-      "min-fraction",
-      "A pair is slow below this fraction of the median bandwidth (above median / it for "
-      "latency); exit 7 when any is",
-      cxxopts::value<double>()->default_value("0.8"))(
+      cxxopts::value<std::string>(),
+      "COUNT")("min-fraction",
+               "A pair is slow below this fraction of the median bandwidth (above median / it for "
+               "latency); exit 7 when any is",
+               cxxopts::value<std::string>()->default_value("0.8"), "NUMBER")(
       "repetitions",
       "Run the whole schedule this many times; each pair is judged on its best run, and the "
       "report gives its worst and the spread (1..100)",
-      cxxopts::value<uint32_t>()->default_value("1"))(
+      cxxopts::value<std::string>()->default_value("1"), "COUNT")(
       "max-resends",
       "A pair whose wire resent more than this per message (retransmissions and out-of-sequence "
       "packets, both sides' port counters) is flagged, whatever its bandwidth; exit 7 when any "
       "is",
-      cxxopts::value<double>()->default_value("0.01"));
+      cxxopts::value<std::string>()->default_value("0.01"), "NUMBER");
 }
 
 // --schedule, --pairs, and the sampled schedule's --topology, --partners, --sample-rounds.
@@ -113,10 +113,8 @@ void parse_schedule_options(const cxxopts::ParseResult& args, MeshJob& r) {
   if (*kind == ScheduleKind::kSampled && r.topology_file.empty())
     throw Error(ExitCode::kUsage,
                 "--schedule sampled needs --topology FILE: which group (rack) each host is in");
-  r.partners = args["partners"].as<uint32_t>();
-  if (args.count("sample-rounds")) r.sample_rounds = args["sample-rounds"].as<uint32_t>();
-  if (r.partners < 1 || r.partners > 1024 || (args.count("sample-rounds") && r.sample_rounds < 1))
-    throw Error(ExitCode::kUsage, "--partners must be 1..1024 and --sample-rounds at least 1");
+  r.partners = count_option32(args, "partners", 1, 1024);
+  if (args.count("sample-rounds")) r.sample_rounds = count_option32(args, "sample-rounds", 1);
   if (*kind != ScheduleKind::kSampled && (args.count("partners") || args.count("sample-rounds")))
     throw Error(ExitCode::kUsage, "--partners and --sample-rounds go with --schedule sampled");
 }
@@ -136,8 +134,9 @@ void add_mesh_traffic(cxxopts::Options& options) {
       "fan",
       "--traffic incast, fan-out, all-to-all: flows into or out of one rank at once (default: "
       "every other rank, at most 64)",
-      cxxopts::value<int>())("streams", "QPs in each pair or flow (as run --qps), 1..64",
-                             cxxopts::value<uint32_t>()->default_value("1"))(
+      cxxopts::value<std::string>(),
+      "COUNT")("streams", "QPs in each pair or flow (as run --qps), 1..64",
+               cxxopts::value<std::string>()->default_value("1"), "COUNT")(
       "duration",
       "--traffic: each flow's timed window (2s, 500ms); a round's flows run theirs at once",
       cxxopts::value<std::string>()->default_value("2s"),
@@ -158,10 +157,7 @@ void parse_traffic_options(const cxxopts::ParseResult& args, MeshJob& r) {
   if (args.count("fan")) {
     if (!TrafficPlan::has_fan(r.traffic))
       throw Error(ExitCode::kUsage, "--fan goes with --traffic incast, fan-out or all-to-all");
-    r.fan = args["fan"].as<int>();
-    if (r.fan < 1 || r.fan > kMaxFan)
-      throw Error(ExitCode::kUsage, "--fan must be 1.." + std::to_string(kMaxFan) +
-                                        " (and below the number of ranks)");
+    r.fan = static_cast<int>(count_option(args, "fan", 1, kMaxFan));  // and below the ranks
   }
   if (r.traffic == TrafficKind::kPairs) {
     for (const char* option : {"duration", "margin"})
@@ -254,11 +250,9 @@ BenchmarkMatrix mesh_matrix(const cxxopts::ParseResult& args, Pattern pattern, M
   m.sizes = {size};
   m.modes = {mode};
   m.cq_choices = {parse_cq_choice(args["cq"].as<std::string>())};
-  m.qps = {args["streams"].as<uint32_t>()};
-  if (m.qps.front() < 1 || m.qps.front() > 64)
-    throw Error(ExitCode::kUsage, "--streams must be 1..64");
+  m.qps = {count_option32(args, "streams", 1, 64)};
   m.base.verify = args.count("verify") > 0;
-  m.base.tx_depth = args["tx-depth"].as<uint32_t>();
+  m.base.tx_depth = count_option32(args, "tx-depth", 1);
   if (args.count("gid-index")) m.base.gid_index = args["gid-index"].as<uint32_t>();  // recorded
   read_path_options(args, m.base);
   const auto cm = parse_bootstrap(args["cm"].as<std::string>());
@@ -324,15 +318,11 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   r.cm = parse_bootstrap(args["cm"].as<std::string>());  // nullopt: auto
   parse_run_options(args, r);
   parse_schedule_options(args, r);
-  r.judge.min_fraction = args["min-fraction"].as<double>();
-  if (!(r.judge.min_fraction > 0 && r.judge.min_fraction <= 1))
-    throw Error(ExitCode::kUsage, "--min-fraction must be above 0 and at most 1");
-  r.repetitions = args["repetitions"].as<uint32_t>();
-  if (r.repetitions < 1 || r.repetitions > 100)
-    throw Error(ExitCode::kUsage, "--repetitions must be between 1 and 100");
-  r.judge.max_resends = args["max-resends"].as<double>();
-  if (!(r.judge.max_resends >= 0 && r.judge.max_resends <= 1e6))
-    throw Error(ExitCode::kUsage, "--max-resends must be 0 or more (resends per message)");
+  r.judge.min_fraction = decimal_option(args, "min-fraction", 0, 1);
+  if (r.judge.min_fraction == 0)
+    throw Error(ExitCode::kUsage, "--min-fraction must be above 0 (a fraction of the median)");
+  r.repetitions = count_option32(args, "repetitions", 1, 100);
+  r.judge.max_resends = decimal_option(args, "max-resends", 0, 1e6);  // resends per message
   r.port = port_option(args["port"].as<int64_t>());
   r.devices = split_comma_list(text_option(args, "device"));
   r.addresses = split_comma_list(text_option(args, "address"));

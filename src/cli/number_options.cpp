@@ -1,9 +1,11 @@
 #include "cli/number_options.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/comma_list.h"
 #include "core/count_text.h"
+#include "core/decimal_text.h"
 #include "core/error.h"
 #include "core/printable_text.h"
 #include "core/time_text.h"
@@ -103,6 +105,39 @@ uint64_t parse_count_option(const std::string& text, std::string_view option, ui
 uint64_t count_option(const cxxopts::ParseResult& args, const char* name, uint64_t lo,
                       uint64_t hi) {
   return parse_count_option(args[name].as<std::string>(), std::string("--") + name, lo, hi);
+}
+
+uint32_t count_option32(const cxxopts::ParseResult& args, const char* name, uint32_t lo,
+                        uint32_t hi) {
+  return static_cast<uint32_t>(count_option(args, name, lo, hi));
+}
+
+namespace {
+
+std::string bound_text(double bound) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", bound);
+  return text;
+}
+
+}  // namespace
+
+double parse_decimal_option(const std::string& text, std::string_view option, double lo,
+                            double hi) {
+  const std::optional<Decimal> number = read_decimal(text);
+  const double value =
+      number ? static_cast<double>(number->whole) +
+                   static_cast<double>(number->fraction) / static_cast<double>(number->scale)
+             : 0;
+  if (!number || value < lo || value > hi)
+    throw Error(ExitCode::kUsage, std::string(option) + " '" + printable(text, Keep::kUtf8, 40) +
+                                      "': give a number from " + bound_text(lo) + " to " +
+                                      bound_text(hi) + " (such as 0.5 or 2; no sign, no exponent)");
+  return value;
+}
+
+double decimal_option(const cxxopts::ParseResult& args, const char* name, double lo, double hi) {
+  return parse_decimal_option(args[name].as<std::string>(), std::string("--") + name, lo, hi);
 }
 
 }  // namespace rdmabench

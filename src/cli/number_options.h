@@ -45,5 +45,14 @@ uint64_t parse_count_option(const std::string& text, std::string_view option, ui
                             uint64_t hi);
 // The count option `name` (declared as text), from `lo` to `hi`.
 uint64_t count_option(const cxxopts::ParseResult& args, const char* name, uint64_t lo, uint64_t hi);
+// The same for a count the request keeps in 32 bits (a queue depth, a thread count).
+uint32_t count_option32(const cxxopts::ParseResult& args, const char* name, uint32_t lo,
+                        uint32_t hi = UINT32_MAX);
+
+// `text` given to `option` read as a plain decimal (0.8, 2, .5: no sign, no exponent, nothing
+// after it) from `lo` to `hi`: fractions and ratios (--min-fraction, --min-effect).
+double parse_decimal_option(const std::string& text, std::string_view option, double lo, double hi);
+// The decimal option `name` (declared as text: cxxopts' own numbers take "0.8abc" as 0.8).
+double decimal_option(const cxxopts::ParseResult& args, const char* name, double lo, double hi);
 
 }  // namespace rdmabench

@@ -88,7 +88,7 @@ void add_scale_and_queues(cxxopts::Options& options) {
       "threads",
       "Threads per side (the server matches); each drives its own QPs and CQ, QP i on thread "
       "i % threads; capped at the QP count",
-      cxxopts::value<uint32_t>()->default_value("1"))(
+      cxxopts::value<std::string>()->default_value("1"), "COUNT")(
       "cpus",
       "Pin thread t to the t-th CPU of this list (0,2 or 4-7); default: the CPUs of the NUMA "
       "node the device hangs off, on a host of several nodes (the server places its own)",
@@ -101,21 +101,21 @@ void add_scale_and_queues(cxxopts::Options& options) {
       "bidir",
       "bw: both directions at once (like perftest -b); each side times its own direction, and "
       "the sum is reported")("tx-depth", "Outstanding send work requests (bw)",
-                             cxxopts::value<uint32_t>()->default_value("128"))(
-      "rx-depth", "Posted receives at the receiver",
-      cxxopts::value<uint32_t>()->default_value("512"))(
+                             cxxopts::value<std::string>()->default_value("128"),
+                             "COUNT")("rx-depth", "Posted receives at the receiver",
+                                      cxxopts::value<std::string>()->default_value("512"), "COUNT")(
       "signal-every", "Request a completion every N sends (selective signalling)",
-      cxxopts::value<uint32_t>()->default_value("16"))(
-      "poll-batch", "Completions asked for per ibv_poll_cq call (1..64)",
-      cxxopts::value<uint32_t>()->default_value("32"))(
+      cxxopts::value<std::string>()->default_value("16"),
+      "COUNT")("poll-batch", "Completions asked for per ibv_poll_cq call (1..64)",
+               cxxopts::value<std::string>()->default_value("32"), "COUNT")(
       "outs",
       "RDMA reads and atomics each QP keeps in flight (like perftest -o; default: the "
       "device's most, at most 16)",
-      cxxopts::value<uint32_t>())(
-      "inline",
-      "Payloads of at most N bytes go inline in the work request (like perftest -I); 0: "
-      "never (default: automatic, up to what the QP grants for 220)",
-      cxxopts::value<uint32_t>())(
+      cxxopts::value<std::string>(),
+      "COUNT")("inline",
+               "Payloads of at most N bytes go inline in the work request (like perftest -I); 0: "
+               "never (default: automatic, up to what the QP grants for 220)",
+               cxxopts::value<uint32_t>())(
       "post-list",
       "bw: sends chained per ibv_post_send (like perftest -l); several make one benchmark "
       "each: 1,2,4,8,16,32",

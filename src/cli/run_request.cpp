@@ -38,9 +38,7 @@ void parse_scale_out(const cxxopts::ParseResult& args, BenchmarkMatrix& m) {
   const auto chains = parse_number_list(args["post-list"].as<std::string>(), "post-list", 1,
                                         kMaxPostList, "a chain length (examples: 8, 1,2,4,8)");
   m.post_lists.assign(chains.begin(), chains.end());
-  m.threads = args["threads"].as<uint32_t>();
-  if (m.threads == 0 || m.threads > kMaxThreads)
-    throw Error(ExitCode::kUsage, "--threads must be between 1 and " + std::to_string(kMaxThreads));
+  m.threads = count_option32(args, "threads", 1, kMaxThreads);
   m.base.cq_per_qp = args.count("cq-per-qp") > 0;
   m.base.bidir = args.count("bidir") > 0;
 }
@@ -159,14 +157,14 @@ std::optional<OobOnly> oob_only_option(const cxxopts::ParseResult& args,
 
 void parse_base_spec(const cxxopts::ParseResult& args, const ServerConnection& server,
                      TestSpec& base) {
-  base.tx_depth = args["tx-depth"].as<uint32_t>();
-  base.rx_depth = args["rx-depth"].as<uint32_t>();
-  base.signal_every = args["signal-every"].as<uint32_t>();
-  base.poll_batch = args["poll-batch"].as<uint32_t>();
+  base.tx_depth = count_option32(args, "tx-depth", 1);
+  base.rx_depth = count_option32(args, "rx-depth", 1);
+  base.signal_every = count_option32(args, "signal-every", 1);
+  base.poll_batch = count_option32(args, "poll-batch", 1, kMaxPollBatch);
   base.verify = args.count("verify") > 0;
   base.mtu = args.count("mtu") != 0 ? args["mtu"].as<uint32_t>() : 0;  // 0: the active MTU
   read_path_options(args, base);
-  if (args.count("outs")) base.outs = args["outs"].as<uint32_t>();
+  if (args.count("outs")) base.outs = count_option32(args, "outs", 1, kMaxOuts);
   if (args.count("inline")) base.inline_size = args["inline"].as<uint32_t>();
   base.gid_index = server.gid_index;
   base.hugepages = args.count("hugepages") > 0;

@@ -73,9 +73,9 @@ cxxopts::Options search_options() {
                                      cxxopts::value<std::string>()->default_value("replay"))(
       "min-effect",
       "The smallest difference reported, in percent of the figure (beyond the noise too)",
-      cxxopts::value<double>()->default_value("2"))("repetitions",
-                                                    "Timed runs per point (its noise band)",
-                                                    cxxopts::value<unsigned>()->default_value("3"))(
+      cxxopts::value<std::string>()->default_value("2"),
+      "NUMBER")("repetitions", "Timed runs per point (its noise band: 2..20)",
+                cxxopts::value<std::string>()->default_value("3"), "COUNT")(
       "duration",
       "Each point's timed run (500ms, 2s), the same at every point (its start-up outside it; "
       "a rate is known to a burst of what is in flight: a slow link needs longer)",
@@ -122,17 +122,12 @@ SearchRequest search_request_of(const cxxopts::ParseResult& args) {
     r.points = static_cast<size_t>(count_option(args, "points", 1, kMaxSearchPoints));
   }
   r.space = args["space"].as<std::string>();
-  r.repetitions = args["repetitions"].as<unsigned>();
-  if (r.repetitions < 2 || r.repetitions > 20)
-    throw Error(ExitCode::kUsage, "--repetitions must be 2..20 (the noise band needs two)");
+  r.repetitions = count_option32(args, "repetitions", 2, 20);  // the noise band needs two
   const std::string method = args["method"].as<std::string>();
   if (method != "guided" && method != "random")
     throw Error(ExitCode::kUsage, "--method: guided or random");
   r.method = method == "guided" ? SearchMethod::kGuided : SearchMethod::kRandom;
-  const double min_effect = args["min-effect"].as<double>();
-  if (!(min_effect >= 0 && min_effect <= 100))
-    throw Error(ExitCode::kUsage, "--min-effect must be a percentage, 0..100");
-  r.min_effect = min_effect / 100;
+  r.min_effect = decimal_option(args, "min-effect", 0, 100) / 100;  // a percentage
   r.seed = args["seed"].as<uint32_t>();
   r.state_file = args["state"].as<std::string>();
   r.out_file = args["out"].as<std::string>();

@@ -39,8 +39,9 @@ void add_lockdown_options(cxxopts::Options& options) {
       cxxopts::value<std::string>(),
       "TIME")("max-memory", "Memory the server registers for one benchmark, at most (256M, 2G)",
               cxxopts::value<std::string>())("max-qps", "QPs one benchmark may ask for, at most",
-                                             cxxopts::value<uint32_t>())(
-      "max-threads", "Threads one benchmark may ask for, at most", cxxopts::value<uint32_t>());
+                                             cxxopts::value<std::string>(), "COUNT")(
+      "max-threads", "Threads one benchmark may ask for, at most", cxxopts::value<std::string>(),
+      "COUNT");
 }
 
 void read_lockdown_options(const cxxopts::ParseResult& args, ServerOptions& so) {
@@ -58,11 +59,8 @@ void read_lockdown_options(const cxxopts::ParseResult& args, ServerOptions& so) 
                                         "': give a size such as 256M or 2G");
     so.caps.max_memory_bytes = *bytes;
   }
-  for (const char* cap : {"max-qps", "max-threads"})
-    if (args.count(cap) && args[cap].as<uint32_t>() == 0)
-      throw Error(ExitCode::kUsage, std::string("--") + cap + " must be at least 1");
-  if (args.count("max-qps")) so.caps.max_qps = args["max-qps"].as<uint32_t>();
-  if (args.count("max-threads")) so.caps.max_threads = args["max-threads"].as<uint32_t>();
+  if (args.count("max-qps")) so.caps.max_qps = count_option32(args, "max-qps", 1);
+  if (args.count("max-threads")) so.caps.max_threads = count_option32(args, "max-threads", 1);
 }
 
 }  // namespace

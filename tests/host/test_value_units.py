@@ -75,17 +75,23 @@ def test_every_time_option_says_it_takes_a_time_in_help(command, option):
     assert "TIME is 5, 5s, 250ms, 40us, 2m or 1h (a number alone is seconds)" in text, text
 
 
-COUNTS = [(("run", "10.255.255.1"), "--iters"), (("run", "10.255.255.1"), "--warmup"),
-          (("search", "10.255.255.1"), "--iters"), (("search", "10.255.255.1"), "--points"),
-          (("search", "10.255.255.1"), "--warmup"), (("mesh",), "--iters"),
-          (("mesh",), "--lat-iters"), (("mesh",), "--warmup")]
+RUN = ("run", "10.255.255.1")
+COUNTS = [(RUN, "--iters"), (RUN, "--warmup"), (("search", "10.255.255.1"), "--iters"),
+          (("search", "10.255.255.1"), "--points"), (("search", "10.255.255.1"), "--warmup"),
+          (("mesh",), "--iters"), (("mesh",), "--lat-iters"), (("mesh",), "--warmup"),
+          # these took cxxopts' whole numbers (0x10 as 16, 10k refused unlike --iters')
+          (RUN, "--tx-depth"), (RUN, "--rx-depth"), (RUN, "--signal-every"), (RUN, "--poll-batch"),
+          (RUN, "--threads"), (RUN, "--outs"), (("search", "10.255.255.1"), "--repetitions"),
+          (("mesh",), "--tx-depth"), (("mesh",), "--streams"), (("mesh",), "--repetitions"),
+          (("mesh", "--traffic", "incast"), "--fan"), (("serve", "--port", "1"), "--max-qps"),
+          (("serve", "--port", "1"), "--max-threads")]
 
 
 @pytest.mark.parametrize("words, option", COUNTS)
 def test_a_count_takes_a_multiplier_and_refuses_what_is_not_a_count(words, option):
     """search --budget took 20m while --iters 1k was refused: a count takes 10k and 1.5M now,
     in every command, and anything else is refused alike."""
-    for bad in ("1.5", "10m", "1e3", "1,000", "-1"):
+    for bad in ("1.5", "10m", "1e3", "1,000", "-1", "0x10"):
         proc = rdmabench(*words, option, bad)
         assert proc.returncode == 2, (bad, proc.stderr)
         assert f"{option} '{bad}': give a count from" in proc.stderr, proc.stderr
@@ -97,3 +103,14 @@ def test_search_bounds_its_warmup_as_run_does():
     proc = rdmabench("search", "10.255.255.1", "--warmup", "100000G")
     assert proc.returncode == 2 and "--warmup '100000G': give a count from 0 to" in proc.stderr, \
         proc.stderr
+
+
+COUNT_HELP = [("run", "--tx-depth"), ("run", "--threads"), ("run", "--outs"), ("mesh", "--streams"),
+              ("mesh", "--fan"), ("search", "--repetitions"), ("serve", "--max-qps")]
+
+
+@pytest.mark.parametrize("command, option", COUNT_HELP)
+def test_every_count_option_says_it_takes_a_count_in_help(command, option):
+    text = rdmabench(command, "--help").stdout
+    assert f"{option} COUNT " in text, text
+    assert "COUNT is 5000, 10k, 1.5M or 1G" in text, text
