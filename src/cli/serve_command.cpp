@@ -73,7 +73,9 @@ int run_serve_command(int argc, char** argv) {
                            "below); nothing has to match here but --port.");
   options.add_options()("p,port", "TCP control port",
                         cxxopts::value<int64_t>()->default_value("18515"))(
-      "d,device", "RDMA device for --cm oob clients (default: the first)",
+      "d,device",
+      "RDMA device (default: the first; rdma_cm clients arrive through the device their "
+      "route reaches, which must be this one when named)",
       cxxopts::value<std::string>())("ib-port",
                                      "The device's port for --cm oob clients (like perftest -i)",
                                      cxxopts::value<uint32_t>()->default_value("1"))(

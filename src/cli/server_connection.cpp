@@ -16,7 +16,9 @@ void add_server_connection(cxxopts::Options& options, const std::string& group) 
       "p,port", "Server's TCP control port", cxxopts::value<int64_t>()->default_value("18515"))(
       "cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
       cxxopts::value<std::string>()->default_value("auto"))(
-      "d,device", "Local RDMA device for --cm oob (default: the first)",
+      "d,device",
+      "Local RDMA device (default: the first; over rdma_cm the route's, and one named is "
+      "connected from its own address)",
       cxxopts::value<std::string>())(
       "ib-port",
       "The device's port (like perftest -i); out of band only, so --cm auto then picks oob "

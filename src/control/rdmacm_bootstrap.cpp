@@ -4,6 +4,8 @@
 #include "control/shared_key.h"
 #include "core/printable_text.h"
 #include "core/system_error.h"
+#include "host/device_address.h"
+#include "host/device_probe.h"
 
 namespace rdmabench {
 
@@ -124,10 +126,44 @@ std::unique_ptr<CmId> listening_id(CmEventChannel& channel, const TestSpec& spec
   throw ports_held("to listen on " + host);
 }
 
+// -d over rdma_cm: rdma_cm takes the device behind the local address of the route, so a client
+// that names a device resolves from that device's own address (a mesh rank gives its own).
+BootstrapOptions from_the_device(BootstrapOptions options) {
+  if (options.device.empty() || !options.source_host.empty()) return options;
+  const std::string device = printable(options.device, Keep::kPrintableAscii, 64);
+  for (const DeviceReport& d : describe_all_devices()) {
+    if (d.name != options.device) continue;
+    const auto address = device_ipv4(d);
+    if (!address)
+      throw Error(ExitCode::kNoDevice,
+                  "-d " + device + ": rdma_cm connects from an IP address of the device, and no " +
+                      "active port of " + device + " has one: give its netdev an address, or " +
+                      "use --cm oob");
+    options.source_host = *address;
+    return options;
+  }
+  throw Error(ExitCode::kNoDevice,
+              "-d " + device + ": no such RDMA device here (`rdmabench devices` lists them)");
+}
+
+// The device rdma_cm took is the one `option` named, or an error that says which it took.
+void check_device(const CmId& id, const std::string& named, const std::string& option,
+                  const std::string& how) {
+  if (named.empty()) return;
+  const std::string took = ibv_get_device_name(id.verbs()->device);
+  if (took == named) return;
+  throw Error(ExitCode::kNoDevice, option + " " + printable(named, Keep::kPrintableAscii, 64) +
+                                       ": " + how + " through " + took +
+                                       " (rdma_cm takes the device of the " +
+                                       "route's local address): give an address that " + named +
+                                       " routes, or use --cm oob");
+}
+
 }  // namespace
 
 std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec& spec,
-                                        const BootstrapOptions& options) {
+                                        const BootstrapOptions& given) {
+  const BootstrapOptions options = from_the_device(given);
   // Each setup's rdma_cm connections carry the token the server gave on the control channel,
   // as private data: its listener takes no connection request but this client's.
   const auto [port, token] = read_cm_listen(control.receive("cm_listen"));
@@ -135,6 +171,7 @@ std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec&
   for (uint32_t i = 0; i < spec.qps; ++i) {
     StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
     c.id = resolved_id(*c.channel, spec, options, port);
+    check_device(*c.id, options.device, "-d", "rdma_cm reached " + options.server_host);
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kClient);
     QpStream& s = ep->add_stream(std::move(c));
     ready_cm_stream(s, spec.client_receives());
@@ -160,6 +197,7 @@ std::unique_ptr<Endpoint> rdmacm_server(ControlChannel& control, const TestSpec&
     const auto request = bound_connect_request(listen_channel, control, token, options.timeout);
     StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
     c.id = std::make_unique<CmId>(request.id, *c.channel);
+    check_device(*c.id, options.device, "serve -d", "the client's connection arrived");
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kServer);
     QpStream& s = ep->add_stream(std::move(c));
     ready_cm_stream(s, spec.server_receives());
