@@ -143,9 +143,7 @@ void add_connection(cxxopts::Options& options) {
       "CLOCK_MONOTONIC), tsc (the TSC even so, as perftest does; calibrated against and checked "
       "with CLOCK_MONOTONIC) or monotonic",
       cxxopts::value<std::string>()->default_value("auto"))(
-      "mtu",
-      "Path MTU in bytes, out of band only (with --cm auto it picks oob; default: the "
-      "active MTU)",
+      "mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
       cxxopts::value<uint32_t>());
   add_path_options(options, "Connection");
 }

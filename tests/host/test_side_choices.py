@@ -40,12 +40,3 @@ def test_a_gid_index_with_cm_auto_goes_out_of_band():
     """Taken, and on to the device, which this host lacks (exit 3)."""
     proc = rdmabench("run", "10.255.255.1", "--gid-index", "1", "--timeout", "1")
     assert proc.returncode == 3, proc.stderr
-
-
-def test_a_path_mtu_over_rdma_cm_is_refused_not_ignored():
-    """rdma_cm moves the QPs to RTR itself with the MTU of the path it resolved: --mtu was
-    silently dropped there."""
-    proc = rdmabench("run", "10.255.255.1", "--cm", "rdmacm", "--mtu", "1024")
-    assert proc.returncode == 2, proc.stderr
-    assert "--mtu is for the out-of-band bootstrap: rdma_cm takes the path MTU from the route " \
-           "(give --cm oob, or drop --mtu)" in proc.stderr, proc.stderr
