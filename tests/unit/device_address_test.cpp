@@ -24,7 +24,7 @@ PortReport port(const char* state, const char* netdev, std::vector<GidEntry> gid
   return p;
 }
 
-NetdevAddress addresses(std::map<std::string, std::string> known) {
+NetdevAddress addresses(const std::map<std::string, std::string>& known) {
   return [known](const std::string& netdev) -> std::optional<std::string> {
     const auto it = known.find(netdev);
     return it == known.end() ? std::nullopt : std::optional<std::string>(it->second);

@@ -47,8 +47,9 @@ TEST(SearchRequest, EachBadValueIsAUsageErrorThatNamesItsOption) {
             std::string::npos);
   EXPECT_NE(refusal({"h", "--points", "100001"}).find("--points"), std::string::npos);
   EXPECT_NE(refusal({"h", "--budget", "5x"}).find("--budget '5x'"), std::string::npos);
-  EXPECT_NE(refusal({"h", "--repetitions", "1"}).find("--repetitions '1': give a count from 2 to 20"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal({"h", "--repetitions", "1"}).find("--repetitions '1': give a count from 2 to 20"),
+      std::string::npos);
   EXPECT_NE(refusal({"h", "--method", "greedy"}).find("--method"), std::string::npos);
   EXPECT_NE(refusal({"h", "--min-effect", "101"}).find("--min-effect"), std::string::npos);
   EXPECT_NE(refusal({"h", "--iters", "10", "--duration", "1"}).find("not both"), std::string::npos);
