@@ -8,6 +8,7 @@
 #include "control/control_messages.h"
 #include "control/key_handshake.h"
 #include "control/port_reading.h"
+#include "control/rdmacm_bootstrap.h"
 #include "control/side_report_fields.h"
 #include "core/printable_text.h"
 
@@ -130,6 +131,8 @@ void ClientSession::setup(const TestSpec& spec) {
   }
   control_.send(setup_message(spec));
   port_.reset();
+  // Over rdma_cm, a named device's address: found at the first such setup, kept for the rest.
+  if (spec.bootstrap == Bootstrap::kRdmaCm) options_ = with_device_address(std::move(options_));
   endpoint_ = client_bootstrap(control_, spec, options_);
   pattern_ = make_pattern(spec.pattern);
   port_.emplace(port_place_of(*endpoint_));

@@ -6,6 +6,7 @@
 #include "core/system_error.h"
 #include "host/device_address.h"
 #include "host/device_probe.h"
+#include "verbs/device_list.h"
 
 namespace rdmabench {
 
@@ -126,26 +127,6 @@ std::unique_ptr<CmId> listening_id(CmEventChannel& channel, const TestSpec& spec
   throw ports_held("to listen on " + host);
 }
 
-// -d over rdma_cm: rdma_cm takes the device behind the local address of the route, so a client
-// that names a device resolves from that device's own address (a mesh rank gives its own).
-BootstrapOptions from_the_device(BootstrapOptions options) {
-  if (options.device.empty() || !options.source_host.empty()) return options;
-  const std::string device = printable(options.device, Keep::kPrintableAscii, 64);
-  for (const DeviceReport& d : describe_all_devices()) {
-    if (d.name != options.device) continue;
-    const auto address = device_ipv4(d);
-    if (!address)
-      throw Error(ExitCode::kNoDevice,
-                  "-d " + device + ": rdma_cm connects from an IP address of the device, and no " +
-                      "active port of " + device + " has one: give its netdev an address, or " +
-                      "use --cm oob");
-    options.source_host = *address;
-    return options;
-  }
-  throw Error(ExitCode::kNoDevice,
-              "-d " + device + ": no such RDMA device here (`rdmabench devices` lists them)");
-}
-
 // The device rdma_cm took is the one `option` named, or an error that says which it took.
 void check_device(const CmId& id, const std::string& named, const std::string& option,
                   const std::string& how) {
@@ -161,9 +142,22 @@ void check_device(const CmId& id, const std::string& named, const std::string& o
 
 }  // namespace
 
+BootstrapOptions with_device_address(BootstrapOptions options) {
+  if (options.device.empty() || !options.source_host.empty()) return options;
+  const auto address = device_ipv4(describe_device(DeviceList().open(options.device)));
+  if (!address) {
+    const std::string device = printable(options.device, Keep::kPrintableAscii, 64);
+    throw Error(ExitCode::kNoDevice,
+                "-d " + device + ": rdma_cm connects from an IP address of the device, and no " +
+                    "active port of " + device + " has one: give its netdev an address, or " +
+                    "use --cm oob");
+  }
+  options.source_host = *address;
+  return options;
+}
+
 std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec& spec,
-                                        const BootstrapOptions& given) {
-  const BootstrapOptions options = from_the_device(given);
+                                        const BootstrapOptions& options) {
   // Each setup's rdma_cm connections carry the token the server gave on the control channel,
   // as private data: its listener takes no connection request but this client's.
   const auto [port, token] = read_cm_listen(control.receive("cm_listen"));

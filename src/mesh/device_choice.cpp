@@ -1,9 +1,5 @@
 #include "mesh/device_choice.h"
 
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <netinet/in.h>
-
 #include <algorithm>
 
 #include "core/error.h"
@@ -69,21 +65,6 @@ RankDevice default_device_for(int local_rank, int local_size,
           "local rank " + std::to_string(local_rank) + " of " + ranks + " on the host: active " +
               "device " + std::to_string(local_rank) + " of " + std::to_string(active.size()) +
               " (" + names_of(active) + "), " + mine.name + ", netdev " + netdev + ", " + address};
-}
-
-std::string ipv4_address_of(const std::string& netdev) {
-  ifaddrs* all = nullptr;
-  if (getifaddrs(&all) != 0) return "";
-  std::string found;
-  for (const ifaddrs* a = all; a != nullptr && found.empty(); a = a->ifa_next) {
-    if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != AF_INET || netdev != a->ifa_name)
-      continue;
-    const auto* in = reinterpret_cast<const sockaddr_in*>(a->ifa_addr);
-    char text[INET_ADDRSTRLEN];
-    if (inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text)) != nullptr) found = text;
-  }
-  freeifaddrs(all);
-  return found;
 }
 
 }  // namespace rdmabench

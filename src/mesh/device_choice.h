@@ -26,7 +26,4 @@ RankDevice default_device_for(int local_rank, int local_size,
                               std::string (*address_of)(const std::string& netdev),
                               const std::string& host);
 
-// The first IPv4 address of a network interface, or "".
-std::string ipv4_address_of(const std::string& netdev);
-
 }  // namespace rdmabench

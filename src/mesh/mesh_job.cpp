@@ -18,6 +18,7 @@
 #include "core/output_file.h"
 #include "core/printable_text.h"
 #include "core/version.h"
+#include "host/device_address.h"
 #include "host/device_probe.h"
 #include "host/host_info.h"
 #include "mesh/device_choice.h"
@@ -93,8 +94,10 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
       check_writable(job.metrics_file, "--metrics");
     const RankDevice chosen =
         job.devices.empty()
-            ? default_device_for(world.local_rank(), world.local_size(), describe_all_devices(),
-                                 ipv4_address_of, host_name())
+            ? default_device_for(
+                  world.local_rank(), world.local_size(), describe_all_devices(),
+                  [](const std::string& netdev) { return netdev_ipv4(netdev).value_or(""); },
+                  host_name())
             : RankDevice{"", "", "--device"};
     std::string address = for_local_rank(job.addresses, world.local_rank(), "address");
     if (address.empty()) address = chosen.address;
