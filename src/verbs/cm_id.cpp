@@ -9,6 +9,7 @@
 #include "core/nonblocking.h"
 #include "core/tcp_port_probe.h"
 #include "core/wait_readable.h"
+#include "verbs/context.h"
 #include "verbs/verbs_error.h"
 
 namespace rdmabench {
@@ -165,7 +166,7 @@ uint16_t CmId::local_port() const {
 }
 
 bool CmId::local_port_held_by_tcp() const {
-  if (id_->verbs == nullptr || id_->verbs->device->transport_type != IBV_TRANSPORT_IWARP)
+  if (id_->verbs == nullptr || !Context(id_->verbs, Context::Ownership::kBorrowed).is_iwarp())
     return false;
   return tcp_port_held(*rdma_get_local_addr(id_));
 }
