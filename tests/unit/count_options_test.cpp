@@ -8,41 +8,20 @@
 #include <string>
 #include <vector>
 
-#include "cli/mesh_command.h"
-#include "cli/run_request.h"
-#include "cli/search_request.h"
-#include "command_line.h"
+#include "parsed_commands.h"
 
 using namespace rdmabench;
 
 namespace count_options_test {
 
-RunPlan run_plan_of(std::vector<std::string> args) {
-  args.insert(args.begin(), {"run", "h"});
-  rdmabench::testing::CommandLine line(std::move(args));
-  return parse_run_request(line.argc(), line.argv()).value();
-}
+using rdmabench::testing::parsed_mesh;
+using rdmabench::testing::parsed_run;
+using rdmabench::testing::parsed_search;
+using rdmabench::testing::refusal_of;
 
-MeshJob mesh_job_of(std::vector<std::string> args) {
-  args.insert(args.begin(), "mesh");
-  rdmabench::testing::CommandLine line(std::move(args));
-  return parse_mesh_request(line.argc(), line.argv()).value();
-}
-
-SearchRequest search_of(std::vector<std::string> args) {
-  args.insert(args.begin(), {"search", "h"});
-  rdmabench::testing::CommandLine line(std::move(args));
-  return parse_search_request(line.argc(), line.argv());
-}
-
-template <typename Parse>
-std::string refusal_of(Parse parse, const std::vector<std::string>& args) {
-  return rdmabench::testing::usage_refusal([&] { parse(args); });
-}
-
-const auto run_words = [](const std::vector<std::string>& a) { return run_plan_of(a); };
-const auto mesh_words = [](const std::vector<std::string>& a) { return mesh_job_of(a); };
-const auto search_words = [](const std::vector<std::string>& a) { return search_of(a); };
+const auto run_words = [](const std::vector<std::string>& a) { return parsed_run(a); };
+const auto mesh_words = [](const std::vector<std::string>& a) { return parsed_mesh(a); };
+const auto search_words = [](const std::vector<std::string>& a) { return parsed_search(a); };
 
 bool says(const std::string& refused, const std::string& words) {
   return refused.find(words) != std::string::npos;
@@ -54,15 +33,15 @@ using namespace count_options_test;
 
 TEST(CountOptions, RunTakesEveryCountWithItsMultiplier) {
   const TestSpec base =
-      run_plan_of({"--tx-depth", "1k", "--rx-depth", "2k", "--signal-every", "1k", "--qps", "4",
-                   "--threads", "4", "--poll-batch", "16", "--outs", "8"})
+      parsed_run({"--tx-depth", "1k", "--rx-depth", "2k", "--signal-every", "1k", "--qps", "4",
+                  "--threads", "4", "--poll-batch", "16", "--outs", "8"})
           .suite.matrix.base;
   EXPECT_EQ(base.tx_depth, 1000u);
   EXPECT_EQ(base.rx_depth, 2000u);
   EXPECT_EQ(base.signal_every, 1000u);
   EXPECT_EQ(base.poll_batch, 16u);
   EXPECT_EQ(base.outs, 8u);
-  EXPECT_EQ(run_plan_of({"--qps", "4", "--threads", "4"}).suite.matrix.threads, 4u);
+  EXPECT_EQ(parsed_run({"--qps", "4", "--threads", "4"}).suite.matrix.threads, 4u);
 }
 
 TEST(CountOptions, RunRefusesWhatIsNotACountAsItsOtherCountsDo) {
@@ -87,14 +66,14 @@ TEST(CountOptions, RunNamesEachCountsRange) {
 
 TEST(CountOptions, MeshTakesCountsAndDecimalsAsRunDoes) {
   const MeshJob job =
-      mesh_job_of({"--mode", "bw", "--tx-depth", "1k", "--streams", "4", "--repetitions", "3",
+      parsed_mesh({"--mode", "bw", "--tx-depth", "1k", "--streams", "4", "--repetitions", "3",
                    "--min-fraction", "0.75", "--max-resends", ".5"});
   EXPECT_EQ(job.specs.front().tx_depth, 1000u);
   EXPECT_EQ(job.specs.front().qps, 4u);
   EXPECT_EQ(job.repetitions, 3u);
   EXPECT_DOUBLE_EQ(job.judge.min_fraction, 0.75);
   EXPECT_DOUBLE_EQ(job.judge.max_resends, 0.5);
-  EXPECT_EQ(mesh_job_of({"--traffic", "incast", "--fan", "8"}).fan, 8);
+  EXPECT_EQ(parsed_mesh({"--traffic", "incast", "--fan", "8"}).fan, 8);
 }
 
 TEST(CountOptions, MeshRefusesADecimalWithSomethingAfterIt) {
@@ -111,7 +90,7 @@ TEST(CountOptions, MeshRefusesADecimalWithSomethingAfterIt) {
 }
 
 TEST(CountOptions, SearchTakesItsRepetitionsAndEffectAlike) {
-  const SearchRequest r = search_of({"--repetitions", "5", "--min-effect", "2.5"});
+  const SearchRequest r = parsed_search({"--repetitions", "5", "--min-effect", "2.5"});
   EXPECT_EQ(r.repetitions, 5u);
   EXPECT_DOUBLE_EQ(r.min_effect, 0.025);
   EXPECT_TRUE(says(refusal_of(search_words, {"--min-effect", "2abc"}),

@@ -6,77 +6,54 @@
 #include <string>
 #include <vector>
 
-#include "cli/mesh_command.h"
-#include "cli/run_request.h"
-#include "cli/search_request.h"
-#include "command_line.h"
+#include "parsed_commands.h"
 
 using namespace rdmabench;
 using std::chrono::milliseconds;
 
-namespace {
-
-RunPlan run_plan(std::vector<std::string> args) {
-  args.insert(args.begin(), {"run", "h"});
-  rdmabench::testing::CommandLine line(std::move(args));
-  return parse_run_request(line.argc(), line.argv()).value();
-}
-
-MeshJob mesh_job(std::vector<std::string> args) {
-  args.insert(args.begin(), "mesh");
-  rdmabench::testing::CommandLine line(std::move(args));
-  return parse_mesh_request(line.argc(), line.argv()).value();
-}
-
-SearchRequest search_request(std::vector<std::string> args) {
-  args.insert(args.begin(), {"search", "h"});
-  rdmabench::testing::CommandLine line(std::move(args));
-  return parse_search_request(line.argc(), line.argv());
-}
-
-template <typename Parse>
-std::string refusal(Parse parse, const std::vector<std::string>& args) {
-  return rdmabench::testing::usage_refusal([&] { parse(args); });
-}
-
-}  // namespace
+using rdmabench::testing::parsed_mesh;
+using rdmabench::testing::parsed_run;
+using rdmabench::testing::parsed_search;
+using rdmabench::testing::refusal_of;
 
 TEST(TimeOptions, RunTakesEachTimeInTheUnitWritten) {
-  EXPECT_EQ(run_plan({"--duration", "1m"}).suite.length.duration_ns, 60'000'000'000u);
-  EXPECT_EQ(run_plan({"--duration", "10ms"}).suite.length.duration_ns, 10'000'000u);
-  EXPECT_EQ(run_plan({"--duration", "2"}).suite.length.duration_ns, 2'000'000'000u);
-  EXPECT_EQ(run_plan({"--duration", "1", "--margin", "250ms"}).suite.length.margin_ns,
+  EXPECT_EQ(parsed_run({"--duration", "1m"}).suite.length.duration_ns, 60'000'000'000u);
+  EXPECT_EQ(parsed_run({"--duration", "10ms"}).suite.length.duration_ns, 10'000'000u);
+  EXPECT_EQ(parsed_run({"--duration", "2"}).suite.length.duration_ns, 2'000'000'000u);
+  EXPECT_EQ(parsed_run({"--duration", "1", "--margin", "250ms"}).suite.length.margin_ns,
             250'000'000u);
-  EXPECT_EQ(run_plan({"--timeout", "1.5m"}).suite.peer.timeout, milliseconds(90'000));
-  EXPECT_EQ(run_plan({"--wait", "30s"}).suite.peer.wait.wait, milliseconds(30'000));
-  EXPECT_EQ(run_plan({"--report-every", "500ms"}).suite.reporting.report_every, milliseconds(500));
+  EXPECT_EQ(parsed_run({"--timeout", "1.5m"}).suite.peer.timeout, milliseconds(90'000));
+  EXPECT_EQ(parsed_run({"--wait", "30s"}).suite.peer.wait.wait, milliseconds(30'000));
+  EXPECT_EQ(parsed_run({"--report-every", "500ms"}).suite.reporting.report_every,
+            milliseconds(500));
 }
 
 TEST(TimeOptions, RunRefusesWhatIsNotATime) {
-  const auto run = [](const std::vector<std::string>& a) { return run_plan(a); };
-  EXPECT_NE(refusal(run, {"--timeout", "5abc"}).find("--timeout '5abc': give a time"),
+  const auto run = [](const std::vector<std::string>& a) { return parsed_run(a); };
+  EXPECT_NE(refusal_of(run, {"--timeout", "5abc"}).find("--timeout '5abc': give a time"),
             std::string::npos);
-  EXPECT_NE(refusal(run, {"--duration", "1", "--margin", "1hour"}).find("--margin '1hour'"),
+  EXPECT_NE(refusal_of(run, {"--duration", "1", "--margin", "1hour"}).find("--margin '1hour'"),
             std::string::npos);
-  EXPECT_NE(refusal(run, {"--duration", "5,5"}).find("--duration '5,5'"), std::string::npos);
-  EXPECT_NE(refusal(run, {"--duration", "1.5ms"}).find("': give it in whole multiples of 1ms"),
+  EXPECT_NE(refusal_of(run, {"--duration", "5,5"}).find("--duration '5,5'"), std::string::npos);
+  EXPECT_NE(refusal_of(run, {"--duration", "1.5ms"}).find("': give it in whole multiples of 1ms"),
             std::string::npos);
-  EXPECT_NE(refusal(run, {"--wait", "-1"}).find("--wait '-1'"), std::string::npos);
-  EXPECT_NE(refusal(run, {"--report-every", "50ms"}).find("from 100ms to 1h"), std::string::npos);
+  EXPECT_NE(refusal_of(run, {"--wait", "-1"}).find("--wait '-1'"), std::string::npos);
+  EXPECT_NE(refusal_of(run, {"--report-every", "50ms"}).find("from 100ms to 1h"),
+            std::string::npos);
 }
 
 TEST(TimeOptions, MeshAndSearchTakeTheSameTimes) {
-  const MeshJob traffic =
-      mesh_job({"--traffic", "ring", "--duration", "1m", "--margin", "2s", "--timeout", "250ms"});
+  const MeshJob traffic = parsed_mesh(
+      {"--traffic", "ring", "--duration", "1m", "--margin", "2s", "--timeout", "250ms"});
   EXPECT_EQ(traffic.run.duration_ns, 60'000'000'000u);
   EXPECT_EQ(traffic.run.margin_ns, 2'000'000'000u);
   EXPECT_EQ(traffic.run.timeout, milliseconds(250));
-  const SearchRequest search = search_request({"--duration", "2s", "--margin", "50ms"});
+  const SearchRequest search = parsed_search({"--duration", "2s", "--margin", "50ms"});
   EXPECT_EQ(search.target.length.duration_ns, 2'000'000'000u);
   EXPECT_EQ(search.target.length.margin_ns, 50'000'000u);
-  EXPECT_EQ(search_request({"--budget", "90"}).budget_s, 90);
-  const auto mesh = [](const std::vector<std::string>& a) { return mesh_job(a); };
-  EXPECT_NE(refusal(mesh, {"--timeout", "5abc"}).find("--timeout '5abc'"), std::string::npos);
-  const auto searching = [](const std::vector<std::string>& a) { return search_request(a); };
-  EXPECT_NE(refusal(searching, {"--duration", "1x"}).find("--duration '1x'"), std::string::npos);
+  EXPECT_EQ(parsed_search({"--budget", "90"}).budget_s, 90);
+  const auto mesh = [](const std::vector<std::string>& a) { return parsed_mesh(a); };
+  EXPECT_NE(refusal_of(mesh, {"--timeout", "5abc"}).find("--timeout '5abc'"), std::string::npos);
+  const auto searching = [](const std::vector<std::string>& a) { return parsed_search(a); };
+  EXPECT_NE(refusal_of(searching, {"--duration", "1x"}).find("--duration '1x'"), std::string::npos);
 }
