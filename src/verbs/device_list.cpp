@@ -1,6 +1,5 @@
 #include "verbs/device_list.h"
 
-#include "core/printable_text.h"
 #include "verbs/verbs_error.h"
 
 namespace rdmabench {
@@ -39,8 +38,8 @@ Context DeviceList::open(const std::string& name) const {
   }
   std::string known;
   for (const auto& n : names()) known += (known.empty() ? "" : ", ") + n;
-  throw Error(ExitCode::kNoDevice, "RDMA device '" + printable(name, Keep::kPrintableAscii, 64) +
-                                       "' not found; devices present: " + known);
+  throw Error(ExitCode::kNoDevice,
+              "RDMA device '" + name + "' not found; devices present: " + known);
 }
 
 }  // namespace rdmabench
