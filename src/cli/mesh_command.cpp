@@ -24,6 +24,7 @@
 #include "core/printable_text.h"
 #include "cq/strategy.h"
 #include "mesh/mesh_job.h"
+#include "mesh/mesh_preview.h"
 #include "mesh/schedule.h"
 #include "mesh/traffic.h"
 #include "runner/benchmark_suite.h"
@@ -36,6 +37,9 @@ namespace rdmabench {
 using namespace std::chrono_literals;
 
 namespace {
+
+// The most ranks a dry run plans for (a shift schedule of 65,536 ranks has 4 billion pairs).
+constexpr uint32_t kMaxDryRunRanks = 65536;
 
 // What each pair measures.
 void add_mesh_measurement(cxxopts::Options& options) {
@@ -228,7 +232,12 @@ cxxopts::Options mesh_options() {
       "key",
       "A key file (at least 32 bytes, mode 600) every rank holds: each rank's server asks for "
       "it, and each rank proves it to the others' (see serve --key)",
-      cxxopts::value<std::string>())("h,help", "Show help");
+      cxxopts::value<std::string>())(
+      "dry-run",
+      "Print what the job would run on --ranks ranks (each mode's benchmark and length, the "
+      "rounds, an estimate), then exit: no MPI, no device, no server")(
+      "ranks", "--dry-run: the ranks to plan for (mpirun's -np, srun's tasks)",
+      cxxopts::value<std::string>(), "COUNT")("h,help", "Show help");
   return options;
 }
 
@@ -285,6 +294,20 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args, bool traffic)
   return specs;
 }
 
+// --dry-run's ranks (0 without --dry-run); Error(kUsage) for --ranks alone, or a dry run
+// without it.
+int dry_run_ranks(const cxxopts::ParseResult& args) {
+  if (!args.count("dry-run")) {
+    if (args.count("ranks"))
+      throw Error(ExitCode::kUsage,
+                  "--ranks goes with --dry-run (a job's ranks are mpirun's -np or srun's tasks)");
+    return 0;
+  }
+  if (!args.count("ranks"))
+    throw Error(ExitCode::kUsage, "--dry-run needs --ranks COUNT: the ranks to plan for");
+  return static_cast<int>(count_option32(args, "ranks", 2, kMaxDryRunRanks));
+}
+
 void parse_run_options(const cxxopts::ParseResult& args, MeshJob& r) {
   r.iterations[Mode::kBandwidth] = iterations_option(args, "iters");
   r.iterations[Mode::kLatency] = iterations_option(args, "lat-iters");
@@ -334,12 +357,17 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   r.verbose = args.count("verbose") > 0;
   if (args.count("key")) r.key = SharedKey::from_file(args["key"].as<std::string>());
   for (const auto& kv : args.arguments()) r.params[kv.key()] = kv.value();
+  r.dry_run_ranks = dry_run_ranks(args);
   return r;
 }
 
 int run_mesh_command(int argc, char** argv) {
   const auto job = parse_mesh_request(argc, argv);
   if (!job) return 0;
+  if (job->dry_run_ranks > 0) {
+    std::cout << mesh_preview(*job, job->dry_run_ranks);
+    return 0;
+  }
   const MpiWorld world(argc, argv);
   return run_mesh_job(world, *job);
 }

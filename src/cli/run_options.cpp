@@ -252,6 +252,9 @@ cxxopts::Options run_options() {
       "TIME")("json",
               "Write the results JSON (as --out's) to standard output; the table and every message "
               "go to standard error")(
+      "dry-run",
+      "Print the benchmarks this command line would run, how long each goes and an estimate of "
+      "the whole, then exit: no device opened, no server reached")(
       "counters",
       "on: each side reads its port's counters (sysfs hw_counters, counters and the RoCE "
       "netdev's statistics) before and after each benchmark's timed run, outside its window, "

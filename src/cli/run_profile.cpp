@@ -73,9 +73,8 @@ std::string quick_pattern(const Transport& transport, bool srq) {
   return write && (*write)->needs.met_by(transport.info()) && !srq ? "write" : "send";
 }
 
-std::string bare_run_note(const WhatToRun& w) {
-  return "rdmabench: a short default run (--profile " + w.profile +
-         "): " + profile_named(w.profile).summary +
+std::string bare_run_note(const WhatToRun& w, const std::string& summary) {
+  return "rdmabench: a short default run (--profile " + w.profile + "): " + summary +
          "; the full sweep, every pattern, mode and CQ strategy at 2 B..8 MiB, is --profile full "
          "(or name what to run: --pattern, --mode, --cq, --sizes)";
 }

@@ -32,7 +32,8 @@ WhatToRun what_to_run(const cxxopts::ParseResult& args);
 // receives are shared (--srq: write's target takes none).
 std::string quick_pattern(const Transport& transport, bool srq);
 
-// The line a bare run prints on standard error: what it chose and how to get the full sweep.
-std::string bare_run_note(const WhatToRun& w);
+// The line a bare run prints on standard error: what it chose (`summary`, the plan's own
+// words: runner/suite_preview.h) and how to get the full sweep.
+std::string bare_run_note(const WhatToRun& w, const std::string& summary);
 
 }  // namespace rdmabench

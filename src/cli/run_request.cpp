@@ -23,6 +23,7 @@
 #include "core/printable_text.h"
 #include "host/machine_type.h"
 #include "runner/machine_limits.h"
+#include "runner/suite_preview.h"
 #include "runner/suite_refusal.h"
 #include "spec/spec_validation.h"
 
@@ -261,6 +262,7 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   }
   if (args.count("metrics")) r.metrics_file = metrics_option(args["metrics"].as<std::string>());
   r.json_stdout = args.count("json") > 0;
+  r.dry_run = args.count("dry-run") > 0;
   r.suite.reporting = reporting_of(args, r.suite.matrix);
   r.limits = parse_pass_limits(args, r.suite.matrix);
   nlohmann::json from_file = nlohmann::json::object();
@@ -270,7 +272,7 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   r.params.update(from_file);
   check_unmatched(args.unmatched(), options, {"run", r.suite.peer.host, true});
   r.benchmark_args = args.unmatched();
-  if (what.chosen_for_the_user) std::cerr << bare_run_note(what) << "\n";
+  if (what.chosen_for_the_user) std::cerr << bare_run_note(what, suite_summary(r.suite)) << "\n";
   return r;
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli/number_options.h"
 #include "cli/search_dimensions.h"
+#include "cli/search_preview.h"
 #include "cli/search_request.h"
 #include "cli/serve_search_target.h"
 #include "core/bounded_json.h"
@@ -167,6 +168,14 @@ int run_search_command(int argc, char** argv) {
     return 0;
   }
   const SearchRequest r = search_request_of(args);
+  if (args.count("dry-run")) {
+    if (args.count("replay"))
+      throw Error(ExitCode::kUsage,
+                  "--dry-run plans a search; --replay measures a report's findings again: give "
+                  "one of them");
+    std::cout << search_preview(space, r);
+    return 0;
+  }
   if (args.count("replay")) return run_replay(args, r);
   check_writable(r.out_file, "--out");
   return run_search_request(space, r);

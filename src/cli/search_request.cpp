@@ -66,6 +66,9 @@ cxxopts::Options search_options() {
       cxxopts::value<std::string>()->default_value(""))(
       "list-space", "Print the dimensions searched, their values and starts, and exit")(
       "list-rules", "Print the expectations judged (name, sentence, figure, option), and exit")(
+      "dry-run",
+      "Print what the search would do (its space, each point's length, where it stops, its "
+      "files and an estimate), then exit: no device opened, no server reached")(
       "replay",
       "REPORT: measure each finding of an earlier report again here (in the deterministic "
       "guest, on other hosts) and add what came out to the report",

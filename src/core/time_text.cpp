@@ -1,5 +1,7 @@
 #include "core/time_text.h"
 
+#include <cstdio>
+
 #include <array>
 #include <cstdint>
 
@@ -52,6 +54,22 @@ std::string time_text(std::chrono::nanoseconds time) {
   for (auto unit = kUnits.rbegin(); unit != kUnits.rend() - 1; ++unit)  // h down to us
     if (ns % unit->ns == 0) return std::to_string(ns / unit->ns) + std::string(unit->name);
   return std::to_string(ns) + "ns";
+}
+
+std::string estimate_time_text(double seconds) {
+  struct Unit {
+    const char* name;
+    double seconds;
+  };
+  constexpr Unit kUnits[] = {{"h", 3600}, {"min", 60}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}};
+  if (seconds <= 0) return "0 s";
+  for (const Unit& unit : kUnits)
+    if (seconds >= unit.seconds || unit.seconds == 1e-6) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.3g %s", seconds / unit.seconds, unit.name);
+      return text;
+    }
+  return "0 s";
 }
 
 }  // namespace rdmabench

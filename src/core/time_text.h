@@ -22,4 +22,8 @@ std::optional<std::chrono::nanoseconds> parse_time(std::string_view text);
 // time is whole), which parse_time reads back to the same time.
 std::string time_text(std::chrono::nanoseconds time);
 
+// An estimate's time, to three significant digits in the largest unit under it: "250 ms",
+// "12.5 s", "3.1 h" ("0 s" for none).
+std::string estimate_time_text(double seconds);
+
 }  // namespace rdmabench

@@ -42,6 +42,7 @@ struct MeshJob {
   bool verbose = false;           // every rank's server logs to stderr
   std::optional<SharedKey> key;   // --key: every rank's server asks for it, every client proves it
   nlohmann::json params;
+  int dry_run_ranks = 0;  // --dry-run --ranks N: the plan for N ranks alone (mesh_preview.h)
 };
 
 // --cm auto: out of band, unless a rank's device connects through rdma_cm only (iWARP), when

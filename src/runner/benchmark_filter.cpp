@@ -25,8 +25,8 @@ std::string registered_name(const TestSpec& spec, const SuiteLength& length) {
   return name + "/manual_time";
 }
 
-size_t count_selected(const std::vector<TestSpec>& specs, const SuiteLength& length,
-                      const std::string& filter) {
+std::vector<TestSpec> selected_specs(const std::vector<TestSpec>& specs, const SuiteLength& length,
+                                     const std::string& filter) {
   std::string expression = filter.empty() || filter == "all" ? "." : filter;
   const bool negative = expression.front() == '-';
   if (negative) expression.erase(0, 1);
@@ -37,10 +37,11 @@ size_t count_selected(const std::vector<TestSpec>& specs, const SuiteLength& len
     throw Error(ExitCode::kUsage, "--benchmark_filter '" + filter +
                                       "' is not a regular expression (" + e.what() + ")");
   }
-  size_t selected = 0;
+  std::vector<TestSpec> selected;
   for (const TestSpec& spec : specs)
-    if (std::regex_search(registered_name(spec, length), regex) != negative) ++selected;
-  if (selected > 0 || specs.empty()) return selected;
+    if (std::regex_search(registered_name(spec, length), regex) != negative)
+      selected.push_back(spec);
+  if (!selected.empty() || specs.empty()) return selected;
   const std::string examples =
       join_comma_list(std::span(specs).first(std::min<size_t>(specs.size(), 3)),
                       [&](const TestSpec& spec) { return registered_name(spec, length); });
@@ -49,6 +50,11 @@ size_t count_selected(const std::vector<TestSpec>& specs, const SuiteLength& len
                                     " benchmarks this command line asks for (such as " + examples +
                                     ")" + anchored_hint(filter) +
                                     "; widen it, or change --pattern, --mode, --cq or --sizes");
+}
+
+size_t count_selected(const std::vector<TestSpec>& specs, const SuiteLength& length,
+                      const std::string& filter) {
+  return selected_specs(specs, length, filter).size();
 }
 
 }  // namespace rdmabench

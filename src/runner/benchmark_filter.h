@@ -15,8 +15,13 @@ namespace rdmabench {
 // send/bw/busy/65536/iterations:200/manual_time.
 std::string registered_name(const TestSpec& spec, const SuiteLength& length);
 
-// How many of `specs` `filter` selects. Throws Error(kUsage) when it is not a regular
+// The specs `filter` selects, in order. Throws Error(kUsage) when it is not a regular
 // expression or selects none, naming a few of the benchmarks there are.
+std::vector<TestSpec> selected_specs(const std::vector<TestSpec>& specs, const SuiteLength& length,
+                                     const std::string& filter);
+
+// How many of `specs` `filter` selects (selected_specs' count). Throws Error(kUsage) when it is not
+// a regular expression or selects none, naming a few of the benchmarks there are.
 size_t count_selected(const std::vector<TestSpec>& specs, const SuiteLength& length,
                       const std::string& filter);
 

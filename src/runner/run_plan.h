@@ -22,6 +22,7 @@ struct RunPlan {
   std::string out_file;                     // --out (empty: none)
   std::string metrics_file;                 // --metrics (empty: none)
   bool json_stdout = false;                 // --json: results to standard output, text to stderr
+  bool dry_run = false;                     // --dry-run: the plan alone (runner/suite_preview.h)
   PassLimits limits;                        // --min-bw, --max-lat
   nlohmann::json params;                    // every parameter, for the context
   std::vector<std::string> benchmark_args;  // --benchmark_* flags, for Google Benchmark

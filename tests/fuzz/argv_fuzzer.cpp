@@ -21,10 +21,13 @@
 #include "cli/mesh_command.h"
 #include "cli/run_request.h"
 #include "cli/search_dimensions.h"
+#include "cli/search_preview.h"
 #include "cli/search_request.h"
 #include "core/bounded_json.h"
 #include "core/error.h"
+#include "mesh/mesh_preview.h"
 #include "runner/machine_limits.h"
+#include "runner/suite_preview.h"
 #include "search/measured_points.h"
 #include "search/report_replay.h"
 #include "search/search_state.h"
@@ -149,8 +152,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   const std::vector<std::string> args = arguments_of(data, size);
-  parse_as(args, rdmabench::parse_run_request);
-  parse_as(args, rdmabench::parse_mesh_request);
-  parse_as(args, rdmabench::parse_search_request);
+  // Each command line parsed, and where it parses, its --dry-run plan said (as the command says
+  // it, from the same request).
+  parse_as(args, [](int argc, char** argv) {
+    if (const auto plan = rdmabench::parse_run_request(argc, argv)) {
+      const auto flags = rdmabench::google_benchmark_flags(plan->benchmark_args);
+      (void)rdmabench::suite_preview(plan->suite, flags);
+      (void)rdmabench::suite_test_list(plan->suite, flags);
+    }
+  });
+  parse_as(args, [](int argc, char** argv) {
+    const auto job = rdmabench::parse_mesh_request(argc, argv);
+    if (job && job->dry_run_ranks > 0) (void)rdmabench::mesh_preview(*job, job->dry_run_ranks);
+  });
+  parse_as(args, [](int argc, char** argv) {
+    (void)rdmabench::search_preview(rdmabench::search_dimensions(),
+                                    rdmabench::parse_search_request(argc, argv));
+  });
   return 0;
 }
