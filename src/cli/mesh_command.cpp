@@ -183,15 +183,15 @@ void parse_traffic_options(const cxxopts::ParseResult& args, MeshJob& r) {
 void add_mesh_connection(cxxopts::Options& options) {
   options.add_options("Ranks and connections")(
       "p,port", "TCP control port; a host's k-th rank serves on port + k",
-      cxxopts::value<int64_t>()->default_value("18515"))(
-      "d,device", "RDMA device; a list gives a host's k-th rank the k-th (default: the first)",
-      cxxopts::value<std::string>())(
+      cxxopts::value<std::string>()->default_value("18515"),
+      "N")("d,device", "RDMA device; a list gives a host's k-th rank the k-th (default: the first)",
+           cxxopts::value<std::string>())(
       "address",
       "Address the other ranks reach this rank's server at; a list gives a host's k-th rank the "
       "k-th (default: this host's first IPv4 address that is not loopback)",
       cxxopts::value<std::string>())("gid-index",
                                      "GID index (default: as `rdmabench devices` marks it)",
-                                     cxxopts::value<uint32_t>())(
+                                     cxxopts::value<std::string>(), "N")(
       "cm",
       "auto: oob, unless a rank's device connects through rdma_cm only (iWARP), then rdmacm; "
       "oob: each pair exchanges its QPs over TCP; rdmacm: rdma_cm, the client resolving from "
@@ -262,7 +262,7 @@ BenchmarkMatrix mesh_matrix(const cxxopts::ParseResult& args, Pattern pattern, M
   m.qps = {count_option32(args, "streams", 1, 64)};
   m.base.verify = args.count("verify") > 0;
   m.base.tx_depth = count_option32(args, "tx-depth", 1);
-  if (args.count("gid-index")) m.base.gid_index = args["gid-index"].as<uint32_t>();  // recorded
+  if (args.count("gid-index")) m.base.gid_index = gid_index_option(args);  // recorded
   read_path_options(args, m.base);
   const auto cm = parse_bootstrap(args["cm"].as<std::string>());
   if (!cm && args["cm"].as<std::string>() != "auto")
@@ -312,7 +312,7 @@ void parse_run_options(const cxxopts::ParseResult& args, MeshJob& r) {
   r.iterations[Mode::kBandwidth] = iterations_option(args, "iters");
   r.iterations[Mode::kLatency] = iterations_option(args, "lat-iters");
   r.run.timeout = timeout_option(args);
-  if (args.count("gid-index")) r.run.gid_index = args["gid-index"].as<uint32_t>();
+  if (args.count("gid-index")) r.run.gid_index = gid_index_option(args);
   r.run.wait = 2 * r.run.timeout;
   r.run.warmup = warmup_option(args);
 }
@@ -346,7 +346,7 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
     throw Error(ExitCode::kUsage, "--min-fraction must be above 0 (a fraction of the median)");
   r.repetitions = count_option32(args, "repetitions", 1, 100);
   r.judge.max_resends = decimal_option(args, "max-resends", 0, 1e6);  // resends per message
-  r.port = port_option(args["port"].as<int64_t>());
+  r.port = port_option(args);
   r.devices = split_comma_list(text_option(args, "device"));
   r.addresses = split_comma_list(text_option(args, "address"));
   if (args.count("out")) r.out_file = args["out"].as<std::string>();

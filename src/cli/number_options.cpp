@@ -1,7 +1,9 @@
 #include "cli/number_options.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 
 #include "core/comma_list.h"
 #include "core/count_text.h"
@@ -10,6 +12,7 @@
 #include "core/printable_text.h"
 #include "core/time_text.h"
 #include "spec/spec_validation.h"
+#include "spec/test_spec.h"
 
 namespace rdmabench {
 
@@ -110,6 +113,42 @@ uint64_t count_option(const cxxopts::ParseResult& args, const char* name, uint64
 uint32_t count_option32(const cxxopts::ParseResult& args, const char* name, uint32_t lo,
                         uint32_t hi) {
   return static_cast<uint32_t>(count_option(args, name, lo, hi));
+}
+
+uint64_t parse_number_option(const std::string& text, std::string_view option, uint64_t lo,
+                             uint64_t hi, std::string_view what) {
+  const bool digits = !text.empty() && text.size() <= 20 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+  errno = 0;
+  const uint64_t value = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+  if (!digits || errno == ERANGE || value < lo || value > hi)
+    throw Error(ExitCode::kUsage, std::string(option) + " '" + printable(text, Keep::kUtf8, 40) +
+                                      "': give " + std::string(what) + " from " +
+                                      std::to_string(lo) + " to " + std::to_string(hi) +
+                                      ", in plain digits");
+  return value;
+}
+
+uint32_t number_option(const cxxopts::ParseResult& args, const char* name, uint32_t lo, uint32_t hi,
+                       std::string_view what) {
+  return static_cast<uint32_t>(
+      parse_number_option(args[name].as<std::string>(), std::string("--") + name, lo, hi, what));
+}
+
+uint64_t parse_size_option(const std::string& text, std::string_view option, uint64_t lo,
+                           uint64_t hi) {
+  const std::optional<uint64_t> size = text == "0" ? std::optional<uint64_t>(0) : parse_size(text);
+  if (!size || *size < lo || *size > hi)
+    throw Error(ExitCode::kUsage, std::string(option) + " '" + printable(text, Keep::kUtf8, 40) +
+                                      "': give a size from " + std::to_string(lo) + " to " +
+                                      std::to_string(hi) +
+                                      " bytes (4096, 4K or 4KiB: K and M are 1024 and 1024^2)");
+  return *size;
+}
+
+uint32_t size_option(const cxxopts::ParseResult& args, const char* name, uint32_t lo, uint32_t hi) {
+  return static_cast<uint32_t>(
+      parse_size_option(args[name].as<std::string>(), std::string("--") + name, lo, hi));
 }
 
 namespace {

@@ -1,6 +1,7 @@
-// The numbers of the commands' lines: times (core/time_text.h) and counts (core/count_text.h)
-// within a range, lists of whole numbers (--qps, --post-list), offered rates (--rate, in
-// messages or Gb/s); each misspelt or out of range refused naming its option and what it takes.
+// The numbers of the commands' lines: times (core/time_text.h), counts (core/count_text.h),
+// sizes (spec/test_spec.h) and numbers that name something (a port, an index) within a range, lists
+// of whole numbers (--qps, --post-list), offered rates (--rate, in messages or Gb/s); each misspelt
+// or out of range refused naming its option and what it takes.
 #pragma once
 
 #include <chrono>
@@ -48,6 +49,22 @@ uint64_t count_option(const cxxopts::ParseResult& args, const char* name, uint64
 // The same for a count the request keeps in 32 bits (a queue depth, a thread count).
 uint32_t count_option32(const cxxopts::ParseResult& args, const char* name, uint32_t lo,
                         uint32_t hi = UINT32_MAX);
+
+// `text` given to `option` read as a number that names something (a port, an index, a level, a
+// seed): plain decimal digits alone (no sign, no 0x, no multiplier: 10k is a count, not an
+// index) from `lo` to `hi`; refused naming `what` it is ("a TCP port") and its range.
+uint64_t parse_number_option(const std::string& text, std::string_view option, uint64_t lo,
+                             uint64_t hi, std::string_view what);
+// The number option `name` (declared as text: cxxopts' own numbers take 0x10 as 16).
+uint32_t number_option(const cxxopts::ParseResult& args, const char* name, uint32_t lo, uint32_t hi,
+                       std::string_view what);
+
+// `text` given to `option` read as one size in bytes (spec/test_spec.h's parse_size: 4096, 4K,
+// 4KiB), or 0 where `lo` is 0, from `lo` to `hi`: --inline, --mtu.
+uint64_t parse_size_option(const std::string& text, std::string_view option, uint64_t lo,
+                           uint64_t hi);
+// The size option `name` (declared as text).
+uint32_t size_option(const cxxopts::ParseResult& args, const char* name, uint32_t lo, uint32_t hi);
 
 // `text` given to `option` read as a plain decimal (0.8, 2, .5: no sign, no exponent, nothing
 // after it) from `lo` to `hi`: fractions and ratios (--min-fraction, --min-effect).

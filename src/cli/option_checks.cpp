@@ -25,19 +25,16 @@ uint64_t warmup_option(const cxxopts::ParseResult& args) {
   return count_option(args, "warmup", 0, kMaxIterations);
 }
 
-uint16_t port_option(int64_t port) {
-  if (port < 1 || port > 65535)
-    throw Error(ExitCode::kUsage,
-                "--port " + std::to_string(port) + ": a TCP port is between 1 and 65535");
-  return static_cast<uint16_t>(port);
+uint16_t port_option(const cxxopts::ParseResult& args) {
+  return static_cast<uint16_t>(number_option(args, "port", 1, 65535, "a TCP port"));
 }
 
-uint8_t ib_port_option(uint32_t port) {
-  if (port < 1 || port > 255)
-    throw Error(ExitCode::kUsage, "--ib-port " + std::to_string(port) +
-                                      ": a device port is numbered from 1 to 255 (see "
-                                      "`rdmabench devices`)");
-  return static_cast<uint8_t>(port);
+uint8_t ib_port_option(const cxxopts::ParseResult& args) {
+  return static_cast<uint8_t>(number_option(args, "ib-port", 1, 255, "a device port"));
+}
+
+uint32_t gid_index_option(const cxxopts::ParseResult& args) {
+  return number_option(args, "gid-index", 0, 255, "a GID index");
 }
 
 int numa_option(const std::string& text) {

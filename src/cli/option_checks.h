@@ -26,11 +26,13 @@ uint64_t iterations_option(const cxxopts::ParseResult& args, const char* name);
 int numa_option(const std::string& text);
 // --warmup: a count, at most kMaxIterations.
 uint64_t warmup_option(const cxxopts::ParseResult& args);
-// --port: a TCP port, 1 to 65535 (read wider than 16 bits, so that 99999 is refused, not
-// wrapped round to 34463).
-uint16_t port_option(int64_t port);
+// --port: a TCP port, 1 to 65535 (so that 99999 is refused, not wrapped round to 34463).
+uint16_t port_option(const cxxopts::ParseResult& args);
 // --ib-port: a device port number, 1 to 255 (whether the device has it is checked once open).
-uint8_t ib_port_option(uint32_t port);
+uint8_t ib_port_option(const cxxopts::ParseResult& args);
+// --gid-index: an index of the port's GID table, 0 to 255 (an address handle's sgid_index is a
+// byte; whether the table has it is checked once the device is open).
+uint32_t gid_index_option(const cxxopts::ParseResult& args);
 // --metrics FILE (run, mesh, doctor): "-" refused (the metrics go to a file a collector reads);
 // with `check_here`, a file that can be written, checked now, not after the work (a mesh
 // checks it at rank 0 alone).

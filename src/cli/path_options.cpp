@@ -1,5 +1,8 @@
 #include "cli/path_options.h"
 
+#include "cli/number_options.h"
+#include "spec/spec_validation.h"
+
 namespace rdmabench {
 
 namespace {
@@ -19,14 +22,17 @@ constexpr const char* kSlHelp =
 }  // namespace
 
 void add_path_options(cxxopts::Options& options, const std::string& group) {
-  options.add_options(group)("qp-timeout", kQpTimeoutHelp, cxxopts::value<uint32_t>())(
-      "tclass", kTclassHelp, cxxopts::value<uint32_t>())("sl", kSlHelp, cxxopts::value<uint32_t>());
+  options.add_options(group)("qp-timeout", kQpTimeoutHelp, cxxopts::value<std::string>(), "N")(
+      "tclass", kTclassHelp, cxxopts::value<std::string>(), "N")(
+      "sl", kSlHelp, cxxopts::value<std::string>(), "N");
 }
 
 void read_path_options(const cxxopts::ParseResult& args, TestSpec& spec) {
-  if (args.count("qp-timeout")) spec.qp_timeout = args["qp-timeout"].as<uint32_t>();
-  if (args.count("tclass")) spec.tclass = args["tclass"].as<uint32_t>();
-  if (args.count("sl")) spec.sl = args["sl"].as<uint32_t>();
+  if (args.count("qp-timeout"))
+    spec.qp_timeout = number_option(args, "qp-timeout", 0, kMaxQpTimeout, "an exponent");
+  if (args.count("tclass"))
+    spec.tclass = number_option(args, "tclass", 0, kMaxTclass, "a traffic class");
+  if (args.count("sl")) spec.sl = number_option(args, "sl", 0, kMaxSl, "a service level");
 }
 
 }  // namespace rdmabench

@@ -115,7 +115,7 @@ void add_scale_and_queues(cxxopts::Options& options) {
       "COUNT")("inline",
                "Payloads of at most N bytes go inline in the work request (like perftest -I); 0: "
                "never (default: automatic, up to what the QP grants for 220)",
-               cxxopts::value<uint32_t>())(
+               cxxopts::value<std::string>(), "SIZE")(
       "post-list",
       "bw: sends chained per ibv_post_send (like perftest -l); several make one benchmark "
       "each: 1,2,4,8,16,32",
@@ -143,8 +143,8 @@ void add_connection(cxxopts::Options& options) {
       "CLOCK_MONOTONIC), tsc (the TSC even so, as perftest does; calibrated against and checked "
       "with CLOCK_MONOTONIC) or monotonic",
       cxxopts::value<std::string>()->default_value("auto"))(
-      "mtu", "Path MTU in bytes for --cm oob (default: the active MTU)",
-      cxxopts::value<uint32_t>());
+      "mtu", "Path MTU for --cm oob: 256, 512, 1K, 2K or 4K (default: the active MTU)",
+      cxxopts::value<std::string>(), "SIZE");
   add_path_options(options, "Connection");
 }
 

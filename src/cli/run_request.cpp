@@ -163,10 +163,10 @@ void parse_base_spec(const cxxopts::ParseResult& args, const ServerConnection& s
   base.signal_every = count_option32(args, "signal-every", 1);
   base.poll_batch = count_option32(args, "poll-batch", 1, kMaxPollBatch);
   base.verify = args.count("verify") > 0;
-  base.mtu = args.count("mtu") != 0 ? args["mtu"].as<uint32_t>() : 0;  // 0: the active MTU
+  base.mtu = args.count("mtu") != 0 ? size_option(args, "mtu", 256, 4096) : 0;  // 0: active
   read_path_options(args, base);
   if (args.count("outs")) base.outs = count_option32(args, "outs", 1, kMaxOuts);
-  if (args.count("inline")) base.inline_size = args["inline"].as<uint32_t>();
+  if (args.count("inline")) base.inline_size = size_option(args, "inline", 0, kMaxInline);
   base.gid_index = server.gid_index;
   base.hugepages = args.count("hugepages") > 0;
   const std::string api = args["post-api"].as<std::string>();

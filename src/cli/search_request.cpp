@@ -93,7 +93,7 @@ cxxopts::Options search_options() {
                                               "COUNT")(
       "method", "guided, or random (the baseline: random short lines, nothing refined)",
       cxxopts::value<std::string>()->default_value("guided"))(
-      "seed", "Seed of the random lines", cxxopts::value<uint32_t>()->default_value("1"))(
+      "seed", "Seed of the random lines", cxxopts::value<std::string>()->default_value("1"), "N")(
       "state", "State file, written after every point; an existing one is resumed",
       cxxopts::value<std::string>()->default_value("search-state.json"))(
       "out", "The report (JSON)",
@@ -131,7 +131,7 @@ SearchRequest search_request_of(const cxxopts::ParseResult& args) {
     throw Error(ExitCode::kUsage, "--method: guided or random");
   r.method = method == "guided" ? SearchMethod::kGuided : SearchMethod::kRandom;
   r.min_effect = decimal_option(args, "min-effect", 0, 100) / 100;  // a percentage
-  r.seed = args["seed"].as<uint32_t>();
+  r.seed = number_option(args, "seed", 0, UINT32_MAX, "a seed");
   r.state_file = args["state"].as<std::string>();
   r.out_file = args["out"].as<std::string>();
   return r;

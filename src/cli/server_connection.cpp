@@ -13,9 +13,9 @@ using namespace std::chrono_literals;
 
 void add_server_connection(cxxopts::Options& options, const std::string& group) {
   options.add_options(group)("host", "Server address", cxxopts::value<std::string>())(
-      "p,port", "Server's TCP control port", cxxopts::value<int64_t>()->default_value("18515"))(
-      "cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
-      cxxopts::value<std::string>()->default_value("auto"))(
+      "p,port", "Server's TCP control port", cxxopts::value<std::string>()->default_value("18515"),
+      "N")("cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
+           cxxopts::value<std::string>()->default_value("auto"))(
       "d,device",
       "Local RDMA device (default: the first; over rdma_cm the route's, and one named is "
       "connected from its own address)",
@@ -23,12 +23,13 @@ void add_server_connection(cxxopts::Options& options, const std::string& group) 
       "ib-port",
       "The device's port (like perftest -i); out of band only, so --cm auto then picks oob "
       "(rdma_cm picks the port from the address)",
-      cxxopts::value<uint32_t>()->default_value("1"))(
-      "gid-index",
-      "This side's GID index, out of band only (like perftest -x; default: as `rdmabench "
-      "devices` marks it); the server chooses its own (serve --gid-index)",
-      cxxopts::value<uint32_t>())("timeout", "Time any blocking step may take (5s, 500ms)",
-                                  cxxopts::value<std::string>()->default_value("5s"), "TIME")(
+      cxxopts::value<std::string>()->default_value("1"),
+      "N")("gid-index",
+           "This side's GID index, out of band only (like perftest -x; default: as `rdmabench "
+           "devices` marks it); the server chooses its own (serve --gid-index)",
+           cxxopts::value<std::string>(),
+           "N")("timeout", "Time any blocking step may take (5s, 500ms)",
+                cxxopts::value<std::string>()->default_value("5s"), "TIME")(
       "wait", "Time to wait for a server that is busy with another client (2m, 30s)",
       cxxopts::value<std::string>()->default_value("2m"),
       "TIME")("no-wait", "Fail at once when the server is busy with another client")(
@@ -53,15 +54,15 @@ std::chrono::milliseconds wait_of(const cxxopts::ParseResult& args) {
 ServerConnection server_connection_of(const cxxopts::ParseResult& args) {
   ServerConnection c;
   if (args.count("host")) c.host = args["host"].as<std::string>();
-  c.port = port_option(args["port"].as<int64_t>());
+  c.port = port_option(args);
   const std::string cm = args["cm"].as<std::string>();
   if (cm != "auto") {
     c.cm = parse_bootstrap(cm);
     if (!c.cm) throw Error(ExitCode::kUsage, "--cm must be auto, rdmacm or oob");
   }
   c.device = text_option(args, "device");
-  if (args.count("ib-port")) c.ib_port = ib_port_option(args["ib-port"].as<uint32_t>());
-  if (args.count("gid-index")) c.gid_index = args["gid-index"].as<uint32_t>();
+  if (args.count("ib-port")) c.ib_port = ib_port_option(args);
+  if (args.count("gid-index")) c.gid_index = gid_index_option(args);
   c.timeout = timeout_option(args);
   c.wait = wait_of(args);
   if (args.count("key")) {

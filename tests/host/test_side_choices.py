@@ -17,7 +17,7 @@ def rdmabench(*args):
 
 def test_serve_takes_a_gid_index_of_its_own():
     text = " ".join(rdmabench("serve", "--help").stdout.split())
-    assert "--gid-index arg This server's GID index for --cm oob clients" in text, text
+    assert "--gid-index N This server's GID index for --cm oob clients" in text, text
     assert "a client's --gid-index is the client's own" in text, text
     proc = rdmabench("serve", "--gid-index", "x")
     assert proc.returncode == 2 and "--gid-index 'x'" in proc.stderr, proc.stderr

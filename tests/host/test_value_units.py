@@ -114,3 +114,39 @@ def test_every_count_option_says_it_takes_a_count_in_help(command, option):
     text = rdmabench(command, "--help").stdout
     assert f"{option} COUNT " in text, text
     assert "COUNT is 5000, 10k, 1.5M or 1G" in text, text
+
+
+# Numbers that name something (an index, a port, a level, a seed) read as plain digits: cxxopts'
+# numbers took 0x10 as 16, and each said only "not a value --X takes" of what it refused.
+NAMING_NUMBERS = [
+    (("run", "10.255.255.1"), "--gid-index", "0x3", "a GID index from 0 to 255"),
+    (("run", "10.255.255.1"), "--ib-port", "0x1", "a device port from 1 to 255"),
+    (("run", "10.255.255.1"), "--sl", "0x2", "a service level from 0 to 15"),
+    (("run", "10.255.255.1"), "--tclass", "0x20", "a traffic class from 0 to 255"),
+    (("run", "10.255.255.1"), "--qp-timeout", "0x10", "an exponent from 0 to 31"),
+    (("run", "10.255.255.1"), "--port", "0x4000", "a TCP port from 1 to 65535"),
+    (("serve",), "--gid-index", "0x3", "a GID index from 0 to 255"),
+    (("serve",), "--port", "+80", "a TCP port from 1 to 65535"),
+    (("mesh",), "--gid-index", "1k", "a GID index from 0 to 255"),
+    (("search", "10.255.255.1"), "--seed", "0x10", "a seed from 0 to 4294967295"),
+]
+
+
+@pytest.mark.parametrize("words, option, value, says", NAMING_NUMBERS)
+def test_a_number_that_names_something_takes_plain_digits(words, option, value, says):
+    proc = rdmabench(*words, option, value, "--timeout", "1")
+    assert proc.returncode == 2, proc.stderr
+    assert f"{option} '{value}': give {says}, in plain digits" in proc.stderr, proc.stderr
+
+
+def test_inline_and_mtu_are_sizes():
+    """--inline and --mtu were cxxopts numbers: 1K was "not a value --inline takes" while
+    --sizes took it, and 0x400 was 1024."""
+    proc = rdmabench("run", "10.255.255.1", "--inline", "1K", "--mtu", "2K", "--cm", "oob",
+                     "--json", "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    assert "/inline:1024" in proc.stdout, proc.stdout
+    for option, value in (("--mtu", "0x400"), ("--inline", "0x10"), ("--inline", "8K")):
+        proc = rdmabench("run", "10.255.255.1", option, value, "--dry-run")
+        assert proc.returncode == 2 and f"{option} '{value}': give a size from" in proc.stderr, \
+            proc.stderr
