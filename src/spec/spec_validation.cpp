@@ -55,7 +55,8 @@ void check_post_list(const TestSpec& s, FirstRefusal& r) {
                 "outstanding); raise --tx-depth");
 }
 
-// --tclass and --sl: a byte and four bits; a service level only where rdmabench sets the path.
+// --tclass and --sl: a byte and four bits; a service level and a GID index only where rdmabench
+// sets the path (rdma_cm resolves its own from the addresses).
 void check_path_class(const TestSpec& s, FirstRefusal& r) {
   r.require(s.tclass.value_or(0) <= kMaxTclass, "--tclass", s.tclass.value_or(0),
             "it must be between 0 and " + std::to_string(kMaxTclass) +
@@ -67,6 +68,10 @@ void check_path_class(const TestSpec& s, FirstRefusal& r) {
              " is set over rdma_cm, which takes the service level from "
              "the path it resolves (on RoCE from the traffic class, "
              "--tclass): give --tclass, or --cm oob for --sl");
+  if (s.gid_index && s.bootstrap == Bootstrap::kRdmaCm)
+    r.refuse(
+        "--gid-index is set over rdma_cm, which takes the GID of the address it resolves: give "
+        "the address whose GID you want (mesh: --address), or --cm oob for --gid-index");
 }
 
 // --outs within what the device takes and starts; an atomic pattern where it has atomics.

@@ -40,3 +40,14 @@ def test_a_gid_index_with_cm_auto_goes_out_of_band():
     """Taken, and on to the device, which this host lacks (exit 3)."""
     proc = rdmabench("run", "10.255.255.1", "--gid-index", "1", "--timeout", "1")
     assert proc.returncode == 3, proc.stderr
+
+
+def test_mesh_over_rdma_cm_refuses_a_gid_index_it_would_ignore():
+    """mesh --cm rdmacm --gid-index 1 was taken, and rdma_cm used the GID of the rank's address:
+    the index was recorded in the context as if it had been used."""
+    proc = rdmabench("mesh", "--cm", "rdmacm", "--gid-index", "1", "--dry-run", "--ranks", "2")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "--gid-index is set over rdma_cm, which takes the GID of the address it resolves" in \
+        proc.stderr, proc.stderr
+    proc = rdmabench("mesh", "--cm", "oob", "--gid-index", "1", "--dry-run", "--ranks", "2")
+    assert proc.returncode == 0, proc.stderr
