@@ -212,7 +212,7 @@ const std::vector<SearchedRange>& searched_ranges() {
       {"threads", 1, 4, "1", "1", false, false, false, {}, set_threads},
       {"post-list", 1, 32, "1", "1", false, false, false, {}, set_post_list},
       {"tx-depth", 16, 1024, "128", "128", false, false, false, {}, set_tx_depth},
-      {"mtu", 1024, 4096, "", "4096", false, false, false, {}, set_mtu},
+      {"mtu", 1024, 4096, "", "4096", false, false, false, {}, set_mtu, true},
       {"qp-timeout", 1, 20, "14", "14", false, true, false, {}, set_qp_timeout},
       {"bidir", 0, 0, "off", "off", true, false, false, {}, set_bidir},
       {"srq", 0, 0, "off", "off", true, false, false, {}, set_srq},

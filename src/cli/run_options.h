@@ -33,6 +33,9 @@ struct SearchedRange {
   // option): the fallback among them is a word for "not given" ("auto"), never passed on.
   std::vector<std::string> listed = {};
   PointSetter set = nullptr;
+  // Set on the path by the out-of-band bootstrap alone (--mtu: rdma_cm takes the path MTU): a
+  // search over rdma_cm leaves it out of its space (search_dimensions.h, honoured_space).
+  bool oob_only = false;
 };
 // Every run option with a declared range and its setter, beside their declarations: an option
 // added here is searched (rdmabench search) with no edit to the search.

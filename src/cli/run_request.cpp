@@ -147,12 +147,14 @@ void parse_suite_options(const cxxopts::ParseResult& args, const ServerConnectio
 }
 
 // An option given that only the out-of-band bootstrap honours: the connection's (--ib-port),
-// else the path's --sl.
+// else the path's --sl or --mtu.
 std::optional<OobOnly> oob_only_option(const cxxopts::ParseResult& args,
                                        const ServerConnection& server) {
   if (auto only = oob_only_option(server)) return only;
   if (args.count("sl"))
     return OobOnly{"--sl", "rdma_cm takes the service level from the path (on RoCE from --tclass)"};
+  if (args.count("mtu"))
+    return OobOnly{"--mtu", "rdma_cm takes the path MTU, the smaller of the two ports' active MTU"};
   return std::nullopt;
 }
 

@@ -91,10 +91,14 @@ void keep_state(const SearchRequest& r, const std::optional<nlohmann::json>& sta
   });
 }
 
-int run_search_request(const SearchSpace& space, const SearchRequest& r) {
+int run_search_request(const SearchSpace& asked, const SearchRequest& r) {
   const nlohmann::json settings = settings_of(r);
   const std::optional<nlohmann::json> state = state_to_resume(r);
-  ServeSearchTarget target(space, r.target);
+  ServeSearchTarget target(asked, r.target, UnsetDimensions::kLeftOut);
+  const SearchSpace& space = target.space();
+  for (const std::string& option : target.left_out())
+    std::cerr << "rdmabench search: --" << option << " is not searched: over "
+              << target.bootstrap_name() << " only the out-of-band bootstrap sets it\n";
   MeasuredPoints measured(target, r.repetitions, r.budget_s, r.min_effect);
   measured.set_point_limit(r.points);
   keep_state(r, state, space, settings, measured);
@@ -133,7 +137,7 @@ int run_replay(const cxxopts::ParseResult& args, const SearchRequest& r) {
     target_options.length = report_run_length(report);
   const unsigned repetitions =
       args.count("repetitions") ? r.repetitions : report_repetitions(report);
-  ServeSearchTarget target(space, target_options);
+  ServeSearchTarget target(space, target_options, UnsetDimensions::kKept);
   const std::string label = args["replay-label"].as<std::string>();
   const nlohmann::json replayed = replay_report(report, target, repetitions, label);
   const std::string out = args.count("out") ? r.out_file : path;

@@ -108,6 +108,22 @@ PointSetter point_setter(const std::string& option) {
   return it->second;
 }
 
+SearchSpace honoured_space(const SearchSpace& space, Bootstrap method,
+                           std::vector<std::string>& left_out) {
+  std::vector<Dimension> kept;
+  for (const Dimension& d : space.dimensions()) {
+    const auto range = std::find_if(searched_ranges().begin(), searched_ranges().end(),
+                                    [&](const SearchedRange& r) { return r.option == d.option; });
+    const bool unset =
+        method == Bootstrap::kRdmaCm && range != searched_ranges().end() && range->oob_only;
+    if (unset)
+      left_out.push_back(d.option);
+    else
+      kept.push_back(d);
+  }
+  return SearchSpace(std::move(kept));
+}
+
 SearchSpace search_dimensions() {
   std::vector<std::string> patterns, transports, strategies;
   for (const Pattern& p : registered_patterns()) patterns.push_back(p.name());

@@ -12,6 +12,11 @@ namespace rdmabench {
 
 SearchSpace search_dimensions();
 
+// `space` without the dimensions `method` does not set (over rdma_cm, those only the
+// out-of-band bootstrap sets: SearchedRange::oob_only); `left_out` gets their options.
+SearchSpace honoured_space(const SearchSpace& space, Bootstrap method,
+                           std::vector<std::string>& left_out);
+
 // A space read from a file (a report to replay) holds only options search explores, each with
 // values their ranges declare: each reaches a point's request through its setter. Throws
 // Error(kInvalidFile) naming, printably, the first that does not.

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "cli/point_request.h"
+#include "cli/search_dimensions.h"
 #include "core/device_report.h"
 #include "core/error.h"
 #include "cq/registry.h"
@@ -38,12 +39,15 @@ ServeSearchTarget::LocalPort ServeSearchTarget::local_port(const Context& ctx,
   return {port, device_limits(ctx, port)};
 }
 
-ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOptions options)
-    : space_(space),
-      options_(no_device_is_an_error(std::move(options))),
+ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOptions options,
+                                     UnsetDimensions unset)
+    : options_(no_device_is_an_error(std::move(options))),
       bootstrap_(choose_bootstrap(options_.server.cm, options_.server.host, options_.server.port,
                                   options_.server.device, options_.server.timeout,
                                   oob_only_reason(options_.server))),
+      space_(unset == UnsetDimensions::kLeftOut
+                 ? honoured_space(space, bootstrap_.method, left_out_)
+                 : space),
       context_(DeviceList().open(bootstrap_.device)),
       local_(local_port(context_, options_.server.ib_port)),
       base_(base_request()) {}

@@ -32,9 +32,14 @@ struct ServeTargetOptions {
   uint64_t warmup = 16;
 };
 
+// What a target does with a dimension its bootstrap does not set (--mtu over rdma_cm): a search
+// leaves it out of its space (and says so); a replay keeps the report's space, where each point
+// that sets it is refused with the reason.
+enum class UnsetDimensions { kLeftOut, kKept };
+
 class ServeSearchTarget : public SearchTarget {
  public:
-  ServeSearchTarget(const SearchSpace& space, ServeTargetOptions options);
+  ServeSearchTarget(const SearchSpace& space, ServeTargetOptions options, UnsetDimensions unset);
   ~ServeSearchTarget() override;
   Observation measure(const Point& point, unsigned repetitions) override;
   double seconds_spent() const override { return seconds_; }
@@ -45,6 +50,10 @@ class ServeSearchTarget : public SearchTarget {
   // --cm auto` would: rdma_cm on iWARP).
   std::string command_head() const;
   std::string bootstrap_name() const { return to_string(bootstrap_.method); }
+  // The space its points come from: as given, less what kLeftOut left out.
+  const SearchSpace& space() const noexcept { return space_; }
+  // The options kLeftOut left out of the space ("mtu"), none otherwise.
+  const std::vector<std::string>& left_out() const noexcept { return left_out_; }
 
  private:
   // What every point's run takes on the bootstrap's device.
@@ -59,11 +68,12 @@ class ServeSearchTarget : public SearchTarget {
   std::variant<TestSpec, std::string> spec_of(const Point& point) const;
   Observation measured(const TestSpec& spec, const RunLength& length, unsigned repetitions);
 
-  const SearchSpace& space_;
   ServeTargetOptions options_;
   // How every point connects, chosen once as `run --cm auto` chooses (rdma_cm where the
   // address maps to a device, the only way on iWARP; out of band on a loopback address).
   BootstrapChoice bootstrap_;
+  std::vector<std::string> left_out_;
+  SearchSpace space_;
   Context context_;  // the bootstrap's device, open for every point's checks (its strategy's)
   LocalPort local_;
   BenchmarkMatrix base_;  // every point's request before its values (base_request)

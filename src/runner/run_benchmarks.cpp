@@ -65,8 +65,6 @@ LocalProbe probe_local(RunPlan& r) {
                {}};
   matrix.base.bootstrap = p.choice.method;
   if (p.choice.method == Bootstrap::kOob) peer.device = p.choice.device;  // oob opens this one
-  if (matrix.base.mtu != 0 && p.choice.method == Bootstrap::kRdmaCm)
-    std::cerr << "rdmabench: note: --mtu applies to --cm oob only; rdma_cm uses the path MTU\n";
   Context ctx = list.open(p.choice.device);
   const DeviceLimits limits = device_limits(ctx, peer.ib_port);  // refuses a port it lacks
   if (matrix.sizes_to_mtu) note_sizes_cut(matrix, limits);

@@ -68,6 +68,10 @@ void check_path_class(const TestSpec& s, FirstRefusal& r) {
              " is set over rdma_cm, which takes the service level from "
              "the path it resolves (on RoCE from the traffic class, "
              "--tclass): give --tclass, or --cm oob for --sl");
+  if (s.mtu != 0 && s.bootstrap == Bootstrap::kRdmaCm)
+    r.refuse(
+        "--mtu is set over rdma_cm, which takes the path MTU (the smaller of the two ports' "
+        "active MTU): give --cm oob for --mtu, or set the ports' MTU");
   if (s.gid_index && s.bootstrap == Bootstrap::kRdmaCm)
     r.refuse(
         "--gid-index is set over rdma_cm, which takes the GID of the address it resolves: give "

@@ -51,3 +51,12 @@ def test_mesh_over_rdma_cm_refuses_a_gid_index_it_would_ignore():
         proc.stderr, proc.stderr
     proc = rdmabench("mesh", "--cm", "oob", "--gid-index", "1", "--dry-run", "--ranks", "2")
     assert proc.returncode == 0, proc.stderr
+
+
+def test_mtu_over_rdma_cm_is_refused_not_ignored():
+    """run --cm rdmacm --mtu 1024 ran at the path MTU rdma_cm chose, with a note: --mtu is set by
+    the out-of-band bootstrap alone, so it is refused over rdma_cm, and --cm auto takes oob."""
+    proc = rdmabench("run", "10.255.255.1", "--cm", "rdmacm", "--mtu", "1024", "--dry-run")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "--mtu is for the out-of-band bootstrap: rdma_cm takes the path MTU" in proc.stderr, \
+        proc.stderr
