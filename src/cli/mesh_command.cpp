@@ -175,8 +175,10 @@ void parse_traffic_options(const cxxopts::ParseResult& args, MeshJob& r) {
     if (args.count(option))
       throw Error(ExitCode::kUsage, "--traffic " + word + " runs its own rounds for --duration: " +
                                         "leave out --" + option);
-  r.run.duration_ns = static_cast<uint64_t>(time_option(args, "duration", {10ms, 1h, 1ms}).count());
-  r.run.margin_ns = static_cast<uint64_t>(time_option(args, "margin", {0ms, 60s, 1ms}).count());
+  r.run.length.duration_ns =
+      static_cast<uint64_t>(time_option(args, "duration", {10ms, 1h, 1ms}).count());
+  r.run.length.margin_ns =
+      static_cast<uint64_t>(time_option(args, "margin", {0ms, 60s, 1ms}).count());
 }
 
 // Where each rank serves, its device and path.
@@ -314,7 +316,7 @@ void parse_run_options(const cxxopts::ParseResult& args, MeshJob& r) {
   r.run.timeout = timeout_option(args);
   if (args.count("gid-index")) r.run.gid_index = gid_index_option(args);
   r.run.wait = 2 * r.run.timeout;
-  r.run.warmup = warmup_option(args);
+  r.run.length.warmup = warmup_option(args);
 }
 
 }  // namespace

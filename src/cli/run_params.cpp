@@ -49,10 +49,10 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const WhatToRun& what
   params["numa"] = !args.count("numa")           ? nlohmann::json(nullptr)
                    : *placement.numa == kNumaOff ? nlohmann::json("off")
                                                  : nlohmann::json(*placement.numa);
-  const SuiteLength& length = so.length;
+  const RunLength& length = so.length;
   params["duration_s"] = optional_json(length.duration_ns > 0, length.duration_ns * 1e-9);
   params["margin_s"] = optional_json(length.duration_ns > 0, length.margin_ns * 1e-9);
-  params["iters"] = optional_json(length.iterations.has_value(), length.iterations.value_or(0));
+  params["iters"] = optional_json(length.iterations > 0, length.iterations);
   params["timeout_s"] = std::chrono::duration<double>(so.peer.timeout).count();
   params["warmup"] = length.warmup;
   params["server"] = so.peer.host + ":" + std::to_string(so.peer.port);

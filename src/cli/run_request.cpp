@@ -53,10 +53,10 @@ PlacementRequest placement_of(const cxxopts::ParseResult& args) {
 }
 
 // --iters (or the profile's), --duration, --margin, --warmup.
-SuiteLength length_of(const cxxopts::ParseResult& args, const WhatToRun& what) {
-  SuiteLength length;
+RunLength length_of(const cxxopts::ParseResult& args, const WhatToRun& what) {
+  RunLength length;
   if (args.count("iters")) length.iterations = iterations_option(args, "iters");
-  if (what.iters) length.iterations = what.iters;
+  if (what.iters) length.iterations = *what.iters;
   if (args.count("margin") && !args.count("duration"))
     throw Error(ExitCode::kUsage,
                 "--margin needs --duration (it is run before and after a timed window)");

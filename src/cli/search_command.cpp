@@ -29,7 +29,7 @@ nlohmann::json settings_of(const SearchRequest& r) {
                              {"port", r.target.server.port},
                              {"repetitions", r.repetitions},
                              {"min_effect", r.min_effect},
-                             {"warmup", r.target.warmup},
+                             {"warmup", r.target.length.warmup},
                              {"method", r.method == SearchMethod::kGuided ? "guided" : "random"},
                              {"seed", r.seed}};
   const RunLength& length = r.target.length;
@@ -133,8 +133,10 @@ int run_replay(const cxxopts::ParseResult& args, const SearchRequest& r) {
   check_searched(space, "search report");
   // Each point runs as the report's search ran it, unless told otherwise.
   ServeTargetOptions target_options = r.target;
-  if (!args.count("iters") && !args.count("duration") && !args.count("margin"))
+  if (!args.count("iters") && !args.count("duration") && !args.count("margin")) {
     target_options.length = report_run_length(report);
+    target_options.length.warmup = r.target.length.warmup;  // --warmup, here as in the search
+  }
   const unsigned repetitions =
       args.count("repetitions") ? r.repetitions : report_repetitions(report);
   ServeSearchTarget target(space, target_options, UnsetDimensions::kKept);

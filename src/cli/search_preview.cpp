@@ -53,8 +53,8 @@ std::string search_preview(const SearchSpace& space, const SearchRequest& r) {
                      r.target.server.host + " port " + std::to_string(r.target.server.port) + "\n";
   text += "space: " + std::to_string(space.size()) + " points over " +
           std::to_string(space.dimensions().size()) + " dimensions (--list-space lists them)\n";
-  text += "each point: " + point_length_text(r) + ", after " + std::to_string(r.target.warmup) +
-          " warm-up messages\n";
+  text += "each point: " + point_length_text(r) + ", after " +
+          std::to_string(r.target.length.warmup) + " warm-up messages\n";
   text += r.method == SearchMethod::kGuided
               ? "method: guided, rows that hold the " + std::to_string(pair_count(space)) +
                     " pairs of values of the unordered options first\n"

@@ -119,7 +119,7 @@ SearchRequest search_request_of(const cxxopts::ParseResult& args) {
   r.target.server = server_connection_of(args);
   oob_only_reason(r.target.server);  // --ib-port with --cm rdmacm is refused before the device
   r.target.length = run_length_of(args);
-  r.target.warmup = warmup_option(args);
+  r.target.length.warmup = warmup_option(args);
   r.budget_s = budget_seconds(args["budget"].as<std::string>());
   if (args.count("points")) {
     r.points = static_cast<size_t>(count_option(args, "points", 1, kMaxSearchPoints));

@@ -89,7 +89,7 @@ Observation ServeSearchTarget::measured(const TestSpec& spec, const RunLength& l
                                         unsigned repetitions) {
   session_->setup(spec);
   std::vector<uint64_t> samples;
-  BenchmarkMeasurement m(*session_, spec, {length, options_.warmup, {}, false}, samples);
+  BenchmarkMeasurement m(*session_, spec, {length, {}, false}, samples);
   m.warm_up();
   Observation o;
   for (unsigned r = 0; r < repetitions; ++r) o.runs.push_back(m.timed_run().counters);

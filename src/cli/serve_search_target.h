@@ -28,8 +28,8 @@ namespace rdmabench {
 
 struct ServeTargetOptions {
   ServerConnection server;  // as run takes it: every point goes there the same way
-  RunLength length{0, kPointDurationNs, kPointMarginNs};  // each timed run (point_length.h)
-  uint64_t warmup = 16;
+  // Each timed run (point_length.h), after the point's warm-up.
+  RunLength length{0, kPointDurationNs, kPointMarginNs, 16};
 };
 
 // What a target does with a dimension its bootstrap does not set (--mtu over rdma_cm): a search

@@ -20,15 +20,16 @@ uint64_t BenchmarkMeasurement::timed_sample_room() const {
   uint64_t fastest = UINT64_MAX;
   const size_t per_thread = samples_.size() / spec_.threads;
   for (uint32_t t = 0; t < spec_.threads; ++t)
-    for (uint64_t i = 0; i < std::min<uint64_t>(plan_.warmup, per_thread); ++i)
+    for (uint64_t i = 0; i < std::min<uint64_t>(plan_.length.warmup, per_thread); ++i)
       fastest = std::min(fastest, samples_[t * per_thread + i]);
   return rdmabench::timed_sample_room(plan_.length.duration_ns, fastest);
 }
 
 void BenchmarkMeasurement::warm_up() {
   const bool lat = spec_.mode == Mode::kLatency;
-  samples_.resize(lat ? std::max(plan_.length.iterations, plan_.warmup) * spec_.threads : 0);
-  if (plan_.warmup > 0) source_.run({{plan_.warmup, 0, 0}, false, false, plan_.cpus}, samples_);
+  const RunLength warm_up = plan_.length.warm_up_run();
+  samples_.resize(lat ? std::max(plan_.length.iterations, warm_up.iterations) * spec_.threads : 0);
+  if (warm_up.iterations > 0) source_.run({warm_up, false, false, plan_.cpus}, samples_);
   if (lat && plan_.length.timed_window()) samples_.resize(timed_sample_room() * spec_.threads);
 }
 

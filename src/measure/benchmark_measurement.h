@@ -17,8 +17,7 @@
 namespace rdmabench {
 
 struct MeasurePlan {
-  RunLength length;             // each timed run: by iterations, or a timed window
-  uint64_t warmup = 16;         // messages run first, in no figure
+  RunLength length;             // each timed run: by iterations, or a timed window, after warmup
   std::vector<int> cpus;        // --cpus
   bool debug_corrupt = false;   // testing: the check run damages what the client sends
   LiveCounts* live = nullptr;   // timed runs count their sends here as they go (--report-every)

@@ -355,7 +355,7 @@ PairRunOptions rank_run_options(const MeshJob& job, const TestSpec& spec,
                                 const nlohmann::json& me) {
   PairRunOptions run = job.run;
   run.key = job.key ? &*job.key : nullptr;
-  run.iterations = job.iterations.at(spec.mode);
+  run.length.iterations = job.iterations.at(spec.mode);
   run.device = me["device"].get<std::string>();
   run.ib_port = me.value("ib_port", uint8_t{1});
   run.source_address = me["address"].get<std::string>();

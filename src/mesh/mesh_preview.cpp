@@ -15,7 +15,7 @@ std::string counted(size_t n, const std::string& noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
-std::string window_text(const PairRunOptions& run) {
+std::string window_text(const RunLength& run) {
   std::string text = "a " + time_text(std::chrono::nanoseconds(run.duration_ns)) + " timed window";
   if (run.margin_ns > 0)
     text += " (" + time_text(std::chrono::nanoseconds(run.margin_ns)) + " margins)";
@@ -34,11 +34,11 @@ std::string measures_text(const MeshJob& job, bool traffic) {
     text += "  " + spec.pattern.name() + " " + to_string(spec.mode) + " at " +
             size_text(spec.size) + ", " + spec.cq.text() + " CQ, " + counted(spec.qps, "stream") +
             ": ";
-    text += traffic ? window_text(job.run) + " a flow"
+    text += traffic ? window_text(job.run.length) + " a flow"
                     : std::to_string(job.iterations.at(spec.mode)) +
                           (spec.mode == Mode::kLatency ? " round trips" : " messages") +
                           " a pair (" + estimate_size_text(pair_payload(job, spec)) + ")";
-    text += ", after " + std::to_string(job.run.warmup) + " warm-up messages\n";
+    text += ", after " + std::to_string(job.run.length.warmup) + " warm-up messages\n";
   }
   return text;
 }
@@ -48,7 +48,8 @@ std::string traffic_text(const MeshJob& job, int ranks) {
   const TrafficPlan plan = TrafficPlan::make(job.traffic, ranks, job.fan);
   size_t flows = 0;
   for (size_t r = 0; r < plan.rounds(); ++r) flows += plan.flow_count(r);
-  const double round_s = static_cast<double>(job.run.duration_ns + 2 * job.run.margin_ns) * 1e-9;
+  const double round_s =
+      static_cast<double>(job.run.length.duration_ns + 2 * job.run.length.margin_ns) * 1e-9;
   return "traffic: " + to_string(job.traffic) + ", fan " + std::to_string(plan.fan()) + ": " +
          counted(plan.rounds(), "round") + ", " + counted(flows, "flow") +
          " in all, each rank serving at most " + std::to_string(plan.slots()) +

@@ -10,9 +10,10 @@
 namespace rdmabench {
 
 MeasurePlan pair_measure_plan(const PairRunOptions& o) {
+  RunLength length = o.length;
   // a window runs as `rdmabench run --duration` does: one registered iteration
-  const uint64_t iterations = o.duration_ns > 0 ? 1 : o.iterations;
-  return {{iterations, o.duration_ns, o.margin_ns}, o.warmup, {}, false};
+  if (length.timed_window()) length.iterations = 1;
+  return {length, {}, false};
 }
 
 bool capture_failure(PairResult& result, const std::function<void()>& step) {

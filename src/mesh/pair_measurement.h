@@ -16,15 +16,15 @@
 #include "control/shared_key.h"
 #include "measure/benchmark_measurement.h"
 #include "mesh/pair_result.h"
+#include "spec/run_length.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {
 
 struct PairRunOptions {
-  uint64_t iterations = 1000;               // messages of the timed run...
-  uint64_t duration_ns = 0;                 // ...or, above 0, a timed window (--traffic)
-  uint64_t margin_ns = 0;                   // run before and after the window
-  uint64_t warmup = 16;                     // messages run first on both sides, in no figure
+  // The timed run's messages, or (duration above 0) a timed window (--traffic), after the
+  // warm-up both sides run first, in no figure.
+  RunLength length{1000, 0, 0, 16};
   std::string device;                       // this rank's device (oob)
   uint8_t ib_port = 1;                      // and its port (oob; rdma_cm finds its own)
   std::optional<uint32_t> gid_index;        // and its GID index (oob; empty: the default)

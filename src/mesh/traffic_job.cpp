@@ -75,7 +75,7 @@ nlohmann::json report_of(const MeshJob& job, const TrafficPlan& plan, const nloh
   const TrafficFacts facts{plan,
                            job.specs.front().qps,
                            job.repetitions,
-                           static_cast<double>(job.run.duration_ns) * 1e-9,
+                           static_cast<double>(job.run.length.duration_ns) * 1e-9,
                            job.judge.min_fraction,
                            all.size()};
   return {{"context", std::move(context)},

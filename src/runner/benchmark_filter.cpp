@@ -19,13 +19,13 @@ std::string anchored_hint(const std::string& filter) {
 
 }  // namespace
 
-std::string registered_name(const TestSpec& spec, const SuiteLength& length) {
+std::string registered_name(const TestSpec& spec, const RunLength& length) {
   std::string name = spec.name();
   if (const auto n = registered_iterations(length)) name += "/iterations:" + std::to_string(*n);
   return name + "/manual_time";
 }
 
-std::vector<TestSpec> selected_specs(const std::vector<TestSpec>& specs, const SuiteLength& length,
+std::vector<TestSpec> selected_specs(const std::vector<TestSpec>& specs, const RunLength& length,
                                      const std::string& filter) {
   std::string expression = filter.empty() || filter == "all" ? "." : filter;
   const bool negative = expression.front() == '-';
@@ -52,7 +52,7 @@ std::vector<TestSpec> selected_specs(const std::vector<TestSpec>& specs, const S
                                     "; widen it, or change --pattern, --mode, --cq or --sizes");
 }
 
-size_t count_selected(const std::vector<TestSpec>& specs, const SuiteLength& length,
+size_t count_selected(const std::vector<TestSpec>& specs, const RunLength& length,
                       const std::string& filter) {
   return selected_specs(specs, length, filter).size();
 }

@@ -13,16 +13,16 @@ namespace rdmabench {
 
 // The name Google Benchmark gives the benchmark BenchmarkSuite registers for `spec`, such as
 // send/bw/busy/65536/iterations:200/manual_time.
-std::string registered_name(const TestSpec& spec, const SuiteLength& length);
+std::string registered_name(const TestSpec& spec, const RunLength& length);
 
 // The specs `filter` selects, in order. Throws Error(kUsage) when it is not a regular
 // expression or selects none, naming a few of the benchmarks there are.
-std::vector<TestSpec> selected_specs(const std::vector<TestSpec>& specs, const SuiteLength& length,
+std::vector<TestSpec> selected_specs(const std::vector<TestSpec>& specs, const RunLength& length,
                                      const std::string& filter);
 
 // How many of `specs` `filter` selects (selected_specs' count). Throws Error(kUsage) when it is not
 // a regular expression or selects none, naming a few of the benchmarks there are.
-size_t count_selected(const std::vector<TestSpec>& specs, const SuiteLength& length,
+size_t count_selected(const std::vector<TestSpec>& specs, const RunLength& length,
                       const std::string& filter);
 
 }  // namespace rdmabench

@@ -45,9 +45,10 @@ std::vector<TestSpec> expand_specs(const BenchmarkMatrix& matrix) {
   return specs;
 }
 
-std::optional<uint64_t> registered_iterations(const SuiteLength& length) {
-  if (length.duration_ns > 0) return 1;
-  return length.iterations;
+std::optional<uint64_t> registered_iterations(const RunLength& length) {
+  if (length.timed_window()) return 1;
+  if (length.iterations > 0) return length.iterations;
+  return std::nullopt;
 }
 
 size_t BenchmarkSuite::register_benchmarks() {
@@ -146,13 +147,11 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
     const SuiteReporting& reporting = options_.reporting;
     if (reporting.report_every.count() > 0 && spec.mode == Mode::kBandwidth)
       live.emplace(spec.threads);
+    RunLength length = options_.length;
+    length.iterations = n;  // the batch Google Benchmark asks for (1 for a timed window)
     BenchmarkMeasurement m(s, spec,
-                           {{n, options_.length.duration_ns, options_.length.margin_ns},
-                            options_.length.warmup,
-                            options_.placement.cpus,
-                            options_.debug_corrupt,
-                            live ? &*live : nullptr,
-                            reporting.device_counters},
+                           {length, options_.placement.cpus, options_.debug_corrupt,
+                            live ? &*live : nullptr, reporting.device_counters},
                            samples_);
     m.warm_up();
     RunCounters counters;

@@ -37,8 +37,8 @@ std::vector<std::string> drop_refused_patterns(
 std::vector<uint64_t> cut_sizes_to_mtu(BenchmarkMatrix& matrix, uint64_t mtu);
 
 // The iterations every benchmark is registered with: 1 with --duration (one timed window; its
-// messages are in the counters), --iters, or none (Google Benchmark's min_time decides).
-std::optional<uint64_t> registered_iterations(const SuiteLength& length);
+// messages are in the counters), --iters, or none (0: Google Benchmark's min_time decides).
+std::optional<uint64_t> registered_iterations(const RunLength& length);
 
 class BenchmarkSuite {
  public:

@@ -19,6 +19,7 @@
 #include "control/stop_signals.h"
 #include "core/sample_clock.h"
 #include "host/cpu_placement.h"
+#include "spec/run_length.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {
@@ -73,14 +74,6 @@ struct BenchmarkMatrix {
   bool runs(Mode m) const { return std::find(modes.begin(), modes.end(), m) != modes.end(); }
 };
 
-// How long each benchmark runs.
-struct SuiteLength {
-  std::optional<uint64_t> iterations;  // --iters; otherwise Google Benchmark's min_time decides
-  uint64_t duration_ns = 0;            // --duration: a timed window instead of --iters
-  uint64_t margin_ns = 0;              // --margin: before and after the window
-  uint64_t warmup = 16;                // --warmup: messages run before timing, in no statistic
-};
-
 // What the suite reads and says beside its figures.
 struct SuiteReporting {
   std::chrono::milliseconds report_every{0};  // --report-every: bw interval lines (0: none)
@@ -92,7 +85,8 @@ struct SuiteReporting {
 struct SuiteOptions {
   PeerConnection peer;
   BenchmarkMatrix matrix;
-  SuiteLength length;
+  // --iters (0: Google Benchmark's min_time decides), or --duration and --margin; --warmup.
+  RunLength length;
   PlacementRequest placement;  // --cpus, --numa, then the placement's: thread t on cpus[t % size]
   SuiteReporting reporting;
   const StopSignals* stop = nullptr;  // SIGINT/SIGTERM: skip what has not run yet

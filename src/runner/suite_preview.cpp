@@ -35,13 +35,13 @@ std::string and_list(const std::vector<std::string>& items) {
 }
 
 // How long one benchmark's measurement goes, in its own words.
-std::string length_text(const SuiteLength& length, const GoogleBenchmarkFlags& flags) {
+std::string length_text(const RunLength& length, const GoogleBenchmarkFlags& flags) {
   if (length.duration_ns > 0)
     return "a " + time_text(std::chrono::nanoseconds(length.duration_ns)) + " timed window" +
            (length.margin_ns > 0
                 ? " (" + time_text(std::chrono::nanoseconds(length.margin_ns)) + " margins)"
                 : "");
-  if (length.iterations) return std::to_string(*length.iterations) + " messages";
+  if (length.iterations > 0) return std::to_string(length.iterations) + " messages";
   return flags.min_time_known
              ? "Google Benchmark's min_time, " + estimate_time_text(flags.min_time_s)
              : "Google Benchmark's --benchmark_min_time";
@@ -49,27 +49,27 @@ std::string length_text(const SuiteLength& length, const GoogleBenchmarkFlags& f
 
 // The least time `spec` can take (what a timed window, a paced rate or min_time fixes; a run at
 // full speed over a link nobody named fixes none), repetitions included.
-double least_seconds(const TestSpec& spec, const SuiteLength& length,
+double least_seconds(const TestSpec& spec, const RunLength& length,
                      const GoogleBenchmarkFlags& flags) {
   double once = 0;
   if (length.duration_ns > 0)
     once = static_cast<double>(length.duration_ns + 2 * length.margin_ns) * 1e-9;
-  else if (!length.iterations)
+  else if (length.iterations == 0)
     once = flags.min_time_known ? flags.min_time_s : 0;
   else if (spec.rate > 0)
-    once = static_cast<double>(*length.iterations) / static_cast<double>(spec.rate);
+    once = static_cast<double>(length.iterations) / static_cast<double>(spec.rate);
   return once * static_cast<double>(flags.repetitions);
 }
 
 // The payload a run by --iters carries, both ways where both carry it.
-uint64_t payload_bytes(const TestSpec& spec, const SuiteLength& length,
+uint64_t payload_bytes(const TestSpec& spec, const RunLength& length,
                        const GoogleBenchmarkFlags& flags) {
-  if (!length.iterations || length.duration_ns > 0) return 0;
+  if (length.iterations == 0 || length.timed_window()) return 0;
   const bool both_ways = spec.bidir || (spec.mode == Mode::kLatency && spec.half_round_trip());
-  return *length.iterations * spec.qps * spec.size * (both_ways ? 2 : 1) * flags.repetitions;
+  return length.iterations * spec.qps * spec.size * (both_ways ? 2 : 1) * flags.repetitions;
 }
 
-std::string estimate_text(const std::vector<TestSpec>& specs, const SuiteLength& length,
+std::string estimate_text(const std::vector<TestSpec>& specs, const RunLength& length,
                           const GoogleBenchmarkFlags& flags) {
   double seconds = 0;
   uint64_t payload = 0;
@@ -131,8 +131,8 @@ std::string suite_preview(const SuiteOptions& suite, const GoogleBenchmarkFlags&
     text += " (of " + std::to_string(all.size()) + "; --benchmark_filter selects these)";
   text += " against " + suite.peer.host + " port " + std::to_string(suite.peer.port) + "\n";
   text += "each: " + length_text(suite.length, flags) +
-          (suite.length.iterations && suite.length.duration_ns == 0 ? " a QP" : "") + ", after " +
-          std::to_string(suite.length.warmup) + " warm-up messages";
+          (suite.length.iterations > 0 && !suite.length.timed_window() ? " a QP" : "") +
+          ", after " + std::to_string(suite.length.warmup) + " warm-up messages";
   if (flags.repetitions > 1) text += ", " + std::to_string(flags.repetitions) + " repetitions";
   if (suite.matrix.base.verify) text += ", then a --verify check run";
   text += "\n";

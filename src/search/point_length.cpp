@@ -28,8 +28,9 @@ uint64_t iterations_at(const Point& point, uint64_t iterations) {
 }
 
 RunLength run_length_at(const Point& point, const RunLength& asked) {
-  if (asked.timed_window()) return {1, asked.duration_ns, asked.margin_ns};
-  return {iterations_at(point, asked.iterations), 0, 0};
+  RunLength at = asked;  // the window and the warm-up as asked
+  at.iterations = asked.timed_window() ? 1 : iterations_at(point, asked.iterations);
+  return at;
 }
 
 std::string run_length_options(const Point& point, const RunLength& asked) {

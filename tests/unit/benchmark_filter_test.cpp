@@ -20,7 +20,7 @@ SuiteOptions suite(std::optional<uint64_t> iterations, uint64_t duration_ns = 0)
   o.matrix.patterns = {{*parse_pattern("send"), {2, 65536}}, {*parse_pattern("read"), {2}}};
   o.matrix.modes = {Mode::kBandwidth, Mode::kLatency};
   o.matrix.cq_choices = {parse_cq_choice("busy"), parse_cq_choice("event")};
-  o.length.iterations = iterations;
+  o.length.iterations = iterations.value_or(0);  // 0: min_time decides
   o.length.duration_ns = duration_ns;
   return o;
 }

@@ -67,7 +67,7 @@ TEST(BenchmarkMeasurement, WarmUpThenTimedRunThenCheckRun) {
   const TestSpec spec = verified("send", Mode::kBandwidth, 4, 2);
   FakeRuns fake(spec);
   std::vector<uint64_t> samples;
-  BenchmarkMeasurement m(fake, spec, {{500, 0, 0}, 16, {0, 1}, false}, samples);
+  BenchmarkMeasurement m(fake, spec, {{500, 0, 0, 16}, {0, 1}, false}, samples);
   m.warm_up();
   const RunCounters c = m.timed_run();
   const CheckOutcome checked = m.check();
@@ -89,7 +89,7 @@ TEST(BenchmarkMeasurement, OverAnUnreliableTransportOnlyWhatArrivedWasCheckedAnd
   FakeRuns fake(spec);
   fake.lost_per_stream = 30;
   std::vector<uint64_t> samples;
-  BenchmarkMeasurement m(fake, spec, {{500, 0, 0}, 16, {}, false}, samples);
+  BenchmarkMeasurement m(fake, spec, {{500, 0, 0, 16}, {}, false}, samples);
   m.warm_up();
   const RunCounters c = m.timed_run();
   EXPECT_DOUBLE_EQ(c.counters.at("sent_msgs"), 2 * 500);
@@ -108,7 +108,7 @@ TEST(BenchmarkMeasurement, ATimedWindowHasRoomForEveryRoundTripAndChecksAFixedCo
   std::vector<uint64_t> samples;
   // A 1 s window after a warm-up whose round trips took 2 us: room for 2 x 1 s / 2 us + 1024
   // per thread.
-  BenchmarkMeasurement m(fake, spec, {{1, 1'000'000'000, 0}, 16, {}, false}, samples);
+  BenchmarkMeasurement m(fake, spec, {{1, 1'000'000'000, 0, 16}, {}, false}, samples);
   m.warm_up();
   EXPECT_EQ(samples.size(), 2u * (2 * 1'000'000'000 / 2000 + 1024));
   m.check();
@@ -120,7 +120,7 @@ TEST(BenchmarkMeasurement, TheMeshCountsTheCheckRunAsRunDoes) {
   const TestSpec spec = verified("write_imm", Mode::kBandwidth, 2, 1);
   FakeRuns fake(spec);
   PairRunOptions o;
-  o.iterations = 300;
+  o.length.iterations = 300;
   const auto counters = measure_one_pair(fake, spec, o);
   const CheckOutcome as_run = check_outcome(spec, 300, 0);
   EXPECT_DOUBLE_EQ(counters.at("verified_messages"), static_cast<double>(as_run.messages));

@@ -62,8 +62,8 @@ class FlowFake : public RunSource {
 
 PairRunOptions windowed() {
   PairRunOptions run;
-  run.duration_ns = 1'000'000;
-  run.warmup = 4;
+  run.length.duration_ns = 1'000'000;
+  run.length.warmup = 4;
   return run;
 }
 

@@ -45,8 +45,8 @@ TEST(TimeOptions, RunRefusesWhatIsNotATime) {
 TEST(TimeOptions, MeshAndSearchTakeTheSameTimes) {
   const MeshJob traffic = parsed_mesh(
       {"--traffic", "ring", "--duration", "1m", "--margin", "2s", "--timeout", "250ms"});
-  EXPECT_EQ(traffic.run.duration_ns, 60'000'000'000u);
-  EXPECT_EQ(traffic.run.margin_ns, 2'000'000'000u);
+  EXPECT_EQ(traffic.run.length.duration_ns, 60'000'000'000u);
+  EXPECT_EQ(traffic.run.length.margin_ns, 2'000'000'000u);
   EXPECT_EQ(traffic.run.timeout, milliseconds(250));
   const SearchRequest search = parsed_search({"--duration", "2s", "--margin", "50ms"});
   EXPECT_EQ(search.target.length.duration_ns, 2'000'000'000u);
