@@ -31,7 +31,7 @@ uint64_t points_within_budget(const SearchRequest& r) {
   const RunLength& length = r.target.length;
   if (!length.timed_window()) return 0;
   const double point_s = static_cast<double>(r.repetitions) *
-                         static_cast<double>(length.duration_ns + 2 * length.margin_ns) * 1e-9;
+                         static_cast<double>(length.window_with_margins_ns()) * 1e-9;
   return static_cast<uint64_t>(r.budget_s * kSearchShare / point_s);
 }
 

@@ -13,30 +13,31 @@ inline std::string mib_text(uint64_t bytes) {
   return std::to_string((bytes + (uint64_t{1} << 20) - 1) >> 20) + " MiB";
 }
 
+// The binary units sizes are shown in, each 1024 of the one before.
+inline constexpr const char* kByteUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+
 // "2 B", "4 KiB", "8 MiB", "3 GiB": the largest binary unit in which the size is whole (1500 is
 // "1500 B"), as --sizes takes it back (4K, 8M).
 inline std::string size_text(uint64_t bytes) {
-  constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   size_t unit = 0;
-  while (bytes != 0 && bytes % 1024 == 0 && unit + 1 < std::size(kUnits)) {
+  while (bytes != 0 && bytes % 1024 == 0 && unit + 1 < std::size(kByteUnits)) {
     bytes /= 1024;
     ++unit;
   }
-  return std::to_string(bytes) + " " + kUnits[unit];
+  return std::to_string(bytes) + " " + kByteUnits[unit];
 }
 
 // An estimate's size, to three significant digits in the largest binary unit under it:
 // "3.91 KiB", "62.5 MiB", "2.2 GiB".
 inline std::string estimate_size_text(uint64_t bytes) {
-  constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   auto value = static_cast<double>(bytes);
   size_t unit = 0;
-  while (value >= 1024 && unit + 1 < std::size(kUnits)) {
+  while (value >= 1024 && unit + 1 < std::size(kByteUnits)) {
     value /= 1024;
     ++unit;
   }
   char text[32];
-  std::snprintf(text, sizeof text, "%.3g %s", value, kUnits[unit]);
+  std::snprintf(text, sizeof text, "%.3g %s", value, kByteUnits[unit]);
   return text;
 }
 

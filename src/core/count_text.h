@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace rdmabench {
@@ -17,5 +18,10 @@ inline constexpr std::string_view kCountSpellings = "5000, 10k, 1.5M or 1G";
 // digits, above 10^15). The multipliers are powers of 1000: a count, not a size (sizes' K is
 // 1024).
 std::optional<uint64_t> parse_count(std::string_view text);
+
+// "1 round", "7 rounds": a count and its noun, plural where it is not one.
+inline std::string counted(uint64_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
 
 }  // namespace rdmabench

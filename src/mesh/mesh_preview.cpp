@@ -1,8 +1,7 @@
 #include "mesh/mesh_preview.h"
 
-#include <chrono>
-
 #include "core/byte_units.h"
+#include "core/count_text.h"
 #include "core/time_text.h"
 #include "mesh/schedule.h"
 
@@ -10,22 +9,9 @@ namespace rdmabench {
 
 namespace {
 
-// "1 round", "7 rounds".
-std::string counted(size_t n, const std::string& noun) {
-  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
-
-std::string window_text(const RunLength& run) {
-  std::string text = "a " + time_text(std::chrono::nanoseconds(run.duration_ns)) + " timed window";
-  if (run.margin_ns > 0)
-    text += " (" + time_text(std::chrono::nanoseconds(run.margin_ns)) + " margins)";
-  return text;
-}
-
-// The payload of one pair's run of `spec`: both ways for a round trip that carries it back.
+// The payload of one pair's run of `spec`.
 uint64_t pair_payload(const MeshJob& job, const TestSpec& spec) {
-  const bool both_ways = spec.mode == Mode::kLatency && spec.half_round_trip();
-  return job.iterations.at(spec.mode) * spec.qps * spec.size * (both_ways ? 2 : 1);
+  return spec.payload_bytes(job.iterations.at(spec.mode));
 }
 
 std::string measures_text(const MeshJob& job, bool traffic) {
@@ -34,7 +20,7 @@ std::string measures_text(const MeshJob& job, bool traffic) {
     text += "  " + spec.pattern.name() + " " + to_string(spec.mode) + " at " +
             size_text(spec.size) + ", " + spec.cq.text() + " CQ, " + counted(spec.qps, "stream") +
             ": ";
-    text += traffic ? window_text(job.run.length) + " a flow"
+    text += traffic ? timed_window_text(job.run.length) + " a flow"
                     : std::to_string(job.iterations.at(spec.mode)) +
                           (spec.mode == Mode::kLatency ? " round trips" : " messages") +
                           " a pair (" + estimate_size_text(pair_payload(job, spec)) + ")";
@@ -48,8 +34,7 @@ std::string traffic_text(const MeshJob& job, int ranks) {
   const TrafficPlan plan = TrafficPlan::make(job.traffic, ranks, job.fan);
   size_t flows = 0;
   for (size_t r = 0; r < plan.rounds(); ++r) flows += plan.flow_count(r);
-  const double round_s =
-      static_cast<double>(job.run.length.duration_ns + 2 * job.run.length.margin_ns) * 1e-9;
+  const double round_s = static_cast<double>(job.run.length.window_with_margins_ns()) * 1e-9;
   return "traffic: " + to_string(job.traffic) + ", fan " + std::to_string(plan.fan()) + ": " +
          counted(plan.rounds(), "round") + ", " + counted(flows, "flow") +
          " in all, each rank serving at most " + std::to_string(plan.slots()) +

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <optional>
 #include <string_view>
 
@@ -36,11 +35,7 @@ std::string and_list(const std::vector<std::string>& items) {
 
 // How long one benchmark's measurement goes, in its own words.
 std::string length_text(const RunLength& length, const GoogleBenchmarkFlags& flags) {
-  if (length.duration_ns > 0)
-    return "a " + time_text(std::chrono::nanoseconds(length.duration_ns)) + " timed window" +
-           (length.margin_ns > 0
-                ? " (" + time_text(std::chrono::nanoseconds(length.margin_ns)) + " margins)"
-                : "");
+  if (length.timed_window()) return timed_window_text(length);
   if (length.iterations > 0) return std::to_string(length.iterations) + " messages";
   return flags.min_time_known
              ? "Google Benchmark's min_time, " + estimate_time_text(flags.min_time_s)
@@ -52,8 +47,8 @@ std::string length_text(const RunLength& length, const GoogleBenchmarkFlags& fla
 double least_seconds(const TestSpec& spec, const RunLength& length,
                      const GoogleBenchmarkFlags& flags) {
   double once = 0;
-  if (length.duration_ns > 0)
-    once = static_cast<double>(length.duration_ns + 2 * length.margin_ns) * 1e-9;
+  if (length.timed_window())
+    once = static_cast<double>(length.window_with_margins_ns()) * 1e-9;
   else if (length.iterations == 0)
     once = flags.min_time_known ? flags.min_time_s : 0;
   else if (spec.rate > 0)
@@ -65,8 +60,7 @@ double least_seconds(const TestSpec& spec, const RunLength& length,
 uint64_t payload_bytes(const TestSpec& spec, const RunLength& length,
                        const GoogleBenchmarkFlags& flags) {
   if (length.iterations == 0 || length.timed_window()) return 0;
-  const bool both_ways = spec.bidir || (spec.mode == Mode::kLatency && spec.half_round_trip());
-  return length.iterations * spec.qps * spec.size * (both_ways ? 2 : 1) * flags.repetitions;
+  return spec.payload_bytes(length.iterations) * flags.repetitions;
 }
 
 std::string estimate_text(const std::vector<TestSpec>& specs, const RunLength& length,
@@ -125,8 +119,7 @@ std::string suite_preview(const SuiteOptions& suite, const GoogleBenchmarkFlags&
   const std::vector<TestSpec> all = expand_specs(suite.matrix);
   const std::vector<TestSpec> specs = selected_specs(all, suite.length, flags.filter);
   std::string text =
-      "rdmabench: dry run, nothing opened or connected: " + std::to_string(specs.size()) +
-      " benchmark" + (specs.size() == 1 ? "" : "s");
+      "rdmabench: dry run, nothing opened or connected: " + counted(specs.size(), "benchmark");
   if (specs.size() != all.size())
     text += " (of " + std::to_string(all.size()) + "; --benchmark_filter selects these)";
   text += " against " + suite.peer.host + " port " + std::to_string(suite.peer.port) + "\n";

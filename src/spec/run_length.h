@@ -3,7 +3,11 @@
 // messages per stream, or a timed window, after a warm-up.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <string>
+
+#include "core/time_text.h"
 
 namespace rdmabench {
 
@@ -18,8 +22,19 @@ struct RunLength {
   // part of a run message: each side runs the warm-up as the run it is.
   uint64_t warmup = 16;
   bool timed_window() const noexcept { return duration_ns > 0; }
+  // A timed window's whole run: the window and a margin each side.
+  uint64_t window_with_margins_ns() const noexcept { return duration_ns + 2 * margin_ns; }
   // The warm-up as a run of its own: that many messages, nothing before them.
   RunLength warm_up_run() const noexcept { return {warmup, 0, 0, 0}; }
 };
+
+// "a 2s timed window (500ms margins)", for the dry runs' plans.
+inline std::string timed_window_text(const RunLength& length) {
+  std::string text =
+      "a " + time_text(std::chrono::nanoseconds(length.duration_ns)) + " timed window";
+  if (length.margin_ns > 0)
+    text += " (" + time_text(std::chrono::nanoseconds(length.margin_ns)) + " margins)";
+  return text;
+}
 
 }  // namespace rdmabench

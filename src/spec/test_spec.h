@@ -105,6 +105,12 @@ struct TestSpec {
   uint32_t qps_per_cq() const { return cq_per_qp ? 1 : (qps + threads - 1) / threads; }
   // Latency reported as half the round trip (a message each way) or the full one (read).
   bool half_round_trip() const { return pattern->half_round_trip; }
+  // The payload a run of `iterations` messages a QP carries: both ways with --bidir, or in a
+  // lat round trip that carries it back (not read's, whose request carries none).
+  uint64_t payload_bytes(uint64_t iterations) const {
+    const bool both_ways = bidir || (mode == Mode::kLatency && half_round_trip());
+    return iterations * qps * size * (both_ways ? 2 : 1);
+  }
 };
 
 // The largest payload that goes inline, given what the QP granted: --inline N caps it at N

@@ -29,6 +29,14 @@ FIXTURE = Path(__file__).parent / "fixtures" / "rxe-sweep.json"
 OLD_SWEEP = Path(__file__).parent / "fixtures" / "old-schemas" / "rxe-sweep-schema-2.json"
 OLD_JSON_VETH = Path(__file__).parent / "fixtures" / "old-schemas" / "rxe-json-veth-schema-4.json"
 DETERMINISTIC = Path(__file__).parent / "fixtures" / "rxe-deterministic.json"
+# The build's rdmabench, as the tests of its command line run it.
+RDMABENCH_EXE = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
+
+
+def run_rdmabench(*args, timeout=30, cwd=None):
+    """`rdmabench ARGS...`'s CompletedProcess, its output as text."""
+    return subprocess.run([str(RDMABENCH_EXE), *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd)
 
 
 def tool_command(name, *args):

@@ -1,20 +1,12 @@
 """rdmabench's own option checks, which come before any device is needed (so they run here)."""
 import json
-import os
 import re
 import resource
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, commands_in_help
-
-EXE = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
-
-
-def rdmabench(*args):
-    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=30)
+from conftest import commands_in_help, RDMABENCH_EXE as EXE, run_rdmabench as rdmabench
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "1e9", "abc"])

@@ -3,18 +3,9 @@ device (on a host without one: "no RDMA device found", exit 3), there was no --d
 bare run's note said "5000 messages each" whatever --iters or --duration said. Each command's
 dry run prints its plan and exits 0 on this host, which has no RDMA device, against an address
 no server answers."""
-import os
-import subprocess
-from pathlib import Path
+from conftest import run_rdmabench as rdmabench
 
-from conftest import ROOT
-
-EXE = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
 NOWHERE = "10.255.255.1"  # no server: a dry run reaches none
-
-
-def rdmabench(*args, cwd=None):
-    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=30, cwd=cwd)
 
 
 def test_run_dry_run_lists_the_benchmarks_and_touches_nothing():

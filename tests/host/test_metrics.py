@@ -2,21 +2,17 @@
 any benchmark still says how it ended, in a file Prometheus' own checker (promtool, Debian's
 prometheus package) accepts; a file that cannot be written is refused before any work. A real
 run's metrics are scraped by Prometheus in the lo guest (tests/rxe/test_metrics_scrape.py)."""
-import os
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-
-EXE = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
+from conftest import run_rdmabench
 
 
 def rdmabench(*args, timeout=60):
-    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=timeout)
+    return run_rdmabench(*args, timeout=timeout)
 
 
 def promtool_accepts(path):

@@ -1,19 +1,9 @@
 """Issue 64: an option that takes one value, given twice, is refused naming both values, by
 every command. Before, cxxopts kept the last without a word: `--pattern write --pattern send`
 ran send alone, and a second --port was the one taken."""
-import os
-import subprocess
-from pathlib import Path
-
 import pytest
 
-from conftest import ROOT
-
-EXE = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
-
-
-def rdmabench(*args):
-    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=30)
+from conftest import run_rdmabench as rdmabench
 
 
 @pytest.mark.parametrize("words, option, first, second", [

@@ -2,17 +2,7 @@
 the server's (the setup message carried it and the server's out-of-band bootstrap used it),
 `serve` had no --gid-index at all (`serve -x 3`: "unknown option '-x'", no hint), and with
 --cm rdmacm a client's --gid-index was silently ignored."""
-import os
-import subprocess
-from pathlib import Path
-
-from conftest import ROOT
-
-EXE = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
-
-
-def rdmabench(*args):
-    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=30)
+from conftest import run_rdmabench as rdmabench
 
 
 def test_serve_takes_a_gid_index_of_its_own():

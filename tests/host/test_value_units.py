@@ -2,20 +2,11 @@
 (5, 5s, 250ms, 2m, 1h; a number alone is seconds) and refuses anything else naming the option
 and what it takes. Before, cxxopts' numbers took "1m" as one second, "10ms" as ten seconds,
 "5abc" as 5 and "5,5" as 5; serve --max-duration 5m capped clients at five seconds."""
-import os
-import subprocess
-from pathlib import Path
-
 import pytest
 
-from conftest import ROOT
+from conftest import run_rdmabench as rdmabench
 
-EXE = Path(os.environ.get("RDMABENCH_BUILD", ROOT / "build")) / "rdmabench"
 TAKES = "(5, 5s, 250ms, 40us, 2m or 1h; a number alone is seconds)"
-
-
-def rdmabench(*args):
-    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=30)
 
 
 # (command words, option, value, range it names): each value was accepted before
