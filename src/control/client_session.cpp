@@ -30,7 +30,7 @@ ClientSession::ClientSession(const std::string& host, uint16_t port,
                                            peer_excerpt(reply["type"].get<std::string>()) + "'");
   const std::string server = host + ":" + std::to_string(port);
   if (reply.contains("auth")) {
-    hello_ = authenticate(key, reply, nonce, server);
+    server_ = authenticate(key, reply, nonce, server);
   } else if (key != nullptr) {
     throw Error(ExitCode::kConnection,
                 server +
@@ -38,7 +38,7 @@ ClientSession::ClientSession(const std::string& host, uint16_t port,
                     "holds the key, so it may not be the server you meant (serve it with "
                     "--key, or leave --key out here)");
   } else {
-    hello_ = std::move(reply);
+    server_ = read_server_hello(reply);
   }
 }
 
@@ -52,8 +52,8 @@ void ClientSession::raise_server_error() {
   }
 }
 
-nlohmann::json ClientSession::authenticate(const SharedKey* key, const nlohmann::json& hello,
-                                           const std::string& nonce, const std::string& server) {
+ServerDetails ClientSession::authenticate(const SharedKey* key, const nlohmann::json& hello,
+                                          const std::string& nonce, const std::string& server) {
   const nlohmann::json& auth = hello["auth"];
   if (!auth.is_object() || auth.value("method", std::string()) != kAuthMethod ||
       !is_nonce(auth.value("challenge", nlohmann::json())) ||
@@ -77,7 +77,7 @@ nlohmann::json ClientSession::authenticate(const SharedKey* key, const nlohmann:
   if (!ok.contains("hello") || !ok["hello"].is_object())
     throw Error(ExitCode::kConnection,
                 "control channel: " + server + "'s \"auth\" lacks its hello");
-  return std::move(ok["hello"]);
+  return read_server_hello(ok["hello"]);
 }
 
 ServerBusy::ServerBusy(std::string serving_host, std::string serving_since)
@@ -138,11 +138,9 @@ void ClientSession::setup(const TestSpec& spec) {
   port_.emplace(port_place_of(*endpoint_));
 }
 
-nlohmann::json ClientSession::paths_in_use() {
+PathsInUse ClientSession::paths_in_use() {
   control_.send(path_request());
-  nlohmann::json server = control_.receive("path");
-  server.erase("type");
-  return {{"client", endpoint_->path_in_use()}, {"server", std::move(server)}};
+  return {endpoint_->path_in_use(), read_path_reply(control_.receive("path"))};
 }
 
 RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> samples) {

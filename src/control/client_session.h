@@ -13,6 +13,7 @@
 
 #include "control/bootstrap.h"
 #include "control/control_channel.h"
+#include "control/control_messages.h"
 #include "control/run_source.h"
 #include "control/shared_key.h"
 #include "control/stop_signals.h"
@@ -32,6 +33,12 @@ class ServerBusy : public Error {
   const std::string since;    // ISO 8601 UTC
 };
 
+// The paths both sides' QPs really use, once a benchmark is set up.
+struct PathsInUse {
+  PathInUse client;
+  ServerPath server;  // and where the server's side runs
+};
+
 class ClientSession : public RunSource {
  public:
   // With a `key`, the keyed handshake with a server that asks for one (serve --key), which
@@ -43,12 +50,13 @@ class ClientSession : public RunSource {
   ClientSession(const ClientSession&) = delete;
   ClientSession& operator=(const ClientSession&) = delete;
 
-  const nlohmann::json& server_hello() const noexcept { return hello_; }
+  const ServerDetails& server() const noexcept { return server_; }
   // Tears down the previous benchmark's connection (if any) and connects for `spec`.
   void setup(const TestSpec& spec);
   const TestSpec* current() const noexcept { return endpoint_ ? &endpoint_->spec() : nullptr; }
-  // After setup: the paths both QPs really use, {"client": {...}, "server": {...}}.
-  nlohmann::json paths_in_use();
+  // After setup: the paths both QPs really use. Throws Error(kConnection) when the server's
+  // answer is malformed.
+  PathsInUse paths_in_use();
   // One run; lat samples of thread t go to samples[t * (size / threads) ...].
   RunResult run(const ClientRun& request, std::span<uint64_t> samples) override;
   // What lat samples are read with from now on (CLOCK_MONOTONIC until set); a TSC is checked
@@ -58,8 +66,8 @@ class ClientSession : public RunSource {
  private:
   // The keyed handshake's client side (control/key_handshake.h) after the server's `hello`: checks
   // the server's proof, proves the key, seals the channel; returns the server's details.
-  nlohmann::json authenticate(const SharedKey* key, const nlohmann::json& hello,
-                              const std::string& nonce, const std::string& server);
+  ServerDetails authenticate(const SharedKey* key, const nlohmann::json& hello,
+                             const std::string& nonce, const std::string& server);
   // After this side's run failed: raises the server's error message if it sent one (it ended
   // the run, and says why); returns when it sent none within 100 ms.
   void raise_server_error();
@@ -67,7 +75,7 @@ class ClientSession : public RunSource {
   ControlChannel control_;
   BootstrapOptions options_;
   SampleClock clock_ = SampleClock::monotonic("the default");
-  nlohmann::json hello_;
+  ServerDetails server_;
   std::unique_ptr<TransportPattern> pattern_;
   std::unique_ptr<Endpoint> endpoint_;
   std::optional<PortCounters> port_;  // where endpoint_'s QPs go out

@@ -7,7 +7,9 @@
 #include "control/side_report_fields.h"
 #include "control/spec_json.h"
 #include "core/error.h"
+#include "core/fabric.h"
 #include "core/gid.h"
+#include "core/post_api.h"
 #include "core/version.h"
 #include "spec/spec_validation.h"
 
@@ -16,6 +18,61 @@ namespace rdmabench {
 namespace {
 nlohmann::json of_type(const char* type) {
   return {{"type", type}};
+}
+
+// How long a peer's texts may be: a name (a host, a kernel, a device, a version), a reason or
+// a description, a list of CPUs ("0,2,4,...": every CPU of a large host).
+constexpr size_t kMaxNameText = 256;
+constexpr size_t kMaxReasonText = 1024;
+constexpr size_t kMaxCpuListText = 16384;
+constexpr double kMaxLinkGbps = 1e6;
+constexpr uint64_t kMaxGidIndex = 0xffff;
+constexpr uint64_t kMaxNumaNode = 0xffff;
+
+// A field that names one of a kind of value, read by its parser (parse_fabric, ...).
+template <typename Parse>
+auto named_field(const nlohmann::json& m, const MessageContext& ctx, const char* key, Parse parse) {
+  const auto value = parse(text_field(m, ctx, key, kMaxNameText));
+  if (!value) throw_bad_field(ctx, key, "names nothing this rdmabench knows");
+  return *value;
+}
+
+// A fact the side may not know: null then.
+template <typename Read>
+auto unless_null(const nlohmann::json& m, const MessageContext& ctx, const char* key, Read read) {
+  using Value = decltype(read());
+  return null_field(m, ctx, key) ? std::optional<Value>() : std::optional<Value>(read());
+}
+
+template <typename T>
+nlohmann::json or_null(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+void add_placement(nlohmann::json& message, const PlacementFacts& facts) {
+  message["cpus"] = facts.cpus;
+  message["cpu_choice"] = facts.cpu_choice;
+  message["numa_node"] = or_null(facts.numa_node);
+  message["memory_node"] = or_null(facts.memory_node);
+  message["pci"] = or_null(facts.pci);
+  message["pcie_link"] = or_null(facts.pcie_link);
+}
+
+PlacementFacts read_placement(const nlohmann::json& m, const MessageContext& ctx) {
+  const auto node = [&](const char* key) {
+    return unless_null(m, ctx, key, [&] {
+      return static_cast<int>(unsigned_field(m, ctx, key, 0, kMaxNumaNode));
+    });
+  };
+  const auto text = [&](const char* key) {
+    return unless_null(m, ctx, key, [&] { return text_field(m, ctx, key, kMaxReasonText); });
+  };
+  return {.cpus = text_field(m, ctx, "cpus", kMaxCpuListText),
+          .cpu_choice = text_field(m, ctx, "cpu_choice", kMaxReasonText),
+          .numa_node = node("numa_node"),
+          .memory_node = node("memory_node"),
+          .pci = text("pci"),
+          .pcie_link = text("pcie_link")};
 }
 }  // namespace
 
@@ -26,11 +83,25 @@ nlohmann::json client_hello(const std::string& nonce) {
           {"nonce", nonce}};
 }
 
-nlohmann::json server_hello_message(nlohmann::json details) {
-  details["type"] = "hello";
-  details["protocol"] = kControlProtocolVersion;
-  details["version"] = kVersion;
-  return details;
+nlohmann::json server_hello_message(const ServerDetails& details) {
+  return {{"type", "hello"},
+          {"protocol", kControlProtocolVersion},
+          {"version", details.version},
+          {"hostname", details.hostname},
+          {"kernel", details.kernel},
+          {"rdma_core", details.rdma_core},
+          {"timing", details.timing},
+          {"cpus", details.cpus}};
+}
+
+ServerDetails read_server_hello(const nlohmann::json& hello) {
+  const MessageContext ctx{"hello"};
+  return {.version = text_field(hello, ctx, "version", kMaxNameText),
+          .hostname = text_field(hello, ctx, "hostname", kMaxNameText),
+          .kernel = text_field(hello, ctx, "kernel", kMaxNameText),
+          .rdma_core = text_field(hello, ctx, "rdma_core", kMaxNameText),
+          .timing = text_field(hello, ctx, "timing", kMaxReasonText),
+          .cpus = text_field(hello, ctx, "cpus", kMaxCpuListText)};
 }
 
 nlohmann::json keyed_server_hello(const std::string& version, const std::string& challenge,
@@ -97,9 +168,57 @@ nlohmann::json bye_message() {
   return of_type("bye");
 }
 
-nlohmann::json path_reply(nlohmann::json path) {
-  path["type"] = "path";
-  return path;
+nlohmann::json path_reply(const ServerPath& server) {
+  const PathInUse& p = server.path;
+  nlohmann::json reply = {{"type", "path"},
+                          {"device", p.device},
+                          {"fabric", to_string(p.fabric)},
+                          {"firmware", p.firmware},
+                          {"port", p.port},
+                          {"link_speed_gbps", p.link_speed_gbps},
+                          {"link_width", p.link_width},
+                          {"gid_index", p.gid_index},
+                          {"gid", format_gid(p.gid)},
+                          {"gid_type", to_string(p.gid_type)},
+                          {"mtu", p.mtu_bytes},
+                          {"qp_timeout", p.qp_timeout},
+                          {"outs", p.outs},
+                          {"inline", p.inline_bytes},
+                          {"srq", p.srq},
+                          {"post_api", to_string(p.post_api)},
+                          {"tclass", p.tclass},
+                          {"sl", p.sl},
+                          {"comp_vector", p.comp_vector},
+                          {"comp_vectors", p.comp_vectors},
+                          {"page_size", p.page_size}};
+  add_placement(reply, server.placement);
+  return reply;
+}
+
+ServerPath read_path_reply(const nlohmann::json& m) {
+  const MessageContext ctx{"path"};
+  PathInUse p;
+  p.device = text_field(m, ctx, "device", kMaxNameText);
+  p.fabric = named_field(m, ctx, "fabric", parse_fabric);
+  p.firmware = text_field(m, ctx, "firmware", kMaxNameText);
+  p.port = unsigned_as<uint8_t>(m, ctx, "port", 1);
+  p.link_speed_gbps = number_field(m, ctx, "link_speed_gbps", 0, kMaxLinkGbps);
+  p.link_width = text_field(m, ctx, "link_width", kMaxNameText);
+  p.gid_index = unsigned_as<uint32_t>(m, ctx, "gid_index", 0, kMaxGidIndex);
+  p.gid = named_field(m, ctx, "gid", parse_gid);
+  p.gid_type = named_field(m, ctx, "gid_type", parse_gid_type);
+  p.mtu_bytes = unsigned_as<uint32_t>(m, ctx, "mtu", 256, 4096);
+  p.qp_timeout = unsigned_as<uint8_t>(m, ctx, "qp_timeout", 0, 31);
+  p.outs = unsigned_as<uint8_t>(m, ctx, "outs");
+  p.inline_bytes = unsigned_as<uint32_t>(m, ctx, "inline");
+  p.srq = bool_field(m, ctx, "srq");
+  p.post_api = named_field(m, ctx, "post_api", parse_post_api);
+  p.tclass = unsigned_as<uint8_t>(m, ctx, "tclass");
+  p.sl = unsigned_as<uint8_t>(m, ctx, "sl", 0, 15);
+  p.comp_vector = unsigned_as<uint32_t>(m, ctx, "comp_vector");
+  p.comp_vectors = unsigned_as<uint32_t>(m, ctx, "comp_vectors");
+  p.page_size = unsigned_as<uint64_t>(m, ctx, "page_size", 1);
+  return {p, read_placement(m, ctx)};
 }
 
 nlohmann::json done_message(const SideReport& report) {

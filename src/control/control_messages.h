@@ -6,7 +6,8 @@
 //                     run (length, check, counters), path, finished, teardown, bye
 //   server -> client  hello (protocol, version, the host's details; keyed: auth challenge),
 //                     auth (ok, hello), ready, done (the server's side report), path (the path
-//                     in use), busy (serving, since), error (exit_code, message)
+//                     in use and where the side runs), busy (serving, since),
+//                     error (exit_code, message)
 //   bootstrap         oob (QP address, MTU, rd_atomic, buf) both ways, buf both ways (rdma_cm),
 //                     cm_listen (port, token) server -> client
 //
@@ -22,8 +23,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "datapath/path_in_use.h"
 #include "datapath/qp_stream.h"     // RemoteBuffer, and QpAddress (verbs)
 #include "datapath/side_figures.h"  // SideReport
+#include "host/side_placement.h"    // PlacementFacts
 #include "spec/run_length.h"
 #include "spec/test_spec.h"
 
@@ -31,8 +34,20 @@ namespace rdmabench {
 
 // The hello that opens a session (a fresh nonce: the keyed handshake's, sent always).
 nlohmann::json client_hello(const std::string& nonce);
-// The server's hello: its protocol and version, and `details` of its host (name, kernel, ...).
-nlohmann::json server_hello_message(nlohmann::json details);
+// What a server says of itself in its hello (with --key, once the client has proved the key).
+struct ServerDetails {
+  std::string version;  // its rdmabench's
+  std::string hostname;
+  std::string kernel;
+  std::string rdma_core;
+  std::string timing;  // its timing environment, described
+  std::string cpus;    // serve --cpus as a list ("" when not given)
+};
+// The server's hello: its protocol and version, and its details.
+nlohmann::json server_hello_message(const ServerDetails& details);
+// The details of a server's hello. Throws Error(kConnection) naming the first field that is
+// missing, not printable text, or too long.
+ServerDetails read_server_hello(const nlohmann::json& hello);
 // A keyed server's hello: protocol and version alone, its challenge and its proof
 // (key_handshake.h), before the client has proved the key.
 nlohmann::json keyed_server_hello(const std::string& version, const std::string& challenge,
@@ -66,7 +81,13 @@ nlohmann::json teardown_message();
 nlohmann::json bye_message();
 
 // The server's answer to "path": the path its endpoint uses, and where its side runs.
-nlohmann::json path_reply(nlohmann::json path);
+struct ServerPath {
+  PathInUse path;
+  PlacementFacts placement;
+};
+nlohmann::json path_reply(const ServerPath& server);
+// Throws Error(kConnection) naming the first field that is missing or out of range.
+ServerPath read_path_reply(const nlohmann::json& reply);
 // The server's "done": its side report's fields (side_report_fields.h).
 nlohmann::json done_message(const SideReport& report);
 

@@ -32,7 +32,7 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
   }
   if (type == "run") {
     if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'run' before 'setup'");
-    return host_.run(run_order_from(message));
+    return done_message(host_.run(run_order_from(message)));
   }
   if (type == "path") {
     if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'path' before 'setup'");
@@ -61,13 +61,12 @@ nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {
     throw Error(ExitCode::kConnection,
                 "protocol version mismatch: client speaks " + std::to_string(theirs) +
                     " (rdmabench " + peer_excerpt(their_version) + "), server speaks " +
-                    std::to_string(kControlProtocolVersion) + " (rdmabench " +
-                    server_hello_.value("version", std::string("?")) +
+                    std::to_string(kControlProtocolVersion) + " (rdmabench " + server_.version +
                     "); run the same rdmabench version on both hosts");
   }
   if (key_ == nullptr) {
     state_ = State::kIdle;
-    return server_hello_;
+    return server_hello_message(server_);
   }
   const auto nonce = hello.find("nonce");
   if (nonce == hello.end() || !is_nonce(*nonce))
@@ -78,8 +77,7 @@ nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {
   state_ = State::kAuthenticating;
   // Nothing about the host before the client has proved the key: its protocol and version
   // alone (what a client of another version needs to say why it cannot go on).
-  return keyed_server_hello(server_hello_.value("version", std::string("?")), nonces_.server,
-                            server_proof(*key_, nonces_));
+  return keyed_server_hello(server_.version, nonces_.server, server_proof(*key_, nonces_));
 }
 
 nlohmann::json ControlProtocol::authenticate(const nlohmann::json& auth) {
@@ -90,7 +88,7 @@ nlohmann::json ControlProtocol::authenticate(const nlohmann::json& auth) {
   state_ = State::kIdle;
   trusted_ = true;
   session_.emplace(session_auth(*key_, nonces_, MessageAuth::Role::kServer));
-  return auth_accepted(server_hello_);
+  return auth_accepted(server_hello_message(server_));
 }
 
 }  // namespace rdmabench

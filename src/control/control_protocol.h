@@ -24,11 +24,11 @@ class TestHost {
   virtual ~TestHost() = default;
   // Builds and connects an endpoint for a validated spec (may exchange further messages).
   virtual void setup(const TestSpec& spec) = 0;
-  // Runs one measurement, or a --verify check run; returns the "done" message for the client.
-  virtual nlohmann::json run(const RunOrder& order) = 0;
+  // Runs one measurement, or a --verify check run; returns this side's report of it.
+  virtual SideReport run(const RunOrder& order) = 0;
   virtual void teardown() = 0;
-  // The path the set-up endpoint really uses ({device, port, gid_index, gid, gid_type, mtu}).
-  virtual nlohmann::json path() = 0;
+  // The path the set-up endpoint really uses, and where this side runs.
+  virtual ServerPath path() = 0;
 };
 
 class ControlProtocol {
@@ -37,10 +37,10 @@ class ControlProtocol {
   // with the protocol and version alone, a fresh challenge and the server's proof; the
   // client's next message must be {"type":"auth","response":HEX} proving it holds the same
   // key, and nothing else is heard before (a wrong or missing response: Error(kConnection)).
-  // The server's details (`server_hello` beyond its protocol and version) come in the reply
-  // to that "auth", the session's first sealed message.
-  ControlProtocol(TestHost& host, nlohmann::json server_hello, const SharedKey* key = nullptr)
-      : host_(host), server_hello_(std::move(server_hello)), key_(key) {}
+  // The server's details beyond its version come in the reply to that "auth", the session's
+  // first sealed message.
+  ControlProtocol(TestHost& host, ServerDetails server, const SharedKey* key = nullptr)
+      : host_(host), server_(std::move(server)), key_(key) {}
 
   // Handles one message from the client; returns the answer, if the protocol has one.
   // Throws Error (kUsage for a bad spec, kConnection for a protocol violation) for the server
@@ -62,7 +62,7 @@ class ControlProtocol {
   nlohmann::json authenticate(const nlohmann::json& auth);
 
   TestHost& host_;
-  nlohmann::json server_hello_;
+  ServerDetails server_;
   const SharedKey* key_;
   HandshakeNonces nonces_;
   std::optional<MessageAuth> session_;

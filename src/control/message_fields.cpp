@@ -1,5 +1,8 @@
 #include "control/message_fields.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/bounded_json.h"
 
 namespace rdmabench {
@@ -50,6 +53,34 @@ bool bool_field(const nlohmann::json& msg, const MessageContext& ctx, const std:
   const nlohmann::json& value = field(msg, ctx, key);
   if (!value.is_boolean()) throw_bad_field(ctx, key, "must be true or false, not " + shown(value));
   return value.get<bool>();
+}
+
+double number_field(const nlohmann::json& msg, const MessageContext& ctx, const std::string& key,
+                    double min, double max) {
+  const nlohmann::json& value = field(msg, ctx, key);
+  if (!value.is_number()) throw_bad_field(ctx, key, "must be a number, not " + shown(value));
+  const double v = value.get<double>();
+  if (!std::isfinite(v) || v < min || v > max)
+    throw_bad_field(
+        ctx, key,
+        "is " + shown(value) + "; it must be between " + shown(min) + " and " + shown(max));
+  return v;
+}
+
+std::string text_field(const nlohmann::json& msg, const MessageContext& ctx, const std::string& key,
+                       size_t max_bytes) {
+  std::string text = string_field(msg, ctx, key);
+  const bool printable_ascii =
+      std::ranges::all_of(text, [](char c) { return c >= 0x20 && c < 0x7f; });
+  if (!printable_ascii || text.size() > max_bytes)
+    throw_bad_field(ctx, key,
+                    "must be printable text of at most " + std::to_string(max_bytes) +
+                        " characters, not " + shown(text));
+  return text;
+}
+
+bool null_field(const nlohmann::json& msg, const MessageContext& ctx, const std::string& key) {
+  return field(msg, ctx, key).is_null();
 }
 
 }  // namespace rdmabench

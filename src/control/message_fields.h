@@ -3,6 +3,7 @@
 // bad one is named in the error.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -28,6 +29,15 @@ uint64_t unsigned_field(const nlohmann::json& msg, const MessageContext& ctx,
 std::string string_field(const nlohmann::json& msg, const MessageContext& ctx,
                          const std::string& key);
 bool bool_field(const nlohmann::json& msg, const MessageContext& ctx, const std::string& key);
+// A finite number within [min, max].
+double number_field(const nlohmann::json& msg, const MessageContext& ctx, const std::string& key,
+                    double min, double max);
+// A peer's name or description of something (a host, a kernel, a device, a reason), for a
+// report, a log or a terminal: printable ASCII alone, at most `max_bytes` of it.
+std::string text_field(const nlohmann::json& msg, const MessageContext& ctx, const std::string& key,
+                       size_t max_bytes);
+// Whether the field is null: a fact the peer does not know (missing is an error).
+bool null_field(const nlohmann::json& msg, const MessageContext& ctx, const std::string& key);
 
 // An unsigned integer that fits T, within [min, max].
 template <typename T>

@@ -3,11 +3,9 @@
 namespace rdmabench {
 
 PortPlace port_place_of(Endpoint& endpoint) {
-  const nlohmann::json path = endpoint.path_in_use();
-  const auto port = path.at("port").get<uint32_t>();
-  const GidEntry gid = endpoint.context().query_gid(static_cast<uint8_t>(port),
-                                                    path.at("gid_index").get<uint32_t>());
-  return {endpoint.context().device_name(), port, gid.netdev};
+  const PathInUse path = endpoint.path_in_use();
+  const GidEntry gid = endpoint.context().query_gid(path.port, path.gid_index);
+  return {path.device, path.port, gid.netdev};
 }
 
 PortReading::PortReading(const std::optional<PortCounters>& port, bool wanted)

@@ -62,7 +62,7 @@ class VerbsTestHost final : public TestHost {
          << std::flush;
   }
 
-  nlohmann::json run(const RunOrder& order) override {
+  SideReport run(const RunOrder& order) override {
     const RunLength& length = order.length;
     const bool check = order.check;
     Endpoint& ep = *endpoint_;
@@ -110,18 +110,14 @@ class VerbsTestHost final : public TestHost {
       }
       ep.end_check_run();
     }
-    return done_message(report);
+    return report;
   }
 
   void teardown() override {
     port_.reset();
     endpoint_.reset();
   }
-  nlohmann::json path() override {
-    nlohmann::json path = endpoint_->path_in_use();
-    path.update(placement_.fields());
-    return path;
-  }
+  ServerPath path() override { return {endpoint_->path_in_use(), placement_.facts()}; }
 
  private:
   std::string expected_device() const {
@@ -174,12 +170,13 @@ class VerbsTestHost final : public TestHost {
   std::vector<std::string>& asked_;
 };
 
-nlohmann::json server_hello(const ServerOptions& options) {
-  return server_hello_message({{"hostname", host_name()},
-                               {"kernel", kernel_release()},
-                               {"rdma_core", rdma_core_version()},
-                               {"timing", timing_environment().describe()},
-                               {"cpus", cpu_list_text(options.cpus)}});
+ServerDetails server_details(const ServerOptions& options) {
+  return {.version = kVersion,
+          .hostname = host_name(),
+          .kernel = kernel_release(),
+          .rdma_core = rdma_core_version(),
+          .timing = timing_environment().describe(),
+          .cpus = cpu_list_text(options.cpus)};
 }
 
 // One client, message by message, until it says goodbye (or an Error drops it). Until the
@@ -189,7 +186,7 @@ void serve_client(ControlChannel& control, const ServerOptions& options, int sto
                   std::ostream& log, std::vector<std::string>& asked) {
   const SessionWaits waits(options.caps, stop_fd);
   VerbsTestHost host(control, options, waits, log, asked);
-  ControlProtocol protocol(host, server_hello(options), options.key ? &*options.key : nullptr);
+  ControlProtocol protocol(host, server_details(options), options.key ? &*options.key : nullptr);
   while (!protocol.finished()) {
     const auto timeout = protocol.trusted() ? options.idle_timeout : options.timeout;
     std::optional<nlohmann::json> reply = protocol.handle(waits.receive(control, timeout));

@@ -20,6 +20,12 @@ std::string to_string(GidType type) {
   return "unknown";
 }
 
+std::optional<GidType> parse_gid_type(const std::string& text) {
+  for (const GidType type : {GidType::kIb, GidType::kRoceV1, GidType::kRoceV2, GidType::kIwarp})
+    if (to_string(type) == text) return type;
+  return std::nullopt;
+}
+
 std::string format_gid(const RawGid& gid) {
   char text[INET6_ADDRSTRLEN] = {};
   inet_ntop(AF_INET6, gid.data(), text, sizeof(text));

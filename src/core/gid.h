@@ -26,6 +26,8 @@ struct GidEntry {
 
 // "IB", "RoCE v1", "RoCE v2" (the spelling ibv_devinfo and sysfs use), "iWARP".
 std::string to_string(GidType type);
+// The type to_string names; nullopt for any other text.
+std::optional<GidType> parse_gid_type(const std::string& text);
 
 // The GID as IPv6 text, e.g. "fe80::200:ff:fe00:0" or "::ffff:127.0.0.1".
 std::string format_gid(const RawGid& gid);

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -65,7 +64,7 @@ class Endpoint {
   PollCounts poll_counts_of_lane(uint32_t t);
   void end_check_run();
   // The paths the connected QPs really use: the first stream's (all share device and port).
-  nlohmann::json path_in_use() { return streams_.front()->path_in_use(*context_, port_); }
+  PathInUse path_in_use() { return streams_.front()->path_in_use(*context_, port_); }
   // Throws the device's first fatal asynchronous event as this benchmark's error
   // (device_event_error), if one came since the endpoint was built.
   void raise_device_failure() const;

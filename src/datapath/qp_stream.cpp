@@ -106,7 +106,7 @@ void QpStream::connect_datagram(const QpAddress& peer, const QpPath& path) {
   datagram_path_ = path;
 }
 
-nlohmann::json QpStream::path_in_use(const Context& context, uint8_t bound_port) {
+PathInUse QpStream::path_in_use(const Context& context, uint8_t bound_port) {
   QpPathInUse path = qp_->path_in_use(bound_port);
   if (peer_) {  // a datagram's path is its address handle's, and its MTU the one agreed
     path.sgid_index = datagram_path_.sgid_index;
@@ -116,26 +116,26 @@ nlohmann::json QpStream::path_in_use(const Context& context, uint8_t bound_port)
   }
   const GidEntry gid = context.query_gid(path.port, path.sgid_index);
   const ibv_port_attr port = context.query_port(path.port);
-  return {{"device", context.device_name()},
-          {"fabric", to_string(context.fabric(path.port))},
-          {"firmware", context.query_device().fw_ver},
-          {"port", path.port},
-          {"link_speed_gbps", link_speed_gbps(port.active_speed, port.active_width)},
-          {"link_width", link_width(port.active_width)},
-          {"gid_index", path.sgid_index},
-          {"gid", format_gid(gid.raw)},
-          {"gid_type", to_string(gid.type)},
-          {"mtu", path.mtu_bytes},
-          {"qp_timeout", path.ack_timeout},
-          {"outs", path.max_rd_atomic},
-          {"inline", inline_threshold(spec_, qp_->max_inline_data())},
-          {"srq", path.shared_receive_queue},
-          {"post_api", to_string(qp_->post_api())},
-          {"tclass", path.traffic_class},
-          {"sl", path.service_level},
-          {"comp_vector", group_.vector},
-          {"page_size", buffer_->page_size()},
-          {"comp_vectors", context.completion_vectors()}};
+  return {.device = context.device_name(),
+          .fabric = context.fabric(path.port),
+          .firmware = context.query_device().fw_ver,
+          .port = path.port,
+          .link_speed_gbps = link_speed_gbps(port.active_speed, port.active_width),
+          .link_width = link_width(port.active_width),
+          .gid_index = path.sgid_index,
+          .gid = gid.raw,
+          .gid_type = gid.type,
+          .mtu_bytes = path.mtu_bytes,
+          .qp_timeout = path.ack_timeout,
+          .outs = path.max_rd_atomic,
+          .inline_bytes = inline_threshold(spec_, qp_->max_inline_data()),
+          .srq = path.shared_receive_queue,
+          .post_api = qp_->post_api(),
+          .tclass = path.traffic_class,
+          .sl = path.service_level,
+          .comp_vector = static_cast<uint32_t>(group_.vector),
+          .comp_vectors = static_cast<uint32_t>(context.completion_vectors()),
+          .page_size = buffer_->page_size()};
 }
 
 RemoteBuffer QpStream::local_buffer() const {

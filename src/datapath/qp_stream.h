@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "cq/poll_target.h"
 #include "cq/strategy.h"
 #include "datapath/completion_group.h"
+#include "datapath/path_in_use.h"
 #include "datapath/run_watch.h"
 #include "datapath/send_queue_credits.h"
 #include "datapath/shared_receives.h"
@@ -124,11 +124,8 @@ class QpStream {
   int access_flags() const noexcept {
     return IBV_ACCESS_LOCAL_WRITE | static_cast<int>(spec_.pattern->remote_access);
   }
-  // The path the connected QP really uses, for reports: {device, firmware, port,
-  // fabric, link_speed_gbps, link_width, gid_index, gid, gid_type, mtu, qp_timeout, outs, inline,
-  // srq, post_api (the API its sends go through: ex or classic), tclass, sl, comp_vector (its
-  // CQ's), comp_vectors (the device's), page_size (its buffer's)}.
-  nlohmann::json path_in_use(const Context& context, uint8_t bound_port);
+  // The path the connected QP really uses, for reports.
+  PathInUse path_in_use(const Context& context, uint8_t bound_port);
   // The peer's buffer (RDMA write, read and atomics), as the bootstrap learnt it.
   const RemoteBuffer& remote() const noexcept { return remote_; }
   void connect_remote(const RemoteBuffer& peer) noexcept { remote_ = peer; }

@@ -5,16 +5,13 @@
 
 namespace rdmabench {
 
-nlohmann::json SidePlacement::fields() const {
-  auto or_null = [](bool known, const auto& value) {
-    return known ? nlohmann::json(value) : nlohmann::json(nullptr);
-  };
-  return {{"cpus", cpu_list_text(placement.cpus)},
-          {"cpu_choice", placement.reason},
-          {"numa_node", or_null(device.numa_node >= 0, device.numa_node)},
-          {"memory_node", or_null(placement.memory_node >= 0, placement.memory_node)},
-          {"pci", or_null(!device.pci_address.empty(), device.pci_address)},
-          {"pcie_link", device.link ? nlohmann::json(device.link->describe()) : nullptr}};
+PlacementFacts SidePlacement::facts() const {
+  PlacementFacts facts{cpu_list_text(placement.cpus), placement.reason};
+  if (device.numa_node >= 0) facts.numa_node = device.numa_node;
+  if (placement.memory_node >= 0) facts.memory_node = placement.memory_node;
+  if (!device.pci_address.empty()) facts.pci = device.pci_address;
+  if (device.link) facts.pcie_link = device.link->describe();
+  return facts;
 }
 
 SidePlacement place_this_side(const std::string& device, const PlacementRequest& request) {

@@ -1,22 +1,30 @@
 // One side's placement as a run applies it: the device's locality read from /sys, the CPUs
 // and memory node chosen (choose_placement), the memory policy set on the calling thread (the
 // one that registers the buffers and starts the run's threads, which inherit it), and the
-// fields each side reports for the context.
+// facts each side reports for the context.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "host/cpu_placement.h"
 
 namespace rdmabench {
 
+// What a side reports of where it runs (nullopt where it does not know).
+struct PlacementFacts {
+  std::string cpus;                      // its CPUs as a list, "16,17" ("" when not pinned)
+  std::string cpu_choice;                // why those
+  std::optional<int> numa_node;          // the device's
+  std::optional<int> memory_node;        // where its buffers are
+  std::optional<std::string> pci;        // the device's PCI address
+  std::optional<std::string> pcie_link;  // the device's PCIe link, as it runs and could
+};
+
 struct SidePlacement {
   DeviceLocality device;
   CpuPlacement placement;
-  // {cpus, cpu_choice, numa_node, memory_node, pci, pcie_link}: a list as "16,17" ("" when
-  // not pinned), null where unknown.
-  nlohmann::json fields() const;
+  PlacementFacts facts() const;
 };
 
 // Reads /sys for `device`, chooses, and sets the calling thread's memory policy (a refusal is

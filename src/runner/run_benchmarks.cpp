@@ -82,21 +82,24 @@ LocalProbe probe_local(RunPlan& r) {
   return p;
 }
 
-// Connects for the first benchmark and asks both sides which path their QPs really use (the
-// context is written before any benchmark runs). A failure here is left to that benchmark.
-nlohmann::json paths_in_use(ClientSession& session, const BenchmarkMatrix& matrix) {
+// The server's details, and the paths both sides' QPs really use: connects for the first
+// benchmark and asks (the context is written before any benchmark runs). A failure here is
+// left to that benchmark.
+ServerFacts server_facts(ClientSession& session, const BenchmarkMatrix& matrix) {
   TestSpec first = matrix.base;
   first.bidir = false;  // one QP, one direction: enough to learn the path
   first.pattern = matrix.patterns.front().first;
   first.mode = matrix.modes.front();
   first.cq = matrix.cq_choices.front();
   first.size = matrix.patterns.front().second.front();
+  ServerFacts facts{session.server(), std::nullopt, ""};
   try {
     session.setup(first);
-    return session.paths_in_use();
+    facts.paths = session.paths_in_use();
   } catch (const Error& e) {
-    return {{"error", e.what()}};
+    facts.path_error = e.what();
   }
+  return facts;
 }
 
 // Google Benchmark takes the --benchmark_* flags, and writes --out as JSON.
@@ -161,9 +164,8 @@ int probe_connect_and_run(RunPlan& r) {
   const PeerConnection& peer = r.suite.peer;
   auto session = connect_when_free(peer.host, peer.port, peer.bootstrap_options(), peer.wait,
                                    std::cerr, peer.key ? &*peer.key : nullptr);
-  const nlohmann::json hello = session->server_hello();
-  const nlohmann::json paths = paths_in_use(*session, r.suite.matrix);
-  if (paths.contains("error")) session.reset();  // the server dropped that connection
+  const ServerFacts server = server_facts(*session, r.suite.matrix);
+  if (!server.paths) session.reset();  // the server dropped that connection
 
   const StopSignals stop;
   r.suite.stop = &stop;
@@ -172,8 +174,8 @@ int probe_connect_and_run(RunPlan& r) {
   BenchmarkSuite suite(r.suite, std::move(session));
   suite.register_benchmarks();
   std::optional<CollectedResults> collected;
-  const bool within_limits = run_reported(r, suite, run_context(r, probe, hello, paths),
-                                          banner(r, probe, hello, paths), collected);
+  const bool within_limits =
+      run_reported(r, suite, run_context(r, probe, server), banner(r, probe, server), collected);
   benchmark::Shutdown();
   if (!r.out_file.empty()) std::cerr << "rdmabench: results written to " << r.out_file << "\n";
   if (suite.worst() != ExitCode::kOk)

@@ -12,23 +12,16 @@ namespace rdmabench {
 
 namespace {
 
-// A side's path field as the server or ibv_query_qp gave it (null when unknown).
-nlohmann::json path_value(const nlohmann::json& paths, const char* side, const char* key) {
-  const auto it = paths.find(side);
-  if (it == paths.end() || !it->contains(key)) return nullptr;
-  return (*it)[key];
-}
-
-std::string path_field(const nlohmann::json& paths, const char* side, const char* key) {
-  const nlohmann::json v = path_value(paths, side, key);
-  return v.is_null() ? "?" : v.is_string() ? v.get<std::string>() : v.dump();
+// The client's path, when it is known.
+const PathInUse* client_path(const ServerFacts& server) {
+  return server.paths ? &server.paths->client : nullptr;
 }
 
 // The report of the port the QPs use: the one their path names, else --ib-port's, else the
 // device's first.
-const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const nlohmann::json& paths) {
-  const nlohmann::json number = path_value(paths, "client", "port");
-  const int wanted = number.is_number_integer() ? number.get<int>() : r.suite.peer.ib_port;
+const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const ServerFacts& server) {
+  const PathInUse* path = client_path(server);
+  const int wanted = path != nullptr ? path->port : r.suite.peer.ib_port;
   for (const PortReport& port : p.device.ports)
     if (port.number == wanted) return port;
   return p.device.ports.at(0);
@@ -46,16 +39,42 @@ constexpr const char* kSideKeys[] = {
     "cpus",         "cpu_choice",      "numa_node",  "memory_node", "pci",          "pcie_link",
     "machine"};
 
-// The path fields of one side's QPs, under the side's keys (the path's "mtu" is path_mtu).
-nlohmann::json path_facts(const nlohmann::json& paths, const char* side) {
-  nlohmann::json facts = nlohmann::json::object();
-  const auto it = paths.find(side);
-  if (it == paths.end() || !it->is_object()) return facts;
-  for (const auto& [key, value] : it->items()) {
-    const std::string name = key == "mtu" ? "path_mtu" : key;
-    if (std::ranges::find(kSideKeys, name) != std::end(kSideKeys)) facts[name] = value;
-  }
-  return facts;
+// One side's path, under the side's keys.
+void add_path(nlohmann::json& facts, const PathInUse& path) {
+  facts["device"] = path.device;
+  facts["fabric"] = to_string(path.fabric);
+  facts["firmware"] = path.firmware;
+  facts["port"] = path.port;
+  facts["link_speed_gbps"] = path.link_speed_gbps;
+  facts["link_width"] = path.link_width;
+  facts["gid_index"] = path.gid_index;
+  facts["gid"] = format_gid(path.gid);
+  facts["gid_type"] = to_string(path.gid_type);
+  facts["path_mtu"] = path.mtu_bytes;
+  facts["qp_timeout"] = path.qp_timeout;
+  facts["outs"] = path.outs;
+  facts["inline"] = path.inline_bytes;
+  facts["srq"] = path.srq;
+  facts["post_api"] = to_string(path.post_api);
+  facts["tclass"] = path.tclass;
+  facts["sl"] = path.sl;
+  facts["comp_vectors"] = path.comp_vectors;
+  facts["page_size"] = path.page_size;
+}
+
+template <typename T>
+nlohmann::json or_null(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+// Where one side runs: its CPUs as a list ("" when not pinned), null where it does not know.
+void add_placement(nlohmann::json& facts, const PlacementFacts& placement) {
+  facts["cpus"] = placement.cpus;
+  facts["cpu_choice"] = placement.cpu_choice;
+  facts["numa_node"] = or_null(placement.numa_node);
+  facts["memory_node"] = or_null(placement.memory_node);
+  facts["pci"] = or_null(placement.pci);
+  facts["pcie_link"] = or_null(placement.pcie_link);
 }
 
 // Every key of kSideKeys, from `facts` or null.
@@ -65,8 +84,8 @@ nlohmann::json side_object(const nlohmann::json& facts) {
   return side;
 }
 
-nlohmann::json client_facts(const RunPlan& r, const LocalProbe& p, const nlohmann::json& paths) {
-  const PortReport& port = port_in_use(r, p, paths);
+nlohmann::json client_facts(const RunPlan& r, const LocalProbe& p, const ServerFacts& server) {
+  const PortReport& port = port_in_use(r, p, server);
   nlohmann::json facts = {
       {"host", host_name()},
       {"version", kVersion},
@@ -86,18 +105,22 @@ nlohmann::json client_facts(const RunPlan& r, const LocalProbe& p, const nlohman
       {"link_speed_gbps", port.speed_gbps},
       {"link_width", port.width},
       {"active_mtu", port.active_mtu}};
-  facts.update(path_facts(paths, "client"));
-  facts.update(p.placement.fields());  // cpus, cpu_choice, numa_node, memory_node, pci, pcie_link
+  if (const PathInUse* path = client_path(server)) add_path(facts, *path);
+  add_placement(facts, p.placement.facts());
   return side_object(facts);
 }
 
-nlohmann::json server_facts(const nlohmann::json& hello, const nlohmann::json& paths) {
-  nlohmann::json facts = path_facts(paths, "server");
-  for (const auto& [key, field] :
-       {std::pair{"host", "hostname"}, std::pair{"version", "version"},
-        std::pair{"kernel", "kernel"}, std::pair{"rdma_core", "rdma_core"},
-        std::pair{"timing", "timing"}})
-    if (hello.contains(field) && hello[field].is_string()) facts[key] = hello[field];
+nlohmann::json server_facts(const ServerFacts& server) {
+  const ServerDetails& details = server.details;
+  nlohmann::json facts = {{"host", details.hostname},
+                          {"version", details.version},
+                          {"kernel", details.kernel},
+                          {"rdma_core", details.rdma_core},
+                          {"timing", details.timing}};
+  if (server.paths) {
+    add_path(facts, server.paths->server.path);
+    add_placement(facts, server.paths->server.placement);
+  }
   return side_object(facts);
 }
 
@@ -111,8 +134,7 @@ nlohmann::json injected_work() {
 
 }  // namespace
 
-nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
-                           const nlohmann::json& paths) {
+nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const ServerFacts& server) {
   return {
       {"rdmabench_schema", kResultsSchemaVersion},
       {"rdmabench_version", kVersion},
@@ -120,9 +142,9 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
       {"rdmabench_build_type", build_type()},
       {"rdmabench_compiler", build_compiler()},
       {"rdmabench_injected_work", injected_work()},
-      {"client", client_facts(r, p, paths)},
-      {"server", server_facts(hello, paths)},
-      {"path_error", paths.value("error", std::string())},
+      {"client", client_facts(r, p, server)},
+      {"server", server_facts(server)},
+      {"path_error", server.path_error},
       {"bootstrap", to_string(p.choice.method)},
       {"bootstrap_reason", p.choice.reason},
       {"clock", "CLOCK_MONOTONIC, resolution " + std::to_string(p.clock.resolution_ns) + " ns"},
@@ -132,17 +154,18 @@ nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann
   };
 }
 
-std::string banner(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
-                   const nlohmann::json& paths) {
-  const PortReport& port = port_in_use(r, p, paths);
+std::string banner(const RunPlan& r, const LocalProbe& p, const ServerFacts& server) {
+  const PortReport& port = port_in_use(r, p, server);
+  const PathInUse* path = client_path(server);
+  const auto known = [&](auto field) { return path != nullptr ? field(*path) : std::string("?"); };
   std::ostringstream out;
   out << "rdmabench " << kVersion << ": " << p.device.name << " (" << p.device.driver << ", "
-      << port.link_layer << ", port " << path_field(paths, "client", "port") << ", MTU "
-      << path_field(paths, "client", "mtu") << ", GID " << path_field(paths, "client", "gid_index")
-      << " " << path_field(paths, "client", "gid_type") << ") -> "
-      << hello.value("hostname", std::string("?")) << " " << r.suite.peer.host << ":"
-      << r.suite.peer.port << " via " << to_string(p.choice.method) << " (" << p.choice.reason
-      << ")\n";
+      << port.link_layer << ", port " << known([](auto& q) { return std::to_string(q.port); })
+      << ", MTU " << known([](auto& q) { return std::to_string(q.mtu_bytes); }) << ", GID "
+      << known([](auto& q) { return std::to_string(q.gid_index); }) << " "
+      << known([](auto& q) { return to_string(q.gid_type); }) << ") -> " << server.details.hostname
+      << " " << r.suite.peer.host << ":" << r.suite.peer.port << " via "
+      << to_string(p.choice.method) << " (" << p.choice.reason << ")\n";
   if (p.timing.deterministic()) out << "timing: " << p.timing.describe() << "\n";
   return out.str();
 }

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
+#include "control/client_session.h"
 #include "core/clock.h"
 #include "core/device_report.h"
 #include "core/sample_clock.h"
@@ -26,12 +28,18 @@ struct LocalProbe {
   SidePlacement placement;  // the device's locality, and the CPUs and memory chosen
 };
 
+// What the run learnt of the server once connected: what it says of itself, and the paths
+// both sides' QPs really use (asked at the first benchmark's setup), or why they are unknown.
+struct ServerFacts {
+  ServerDetails details;
+  std::optional<PathsInUse> paths;
+  std::string path_error;  // when paths is empty
+};
+
 // The results' context: typed (numbers as numbers, unknown as null, the parameters as an
 // object).
-nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
-                           const nlohmann::json& paths);
+nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const ServerFacts& server);
 // The line the table opens with: device, path, server, bootstrap (and the timing mode).
-std::string banner(const RunPlan& r, const LocalProbe& p, const nlohmann::json& hello,
-                   const nlohmann::json& paths);
+std::string banner(const RunPlan& r, const LocalProbe& p, const ServerFacts& server);
 
 }  // namespace rdmabench

@@ -3,10 +3,10 @@
 // state machine (ControlProtocol, keyed and not) and spec validation (spec_from_json,
 // validate_spec against a device's limits) as in `rdmabench serve`; each line is also read as
 // every message a side reads field by field (control_messages.h: "oob", "cm_listen", "buf",
-// "done", "busy", "run") and opened as a sealed line of a keyed session. An Error is the answer to
-// bad input; any other exception, a crash or a sanitizer report is a finding. ./tools/test runs it
-// with inputs up to 128 KiB (-max_len), long and deep enough to reach the nesting bound (the
-// default 4 KiB missed a crash 200,000 levels deep).
+// "done", "busy", "run", the server's "hello" and "path") and opened as a sealed line of a keyed
+// session. An Error is the answer to bad input; any other exception, a crash or a sanitizer report
+// is a finding. ./tools/test runs it with inputs up to 128 KiB (-max_len), long and deep enough to
+// reach the nesting bound (the default 4 KiB missed a crash 200,000 levels deep).
 //
 // Built by ./tools/test with clang in build-fuzz/ (meson -Dfuzz=true), with ASan and UBSan.
 #include <cstddef>
@@ -30,9 +30,9 @@ class ValidatingHost final : public rdmabench::TestHost {
   void setup(const rdmabench::TestSpec& spec) override {
     rdmabench::validate_spec(spec, {"fuzz0", 1ull << 31, 16384, 32767, 1024});
   }
-  nlohmann::json run(const rdmabench::RunOrder&) override { return {{"type", "done"}}; }
+  rdmabench::SideReport run(const rdmabench::RunOrder&) override { return {}; }
   void teardown() override {}
-  nlohmann::json path() override { return {{"port", 1}}; }
+  rdmabench::ServerPath path() override { return {}; }
 };
 
 // A line as the bootstrap reads it after a setup, and as a keyed session opens it.
@@ -51,6 +51,8 @@ void read_as_bootstrap(const std::string& line, const nlohmann::json& message) {
     if (type == "done") (void)rdmabench::side_report_from(message, 2, 4);
     if (type == "busy") (void)rdmabench::busy_from(message);
     if (type == "run") (void)rdmabench::run_order_from(message);
+    if (type == "hello") (void)rdmabench::read_server_hello(message);
+    if (type == "path") (void)rdmabench::read_path_reply(message);
   } catch (const rdmabench::Error&) {
   }
 }
@@ -58,7 +60,7 @@ void read_as_bootstrap(const std::string& line, const nlohmann::json& message) {
 // One client's messages (one a line) to a server with or without --key.
 void drive(std::string_view input, const rdmabench::SharedKey* key) {
   ValidatingHost host;
-  rdmabench::ControlProtocol protocol(host, {{"type", "hello"}, {"version", "fuzz"}}, key);
+  rdmabench::ControlProtocol protocol(host, rdmabench::ServerDetails{.version = "fuzz"}, key);
   while (!input.empty() && !protocol.finished()) {
     const size_t newline = input.find('\n');
     const std::string line(input.substr(0, newline));

@@ -11,6 +11,8 @@
 #include "control/control_channel.h"
 #include "control/spec_json.h"
 #include "core/error.h"
+#include "core/fabric.h"
+#include "core/post_api.h"
 #include "spec_fixture.h"
 
 namespace rdmabench {
@@ -24,15 +26,15 @@ nlohmann::json over_the_wire(const nlohmann::json& message, const std::string& t
 TEST(ControlMessages, EveryMessageIsAControlMessageOfItsType) {
   const std::vector<std::pair<nlohmann::json, std::string>> all = {
       {client_hello(std::string(64, 'a')), "hello"},
-      {server_hello_message({{"hostname", "h"}}), "hello"},
+      {server_hello_message({.hostname = "h"}), "hello"},
       {keyed_server_hello("1", std::string(64, 'b'), "p"), "hello"},
       {auth_response("p"), "auth"},
-      {auth_accepted({{"type", "hello"}}), "auth"},
+      {auth_accepted(server_hello_message({})), "auth"},
       {run_message({}), "run"},
       {ready_message(), "ready"},
       {finished_message(), "finished"},
       {path_request(), "path"},
-      {path_reply({{"device", "rxe0"}}), "path"},
+      {path_reply({}), "path"},
       {teardown_message(), "teardown"},
       {bye_message(), "bye"},
       {done_message(SideReport{}), "done"},
@@ -113,6 +115,114 @@ TEST(ControlMessages, ABusyAnswerIsReadWhateverItsFieldsAre) {
   const BusyServer odd = busy_from({{"type", "busy"}, {"serving", 3}});
   EXPECT_EQ(odd.serving, "?");
   EXPECT_EQ(odd.since, "?");
+}
+
+TEST(ControlMessages, AServersHelloComesBackAsItWasSent) {
+  const ServerDetails sent{"0.9", "node-7", "6.1.0-57-amd64", "rdma-core 44.0", "real time", "2,3"};
+  const ServerDetails read = read_server_hello(over_the_wire(server_hello_message(sent), "hello"));
+  EXPECT_EQ(read.version, "0.9");
+  EXPECT_EQ(read.hostname, "node-7");
+  EXPECT_EQ(read.kernel, "6.1.0-57-amd64");
+  EXPECT_EQ(read.rdma_core, "rdma-core 44.0");
+  EXPECT_EQ(read.timing, "real time");
+  EXPECT_EQ(read.cpus, "2,3");
+}
+
+ServerPath a_server_path() {
+  ServerPath sent;
+  PathInUse& p = sent.path;
+  p = {.device = "mlx5_1",
+       .fabric = Fabric::kRoceV2,
+       .firmware = "22.39.1002",
+       .port = 2,
+       .link_speed_gbps = 100,
+       .link_width = "4X",
+       .gid_index = 3,
+       .gid = {},
+       .gid_type = GidType::kRoceV2,
+       .mtu_bytes = 4096,
+       .qp_timeout = 14,
+       .outs = 16,
+       .inline_bytes = 220,
+       .srq = true,
+       .post_api = PostApi::kExtended,
+       .tclass = 106,
+       .sl = 3,
+       .comp_vector = 5,
+       .comp_vectors = 63,
+       .page_size = 2u << 20};
+  p.gid[10] = 0xff;
+  p.gid[11] = 0xff;
+  p.gid[15] = 9;
+  sent.placement = {"16,17", "the device's NUMA node", 1, 1, "0000:3b:00.1", std::nullopt};
+  return sent;
+}
+
+TEST(ControlMessages, AServersPathComesBackAsItWasSent) {
+  const ServerPath sent = a_server_path();
+  const ServerPath read = read_path_reply(over_the_wire(path_reply(sent), "path"));
+  const PathInUse& p = read.path;
+  EXPECT_EQ(p.device, "mlx5_1");
+  EXPECT_EQ(p.fabric, Fabric::kRoceV2);
+  EXPECT_EQ(p.firmware, "22.39.1002");
+  EXPECT_EQ(p.port, 2);
+  EXPECT_EQ(p.link_speed_gbps, 100);
+  EXPECT_EQ(p.link_width, "4X");
+  EXPECT_EQ(p.gid_index, 3u);
+  EXPECT_EQ(p.gid, sent.path.gid);
+  EXPECT_EQ(p.gid_type, GidType::kRoceV2);
+  EXPECT_EQ(p.mtu_bytes, 4096u);
+  EXPECT_EQ(p.qp_timeout, 14);
+  EXPECT_EQ(p.outs, 16);
+  EXPECT_EQ(p.inline_bytes, 220u);
+  EXPECT_TRUE(p.srq);
+  EXPECT_EQ(p.post_api, PostApi::kExtended);
+  EXPECT_EQ(p.tclass, 106);
+  EXPECT_EQ(p.sl, 3);
+  EXPECT_EQ(p.comp_vector, 5u);
+  EXPECT_EQ(p.comp_vectors, 63u);
+  EXPECT_EQ(p.page_size, 2u << 20);
+  EXPECT_EQ(read.placement.cpus, "16,17");
+  EXPECT_EQ(read.placement.cpu_choice, "the device's NUMA node");
+  EXPECT_EQ(read.placement.numa_node, 1);
+  EXPECT_EQ(read.placement.memory_node, 1);
+  EXPECT_EQ(read.placement.pci, "0000:3b:00.1");
+  EXPECT_FALSE(read.placement.pcie_link.has_value());  // unknown stays unknown
+}
+
+// What read_path_reply says of the reply with `key` set to `value`: "" when it takes it.
+std::string path_refusal(const char* key, const nlohmann::json& value) {
+  nlohmann::json reply = path_reply(a_server_path());
+  reply[key] = value;
+  try {
+    (void)read_path_reply(reply);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kConnection);
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ControlMessages, AServersPathOutOfRangeIsRefusedNamingTheField) {
+  EXPECT_EQ(path_refusal("port", 1), "");
+  EXPECT_NE(path_refusal("port", 0).find("path.port is 0"), std::string::npos);
+  EXPECT_NE(path_refusal("port", 256).find("path.port"), std::string::npos);
+  EXPECT_NE(path_refusal("mtu", 9000).find("path.mtu is 9000"), std::string::npos);
+  EXPECT_NE(path_refusal("sl", 16).find("path.sl"), std::string::npos);
+  EXPECT_NE(path_refusal("fabric", "Token Ring").find("path.fabric names nothing"),
+            std::string::npos);
+  EXPECT_NE(path_refusal("gid_type", "RoCE v3").find("path.gid_type"), std::string::npos);
+  EXPECT_NE(path_refusal("gid", "not a gid").find("path.gid"), std::string::npos);
+  EXPECT_NE(path_refusal("post_api", 1).find("path.post_api must be a string"), std::string::npos);
+  EXPECT_NE(path_refusal("link_speed_gbps", -1).find("path.link_speed_gbps"), std::string::npos);
+  EXPECT_NE(path_refusal("device", "rxe0\x1b[2J").find("path.device"), std::string::npos);
+  EXPECT_EQ(path_refusal("device", "rxe0\x1b[2J").find('\x1b'), std::string::npos)
+      << "an escape in the refusal";
+  EXPECT_NE(path_refusal("numa_node", "one").find("path.numa_node"), std::string::npos);
+  EXPECT_EQ(path_refusal("numa_node", nullptr), "");  // unknown is allowed
+  EXPECT_NE(path_refusal("pcie_link", nlohmann::json::array()).find("path.pcie_link"),
+            std::string::npos);
+  EXPECT_NE(path_refusal("cpus", std::string(20000, '1')).find("path.cpus"), std::string::npos);
 }
 
 }  // namespace

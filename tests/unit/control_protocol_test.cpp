@@ -20,7 +20,7 @@ namespace {
 class RecordingHost final : public TestHost {
  public:
   void setup(const TestSpec& spec) override { calls.push_back("setup " + spec.name()); }
-  json run(const RunOrder& order) override {
+  SideReport run(const RunOrder& order) override {
     const RunLength& length = order.length;
     std::string call = "run " + std::to_string(length.iterations);
     if (order.check) call += " check";
@@ -30,10 +30,10 @@ class RecordingHost final : public TestHost {
       call += "ns+" + std::to_string(length.margin_ns) + "ns";
     }
     calls.push_back(call);
-    return {{"type", "done"}};
+    return {};
   }
   void teardown() override { calls.push_back("teardown"); }
-  json path() override { return {{"port", 1}}; }
+  ServerPath path() override { return {}; }
   std::vector<std::string> calls;
 };
 
@@ -69,7 +69,7 @@ ExitCode error_of(ControlProtocol& p, const json& message) {
 
 TEST(ControlProtocol, HelloSetupRunTeardownBye) {
   RecordingHost host;
-  ControlProtocol p(host, {{"type", "hello"}, {"version", "srv"}});
+  ControlProtocol p(host, ServerDetails{.version = "srv"});
   EXPECT_EQ(p.handle(hello())->at("version"), "srv");
   EXPECT_FALSE(p.handle(setup()));
   EXPECT_EQ(p.handle(run(10, false))->at("type"), "done");
@@ -88,9 +88,9 @@ TEST(ControlProtocol, HelloSetupRunTeardownBye) {
 
 TEST(ControlProtocol, HelloComesFirstAndVersionsMustMatch) {
   RecordingHost host;
-  ControlProtocol p(host, {{"version", "srv"}});
+  ControlProtocol p(host, ServerDetails{.version = "srv"});
   EXPECT_EQ(error_of(p, setup()), ExitCode::kConnection);
-  ControlProtocol q(host, {{"version", "srv"}});
+  ControlProtocol q(host, ServerDetails{.version = "srv"});
   json other = hello();
   other["protocol"] = "one";
   EXPECT_EQ(error_of(q, other), ExitCode::kConnection);
@@ -186,7 +186,7 @@ json keyed_hello(const std::string& nonce) {
 TEST(ControlProtocol, AKeyedServerProvesTheKeyFirstAndHearsNothingBeforeTheClientDoes) {
   const SharedKey key = SharedKey::from_bytes("the operator's key, 0123456789abcdef");
   const SharedKey other = SharedKey::from_bytes("someone else's key, 0123456789abcdef");
-  const json details = {{"type", "hello"}, {"version", "srv"}, {"hostname", "secret-host"}};
+  const ServerDetails details{.version = "srv", .hostname = "secret-host"};
   RecordingHost host;
   ControlProtocol no_nonce(host, details, &key);
   EXPECT_EQ(error_of(no_nonce, hello()), ExitCode::kConnection);

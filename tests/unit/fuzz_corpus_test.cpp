@@ -25,12 +25,12 @@ namespace {
 class CountingHost final : public TestHost {
  public:
   void setup(const TestSpec&) override { ++setups; }
-  nlohmann::json run(const RunOrder&) override {
+  SideReport run(const RunOrder&) override {
     ++runs;
-    return {{"type", "done"}};
+    return {};
   }
   void teardown() override {}
-  nlohmann::json path() override { return {{"port", 1}}; }
+  ServerPath path() override { return {}; }
   int setups = 0;
   int runs = 0;
 };
@@ -44,7 +44,7 @@ std::string read_all(const std::filesystem::path& file) {
 
 // The server's answer to the first line it refuses, or "" when it takes every line.
 std::string first_refusal(const std::string& seed, CountingHost& host) {
-  ControlProtocol protocol(host, {{"type", "hello"}, {"version", "test"}});
+  ControlProtocol protocol(host, ServerDetails{.version = "test"});
   std::istringstream lines(seed);
   std::string line;
   try {

@@ -28,9 +28,9 @@ using testing::connected_channels;
 class NoHost final : public TestHost {
  public:
   void setup(const TestSpec&) override {}
-  json run(const RunOrder&) override { return {{"type", "done"}}; }
+  SideReport run(const RunOrder&) override { return {}; }
   void teardown() override {}
-  json path() override { return {{"port", 1}}; }
+  ServerPath path() override { return {}; }
 };
 
 // Whether every byte shows as itself on a terminal and the text is one line.
@@ -60,7 +60,7 @@ const std::string kEscapes = "\x1b[2J\x1b]0;owned\x07\nclient 10.0.0.9 done";
 
 TEST(HostilePeer, ASpecNested200000DeepIsRefusedBeforeAnythingIsBuiltFromIt) {
   NoHost host;
-  ControlProtocol protocol(host, {{"type", "hello"}});
+  ControlProtocol protocol(host, ServerDetails{});
   ASSERT_EQ(refusal_of(protocol, kHello), "");
   json spec = to_json(a_spec());
   spec["size"] = "PLACE";
@@ -72,7 +72,7 @@ TEST(HostilePeer, ASpecNested200000DeepIsRefusedBeforeAnythingIsBuiltFromIt) {
 
 TEST(HostilePeer, NestingWithinTheBoundsStillGetsTheFieldsOwnError) {
   NoHost host;
-  ControlProtocol protocol(host, {{"type", "hello"}});
+  ControlProtocol protocol(host, ServerDetails{});
   ASSERT_EQ(refusal_of(protocol, kHello), "");
   json spec = to_json(a_spec());
   spec["size"] = json::parse(nested(10));
@@ -90,18 +90,18 @@ TEST(HostilePeer, BracketsInsideStringsAreNotNesting) {
 
 TEST(HostilePeer, EscapesInATypeOrAVersionNeverReachTheErrorRaw) {
   NoHost host;
-  ControlProtocol first(host, {{"type", "hello"}});
+  ControlProtocol first(host, ServerDetails{});
   const std::string before_hello = refusal_of(first, json{{"type", kEscapes}}.dump());
   EXPECT_TRUE(one_printable_line(before_hello)) << before_hello;
   EXPECT_NE(before_hello, "");
 
-  ControlProtocol second(host, {{"type", "hello"}, {"version", "v"}});
+  ControlProtocol second(host, ServerDetails{.version = "v"});
   const std::string mismatch =
       refusal_of(second, json{{"type", "hello"}, {"protocol", 0}, {"version", kEscapes}}.dump());
   EXPECT_TRUE(one_printable_line(mismatch)) << mismatch;
   EXPECT_NE(mismatch.find("protocol version mismatch"), std::string::npos);
 
-  ControlProtocol third(host, {{"type", "hello"}});
+  ControlProtocol third(host, ServerDetails{});
   ASSERT_EQ(refusal_of(third, kHello), "");
   const std::string unknown = refusal_of(third, json{{"type", kEscapes}}.dump());
   EXPECT_TRUE(one_printable_line(unknown)) << unknown;
@@ -109,7 +109,7 @@ TEST(HostilePeer, EscapesInATypeOrAVersionNeverReachTheErrorRaw) {
 
 TEST(HostilePeer, ATypeCutInsideACharacterStillGetsAnAnswerThatEncodes) {
   NoHost host;
-  ControlProtocol protocol(host, {{"type", "hello"}});
+  ControlProtocol protocol(host, ServerDetails{});
   ASSERT_EQ(refusal_of(protocol, kHello), "");
   const std::string type = std::string(39, 'a') + "\xc3\xa9" + "tail";  // 40 bytes cut the é
   const std::string refusal = refusal_of(protocol, json{{"type", type}}.dump());
@@ -154,7 +154,7 @@ TEST(PrintableText, KeepsWhatShowsAndEscapesWhatATerminalObeys) {
 
 TEST(ControlProtocolTrust, TheIdleTimeoutIsEarnedBySetupOrByTheKey) {
   NoHost host;
-  ControlProtocol keyless(host, {{"type", "hello"}});
+  ControlProtocol keyless(host, ServerDetails{});
   ASSERT_EQ(refusal_of(keyless, kHello), "");
   EXPECT_FALSE(keyless.trusted());
   keyless.handle({{"type", "teardown"}});
