@@ -102,7 +102,7 @@ void add_mesh_schedule(cxxopts::Options& options) {
 }
 
 // --schedule, --pairs, and the sampled schedule's --topology, --partners, --sample-rounds.
-void parse_schedule_options(const cxxopts::ParseResult& args, MeshJob& r) {
+void parse_schedule_options(const cxxopts::ParseResult& args, MeshRequest& r) {
   r.schedule = args["schedule"].as<std::string>();
   const auto kind = parse_schedule_kind(r.schedule);
   if (!kind)
@@ -151,7 +151,7 @@ void add_mesh_traffic(cxxopts::Options& options) {
 }
 
 // --traffic and what goes with it; refuses what a traffic plan does not use.
-void parse_traffic_options(const cxxopts::ParseResult& args, MeshJob& r) {
+void parse_traffic_options(const cxxopts::ParseResult& args, MeshRequest& r) {
   const std::string word = args["traffic"].as<std::string>();
   const auto kind = parse_traffic_kind(word);
   if (!kind)
@@ -310,7 +310,7 @@ int dry_run_ranks(const cxxopts::ParseResult& args) {
   return static_cast<int>(count_option32(args, "ranks", 2, kMaxDryRunRanks));
 }
 
-void parse_run_options(const cxxopts::ParseResult& args, MeshJob& r) {
+void parse_run_options(const cxxopts::ParseResult& args, MeshRequest& r) {
   r.iterations[Mode::kBandwidth] = iterations_option(args, "iters");
   r.iterations[Mode::kLatency] = iterations_option(args, "lat-iters");
   r.run.timeout = timeout_option(args);
@@ -322,7 +322,7 @@ void parse_run_options(const cxxopts::ParseResult& args, MeshJob& r) {
 }  // namespace
 
 // Parse and validate; nullopt after --help. Touches neither MPI nor a device.
-std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
+std::optional<MeshRequest> parse_mesh_request(int argc, char** argv) {
   cxxopts::Options options = mesh_options();
   cxxopts::ParseResult args;
   try {
@@ -337,7 +337,7 @@ std::optional<MeshJob> parse_mesh_request(int argc, char** argv) {
   }
   refuse_repeated_options(options, args);
   check_unmatched(args.unmatched(), options, {"mesh"});
-  MeshJob r;
+  MeshRequest r;
   parse_traffic_options(args, r);
   r.specs = mesh_specs(args, r.traffic != TrafficKind::kPairs);
   r.cm = parse_bootstrap(args["cm"].as<std::string>());  // nullopt: auto

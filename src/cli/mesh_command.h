@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "mesh/mesh_job.h"
+#include "mesh/mesh_request.h"
 
 namespace rdmabench {
 
@@ -11,6 +11,6 @@ int run_mesh_command(int argc, char** argv);
 
 // mesh's options parsed and checked; nullopt after --help. Touches neither MPI nor a device
 // (the argv fuzzer parses through it).
-std::optional<MeshJob> parse_mesh_request(int argc, char** argv);
+std::optional<MeshRequest> parse_mesh_request(int argc, char** argv);
 
 }  // namespace rdmabench

@@ -30,6 +30,7 @@
 #include "mesh/mesh_report_file.h"
 #include "mesh/mesh_report_text.h"
 #include "mesh/mpi_report_ranks.h"
+#include "mesh/rank_place.h"
 #include "mesh/rank_rows.h"
 #include "mesh/repetitions.h"
 #include "mesh/schedule.h"
@@ -61,13 +62,13 @@ std::string for_local_rank(const std::vector<std::string>& list, int local_rank,
 
 // The servers each rank runs: one, or a traffic plan's slots (Error(kUsage) for a plan the
 // job cannot have, such as a bisection of an odd number of ranks).
-int server_slots(const MpiWorld& world, const MeshJob& job) {
+int server_slots(const MpiWorld& world, const MeshRequest& job) {
   if (job.traffic == TrafficKind::kPairs) return 1;
   return TrafficPlan::make(job.traffic, world.size(), job.fan).slots();
 }
 
 // The port of this rank's server slot 0; Error(kUsage) when its last slot's is beyond 65535.
-uint16_t first_port(const MpiWorld& world, const MeshJob& job, int slots) {
+uint16_t first_port(const MpiWorld& world, const MeshRequest& job, int slots) {
   const int64_t last = job.port + int64_t{slots - 1} * world.local_size() + world.local_rank();
   if (last > 65535)
     throw Error(ExitCode::kUsage,
@@ -81,7 +82,7 @@ uint16_t first_port(const MpiWorld& world, const MeshJob& job, int slots) {
 // Gets this rank ready to take part: its identity, with its servers started in `servers`; or
 // {"error", "exit_code"} when it cannot. Every rank contributes one, so that no rank waits
 // for another that has already given up.
-nlohmann::json join(const MpiWorld& world, const MeshJob& job,
+nlohmann::json join(const MpiWorld& world, const MeshRequest& job,
                     std::vector<std::unique_ptr<BackgroundServer>>& servers, std::ostream& log) {
   try {
     if (world.size() < 2)
@@ -112,12 +113,13 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
     nlohmann::json identity = host_identity(world.rank(), address, port, device);
     identity["device_choice"] = chosen.choice;
     if (slots > 1) identity["slot_stride"] = world.local_size();
+    const RankPlace me = rank_place_of(identity);
     for (int slot = 0; slot < slots; ++slot) {
       ServerOptions options;
       options.port = static_cast<uint16_t>(port + slot * world.local_size());
-      options.device = identity["device"].get<std::string>();
-      options.ib_port = identity.value("ib_port", uint8_t{1});  // the device's first ACTIVE port
-      options.gid_index = job.run.gid_index;                    // the rank's own --gid-index
+      options.device = me.device;
+      options.ib_port = me.ib_port;           // the device's first ACTIVE port
+      options.gid_index = job.run.gid_index;  // the rank's own --gid-index
       options.timeout = job.run.timeout;
       options.key = job.key;
       servers.push_back(std::make_unique<BackgroundServer>(std::move(options), log));
@@ -130,8 +132,14 @@ nlohmann::json join(const MpiWorld& world, const MeshJob& job,
   }
 }
 
+// Every rank's identity, by rank, as the report keeps it and as the job reaches the rank.
+struct MetRanks {
+  nlohmann::json identities;
+  std::vector<RankPlace> places;
+};
+
 // Every rank's identity, by rank; throws the first rank's failure on every rank.
-nlohmann::json meet(const MpiWorld& world, const nlohmann::json& mine) {
+MetRanks meet(const MpiWorld& world, const nlohmann::json& mine) {
   nlohmann::json hosts = nlohmann::json::array();
   for (const std::string& text : world.all_gather(mine.dump())) {
     hosts.push_back(
@@ -143,7 +151,9 @@ nlohmann::json meet(const MpiWorld& world, const nlohmann::json& mine) {
       throw Error(static_cast<ExitCode>(h["exit_code"].get<int>()),
                   "rank " + std::to_string(h["rank"].get<int>()) + ": " +
                       printable(h["error"].get<std::string>(), Keep::kUtf8, kRankErrorExcerpt));
-  return hosts;
+  MetRanks met{std::move(hosts), {}};
+  for (const auto& h : met.identities) met.places.push_back(rank_place_of(h));
+  return met;
 }
 
 // A file named on the command line as rank 0 reads it, on every rank; Error(kUsage) on every
@@ -175,19 +185,20 @@ struct MeshPlan {
 };
 
 // Each rank's group by its host name or its address (every rank on a host shares its name).
-MeshGroups groups_of(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts) {
+MeshGroups groups_of(const MpiWorld& world, const MeshRequest& job,
+                     const std::vector<RankPlace>& ranks) {
   std::istringstream in(rank0_file(world, job.topology_file, "--topology", kTopologyMaxBytes));
   const Topology topology = parse_topology(in, job.topology_file);
   std::vector<std::vector<std::string>> names;
-  for (const auto& h : hosts)
-    names.push_back({h.value("hostname", std::string()), h.value("address", std::string())});
+  for (const RankPlace& r : ranks) names.push_back({r.hostname, r.address});
   auto [of_rank, group_names] = rank_groups(topology, names);
   return {std::move(of_rank), std::move(group_names)};
 }
 
-MeshPlan plan_of(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts) {
+MeshPlan plan_of(const MpiWorld& world, const MeshRequest& job,
+                 const std::vector<RankPlace>& ranks) {
   MeshPlan plan{MeshSchedule::shift(world.size()), std::nullopt};
-  if (!job.topology_file.empty()) plan.groups = groups_of(world, job, hosts);
+  if (!job.topology_file.empty()) plan.groups = groups_of(world, job, ranks);
   if (!job.pairs_file.empty()) {
     std::istringstream in(rank0_file(world, job.pairs_file, "--pairs", kTopologyMaxBytes));
     plan.schedule =
@@ -213,13 +224,12 @@ MeshPlan plan_of(const MpiWorld& world, const MeshJob& job, const nlohmann::json
 
 // One round: this rank measures its pair, if it is a client in it.
 void run_round(const MpiWorld& world, const TestSpec& spec, const MeshSchedule& schedule,
-               size_t round, const nlohmann::json& hosts, const PairRunOptions& run,
+               size_t round, const std::vector<RankPlace>& ranks, const PairRunOptions& run,
                MatrixScope scope, std::vector<PairResult>& mine, std::ostream& log) {
   if (const auto to = schedule.server_of(world.rank(), round)) {
     const MeshPair p{world.rank(), *to};
-    const auto& server = hosts[static_cast<size_t>(p.server)];
-    PairResult r = measure_pair(server["address"].get<std::string>(),
-                                server["port"].get<uint16_t>(), spec, p, run, log);
+    const RankPlace& server = ranks[static_cast<size_t>(p.server)];
+    PairResult r = measure_pair(server.address, server.port, spec, p, run, log);
     // Only what the report keeps: all of a pair's counters are 150 numbers, N of them a rank.
     r.counters = report_counters(std::move(r.counters), judged_figure(r.mode).counter, scope);
     mine.push_back(std::move(r));
@@ -228,8 +238,8 @@ void run_round(const MpiWorld& world, const TestSpec& spec, const MeshSchedule& 
 
 // Runs every benchmark's rounds, --repetitions times over; returns every run of the pairs
 // this rank measured as their client.
-std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
-                                   const nlohmann::json& hosts, const MeshSchedule& rounds,
+std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshRequest& job,
+                                   const std::vector<RankPlace>& ranks, const MeshSchedule& rounds,
                                    std::ostream& log) {
   std::vector<PairResult> mine;
   const MatrixScope scope = parse_matrix_scope(job.matrices, static_cast<size_t>(world.size()));
@@ -238,7 +248,7 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
   const auto started = Clock::now();
   for (const TestSpec& spec : job.specs) {
     const PairRunOptions run =
-        rank_run_options(job, spec, hosts[static_cast<size_t>(world.rank())]);
+        rank_run_options(job, spec, ranks[static_cast<size_t>(world.rank())]);
     for (uint32_t r = 0; r < job.repetitions; ++r)
       for (size_t k = 0; k < rounds.rounds(); ++k) {
         world.barrier();  // every pair of the round starts together
@@ -253,14 +263,14 @@ std::vector<PairResult> run_rounds(const MpiWorld& world, const MeshJob& job,
               << std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started).count()
               << " s)\n"
               << std::flush;
-        run_round(world, spec, rounds, k, hosts, run, scope, mine, log);
+        run_round(world, spec, rounds, k, ranks, run, scope, mine, log);
       }
   }
   world.barrier();  // no client is still connected to any server
   return mine;
 }
 
-nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t rounds,
+nlohmann::json mesh_context(const MpiWorld& world, const MeshRequest& job, size_t rounds,
                             nlohmann::json coverage, MatrixScope scope) {
   return {
       {"schema", kMeshSchema},
@@ -286,7 +296,7 @@ nlohmann::json mesh_context(const MpiWorld& world, const MeshJob& job, size_t ro
 
 // Each matrix's rows from every rank, at rank 0: into the file (--out) and, for a summary that
 // prints the matrices, into the report. No stream at all when neither wants them.
-void write_matrices(const MpiReportRanks& ranks, const MeshJob& job, ReducedReport& reduced) {
+void write_matrices(const MpiReportRanks& ranks, const MeshRequest& job, ReducedReport& reduced) {
   const size_t n = ranks.size();
   if (job.out_file.empty() && n > kPrintedMatrixUpTo) return;
   std::optional<MeshReportFile> file;
@@ -311,7 +321,7 @@ void write_matrices(const MpiReportRanks& ranks, const MeshJob& job, ReducedRepo
 
 // --metrics at rank 0: the report's verdict (null: the mesh ended before one) and the exit
 // code, the file replaced whole. A file that cannot be written makes a clean mesh exit kRuntime.
-int write_mesh_metrics(const MeshJob& job, const nlohmann::json& report, int code) {
+int write_mesh_metrics(const MeshRequest& job, const nlohmann::json& report, int code) {
   if (job.metrics_file.empty()) return code;
   return write_metrics_file(job.metrics_file, mesh_metrics(report, code, unix_seconds_now()), code,
                             std::cerr, "rdmabench mesh");
@@ -319,7 +329,7 @@ int write_mesh_metrics(const MeshJob& job, const nlohmann::json& report, int cod
 
 // The report reduced over the ranks from each one's own rows (no rank gathers the others'
 // pairs): rank 0 prints it and writes it; every rank returns the verdict's exit code.
-int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts,
+int report(const MpiWorld& world, const MeshRequest& job, const nlohmann::json& hosts,
            const MeshPlan& plan, std::vector<PairResult> mine) {
   const auto n = static_cast<size_t>(world.size());
   const MatrixScope scope = parse_matrix_scope(job.matrices, n);
@@ -349,35 +359,12 @@ int report(const MpiWorld& world, const MeshJob& job, const nlohmann::json& host
   return world.broadcast(code, 0);
 }
 
-}  // namespace
-
-PairRunOptions rank_run_options(const MeshJob& job, const TestSpec& spec,
-                                const nlohmann::json& me) {
-  PairRunOptions run = job.run;
-  run.key = job.key ? &*job.key : nullptr;
-  run.length.iterations = job.iterations.at(spec.mode);
-  run.device = me["device"].get<std::string>();
-  run.ib_port = me.value("ib_port", uint8_t{1});
-  run.source_address = me["address"].get<std::string>();
-  return run;
-}
-
-Bootstrap settle_mesh_bootstrap(const std::vector<std::string>& fabrics) {
-  for (const std::string& name : fabrics) {
-    const auto fabric = parse_fabric(name);
-    if (fabric && !connects_out_of_band(*fabric)) return Bootstrap::kRdmaCm;
-  }
-  return Bootstrap::kOob;
-}
-
-namespace {
-
 // The job with --cm auto settled from every rank's fabric (the same on every rank).
-MeshJob settled(const MeshJob& job, const nlohmann::json& hosts) {
-  MeshJob out = job;
+MeshRequest settled(const MeshRequest& job, const std::vector<RankPlace>& ranks) {
+  MeshRequest out = job;
   if (job.cm) return out;
   std::vector<std::string> fabrics;
-  for (const auto& h : hosts) fabrics.push_back(h.value("fabric", std::string()));
+  for (const RankPlace& r : ranks) fabrics.push_back(r.fabric);
   const Bootstrap bootstrap = settle_mesh_bootstrap(fabrics);
   for (TestSpec& s : out.specs) s.bootstrap = bootstrap;
   return out;
@@ -385,7 +372,7 @@ MeshJob settled(const MeshJob& job, const nlohmann::json& hosts) {
 
 // --traffic: the plan's rounds, the report printed and written at rank 0; every rank returns
 // the verdict's exit code.
-int traffic_mesh(const MpiWorld& world, const MeshJob& job, const nlohmann::json& hosts,
+int traffic_mesh(const MpiWorld& world, const MeshRequest& job, const MetRanks& met,
                  std::ostream& log) {
   const TrafficPlan plan = TrafficPlan::make(job.traffic, world.size(), job.fan);
   nlohmann::json context = mesh_context(world, job, plan.rounds(), nullptr, MatrixScope::kHeatmaps);
@@ -394,7 +381,8 @@ int traffic_mesh(const MpiWorld& world, const MeshJob& job, const nlohmann::json
   if (world.rank() == 0)
     std::cerr << "rdmabench mesh: " << world.size() << " ranks, traffic " << to_string(plan.kind())
               << ", " << plan.rounds() << " rounds (" << world.library() << ")\n";
-  const nlohmann::json report = run_traffic(world, job, plan, hosts, std::move(context), log);
+  const nlohmann::json report =
+      run_traffic(world, job, plan, {met.places, met.identities, std::move(context)}, log);
   int code = 0;
   if (world.rank() == 0) {
     print_traffic_report(report, std::cout);
@@ -410,17 +398,17 @@ int traffic_mesh(const MpiWorld& world, const MeshJob& job, const nlohmann::json
 
 }  // namespace
 
-int run_mesh_job(const MpiWorld& world, const MeshJob& requested) {
+int run_mesh_job(const MpiWorld& world, const MeshRequest& requested) {
   std::ostream quiet(nullptr);
   std::ostream& log = requested.verbose ? std::cerr : quiet;
   std::vector<std::unique_ptr<BackgroundServer>> servers;  // stopped (and joined) last
   const nlohmann::json identity = join(world, requested, servers, log);
   try {
-    const nlohmann::json hosts = meet(world, identity);
-    const MeshJob job = settled(requested, hosts);
-    if (job.traffic != TrafficKind::kPairs) return traffic_mesh(world, job, hosts, log);
-    nlohmann::json hosts_in_groups = hosts;
-    const MeshPlan plan = plan_of(world, job, hosts);
+    const MetRanks met = meet(world, identity);
+    const MeshRequest job = settled(requested, met.places);
+    if (job.traffic != TrafficKind::kPairs) return traffic_mesh(world, job, met, log);
+    nlohmann::json hosts_in_groups = met.identities;
+    const MeshPlan plan = plan_of(world, job, met.places);
     if (plan.groups)
       for (size_t r = 0; r < hosts_in_groups.size(); ++r)
         hosts_in_groups[r]["group"] =
@@ -429,7 +417,8 @@ int run_mesh_job(const MpiWorld& world, const MeshJob& requested) {
     if (world.rank() == 0)
       std::cerr << "rdmabench mesh: " << world.size() << " ranks, " << rounds.rounds()
                 << " rounds per benchmark (" << world.library() << ")\n";
-    return report(world, job, hosts_in_groups, plan, run_rounds(world, job, hosts, rounds, log));
+    return report(world, job, hosts_in_groups, plan,
+                  run_rounds(world, job, met.places, rounds, log));
   } catch (const Error& e) {
     if (world.rank() != 0) return static_cast<int>(e.exit_code());
     std::cerr << "rdmabench mesh: " << e.what() << "\n";

@@ -10,11 +10,11 @@ namespace rdmabench {
 namespace {
 
 // The payload of one pair's run of `spec`.
-uint64_t pair_payload(const MeshJob& job, const TestSpec& spec) {
+uint64_t pair_payload(const MeshRequest& job, const TestSpec& spec) {
   return spec.payload_bytes(job.iterations.at(spec.mode));
 }
 
-std::string measures_text(const MeshJob& job, bool traffic) {
+std::string measures_text(const MeshRequest& job, bool traffic) {
   std::string text;
   for (const TestSpec& spec : job.specs) {
     text += "  " + spec.pattern.name() + " " + to_string(spec.mode) + " at " +
@@ -30,7 +30,7 @@ std::string measures_text(const MeshJob& job, bool traffic) {
 }
 
 // The traffic plan's rounds and an estimate: every round is one window with its margins.
-std::string traffic_text(const MeshJob& job, int ranks) {
+std::string traffic_text(const MeshRequest& job, int ranks) {
   const TrafficPlan plan = TrafficPlan::make(job.traffic, ranks, job.fan);
   size_t flows = 0;
   for (size_t r = 0; r < plan.rounds(); ++r) flows += plan.flow_count(r);
@@ -44,7 +44,7 @@ std::string traffic_text(const MeshJob& job, int ranks) {
 }
 
 // The schedule's rounds and an estimate: each round lasts as long as its slowest pair.
-std::string schedule_text(const MeshJob& job, int ranks) {
+std::string schedule_text(const MeshRequest& job, int ranks) {
   if (!job.pairs_file.empty())
     return "schedule: the pairs of " + job.pairs_file +
            ", read by rank 0 when the job starts\nestimate: not made (the rounds are the file's)\n";
@@ -69,7 +69,7 @@ std::string schedule_text(const MeshJob& job, int ranks) {
 
 }  // namespace
 
-std::string mesh_preview(const MeshJob& job, int ranks) {
+std::string mesh_preview(const MeshRequest& job, int ranks) {
   const bool traffic = job.traffic != TrafficKind::kPairs;
   std::string text = "rdmabench mesh: dry run for " + std::to_string(ranks) +
                      " ranks, nothing opened, connected or launched\n";

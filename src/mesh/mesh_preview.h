@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "mesh/mesh_job.h"
+#include "mesh/mesh_request.h"
 
 namespace rdmabench {
 
-std::string mesh_preview(const MeshJob& job, int ranks);
+std::string mesh_preview(const MeshRequest& job, int ranks);
 
 }  // namespace rdmabench

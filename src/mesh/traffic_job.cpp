@@ -5,7 +5,6 @@
 
 #include "core/error.h"
 #include "mesh/flow_measurement.h"
-#include "mesh/server_slots.h"
 #include "mesh/traffic_report.h"
 #include "mesh/traffic_rows.h"
 #include "mesh/traffic_verdict.h"
@@ -16,7 +15,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void show_round(const MeshJob& job, const TrafficPlan& plan, uint32_t repetition, size_t round,
+void show_round(const MeshRequest& job, const TrafficPlan& plan, uint32_t repetition, size_t round,
                 Clock::time_point started) {
   const size_t total = plan.rounds() * job.repetitions;
   std::cerr << "[" << repetition * plan.rounds() + round + 1 << "/" << total << "] "
@@ -28,14 +27,14 @@ void show_round(const MeshJob& job, const TrafficPlan& plan, uint32_t repetition
 }
 
 // Every round of every repetition; this rank's flows as their client measured them.
-std::vector<FlowRow> run_rounds(const MpiWorld& world, const MeshJob& job, const TrafficPlan& plan,
-                                const nlohmann::json& hosts, std::ostream& log) {
+std::vector<FlowRow> run_rounds(const MpiWorld& world, const MeshRequest& job,
+                                const TrafficPlan& plan, const std::vector<RankPlace>& ranks,
+                                std::ostream& log) {
   const TestSpec& spec = job.specs.front();
-  const PairRunOptions run = rank_run_options(job, spec, hosts[static_cast<size_t>(world.rank())]);
+  const PairRunOptions run = rank_run_options(job, spec, ranks[static_cast<size_t>(world.rank())]);
   const FlowConnect connect = [&](const TrafficFlow& f) -> std::unique_ptr<RunSource> {
-    const auto& server = hosts[static_cast<size_t>(f.server)];
-    return connect_pair(server["address"].get<std::string>(), slot_port(server, f.slot), spec, run,
-                        log);
+    const RankPlace& server = ranks[static_cast<size_t>(f.server)];
+    return connect_pair(server.address, slot_port(server, f.slot), spec, run, log);
   };
   std::vector<FlowRow> mine;
   const auto started = Clock::now();
@@ -54,7 +53,7 @@ std::vector<FlowRow> run_rounds(const MpiWorld& world, const MeshJob& job, const
 }
 
 // Every rank's flows at rank 0, each rank's checked against the plan; empty elsewhere.
-std::vector<FlowRow> gather_flows(const MpiWorld& world, const MeshJob& job,
+std::vector<FlowRow> gather_flows(const MpiWorld& world, const MeshRequest& job,
                                   const TrafficPlan& plan, const std::vector<FlowRow>& mine) {
   std::vector<FlowRow> all;
   world.stream_to_root([&] { return rank_flows_text(mine); },
@@ -66,8 +65,9 @@ std::vector<FlowRow> gather_flows(const MpiWorld& world, const MeshJob& job,
   return all;
 }
 
-nlohmann::json report_of(const MeshJob& job, const TrafficPlan& plan, const nlohmann::json& hosts,
-                         nlohmann::json context, const std::vector<FlowRow>& all) {
+nlohmann::json report_of(const MeshRequest& job, const TrafficPlan& plan,
+                         const nlohmann::json& hosts, nlohmann::json context,
+                         const std::vector<FlowRow>& all) {
   const TrafficVerdict verdict = judge_traffic(all, plan.ranks(), job.judge.min_fraction);
   std::vector<FlowRow> failed;
   for (const FlowRow& f : all)
@@ -87,13 +87,13 @@ nlohmann::json report_of(const MeshJob& job, const TrafficPlan& plan, const nloh
 
 }  // namespace
 
-nlohmann::json run_traffic(const MpiWorld& world, const MeshJob& job, const TrafficPlan& plan,
-                           const nlohmann::json& hosts, nlohmann::json context, std::ostream& log) {
-  const std::vector<FlowRow> mine = run_rounds(world, job, plan, hosts, log);
+nlohmann::json run_traffic(const MpiWorld& world, const MeshRequest& job, const TrafficPlan& plan,
+                           TrafficRanks ranks, std::ostream& log) {
+  const std::vector<FlowRow> mine = run_rounds(world, job, plan, ranks.places, log);
   try {
     const std::vector<FlowRow> all = gather_flows(world, job, plan, mine);
     if (world.rank() != 0) return nullptr;
-    return report_of(job, plan, hosts, std::move(context), all);
+    return report_of(job, plan, ranks.identities, std::move(ranks.context), all);
   } catch (const Error& e) {  // the other ranks wait in a gather this rank has left
     std::cerr << "rdmabench mesh: rank " << world.rank() << ": " << e.what()
               << "; ending the job\n";

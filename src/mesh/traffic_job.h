@@ -7,8 +7,11 @@
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 
-#include "mesh/mesh_job.h"
+#include <vector>
+
+#include "mesh/mesh_request.h"
 #include "mesh/mpi_world.h"
+#include "mesh/rank_place.h"
 #include "mesh/traffic.h"
 
 namespace rdmabench {
@@ -17,7 +20,13 @@ namespace rdmabench {
 // flows at rank 0 a few ranks at a time, and judges the hosts. Rank 0 returns the report
 // (context, hosts, an empty benchmarks list, the traffic section, the verdict); the other
 // ranks null. A rank's flows that rank 0 cannot take end the job (MPI_Abort) with its code.
-nlohmann::json run_traffic(const MpiWorld& world, const MeshJob& job, const TrafficPlan& plan,
-                           const nlohmann::json& hosts, nlohmann::json context, std::ostream& log);
+// The ranks as the flows reach them, and what the report says of them.
+struct TrafficRanks {
+  const std::vector<RankPlace>& places;  // by rank
+  const nlohmann::json& identities;      // by rank, for the report's hosts
+  nlohmann::json context;                // the report's
+};
+nlohmann::json run_traffic(const MpiWorld& world, const MeshRequest& job, const TrafficPlan& plan,
+                           TrafficRanks ranks, std::ostream& log);
 
 }  // namespace rdmabench

@@ -26,9 +26,9 @@
 #include "mesh/mesh_metrics.h"
 #include "mesh/mesh_reduction.h"
 #include "mesh/mesh_report.h"
+#include "mesh/rank_place.h"
 #include "mesh/report_ranks.h"
 #include "mesh/schedule.h"
-#include "mesh/server_slots.h"
 #include "mesh/topology.h"
 #include "mesh/traffic_report.h"
 #include "mesh/traffic_rows.h"
@@ -74,7 +74,8 @@ void forged_identity(const std::string& bytes) {
   const nlohmann::json hosts = {
       {{"rank", 0}, {"hostname", "a"}, {"doctor", {{"port 1 MTU", "4096"}}}}, id};
   (void)differing_hosts(hosts);
-  for (int slot = 0; slot < 64; ++slot) (void)slot_port(id, slot);
+  const RankPlace place = rank_place_of(id);
+  for (int slot = 0; slot < 64; ++slot) (void)slot_port(place, slot);
 }
 
 }  // namespace

@@ -65,7 +65,7 @@ TEST(CountOptions, RunNamesEachCountsRange) {
 }
 
 TEST(CountOptions, MeshTakesCountsAndDecimalsAsRunDoes) {
-  const MeshJob job =
+  const MeshRequest job =
       parsed_mesh({"--mode", "bw", "--tx-depth", "1k", "--streams", "4", "--repetitions", "3",
                    "--min-fraction", "0.75", "--max-resends", ".5"});
   EXPECT_EQ(job.specs.front().tx_depth, 1000u);

@@ -12,7 +12,7 @@
 #include "fake_sysfs.h"
 #include "host/device_probe.h"
 #include "host/doctor_checks.h"
-#include "mesh/mesh_job.h"
+#include "mesh/mesh_request.h"
 #include "runner/benchmark_suite.h"
 #include "runner/bootstrap_choice.h"
 #include "spec/spec_validation.h"

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
-#include "mesh/server_slots.h"
+#include "mesh/rank_place.h"
 
 using namespace rdmabench;
 
@@ -136,14 +136,14 @@ TEST(IdentityCheck, ACheckedIdentitysSlotPortsStopAt65535) {
   id["port"] = 65000;
   id["slot_stride"] = 100;
   check_identity(id, 3);
-  EXPECT_EQ(slot_port(id, 5), 65500);
+  EXPECT_EQ(slot_port(rank_place_of(id), 5), 65500);
   try {
-    slot_port(id, 6);
+    slot_port(rank_place_of(id), 6);
     FAIL() << "slot 6 is port 65600";
   } catch (const Error& e) {
     EXPECT_EQ(e.exit_code(), ExitCode::kConnection);
     EXPECT_NE(std::string(e.what()).find("beyond port 65535"), std::string::npos) << e.what();
   }
   id.erase("slot_stride");
-  EXPECT_EQ(slot_port(id, 535), 65535);  // one rank on its host: a stride of 1
+  EXPECT_EQ(slot_port(rank_place_of(id), 535), 65535);  // one rank on its host: a stride of 1
 }

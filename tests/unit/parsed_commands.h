@@ -20,7 +20,7 @@ inline RunPlan parsed_run(std::vector<std::string> args) {
 }
 
 // `rdmabench mesh ARGS...`'s job.
-inline MeshJob parsed_mesh(std::vector<std::string> args) {
+inline MeshRequest parsed_mesh(std::vector<std::string> args) {
   args.insert(args.begin(), "mesh");
   CommandLine line(std::move(args));
   return parse_mesh_request(line.argc(), line.argv()).value();

@@ -43,7 +43,7 @@ TEST(TimeOptions, RunRefusesWhatIsNotATime) {
 }
 
 TEST(TimeOptions, MeshAndSearchTakeTheSameTimes) {
-  const MeshJob traffic = parsed_mesh(
+  const MeshRequest traffic = parsed_mesh(
       {"--traffic", "ring", "--duration", "1m", "--margin", "2s", "--timeout", "250ms"});
   EXPECT_EQ(traffic.run.length.duration_ns, 60'000'000'000u);
   EXPECT_EQ(traffic.run.length.margin_ns, 2'000'000'000u);

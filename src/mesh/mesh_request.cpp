@@ -1,0 +1,25 @@
+#include "mesh/mesh_request.h"
+
+#include "core/fabric.h"
+
+namespace rdmabench {
+
+PairRunOptions rank_run_options(const MeshRequest& job, const TestSpec& spec, const RankPlace& me) {
+  PairRunOptions run = job.run;
+  run.key = job.key ? &*job.key : nullptr;
+  run.length.iterations = job.iterations.at(spec.mode);
+  run.device = me.device;
+  run.ib_port = me.ib_port;
+  run.source_address = me.address;
+  return run;
+}
+
+Bootstrap settle_mesh_bootstrap(const std::vector<std::string>& fabrics) {
+  for (const std::string& name : fabrics) {
+    const auto fabric = parse_fabric(name);
+    if (fabric && !connects_out_of_band(*fabric)) return Bootstrap::kRdmaCm;
+  }
+  return Bootstrap::kOob;
+}
+
+}  // namespace rdmabench
