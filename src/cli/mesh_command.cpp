@@ -27,8 +27,8 @@
 #include "mesh/mesh_preview.h"
 #include "mesh/schedule.h"
 #include "mesh/traffic.h"
-#include "runner/benchmark_suite.h"
-#include "runner/suite_refusal.h"
+#include "spec/benchmark_matrix.h"
+#include "spec/matrix_refusal.h"
 #include "spec/pattern_info.h"
 #include "spec/spec_validation.h"
 
@@ -274,7 +274,7 @@ BenchmarkMatrix mesh_matrix(const cxxopts::ParseResult& args, Pattern pattern, M
   return m;
 }
 
-// One benchmark per mode, each checked as run checks its own (suite_refusal; the device's
+// One benchmark per mode, each checked as run checks its own (matrix_refusal; the device's
 // limits are checked by each pair's setup).
 std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args, bool traffic) {
   const auto pattern = parse_pattern(lower_case(args["pattern"].as<std::string>()));
@@ -289,7 +289,7 @@ std::vector<TestSpec> mesh_specs(const cxxopts::ParseResult& args, bool traffic)
       throw Error(ExitCode::kUsage,
                   "--traffic measures bandwidth: give --mode bw (or leave it out)");
     const BenchmarkMatrix m = mesh_matrix(args, *pattern, mode);
-    if (std::string why = suite_refusal(m); !why.empty()) throw Error(ExitCode::kUsage, why);
+    if (std::string why = matrix_refusal(m); !why.empty()) throw Error(ExitCode::kUsage, why);
     specs.push_back(expand_specs(m).front());
   }
   if (specs.empty()) throw Error(ExitCode::kUsage, "--mode is empty");

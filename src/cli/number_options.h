@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runner/benchmark_suite.h"
+#include "spec/benchmark_matrix.h"
 
 namespace rdmabench {
 

@@ -1,7 +1,7 @@
 #include "cli/point_request.h"
 
 #include "cli/search_dimensions.h"
-#include "runner/suite_refusal.h"
+#include "spec/matrix_refusal.h"
 
 namespace rdmabench {
 
@@ -17,7 +17,7 @@ BenchmarkMatrix request_at(const SearchSpace& space, const Point& point, Benchma
 }
 
 std::variant<TestSpec, std::string> one_benchmark(const BenchmarkMatrix& request) {
-  if (std::string why = suite_refusal(request); !why.empty()) return why;
+  if (std::string why = matrix_refusal(request); !why.empty()) return why;
   std::vector<TestSpec> specs = expand_specs(request);
   if (specs.size() != 1) return "the point is " + std::to_string(specs.size()) + " benchmarks";
   return std::move(specs.front());

@@ -6,8 +6,8 @@
 #include <string>
 #include <variant>
 
-#include "runner/benchmark_suite.h"
 #include "search/search_space.h"
+#include "spec/benchmark_matrix.h"
 
 namespace rdmabench {
 
@@ -15,7 +15,7 @@ namespace rdmabench {
 // its dimension's fallback set on it, as run takes the options that options_text writes.
 BenchmarkMatrix request_at(const SearchSpace& space, const Point& point, BenchmarkMatrix base);
 
-// The one benchmark `request` asks for, or why it is refused: suite_refusal's reason (run's,
+// The one benchmark `request` asks for, or why it is refused: matrix_refusal's reason (run's,
 // before a device is touched).
 std::variant<TestSpec, std::string> one_benchmark(const BenchmarkMatrix& request);
 

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/run_profile.h"
-#include "runner/benchmark_suite.h"
 #include "runner/pass_limits.h"
+#include "spec/benchmark_matrix.h"
 
 namespace rdmabench {
 

@@ -24,7 +24,7 @@
 #include "host/machine_type.h"
 #include "runner/machine_limits.h"
 #include "runner/suite_preview.h"
-#include "runner/suite_refusal.h"
+#include "spec/matrix_refusal.h"
 #include "spec/spec_validation.h"
 
 namespace rdmabench {
@@ -251,7 +251,7 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   parse_base_spec(args, server, r.suite.matrix.base);
   // Every benchmark against the relations that hold on any device, before anything connects;
   // the device's limits are checked once it is open.
-  if (std::string why = suite_refusal(r.suite.matrix); !why.empty())
+  if (std::string why = matrix_refusal(r.suite.matrix); !why.empty())
     throw Error(ExitCode::kUsage, why);
   parse_bootstrap_request(args, server, r);
   r.clock = clock_option(args["clock"].as<std::string>());

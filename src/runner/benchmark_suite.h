@@ -19,23 +19,6 @@
 
 namespace rdmabench {
 
-// Every benchmark the options ask for, in the order they run: pattern (at the sizes it
-// accepts), mode, CQ choice, size, rate (lat only), QP count.
-std::vector<TestSpec> expand_specs(const BenchmarkMatrix& matrix);
-
-// Why a device with `limits` refuses a spec (spec_refusal), or "" when it takes it.
-std::function<std::string(const TestSpec&)> refusal_by(const DeviceLimits& limits);
-
-// With --pattern all, drops the patterns `refusal` refuses (it returns why, or "" to keep one)
-// and returns a note per pattern dropped: "write_imm (siw1, driver siw: ...)". Without it, or
-// when every pattern would go, drops nothing (each benchmark then says why it is refused).
-std::vector<std::string> drop_refused_patterns(
-    BenchmarkMatrix& matrix, const std::function<std::string(const TestSpec&)>& refusal);
-
-// Drops the sizes beyond `mtu` bytes from every pattern (and the patterns left with none);
-// returns the sizes dropped.
-std::vector<uint64_t> cut_sizes_to_mtu(BenchmarkMatrix& matrix, uint64_t mtu);
-
 // The iterations every benchmark is registered with: 1 with --duration (one timed window; its
 // messages are in the counters), --iters, or none (0: Google Benchmark's min_time decides).
 std::optional<uint64_t> registered_iterations(const RunLength& length);

@@ -1,4 +1,4 @@
-#include "runner/suite_refusal.h"
+#include "spec/matrix_refusal.h"
 
 #include <algorithm>
 
@@ -34,7 +34,7 @@ std::string rate_refusal(const BenchmarkMatrix& m) {
 
 }  // namespace
 
-std::string suite_refusal(const BenchmarkMatrix& matrix) {
+std::string matrix_refusal(const BenchmarkMatrix& matrix) {
   if (std::string why = bw_only_refusal(matrix); !why.empty()) return why;
   if (std::string why = rate_refusal(matrix); !why.empty()) return why;
   for (const TestSpec& spec : expand_specs(matrix))
