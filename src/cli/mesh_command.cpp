@@ -21,6 +21,7 @@
 #include "core/comma_list.h"
 #include "core/error.h"
 #include "core/exit_codes.h"
+#include "core/peer_address.h"
 #include "core/printable_text.h"
 #include "cq/strategy.h"
 #include "mesh/mesh_job.h"
@@ -185,7 +186,7 @@ void parse_traffic_options(const cxxopts::ParseResult& args, MeshRequest& r) {
 void add_mesh_connection(cxxopts::Options& options) {
   options.add_options("Ranks and connections")(
       "p,port", "TCP control port; a host's k-th rank serves on port + k",
-      cxxopts::value<std::string>()->default_value("18515"),
+      cxxopts::value<std::string>()->default_value(std::to_string(kDefaultControlPort)),
       "N")("d,device", "RDMA device; a list gives a host's k-th rank the k-th (default: the first)",
            cxxopts::value<std::string>())(
       "address",
@@ -314,7 +315,7 @@ void parse_run_options(const cxxopts::ParseResult& args, MeshRequest& r) {
   r.iterations[Mode::kBandwidth] = iterations_option(args, "iters");
   r.iterations[Mode::kLatency] = iterations_option(args, "lat-iters");
   r.run.timeout = timeout_option(args);
-  if (args.count("gid-index")) r.run.gid_index = gid_index_option(args);
+  if (args.count("gid-index")) r.run.local.gid_index = gid_index_option(args);
   r.run.wait = 2 * r.run.timeout;
   r.run.length.warmup = warmup_option(args);
 }

@@ -55,13 +55,13 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const WhatToRun& what
   params["iters"] = optional_json(length.iterations > 0, length.iterations);
   params["timeout_s"] = std::chrono::duration<double>(so.peer.timeout).count();
   params["warmup"] = length.warmup;
-  params["server"] = so.peer.host + ":" + std::to_string(so.peer.port);
+  params["server"] = so.peer.address.text();
   // What was asked (auto, rdmacm or oob); the context's "bootstrap" says what was used. The
   // base spec's own field is only chosen later, by the probe.
   params["cm"] = args["cm"].as<std::string>();
   params["clock"] = args["clock"].as<std::string>();
   params["counters"] = args["counters"].as<std::string>() == "on";
-  params["ib_port"] = so.peer.ib_port;
+  params["ib_port"] = so.peer.local.ib_port;
   const auto every = so.reporting.report_every;
   params["report_every_s"] =
       optional_json(every.count() > 0, static_cast<double>(every.count()) / 1e3);

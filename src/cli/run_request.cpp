@@ -272,7 +272,7 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
     r.limits = limits_from_file(args["limits-file"].as<std::string>(), from_file);
   r.params = params_of(args, what, r.suite, r.limits);
   r.params.update(from_file);
-  check_unmatched(args.unmatched(), options, {"run", r.suite.peer.host, true});
+  check_unmatched(args.unmatched(), options, {"run", r.suite.peer.address.host, true});
   r.benchmark_args = args.unmatched();
   if (what.chosen_for_the_user) std::cerr << bare_run_note(what, suite_summary(r.suite)) << "\n";
   return r;

@@ -25,8 +25,8 @@ namespace rdmabench {
 namespace {
 
 nlohmann::json settings_of(const SearchRequest& r) {
-  nlohmann::json settings = {{"host", r.target.server.host},
-                             {"port", r.target.server.port},
+  nlohmann::json settings = {{"host", r.target.server.address.host},
+                             {"port", r.target.server.address.port},
                              {"repetitions", r.repetitions},
                              {"min_effect", r.min_effect},
                              {"warmup", r.target.length.warmup},

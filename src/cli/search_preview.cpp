@@ -50,7 +50,8 @@ std::string estimate_text(const SearchSpace& space, const SearchRequest& r) {
 
 std::string search_preview(const SearchSpace& space, const SearchRequest& r) {
   std::string text = "rdmabench search: dry run, nothing opened or connected: against " +
-                     r.target.server.host + " port " + std::to_string(r.target.server.port) + "\n";
+                     r.target.server.address.host + " port " +
+                     std::to_string(r.target.server.address.port) + "\n";
   text += "space: " + std::to_string(space.size()) + " points over " +
           std::to_string(space.dimensions().size()) + " dimensions (--list-space lists them)\n";
   text += "each point: " + point_length_text(r) + ", after " +

@@ -12,6 +12,7 @@
 #include "cli/unknown_options.h"
 #include "control/server.h"
 #include "core/exit_codes.h"
+#include "core/peer_address.h"
 #include "spec/test_spec.h"
 #include "verbs/verbs_error.h"
 
@@ -71,21 +72,22 @@ int run_serve_command(int argc, char** argv) {
                            "SIGTERM. Clients choose every test parameter; the device, its port "
                            "and GID index and the CPUs are this server's own (the options "
                            "below); nothing has to match here but --port.");
-  options.add_options()("p,port", "TCP control port",
-                        cxxopts::value<std::string>()->default_value("18515"), "N")(
-      "d,device",
-      "RDMA device (default: the first; rdma_cm clients arrive through the device their "
-      "route reaches, which must be this one when named)",
-      cxxopts::value<std::string>())("ib-port",
-                                     "The device's port for --cm oob clients (like perftest -i)",
-                                     cxxopts::value<std::string>()->default_value("1"), "N")(
-      "gid-index",
-      "This server's GID index for --cm oob clients (like perftest -x on the server; default: "
-      "as `rdmabench devices` marks it); a client's --gid-index is the client's own",
-      cxxopts::value<std::string>(),
-      "N")("timeout", "Time any blocking step may take within a test (5s, 500ms)",
-           cxxopts::value<std::string>()->default_value("5s"),
-           "TIME")("once", "Exit after serving one client")(
+  options.add_options()(
+      "p,port", "TCP control port",
+      cxxopts::value<std::string>()->default_value(std::to_string(kDefaultControlPort)),
+      "N")("d,device",
+           "RDMA device (default: the first; rdma_cm clients arrive through the device their "
+           "route reaches, which must be this one when named)",
+           cxxopts::value<std::string>())(
+      "ib-port", "The device's port for --cm oob clients (like perftest -i)",
+      cxxopts::value<std::string>()->default_value("1"),
+      "N")("gid-index",
+           "This server's GID index for --cm oob clients (like perftest -x on the server; default: "
+           "as `rdmabench devices` marks it); a client's --gid-index is the client's own",
+           cxxopts::value<std::string>(),
+           "N")("timeout", "Time any blocking step may take within a test (5s, 500ms)",
+                cxxopts::value<std::string>()->default_value("5s"),
+                "TIME")("once", "Exit after serving one client")(
       "cpus",
       "Pin server thread t (a client's --threads) to the t-th CPU of this list (0,2 or 4-7); "
       "default: the CPUs of the NUMA node the device hangs off, on a host of several nodes",
@@ -112,9 +114,9 @@ int run_serve_command(int argc, char** argv) {
   }
   ServerOptions so;
   so.port = port_option(args);
-  so.device = text_option(args, "device");
-  so.ib_port = ib_port_option(args);
-  if (args.count("gid-index")) so.gid_index = gid_index_option(args);
+  so.local.device = text_option(args, "device");
+  so.local.ib_port = ib_port_option(args);
+  if (args.count("gid-index")) so.local.gid_index = gid_index_option(args);
   so.timeout = timeout_option(args);
   so.once = args.count("once") > 0;
   so.debug_corrupt = args.count("debug-corrupt") > 0;

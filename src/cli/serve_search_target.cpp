@@ -42,9 +42,9 @@ ServeSearchTarget::LocalPort ServeSearchTarget::local_port(const Context& ctx,
 ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOptions options,
                                      UnsetDimensions unset)
     : options_(no_device_is_an_error(std::move(options))),
-      bootstrap_(choose_bootstrap(options_.server.cm, options_.server.host, options_.server.port,
-                                  options_.server.device, options_.server.timeout,
-                                  oob_only_reason(options_.server))),
+      bootstrap_(choose_bootstrap({options_.server.cm, options_.server.address,
+                                   options_.server.device, options_.server.timeout,
+                                   oob_only_reason(options_.server), default_transport()})),
       space_(unset == UnsetDimensions::kLeftOut
                  ? honoured_space(space, bootstrap_.method, left_out_)
                  : space),
@@ -102,10 +102,11 @@ Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions)
   // that cannot be reached or refuses this client ends the search with that error.
   if (!session_)
     session_ = connect_when_free(
-        options_.server.host, options_.server.port,
-        BootstrapOptions::client(options_.server.host, options_.server.device,
-                                 options_.server.timeout, local_.ib_port, {},
-                                 options_.server.gid_index),
+        options_.server.address,
+        BootstrapOptions::client(
+            options_.server.address.host,
+            {options_.server.device, local_.ib_port, options_.server.gid_index},
+            options_.server.timeout),
         {options_.server.wait}, std::cerr, options_.server.key ? &*options_.server.key : nullptr);
   Observation o;
   const std::variant<TestSpec, std::string> spec = spec_of(point);

@@ -13,7 +13,8 @@ using namespace std::chrono_literals;
 
 void add_server_connection(cxxopts::Options& options, const std::string& group) {
   options.add_options(group)("host", "Server address", cxxopts::value<std::string>())(
-      "p,port", "Server's TCP control port", cxxopts::value<std::string>()->default_value("18515"),
+      "p,port", "Server's TCP control port",
+      cxxopts::value<std::string>()->default_value(std::to_string(kDefaultControlPort)),
       "N")("cm", "auto, rdmacm or oob (out-of-band QP exchange over TCP)",
            cxxopts::value<std::string>()->default_value("auto"))(
       "d,device",
@@ -53,8 +54,8 @@ std::chrono::milliseconds wait_of(const cxxopts::ParseResult& args) {
 
 ServerConnection server_connection_of(const cxxopts::ParseResult& args) {
   ServerConnection c;
-  if (args.count("host")) c.host = args["host"].as<std::string>();
-  c.port = port_option(args);
+  if (args.count("host")) c.address.host = args["host"].as<std::string>();
+  c.address.port = port_option(args);
   const std::string cm = args["cm"].as<std::string>();
   if (cm != "auto") {
     c.cm = parse_bootstrap(cm);
@@ -88,19 +89,16 @@ std::string oob_only_reason(std::optional<Bootstrap> cm, const std::optional<Oob
 
 PeerConnection ServerConnection::peer() const {
   PeerConnection p;
-  p.host = host;
-  p.port = port;
+  p.address = address;
   p.timeout = timeout;
-  p.device = device;
-  p.ib_port = ib_port.value_or(1);
-  p.gid_index = gid_index;
+  p.local = {device, ib_port.value_or(uint8_t{1}), gid_index};
   p.key = key;
   p.wait.wait = wait;
   return p;
 }
 
 std::vector<std::string> ServerConnection::run_arguments() const {
-  std::vector<std::string> args = {host, "--port", std::to_string(port)};
+  std::vector<std::string> args = {address.host, "--port", std::to_string(address.port)};
   if (!device.empty()) args.insert(args.end(), {"--device", device});
   if (ib_port) args.insert(args.end(), {"--ib-port", std::to_string(*ib_port)});
   if (gid_index) args.insert(args.end(), {"--gid-index", std::to_string(*gid_index)});

@@ -13,14 +13,14 @@
 #include <vector>
 
 #include "control/shared_key.h"
+#include "core/peer_address.h"
 #include "runner/suite_options.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {
 
 struct ServerConnection {
-  std::string host;  // "" when not given (each command says what it needs)
-  uint16_t port = 18515;
+  PeerAddress address;
   std::optional<Bootstrap> cm;     // --cm rdmacm or oob; none: auto
   std::string device;              // this side's; "" the first
   std::optional<uint8_t> ib_port;  // given: out of band only, so --cm auto picks oob

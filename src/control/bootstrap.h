@@ -11,31 +11,25 @@
 #include <string>
 
 #include "control/control_channel.h"
+#include "core/local_device.h"
 #include "datapath/endpoint.h"
 
 namespace rdmabench {
 
 struct BootstrapOptions {
-  std::string device;       // oob: the device to open (empty = first)
+  LocalDevice local;        // this side's device, port and GID index (oob)
   std::string server_host;  // client: where the server is
   std::chrono::milliseconds timeout{5000};
-  uint8_t ib_port = 1;  // oob: the device's port (rdma_cm picks its own from the address)
   // rdma_cm client: the local address to resolve from, so that rdma_cm takes the device
   // behind it (a mesh rank's own NIC; empty: the route decides)
   std::string source_host;
-  // oob: this side's source GID index (empty: the device's default, as `rdmabench devices`
-  // marks it). Each side's own choice: the client's --gid-index is never the server's.
-  std::optional<uint32_t> gid_index;
 
-  static BootstrapOptions client(const std::string& server_host, const std::string& device,
-                                 std::chrono::milliseconds timeout, uint8_t ib_port = 1,
-                                 std::string source_host = {},
-                                 std::optional<uint32_t> gid_index = {}) {
-    return {device, server_host, timeout, ib_port, std::move(source_host), gid_index};
+  static BootstrapOptions client(const std::string& server_host, const LocalDevice& local,
+                                 std::chrono::milliseconds timeout, std::string source_host = {}) {
+    return {local, server_host, timeout, std::move(source_host)};
   }
-  static BootstrapOptions server(const std::string& device, std::chrono::milliseconds timeout,
-                                 uint8_t ib_port = 1, std::optional<uint32_t> gid_index = {}) {
-    return {device, {}, timeout, ib_port, {}, gid_index};
+  static BootstrapOptions server(const LocalDevice& local, std::chrono::milliseconds timeout) {
+    return {local, {}, timeout, {}};
   }
 };
 

@@ -14,9 +14,9 @@
 
 namespace rdmabench {
 
-ClientSession::ClientSession(const std::string& host, uint16_t port,
-                             const BootstrapOptions& options, const SharedKey* key)
-    : control_(TcpSocket::connect(host, port, options.timeout), options.timeout),
+ClientSession::ClientSession(const PeerAddress& address, const BootstrapOptions& options,
+                             const SharedKey* key)
+    : control_(TcpSocket::connect(address.host, address.port, options.timeout), options.timeout),
       options_(options) {
   const std::string nonce = new_challenge();
   control_.send(client_hello(nonce));
@@ -28,7 +28,7 @@ ClientSession::ClientSession(const std::string& host, uint16_t port,
   if (reply["type"] != "hello")
     throw Error(ExitCode::kConnection, "control channel: expected 'hello', got '" +
                                            peer_excerpt(reply["type"].get<std::string>()) + "'");
-  const std::string server = host + ":" + std::to_string(port);
+  const std::string server = address.text();
   if (reply.contains("auth")) {
     server_ = authenticate(key, reply, nonce, server);
   } else if (key != nullptr) {
@@ -86,14 +86,14 @@ ServerBusy::ServerBusy(std::string serving_host, std::string serving_since)
       serving(std::move(serving_host)),
       since(std::move(serving_since)) {}
 
-std::unique_ptr<ClientSession> connect_when_free(const std::string& host, uint16_t port,
+std::unique_ptr<ClientSession> connect_when_free(const PeerAddress& server,
                                                  const BootstrapOptions& options,
                                                  const WaitPolicy& policy, std::ostream& progress,
                                                  const SharedKey* key) {
   const auto start = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
     try {
-      return std::make_unique<ClientSession>(host, port, options, key);
+      return std::make_unique<ClientSession>(server, options, key);
     } catch (const ServerBusy& busy) {
       const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
           std::chrono::steady_clock::now() - start);
@@ -106,7 +106,7 @@ std::unique_ptr<ClientSession> connect_when_free(const std::string& host, uint16
                      ? " (--no-wait)"
                      : "; gave up after " + std::to_string(waited.count() / 1000) + " s (--wait)"));
       if (attempt % 10 == 0)
-        progress << "rdmabench: " << host << ":" << port << " is busy, serving " << busy.serving
+        progress << "rdmabench: " << server.text() << " is busy, serving " << busy.serving
                  << " since " << busy.since << "; waiting for its turn (" << waited.count() / 1000
                  << " s of --wait " << policy.wait.count() / 1000 << ")\n"
                  << std::flush;

@@ -17,6 +17,7 @@
 #include "control/run_source.h"
 #include "control/shared_key.h"
 #include "control/stop_signals.h"
+#include "core/peer_address.h"
 #include "core/sample_clock.h"
 #include "datapath/pattern.h"
 #include "datapath/side_figures.h"
@@ -44,7 +45,7 @@ class ClientSession : public RunSource {
   // With a `key`, the keyed handshake with a server that asks for one (serve --key), which
   // must prove it holds the key too; a server that asks for none is refused. Without a key,
   // a server that asks for one is refused here, saying to give --key.
-  ClientSession(const std::string& host, uint16_t port, const BootstrapOptions& options,
+  ClientSession(const PeerAddress& server, const BootstrapOptions& options,
                 const SharedKey* key = nullptr);
   ~ClientSession() override;
   ClientSession(const ClientSession&) = delete;
@@ -91,7 +92,7 @@ struct WaitPolicy {
 // Connects and says hello. While the server answers busy, tries again every second with a
 // progress line on `progress`, within policy.wait; then throws Error(kConnection) saying who
 // holds the server.
-std::unique_ptr<ClientSession> connect_when_free(const std::string& host, uint16_t port,
+std::unique_ptr<ClientSession> connect_when_free(const PeerAddress& server,
                                                  const BootstrapOptions& options,
                                                  const WaitPolicy& policy, std::ostream& progress,
                                                  const SharedKey* key = nullptr);

@@ -36,12 +36,12 @@ namespace rdmabench {
 nlohmann::json client_hello(const std::string& nonce);
 // What a server says of itself in its hello (with --key, once the client has proved the key).
 struct ServerDetails {
-  std::string version;  // its rdmabench's
-  std::string hostname;
-  std::string kernel;
-  std::string rdma_core;
-  std::string timing;  // its timing environment, described
-  std::string cpus;    // serve --cpus as a list ("" when not given)
+  std::string version{};  // its rdmabench's
+  std::string hostname{};
+  std::string kernel{};
+  std::string rdma_core{};
+  std::string timing{};  // its timing environment, described
+  std::string cpus{};    // serve --cpus as a list ("" when not given)
 };
 // The server's hello: its protocol and version, and its details.
 nlohmann::json server_hello_message(const ServerDetails& details);

@@ -107,9 +107,10 @@ void connect_qp(QpStream& s, OobLocal& local, const OobPeer& peer, ibv_mtu mtu) 
 
 std::unique_ptr<Endpoint> oob_client(ControlChannel& control, const TestSpec& spec,
                                      const BootstrapOptions& options) {
-  auto ep = std::make_unique<Endpoint>(options.device, options.ib_port, spec, Side::kClient);
+  auto ep =
+      std::make_unique<Endpoint>(options.local.device, options.local.ib_port, spec, Side::kClient);
   std::vector<OobLocal> locals =
-      prepare_streams(*ep, spec.client_receives(), {options.gid_index, "--gid-index"});
+      prepare_streams(*ep, spec.client_receives(), {options.local.gid_index, "--gid-index"});
   for (size_t i = 0; i < locals.size(); ++i)
     control.send(oob_of(locals[i], locals[i].active_mtu, ep->stream(i)));
   for (size_t i = 0; i < locals.size(); ++i) {
@@ -125,9 +126,10 @@ std::unique_ptr<Endpoint> oob_server(ControlChannel& control, const TestSpec& sp
   // checked against the device first, so a spec the device cannot take is what the client
   // hears (exit 2), not what its message says of a buffer for it.
   const nlohmann::json first = control.receive("oob");
-  auto ep = std::make_unique<Endpoint>(options.device, options.ib_port, spec, Side::kServer);
+  auto ep =
+      std::make_unique<Endpoint>(options.local.device, options.local.ib_port, spec, Side::kServer);
   std::vector<OobLocal> locals =
-      prepare_streams(*ep, spec.server_receives(), {options.gid_index, "serve --gid-index"});
+      prepare_streams(*ep, spec.server_receives(), {options.local.gid_index, "serve --gid-index"});
   for (size_t i = 0; i < locals.size(); ++i) {
     const OobPeer peer = read_oob_peer(i == 0 ? first : control.receive("oob"), spec.size);
     ibv_mtu mtu = std::min(locals[i].active_mtu, peer.mtu);

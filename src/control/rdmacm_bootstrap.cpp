@@ -143,10 +143,10 @@ void check_device(const CmId& id, const std::string& named, const std::string& o
 }  // namespace
 
 BootstrapOptions with_device_address(BootstrapOptions options) {
-  if (options.device.empty() || !options.source_host.empty()) return options;
-  const auto address = device_ipv4(describe_device(DeviceList().open(options.device)));
+  if (options.local.device.empty() || !options.source_host.empty()) return options;
+  const auto address = device_ipv4(describe_device(DeviceList().open(options.local.device)));
   if (!address) {
-    const std::string device = printable(options.device, Keep::kPrintableAscii, 64);
+    const std::string device = printable(options.local.device, Keep::kPrintableAscii, 64);
     throw Error(ExitCode::kNoDevice,
                 "-d " + device + ": rdma_cm connects from an IP address of the device, and no " +
                     "active port of " + device + " has one: give its netdev an address, or " +
@@ -165,7 +165,7 @@ std::unique_ptr<Endpoint> rdmacm_client(ControlChannel& control, const TestSpec&
   for (uint32_t i = 0; i < spec.qps; ++i) {
     StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
     c.id = resolved_id(*c.channel, spec, options, port);
-    check_device(*c.id, options.device, "-d", "rdma_cm reached " + options.server_host);
+    check_device(*c.id, options.local.device, "-d", "rdma_cm reached " + options.server_host);
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kClient);
     QpStream& s = ep->add_stream(std::move(c));
     ready_cm_stream(s, spec.client_receives());
@@ -191,7 +191,7 @@ std::unique_ptr<Endpoint> rdmacm_server(ControlChannel& control, const TestSpec&
     const auto request = bound_connect_request(listen_channel, control, token, options.timeout);
     StreamConnection c{std::make_unique<CmEventChannel>(), nullptr};
     c.id = std::make_unique<CmId>(request.id, *c.channel);
-    check_device(*c.id, options.device, "serve -d", "the client's connection arrived");
+    check_device(*c.id, options.local.device, "serve -d", "the client's connection arrived");
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kServer);
     QpStream& s = ep->add_stream(std::move(c));
     ready_cm_stream(s, spec.server_receives());

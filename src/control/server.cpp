@@ -52,8 +52,7 @@ class VerbsTestHost final : public TestHost {
     // placed for the device expected (--device's, or the one the last test used).
     placement_ = place_this_side(expected_device(), {options_.cpus, options_.numa});
     endpoint_ = server_bootstrap(control_, spec,
-                                 BootstrapOptions::server(options_.device, options_.timeout,
-                                                          options_.ib_port, options_.gid_index));
+                                 BootstrapOptions::server(options_.local, options_.timeout));
     replace_for(endpoint_->context().device_name());
     pattern_ = make_pattern(spec.pattern);
     port_.emplace(port_place_of(*endpoint_));
@@ -122,7 +121,7 @@ class VerbsTestHost final : public TestHost {
  private:
   std::string expected_device() const {
     if (!placement_.device.device.empty()) return placement_.device.device;
-    if (!options_.device.empty()) return options_.device;
+    if (!options_.local.device.empty()) return options_.local.device;
     const DeviceList devices;
     return devices.empty() ? std::string() : devices.names().front();
   }
@@ -300,7 +299,7 @@ int run_server(const ServerOptions& options, std::ostream& log) {
     DeviceList devices;
     if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
     // What --cm oob clients will get, checked now rather than at the first client.
-    check_port_exists(devices.open(options.device), options.ib_port);
+    check_port_exists(devices.open(options.local.device), options.local.ib_port);
     std::string names;
     for (const auto& n : devices.names()) names += " " + n;
     log << "rdmabench " << kVersion << " serving on "

@@ -13,14 +13,14 @@
 #include "control/server_caps.h"
 #include "control/shared_key.h"
 #include "control/tcp_socket.h"
+#include "core/local_device.h"
+#include "core/peer_address.h"
 
 namespace rdmabench {
 
 struct ServerOptions {
-  uint16_t port = 18515;
-  std::string device;                              // for --cm oob (empty = first device)
-  uint8_t ib_port = 1;                             // for --cm oob: the device's port
-  std::optional<uint32_t> gid_index;               // for --cm oob: this side's GID index
+  uint16_t port = kDefaultControlPort;
+  LocalDevice local;                               // --device, and for --cm oob its port and GID
   std::chrono::milliseconds timeout{5000};         // every blocking step within a test
   std::chrono::milliseconds idle_timeout{300000};  // between a client's messages
   bool once = false;                               // exit after the first client

@@ -117,9 +117,8 @@ nlohmann::json join(const MpiWorld& world, const MeshRequest& job,
     for (int slot = 0; slot < slots; ++slot) {
       ServerOptions options;
       options.port = static_cast<uint16_t>(port + slot * world.local_size());
-      options.device = me.device;
-      options.ib_port = me.ib_port;           // the device's first ACTIVE port
-      options.gid_index = job.run.gid_index;  // the rank's own --gid-index
+      // the device's first ACTIVE port, and the rank's own --gid-index
+      options.local = {me.device, me.ib_port, job.run.local.gid_index};
       options.timeout = job.run.timeout;
       options.key = job.key;
       servers.push_back(std::make_unique<BackgroundServer>(std::move(options), log));
@@ -229,7 +228,7 @@ void run_round(const MpiWorld& world, const TestSpec& spec, const MeshSchedule& 
   if (const auto to = schedule.server_of(world.rank(), round)) {
     const MeshPair p{world.rank(), *to};
     const RankPlace& server = ranks[static_cast<size_t>(p.server)];
-    PairResult r = measure_pair(server.address, server.port, spec, p, run, log);
+    PairResult r = measure_pair({server.address, server.port}, spec, p, run, log);
     // Only what the report keeps: all of a pair's counters are 150 numbers, N of them a rank.
     r.counters = report_counters(std::move(r.counters), judged_figure(r.mode).counter, scope);
     mine.push_back(std::move(r));

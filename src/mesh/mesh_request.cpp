@@ -8,8 +8,8 @@ PairRunOptions rank_run_options(const MeshRequest& job, const TestSpec& spec, co
   PairRunOptions run = job.run;
   run.key = job.key ? &*job.key : nullptr;
   run.length.iterations = job.iterations.at(spec.mode);
-  run.device = me.device;
-  run.ib_port = me.ib_port;
+  run.local.device = me.device;
+  run.local.ib_port = me.ib_port;
   run.source_address = me.address;
   return run;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "control/shared_key.h"
+#include "core/peer_address.h"
 #include "mesh/mesh_report.h"
 #include "mesh/pair_measurement.h"
 #include "mesh/rank_place.h"
@@ -33,7 +34,7 @@ struct MeshRequest {
   MeshJudgement judge;                        // --min-fraction, --max-resends
   uint32_t repetitions =
       1;  // --repetitions: the schedule this many times, each pair judged on its best
-  uint16_t port = 18515;                        // a host's k-th rank serves on port + k
+  uint16_t port = kDefaultControlPort;          // a host's k-th rank serves on port + k
   std::vector<std::string> devices, addresses;  // by local rank; empty: defaults
   PairRunOptions run;
   std::string matrices = "auto";  // --matrices: which counters the report keeps as matrices

@@ -43,23 +43,21 @@ std::map<std::string, double> measure_one_pair(RunSource& source, const TestSpec
   return counters;
 }
 
-std::unique_ptr<ClientSession> connect_pair(const std::string& server_host, uint16_t server_port,
-                                            const TestSpec& spec, const PairRunOptions& options,
-                                            std::ostream& log) {
+std::unique_ptr<ClientSession> connect_pair(const PeerAddress& server, const TestSpec& spec,
+                                            const PairRunOptions& options, std::ostream& log) {
   auto session = connect_when_free(
-      server_host, server_port,
-      BootstrapOptions::client(server_host, options.device, options.timeout, options.ib_port,
-                               options.source_address, options.gid_index),
+      server,
+      BootstrapOptions::client(server.host, options.local, options.timeout, options.source_address),
       {options.wait, nullptr}, log, options.key);
   session->setup(spec);
   return session;
 }
 
-PairResult measure_pair(const std::string& server_host, uint16_t server_port, const TestSpec& spec,
-                        MeshPair pair, const PairRunOptions& options, std::ostream& log) {
+PairResult measure_pair(const PeerAddress& server, const TestSpec& spec, MeshPair pair,
+                        const PairRunOptions& options, std::ostream& log) {
   PairResult result{spec.name(), pair, {}, "", 0, to_string(spec.mode)};
   capture_failure(result, [&] {
-    const auto session = connect_pair(server_host, server_port, spec, options, log);
+    const auto session = connect_pair(server, spec, options, log);
     result.counters = measure_one_pair(*session, spec, options);
   });
   return result;

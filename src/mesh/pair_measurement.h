@@ -14,6 +14,7 @@
 #include "control/client_session.h"
 #include "control/run_source.h"
 #include "control/shared_key.h"
+#include "core/local_device.h"
 #include "measure/benchmark_measurement.h"
 #include "mesh/pair_result.h"
 #include "spec/run_length.h"
@@ -25,9 +26,7 @@ struct PairRunOptions {
   // The timed run's messages, or (duration above 0) a timed window (--traffic), after the
   // warm-up both sides run first, in no figure.
   RunLength length{1000, 0, 0, 16};
-  std::string device;                       // this rank's device (oob)
-  uint8_t ib_port = 1;                      // and its port (oob; rdma_cm finds its own)
-  std::optional<uint32_t> gid_index;        // and its GID index (oob; empty: the default)
+  LocalDevice local;                        // this rank's device, and (oob) its port and GID index
   std::string source_address;               // this rank's address (rdma_cm resolves from it)
   std::chrono::milliseconds timeout{5000};  // every blocking step
   std::chrono::milliseconds wait{10000};    // a server still finishing its last client
@@ -47,14 +46,13 @@ MeasurePlan pair_measure_plan(const PairRunOptions& options);
 // Error's own, kInternal for any other). False when it threw.
 bool capture_failure(PairResult& result, const std::function<void()>& step);
 
-// A session with `server_host`'s server on `server_port`, set up for `spec`: waits up to
-// options.wait while that server finishes another client. Throws as ClientSession does.
-std::unique_ptr<ClientSession> connect_pair(const std::string& server_host, uint16_t server_port,
-                                            const TestSpec& spec, const PairRunOptions& options,
-                                            std::ostream& log);
+// A session with the server at `server`, set up for `spec`: waits up to options.wait while that
+// server finishes another client. Throws as ClientSession does.
+std::unique_ptr<ClientSession> connect_pair(const PeerAddress& server, const TestSpec& spec,
+                                            const PairRunOptions& options, std::ostream& log);
 
 // Never throws an rdmabench Error: a failure is the result's error and exit code.
-PairResult measure_pair(const std::string& server_host, uint16_t server_port, const TestSpec& spec,
-                        MeshPair pair, const PairRunOptions& options, std::ostream& log);
+PairResult measure_pair(const PeerAddress& server, const TestSpec& spec, MeshPair pair,
+                        const PairRunOptions& options, std::ostream& log);
 
 }  // namespace rdmabench

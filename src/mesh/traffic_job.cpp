@@ -34,7 +34,7 @@ std::vector<FlowRow> run_rounds(const MpiWorld& world, const MeshRequest& job,
   const PairRunOptions run = rank_run_options(job, spec, ranks[static_cast<size_t>(world.rank())]);
   const FlowConnect connect = [&](const TrafficFlow& f) -> std::unique_ptr<RunSource> {
     const RankPlace& server = ranks[static_cast<size_t>(f.server)];
-    return connect_pair(server.address, slot_port(server, f.slot), spec, run, log);
+    return connect_pair({server.address, slot_port(server, f.slot)}, spec, run, log);
   };
   std::vector<FlowRow> mine;
   const auto started = Clock::now();

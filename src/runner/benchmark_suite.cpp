@@ -43,8 +43,8 @@ size_t BenchmarkSuite::register_benchmarks() {
 ClientSession& BenchmarkSuite::session() {
   if (!session_) {
     const PeerConnection& peer = options_.peer;
-    session_ = connect_when_free(peer.host, peer.port, peer.bootstrap_options(), peer.wait,
-                                 std::cerr, peer.key ? &*peer.key : nullptr);
+    session_ = connect_when_free(peer.address, peer.bootstrap_options(), peer.wait, std::cerr,
+                                 peer.key ? &*peer.key : nullptr);
     session_->use_sample_clock(options_.reporting.sample_clock);
   }
   return *session_;

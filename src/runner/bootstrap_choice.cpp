@@ -12,10 +12,7 @@ bool is_loopback(const std::string& host) {
   return host.rfind("127.", 0) == 0 || host == "localhost" || host == "::1";
 }
 
-BootstrapChoice choose_on_any_fabric(std::optional<Bootstrap> requested, const std::string& host,
-                                     uint16_t port, const std::string& device,
-                                     std::chrono::milliseconds timeout, const std::string& oob_only,
-                                     Transport transport);
+BootstrapChoice choose_on_any_fabric(const BootstrapQuestion& q);
 
 }  // namespace
 
@@ -39,33 +36,30 @@ BootstrapChoice settle_for_fabric(BootstrapChoice choice, bool iwarp,
                                     device + ": give the server's address on the iWARP network");
 }
 
-BootstrapChoice choose_bootstrap(std::optional<Bootstrap> requested, const std::string& host,
-                                 uint16_t port, const std::string& device,
-                                 std::chrono::milliseconds timeout, const std::string& oob_only,
-                                 Transport transport) {
-  BootstrapChoice choice =
-      choose_on_any_fabric(requested, host, port, device, timeout, oob_only, transport);
+BootstrapChoice choose_bootstrap(const BootstrapQuestion& question) {
+  BootstrapChoice choice = choose_on_any_fabric(question);
   const bool iwarp = DeviceList().open(choice.device).is_iwarp();
-  return settle_for_fabric(std::move(choice), iwarp, requested, transport);
+  return settle_for_fabric(std::move(choice), iwarp, question.requested, question.transport);
 }
 
 namespace {
 
 // --cm auto: rdma_cm when the server's address resolves to an RDMA device and a route.
-BootstrapChoice choose_on_any_fabric(std::optional<Bootstrap> requested, const std::string& host,
-                                     uint16_t port, const std::string& device,
-                                     std::chrono::milliseconds timeout, const std::string& oob_only,
-                                     Transport transport) {
+BootstrapChoice choose_on_any_fabric(const BootstrapQuestion& q) {
+  const std::optional<Bootstrap>& requested = q.requested;
+  const std::string& device = q.device;
+  const std::string& oob_only = q.oob_only;
+  const Transport& transport = q.transport;
   auto first_device = [&] { return device.empty() ? DeviceList().open().device_name() : device; };
   if (requested == Bootstrap::kOob) return {Bootstrap::kOob, "requested", first_device()};
   if (!requested && !oob_only.empty()) return {Bootstrap::kOob, oob_only, first_device()};
-  if (!requested && is_loopback(host))
+  if (!requested && is_loopback(q.server.host))
     return {Bootstrap::kOob, "loopback address (rdma_cm cannot route 127.0.0.1 on rxe)",
             first_device()};
   try {
     CmEventChannel channel;
     CmId probe(channel, default_transport()->cm_port_space);  // any: only the route
-    probe.resolve(host, port, timeout);
+    probe.resolve(q.server.host, q.server.port, q.timeout);
     const std::string name = ibv_get_device_name(probe.verbs()->device);
     // A transport rdma_cm cannot connect goes out of band, from the device the route takes.
     if (!transport->rdmacm_refusal.empty())

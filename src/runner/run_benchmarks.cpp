@@ -59,14 +59,15 @@ LocalProbe probe_local(RunPlan& r) {
   LocalProbe p{verify_clock(),
                SampleClock::choose(r.clock),
                timing_environment(),
-               choose_bootstrap(r.cm, peer.host, peer.port, peer.device, peer.timeout, r.oob_only,
-                                matrix.base.transport),
+               choose_bootstrap({r.cm, peer.address, peer.local.device, peer.timeout, r.oob_only,
+                                 matrix.base.transport}),
                {},
                {}};
   matrix.base.bootstrap = p.choice.method;
-  if (p.choice.method == Bootstrap::kOob) peer.device = p.choice.device;  // oob opens this one
+  if (p.choice.method == Bootstrap::kOob)
+    peer.local.device = p.choice.device;  // oob opens this one
   Context ctx = list.open(p.choice.device);
-  const DeviceLimits limits = device_limits(ctx, peer.ib_port);  // refuses a port it lacks
+  const DeviceLimits limits = device_limits(ctx, peer.local.ib_port);  // refuses a port it lacks
   if (matrix.sizes_to_mtu) note_sizes_cut(matrix, limits);
   leave_out_refused_patterns(matrix, limits);
   for (const TestSpec& spec : expand_specs(matrix)) {
@@ -149,7 +150,8 @@ bool run_reported(const RunPlan& r, const BenchmarkSuite& suite, const nlohmann:
 // kRuntime (the results are written already).
 int write_metrics(const RunPlan& r, const nlohmann::json& results, int code,
                   std::optional<bool> limits_held) {
-  const RunOutcome outcome{host_name(), r.suite.peer.host, code, limits_held, unix_seconds_now()};
+  const RunOutcome outcome{host_name(), r.suite.peer.address.host, code, limits_held,
+                           unix_seconds_now()};
   return write_metrics_file(r.metrics_file, run_metrics(results, outcome), code, std::cerr,
                             "rdmabench");
 }
@@ -162,8 +164,8 @@ int probe_connect_and_run(RunPlan& r) {
   count_selected(expand_specs(r.suite.matrix), r.suite.length, benchmark::GetBenchmarkFilter());
   const LocalProbe probe = probe_local(r);
   const PeerConnection& peer = r.suite.peer;
-  auto session = connect_when_free(peer.host, peer.port, peer.bootstrap_options(), peer.wait,
-                                   std::cerr, peer.key ? &*peer.key : nullptr);
+  auto session = connect_when_free(peer.address, peer.bootstrap_options(), peer.wait, std::cerr,
+                                   peer.key ? &*peer.key : nullptr);
   const ServerFacts server = server_facts(*session, r.suite.matrix);
   if (!server.paths) session.reset();  // the server dropped that connection
 

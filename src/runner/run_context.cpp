@@ -21,7 +21,7 @@ const PathInUse* client_path(const ServerFacts& server) {
 // device's first.
 const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const ServerFacts& server) {
   const PathInUse* path = client_path(server);
-  const int wanted = path != nullptr ? path->port : r.suite.peer.ib_port;
+  const int wanted = path != nullptr ? path->port : r.suite.peer.local.ib_port;
   for (const PortReport& port : p.device.ports)
     if (port.number == wanted) return port;
   return p.device.ports.at(0);
@@ -164,7 +164,7 @@ std::string banner(const RunPlan& r, const LocalProbe& p, const ServerFacts& ser
       << ", MTU " << known([](auto& q) { return std::to_string(q.mtu_bytes); }) << ", GID "
       << known([](auto& q) { return std::to_string(q.gid_index); }) << " "
       << known([](auto& q) { return to_string(q.gid_type); }) << ") -> " << server.details.hostname
-      << " " << r.suite.peer.host << ":" << r.suite.peer.port << " via "
+      << " " << r.suite.peer.address.host << ":" << r.suite.peer.address.port << " via "
       << to_string(p.choice.method) << " (" << p.choice.reason << ")\n";
   if (p.timing.deterministic()) out << "timing: " << p.timing.describe() << "\n";
   return out.str();

@@ -14,6 +14,7 @@
 #include "control/client_session.h"
 #include "control/shared_key.h"
 #include "control/stop_signals.h"
+#include "core/peer_address.h"
 #include "core/sample_clock.h"
 #include "host/cpu_placement.h"
 #include "spec/benchmark_matrix.h"
@@ -24,16 +25,13 @@ namespace rdmabench {
 
 // Where the suite connects, and how long it waits.
 struct PeerConnection {
-  std::string host;
-  uint16_t port = 18515;
+  PeerAddress address;
   std::chrono::milliseconds timeout{5000};
-  std::string device;
-  uint8_t ib_port = 1;                // --ib-port: the device's port for --cm oob
-  std::optional<uint32_t> gid_index;  // --gid-index: this side's GID index for --cm oob
-  std::optional<SharedKey> key;       // --key: proves this client to a server that asks
-  WaitPolicy wait;                    // for a server busy with another client
+  LocalDevice local;             // --device, and for --cm oob --ib-port and --gid-index
+  std::optional<SharedKey> key;  // --key: proves this client to a server that asks
+  WaitPolicy wait;               // for a server busy with another client
   BootstrapOptions bootstrap_options() const {
-    return BootstrapOptions::client(host, device, timeout, ib_port, {}, gid_index);
+    return BootstrapOptions::client(address.host, local, timeout);
   }
 };
 

@@ -122,7 +122,8 @@ std::string suite_preview(const SuiteOptions& suite, const GoogleBenchmarkFlags&
       "rdmabench: dry run, nothing opened or connected: " + counted(specs.size(), "benchmark");
   if (specs.size() != all.size())
     text += " (of " + std::to_string(all.size()) + "; --benchmark_filter selects these)";
-  text += " against " + suite.peer.host + " port " + std::to_string(suite.peer.port) + "\n";
+  text += " against " + suite.peer.address.host + " port " +
+          std::to_string(suite.peer.address.port) + "\n";
   text += "each: " + length_text(suite.length, flags) +
           (suite.length.iterations > 0 && !suite.length.timed_window() ? " a QP" : "") +
           ", after " + std::to_string(suite.length.warmup) + " warm-up messages";

@@ -51,8 +51,8 @@ std::string client_verdict(const json& reply) {
   });
   std::string verdict;
   try {
-    const auto options = BootstrapOptions::client("127.0.0.1", "", 2000ms);
-    ClientSession session("127.0.0.1", testing::port_of(listener), options);
+    const auto options = BootstrapOptions::client("127.0.0.1", {}, 2000ms);
+    ClientSession session({"127.0.0.1", testing::port_of(listener)}, options);
   } catch (const Error& e) {
     verdict = e.what();
   }

@@ -31,7 +31,7 @@ TEST(SearchRequest, TakesWhatTheOptionsSay) {
   const SearchRequest r =
       parse({"h", "--budget", "20m", "--points", "12", "--repetitions", "4", "--min-effect", "5",
              "--method", "random", "--seed", "7", "--space", "pattern=write,read"});
-  EXPECT_EQ(r.target.server.host, "h");
+  EXPECT_EQ(r.target.server.address.host, "h");
   EXPECT_EQ(r.budget_s, 1200);
   EXPECT_EQ(r.points, 12u);
   EXPECT_EQ(r.repetitions, 4u);
