@@ -1,5 +1,6 @@
 #include "cli/run_options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <string>
@@ -202,6 +203,18 @@ void set_rate(BenchmarkMatrix& r, const std::string& v) {
 
 }  // namespace
 
+const std::vector<OobOnlyRunOption>& oob_only_run_options() {
+  static const std::vector<OobOnlyRunOption> options = {
+      {"sl", "rdma_cm takes the service level from the path (on RoCE from --tclass)"},
+      {"mtu", "rdma_cm takes the path MTU, the smaller of the two ports' active MTU"}};
+  return options;
+}
+
+bool is_oob_only_run_option(const std::string& option) {
+  return std::ranges::any_of(oob_only_run_options(),
+                             [&](const OobOnlyRunOption& o) { return option == o.option; });
+}
+
 // One option a line: option, low, high, what a run takes without it, where the search starts,
 // and its setter.
 // clang-format off
@@ -212,7 +225,7 @@ const std::vector<SearchedRange>& searched_ranges() {
       {"threads", 1, 4, "1", "1", false, false, false, {}, set_threads},
       {"post-list", 1, 32, "1", "1", false, false, false, {}, set_post_list},
       {"tx-depth", 16, 1024, "128", "128", false, false, false, {}, set_tx_depth},
-      {"mtu", 1024, 4096, "", "4096", false, false, false, {}, set_mtu, true},
+      {"mtu", 1024, 4096, "", "4096", false, false, false, {}, set_mtu},
       {"qp-timeout", 1, 20, "14", "14", false, true, false, {}, set_qp_timeout},
       {"bidir", 0, 0, "off", "off", true, false, false, {}, set_bidir},
       {"srq", 0, 0, "off", "off", true, false, false, {}, set_srq},

@@ -33,13 +33,21 @@ struct SearchedRange {
   // option): the fallback among them is a word for "not given" ("auto"), never passed on.
   std::vector<std::string> listed = {};
   PointSetter set = nullptr;
-  // Set on the path by the out-of-band bootstrap alone (--mtu: rdma_cm takes the path MTU): a
-  // search over rdma_cm leaves it out of its space (search_dimensions.h, honoured_space).
-  bool oob_only = false;
 };
 // Every run option with a declared range and its setter, beside their declarations: an option
 // added here is searched (rdmabench search) with no edit to the search.
 const std::vector<SearchedRange>& searched_ranges();
+
+// The run options set on the path by the out-of-band bootstrap alone, and why rdma_cm does not
+// honour them: given with --cm rdmacm, refused with the reason (--cm auto takes oob for them);
+// a search over rdma_cm leaves them out of its space (search_dimensions.h, honoured_space).
+struct OobOnlyRunOption {
+  const char* option;  // "mtu"
+  const char* why;
+};
+const std::vector<OobOnlyRunOption>& oob_only_run_options();
+// Whether `option` ("mtu") is one of them.
+bool is_oob_only_run_option(const std::string& option);
 
 // The groups --help shows (not the testing-only one).
 inline const std::vector<std::string> kRunHelpGroups = {

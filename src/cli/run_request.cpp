@@ -147,14 +147,12 @@ void parse_suite_options(const cxxopts::ParseResult& args, const ServerConnectio
 }
 
 // An option given that only the out-of-band bootstrap honours: the connection's (--ib-port),
-// else the path's --sl or --mtu.
+// else the path's (oob_only_run_options).
 std::optional<OobOnly> oob_only_option(const cxxopts::ParseResult& args,
                                        const ServerConnection& server) {
   if (auto only = oob_only_option(server)) return only;
-  if (args.count("sl"))
-    return OobOnly{"--sl", "rdma_cm takes the service level from the path (on RoCE from --tclass)"};
-  if (args.count("mtu"))
-    return OobOnly{"--mtu", "rdma_cm takes the path MTU, the smaller of the two ports' active MTU"};
+  for (const OobOnlyRunOption& o : oob_only_run_options())
+    if (args.count(o.option)) return OobOnly{std::string("--") + o.option, o.why};
   return std::nullopt;
 }
 

@@ -112,11 +112,7 @@ SearchSpace honoured_space(const SearchSpace& space, Bootstrap method,
                            std::vector<std::string>& left_out) {
   std::vector<Dimension> kept;
   for (const Dimension& d : space.dimensions()) {
-    const auto range = std::find_if(searched_ranges().begin(), searched_ranges().end(),
-                                    [&](const SearchedRange& r) { return r.option == d.option; });
-    const bool unset =
-        method == Bootstrap::kRdmaCm && range != searched_ranges().end() && range->oob_only;
-    if (unset)
+    if (method == Bootstrap::kRdmaCm && is_oob_only_run_option(d.option))
       left_out.push_back(d.option);
     else
       kept.push_back(d);

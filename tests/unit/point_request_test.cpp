@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -13,6 +15,7 @@
 #include "cli/search_dimensions.h"
 #include "command_line.h"
 #include "core/error.h"
+#include "parsed_commands.h"
 #include "spec/spec_validation.h"
 
 namespace rdmabench {
@@ -102,6 +105,25 @@ TEST(PointRequest, OverRdmaCmTheSpaceLeavesOutWhatOnlyTheOutOfBandBootstrapSets)
   left_out.clear();
   EXPECT_NE(honoured_space(search_dimensions(), Bootstrap::kOob, left_out).find("mtu"), nullptr);
   EXPECT_TRUE(left_out.empty());
+}
+
+// One list says which run options the out-of-band bootstrap alone honours: `run --cm rdmacm`
+// refuses each with its reason, and a search over rdma_cm leaves out each it searches (the two
+// used to keep a list each).
+TEST(PointRequest, EachOobOnlyRunOptionIsRefusedOverRdmaCmAndLeftOutOfItsSearch) {
+  const std::map<std::string, std::string> a_value = {{"sl", "1"}, {"mtu", "1024"}};
+  std::vector<std::string> left_out;
+  (void)honoured_space(search_dimensions(), Bootstrap::kRdmaCm, left_out);
+  for (const OobOnlyRunOption& o : oob_only_run_options()) {
+    ASSERT_TRUE(a_value.contains(o.option)) << "give --" << o.option << " a value here";
+    const std::string refusal =
+        testing::refusal_of(testing::parsed_run,
+                            {"--cm", "rdmacm", std::string("--") + o.option, a_value.at(o.option)});
+    EXPECT_NE(refusal.find(o.why), std::string::npos) << o.option << ": " << refusal;
+    const bool searched = search_dimensions().find(o.option) != nullptr;
+    EXPECT_EQ(std::ranges::count(left_out, o.option), searched ? 1 : 0) << o.option;
+  }
+  EXPECT_FALSE(is_oob_only_run_option("qp-timeout"));  // rdma_cm sets the ACK timeout as asked
 }
 
 TEST(PointRequest, AValueThatIsNotTheDimensionsIsAnInternalError) {
