@@ -44,20 +44,6 @@ auto unless_null(const nlohmann::json& m, const MessageContext& ctx, const char*
   return null_field(m, ctx, key) ? std::optional<Value>() : std::optional<Value>(read());
 }
 
-template <typename T>
-nlohmann::json or_null(const std::optional<T>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-void add_placement(nlohmann::json& message, const PlacementFacts& facts) {
-  message["cpus"] = facts.cpus;
-  message["cpu_choice"] = facts.cpu_choice;
-  message["numa_node"] = or_null(facts.numa_node);
-  message["memory_node"] = or_null(facts.memory_node);
-  message["pci"] = or_null(facts.pci);
-  message["pcie_link"] = or_null(facts.pcie_link);
-}
-
 PlacementFacts read_placement(const nlohmann::json& m, const MessageContext& ctx) {
   const auto node = [&](const char* key) {
     return unless_null(m, ctx, key, [&] {
@@ -168,30 +154,45 @@ nlohmann::json bye_message() {
   return of_type("bye");
 }
 
+nlohmann::json path_fields(const PathInUse& p) {
+  return {{"device", p.device},
+          {"fabric", to_string(p.fabric)},
+          {"firmware", p.firmware},
+          {"port", p.port},
+          {"link_speed_gbps", p.link_speed_gbps},
+          {"link_width", p.link_width},
+          {"gid_index", p.gid_index},
+          {"gid", format_gid(p.gid)},
+          {"gid_type", to_string(p.gid_type)},
+          {"mtu", p.mtu_bytes},
+          {"qp_timeout", p.qp_timeout},
+          {"outs", p.outs},
+          {"inline", p.inline_bytes},
+          {"srq", p.srq},
+          {"post_api", to_string(p.post_api)},
+          {"tclass", p.tclass},
+          {"sl", p.sl},
+          {"comp_vector", p.comp_vector},
+          {"comp_vectors", p.comp_vectors},
+          {"page_size", p.page_size}};
+}
+
+nlohmann::json placement_fields(const PlacementFacts& facts) {
+  const auto or_null = [](const auto& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+  };
+  return {{"cpus", facts.cpus},
+          {"cpu_choice", facts.cpu_choice},
+          {"numa_node", or_null(facts.numa_node)},
+          {"memory_node", or_null(facts.memory_node)},
+          {"pci", or_null(facts.pci)},
+          {"pcie_link", or_null(facts.pcie_link)}};
+}
+
 nlohmann::json path_reply(const ServerPath& server) {
-  const PathInUse& p = server.path;
-  nlohmann::json reply = {{"type", "path"},
-                          {"device", p.device},
-                          {"fabric", to_string(p.fabric)},
-                          {"firmware", p.firmware},
-                          {"port", p.port},
-                          {"link_speed_gbps", p.link_speed_gbps},
-                          {"link_width", p.link_width},
-                          {"gid_index", p.gid_index},
-                          {"gid", format_gid(p.gid)},
-                          {"gid_type", to_string(p.gid_type)},
-                          {"mtu", p.mtu_bytes},
-                          {"qp_timeout", p.qp_timeout},
-                          {"outs", p.outs},
-                          {"inline", p.inline_bytes},
-                          {"srq", p.srq},
-                          {"post_api", to_string(p.post_api)},
-                          {"tclass", p.tclass},
-                          {"sl", p.sl},
-                          {"comp_vector", p.comp_vector},
-                          {"comp_vectors", p.comp_vectors},
-                          {"page_size", p.page_size}};
-  add_placement(reply, server.placement);
+  nlohmann::json reply = path_fields(server.path);
+  reply.update(placement_fields(server.placement));
+  reply["type"] = "path";
   return reply;
 }
 

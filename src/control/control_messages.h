@@ -86,6 +86,10 @@ struct ServerPath {
   PlacementFacts placement;
 };
 nlohmann::json path_reply(const ServerPath& server);
+// The reply's fields, one function for each half: the same keys report each side's path and
+// placement in the results' context (runner/run_context.cpp), whose null is "not known".
+nlohmann::json path_fields(const PathInUse& path);
+nlohmann::json placement_fields(const PlacementFacts& placement);
 // Throws Error(kConnection) naming the first field that is missing or out of range.
 ServerPath read_path_reply(const nlohmann::json& reply);
 // The server's "done": its side report's fields (side_report_fields.h).

@@ -1,9 +1,9 @@
 #include "control/message_fields.h"
 
-#include <algorithm>
 #include <cmath>
 
 #include "core/bounded_json.h"
+#include "core/printable_text.h"
 
 namespace rdmabench {
 
@@ -70,9 +70,7 @@ double number_field(const nlohmann::json& msg, const MessageContext& ctx, const 
 std::string text_field(const nlohmann::json& msg, const MessageContext& ctx, const std::string& key,
                        size_t max_bytes) {
   std::string text = string_field(msg, ctx, key);
-  const bool printable_ascii =
-      std::ranges::all_of(text, [](char c) { return c >= 0x20 && c < 0x7f; });
-  if (!printable_ascii || text.size() > max_bytes)
+  if (!is_printable_ascii(text) || text.size() > max_bytes)
     throw_bad_field(ctx, key,
                     "must be printable text of at most " + std::to_string(max_bytes) +
                         " characters, not " + shown(text));

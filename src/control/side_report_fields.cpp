@@ -1,9 +1,8 @@
 #include "control/side_report_fields.h"
 
-#include <algorithm>
-
 #include "control/message_fields.h"
 #include "core/counter_name.h"
+#include "core/printable_text.h"
 
 namespace rdmabench {
 
@@ -71,10 +70,7 @@ std::vector<std::string> device_events_from(const nlohmann::json& events,
   std::vector<std::string> out;
   for (const auto& e : events) {
     const std::string text = e.is_string() ? e.get<std::string>() : std::string("\x01");
-    const bool printable =
-        text.size() <= kMaxDeviceEventText &&
-        std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
-    if (!printable)
+    if (text.size() > kMaxDeviceEventText || !is_printable_ascii(text))
       throw_bad_field(ctx, "device_events",
                       "each must be printable text of at most " +
                           std::to_string(kMaxDeviceEventText) + " characters");

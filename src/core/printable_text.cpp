@@ -1,5 +1,6 @@
 #include "core/printable_text.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace rdmabench {
@@ -35,6 +36,10 @@ void append_escaped(std::string& out, unsigned char c) {
 }
 
 }  // namespace
+
+bool is_printable_ascii(std::string_view text) {
+  return std::ranges::all_of(text, [](char c) { return c >= 0x20 && c < 0x7f; });
+}
 
 std::string printable(std::string_view text, Keep keep, std::size_t limit) {
   std::string out;

@@ -16,6 +16,9 @@ enum class Keep {
   kPrintableAscii,  // everything but printable ASCII escaped (a peer's raw bytes)
 };
 
+// Whether every byte of `text` is printable ASCII (so it is one line, with no escape sequence).
+bool is_printable_ascii(std::string_view text);
+
 // At most `limit` bytes of `text` (a character is never cut), made printable.
 std::string printable(std::string_view text, Keep keep = Keep::kUtf8,
                       std::size_t limit = std::string_view::npos);

@@ -24,12 +24,6 @@ constexpr size_t kMostDoctorFindings = 256;
               "mesh: rank " + std::to_string(position) + "'s identity: " + what);
 }
 
-bool printable_ascii(const std::string& text) {
-  for (const char c : text)
-    if (c < 0x20 || c > 0x7e) return false;
-  return true;
-}
-
 // One line of text a terminal shows as it is: UTF-8 with nothing printable() would escape (a
 // vendor's firmware string may hold a non-ASCII character), and no newline or tab.
 bool printable_line(const std::string& text) {
@@ -57,7 +51,7 @@ void check_text(const nlohmann::json& id, const char* field, size_t position, bo
   if (text.size() > most)
     refuse_identity(
         position, std::string("'") + field + "' is longer than " + std::to_string(most) + " bytes");
-  if (ascii && !printable_ascii(text))
+  if (ascii && !is_printable_ascii(text))
     refuse_identity(position, std::string("'") + field + "' is not printable ASCII: '" +
                                   peer_excerpt(text) + "'");
 }

@@ -39,42 +39,13 @@ constexpr const char* kSideKeys[] = {
     "cpus",         "cpu_choice",      "numa_node",  "memory_node", "pci",          "pcie_link",
     "machine"};
 
-// One side's path, under the side's keys.
+// One side's path, under the side's keys: the path reply's, its MTU as path_mtu (beside the
+// port's active_mtu).
 void add_path(nlohmann::json& facts, const PathInUse& path) {
-  facts["device"] = path.device;
-  facts["fabric"] = to_string(path.fabric);
-  facts["firmware"] = path.firmware;
-  facts["port"] = path.port;
-  facts["link_speed_gbps"] = path.link_speed_gbps;
-  facts["link_width"] = path.link_width;
-  facts["gid_index"] = path.gid_index;
-  facts["gid"] = format_gid(path.gid);
-  facts["gid_type"] = to_string(path.gid_type);
-  facts["path_mtu"] = path.mtu_bytes;
-  facts["qp_timeout"] = path.qp_timeout;
-  facts["outs"] = path.outs;
-  facts["inline"] = path.inline_bytes;
-  facts["srq"] = path.srq;
-  facts["post_api"] = to_string(path.post_api);
-  facts["tclass"] = path.tclass;
-  facts["sl"] = path.sl;
-  facts["comp_vectors"] = path.comp_vectors;
-  facts["page_size"] = path.page_size;
-}
-
-template <typename T>
-nlohmann::json or_null(const std::optional<T>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-// Where one side runs: its CPUs as a list ("" when not pinned), null where it does not know.
-void add_placement(nlohmann::json& facts, const PlacementFacts& placement) {
-  facts["cpus"] = placement.cpus;
-  facts["cpu_choice"] = placement.cpu_choice;
-  facts["numa_node"] = or_null(placement.numa_node);
-  facts["memory_node"] = or_null(placement.memory_node);
-  facts["pci"] = or_null(placement.pci);
-  facts["pcie_link"] = or_null(placement.pcie_link);
+  nlohmann::json fields = path_fields(path);
+  fields["path_mtu"] = fields["mtu"];
+  fields.erase("mtu");
+  facts.update(fields);
 }
 
 // Every key of kSideKeys, from `facts` or null.
@@ -106,7 +77,7 @@ nlohmann::json client_facts(const RunPlan& r, const LocalProbe& p, const ServerF
       {"link_width", port.width},
       {"active_mtu", port.active_mtu}};
   if (const PathInUse* path = client_path(server)) add_path(facts, *path);
-  add_placement(facts, p.placement.facts());
+  facts.update(placement_fields(p.placement.facts()));
   return side_object(facts);
 }
 
@@ -119,7 +90,7 @@ nlohmann::json server_facts(const ServerFacts& server) {
                           {"timing", details.timing}};
   if (server.paths) {
     add_path(facts, server.paths->server.path);
-    add_placement(facts, server.paths->server.placement);
+    facts.update(placement_fields(server.paths->server.placement));
   }
   return side_object(facts);
 }
