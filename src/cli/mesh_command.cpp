@@ -26,6 +26,7 @@
 #include "cq/strategy.h"
 #include "mesh/mesh_job.h"
 #include "mesh/mesh_preview.h"
+#include "mesh/report_scope.h"
 #include "mesh/schedule.h"
 #include "mesh/traffic.h"
 #include "spec/benchmark_matrix.h"

@@ -1,6 +1,7 @@
 #include "mesh/host_differences.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -27,29 +28,23 @@ std::pair<std::string, int> usual_value(const std::map<std::string, int>& counts
 
 }  // namespace
 
-nlohmann::json differing_hosts(const nlohmann::json& hosts) {
+std::vector<HostDifference> differing_hosts(const std::vector<MeshHost>& hosts) {
   std::set<std::string> keys;
-  for (const auto& h : hosts)
-    if (h.contains("doctor") && h["doctor"].is_object())
-      for (const auto& [key, value] : h["doctor"].items()) keys.insert(key);
-  nlohmann::json found = nlohmann::json::array();
+  for (const MeshHost& h : hosts)
+    for (const auto& finding : h.doctor) keys.insert(finding.first);
+  std::vector<HostDifference> found;
   for (const std::string& key : keys) {
     std::map<std::string, int> counts;
-    for (const auto& h : hosts)
-      if (h.contains("doctor") && h["doctor"].contains(key))
-        ++counts[h["doctor"][key].get<std::string>()];
+    for (const MeshHost& h : hosts)
+      if (const auto it = h.doctor.find(key); it != h.doctor.end()) ++counts[it->second];
     if (counts.size() < 2) continue;
     const auto [usual, with_usual] = usual_value(counts);
-    for (const auto& h : hosts) {
-      if (!h.contains("doctor") || !h["doctor"].contains(key)) continue;
-      const std::string value = h["doctor"][key].get<std::string>();
-      if (!usual.empty() && value == usual) continue;
-      found.push_back({{"rank", h.value("rank", -1)},
-                       {"hostname", h.value("hostname", std::string("?"))},
-                       {"key", key},
-                       {"value", value},
-                       {"usual", usual.empty() ? nlohmann::json(nullptr) : nlohmann::json(usual)},
-                       {"hosts_with_usual", usual.empty() ? 0 : with_usual}});
+    for (const MeshHost& h : hosts) {
+      const auto it = h.doctor.find(key);
+      if (it == h.doctor.end() || (!usual.empty() && it->second == usual)) continue;
+      found.push_back({h.rank, h.hostname, key, it->second,
+                       usual.empty() ? std::nullopt : std::optional<std::string>(usual),
+                       usual.empty() ? 0 : with_usual});
     }
   }
   return found;

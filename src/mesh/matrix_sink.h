@@ -4,9 +4,10 @@
 #pragma once
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+
+#include "mesh/mesh_report.h"
 
 namespace rdmabench {
 
@@ -20,10 +21,10 @@ class MatrixSink {
   virtual void end_benchmark() = 0;
 };
 
-// Into report["benchmarks"][i]["matrices"][counter], as JSON rows (null for NaN).
+// Into report.benchmarks[i].matrices[counter].
 class MatricesInReport : public MatrixSink {
  public:
-  explicit MatricesInReport(nlohmann::json& report) : report_(report) {}
+  explicit MatricesInReport(MeshReport& report) : report_(report) {}
   void begin_benchmark(size_t index) override;
   void begin_matrix(const std::string& counter) override;
   void row(std::span<const double> values) override;
@@ -31,9 +32,9 @@ class MatricesInReport : public MatrixSink {
   void end_benchmark() override {}
 
  private:
-  nlohmann::json& report_;
-  nlohmann::json* matrices_ = nullptr;
-  nlohmann::json* matrix_ = nullptr;
+  MeshReport& report_;
+  MeshBenchmark* benchmark_ = nullptr;
+  PairMatrix* matrix_ = nullptr;
 };
 
 // Each call to both sinks, either of which may be null.
@@ -65,8 +66,5 @@ class BothSinks : public MatrixSink {
   MatrixSink* first_;
   MatrixSink* second_;
 };
-
-// A row as the report writes it: numbers, null where NaN or infinite.
-nlohmann::json row_json(std::span<const double> values);
 
 }  // namespace rdmabench

@@ -26,12 +26,12 @@
 #include "mesh/identity_check.h"
 #include "mesh/matrix_sink.h"
 #include "mesh/mesh_metrics.h"
-#include "mesh/mesh_report.h"
 #include "mesh/mesh_report_file.h"
 #include "mesh/mesh_report_text.h"
 #include "mesh/mpi_report_ranks.h"
 #include "mesh/rank_place.h"
 #include "mesh/rank_rows.h"
+#include "mesh/reduce_report.h"
 #include "mesh/repetitions.h"
 #include "mesh/schedule.h"
 #include "mesh/topology.h"
@@ -133,7 +133,7 @@ nlohmann::json join(const MpiWorld& world, const MeshRequest& job,
 
 // Every rank's identity, by rank, as the report keeps it and as the job reaches the rank.
 struct MetRanks {
-  nlohmann::json identities;
+  std::vector<MeshHost> hosts;
   std::vector<RankPlace> places;
 };
 
@@ -150,8 +150,8 @@ MetRanks meet(const MpiWorld& world, const nlohmann::json& mine) {
       throw Error(static_cast<ExitCode>(h["exit_code"].get<int>()),
                   "rank " + std::to_string(h["rank"].get<int>()) + ": " +
                       printable(h["error"].get<std::string>(), Keep::kUtf8, kRankErrorExcerpt));
-  MetRanks met{std::move(hosts), {}};
-  for (const auto& h : met.identities) met.places.push_back(rank_place_of(h));
+  MetRanks met{mesh_hosts(hosts), {}};
+  for (const auto& h : hosts) met.places.push_back(rank_place_of(h));
   return met;
 }
 
@@ -318,17 +318,16 @@ void write_matrices(const MpiReportRanks& ranks, const MeshRequest& job, Reduced
             << "\n";
 }
 
-// --metrics at rank 0: the report's verdict (null: the mesh ended before one) and the exit
+// --metrics at rank 0: the report's verdict (none: the mesh ended before one) and the exit
 // code, the file replaced whole. A file that cannot be written makes a clean mesh exit kRuntime.
-int write_mesh_metrics(const MeshRequest& job, const nlohmann::json& report, int code) {
+int write_metrics(const MeshRequest& job, const std::vector<MetricFamily>& metrics, int code) {
   if (job.metrics_file.empty()) return code;
-  return write_metrics_file(job.metrics_file, mesh_metrics(report, code, unix_seconds_now()), code,
-                            std::cerr, "rdmabench mesh");
+  return write_metrics_file(job.metrics_file, metrics, code, std::cerr, "rdmabench mesh");
 }
 
 // The report reduced over the ranks from each one's own rows (no rank gathers the others'
 // pairs): rank 0 prints it and writes it; every rank returns the verdict's exit code.
-int report(const MpiWorld& world, const MeshRequest& job, const nlohmann::json& hosts,
+int report(const MpiWorld& world, const MeshRequest& job, std::vector<MeshHost> hosts,
            const MeshPlan& plan, std::vector<PairResult> mine) {
   const auto n = static_cast<size_t>(world.size());
   const MatrixScope scope = parse_matrix_scope(job.matrices, n);
@@ -341,8 +340,8 @@ int report(const MpiWorld& world, const MeshRequest& job, const nlohmann::json& 
   try {
     reduced = reduce_mesh_report(
         ranks, benchmarks,
-        mesh_context(world, job, plan.schedule.rounds(), plan.schedule.coverage(), scope), hosts,
-        job.judge, plan.groups ? &*plan.groups : nullptr);
+        mesh_context(world, job, plan.schedule.rounds(), plan.schedule.coverage(), scope),
+        std::move(hosts), job.judge, plan.groups ? &*plan.groups : nullptr);
     write_matrices(ranks, job, reduced);
   } catch (const Error& e) {  // the other ranks wait in a reduction this rank has left
     std::cerr << "rdmabench mesh: rank " << world.rank() << ": " << e.what()
@@ -352,8 +351,8 @@ int report(const MpiWorld& world, const MeshRequest& job, const nlohmann::json& 
   int code = 0;
   if (world.rank() == 0) {
     print_mesh_report(reduced.report, std::cout);
-    code = reduced.report["verdict"]["exit_code"].get<int>();
-    code = write_mesh_metrics(job, reduced.report, code);
+    code = reduced.report.verdict.exit_code;
+    code = write_metrics(job, mesh_metrics(&reduced.report, code, unix_seconds_now()), code);
   }
   return world.broadcast(code, 0);
 }
@@ -380,17 +379,19 @@ int traffic_mesh(const MpiWorld& world, const MeshRequest& job, const MetRanks& 
   if (world.rank() == 0)
     std::cerr << "rdmabench mesh: " << world.size() << " ranks, traffic " << to_string(plan.kind())
               << ", " << plan.rounds() << " rounds (" << world.library() << ")\n";
-  const nlohmann::json report =
-      run_traffic(world, job, plan, {met.places, met.identities, std::move(context)}, log);
+  const std::optional<TrafficReport> report =
+      run_traffic(world, job, plan, {met.places, met.hosts, std::move(context)}, log);
   int code = 0;
-  if (world.rank() == 0) {
-    print_traffic_report(report, std::cout);
-    code = report["verdict"]["exit_code"].get<int>();
+  if (report) {
+    print_traffic_report(*report, std::cout);
+    code = report->verdict.exit_code;
     if (!job.out_file.empty())  // --out: the report whole, or a passing mesh exits kRuntime
-      code = write_output_file(
-          job.out_file, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
-          "--out", code, std::cerr, "rdmabench mesh");
-    code = write_mesh_metrics(job, report, code);
+      code = write_output_file(job.out_file,
+                               traffic_report_json(*report).dump(
+                                   2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                   "\n",
+                               "--out", code, std::cerr, "rdmabench mesh");
+    code = write_metrics(job, traffic_metrics(&*report, code, unix_seconds_now()), code);
   }
   return world.broadcast(code, 0);
 }
@@ -406,22 +407,22 @@ int run_mesh_job(const MpiWorld& world, const MeshRequest& requested) {
     const MetRanks met = meet(world, identity);
     const MeshRequest job = settled(requested, met.places);
     if (job.traffic != TrafficKind::kPairs) return traffic_mesh(world, job, met, log);
-    nlohmann::json hosts_in_groups = met.identities;
+    std::vector<MeshHost> hosts = met.hosts;
     const MeshPlan plan = plan_of(world, job, met.places);
     if (plan.groups)
-      for (size_t r = 0; r < hosts_in_groups.size(); ++r)
-        hosts_in_groups[r]["group"] =
-            plan.groups->names.at(static_cast<size_t>(plan.groups->of_rank[r]));
+      for (size_t r = 0; r < hosts.size(); ++r)
+        hosts[r].group = plan.groups->names.at(static_cast<size_t>(plan.groups->of_rank[r]));
     const MeshSchedule& rounds = plan.schedule;
     if (world.rank() == 0)
       std::cerr << "rdmabench mesh: " << world.size() << " ranks, " << rounds.rounds()
                 << " rounds per benchmark (" << world.library() << ")\n";
-    return report(world, job, hosts_in_groups, plan,
+    return report(world, job, std::move(hosts), plan,
                   run_rounds(world, job, met.places, rounds, log));
   } catch (const Error& e) {
     if (world.rank() != 0) return static_cast<int>(e.exit_code());
     std::cerr << "rdmabench mesh: " << e.what() << "\n";
-    return write_mesh_metrics(requested, nullptr, static_cast<int>(e.exit_code()));
+    const int code = static_cast<int>(e.exit_code());
+    return write_metrics(requested, mesh_metrics(nullptr, code, unix_seconds_now()), code);
   }
 }
 

@@ -9,82 +9,72 @@ namespace rdmabench {
 
 namespace {
 
-std::set<int> ranks_in(const nlohmann::json& list) {
-  std::set<int> out;
-  if (list.is_array())
-    for (const auto& r : list)
-      if (r.is_number_integer()) out.insert(r.get<int>());
-  return out;
+// The hosts a verdict flags, by kind.
+struct FlaggedHosts {
+  std::set<int> slow;
+  std::set<int> resending;
+  std::set<int> differing;
+};
+
+// A host's labels: its rank, name, device and group.
+std::vector<MetricLabel> host_labels(const MeshHost& h) {
+  return {{"rank", std::to_string(h.rank)},
+          {"hostname", h.hostname},
+          {"device", h.device},
+          {"group", h.group.value_or("")}};
 }
 
 // Three gauges per host: flagged slow, resending, or set up differently by the verdict.
-void add_hosts(const nlohmann::json& report, MetricFamilies& out) {
-  const nlohmann::json verdict = report.value("verdict", nlohmann::json::object());
+void add_hosts(const std::vector<MeshHost>& hosts, const FlaggedHosts& flagged,
+               MetricFamilies& out) {
   const struct {
     const char* name;
     const char* help;
-    const char* list;
+    const std::set<int>& ranks;
   } kinds[] = {{"rdmabench_mesh_host_slow",
                 "1 when the verdict names the host slow (its pairs below "
                 "--min-fraction of the median), else 0",
-                "slow_hosts"},
+                flagged.slow},
                {"rdmabench_mesh_host_resending",
                 "1 when the verdict names the host for resending more "
                 "than --max-resends per message, else 0",
-                "resending_hosts"},
+                flagged.resending},
                {"rdmabench_mesh_host_differs",
                 "1 when the host's setup differs from most hosts' "
                 "(firmware, MTU, link: see the report), else 0",
-                "differing_hosts"}};
+                flagged.differing}};
   for (const auto& kind : kinds) {
-    const std::set<int> flagged = ranks_in(verdict.value(kind.list, nlohmann::json()));
     MetricFamily f{kind.name, kind.help, {}};
-    for (const auto& h : report.value("hosts", nlohmann::json::array())) {
-      const int rank = h.value("rank", -1);
-      f.samples.push_back({{{"rank", std::to_string(rank)},
-                            {"hostname", label_text(h.value("hostname", nlohmann::json()))},
-                            {"device", label_text(h.value("device", nlohmann::json()))},
-                            {"group", label_text(h.value("group", nlohmann::json()))}},
-                           flagged.contains(rank) ? 1.0 : 0.0});
-    }
+    for (const MeshHost& h : hosts)
+      f.samples.push_back({host_labels(h), kind.ranks.contains(h.rank) ? 1.0 : 0.0});
     out.push(std::move(f));
   }
 }
 
 // Each benchmark's judged figure: its median over the pairs and the slow threshold, in the
 // figure's metric units; its slow and failed pairs.
-void add_benchmarks(const nlohmann::json& report, MetricFamilies& out) {
-  for (const auto& b : report.value("benchmarks", nlohmann::json::array())) {
-    const std::vector<MetricLabel> labels = {{"benchmark", label_text(b.value("name", ""))}};
-    const nlohmann::json o = b.value("outliers", nlohmann::json::object());
-    const auto metric = counter_metric(b.value("figure", std::string()));
-    if (metric && o.value("median", nlohmann::json()).is_number()) {
+void add_benchmarks(const std::vector<MeshBenchmark>& benchmarks, MetricFamilies& out) {
+  for (const MeshBenchmark& b : benchmarks) {
+    const std::vector<MetricLabel> labels = {{"benchmark", b.name}};
+    if (const auto metric = counter_metric(b.figure)) {
       const std::string unit = metric->name.substr(std::string("rdmabench_").size());
       out.add("rdmabench_mesh_median_" + unit,
               "the judged figure's median over the measured pairs: " + metric->help,
-              {labels, o["median"].get<double>() * metric->scale});
-      if (o.value("threshold", nlohmann::json()).is_number())
-        out.add("rdmabench_mesh_slow_threshold_" + unit,
-                "a pair beyond this is slow (--min-fraction of the median): " + metric->help,
-                {labels, o["threshold"].get<double>() * metric->scale});
+              {labels, b.outliers.median * metric->scale});
+      out.add("rdmabench_mesh_slow_threshold_" + unit,
+              "a pair beyond this is slow (--min-fraction of the median): " + metric->help,
+              {labels, b.outliers.threshold * metric->scale});
     }
-    const size_t slow = o.value("slow_pairs", nlohmann::json::array()).size() +
-                        o.value("slow_pairs_not_listed", size_t{0});
-    const size_t failed =
-        b.value("errors", nlohmann::json::array()).size() + b.value("errors_not_listed", size_t{0});
     out.add("rdmabench_mesh_benchmark_slow_pairs", "pairs of the benchmark judged slow",
-            {labels, static_cast<double>(slow)});
+            {labels, static_cast<double>(b.outliers.slow.count())});
     out.add("rdmabench_mesh_benchmark_failed_pairs", "pairs of the benchmark that failed",
-            {labels, static_cast<double>(failed)});
+            {labels, static_cast<double>(b.errors.size() + b.errors_not_listed)});
   }
 }
 
 // --traffic: each host's best and worst round (bytes per second through its NIC, sent and
 // received), labelled with the pattern.
-void add_traffic(const nlohmann::json& report, MetricFamilies& out) {
-  const nlohmann::json t = report.value("traffic", nlohmann::json::object());
-  const nlohmann::json hosts = report.value("hosts", nlohmann::json::array());
-  const std::string pattern = label_text(t.value("pattern", nlohmann::json()));
+void add_traffic(const TrafficReport& report, MetricFamilies& out) {
   MetricFamily best{"rdmabench_mesh_traffic_host_best_bytes_per_second",
                     "--traffic: what the host's NIC carried, sent and received, in its best "
                     "round (a host is judged on it; higher is better)",
@@ -93,28 +83,24 @@ void add_traffic(const nlohmann::json& report, MetricFamilies& out) {
                      "--traffic: what the host's NIC carried, sent and received, in its worst "
                      "round",
                      {}};
-  for (const auto& h : t.value("hosts", nlohmann::json::array())) {
-    const int rank = h.value("rank", -1);
-    const nlohmann::json who = rank >= 0 && static_cast<size_t>(rank) < hosts.size()
-                                   ? hosts[static_cast<size_t>(rank)]
-                                   : nlohmann::json::object();
-    const std::vector<MetricLabel> labels = {
-        {"rank", std::to_string(rank)},
-        {"hostname", label_text(who.value("hostname", nlohmann::json()))},
-        {"device", label_text(who.value("device", nlohmann::json()))},
-        {"pattern", pattern}};
-    best.samples.push_back({labels, h.value("best_bytes_per_second", 0.0)});
-    worst.samples.push_back({labels, h.value("worst_bytes_per_second", 0.0)});
+  for (const HostLoad& h : report.verdict.hosts) {
+    const bool known = h.rank >= 0 && static_cast<size_t>(h.rank) < report.hosts.size();
+    const MeshHost none;
+    const MeshHost& who = known ? report.hosts[static_cast<size_t>(h.rank)] : none;
+    const std::vector<MetricLabel> labels = {{"rank", std::to_string(h.rank)},
+                                             {"hostname", who.hostname},
+                                             {"device", who.device},
+                                             {"pattern", to_string(report.facts.pattern)}};
+    best.samples.push_back({labels, h.best});
+    worst.samples.push_back({labels, h.worst});
   }
   if (best.samples.empty()) return;
   out.push(std::move(best));
   out.push(std::move(worst));
 }
 
-}  // namespace
-
-std::vector<MetricFamily> mesh_metrics(const nlohmann::json& report, int exit_code,
-                                       double finished_unix_s) {
+// What every mesh's metrics begin with: how it ended, and when.
+MetricFamilies ending(int exit_code, double finished_unix_s) {
   MetricFamilies out;
   out.push({"rdmabench_mesh_exit_code",
             "the mesh's exit status (0: no pair or host flagged; 7: outliers; rdmabench mesh "
@@ -123,20 +109,47 @@ std::vector<MetricFamily> mesh_metrics(const nlohmann::json& report, int exit_co
   out.push({"rdmabench_mesh_finished_timestamp_seconds",
             "when the mesh ended, in seconds since 1970 (an old value: the check stopped running)",
             {{{}, finished_unix_s}}});
-  if (report.is_object()) {
-    const nlohmann::json verdict = report.value("verdict", nlohmann::json::object());
-    const nlohmann::json context = report.value("context", nlohmann::json::object());
-    out.push({"rdmabench_mesh_ranks",
-              "ranks (hosts' NICs) in the mesh",
-              {{{}, context.value("ranks", 0.0)}}});
-    for (const char* key : {"slow_pairs", "resending_pairs", "failed_pairs"})
-      out.push({std::string("rdmabench_mesh_") + key,
-                std::string("the verdict's count of ") + key + " over every benchmark",
-                {{{}, verdict.value(key, 0.0)}}});
-    add_hosts(report, out);
-    add_benchmarks(report, out);
-    add_traffic(report, out);
-  }
+  return out;
+}
+
+// The verdict's counts over every benchmark.
+struct VerdictCounts {
+  size_t ranks = 0, slow_pairs = 0, resending_pairs = 0, failed_pairs = 0;
+};
+void add_counts(const VerdictCounts& c, MetricFamilies& out) {
+  out.push({"rdmabench_mesh_ranks",
+            "ranks (hosts' NICs) in the mesh",
+            {{{}, static_cast<double>(c.ranks)}}});
+  const std::pair<const char*, size_t> counts[] = {{"slow_pairs", c.slow_pairs},
+                                                   {"resending_pairs", c.resending_pairs},
+                                                   {"failed_pairs", c.failed_pairs}};
+  for (const auto& [key, value] : counts)
+    out.push({std::string("rdmabench_mesh_") + key,
+              std::string("the verdict's count of ") + key + " over every benchmark",
+              {{{}, static_cast<double>(value)}}});
+}
+
+}  // namespace
+
+std::vector<MetricFamily> mesh_metrics(const MeshReport* report, int exit_code,
+                                       double finished_unix_s) {
+  MetricFamilies out = ending(exit_code, finished_unix_s);
+  if (report == nullptr) return std::move(out).take();
+  const MeshVerdict& v = report->verdict;
+  add_counts({report->hosts.size(), v.slow_pairs, v.resending_pairs, v.failed_pairs}, out);
+  add_hosts(report->hosts, {v.slow_hosts, v.resending_hosts, v.differing_hosts}, out);
+  add_benchmarks(report->benchmarks, out);
+  return std::move(out).take();
+}
+
+std::vector<MetricFamily> traffic_metrics(const TrafficReport* report, int exit_code,
+                                          double finished_unix_s) {
+  MetricFamilies out = ending(exit_code, finished_unix_s);
+  if (report == nullptr) return std::move(out).take();
+  const TrafficVerdict& v = report->verdict;
+  add_counts({report->hosts.size(), 0, 0, v.failed_flows}, out);
+  add_hosts(report->hosts, {{v.slow_hosts.begin(), v.slow_hosts.end()}, {}, {}}, out);
+  add_traffic(*report, out);
   return std::move(out).take();
 }
 

@@ -220,18 +220,26 @@ std::string listed_errors(const RankRows& rows, size_t b) {
   return list + "]";
 }
 
-bool is_failure(const nlohmann::json& e) {
-  return e.is_object() && e.size() == 4 && e.contains("client") &&
-         e["client"].is_number_integer() && e.contains("server") &&
-         e["server"].is_number_integer() && e.contains("message") && e["message"].is_string() &&
-         e.contains("exit_code") && e["exit_code"].is_number_integer();
+bool integer_in(const nlohmann::json& e, const char* key, long long least, long long most) {
+  const auto it = e.find(key);
+  return it != e.end() && it->is_number_integer() &&
+         !(it->is_number_unsigned() && it->get<unsigned long long>() > 1ull << 62) &&
+         it->get<long long>() >= least && it->get<long long>() <= most;
+}
+
+// {client, server, message, exit_code}, the ranks among `ranks`, the code a byte.
+bool is_failure(const nlohmann::json& e, size_t ranks) {
+  const auto last_rank = static_cast<long long>(ranks) - 1;
+  return e.is_object() && e.size() == 4 && integer_in(e, "client", 0, last_rank) &&
+         integer_in(e, "server", 0, last_rank) && e.contains("message") &&
+         e["message"].is_string() && integer_in(e, "exit_code", 0, 255);
 }
 
 Error bad_failures(int rank) {
   return Error(ExitCode::kConnection,
                "mesh: rank " + std::to_string(rank) +
                    " sent its failed pairs as something other than a list of "
-                   "{client, server, message, exit_code}");
+                   "{client, server, message, exit_code} of the mesh's ranks");
 }
 
 }  // namespace
@@ -252,18 +260,21 @@ BenchmarkFailures failures_over_ranks(const ReportRanks& ranks, size_t b) {
   for (size_t code = 0; code < kExitCodes; ++code)
     if (counts[code] > 0) out.count += counts[code], out.worst_exit_code = static_cast<int>(code);
   if (out.count == 0) return out;
-  ranks.stream([&](const RankRows& rows) { return listed_errors(rows, b); },
-               [&](int rank, std::string_view bytes) {
-                 const auto list =
-                     parse_bounded_json(std::string(bytes), kMessageBounds, ExitCode::kConnection,
-                                        "mesh: rank " + std::to_string(rank) + "'s failed pairs");
-                 if (!list.is_array()) throw bad_failures(rank);
-                 for (const auto& e : list) {
-                   if (!is_failure(e)) throw bad_failures(rank);
-                   if (out.listed.size() < kListedErrors) out.listed.push_back(e);
-                 }
-               },
-               kMessageBounds.max_bytes);
+  ranks.stream(
+      [&](const RankRows& rows) { return listed_errors(rows, b); },
+      [&](int rank, std::string_view bytes) {
+        const auto list =
+            parse_bounded_json(std::string(bytes), kMessageBounds, ExitCode::kConnection,
+                               "mesh: rank " + std::to_string(rank) + "'s failed pairs");
+        if (!list.is_array()) throw bad_failures(rank);
+        for (const auto& e : list) {
+          if (!is_failure(e, ranks.size())) throw bad_failures(rank);
+          if (out.listed.size() < kListedErrors)
+            out.listed.push_back({e["client"].get<int>(), e["server"].get<int>(),
+                                  e["message"].get<std::string>(), e["exit_code"].get<int>()});
+        }
+      },
+      kMessageBounds.max_bytes);
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "mesh/mesh_report.h"
 #include "mesh/outliers.h"
 #include "mesh/report_ranks.h"
 
@@ -46,7 +47,7 @@ std::vector<int> flag_groups_over_ranks(const ReportRanks& ranks, size_t b,
 // rank's would not fit the message bound), how many there were, the highest exit code among
 // them, and whether any rank has any result of it at all.
 struct BenchmarkFailures {
-  nlohmann::json listed = nlohmann::json::array();
+  std::vector<PairFailure> listed;
   size_t count = 0;
   int worst_exit_code = 0;
   bool any_result = false;

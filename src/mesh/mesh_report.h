@@ -1,66 +1,134 @@
-// The mesh's report: one N x N matrix per counter the engine reported for each measured mode,
-// and the outlier verdict on each mode's figure (the text summary is mesh_report_text.h).
-// Reduced over the ranks (report_ranks.h), each holding its own rows: no rank holds the
-// matrices, and rank 0 writes them as their rows arrive (matrix_sink.h).
+// What a mesh of pairs found, typed from the reduction at rank 0 to the writers: each
+// benchmark's verdicts and matrices, the hosts and how their setups differ, and the verdict
+// over them all. Read by the summary (mesh_report_text.h) and the metrics (mesh_metrics.h);
+// JSON only in the report's file (mesh_report_json.h), whose keys docs/mesh.schema.json holds.
 #pragma once
 
+#include <cmath>
+#include <cstddef>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "mesh/outliers.h"
-#include "mesh/pair_result.h"
-#include "mesh/report_scope.h"
 #include "mesh/schedule.h"
 
 namespace rdmabench {
 
-// The whole report: {"context", "hosts", "benchmarks": [{name, figure, higher_is_better,
-// heatmaps: [{counter, higher_is_better}], matrices: {counter: N x N (null where
-// unmeasured)}, errors: [...], outliers}],
-// wire: {max_resends_per_msg, median, resending_pairs, resending_senders, resending_receivers,
-// resending_hosts}, "verdict": {slow_hosts, slow_pairs, resending_hosts, resending_pairs,
-// failed_pairs, exit_code}}. A pair that resent too much counts as an outlier (exit 7) even
-// where its bandwidth is fine.
+// The verdicts' thresholds.
 struct MeshJudgement {
   double min_fraction = 0.8;  // --min-fraction: a pair slower than this share of the median
   double max_resends = 0.01;  // --max-resends: a pair whose wire resent more per message
 };
-class ReportRanks;
-class MatrixSink;
 
-// What every rank learns of the report: which benchmarks it names (their index among the
-// ranks' rows) and each one's matrices; at rank 0 the report itself, without the matrices.
-struct ReducedReport {
-  nlohmann::json report;                                  // rank 0's; null elsewhere
-  std::vector<size_t> benchmarks;                         // rows' index of report benchmark i
-  std::vector<std::vector<std::string>> matrix_counters;  // by report benchmark, sorted
+// A host of the mesh as the report names it. `identity` is what its rank told the others,
+// checked (identity_check.h) and written as it came; the rest is read from it once.
+struct MeshHost {
+  int rank = -1;
+  std::string hostname = "?";
+  std::string device = "?";
+  std::optional<std::string> group;           // its group's name, with a topology
+  std::map<std::string, std::string> doctor;  // its pre-flight findings (host_differences.h)
+  nlohmann::json identity;
 };
 
-// The groups of a mesh with a topology (topology.h): each rank's group index, each index's
-// name. Given, each verdict also names the groups whose every pair with the others is flagged
-// (slow_groups, resending_groups).
-struct MeshGroups {
-  std::vector<int> of_rank;
-  std::vector<std::string> names;
+// A host whose pre-flight finding `key` differs from the most common value among the hosts.
+struct HostDifference {
+  int rank = -1;
+  std::string hostname;
+  std::string key;
+  std::string value;
+  std::optional<std::string> usual;  // none: no value is more common than every other
+  int hosts_with_usual = 0;
 };
 
-// Every rank calls these together, with the same `benchmarks` (rank_rows.h: the order of
-// every rank's rows) and groups; `context` and `hosts` matter at rank 0 only.
-ReducedReport reduce_mesh_report(const ReportRanks& ranks,
-                                 const std::vector<std::pair<std::string, std::string>>& benchmarks,
-                                 const nlohmann::json& context, const nlohmann::json& hosts,
-                                 const MeshJudgement& judge, const MeshGroups* groups = nullptr);
-// Each matrix, row by row in rank order, into `sink` at rank 0 (nullptr elsewhere).
-void stream_matrices(const ReportRanks& ranks, const ReducedReport& reduced, MatrixSink* sink);
+// Pairs past a threshold, and the hosts whose whole row (sender) or column (receiver) is.
+struct FlaggedPairs {
+  std::vector<MeshPair> listed;  // the first kListedPairs, in rank order
+  size_t not_listed = 0;
+  std::vector<int> senders;
+  std::vector<int> receivers;
+  std::vector<int> hosts;                          // senders and receivers, sorted, each once
+  std::optional<std::vector<std::string>> groups;  // with a topology: groups flagged across
+  size_t count() const { return listed.size() + not_listed; }
+};
 
-// The whole report of results held in one process (every rank's, one per pair), matrices in
-// it, of the counters `scope` keeps (report_scope.h), the wire_resends_per_msg matrix among
-// them.
-nlohmann::json mesh_report(const nlohmann::json& context, const nlohmann::json& hosts,
-                           const std::vector<PairResult>& results, const MeshJudgement& judge,
-                           MatrixScope scope = MatrixScope::kAll);
+// The outliers' verdict on the judged figure.
+struct OutliersVerdict {
+  double min_fraction = 0;
+  double median = 0;
+  double threshold = 0;
+  FlaggedPairs slow;
+};
+
+// The wire's verdict: pairs that resent more than max_resends_per_msg a message.
+struct WireVerdict {
+  double max_resends_per_msg = 0;
+  double median = 0;
+  FlaggedPairs resending;
+};
+
+// A heatmap a figure draws: the counter, which way is better, and the verdict it outlines
+// ("outliers", "wire", or none).
+struct Heatmap {
+  std::string counter;
+  bool higher_is_better = false;
+  std::optional<std::string> verdict;
+};
+
+struct PairFailure {
+  int client = 0;
+  int server = 0;
+  std::string message;
+  int exit_code = 0;
+};
+
+// N x N values of a counter, row = client rank; NaN where no pair was measured.
+struct PairMatrix {
+  size_t ranks = 0;
+  std::vector<double> cells;
+  double at(size_t client, size_t server) const { return cells.at(client * ranks + server); }
+  bool measured(size_t client, size_t server) const { return std::isfinite(at(client, server)); }
+};
+
+struct MeshBenchmark {
+  std::string name;
+  std::string figure;  // the judged counter
+  bool higher_is_better = true;
+  std::vector<Heatmap> heatmaps;
+  std::vector<PairFailure> errors;  // the first kListedErrors
+  size_t errors_not_listed = 0;
+  WireVerdict wire;
+  OutliersVerdict outliers;
+  // Held only where the summary prints them (small meshes); the file streams them instead.
+  std::map<std::string, PairMatrix> matrices;
+};
+
+struct MeshVerdict {
+  std::set<int> slow_hosts;
+  std::set<int> resending_hosts;
+  std::set<int> differing_hosts;
+  size_t slow_pairs = 0;
+  size_t resending_pairs = 0;
+  size_t failed_pairs = 0;
+  std::optional<std::set<std::string>> slow_groups;  // with a topology
+  std::optional<std::set<std::string>> resending_groups;
+  int exit_code = 0;
+};
+
+struct MeshReport {
+  nlohmann::json context;  // the run's context as the job wrote it (mesh_job.cpp)
+  std::vector<MeshHost> hosts;
+  std::vector<MeshBenchmark> benchmarks;
+  std::vector<HostDifference> host_differences;
+  MeshVerdict verdict;
+};
+
+// The hosts of checked identities (by rank), each with its group's name where `group_names`
+// (by rank) is given.
+std::vector<MeshHost> mesh_hosts(const nlohmann::json& identities,
+                                 const std::vector<std::string>* group_names = nullptr);
 
 }  // namespace rdmabench

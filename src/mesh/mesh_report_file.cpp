@@ -3,11 +3,14 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
 #include "core/output_file.h"
 #include "core/printable_text.h"
+#include "mesh/mesh_report_json.h"
 
 namespace rdmabench {
 
@@ -40,7 +43,7 @@ std::string MeshReportFile::matrices_folder(const std::string& path) {
   return (p.parent_path() / (stem + ".matrices")).string();
 }
 
-MeshReportFile::MeshReportFile(std::string path, const nlohmann::json& report, size_t ranks)
+MeshReportFile::MeshReportFile(std::string path, const MeshReport& report, size_t ranks)
     : path_(std::move(path)),
       tmp_(temporary_beside(path_, "--out")),
       report_(report),
@@ -49,10 +52,14 @@ MeshReportFile::MeshReportFile(std::string path, const nlohmann::json& report, s
   if (!out_) throw Error(ExitCode::kUsage, "--out: cannot write " + printable(tmp_));
   if (!inline_matrices()) std::filesystem::create_directories(matrices_folder(path_));
   out_ << "{";
-  for (const char* key : {"context", "hosts", "host_differences", "verdict"})
+  const std::pair<const char*, nlohmann::json> head[] = {
+      {"context", report_.context},
+      {"hosts", hosts_json(report_.hosts)},
+      {"host_differences", host_differences_json(report_.host_differences)},
+      {"verdict", verdict_json(report_.verdict)}};
+  for (const auto& [key, value] : head)
     out_ << "\"" << key
-         << "\":" << report_.at(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-         << ",\n";
+         << "\":" << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ",\n";
   out_ << "\"benchmarks\":[";
 }
 
@@ -61,8 +68,7 @@ MeshReportFile::~MeshReportFile() {
 }
 
 void MeshReportFile::begin_benchmark(size_t index) {
-  nlohmann::json b = report_["benchmarks"].at(index);
-  b.erase("matrices");
+  const nlohmann::json b = benchmark_json(report_.benchmarks.at(index));
   std::string text = b.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   text.pop_back();  // the closing brace: the matrices follow
   out_ << (index > 0 ? ",\n" : "\n") << text << ",\"matrices\":{";

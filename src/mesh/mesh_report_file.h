@@ -8,10 +8,10 @@
 
 #include <cstddef>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "mesh/matrix_sink.h"
+#include "mesh/mesh_report.h"
 
 namespace rdmabench {
 
@@ -21,7 +21,7 @@ class MeshReportFile : public MatrixSink {
  public:
   // `report`: reduce_mesh_report's, without matrices; every field but the benchmarks is
   // written now. Throws Error when its temporary cannot be made.
-  MeshReportFile(std::string path, const nlohmann::json& report, size_t ranks);
+  MeshReportFile(std::string path, const MeshReport& report, size_t ranks);
   ~MeshReportFile() override;  // an unfinished file is removed
   MeshReportFile(const MeshReportFile&) = delete;
   MeshReportFile& operator=(const MeshReportFile&) = delete;
@@ -42,7 +42,7 @@ class MeshReportFile : public MatrixSink {
   bool inline_matrices() const { return ranks_ <= kInlineMatricesUpTo; }
 
   std::string path_, tmp_;
-  const nlohmann::json& report_;
+  const MeshReport& report_;
   size_t ranks_;
   std::ofstream out_;
   std::ofstream npy_;

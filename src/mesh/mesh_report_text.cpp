@@ -4,17 +4,21 @@
 #include <ostream>
 #include <sstream>
 
-#include "mesh/mesh_report.h"
+#include "core/printable_text.h"
 #include "mesh/report_scope.h"
 
 namespace rdmabench {
 
 namespace {
 
-std::string host_label(const nlohmann::json& hosts, int rank) {
-  const auto& h = hosts.at(static_cast<size_t>(rank));
-  return std::to_string(rank) + " " + h.value("hostname", std::string("?")) + " " +
-         h.value("device", std::string("?"));
+// A failed pair's message as one line (a rank's own text, excerpted to this).
+constexpr size_t kPrintedMessageBytes = 1000;
+
+std::string host_label(const std::vector<MeshHost>& hosts, int rank) {
+  const bool known = rank >= 0 && static_cast<size_t>(rank) < hosts.size();
+  const MeshHost none;
+  const MeshHost& h = known ? hosts[static_cast<size_t>(rank)] : none;
+  return std::to_string(rank) + " " + h.hostname + " " + h.device;
 }
 
 // A figure as the summary shows it: bandwidth in Gb/s, anything else as the engine wrote it.
@@ -25,113 +29,107 @@ std::string shown(const std::string& figure, double value) {
   return text.str();
 }
 
-void print_matrix(const nlohmann::json& b, const nlohmann::json& hosts, std::ostream& out) {
-  const std::string figure = b["figure"];
-  if (hosts.size() > kPrintedMatrixUpTo) {
-    out << b["name"].get<std::string>() << ": " << hosts.size() << " x " << hosts.size()
+void print_matrix(const MeshBenchmark& b, size_t ranks, std::ostream& out) {
+  if (ranks > kPrintedMatrixUpTo) {
+    out << b.name << ": " << ranks << " x " << ranks
         << " pairs (the matrices are in --out's report; tools/plot draws them)\n";
     return;
   }
-  out << b["name"].get<std::string>() << ": " << (figure == "bytes_per_second" ? "Gb/s" : figure)
+  out << b.name << ": " << (b.figure == "bytes_per_second" ? "Gb/s" : b.figure)
       << ", row = client rank, column = server rank\n"
       << std::setw(8) << "";
-  for (size_t s = 0; s < hosts.size(); ++s) out << std::setw(10) << s;
+  for (size_t s = 0; s < ranks; ++s) out << std::setw(10) << s;
   out << "\n";
-  const nlohmann::json none;
-  const auto& m =
-      b.contains("matrices") && b["matrices"].contains(figure) ? b["matrices"][figure] : none;
-  for (size_t c = 0; c < hosts.size(); ++c) {
+  const auto m = b.matrices.find(b.figure);
+  for (size_t c = 0; c < ranks; ++c) {
     out << std::setw(8) << c;
-    for (size_t s = 0; s < hosts.size(); ++s) {
-      const bool has = m.is_array() && !m[c][s].is_null();
-      out << std::setw(10) << (has ? shown(figure, m[c][s].get<double>()) : "-");
+    for (size_t s = 0; s < ranks; ++s) {
+      const bool has =
+          m != b.matrices.end() && m->second.ranks == ranks && m->second.measured(c, s);
+      out << std::setw(10) << (has ? shown(b.figure, m->second.at(c, s)) : "-");
     }
     out << "\n";
   }
 }
 
 // Each item of `list` (all of them, or the first kPrintedPairs and how many more there are).
-template <typename PrintOne>
-void print_pairs(const nlohmann::json& list, bool all, std::ostream& out, PrintOne print_one) {
+template <typename Item, typename PrintOne>
+void print_pairs(const std::vector<Item>& list, bool all, std::ostream& out, PrintOne print_one) {
   const size_t shown = all ? list.size() : std::min(list.size(), kPrintedPairs);
   for (size_t i = 0; i < shown; ++i) print_one(list[i]);
   if (shown < list.size())
     out << "  ... and " << list.size() - shown << " more (every one in --out's report)\n";
 }
 
-}  // namespace
-
-namespace {
-
-// One benchmark: its matrix (small meshes), its median, and its flagged and failed pairs.
-void print_benchmark(const nlohmann::json& b, const nlohmann::json& hosts, std::ostream& out) {
-  print_matrix(b, hosts, out);
-  const auto& o = b["outliers"];
-  const std::string figure = b["figure"];
-  out << "  median " << shown(figure, o["median"].get<double>()) << ", slow "
-      << (b["higher_is_better"].get<bool>() ? "below " : "above ")
-      << shown(figure, o["threshold"].get<double>()) << " (--min-fraction "
-      << o["min_fraction"].get<double>() << ")\n";
-  const bool all = hosts.size() <= kPrintedMatrixUpTo;
-  print_pairs(o["slow_pairs"], all, out, [&](const nlohmann::json& p) {
-    out << "  SLOW pair " << p[0].get<int>() << " -> " << p[1].get<int>() << "\n";
-  });
-  const auto& w = b["wire"];
-  // The matrices are in the report up to kPrintedMatrixUpTo ranks (beyond, in --out's file).
-  const auto* resends = b.contains("matrices") && b["matrices"].contains(kResendsCounter)
-                            ? &b["matrices"][kResendsCounter]
-                            : nullptr;
-  print_pairs(w["resending_pairs"], all, out, [&](const nlohmann::json& p) {
-    out << "  RESENDING pair " << p[0].get<int>() << " -> " << p[1].get<int>() << ": ";
-    if (resends)
-      out << (*resends)[p[0].get<size_t>()][p[1].get<size_t>()].get<double>() << " resent";
+void print_resending(const MeshBenchmark& b, size_t ranks, bool all, std::ostream& out) {
+  // The matrices are held up to kPrintedMatrixUpTo ranks (beyond, in --out's file).
+  const auto resends = b.matrices.find(kResendsCounter);
+  const bool held = resends != b.matrices.end() && resends->second.ranks == ranks;
+  print_pairs(b.wire.resending.listed, all, out, [&](const MeshPair& p) {
+    out << "  RESENDING pair " << p.client << " -> " << p.server << ": ";
+    if (held)
+      out << resends->second.at(static_cast<size_t>(p.client), static_cast<size_t>(p.server))
+          << " resent";
     else
       out << "resent more";
-    out << " per message (--max-resends " << w["max_resends_per_msg"].get<double>() << ")\n";
+    out << " per message (--max-resends " << b.wire.max_resends_per_msg << ")\n";
   });
-  print_pairs(b["errors"], all, out, [&](const nlohmann::json& e) {
-    out << "  FAILED pair " << e["client"].get<int>() << " -> " << e["server"].get<int>() << ": "
-        << e["message"].get<std::string>() << "\n";
+}
+
+// One benchmark: its matrix (small meshes), its median, and its flagged and failed pairs.
+void print_benchmark(const MeshBenchmark& b, size_t ranks, std::ostream& out) {
+  print_matrix(b, ranks, out);
+  const OutliersVerdict& o = b.outliers;
+  out << "  median " << shown(b.figure, o.median) << ", slow "
+      << (b.higher_is_better ? "below " : "above ") << shown(b.figure, o.threshold)
+      << " (--min-fraction " << o.min_fraction << ")\n";
+  const bool all = ranks <= kPrintedMatrixUpTo;
+  print_pairs(o.slow.listed, all, out, [&](const MeshPair& p) {
+    out << "  SLOW pair " << p.client << " -> " << p.server << "\n";
+  });
+  print_resending(b, ranks, all, out);
+  print_pairs(b.errors, all, out, [&](const PairFailure& e) {
+    out << "  FAILED pair " << e.client << " -> " << e.server << ": "
+        << peer_excerpt(e.message, kPrintedMessageBytes) << "\n";
   });
   out << "\n";
 }
 
-// The hosts and groups the verdict names, and its counts.
-void print_verdict(const nlohmann::json& report, std::ostream& out) {
-  const auto& hosts = report["hosts"];
-  const auto& v = report["verdict"];
-  for (int h : v["slow_hosts"])
-    out << "SLOW HOST " << host_label(hosts, h) << ": its whole row or column is slow\n";
-  for (int h : v["resending_hosts"])
-    out << "RESENDING HOST " << host_label(hosts, h)
-        << ": the wire resent on its whole row or column (port counters)\n";
-  for (const auto& g : v.value("slow_groups", nlohmann::json::array()))
-    out << "SLOW GROUP " << g.get<std::string>()
-        << ": every pair between it and the other groups is slow, not those within it\n";
-  for (const auto& g : v.value("resending_groups", nlohmann::json::array()))
-    out << "RESENDING GROUP " << g.get<std::string>()
-        << ": the wire resent on every pair between it and the other groups\n";
-  for (const auto& d : report.value("host_differences", nlohmann::json::array())) {
-    out << "DIFFERENT HOST " << host_label(hosts, d["rank"].get<int>()) << ": "
-        << d["key"].get<std::string>() << " " << d["value"].get<std::string>();
-    if (d["usual"].is_null())
+void print_differences(const MeshReport& report, std::ostream& out) {
+  for (const HostDifference& d : report.host_differences) {
+    out << "DIFFERENT HOST " << host_label(report.hosts, d.rank) << ": " << d.key << " " << d.value;
+    if (!d.usual)
       out << " (no value is the most common)\n";
     else
-      out << " where " << d["hosts_with_usual"].get<int>() << " others have "
-          << d["usual"].get<std::string>() << "\n";
+      out << " where " << d.hosts_with_usual << " others have " << *d.usual << "\n";
   }
-  out << "verdict: " << v["slow_pairs"].get<size_t>() << " slow pairs, "
-      << v["resending_pairs"].get<size_t>() << " resending pairs, "
-      << v["failed_pairs"].get<size_t>() << " failed pairs, " << v["slow_hosts"].size()
-      << " slow hosts, " << v["resending_hosts"].size() << " resending hosts, "
-      << v.value("differing_hosts", nlohmann::json::array()).size()
-      << " hosts set up differently (exit " << v["exit_code"].get<int>() << ")\n";
+}
+
+// The hosts and groups the verdict names, and its counts.
+void print_verdict(const MeshReport& report, std::ostream& out) {
+  const MeshVerdict& v = report.verdict;
+  for (int h : v.slow_hosts)
+    out << "SLOW HOST " << host_label(report.hosts, h) << ": its whole row or column is slow\n";
+  for (int h : v.resending_hosts)
+    out << "RESENDING HOST " << host_label(report.hosts, h)
+        << ": the wire resent on its whole row or column (port counters)\n";
+  for (const std::string& g : v.slow_groups.value_or(std::set<std::string>{}))
+    out << "SLOW GROUP " << g
+        << ": every pair between it and the other groups is slow, not those within it\n";
+  for (const std::string& g : v.resending_groups.value_or(std::set<std::string>{}))
+    out << "RESENDING GROUP " << g
+        << ": the wire resent on every pair between it and the other groups\n";
+  print_differences(report, out);
+  out << "verdict: " << v.slow_pairs << " slow pairs, " << v.resending_pairs << " resending pairs, "
+      << v.failed_pairs << " failed pairs, " << v.slow_hosts.size() << " slow hosts, "
+      << v.resending_hosts.size() << " resending hosts, " << v.differing_hosts.size()
+      << " hosts set up differently (exit " << v.exit_code << ")\n";
 }
 
 }  // namespace
 
-void print_mesh_report(const nlohmann::json& report, std::ostream& out) {
-  for (const auto& b : report["benchmarks"]) print_benchmark(b, report["hosts"], out);
+void print_mesh_report(const MeshReport& report, std::ostream& out) {
+  for (const MeshBenchmark& b : report.benchmarks) print_benchmark(b, report.hosts.size(), out);
   print_verdict(report, out);
 }
 

@@ -1,10 +1,11 @@
 // The mesh report as a person reads it at rank 0: each benchmark's figure as a matrix, the
-// flagged pairs and hosts, and the verdict. The report itself (JSON) is mesh_report.h.
+// flagged pairs and hosts, and the verdict. The report itself is mesh_report.h.
 #pragma once
 
 #include <cstddef>
 #include <iosfwd>
-#include <nlohmann/json.hpp>
+
+#include "mesh/mesh_report.h"
 
 namespace rdmabench {
 
@@ -15,6 +16,6 @@ inline constexpr size_t kPrintedMatrixUpTo = 32;
 inline constexpr size_t kPrintedPairs = 20;
 
 // A person's summary of the report: each benchmark's figure as a matrix, then the verdict.
-void print_mesh_report(const nlohmann::json& report, std::ostream& out);
+void print_mesh_report(const MeshReport& report, std::ostream& out);
 
 }  // namespace rdmabench

@@ -65,35 +65,30 @@ std::vector<FlowRow> gather_flows(const MpiWorld& world, const MeshRequest& job,
   return all;
 }
 
-nlohmann::json report_of(const MeshRequest& job, const TrafficPlan& plan,
-                         const nlohmann::json& hosts, nlohmann::json context,
-                         const std::vector<FlowRow>& all) {
-  const TrafficVerdict verdict = judge_traffic(all, plan.ranks(), job.judge.min_fraction);
-  std::vector<FlowRow> failed;
+TrafficReport report_of(const MeshRequest& job, const TrafficPlan& plan, TrafficRanks ranks,
+                        const std::vector<FlowRow>& all) {
+  TrafficReport report{std::move(ranks.context),
+                       ranks.hosts,
+                       traffic_facts(plan, job.specs.front().qps, job.repetitions,
+                                     static_cast<double>(job.run.length.duration_ns) * 1e-9,
+                                     job.judge.min_fraction, all.size()),
+                       judge_traffic(all, plan.ranks(), job.judge.min_fraction),
+                       {}};
   for (const FlowRow& f : all)
-    if (f.exit_code != 0 && failed.size() < kListedFailedFlows) failed.push_back(f);
-  const TrafficFacts facts{plan,
-                           job.specs.front().qps,
-                           job.repetitions,
-                           static_cast<double>(job.run.length.duration_ns) * 1e-9,
-                           job.judge.min_fraction,
-                           all.size()};
-  return {{"context", std::move(context)},
-          {"hosts", hosts},
-          {"benchmarks", nlohmann::json::array()},
-          {"traffic", traffic_section(facts, verdict, failed)},
-          {"verdict", traffic_verdict_json(verdict)}};
+    if (f.exit_code != 0 && report.failed.size() < kListedFailedFlows) report.failed.push_back(f);
+  return report;
 }
 
 }  // namespace
 
-nlohmann::json run_traffic(const MpiWorld& world, const MeshRequest& job, const TrafficPlan& plan,
-                           TrafficRanks ranks, std::ostream& log) {
+std::optional<TrafficReport> run_traffic(const MpiWorld& world, const MeshRequest& job,
+                                         const TrafficPlan& plan, TrafficRanks ranks,
+                                         std::ostream& log) {
   const std::vector<FlowRow> mine = run_rounds(world, job, plan, ranks.places, log);
   try {
     const std::vector<FlowRow> all = gather_flows(world, job, plan, mine);
-    if (world.rank() != 0) return nullptr;
-    return report_of(job, plan, ranks.identities, std::move(ranks.context), all);
+    if (world.rank() != 0) return std::nullopt;
+    return report_of(job, plan, std::move(ranks), all);
   } catch (const Error& e) {  // the other ranks wait in a gather this rank has left
     std::cerr << "rdmabench mesh: rank " << world.rank() << ": " << e.what()
               << "; ending the job\n";

@@ -6,27 +6,29 @@
 
 #include <iosfwd>
 #include <nlohmann/json.hpp>
-
+#include <optional>
 #include <vector>
 
 #include "mesh/mesh_request.h"
 #include "mesh/mpi_world.h"
 #include "mesh/rank_place.h"
 #include "mesh/traffic.h"
+#include "mesh/traffic_report.h"
 
 namespace rdmabench {
 
 // Runs the plan's rounds for the job's benchmark (--repetitions times), gathers every rank's
-// flows at rank 0 a few ranks at a time, and judges the hosts. Rank 0 returns the report
-// (context, hosts, an empty benchmarks list, the traffic section, the verdict); the other
-// ranks null. A rank's flows that rank 0 cannot take end the job (MPI_Abort) with its code.
+// flows at rank 0 a few ranks at a time, and judges the hosts. Rank 0 returns the report; the
+// other ranks none. A rank's flows that rank 0 cannot take end the job (MPI_Abort) with its
+// code.
 // The ranks as the flows reach them, and what the report says of them.
 struct TrafficRanks {
   const std::vector<RankPlace>& places;  // by rank
-  const nlohmann::json& identities;      // by rank, for the report's hosts
+  const std::vector<MeshHost>& hosts;    // by rank, for the report
   nlohmann::json context;                // the report's
 };
-nlohmann::json run_traffic(const MpiWorld& world, const MeshRequest& job, const TrafficPlan& plan,
-                           TrafficRanks ranks, std::ostream& log);
+std::optional<TrafficReport> run_traffic(const MpiWorld& world, const MeshRequest& job,
+                                         const TrafficPlan& plan, TrafficRanks ranks,
+                                         std::ostream& log);
 
 }  // namespace rdmabench

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/printable_text.h"
+#include "mesh/mesh_report_json.h"
 #include "mesh/mesh_report_text.h"
 
 namespace rdmabench {
@@ -29,38 +30,31 @@ nlohmann::json host_json(const HostLoad& h) {
           {"slow", h.slow}};
 }
 
-void print_host(const nlohmann::json& h, const nlohmann::json& hosts, std::ostream& out) {
-  const int rank = h.value("rank", -1);
-  const nlohmann::json none = nlohmann::json::object();
-  const auto& who = rank >= 0 && static_cast<size_t>(rank) < hosts.size()
-                        ? hosts[static_cast<size_t>(rank)]
-                        : none;
-  out << std::setw(6) << rank << "  " << std::left << std::setw(20)
-      << peer_excerpt(who.value("hostname", std::string("?")), 20) << std::right << std::setw(10)
-      << gbps(h["best_bytes_per_second"].get<double>()) << std::setw(8)
-      << h["best_round"].get<uint32_t>() << std::setw(10) << gbps(h["sent_at_best"].get<double>())
-      << std::setw(10) << gbps(h["received_at_best"].get<double>()) << std::setw(10)
-      << gbps(h["worst_bytes_per_second"].get<double>()) << std::setw(8)
-      << h["failed_flows"].get<uint32_t>() << (h["slow"].get<bool>() ? "  SLOW" : "") << "\n";
+void print_host(const HostLoad& h, const std::vector<MeshHost>& hosts, std::ostream& out) {
+  const bool known = h.rank >= 0 && static_cast<size_t>(h.rank) < hosts.size();
+  out << std::setw(6) << h.rank << "  " << std::left << std::setw(20)
+      << peer_excerpt(known ? hosts[static_cast<size_t>(h.rank)].hostname : "?", 20) << std::right
+      << std::setw(10) << gbps(h.best) << std::setw(8) << h.best_round << std::setw(10)
+      << gbps(h.sent_at_best) << std::setw(10) << gbps(h.received_at_best) << std::setw(10)
+      << gbps(h.worst) << std::setw(8) << h.failed_flows << (h.slow ? "  SLOW" : "") << "\n";
 }
 
-}  // namespace
-
-nlohmann::json traffic_section(const TrafficFacts& facts, const TrafficVerdict& verdict,
-                               const std::vector<FlowRow>& failed) {
+nlohmann::json traffic_section(const TrafficReport& r) {
+  const TrafficFacts& facts = r.facts;
+  const TrafficVerdict& verdict = r.verdict;
   nlohmann::json hosts = nlohmann::json::array();
   for (const HostLoad& h : verdict.hosts) hosts.push_back(host_json(h));
   nlohmann::json errors = nlohmann::json::array();
-  for (size_t i = 0; i < failed.size() && i < kListedFailedFlows; ++i)
-    errors.push_back({{"round", failed[i].round},
-                      {"client", failed[i].client},
-                      {"server", failed[i].server},
-                      {"exit_code", failed[i].exit_code},
-                      {"error", failed[i].error}});
-  nlohmann::json section = {{"pattern", to_string(facts.plan.kind())},
-                            {"fan", facts.plan.fan()},
+  for (size_t i = 0; i < r.failed.size() && i < kListedFailedFlows; ++i)
+    errors.push_back({{"round", r.failed[i].round},
+                      {"client", r.failed[i].client},
+                      {"server", r.failed[i].server},
+                      {"exit_code", r.failed[i].exit_code},
+                      {"error", r.failed[i].error}});
+  nlohmann::json section = {{"pattern", to_string(facts.pattern)},
+                            {"fan", facts.fan},
                             {"streams", facts.streams},
-                            {"rounds", facts.plan.rounds()},
+                            {"rounds", facts.rounds},
                             {"repetitions", facts.repetitions},
                             {"duration_s", facts.duration_s},
                             {"flows", facts.flows},
@@ -84,38 +78,54 @@ nlohmann::json traffic_verdict_json(const TrafficVerdict& verdict) {
           {"slow_hosts", verdict.slow_hosts}};
 }
 
-void print_traffic_report(const nlohmann::json& report, std::ostream& out) {
-  const auto& t = report["traffic"];
-  const auto& hosts = report["hosts"];
-  out << "traffic " << t["pattern"].get<std::string>() << " (fan " << t["fan"].get<int>() << ", "
-      << t["streams"].get<uint32_t>() << " stream(s) a flow, " << t["rounds"].get<size_t>()
-      << " round(s), " << t["flows"].get<size_t>() << " flows): each host's NIC, sent + "
-      << "received, Gb/s (higher is better)\n"
+void print_header(const TrafficFacts& t, std::ostream& out) {
+  out << "traffic " << to_string(t.pattern) << " (fan " << t.fan << ", " << t.streams
+      << " stream(s) a flow, " << t.rounds << " round(s), " << t.flows
+      << " flows): each host's NIC, sent + received, Gb/s (higher is better)\n"
       << std::setw(6) << "rank"
       << "  " << std::left << std::setw(20) << "host" << std::right << std::setw(10) << "best"
       << std::setw(8) << "round" << std::setw(10) << "sent" << std::setw(10) << "received"
       << std::setw(10) << "worst" << std::setw(8) << "failed"
       << "\n";
-  const auto& listed = t["hosts"];
-  const size_t shown =
-      hosts.size() <= kPrintedMatrixUpTo ? listed.size() : std::min(listed.size(), kPrintedPairs);
-  for (size_t i = 0; i < shown; ++i) print_host(listed[i], hosts, out);
+}
+
+}  // namespace
+
+TrafficFacts traffic_facts(const TrafficPlan& plan, uint32_t streams, uint32_t repetitions,
+                           double duration_s, double min_fraction, size_t flows) {
+  return {plan.kind(), plan.fan(), plan.rounds(), streams,
+          repetitions, duration_s, min_fraction,  flows};
+}
+
+nlohmann::json traffic_report_json(const TrafficReport& report) {
+  return {{"context", report.context},
+          {"hosts", hosts_json(report.hosts)},
+          {"benchmarks", nlohmann::json::array()},
+          {"traffic", traffic_section(report)},
+          {"verdict", traffic_verdict_json(report.verdict)}};
+}
+
+void print_traffic_report(const TrafficReport& report, std::ostream& out) {
+  print_header(report.facts, out);
+  const std::vector<HostLoad>& listed = report.verdict.hosts;
+  const size_t shown = report.hosts.size() <= kPrintedMatrixUpTo
+                           ? listed.size()
+                           : std::min(listed.size(), kPrintedPairs);
+  for (size_t i = 0; i < shown; ++i) print_host(listed[i], report.hosts, out);
   if (shown < listed.size())
     out << "  ... and " << listed.size() - shown << " more hosts (every one in --out's report)\n";
-  for (size_t i = 0; i < t["errors"].size() && i < kPrintedPairs; ++i) {
-    const auto& e = t["errors"][i];
-    out << "failed: round " << e["round"].get<uint32_t>() << ", " << e["client"].get<int>()
-        << " -> " << e["server"].get<int>() << ": "
-        << peer_excerpt(e["error"].get<std::string>(), 200) << "\n";
+  for (size_t i = 0; i < report.failed.size() && i < kPrintedPairs; ++i) {
+    const FlowRow& e = report.failed[i];
+    out << "failed: round " << e.round << ", " << e.client << " -> " << e.server << ": "
+        << peer_excerpt(e.error, 200) << "\n";
   }
-  out << "median " << gbps(t["median"].get<double>()) << " Gb/s; a host is slow when its best "
-      << "round is below " << gbps(t["threshold"].get<double>()) << " Gb/s ("
-      << t["min_fraction"].get<double>() << " of the median)\n";
-  const auto& v = report["verdict"];
-  out << "verdict: " << t["failed_flows"].get<size_t>() << " failed flows, "
-      << v["slow_hosts"].size() << " slow hosts" << (v["slow_hosts"].empty() ? "" : ":");
-  for (const auto& r : v["slow_hosts"]) out << " " << r.get<int>();
-  out << " (exit " << v["exit_code"].get<int>() << ")\n";
+  const TrafficVerdict& v = report.verdict;
+  out << "median " << gbps(v.median) << " Gb/s; a host is slow when its best round is below "
+      << gbps(v.threshold) << " Gb/s (" << report.facts.min_fraction << " of the median)\n";
+  out << "verdict: " << v.failed_flows << " failed flows, " << v.slow_hosts.size() << " slow hosts"
+      << (v.slow_hosts.empty() ? "" : ":");
+  for (int r : v.slow_hosts) out << " " << r;
+  out << " (exit " << v.exit_code << ")\n";
 }
 
 }  // namespace rdmabench

@@ -1,9 +1,9 @@
 // libFuzzer target for what rank 0 of a mesh takes from another rank while the report is
-// reduced (mesh_reduction.h, mesh_report.h): a rank's bytes, whatever they are, in place of its
-// flagged pairs, its failed pairs, its counter names or a matrix row, then the report made and
-// written from them, and its --metrics text; or rank 0's copy of --topology or --pairs, which every
-// rank parses; or, under --traffic, a rank's flows (traffic_rows.h), judged, reported and
-// printed; or a rank's identity as every rank meets it (identity_check.h), then read as the job
+// reduced (mesh_reduction.h, reduce_report.h): a rank's bytes, whatever they are, in place of
+// its flagged pairs, its failed pairs, its counter names or a matrix row, then the report made,
+// written and printed from them, and its --metrics text; or rank 0's copy of --topology or --pairs,
+// which every rank parses; or, under --traffic, a rank's flows (traffic_rows.h), judged, reported
+// and printed; or a rank's identity as every rank meets it (identity_check.h), then read as the job
 // reads a server's. The first byte picks the step (0xff: the flows, 0xfe: the identity); the
 // rest are the forged rank's bytes.
 // An Error is the answer to bad input; any other exception, a crash or a sanitizer report is a
@@ -25,8 +25,10 @@
 #include "mesh/matrix_sink.h"
 #include "mesh/mesh_metrics.h"
 #include "mesh/mesh_reduction.h"
-#include "mesh/mesh_report.h"
+#include "mesh/mesh_report_json.h"
+#include "mesh/mesh_report_text.h"
 #include "mesh/rank_place.h"
+#include "mesh/reduce_report.h"
 #include "mesh/report_ranks.h"
 #include "mesh/schedule.h"
 #include "mesh/topology.h"
@@ -55,13 +57,12 @@ void forged_flows(const std::string& bytes) {
   const TrafficVerdict v = judge_traffic(rows, 4, 0.8);
   nlohmann::json hosts = nlohmann::json::array();
   for (int r = 0; r < 4; ++r) hosts.push_back({{"rank", r}, {"hostname", "h"}});
-  const nlohmann::json report = {
-      {"hosts", hosts},
-      {"traffic", traffic_section({plan, 1, 2, 1.0, 0.8, rows.size()}, v, rows)},
-      {"verdict", traffic_verdict_json(v)}};
+  const TrafficReport report{
+      {}, mesh_hosts(hosts), traffic_facts(plan, 1, 2, 1.0, 0.8, rows.size()), v, rows};
   std::ostringstream text;
   print_traffic_report(report, text);
-  (void)openmetrics_text(mesh_metrics(report, v.exit_code, 0));
+  (void)traffic_report_json(report).dump();
+  (void)openmetrics_text(traffic_metrics(&report, v.exit_code, 0));
 }
 
 // A rank's identity as the others meet it (mesh_job.cpp): parsed within the message bounds,
@@ -73,7 +74,7 @@ void forged_identity(const std::string& bytes) {
   if (id.contains("error")) return;
   const nlohmann::json hosts = {
       {{"rank", 0}, {"hostname", "a"}, {"doctor", {{"port 1 MTU", "4096"}}}}, id};
-  (void)differing_hosts(hosts);
+  (void)differing_hosts(mesh_hosts(hosts));
   const RankPlace place = rank_place_of(id);
   for (int slot = 0; slot < 64; ++slot) (void)slot_port(place, slot);
 }
@@ -113,13 +114,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 2:
         (void)counters_over_ranks(ranks, 0);
         break;
-      default: {  // the whole report, matrices into it, and its text
-        ReducedReport reduced = reduce_mesh_report(ranks, {{"write/bw/busy/65536", "bw"}}, {},
-                                                   nlohmann::json::array({{}, {}}), {0.8, 0.01});
+      default: {  // the whole report, matrices into it, its JSON, its summary and its metrics
+        ReducedReport reduced =
+            reduce_mesh_report(ranks, {{"write/bw/busy/65536", "bw"}}, {},
+                               mesh_hosts(nlohmann::json::array({{}, {}})), {0.8, 0.01});
         MatricesInReport sink(reduced.report);
         stream_matrices(ranks, reduced, &sink);
-        (void)reduced.report.dump();
-        (void)openmetrics_text(mesh_metrics(reduced.report, 7, 0));  // --metrics from it
+        (void)mesh_report_json(reduced.report).dump();
+        std::ostringstream text;
+        print_mesh_report(reduced.report, text);
+        (void)openmetrics_text(mesh_metrics(&reduced.report, 7, 0));  // --metrics from it
       }
     }
   } catch (const Error&) {

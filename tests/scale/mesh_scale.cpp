@@ -20,10 +20,11 @@
 #include "bench/pattern_catalogue.h"
 #include "core/error.h"
 #include "core/version.h"
-#include "mesh/mesh_report.h"
 #include "mesh/mesh_report_file.h"
+#include "mesh/mesh_report_json.h"
 #include "mesh/pair_measurement.h"
 #include "mesh/rank_rows.h"
+#include "mesh/reduce_report.h"
 #include "mesh/repetitions.h"
 #include "mesh/report_ranks.h"
 #include "mesh/schedule.h"
@@ -469,8 +470,8 @@ int main(int argc, char** argv) try {
   const SimulatedReportRanks ranks(mesh, a.as_rank, n, mine);
   t = Clock::now();
   ReducedReport reduced = reduce_mesh_report(
-      ranks, mesh.benchmarks(), simulated_context(a.ranks, scope, schedule, a.schedule), hosts,
-      {0.8, 0.01}, sampled ? &racks : nullptr);
+      ranks, mesh.benchmarks(), simulated_context(a.ranks, scope, schedule, a.schedule),
+      mesh_hosts(hosts), {0.8, 0.01}, sampled ? &racks : nullptr);
   const double reduce_s = seconds_since(t);
   t = Clock::now();
   const double peers_before_write = ranks.peer_seconds();
@@ -496,7 +497,7 @@ int main(int argc, char** argv) try {
                            {"write", write_s - write_peers},
                            {"simulating_peers", ranks.peer_seconds()}}},
                          {"peak_rss_mb", used.ru_maxrss / 1024}};
-  if (a.as_rank == 0) add_verdict(line, reduced.report, mesh, sampled);
+  if (a.as_rank == 0) add_verdict(line, mesh_report_json(reduced.report), mesh, sampled);
   std::cout << line.dump() << std::endl;
   return 0;
 } catch (const Error& e) {

@@ -13,35 +13,53 @@ using testing::family_named;
 using testing::find_family;
 using testing::label_value;
 
-nlohmann::json a_mesh_report() {
+MeshReport a_mesh_report() {
   nlohmann::json hosts = nlohmann::json::array();
   for (int r = 0; r < 4; ++r)
     hosts.push_back({{"rank", r}, {"hostname", "h" + std::to_string(r)}, {"device", "rxe0"}});
-  return {{"context", {{"ranks", 4}}},
-          {"hosts", hosts},
-          {"benchmarks",
-           {{{"name", "send/bw/event/65536"},
-             {"figure", "bytes_per_second"},
-             {"errors", nlohmann::json::array()},
-             {"outliers",
-              {{"median", 3e7}, {"threshold", 2.4e7}, {"slow_pairs", {{2, 0}, {2, 1}, {2, 3}}}}}},
-            {{"name", "send/lat/event/2"},
-             {"figure", "lat_p50_us"},
-             {"errors", {"pair 1 -> 3: timeout"}},
-             {"errors_not_listed", 2},
-             {"outliers", {{"median", 150.0}, {"slow_pairs", nlohmann::json::array()}}}}}},
-          {"verdict",
-           {{"slow_hosts", {2}},
-            {"slow_pairs", 3},
-            {"resending_hosts", nlohmann::json::array()},
-            {"resending_pairs", 0},
-            {"failed_pairs", 3},
-            {"differing_hosts", {1}},
-            {"exit_code", 7}}}};
+  MeshReport report;
+  report.context = {{"ranks", 4}};
+  report.hosts = mesh_hosts(hosts);
+  MeshBenchmark bw;
+  bw.name = "send/bw/event/65536";
+  bw.figure = "bytes_per_second";
+  bw.outliers = {0.8, 3e7, 2.4e7, {{{2, 0}, {2, 1}, {2, 3}}, 0, {2}, {}, {2}, std::nullopt}};
+  MeshBenchmark lat;
+  lat.name = "send/lat/event/2";
+  lat.figure = "lat_p50_us";
+  lat.higher_is_better = false;
+  lat.errors = {{1, 3, "timeout", 5}};
+  lat.errors_not_listed = 2;
+  lat.outliers.median = 150.0;
+  lat.outliers.threshold = 187.5;
+  report.benchmarks = {bw, lat};
+  report.verdict.slow_hosts = {2};
+  report.verdict.slow_pairs = 3;
+  report.verdict.failed_pairs = 3;
+  report.verdict.differing_hosts = {1};
+  report.verdict.exit_code = 7;
+  return report;
+}
+
+// A traffic mesh of the same four hosts: host 2's best round is slow.
+TrafficReport a_traffic_report() {
+  const TrafficPlan plan = TrafficPlan::make(TrafficKind::kIncast, 4, 0);
+  TrafficReport report{{}, a_mesh_report().hosts, traffic_facts(plan, 1, 1, 1.0, 0.8, 12), {}, {}};
+  for (int r = 0; r < 4; ++r) {
+    HostLoad load;
+    load.rank = r;
+    load.best = r == 2 ? 1e7 : 5e7;
+    load.worst = 1e6 * (r + 1);
+    report.verdict.hosts.push_back(load);
+  }
+  report.verdict.slow_hosts = {2};
+  report.verdict.exit_code = 7;
+  return report;
 }
 
 TEST(MeshMetrics, TheVerdictEachHostsFlagsAndEachBenchmarksMedian) {
-  const auto all = mesh_metrics(a_mesh_report(), 7, 1.7e9);
+  const MeshReport report = a_mesh_report();
+  const auto all = mesh_metrics(&report, 7, 1.7e9);
   EXPECT_DOUBLE_EQ(family_named(all, "rdmabench_mesh_exit_code").samples.at(0).value, 7);
   EXPECT_DOUBLE_EQ(family_named(all, "rdmabench_mesh_ranks").samples.at(0).value, 4);
   EXPECT_DOUBLE_EQ(family_named(all, "rdmabench_mesh_slow_pairs").samples.at(0).value, 3);
@@ -81,15 +99,8 @@ TEST(MeshMetrics, AMeshThatEndedEarlySaysHowItEnded) {
 }
 
 TEST(MeshMetrics, ATrafficMeshGivesEachHostsBestAndWorstRound) {
-  nlohmann::json report = a_mesh_report();
-  report["benchmarks"] = nlohmann::json::array();
-  nlohmann::json loads = nlohmann::json::array();
-  for (int r = 0; r < 4; ++r)
-    loads.push_back({{"rank", r},
-                     {"best_bytes_per_second", r == 2 ? 1e7 : 5e7},
-                     {"worst_bytes_per_second", 1e6 * (r + 1)}});
-  report["traffic"] = {{"pattern", "incast"}, {"hosts", loads}};
-  const auto all = mesh_metrics(report, 7, 1.7e9);
+  const TrafficReport report = a_traffic_report();
+  const auto all = traffic_metrics(&report, 7, 1.7e9);
   const MetricFamily& best = family_named(all, "rdmabench_mesh_traffic_host_best_bytes_per_second");
   ASSERT_EQ(best.samples.size(), 4u);
   EXPECT_DOUBLE_EQ(best.samples[2].value, 1e7);
@@ -99,8 +110,9 @@ TEST(MeshMetrics, ATrafficMeshGivesEachHostsBestAndWorstRound) {
       family_named(all, "rdmabench_mesh_traffic_host_worst_bytes_per_second");
   EXPECT_DOUBLE_EQ(worst.samples[3].value, 4e6);
   EXPECT_EQ(family_named(all, "rdmabench_mesh_host_slow").samples[2].value, 1);
-  EXPECT_FALSE(find_family(mesh_metrics(a_mesh_report(), 7, 0),
-                           "rdmabench_mesh_traffic_host_best_bytes_per_second"))
+  const MeshReport pairs = a_mesh_report();
+  EXPECT_FALSE(
+      find_family(mesh_metrics(&pairs, 7, 0), "rdmabench_mesh_traffic_host_best_bytes_per_second"))
       << "a pairs mesh has no traffic gauges";
   EXPECT_NO_THROW(openmetrics_text(all));
 }

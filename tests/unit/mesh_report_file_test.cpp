@@ -16,8 +16,10 @@
 #include "core/error.h"
 
 #include "mesh/local_report_ranks.h"
-#include "mesh/mesh_report.h"
+#include "mesh/matrix_sink.h"
+#include "mesh/mesh_report_json.h"
 #include "mesh/rank_rows.h"
+#include "mesh/reduce_report.h"
 
 using namespace rdmabench;
 using nlohmann::json;
@@ -77,8 +79,8 @@ json hosts(size_t n) {
 
 json written(const LocalReportRanks& ranks, const std::filesystem::path& path) {
   const std::vector<BenchmarkName> names = {{"write/bw/busy/65536", "bw"}};
-  ReducedReport reduced =
-      reduce_mesh_report(ranks, names, {{"ranks", ranks.size()}}, hosts(ranks.size()), {0.8, 0.01});
+  ReducedReport reduced = reduce_mesh_report(ranks, names, {{"ranks", ranks.size()}},
+                                             mesh_hosts(hosts(ranks.size())), {0.8, 0.01});
   MeshReportFile file(path.string(), reduced.report, ranks.size());
   stream_matrices(ranks, reduced, &file);
   EXPECT_FALSE(std::filesystem::exists(path)) << "in place before it is whole";
@@ -94,10 +96,11 @@ TEST(MeshReportFile, WritesTheReportMadeInMemory) {
   const LocalReportRanks ranks = ranks_of(5);
   const json file = written(ranks, path);
   const std::vector<BenchmarkName> names = {{"write/bw/busy/65536", "bw"}};
-  ReducedReport reduced = reduce_mesh_report(ranks, names, {{"ranks", 5}}, hosts(5), {0.8, 0.01});
+  ReducedReport reduced =
+      reduce_mesh_report(ranks, names, {{"ranks", 5}}, mesh_hosts(hosts(5)), {0.8, 0.01});
   MatricesInReport in_memory(reduced.report);
   stream_matrices(ranks, reduced, &in_memory);
-  EXPECT_EQ(file, reduced.report);
+  EXPECT_EQ(file, mesh_report_json(reduced.report));
   EXPECT_EQ(file["benchmarks"][0]["matrices"]["bytes_per_second"][3][1], 4.0);
   EXPECT_TRUE(file["benchmarks"][0]["matrices"]["bytes_per_second"][2][2].is_null());
   EXPECT_EQ(file["verdict"]["failed_pairs"], 1);
@@ -133,12 +136,12 @@ TEST(MeshReportFile, AnUnfinishedReportLeavesNothingBehind) {
   const auto path = scratch("unfinished.json");
   {
     const LocalReportRanks ranks = ranks_of(4);
-    ReducedReport reduced =
-        reduce_mesh_report(ranks, {{"write/bw/busy/65536", "bw"}}, {}, hosts(4), {0.8, 0.01});
+    ReducedReport reduced = reduce_mesh_report(ranks, {{"write/bw/busy/65536", "bw"}}, {},
+                                               mesh_hosts(hosts(4)), {0.8, 0.01});
     MeshReportFile file(path.string(), reduced.report, 4);
     EXPECT_EQ(temporaries_beside(path), 1u);
   }
   EXPECT_EQ(temporaries_beside(path), 0u);
   EXPECT_FALSE(std::filesystem::exists(path));
-  EXPECT_THROW(MeshReportFile("/nonexistent-folder/r.json", json::object(), 4), Error);
+  EXPECT_THROW(MeshReportFile("/nonexistent-folder/r.json", MeshReport{}, 4), Error);
 }

@@ -1,5 +1,6 @@
-#include "mesh/mesh_report.h"
+#include "mesh/mesh_report_json.h"
 #include "mesh/mesh_report_text.h"
+#include "mesh/reduce_report.h"
 
 #include <gtest/gtest.h>
 
@@ -40,7 +41,8 @@ std::vector<PairResult> bw_results(int slow) {
 }  // namespace
 
 TEST(MeshReport, MatricesHoldEveryCounterByClientAndServer) {
-  const json report = mesh_report({{"schedule", "shift"}}, hosts(4), bw_results(-1), {0.8});
+  const json report =
+      mesh_report_json(mesh_report({{"schedule", "shift"}}, hosts(4), bw_results(-1), {0.8}));
   ASSERT_EQ(report["benchmarks"].size(), 1u);
   const json& b = report["benchmarks"][0];
   EXPECT_EQ(b["figure"], "bytes_per_second");
@@ -56,12 +58,13 @@ TEST(MeshReport, MatricesHoldEveryCounterByClientAndServer) {
 }
 
 TEST(MeshReport, ASlowHostIsTheVerdictAndTheExitCode) {
-  const json report = mesh_report({}, hosts(4), bw_results(1), {0.8});
+  const MeshReport made = mesh_report({}, hosts(4), bw_results(1), {0.8});
+  const json report = mesh_report_json(made);
   EXPECT_EQ(report["verdict"]["slow_hosts"], json({1}));
   EXPECT_EQ(report["verdict"]["slow_pairs"], 6);
   EXPECT_EQ(report["verdict"]["exit_code"], static_cast<int>(ExitCode::kOutliers));
   std::ostringstream text;
-  print_mesh_report(report, text);
+  print_mesh_report(made, text);
   EXPECT_NE(text.str().find("SLOW HOST 1 h1 rxe"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("SLOW pair 0 -> 1"), std::string::npos) << text.str();
   // The median and the threshold in the matrix's own unit (Gb/s).
@@ -78,7 +81,8 @@ TEST(MeshReport, AHostWhoseWireResendsIsNamedEvenWhereItsBandwidthIsFine) {
     r.counters["wire_resend_episodes"] = lossy ? 50 : 1;   // 0.05 and 0.001 per message
     r.counters["wire_retransmissions"] = lossy ? 400 : 8;  // the duplicates: not judged
   }
-  const json report = mesh_report({}, hosts(4), results, {0.8, 0.01});
+  const MeshReport made = mesh_report({}, hosts(4), results, {0.8, 0.01});
+  const json report = mesh_report_json(made);
   const json& b = report["benchmarks"][0];
   EXPECT_EQ(b["outliers"]["slow_pairs"].size(), 0u);
   EXPECT_EQ(b["wire"]["resending_pairs"].size(), 6u);
@@ -89,12 +93,12 @@ TEST(MeshReport, AHostWhoseWireResendsIsNamedEvenWhereItsBandwidthIsFine) {
   EXPECT_EQ(report["verdict"]["resending_hosts"], json({2}));
   EXPECT_EQ(report["verdict"]["exit_code"], static_cast<int>(ExitCode::kOutliers));
   std::ostringstream text;
-  print_mesh_report(report, text);
+  print_mesh_report(made, text);
   EXPECT_NE(text.str().find("RESENDING HOST 2 h2 rxe"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("RESENDING pair 2 -> 0: 0.05 resent per message"), std::string::npos)
       << text.str();
   // Pairs whose drivers count no resends have no such matrix, and nothing is flagged.
-  const json plain = mesh_report({}, hosts(4), bw_results(-1), {0.8, 0.0});
+  const json plain = mesh_report_json(mesh_report({}, hosts(4), bw_results(-1), {0.8, 0.0}));
   EXPECT_FALSE(plain["benchmarks"][0]["matrices"].contains(kResendsCounter));
   EXPECT_EQ(plain["verdict"]["resending_pairs"], 0);
 }
@@ -138,7 +142,7 @@ TEST(MeshReport, AFailedPairIsReportedWithItsExitCode) {
   results[0].counters.clear();
   results[0].error = "rdma_connect: timed out";
   results[0].exit_code = static_cast<int>(ExitCode::kConnection);
-  const json report = mesh_report({}, hosts(4), results, {0.8});
+  const json report = mesh_report_json(mesh_report({}, hosts(4), results, {0.8}));
   EXPECT_EQ(report["benchmarks"][0]["errors"].size(), 1u);
   EXPECT_TRUE(report["benchmarks"][0]["matrices"]["bytes_per_second"][0][1].is_null());
   EXPECT_EQ(report["verdict"]["failed_pairs"], 1);
@@ -157,7 +161,7 @@ TEST(MeshReport, ABenchmarkIsJudgedByItsModeNotItsName) {
   std::vector<PairResult> results;
   for (int c = 0; c < 2; ++c)
     results.push_back({"renamed/lat/x", {c, 1 - c}, {{"bytes_per_second", 1e8}}, "", 0, "bw"});
-  const json report = mesh_report({}, hosts(2), results, {0.8});
+  const json report = mesh_report_json(mesh_report({}, hosts(2), results, {0.8}));
   EXPECT_EQ(report["benchmarks"][0]["figure"], "bytes_per_second");
 }
 
@@ -198,7 +202,8 @@ TEST(MeshMatrices, APairKeepsTheHeatmapsCountersAndItsResendsPerMessage) {
 TEST(MeshMatrices, AHeatmapsReportHasNoOtherMatrices) {
   std::vector<PairResult> results = bw_results(-1);
   for (PairResult& r : results) r.counters["client_dev_hw_sent_pkts"] = 17000;
-  const json report = mesh_report({}, hosts(4), results, {0.8}, MatrixScope::kHeatmaps);
+  const json report =
+      mesh_report_json(mesh_report({}, hosts(4), results, {0.8}, MatrixScope::kHeatmaps));
   std::vector<std::string> names;
   for (const auto& [name, m] : report["benchmarks"][0]["matrices"].items()) names.push_back(name);
   EXPECT_EQ(names, (std::vector<std::string>{"bytes_per_second", "client_cpu_us_per_msg"}));
@@ -240,7 +245,8 @@ TEST(MeshReport, NamesTheHostsSetUpDifferentlyFromTheRest) {
                       {"firmware", "28.39.1002"},
                       {"PCIe link", "16.0 GT/s x16 (its maximum)"}};
   h[3]["doctor"]["firmware"] = "28.40.1000";
-  const json report = mesh_report({}, h, {}, {0.8});
+  const MeshReport made = mesh_report({}, h, {}, {0.8});
+  const json report = mesh_report_json(made);
   const json& d = report["host_differences"];
   ASSERT_EQ(d.size(), 2u) << d.dump();
   EXPECT_EQ(d[0]["key"], "firmware");
@@ -251,7 +257,7 @@ TEST(MeshReport, NamesTheHostsSetUpDifferentlyFromTheRest) {
   EXPECT_EQ(d[1]["hosts_with_usual"], 3);
   EXPECT_EQ(report["verdict"]["differing_hosts"], json::array({2, 3}));
   std::ostringstream text;
-  print_mesh_report(report, text);
+  print_mesh_report(made, text);
   EXPECT_NE(text.str().find("DIFFERENT HOST 2 h2 rxe: port 1 MTU 1024 where 3 others have 4096"),
             std::string::npos)
       << text.str();
@@ -260,10 +266,10 @@ TEST(MeshReport, NamesTheHostsSetUpDifferentlyFromTheRest) {
   json two = hosts(2);
   two[0]["doctor"] = {{"port 1 MTU", "1024"}};
   two[1]["doctor"] = {{"port 1 MTU", "4096"}};
-  const json tie = mesh_report({}, two, {}, {0.8})["host_differences"];
+  const json tie = mesh_report_json(mesh_report({}, two, {}, {0.8}))["host_differences"];
   ASSERT_EQ(tie.size(), 2u);
   EXPECT_TRUE(tie[0]["usual"].is_null());
-  EXPECT_TRUE(mesh_report({}, hosts(3), {}, {0.8})["host_differences"].empty());
+  EXPECT_TRUE(mesh_report({}, hosts(3), {}, {0.8}).host_differences.empty());
 }
 
 namespace {
@@ -290,8 +296,9 @@ json reduced_with_groups(const std::vector<PairResult>& results, const MeshGroup
   for (int c = 0; c < 12; ++c)
     rows.push_back(rank_rows(c, 12, benchmarks_of(results), by_client[c], MatrixScope::kAll));
   const LocalReportRanks ranks(std::move(rows));
-  return reduce_mesh_report(ranks, benchmarks_of(results), {}, hosts(12), {0.8, 0.01}, &groups)
-      .report;
+  return mesh_report_json(reduce_mesh_report(ranks, benchmarks_of(results), {},
+                                             mesh_hosts(hosts(12)), {0.8, 0.01}, &groups)
+                              .report);
 }
 }  // namespace
 
@@ -321,13 +328,30 @@ TEST(MeshReport, ARackWhoseUplinkIsSlowIsNamedAsAGroupNotAsItsHosts) {
 
 TEST(MeshReport, ASummaryWithoutTheMatricesNamesResendingPairsAndGroups) {
   // Beyond 32 ranks rank 0 holds no matrix: the summary is printed from the verdicts alone.
-  json report = mesh_report({}, hosts(4), bw_results(-1), {0.8, 0.01});
-  report["benchmarks"][0].erase("matrices");
-  report["benchmarks"][0]["wire"]["resending_pairs"] = json::array({{1, 2}});
-  report["verdict"]["slow_groups"] = json::array({"rack7"});
+  MeshReport made = mesh_report({}, hosts(4), bw_results(-1), {0.8, 0.01});
+  made.benchmarks[0].matrices.clear();
+  made.benchmarks[0].wire.resending.listed = {{1, 2}};
+  made.verdict.slow_groups = std::set<std::string>{"rack7"};
   std::ostringstream text;
-  print_mesh_report(report, text);
+  print_mesh_report(made, text);
   EXPECT_NE(text.str().find("RESENDING pair 1 -> 2: resent more per message"), std::string::npos)
       << text.str();
   EXPECT_NE(text.str().find("SLOW GROUP rack7"), std::string::npos) << text.str();
+}
+
+// A failed pair's message is a rank's own text: the summary prints it as one line of printable
+// text, whatever the rank sent (terminal escapes, a forged line).
+TEST(MeshReport, AFailedPairsMessageIsPrintedAsOnePrintableLine) {
+  auto results = bw_results(-1);
+  results[0].counters.clear();
+  results[0].error = "refused\x1b[2J\nSLOW HOST 3 forged";
+  results[0].exit_code = static_cast<int>(ExitCode::kConnection);
+  const MeshReport made = mesh_report({}, hosts(4), results, {0.8});
+  std::ostringstream text;
+  print_mesh_report(made, text);
+  EXPECT_EQ(text.str().find('\x1b'), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("\nSLOW HOST 3 forged"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("FAILED pair 0 -> 1: refused"), std::string::npos) << text.str();
+  // The report's file keeps the message as the rank sent it (JSON escapes it).
+  EXPECT_EQ(mesh_report_json(made)["benchmarks"][0]["errors"][0]["message"], results[0].error);
 }

@@ -208,13 +208,12 @@ TEST(TrafficReport, SectionVerdictAndSummaryAgree) {
   const auto plan = TrafficPlan::make(TrafficKind::kRing, 4, 0);
   const auto rows = measured(plan, 2, 1e9, 0.2e9);
   const auto v = judge_traffic(rows, 4, 0.8);
-  const TrafficFacts facts{plan, 2, 1, 1.5, 0.8, rows.size()};
   nlohmann::json hosts = nlohmann::json::array();
   for (int r = 0; r < 4; ++r)
     hosts.push_back({{"rank", r}, {"hostname", "h\x1b[2J" + std::to_string(r)}});
-  const nlohmann::json report = {{"hosts", hosts},
-                                 {"traffic", traffic_section(facts, v, {})},
-                                 {"verdict", traffic_verdict_json(v)}};
+  const TrafficReport made{
+      {{"ranks", 4}}, mesh_hosts(hosts), traffic_facts(plan, 2, 1, 1.5, 0.8, rows.size()), v, {}};
+  const nlohmann::json report = traffic_report_json(made);
   EXPECT_EQ(report["traffic"]["pattern"], "ring");
   EXPECT_EQ(report["traffic"]["streams"], 2);
   EXPECT_EQ(report["traffic"]["flows"], 8);
@@ -222,7 +221,7 @@ TEST(TrafficReport, SectionVerdictAndSummaryAgree) {
   EXPECT_EQ(report["verdict"]["slow_hosts"], nlohmann::json::array({2}));
   EXPECT_EQ(report["verdict"]["exit_code"], 7);
   std::ostringstream out;
-  print_traffic_report(report, out);
+  print_traffic_report(made, out);
   EXPECT_NE(out.str().find("SLOW"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("1 slow hosts: 2 (exit 7)"), std::string::npos) << out.str();
   EXPECT_EQ(out.str().find('\x1b'), std::string::npos) << "a host name printed raw";
