@@ -1,15 +1,18 @@
 #include "control/shared_key.h"
 
+#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include <fstream>
-#include <sstream>
+#include <cerrno>
+#include <cstring>
 
 #include "core/error.h"
+#include "core/printable_text.h"
 
 namespace rdmabench {
 
@@ -69,20 +72,56 @@ std::string hmac_sha256(std::string_view key, std::initializer_list<std::string_
   return std::string(reinterpret_cast<const char*>(digest), length);
 }
 
+namespace {
+
+// The key file's descriptor, opened once and never through a link; closed on every way out.
+class KeyFileDescriptor {
+ public:
+  explicit KeyFileDescriptor(const std::string& path)
+      : fd_(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) {}
+  ~KeyFileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  KeyFileDescriptor(const KeyFileDescriptor&) = delete;
+  KeyFileDescriptor& operator=(const KeyFileDescriptor&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Up to `most` bytes of the open file (more than `most`: its first most + 1).
+std::string read_at_most(int fd, size_t most) {
+  std::string bytes(most + 1, '\0');
+  size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  bytes.resize(got);
+  return bytes;
+}
+
+}  // namespace
+
 SharedKey SharedKey::from_file(const std::string& path) {
   auto bad = [&](const std::string& why) {
-    return Error(ExitCode::kUsage, "--key " + path + ": " + why + "; " + kMakeOne);
+    return Error(ExitCode::kUsage, "--key " + printable(path) + ": " + why + "; " + kMakeOne);
   };
+  const KeyFileDescriptor file(path);
+  if (file.fd() < 0 && errno == ELOOP) throw bad("a symbolic link (name the file itself)");
+  if (file.fd() < 0) throw bad(std::string("cannot read it: ") + std::strerror(errno));
   struct stat st {};
-  if (stat(path.c_str(), &st) != 0) throw bad("cannot read it");
+  if (fstat(file.fd(), &st) != 0) throw bad("cannot read it");
   if (!S_ISREG(st.st_mode)) throw bad("not a regular file");
+  if (st.st_uid != geteuid())
+    throw bad("owned by user " + std::to_string(st.st_uid) + ", not by this user (" +
+              std::to_string(geteuid()) + "): chown it");
   if ((st.st_mode & 077) != 0) throw bad("readable or writable by others (chmod 600 it)");
-  if (st.st_size > static_cast<off_t>(kLongestKey + 1)) throw bad("longer than 4096 bytes");
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) throw bad("cannot read it");
-  std::string bytes = text.str();
+  std::string bytes = read_at_most(file.fd(), kLongestKey + 1);
+  if (bytes.size() > kLongestKey + 1) throw bad("longer than 4096 bytes");
   if (!bytes.empty() && bytes.back() == '\n') bytes.pop_back();
   if (bytes.size() < kShortestKey) throw bad("shorter than 32 bytes");
   return SharedKey(derived_key(bytes));

@@ -94,6 +94,39 @@ TEST(SharedKey, TheFileMustBeLongEnoughAndPrivate) {
             std::string::npos);
 }
 
+// The key file is opened once, not through a link, and judged on what was opened: a link to a
+// private key, a file owned by another user (a root-run server would take anyone's), a FIFO
+// (which would block the server's start) are refused, each saying why.
+TEST(SharedKey, TheFileIsOpenedOnceNotThroughALinkAndMustBeTheUsersOwn) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rdmabench-keydir-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const auto key = dir / "key";
+  std::ofstream(key) << "a long enough secret for the test, 32+\n";
+  chmod(key.c_str(), 0600);
+  const auto link = dir / "link";
+  std::filesystem::create_symlink(key, link);
+  EXPECT_NE(error_text([&] { SharedKey::from_file(link); }).find("a symbolic link"),
+            std::string::npos)
+      << error_text([&] { SharedKey::from_file(link); });
+  const auto fifo = dir / "fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_NE(error_text([&] { SharedKey::from_file(fifo); }).find("not a regular file"),
+            std::string::npos);
+  if (geteuid() == 0) {  // only root can give a file away
+    ASSERT_EQ(chown(key.c_str(), 65534, 65534), 0);
+    EXPECT_NE(error_text([&] { SharedKey::from_file(key); }).find("owned by user 65534"),
+              std::string::npos)
+        << error_text([&] { SharedKey::from_file(key); });
+  } else {
+    EXPECT_TRUE(SharedKey::from_file(key).verifies(
+        SharedKey::from_bytes("a long enough secret for the test, 32+").proof({"c"}), {"c"}));
+  }
+  const auto escaped = dir / "k\x1b[2J";
+  EXPECT_EQ(error_text([&] { SharedKey::from_file(escaped); }).find('\x1b'), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ServerCaps, SpecsOverACapAreRefusedNamingIt) {
   ServerCaps caps;
   caps.max_qps = 4;
