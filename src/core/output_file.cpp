@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "core/error.h"
 #include "core/printable_text.h"
@@ -16,13 +16,39 @@
 
 namespace rdmabench {
 
+namespace {
+
+bool is_folder(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+}  // namespace
+
 void check_writable(const std::string& path, const std::string& option) {
-  std::error_code ignored;
-  const bool existed = std::filesystem::exists(path, ignored);
-  const bool writable = static_cast<bool>(std::ofstream(path, std::ios::app));
-  if (!existed) std::filesystem::remove(path, ignored);
-  if (!writable)
-    throw Error(ExitCode::kUsage, option + " " + printable(path) + ": cannot write there");
+  const auto refuse = [&](const std::string& why) {
+    return Error(ExitCode::kUsage, option + " " + printable(path) + ": cannot write there: " + why);
+  };
+  if (path.empty()) throw refuse("the file name is empty");
+  if (is_folder(path))
+    throw refuse("is a folder: name a file in it (for example " +
+                 printable((std::filesystem::path(path) / "results.json").string()) + ")");
+  const std::string parent = std::filesystem::path(path).parent_path().string();
+  const std::string folder = parent.empty() ? "." : parent;
+  struct stat st {};
+  if (::stat(folder.c_str(), &st) != 0 && errno == ENOENT)
+    throw refuse("its folder " + printable(folder) +
+                 " does not exist (make it with mkdir -p, or name another)");
+  if (!is_folder(folder)) throw refuse(printable(folder) + " is not a folder");
+  // What the write will do (write_file_atomically): a new file beside PATH, renamed over it.
+  // Nothing at PATH is opened, so a link there, dangling or not, is never followed.
+  std::string probe = path + ".XXXXXX";
+  const int fd = ::mkostemp(probe.data(), O_CLOEXEC);
+  if (fd < 0)
+    throw refuse(std::string("cannot make a file in ") + printable(folder) + ": " +
+                 std::strerror(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 namespace {

@@ -8,8 +8,11 @@
 
 namespace rdmabench {
 
-// Throws Error(kUsage) naming `option` when `path` cannot be written. A file made only for the
-// check goes again, so a run that fails before writing leaves no empty results behind.
+// Throws Error(kUsage) naming `option`, why and what to do when `path` cannot be written (a
+// folder, a folder that does not exist, one this user cannot write in). Checked as the write
+// will be made (a temporary beside `path`, made and removed), so nothing at `path` is created
+// or followed: a run that fails before writing leaves no empty results, and a dangling link's
+// target is not made.
 void check_writable(const std::string& path, const std::string& option);
 
 // A new, empty file beside `path` for its text until it is renamed over it: PATH.XXXXXX, made

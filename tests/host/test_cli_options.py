@@ -79,6 +79,23 @@ def test_a_run_that_never_started_leaves_no_empty_results_file(tmp_path):
     assert proc.returncode == 2 and "cannot write there" in proc.stderr
 
 
+def test_checking_an_output_file_follows_no_dangling_link_and_says_why_it_cannot_write(tmp_path):
+    # Before: the check opened --out for append, so a dangling link's target was created (and
+    # left behind), and every refusal was "cannot write there" with no reason.
+    target = tmp_path / "elsewhere.json"
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--out", str(link))
+    assert proc.returncode != 0
+    assert not target.exists(), "the check created the dangling link's target"
+    assert link.is_symlink(), "the check removed the user's link"
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--out", str(tmp_path))
+    assert proc.returncode == 2 and "is a folder: name a file in it" in proc.stderr, proc.stderr
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--out", str(tmp_path / "no" / "x.json"))
+    assert proc.returncode == 2 and f"its folder {tmp_path / 'no'} does not exist" in \
+        proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("args, says", [
     (("--iters", "0"), "--iters '0': give a count from 1 to"),
     (("--lat-iters", "0"), "--lat-iters '0': give a count from 1 to"),

@@ -125,7 +125,8 @@ TEST(CheckWritable, NamesTheOptionAndThePathPrintably) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()),
-              "--out /nonexistent-dir/\\x1b]0;title\\x07.json: cannot write there");
+              "--out /nonexistent-dir/\\x1b]0;title\\x07.json: cannot write there: its folder "
+              "/nonexistent-dir does not exist (make it with mkdir -p, or name another)");
     EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
   }
 }
