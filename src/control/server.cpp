@@ -12,6 +12,7 @@
 #include "control/control_protocol.h"
 #include "control/port_reading.h"
 #include "control/protocol_version.h"
+#include "control/refusal_log.h"
 #include "control/session_waits.h"
 #include "control/socket_error.h"
 #include "control/stop_signals.h"
@@ -211,11 +212,11 @@ std::string asked_text(const std::vector<std::string>& asked) {
   return std::to_string(asked.size()) + " set up (" + text + ")";
 }
 
-// A client the allow list refuses: told why, logged, and closed before it is heard.
+// A client the allow list refuses: told why, logged (summarized: refusal_log.h), and closed
+// before it is heard.
 void refuse(TcpSocket client, const std::string& peer, const ServerOptions& options,
-            std::ostream& log) {
-  log << "client " << peer << ": refused, not in --allow " << options.allow.text() << "\n"
-      << std::flush;
+            RefusalLog& refusals) {
+  refusals.refused(peer, RefusalLog::Clock::now());
   try {
     tell_and_finish(client, refusal_message(peer), options.timeout);  // nothing it sent is read
   } catch (const Error&) {
@@ -253,12 +254,14 @@ std::optional<TcpSocket> next_client(TcpSocket& listener, int stop_fd, std::ostr
 
 void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_fd,
                    std::ostream& log) {
+  RefusalLog refusals(log, "not in --allow " + options.allow.text());
   for (;;) {
     auto client = next_client(listener, stop_fd, log);
+    refusals.tick(RefusalLog::Clock::now());
     if (!client) return;
     const std::string peer = client->peer_address();
     if (!options.allow.allows(peer)) {
-      refuse(std::move(*client), peer, options, log);
+      refuse(std::move(*client), peer, options, refusals);
       continue;
     }
     log << "client " << peer << " connected\n" << std::flush;

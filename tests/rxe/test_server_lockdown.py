@@ -71,6 +71,23 @@ def test_allow_refuses_other_addresses_and_bind_listens_on_one(rdmabench, port, 
         served(rdmabench, port + 2, srv)
 
 
+def test_a_connect_loop_from_a_refused_address_cannot_fill_the_log(rdmabench, port, tmp_path):
+    # Before: one log line per refused connection (2,000 refused connections: 2,002 lines).
+    with Server(rdmabench, port, tmp_path, "--allow", "127.0.0.1/32") as srv:
+        before = len(srv.text().splitlines())
+        for _ in range(2000):
+            with socket.create_connection(("127.0.0.1", port), timeout=10,
+                                          source_address=("127.0.0.2", 0)) as c:
+                c.makefile().readline()  # its refusal
+        refused = [line for line in srv.text().splitlines()[before:] if "127.0.0.2" in line]
+        assert refused == ["client 127.0.0.2: refused, not in --allow 127.0.0.1/32 (its further "
+                           "refusals are counted, told each minute)"], refused[:5]
+        served(rdmabench, port, srv)
+        srv.stop()
+        assert "client 127.0.0.2: refused 1999 more times within 60 s, not in --allow " \
+            "127.0.0.1/32" in srv.text(), srv.text()[-2000:]
+
+
 def test_a_key_is_proved_never_sent(rdmabench, port, tmp_path):
     key, wrong = tmp_path / "key", tmp_path / "wrong"
     key.write_text("an operator's secret of enough length\n")
