@@ -344,6 +344,10 @@ std::optional<MeshRequest> parse_mesh_request(int argc, char** argv) {
   r.specs = mesh_specs(args, r.traffic != TrafficKind::kPairs);
   r.cm = parse_bootstrap(args["cm"].as<std::string>());  // nullopt: auto
   parse_run_options(args, r);
+  for (const TestSpec& spec : r.specs)
+    if (spec.mode == Mode::kLatency)
+      check_latency_samples({r.iterations[Mode::kLatency], 0, 0, r.run.length.warmup}, spec.threads,
+                            "--lat-iters");
   parse_schedule_options(args, r);
   r.judge.min_fraction = decimal_option(args, "min-fraction", 0, 1);
   if (r.judge.min_fraction == 0)

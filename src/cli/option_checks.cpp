@@ -4,9 +4,12 @@
 #include <string>
 
 #include "cli/number_options.h"
+#include "core/byte_units.h"
 #include "core/error.h"
 #include "core/output_file.h"
 #include "host/cpu_placement.h"
+#include "host/host_memory.h"
+#include "measure/timed_sample_room.h"
 #include "spec/spec_validation.h"
 
 namespace rdmabench {
@@ -58,6 +61,18 @@ std::string metrics_option(const std::string& path, bool check_here) {
 
 std::string text_option(const cxxopts::ParseResult& args, const char* name) {
   return args.count(name) != 0 ? args[name].as<std::string>() : std::string();
+}
+
+void check_latency_samples(const RunLength& length, uint32_t threads,
+                           const char* iterations_option) {
+  const auto cap = latency_sample_cap(this_host_memory());
+  const uint64_t bytes = latency_sample_bytes(length, threads);
+  if (!cap || bytes <= cap->bytes) return;
+  throw Error(ExitCode::kUsage, "a latency run on " + std::to_string(threads) +
+                                    " thread(s) keeps up to " + mib_text(bytes) +
+                                    " of samples (8 bytes a message), more than " +
+                                    mib_text(cap->bytes) + " (" + cap->why + "); ask fewer " +
+                                    iterations_option + " or --warmup, or fewer --threads");
 }
 
 }  // namespace rdmabench

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "spec/run_length.h"
+
 namespace cxxopts {
 class ParseResult;
 }
@@ -26,6 +28,12 @@ uint64_t iterations_option(const cxxopts::ParseResult& args, const char* name);
 int numa_option(const std::string& text);
 // --warmup: a count, at most kMaxIterations.
 uint64_t warmup_option(const cxxopts::ParseResult& args);
+
+// A latency run of `length` on `threads` keeps a sample per message (timed_sample_room.h):
+// Error(kUsage) before anything runs when they would take more than this host can give (half
+// its memory), naming `iterations_option` among what to ask less of.
+void check_latency_samples(const RunLength& length, uint32_t threads,
+                           const char* iterations_option);
 // --port: a TCP port, 1 to 65535 (so that 99999 is refused, not wrapped round to 34463).
 uint16_t port_option(const cxxopts::ParseResult& args);
 // --ib-port: a device port number, 1 to 255 (whether the device has it is checked once open).

@@ -142,6 +142,8 @@ void parse_suite_options(const cxxopts::ParseResult& args, const ServerConnectio
   so.peer = server.peer();
   parse_matrix(args, what, so.matrix);
   so.length = length_of(args, what);
+  if (so.matrix.runs(Mode::kLatency))
+    check_latency_samples(so.length, so.matrix.threads, "--iters");
   so.placement = placement_of(args);
   so.debug_corrupt = args.count("debug-corrupt") > 0;
 }

@@ -13,6 +13,7 @@
 #include "control/server.h"
 #include "core/exit_codes.h"
 #include "core/peer_address.h"
+#include "host/host_memory.h"
 #include "spec/test_spec.h"
 #include "verbs/verbs_error.h"
 
@@ -38,7 +39,10 @@ void add_lockdown_options(cxxopts::Options& options) {
       cxxopts::value<std::string>())(
       "max-duration", "Time any one client may hold the server, every run included (10m, 1h)",
       cxxopts::value<std::string>(),
-      "TIME")("max-memory", "Memory the server registers for one benchmark, at most (256M, 2G)",
+      "TIME")("max-memory",
+              "Memory the server registers for one benchmark, at most (256M, 2G; default: half "
+              "this host's memory, or the memlock limit where lower, and half its reserved huge "
+              "pages)",
               cxxopts::value<std::string>())("max-qps", "QPs one benchmark may ask for, at most",
                                              cxxopts::value<std::string>(), "COUNT")(
       "max-threads", "Threads one benchmark may ask for, at most", cxxopts::value<std::string>(),
@@ -59,6 +63,13 @@ void read_lockdown_options(const cxxopts::ParseResult& args, ServerOptions& so) 
       throw Error(ExitCode::kUsage, "--max-memory '" + args["max-memory"].as<std::string>() +
                                         "': give a size such as 256M or 2G");
     so.caps.max_memory_bytes = *bytes;
+  } else {
+    if (const auto cap = default_pin_cap(this_host_memory())) {
+      so.caps.max_memory_bytes = cap->bytes;
+      so.caps.max_memory_default = cap->why;
+    }
+    so.caps.huge_pages_by_default = true;
+    so.caps = with_huge_pages_now(so.caps);
   }
   if (args.count("max-qps")) so.caps.max_qps = count_option32(args, "max-qps", 1);
   if (args.count("max-threads")) so.caps.max_threads = count_option32(args, "max-threads", 1);

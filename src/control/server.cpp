@@ -46,7 +46,7 @@ class VerbsTestHost final : public TestHost {
 
   void setup(const TestSpec& spec) override {
     asked_.push_back(spec.name());
-    check_spec_within(options_.caps, spec);  // before anything is registered
+    check_spec_within(with_huge_pages_now(options_.caps), spec);  // before anything is registered
     port_.reset();
     endpoint_.reset();
     // The buffers are registered during the bootstrap, under this thread's memory policy:

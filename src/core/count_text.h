@@ -14,7 +14,7 @@ namespace rdmabench {
 inline constexpr std::string_view kCountSpellings = "5000, 10k, 1.5M or 1G";
 
 // "5000", "10k" or "10K" (10 000), "1.5M" (1 500 000), "2G" (2 000 000 000): a whole count;
-// nullopt for anything else (a sign, spaces, a fraction that leaves part of one, more than 12
+// nullopt for anything else (a sign, spaces, a fraction that leaves part of one, more than 16
 // digits, above 10^15). The multipliers are powers of 1000: a count, not a size (sizes' K is
 // 1024).
 std::optional<uint64_t> parse_count(std::string_view text);

@@ -5,7 +5,7 @@
 namespace rdmabench {
 namespace {
 
-constexpr size_t kMaxWholeDigits = 12;
+constexpr size_t kMaxWholeDigits = 16;
 constexpr size_t kMaxFractionDigits = 9;
 
 bool all_digits(std::string_view text) {

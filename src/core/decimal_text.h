@@ -15,7 +15,7 @@ struct Decimal {
   uint64_t scale = 1;     // 10 to the number of digits after it: 1.25 -> 100
 };
 
-// Digits with at most one point, followed by digits ("0.5", ".5"): at most 12 before the point
+// Digits with at most one point, followed by digits ("0.5", ".5"): at most 16 before the point
 // and 9 after; nullopt for anything else (a sign, an exponent, spaces, "5.", ".").
 std::optional<Decimal> read_decimal(std::string_view text);
 

@@ -5,6 +5,7 @@
 
 #include "core/page_buffer.h"
 #include "core/provider_facts.h"
+#include "core/saturating.h"
 #include "datapath/side_figures.h"
 #include "verbs/device_list.h"
 
@@ -70,25 +71,15 @@ constexpr uint64_t kSendEntryBytes = 128;
 constexpr uint64_t kReceiveEntryBytes = 64;
 constexpr uint64_t kCompletionEntryBytes = 128;
 
-uint64_t saturating_add(uint64_t a, uint64_t b) {
-  uint64_t sum = 0;
-  return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
-}
-
-uint64_t saturating_mul(uint64_t a, uint64_t b) {
-  uint64_t product = 0;
-  return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
-}
-
 uint64_t queue_bytes(const TestSpec& spec) {
   const uint64_t send =
       saturating_mul(spec.tx_depth, kSendEntryBytes + spec.inline_size.value_or(0));
   const uint64_t receive = saturating_mul(spec.rx_depth, kReceiveEntryBytes);
   const uint64_t per_qp = saturating_add(send, receive);
-  const uint64_t completions =
-      saturating_mul(saturating_mul(spec.cq_count(), saturating_add(spec.tx_depth, spec.rx_depth) *
-                                                         uint64_t{spec.qps_per_cq()}),
-                     kCompletionEntryBytes);
+  const uint64_t completions = saturating_mul(
+      saturating_mul(spec.cq_count(), saturating_mul(saturating_add(spec.tx_depth, spec.rx_depth),
+                                                     spec.qps_per_cq())),
+      kCompletionEntryBytes);
   return saturating_add(saturating_mul(spec.qps, per_qp), completions);
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/device_report.h"
 #include "core/gid.h"
+#include "core/saturating.h"
 #include "datapath/atomic_operands.h"
 #include "datapath/inline_fallback.h"
 #include "datapath/payload.h"
@@ -26,8 +27,8 @@ uint32_t ring_slots(const TestSpec& spec, Side side, uint64_t ring_bytes) {
 }  // namespace
 
 uint64_t QpStream::buffer_bytes(const TestSpec& spec, Side side, uint64_t ring_bytes) {
-  return (spec.size + spec.transport->receive_header_bytes) *
-         (1 + ring_slots(spec, side, ring_bytes));
+  return saturating_mul(saturating_add(spec.size, spec.transport->receive_header_bytes),
+                        uint64_t{1} + ring_slots(spec, side, ring_bytes));
 }
 
 QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uint32_t index,

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/saturating.h"
 #include "spec/test_spec.h"
 #include "verbs/memory_region.h"
 #include "verbs/protection_domain.h"
@@ -48,7 +49,8 @@ class SharedReceives {
 
   // The bytes of the ring's buffer, before it is rounded to pages (registered_bytes).
   static uint64_t buffer_bytes(const TestSpec& spec, uint64_t ring_bytes) {
-    return (spec.size + spec.transport->receive_header_bytes) * ring_slots(spec, ring_bytes);
+    return saturating_mul(saturating_add(spec.size, spec.transport->receive_header_bytes),
+                          ring_slots(spec, ring_bytes));
   }
 
   SharedReceiveQueue& queue() noexcept { return queue_; }
@@ -59,7 +61,7 @@ class SharedReceives {
 
  private:
   static uint32_t ring_slots(const TestSpec& spec, uint64_t ring_bytes) {
-    const uint64_t stride = spec.size + spec.transport->receive_header_bytes;
+    const uint64_t stride = saturating_add(spec.size, spec.transport->receive_header_bytes);
     return static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / stride, 1, spec.rx_depth));
   }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/byte_units.h"
+#include "host/host_memory.h"
 
 namespace rdmabench {
 
@@ -16,17 +17,6 @@ std::string speed_text(const PortReport& port) {
   std::ostringstream s;
   s << port.speed_gbps << " Gb/s " << port.width;
   return s.str();
-}
-
-// A /proc/meminfo figure ("HugePages_Free:      12") or -1.
-long meminfo_value(const std::string& meminfo, const std::string& key) {
-  const auto at = meminfo.find(key + ":");
-  if (at == std::string::npos) return -1;
-  try {
-    return std::stol(meminfo.substr(at + key.size() + 1));
-  } catch (const std::exception&) {
-    return -1;
-  }
 }
 
 Finding port_state(const std::string& subject, const PortReport& port) {

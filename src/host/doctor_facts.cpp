@@ -3,27 +3,12 @@
 #include <sys/resource.h>
 
 #include "host/device_probe.h"
+#include "host/host_memory.h"
 #include "host/sysfs_file.h"
 
 namespace rdmabench {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// CAP_IPC_LOCK (bit 14) in this process's effective capabilities.
-bool has_lock_capability() {
-  const std::string status = whole_file("/proc/self/status");
-  const auto at = status.find("CapEff:");
-  if (at == std::string::npos) return false;
-  try {
-    return (std::stoull(status.substr(at + 7), nullptr, 16) >> 14) & 1;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
-}  // namespace
 
 std::map<int, std::string> read_governors(const fs::path& sys) {
   std::map<int, std::string> governors;
@@ -46,7 +31,7 @@ DoctorFacts gather_doctor_facts(uint64_t default_run_bytes, const fs::path& sys)
   rlimit limit{};
   if (getrlimit(RLIMIT_MEMLOCK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
     facts.memlock_bytes = limit.rlim_cur;
-  facts.lock_capability = has_lock_capability();
+  facts.lock_capability = has_lock_capability(whole_file("/proc/self/status"));
   facts.default_run_bytes = default_run_bytes;
   return facts;
 }

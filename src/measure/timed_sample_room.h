@@ -1,9 +1,13 @@
 // How many latency samples a timed window (--duration) keeps room for, per thread: sized
-// before the window opens, since nothing may allocate inside it.
+// before the window opens, since nothing may allocate inside it; and what a latency run's
+// samples take at most, checked against the host before anything runs.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+
+#include "core/saturating.h"
+#include "spec/run_length.h"
 
 namespace rdmabench {
 
@@ -19,6 +23,14 @@ inline constexpr uint64_t kSlowestSizingRoundTripNs = 10'000;
 inline uint64_t timed_sample_room(uint64_t window_ns, uint64_t fastest_warmup_ns) {
   const uint64_t fastest = std::clamp<uint64_t>(fastest_warmup_ns, 1, kSlowestSizingRoundTripNs);
   return std::min(kMaxTimedSamples, 2 * window_ns / fastest + 1024);
+}
+
+// The bytes of latency samples a run of `length` on `threads` keeps at most (8 a message of
+// each thread: every iteration or warm-up message, or a timed window's room), saturating.
+inline uint64_t latency_sample_bytes(const RunLength& length, uint32_t threads) {
+  const uint64_t per_thread = std::max(length.iterations, length.warmup);
+  const uint64_t most = length.timed_window() ? std::max(per_thread, kMaxTimedSamples) : per_thread;
+  return saturating_mul(saturating_mul(most, threads), sizeof(uint64_t));
 }
 
 }  // namespace rdmabench

@@ -812,3 +812,17 @@ def test_a_flood_of_unknown_options_is_named_twenty_at_a_time():
     lines = proc.stderr.strip().splitlines()
     assert lines[0].startswith("rdmabench run: 500 arguments it does not take"), lines[0]
     assert len(lines) == 22 and lines[-1] == "  and 480 more", lines[-3:]
+
+
+def test_a_latency_run_whose_samples_the_host_cannot_hold_is_refused_before_it_connects():
+    # Before: accepted (the count is within --iters' bound), and iterations x threads x 8 bytes
+    # of samples were allocated once connected; and 13 digits and more were not a count at all,
+    # though the refusal named a range up to 70368744177664.
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--mode", "lat", "--iters",
+                     "70000000000000")
+    assert proc.returncode == 2, proc.stderr
+    assert "of samples (8 bytes a message), more than" in proc.stderr and \
+        "half this host's memory" in proc.stderr, proc.stderr
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", "--mode", "lat", "--iters", "5000",
+                     "--dry-run")
+    assert proc.returncode == 0, proc.stderr

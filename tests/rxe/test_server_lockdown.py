@@ -135,6 +135,16 @@ def test_caps_refuse_a_spec_that_asks_more(rdmabench, port, tmp_path, cap, ask, 
         served(rdmabench, port, srv)
 
 
+def test_without_max_memory_the_server_caps_what_it_pins_at_half_the_hosts_memory(rdmabench, port,
+                                                                                  tmp_path):
+    # Before, nothing capped a server without --max-memory. A spec over the default is refused
+    # in test_server_robustness.py (crafted specs); a real client here would pin as much itself.
+    with Server(rdmabench, port, tmp_path) as srv:
+        assert "caps: --max-memory " in srv.text() and "MiB (default: half this host's memory (" \
+            in srv.text(), srv.text()
+        served(rdmabench, port, srv)
+
+
 def test_max_duration_ends_a_run_that_would_outlast_it(rdmabench, port, tmp_path):
     with Server(rdmabench, port, tmp_path, "--max-duration", "2") as srv:
         # A write's server is a passive target: the client learns why its run stopped once its

@@ -94,8 +94,14 @@ CRAFTED = [
     ("size", 0, "--sizes is"),              # was SIGFPE (exit 136) in the server
     ("rx_depth", 0, "--rx-depth is"),      # was std::clamp with lo > hi
     ("signal_every", 1000, "--signal-every is"),
-    ("tx_depth", 1 << 30, "max_qp_wr"),
-    ("size", 1 << 40, "max_msg_sz"),
+    ("tx_depth", 1 << 21, "max_qp_wr"),    # within the default cap (1 << 30: over it)
+    ("size", 1 << 27, "max_msg_sz"),       # within the host's default cap: the device's limit
+    # Beyond what the host can pin (no --max-memory: half the guest's memory). Before, a 2^63
+    # size wrapped the count to a few bytes, and nothing capped a keyless server's memory: 256
+    # QPs of 1 GiB were built and pinned where the device allowed such messages.
+    ("size", 1 << 40, "by default: half this host's memory"),
+    ("size", 1 << 63, "by default: half this host's memory"),
+    ("qps", {"qps": 256, "size": 1 << 30, "mode": "bw"}, "by default: half this host's memory"),
     ("size", "big", "spec.size must be an unsigned integer"),
     ("pattern", "atomic", "spec.pattern"),
     ("transport", "xrc", "spec.transport"),

@@ -176,6 +176,49 @@ TEST(ServerCaps, MaxMemoryCountsWhatIsReallyPinned) {
   spec.size = 1ull << 62;
   spec.qps = 1u << 20;
   EXPECT_EQ(registered_bytes(spec, Side::kServer), UINT64_MAX);  // saturates, never wraps
+  // Before: one QP of 2^63-byte messages wrapped its buffer's count to a few bytes, under any cap.
+  spec.qps = 1;
+  for (const char* pattern : {"write", "send"})
+    for (const bool srq : {false, true}) {
+      spec.pattern = *parse_pattern(pattern);
+      spec.srq = srq && spec.pattern.name() == "send";
+      for (const uint64_t size : {uint64_t{1} << 63, UINT64_MAX - 10, (uint64_t{3} << 62)}) {
+        spec.size = size;
+        EXPECT_EQ(registered_bytes(spec, Side::kServer), UINT64_MAX) << pattern << " " << size;
+        EXPECT_NE(error_text([&] { check_spec_within(caps, spec); }).find("(--max-memory 4 MiB)"),
+                  std::string::npos);
+      }
+    }
+}
+
+// Without --max-memory a server pins at most this host's default for one client (half its
+// memory, say), and takes at most half its reserved huge pages: each refusal says so and how
+// to change it.
+TEST(ServerCaps, TheHostsDefaultsCapWhatNoOperatorCapped) {
+  ServerCaps caps;
+  caps.max_memory_bytes = 32ull << 20;
+  caps.max_memory_default = "half this host's memory (64 MiB)";
+  caps.max_huge_page_bytes = 4ull << 20;
+  caps.max_huge_page_default = "half this host's reserved huge pages (8 MiB)";
+  TestSpec spec = a_spec();  // write bw, 64 KiB
+  spec.qps = 1;
+  EXPECT_EQ(error_text([&] { check_spec_within(caps, spec); }), "no error");
+  spec.qps = 1024;  // 64 MiB of buffers
+  EXPECT_NE(error_text([&] { check_spec_within(caps, spec); })
+                .find("(--max-memory 32 MiB by default: half this host's memory (64 MiB); the "
+                      "server's --max-memory sets it)"),
+            std::string::npos)
+      << error_text([&] { check_spec_within(caps, spec); });
+  spec.qps = 4;  // four 2 MiB pages and the queues: over the huge pages' cap, not the memory's
+  spec.hugepages = true;
+  EXPECT_NE(error_text([&] { check_spec_within(caps, spec); })
+                .find("of huge pages on the server, more than this server allows (huge pages "
+                      "4 MiB by default"),
+            std::string::npos)
+      << error_text([&] { check_spec_within(caps, spec); });
+  EXPECT_EQ(caps.describe(),
+            "--max-memory 32 MiB (default: half this host's memory (64 MiB)), huge pages 4 MiB "
+            "(default: half this host's reserved huge pages (8 MiB))");
 }
 
 TEST(ServerCaps, ARunMustFitWhatIsLeftOfTheSession) {

@@ -62,11 +62,16 @@ TEST(CountText, TakesWholeNumbersAndDecimalMultipliers) {
   EXPECT_EQ(rb::parse_count("2G"), 2'000'000'000u);
   EXPECT_EQ(rb::parse_count("0"), 0u);
   EXPECT_EQ(rb::parse_count("1.0"), 1u);
+  // Before: more than 12 digits were refused, so --iters refused 10000000000000 while its
+  // refusal said it takes 1 to 70368744177664.
+  EXPECT_EQ(rb::parse_count("10000000000000"), 10'000'000'000'000u);
+  EXPECT_EQ(rb::parse_count("1000000000000000"), 1'000'000'000'000'000u);  // the most
 }
 
 TEST(CountText, RefusesWhatIsNotACount) {
-  for (const char* text : {"", "1.5", "1.0005k", "10m", "10g", "1Ki", "10KiB", "-1", "+1", " 1",
-                           "1e3", "1,000", "k", ".5k", "5.", "0x10", "1234567890123", "1001T"})
+  for (const char* text :
+       {"", "1.5", "1.0005k", "10m", "10g", "1Ki", "10KiB", "-1", "+1", " 1", "1e3", "1,000", "k",
+        ".5k", "5.", "0x10", "1000000000000001", "99999999999999999999", "1001T"})
     EXPECT_FALSE(rb::parse_count(text)) << text;
 }
 
