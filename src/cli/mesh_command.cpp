@@ -312,6 +312,17 @@ int dry_run_ranks(const cxxopts::ParseResult& args) {
   return static_cast<int>(count_option32(args, "ranks", 2, kMaxDryRunRanks));
 }
 
+// mpirun's -np (or srun's -N) given to rdmabench mesh, which would read it as -n and -p.
+void refuse_launchers_options(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "-np" || std::string_view(argv[i]) == "--np")
+      throw Error(ExitCode::kUsage,
+                  std::string(argv[i]) +
+                      " is mpirun's: the launcher starts the ranks "
+                      "(mpirun -np 4 rdmabench mesh ..., or srun -n 4 rdmabench mesh ...); "
+                      "rdmabench mesh takes its ranks from MPI (--dry-run --ranks N plans for N)");
+}
+
 void parse_run_options(const cxxopts::ParseResult& args, MeshRequest& r) {
   r.iterations[Mode::kBandwidth] = iterations_option(args, "iters");
   r.iterations[Mode::kLatency] = iterations_option(args, "lat-iters");
@@ -326,6 +337,7 @@ void parse_run_options(const cxxopts::ParseResult& args, MeshRequest& r) {
 // Parse and validate; nullopt after --help. Touches neither MPI nor a device.
 std::optional<MeshRequest> parse_mesh_request(int argc, char** argv) {
   cxxopts::Options options = mesh_options();
+  refuse_launchers_options(argc, argv);
   cxxopts::ParseResult args;
   try {
     options.allow_unrecognised_options();

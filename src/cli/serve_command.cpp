@@ -58,11 +58,7 @@ void read_lockdown_options(const cxxopts::ParseResult& args, ServerOptions& so) 
         time_option(args, "max-duration", {1s, 24h, 1ms}));
   }
   if (args.count("max-memory")) {
-    const auto bytes = parse_size(args["max-memory"].as<std::string>());
-    if (!bytes)
-      throw Error(ExitCode::kUsage, "--max-memory '" + args["max-memory"].as<std::string>() +
-                                        "': give a size such as 256M or 2G");
-    so.caps.max_memory_bytes = *bytes;
+    so.caps.max_memory_bytes = parse_one_size(args["max-memory"].as<std::string>(), "--max-memory");
   } else {
     if (const auto cap = default_pin_cap(this_host_memory())) {
       so.caps.max_memory_bytes = cap->bytes;

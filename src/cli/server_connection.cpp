@@ -55,6 +55,9 @@ std::chrono::milliseconds wait_of(const cxxopts::ParseResult& args) {
 ServerConnection server_connection_of(const cxxopts::ParseResult& args) {
   ServerConnection c;
   if (args.count("host")) c.address.host = args["host"].as<std::string>();
+  if (args.count("host") && c.address.host.empty())
+    throw Error(ExitCode::kUsage,
+                "HOST is empty: give the address or name of the host `rdmabench serve` runs on");
   c.address.port = port_option(args);
   const std::string cm = args["cm"].as<std::string>();
   if (cm != "auto") {

@@ -83,6 +83,12 @@ CqChoice parse_cq_choice(const std::string& written) {
     const CqStrategy both = parse_cq_strategy(text);
     return {both, both};
   }
+  for (const char* side : {"client=", "server="})
+    if (text.find(side) != text.rfind(side))
+      throw bad_strategy(text, std::string("names ") + side +
+                                   " twice: a choice is one client=S "
+                                   "and one server=S; separate choices with ';' "
+                                   "(client=busy,server=event;client=event,server=event)");
   // The second side starts at ",client=" or ",server=" (arguments hold no '=').
   const std::string other = text.starts_with("client=") ? ",server=" : ",client=";
   const size_t split_at = text.find(other);
@@ -101,6 +107,8 @@ std::vector<CqChoice> parse_cq_choices(const std::string& written) {
     std::replace(items.begin(), items.end(), ',', ';');
   std::vector<CqChoice> out;
   for (const std::string& item : split(items, ';')) {
+    if (item == "all")
+      throw bad_strategy(text, "'all' stands alone (--cq all: busy and event), not in a list");
     refuse_a_comma_meant_as_semicolon(item);
     const CqChoice choice = parse_cq_choice(item);
     if (std::find(out.begin(), out.end(), choice) == out.end()) out.push_back(choice);

@@ -116,7 +116,29 @@ bool written_in_decimal_units(const std::string& text) {
     if (at > 0 && std::string("KMGkmg").find(text[at - 1]) != std::string::npos) return true;
   return false;
 }
+
+// Why `item` is not a size: zero, too large, or not written as one.
+std::string not_a_size(const std::string& item) {
+  if (!item.empty() && item.find_first_not_of('0') == std::string::npos)
+    return "'" + item + "' is no size: a size is at least 1 byte";
+  return "'" + item + "' is " + (written_like_a_size(item) ? "too large" : "not a size");
+}
+
+constexpr const char* kDecimalUnits =
+    "K, M and G are KiB, MiB and GiB (powers of 1024): write 64K or 64KiB, not 64KB";
 }  // namespace
+
+uint64_t parse_one_size(const std::string& text, std::string_view option,
+                        std::string_view examples) {
+  auto bad = [&](const std::string& why) {
+    return Error(ExitCode::kUsage, std::string(option) + " '" + text + "': " + why +
+                                       " (examples: " + std::string(examples) + ")");
+  };
+  if (written_in_decimal_units(text)) throw bad(kDecimalUnits);
+  const auto v = parse_size(text);
+  if (!v) throw bad(not_a_size(text));
+  return *v;
+}
 
 std::vector<uint64_t> parse_sizes(const std::string& text, std::string_view option) {
   std::vector<uint64_t> out;
@@ -124,14 +146,12 @@ std::vector<uint64_t> parse_sizes(const std::string& text, std::string_view opti
     return Error(ExitCode::kUsage, std::string(option) + " '" + text + "': " + why +
                                        " (examples: 2:8M, 4096, 2,64K,1M)");
   };
-  if (written_in_decimal_units(text))
-    throw bad("K, M and G are KiB, MiB and GiB (powers of 1024): write 64K or 64KiB, not 64KB");
+  if (written_in_decimal_units(text)) throw bad(kDecimalUnits);
   for (const std::string& item : split_comma_list(text)) {
     const auto colon = item.find(':');
     if (colon == std::string::npos) {
       auto v = parse_size(item);
-      if (!v)
-        throw bad("'" + item + "' is " + (written_like_a_size(item) ? "too large" : "not a size"));
+      if (!v) throw bad(not_a_size(item));
       out.push_back(*v);
       continue;
     }

@@ -125,5 +125,9 @@ std::vector<uint64_t> parse_sizes(const std::string& text, std::string_view opti
 // `rdmabench run`'s --sizes when none is given.
 inline constexpr const char* kDefaultSizes = "2:8M";
 std::optional<uint64_t> parse_size(const std::string& text);
+// One size an option takes (serve --max-memory), refused as --sizes refuses an item, with why
+// (decimal units, zero, too large) and `examples`: Error(kUsage) naming `option`.
+uint64_t parse_one_size(const std::string& text, std::string_view option,
+                        std::string_view examples = "256M, 2G, 4096");
 
 }  // namespace rdmabench

@@ -515,7 +515,8 @@ def test_a_near_miss_is_told_the_option_of_the_same_first_letter():
 @pytest.mark.parametrize("option", ["--lat-size", "--size"])
 def test_mesh_blames_the_size_option_it_was_given(option):
     proc = rdmabench("mesh", option, "0")
-    assert proc.returncode == 2 and f"{option} '0': '0' is not a size" in proc.stderr, proc.stderr
+    assert proc.returncode == 2 and f"{option} '0': '0' is no size: a size is at least 1 byte" \
+        in proc.stderr, proc.stderr
 
 
 def test_control_characters_are_escaped_not_echoed():
@@ -826,3 +827,25 @@ def test_a_latency_run_whose_samples_the_host_cannot_hold_is_refused_before_it_c
     proc = rdmabench("run", "127.0.0.1", "--port", "1", "--mode", "lat", "--iters", "5000",
                      "--dry-run")
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    # Before: "'0' is not a size", no hint that a size is at least a byte.
+    (["run", "127.0.0.1", "--sizes", "0", "--dry-run"], "'0' is no size: a size is at least 1 byte"),
+    # Before: "'all' is unknown", though --cq all is taken alone.
+    (["run", "127.0.0.1", "--cq", "all,busy", "--dry-run"], "'all' stands alone (--cq all"),
+    # Before: "'event,client=event' is unknown".
+    (["run", "127.0.0.1", "--cq", "client=busy,server=event,client=event", "--dry-run"],
+     "names client= twice: a choice is one client=S and one server=S; separate choices with ';'"),
+    # Before: "unknown option '-n'; perftest's -n is --iters COUNT ...".
+    (["mesh", "-np", "4"], "-np is mpirun's: the launcher starts the ranks (mpirun -np 4"),
+    # Before: "give a size such as 256M or 2G", without --sizes' reason.
+    (["serve", "--max-memory", "1KB"], "K, M and G are KiB, MiB and GiB (powers of 1024)"),
+    (["serve", "--max-memory", "0"], "'0' is no size"),
+    # Before: accepted, a run against the host "".
+    (["run", "", "--dry-run"], "HOST is empty: give the address or name of the host"),
+    (["search", ""], "HOST is empty"),
+])
+def test_errors_say_what_to_do(args, says):
+    proc = rdmabench(*args)
+    assert proc.returncode == 2 and says in proc.stderr, proc.stderr
