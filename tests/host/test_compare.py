@@ -98,15 +98,21 @@ def test_single_runs_use_the_threshold_alone_and_say_so(sweep, write_json):
 
 
 def with_more_repetitions(doc, copies):
-    """Every repetition repeated `copies` times with a +-1% wobble, as if run with more repetitions."""
+    """Every repetition repeated `copies` times with a +-1% wobble, as if run with more
+    repetitions: each copy its own repetition_index, as Google Benchmark numbers them (a row
+    given twice is refused)."""
     rows = []
     for row in doc["benchmarks"]:
         if row.get("run_type") == "aggregate":
             continue
         for k in range(copies):
             wobble = 1 + 0.01 * (k - copies // 2)
-            rows.append({key: (value * wobble if key.startswith(("lat_", "bytes_", "msgs_")) else value)
-                         for key, value in row.items()})
+            copy_ = {key: (value * wobble if key.startswith(("lat_", "bytes_", "msgs_")) else value)
+                     for key, value in row.items()}
+            reps = row.get("repetitions", 1)
+            copy_["repetitions"] = reps * copies
+            copy_["repetition_index"] = k * reps + row.get("repetition_index", 0)
+            rows.append(copy_)
     return dict(doc, benchmarks=rows)
 
 
@@ -177,10 +183,31 @@ def test_malformed_json_exits_2_with_one_line(write_json):
 def test_foreign_json_exits_2(sweep, write_json):
     del sweep["context"]["rdmabench_schema"]
     for doc, why in ((sweep, "not rdmabench output"), ([1, 2], "not Google Benchmark JSON"),
-                     ({"context": {"rdmabench_schema": "9"}, "benchmarks": []}, "schema 9")):
+                     ({"context": {"rdmabench_schema": 9}, "benchmarks": []}, "schema 9")):
         proc = run_tool("compare", write_json(doc, "foreign.json"), FIXTURE)
         assert proc.returncode == 2, proc.stdout
         assert why in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("tool", ["compare", "plot"])
+def test_a_schema_that_is_not_a_whole_number_or_a_row_given_twice_breaks_the_schema_exit_13(
+        sweep, write_json, tmp_path, tool):
+    # Before: a quoted schema ("5", the file's own number) was exit 2 ("schema 5 is not
+    # supported"), and a row given twice was taken as a second repetition (exit 0).
+    extra = ("--out", str(tmp_path / "figures")) if tool == "plot" else (FIXTURE,)
+    for schema in ("5", 5.0, True, [5]):
+        doc = json.loads(json.dumps(sweep))
+        doc["context"]["rdmabench_schema"] = schema
+        proc = run_tool(tool, write_json(doc, "quoted.json"), *extra)
+        assert proc.returncode == 13, (schema, proc.stderr)
+        assert "context.rdmabench_schema is " in proc.stderr and "a whole number" in proc.stderr, \
+            proc.stderr
+        assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    doc = json.loads(json.dumps(sweep))
+    doc["benchmarks"].append(doc["benchmarks"][3])
+    proc = run_tool(tool, write_json(doc, "twice.json"), *extra)
+    assert proc.returncode == 13, proc.stderr
+    assert f"('{doc['benchmarks'][3]['name']}') repeats benchmarks[3]" in proc.stderr, proc.stderr
 
 
 def test_a_missing_counter_is_exit_2_and_a_missing_spec_breaks_the_schema_exit_13(sweep, write_json):

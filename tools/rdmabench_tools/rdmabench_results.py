@@ -4,6 +4,7 @@ One concern: turn a results file into checked, typed data, or fail with a one-li
 ResultsError that names the file and what is wrong. tools/plot and tools/compare share it.
 """
 
+import json
 import math
 import re
 import statistics
@@ -295,10 +296,14 @@ def _document(where, path):
     if schema is None:
         raise ResultsError(f"{where}: not rdmabench output (no context.rdmabench_schema); "
                            "write results with `rdmabench run --out FILE`")
-    if str(schema) == "1":
+    if (type(schema) is int and schema == 1) or schema == "1":  # schema 1 wrote it quoted
         raise ResultsError(f"{where}: rdmabench schema 1 (before each row carried its spec) is no "
                            "longer read; run it again with this rdmabench")
-    if type(schema) is not int or schema not in SUPPORTED_SCHEMAS:  # a list is unhashable
+    if type(schema) is not int:  # "5", 5.0, true, [5]: the schema says a whole number
+        raise ResultsError(f"{where}: context.rdmabench_schema is {excerpt(json.dumps(schema))}, "
+                           "not a whole number (docs/results.schema.json); was the file edited?",
+                           exit_codes.INVALID_FILE)
+    if schema not in SUPPORTED_SCHEMAS:
         raise ResultsError(f"{where}: rdmabench schema {excerpt(str(schema))} is not supported here "
                            f"(supported: {', '.join(map(str, sorted(SUPPORTED_SCHEMAS)))}); update the tools")
     if schema != results_upgrade.SCHEMA:
@@ -331,9 +336,18 @@ def _benchmarks(where, rows, schema):
     """The file's benchmarks by name, each with its repetitions' rows (aggregate rows are
     recomputed from them)."""
     benchmarks = {}
+    seen = {}  # (name, run type, repetition): its row's index
     for i, row in enumerate(rows):
         if not isinstance(row, dict) or not isinstance(row.get("name"), str):
             raise ResultsError(f"{where}: benchmarks[{i}] has no name")
+        key = (row["name"], str(row.get("run_type")), str(row.get("aggregate_name")),
+               str(row.get("repetition_index")))
+        if key in seen:
+            raise ResultsError(f"{where}: benchmarks[{i}] ('{excerpt(row['name'], 100)}') repeats "
+                               f"benchmarks[{seen[key]}]: a results file holds each run once (were "
+                               "two files joined? tools/rdmabench_gate/merge_results.py joins them)",
+                               exit_codes.INVALID_FILE)
+        seen[key] = i
         if row.get("run_type") == "aggregate":
             continue
         fields = spec_of(row, schema)
