@@ -1,7 +1,10 @@
 #include "control/control_channel.h"
 
+#include <algorithm>
+
 #include "control/address_allow_list.h"
 #include "control/control_messages.h"
+#include "control/socket_error.h"
 #include "core/bounded_json.h"
 #include "core/error.h"
 #include "core/printable_text.h"
@@ -78,8 +81,22 @@ nlohmann::json parse_control_message(const std::string& line, const std::string&
 
 nlohmann::json ControlChannel::receive(std::chrono::milliseconds timeout, int interrupt_fd,
                                        const std::string& expected_type) {
-  return parse_control_message(receive_line(timeout, interrupt_fd), socket_.peer_address(),
-                               expected_type);
+  if (interrupt_fd < 0) interrupt_fd = bound_.stop_fd;
+  bool until_deadline = false;
+  if (bound_.deadline) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(
+        *bound_.deadline - std::chrono::steady_clock::now());
+    if (left <= std::chrono::milliseconds(0)) throw bound_.over();
+    until_deadline = left <= timeout;
+    timeout = std::min(timeout, left);
+  }
+  try {
+    return parse_control_message(receive_line(timeout, interrupt_fd), socket_.peer_address(),
+                                 expected_type);
+  } catch (const ReceiveTimeout&) {
+    if (until_deadline) throw bound_.over();
+    throw;
+  }
 }
 
 std::string ControlChannel::receive_line(std::chrono::milliseconds timeout, int interrupt_fd) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -52,6 +53,16 @@ class ControlChannel {
   // with it (after a keyed handshake: control/message_auth.h).
   void seal_with(MessageAuth auth) { auth_.emplace(std::move(auth)); }
 
+  // What bounds every wait from now on, whichever step waits (a server's session: its
+  // bootstraps' waits too): `stop_fd` readable ends it at once, and past `deadline` it raises
+  // `over` instead of waiting.
+  struct WaitBound {
+    int stop_fd = -1;
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    std::function<Error()> over;
+  };
+  void bound_waits(WaitBound bound) { bound_ = std::move(bound); }
+
   const TcpSocket& socket() const noexcept { return socket_; }
 
  private:
@@ -66,6 +77,7 @@ class ControlChannel {
   TcpSocket socket_;
   std::chrono::milliseconds timeout_;
   std::optional<MessageAuth> auth_;
+  WaitBound bound_;
 };
 
 }  // namespace rdmabench

@@ -185,6 +185,7 @@ ServerDetails server_details(const ServerOptions& options) {
 void serve_client(ControlChannel& control, const ServerOptions& options, int stop_fd,
                   std::ostream& log, std::vector<std::string>& asked) {
   const SessionWaits waits(options.caps, stop_fd);
+  waits.bind(control);  // every wait of the session, the bootstraps' too
   VerbsTestHost host(control, options, waits, log, asked);
   ControlProtocol protocol(host, server_details(options), options.key ? &*options.key : nullptr);
   while (!protocol.finished()) {

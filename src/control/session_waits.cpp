@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "control/socket_error.h"
-
 namespace rdmabench {
 
 namespace {
@@ -18,19 +16,12 @@ SessionWaits::SessionWaits(const ServerCaps& caps, int stop_fd)
 
 nlohmann::json SessionWaits::receive(ControlChannel& control, std::chrono::milliseconds timeout,
                                      const std::string& expected_type) const {
-  bool until_deadline = false;
-  if (deadline) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now());
-    if (left <= std::chrono::milliseconds(0)) throw session_over();
-    until_deadline = left <= timeout;
-    timeout = std::min(timeout, left);
-  }
-  try {
-    return control.receive(timeout, stop_fd, expected_type);
-  } catch (const ReceiveTimeout&) {
-    if (until_deadline) throw session_over();
-    throw;
-  }
+  bind(control);  // the deadline and the stop signal are the channel's bound
+  return control.receive(timeout, stop_fd, expected_type);
+}
+
+void SessionWaits::bind(ControlChannel& control) const {
+  control.bound_waits({stop_fd, deadline, [over = session_over()] { return over; }});
 }
 
 Error SessionWaits::session_over() const {

@@ -25,6 +25,8 @@ class SessionWaits {
                          const std::string& expected_type = {}) const;
   // The error that ends a session at its deadline (exit code 2: ask for less).
   Error session_over() const;
+  // Bounds every wait on `control` (the bootstraps' too) by the stop signal and the deadline.
+  void bind(ControlChannel& control) const;
 
   const int stop_fd;
   const std::optional<Clock::time_point> deadline;  // none without --max-duration

@@ -4,6 +4,7 @@
 // a version or an error (raw in the server's log and the user's terminal), a type cut inside a
 // UTF-8 character (the error could not be encoded, and the client heard nothing).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <string>
@@ -179,6 +180,40 @@ TEST(SessionWaits, AWaitEndsAtTheSessionsDeadlineNotAtTheTimeout) {
   // Past the deadline no wait starts at all.
   EXPECT_THROW(waits.receive(server, std::chrono::hours(1)), Error);
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::minutes(10));
+}
+
+// Every wait of a session, the bootstraps' (which wait on the channel's own --timeout for each
+// QP's line) among them, ends at the session's deadline and at the stop signal. Before, a
+// client that trickled one "oob" line a QP just under --timeout held the server for QPs x
+// --timeout past --max-duration, and a SIGTERM waited out the step.
+TEST(SessionWaits, TheBootstrapsWaitsEndAtTheDeadlineAndAtTheStopSignal) {
+  {
+    auto [client, server] = connected_channels(std::chrono::minutes(1));
+    ServerCaps caps;
+    caps.max_duration = 300ms;
+    const SessionWaits waits(caps, -1);
+    waits.bind(server);
+    const auto started = std::chrono::steady_clock::now();
+    try {
+      server.receive("oob");  // as oob_server waits for each QP's line
+      FAIL() << "a message came";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_code(), ExitCode::kUsage) << e.what();
+      EXPECT_NE(std::string(e.what()).find("has used its time"), std::string::npos) << e.what();
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 30s) << "waited out the step's minute";
+  }
+  auto [client, server] = connected_channels(std::chrono::minutes(1));
+  int stop[2];
+  ASSERT_EQ(pipe(stop), 0);
+  const SessionWaits waits(ServerCaps{}, stop[0]);
+  waits.bind(server);
+  ASSERT_EQ(write(stop[1], "x", 1), 1);  // SIGTERM, as StopSignals tells it
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_THROW(server.receive("oob"), Error);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 30s) << "waited out the step's minute";
+  close(stop[0]);
+  close(stop[1]);
 }
 
 }  // namespace
