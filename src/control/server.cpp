@@ -96,7 +96,7 @@ class VerbsTestHost final : public TestHost {
     }
     // The client's "finished": a passive target's run (write bw, read, the atomics) ends at
     // once and this is where its server waits.
-    waits_.receive(control_, options_.idle_timeout, "finished");
+    waits_.receive(options_.idle_timeout, "finished");
     // Only now is the client's run over too: a passive target's own run (write bw, read, the
     // atomics) ends at once, while its port still answers every read and atomic the client
     // goes on sending. (Read before "finished", the server's deltas missed all of read bw's
@@ -184,13 +184,12 @@ ServerDetails server_details(const ServerOptions& options) {
 // message is due within --timeout; none is waited for past the session's --max-duration.
 void serve_client(ControlChannel& control, const ServerOptions& options, int stop_fd,
                   std::ostream& log, std::vector<std::string>& asked) {
-  const SessionWaits waits(options.caps, stop_fd);
-  waits.bind(control);  // every wait of the session, the bootstraps' too
+  const SessionWaits waits(options.caps, stop_fd, control);  // every wait, the bootstraps' too
   VerbsTestHost host(control, options, waits, log, asked);
   ControlProtocol protocol(host, server_details(options), options.key ? &*options.key : nullptr);
   while (!protocol.finished()) {
     const auto timeout = protocol.trusted() ? options.idle_timeout : options.timeout;
-    std::optional<nlohmann::json> reply = protocol.handle(waits.receive(control, timeout));
+    std::optional<nlohmann::json> reply = protocol.handle(waits.receive(timeout));
     if (std::optional<MessageAuth> session = protocol.take_session())
       control.seal_with(std::move(*session));  // the reply to "auth" is the first sealed
     if (reply) control.send(*reply);

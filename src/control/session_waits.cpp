@@ -11,17 +11,14 @@ std::optional<SessionWaits::Clock::time_point> deadline_of(const ServerCaps& cap
 }
 }  // namespace
 
-SessionWaits::SessionWaits(const ServerCaps& caps, int stop_fd)
-    : stop_fd(stop_fd), deadline(deadline_of(caps)), caps_(caps) {}
-
-nlohmann::json SessionWaits::receive(ControlChannel& control, std::chrono::milliseconds timeout,
-                                     const std::string& expected_type) const {
-  bind(control);  // the deadline and the stop signal are the channel's bound
-  return control.receive(timeout, stop_fd, expected_type);
+SessionWaits::SessionWaits(const ServerCaps& caps, int stop_fd, ControlChannel& control)
+    : stop_fd(stop_fd), deadline(deadline_of(caps)), caps_(caps), control_(control) {
+  control_.bound_waits({stop_fd, deadline, [over = session_over()] { return over; }});
 }
 
-void SessionWaits::bind(ControlChannel& control) const {
-  control.bound_waits({stop_fd, deadline, [over = session_over()] { return over; }});
+nlohmann::json SessionWaits::receive(std::chrono::milliseconds timeout,
+                                     const std::string& expected_type) const {
+  return control_.receive(timeout, stop_fd, expected_type);
 }
 
 Error SessionWaits::session_over() const {

@@ -17,22 +17,23 @@ class SessionWaits {
  public:
   using Clock = std::chrono::steady_clock;
 
-  SessionWaits(const ServerCaps& caps, int stop_fd);
+  // Bounds every wait on `control` from now on (the bootstraps' too) by the stop signal and
+  // the session's deadline (ControlChannel::bound_waits).
+  SessionWaits(const ServerCaps& caps, int stop_fd, ControlChannel& control);
 
   // The client's next message, within `timeout` and the session's deadline: past the deadline,
   // session_over() is raised instead of the channel's timeout.
-  nlohmann::json receive(ControlChannel& control, std::chrono::milliseconds timeout,
+  nlohmann::json receive(std::chrono::milliseconds timeout,
                          const std::string& expected_type = {}) const;
   // The error that ends a session at its deadline (exit code 2: ask for less).
   Error session_over() const;
-  // Bounds every wait on `control` (the bootstraps' too) by the stop signal and the deadline.
-  void bind(ControlChannel& control) const;
 
   const int stop_fd;
   const std::optional<Clock::time_point> deadline;  // none without --max-duration
 
  private:
   const ServerCaps& caps_;
+  ControlChannel& control_;
 };
 
 }  // namespace rdmabench

@@ -42,13 +42,12 @@ void check_writable(const std::string& path, const std::string& option) {
   if (!is_folder(folder)) throw refuse(printable(folder) + " is not a folder");
   // What the write will do (write_file_atomically): a new file beside PATH, renamed over it.
   // Nothing at PATH is opened, so a link there, dangling or not, is never followed.
-  std::string probe = path + ".XXXXXX";
-  const int fd = ::mkostemp(probe.data(), O_CLOEXEC);
-  if (fd < 0)
-    throw refuse(std::string("cannot make a file in ") + printable(folder) + ": " +
-                 std::strerror(errno));
-  ::close(fd);
-  ::unlink(probe.c_str());
+  try {
+    ::unlink(temporary_beside(path, option).c_str());
+  } catch (const SystemError& e) {
+    throw refuse("cannot make a file in " + printable(folder) + ": " +
+                 std::strerror(e.error_number()));
+  }
 }
 
 namespace {

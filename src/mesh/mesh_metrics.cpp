@@ -84,9 +84,7 @@ void add_traffic(const TrafficReport& report, MetricFamilies& out) {
                      "round",
                      {}};
   for (const HostLoad& h : report.verdict.hosts) {
-    const bool known = h.rank >= 0 && static_cast<size_t>(h.rank) < report.hosts.size();
-    const MeshHost none;
-    const MeshHost& who = known ? report.hosts[static_cast<size_t>(h.rank)] : none;
+    const MeshHost& who = host_at(report.hosts, h.rank);
     const std::vector<MetricLabel> labels = {{"rank", std::to_string(h.rank)},
                                              {"hostname", who.hostname},
                                              {"device", who.device},

@@ -2,8 +2,7 @@
 
 namespace rdmabench {
 
-std::vector<MeshHost> mesh_hosts(const nlohmann::json& identities,
-                                 const std::vector<std::string>* group_names) {
+std::vector<MeshHost> mesh_hosts(const nlohmann::json& identities) {
   std::vector<MeshHost> hosts;
   for (const auto& id : identities) {
     MeshHost h;
@@ -22,10 +21,15 @@ std::vector<MeshHost> mesh_hosts(const nlohmann::json& identities,
     if (const auto it = id.find("doctor"); it != id.end() && it->is_object())
       for (const auto& [key, value] : it->items())
         if (value.is_string()) h.doctor.emplace(key, value.get<std::string>());
-    if (group_names && hosts.size() < group_names->size()) h.group = (*group_names)[hosts.size()];
     hosts.push_back(std::move(h));
   }
   return hosts;
+}
+
+const MeshHost& host_at(const std::vector<MeshHost>& hosts, int rank) {
+  static const MeshHost kUnknown;
+  return rank >= 0 && static_cast<size_t>(rank) < hosts.size() ? hosts[static_cast<size_t>(rank)]
+                                                               : kUnknown;
 }
 
 }  // namespace rdmabench

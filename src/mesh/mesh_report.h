@@ -126,9 +126,10 @@ struct MeshReport {
   MeshVerdict verdict;
 };
 
-// The hosts of checked identities (by rank), each with its group's name where `group_names`
-// (by rank) is given.
-std::vector<MeshHost> mesh_hosts(const nlohmann::json& identities,
-                                 const std::vector<std::string>* group_names = nullptr);
+// The hosts of checked identities (by rank).
+std::vector<MeshHost> mesh_hosts(const nlohmann::json& identities);
+
+// The host of `rank`, or one whose name and device are "?" for a rank beyond `hosts`.
+const MeshHost& host_at(const std::vector<MeshHost>& hosts, int rank);
 
 }  // namespace rdmabench

@@ -15,9 +15,7 @@ namespace {
 constexpr size_t kPrintedMessageBytes = 1000;
 
 std::string host_label(const std::vector<MeshHost>& hosts, int rank) {
-  const bool known = rank >= 0 && static_cast<size_t>(rank) < hosts.size();
-  const MeshHost none;
-  const MeshHost& h = known ? hosts[static_cast<size_t>(rank)] : none;
+  const MeshHost& h = host_at(hosts, rank);
   return std::to_string(rank) + " " + h.hostname + " " + h.device;
 }
 

@@ -31,12 +31,11 @@ nlohmann::json host_json(const HostLoad& h) {
 }
 
 void print_host(const HostLoad& h, const std::vector<MeshHost>& hosts, std::ostream& out) {
-  const bool known = h.rank >= 0 && static_cast<size_t>(h.rank) < hosts.size();
   out << std::setw(6) << h.rank << "  " << std::left << std::setw(20)
-      << peer_excerpt(known ? hosts[static_cast<size_t>(h.rank)].hostname : "?", 20) << std::right
-      << std::setw(10) << gbps(h.best) << std::setw(8) << h.best_round << std::setw(10)
-      << gbps(h.sent_at_best) << std::setw(10) << gbps(h.received_at_best) << std::setw(10)
-      << gbps(h.worst) << std::setw(8) << h.failed_flows << (h.slow ? "  SLOW" : "") << "\n";
+      << peer_excerpt(host_at(hosts, h.rank).hostname, 20) << std::right << std::setw(10)
+      << gbps(h.best) << std::setw(8) << h.best_round << std::setw(10) << gbps(h.sent_at_best)
+      << std::setw(10) << gbps(h.received_at_best) << std::setw(10) << gbps(h.worst) << std::setw(8)
+      << h.failed_flows << (h.slow ? "  SLOW" : "") << "\n";
 }
 
 nlohmann::json traffic_section(const TrafficReport& r) {

@@ -168,17 +168,17 @@ TEST(SessionWaits, AWaitEndsAtTheSessionsDeadlineNotAtTheTimeout) {
   auto [client, server] = connected_channels();
   ServerCaps caps;
   caps.max_duration = 20ms;
-  const SessionWaits waits(caps, -1);
+  const SessionWaits waits(caps, -1, server);
   const auto started = std::chrono::steady_clock::now();
   try {
-    waits.receive(server, std::chrono::hours(1));
+    waits.receive(std::chrono::hours(1));
     FAIL() << "a message came";
   } catch (const Error& e) {
     EXPECT_EQ(e.exit_code(), ExitCode::kUsage) << e.what();
     EXPECT_NE(std::string(e.what()).find("has used its time"), std::string::npos) << e.what();
   }
   // Past the deadline no wait starts at all.
-  EXPECT_THROW(waits.receive(server, std::chrono::hours(1)), Error);
+  EXPECT_THROW(waits.receive(std::chrono::hours(1)), Error);
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::minutes(10));
 }
 
@@ -191,8 +191,7 @@ TEST(SessionWaits, TheBootstrapsWaitsEndAtTheDeadlineAndAtTheStopSignal) {
     auto [client, server] = connected_channels(std::chrono::minutes(1));
     ServerCaps caps;
     caps.max_duration = 300ms;
-    const SessionWaits waits(caps, -1);
-    waits.bind(server);
+    const SessionWaits waits(caps, -1, server);
     const auto started = std::chrono::steady_clock::now();
     try {
       server.receive("oob");  // as oob_server waits for each QP's line
@@ -206,8 +205,7 @@ TEST(SessionWaits, TheBootstrapsWaitsEndAtTheDeadlineAndAtTheStopSignal) {
   auto [client, server] = connected_channels(std::chrono::minutes(1));
   int stop[2];
   ASSERT_EQ(pipe(stop), 0);
-  const SessionWaits waits(ServerCaps{}, stop[0]);
-  waits.bind(server);
+  const SessionWaits waits(ServerCaps{}, stop[0], server);
   ASSERT_EQ(write(stop[1], "x", 1), 1);  // SIGTERM, as StopSignals tells it
   const auto started = std::chrono::steady_clock::now();
   EXPECT_THROW(server.receive("oob"), Error);
