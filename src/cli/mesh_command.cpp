@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "bench/pattern_catalogue.h"
+#include "cli/channel_security_options.h"
 #include "cli/list_option.h"
 #include "cli/number_options.h"
 #include "cli/option_checks.h"
@@ -234,15 +235,12 @@ cxxopts::Options mesh_options() {
       "the repetitions' spread), or auto: all up to 64 ranks, heatmaps beyond (a 1024-rank "
       "report of every counter would take gigabytes)",
       cxxopts::value<std::string>()->default_value("auto"))("verbose", "Log every rank's server")(
-      "key",
-      "A key file (at least 32 bytes, mode 600) every rank holds: each rank's server asks for "
-      "it, and each rank proves it to the others' (see serve --key)",
-      cxxopts::value<std::string>())(
       "dry-run",
       "Print what the job would run on --ranks ranks (each mode's benchmark and length, the "
       "rounds, an estimate), then exit: no MPI, no device, no server")(
       "ranks", "--dry-run: the ranks to plan for (mpirun's -np, srun's tasks)",
       cxxopts::value<std::string>(), "COUNT")("h,help", "Show help");
+  add_channel_security(options, "Ranks and connections", ChannelSide::kMeshRank);
   return options;
 }
 
@@ -378,7 +376,7 @@ std::optional<MeshRequest> parse_mesh_request(int argc, char** argv) {
   r.matrices = args["matrices"].as<std::string>();
   parse_matrix_scope(r.matrices, 0);  // a bad word fails here, on every rank, before MPI
   r.verbose = args.count("verbose") > 0;
-  if (args.count("key")) r.key = SharedKey::from_file(args["key"].as<std::string>());
+  r.credentials = channel_security_of(args);
   for (const auto& kv : args.arguments()) r.params[kv.key()] = kv.value();
   r.dry_run_ranks = dry_run_ranks(args);
   return r;

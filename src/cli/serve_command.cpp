@@ -5,6 +5,7 @@
 #include <cxxopts.hpp>
 #include <iostream>
 
+#include "cli/channel_security_options.h"
 #include "cli/cpus_option.h"
 #include "cli/number_options.h"
 #include "cli/option_checks.h"
@@ -32,11 +33,6 @@ void add_lockdown_options(cxxopts::Options& options) {
       "Answer only clients from these networks, CIDR[,CIDR...] (10.0.0.0/8,fd00::/8); "
       "others are refused before they are heard",
       cxxopts::value<std::string>())(
-      "key",
-      "A shared secret file (at least 32 bytes, mode 600) that server and client (run --key "
-      "with a copy) each prove they hold, by challenge and response; every control message "
-      "after is authenticated, and the key never crosses the wire (docs/security.md)",
-      cxxopts::value<std::string>())(
       "max-duration", "Time any one client may hold the server, every run included (10m, 1h)",
       cxxopts::value<std::string>(),
       "TIME")("max-memory",
@@ -47,12 +43,13 @@ void add_lockdown_options(cxxopts::Options& options) {
                                              cxxopts::value<std::string>(), "COUNT")(
       "max-threads", "Threads one benchmark may ask for, at most", cxxopts::value<std::string>(),
       "COUNT");
+  add_channel_security(options, "Safe to leave running", ChannelSide::kServer);
 }
 
 void read_lockdown_options(const cxxopts::ParseResult& args, ServerOptions& so) {
   if (args.count("bind")) so.bind_address = args["bind"].as<std::string>();
   if (args.count("allow")) so.allow = AddressAllowList::parse(args["allow"].as<std::string>());
-  if (args.count("key")) so.key = SharedKey::from_file(args["key"].as<std::string>());
+  so.tls = channel_security_of(args).context(TlsContext::Role::kServer);
   if (args.count("max-duration")) {
     so.caps.max_duration = std::chrono::duration_cast<std::chrono::milliseconds>(
         time_option(args, "max-duration", {1s, 24h, 1ms}));

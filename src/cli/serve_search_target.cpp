@@ -58,7 +58,8 @@ std::string ServeSearchTarget::command_head() const {
   std::string head = "rdmabench run";
   for (const std::string& word : options_.server.run_arguments()) head += " " + word;
   head += " --cm " + bootstrap_name();
-  return options_.server.key_file.empty() ? head : head + " --key " + options_.server.key_file;
+  for (const std::string& word : options_.server.credentials.arguments()) head += " " + word;
+  return head;
 }
 
 // What every point's request starts from: run's defaults, the path as the connection's options
@@ -100,14 +101,16 @@ Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions)
   const auto start = std::chrono::steady_clock::now();
   // Reaching the server, and the key's handshake, are the search's, not the point's: a server
   // that cannot be reached or refuses this client ends the search with that error.
-  if (!session_)
-    session_ = connect_when_free(
-        options_.server.address,
-        BootstrapOptions::client(
-            options_.server.address.host,
-            {options_.server.device, local_.ib_port, options_.server.gid_index},
-            options_.server.timeout),
-        {options_.server.wait}, std::cerr, options_.server.key ? &*options_.server.key : nullptr);
+  if (!session_) {
+    const std::optional<TlsContext> tls =
+        options_.server.credentials.context(TlsContext::Role::kClient);
+    session_ = connect_when_free(options_.server.address,
+                                 BootstrapOptions::client(options_.server.address.host,
+                                                          {options_.server.device, local_.ib_port,
+                                                           options_.server.gid_index},
+                                                          options_.server.timeout),
+                                 {options_.server.wait}, std::cerr, tls ? &*tls : nullptr);
+  }
   Observation o;
   const std::variant<TestSpec, std::string> spec = spec_of(point);
   if (const std::string* why = std::get_if<std::string>(&spec)) {

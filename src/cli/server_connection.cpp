@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "cli/channel_security_options.h"
 #include "cli/number_options.h"
 #include "cli/option_checks.h"
 #include "core/error.h"
@@ -33,11 +34,8 @@ void add_server_connection(cxxopts::Options& options, const std::string& group) 
                 cxxopts::value<std::string>()->default_value("5s"), "TIME")(
       "wait", "Time to wait for a server that is busy with another client (2m, 30s)",
       cxxopts::value<std::string>()->default_value("2m"),
-      "TIME")("no-wait", "Fail at once when the server is busy with another client")(
-      "key",
-      "A copy of the server's --key file: the server must prove it holds it too (a "
-      "server that asks for no key is refused)",
-      cxxopts::value<std::string>());
+      "TIME")("no-wait", "Fail at once when the server is busy with another client");
+  add_channel_security(options, group, ChannelSide::kClient);
 }
 
 namespace {
@@ -69,10 +67,7 @@ ServerConnection server_connection_of(const cxxopts::ParseResult& args) {
   if (args.count("gid-index")) c.gid_index = gid_index_option(args);
   c.timeout = timeout_option(args);
   c.wait = wait_of(args);
-  if (args.count("key")) {
-    c.key_file = args["key"].as<std::string>();
-    c.key = SharedKey::from_file(c.key_file);
-  }
+  c.credentials = channel_security_of(args);
   return c;
 }
 
@@ -95,7 +90,7 @@ PeerConnection ServerConnection::peer() const {
   p.address = address;
   p.timeout = timeout;
   p.local = {device, ib_port.value_or(uint8_t{1}), gid_index};
-  p.key = key;
+  p.tls = credentials.context(TlsContext::Role::kClient);
   p.wait.wait = wait;
   return p;
 }

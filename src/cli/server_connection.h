@@ -1,8 +1,8 @@
 // The options every command that measures against `rdmabench serve` takes alike (run, search):
-// the server, this side's device and port, the GID, the bootstrap, how long to wait, the key.
-// One declaration and one parse, so that their names, defaults and limits cannot drift apart
-// (search lacked --wait, --gid-index, --ib-port and --cm, and took --timeout up to 3600 s where
-// run takes 86400).
+// the server, this side's device and port, the GID, the bootstrap, how long to wait, the key or
+// certificates. One declaration and one parse, so that their names, defaults and limits cannot
+// drift apart (search lacked --wait, --gid-index, --ib-port and --cm, and took --timeout up to 3600
+// s where run takes 86400).
 #pragma once
 
 #include <chrono>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "control/shared_key.h"
+#include "control/tls_context.h"
 #include "core/peer_address.h"
 #include "runner/suite_options.h"
 #include "spec/test_spec.h"
@@ -27,8 +27,7 @@ struct ServerConnection {
   std::optional<uint32_t> gid_index;
   std::chrono::milliseconds timeout{5000};
   std::chrono::milliseconds wait{120000};  // for a server busy with another client
-  std::string key_file;
-  std::optional<SharedKey> key;
+  ChannelCredentials credentials;          // --key, or --cert, --cert-key and --ca
 
   // Where a run goes, as `rdmabench run` takes it: HOST --port P, and --device, --ib-port and
   // --gid-index where given (the start of a search report's run lines).

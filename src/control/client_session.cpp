@@ -6,21 +6,48 @@
 
 #include "bench/pattern_catalogue.h"
 #include "control/control_messages.h"
-#include "control/key_handshake.h"
 #include "control/port_reading.h"
 #include "control/rdmacm_bootstrap.h"
 #include "control/side_report_fields.h"
+#include "control/socket_error.h"
 #include "core/printable_text.h"
 
 namespace rdmabench {
 
 ClientSession::ClientSession(const PeerAddress& address, const BootstrapOptions& options,
-                             const SharedKey* key)
+                             const TlsContext* tls)
     : control_(TcpSocket::connect(address.host, address.port, options.timeout), options.timeout),
       options_(options) {
-  const std::string nonce = new_challenge();
-  control_.send(client_hello(nonce));
-  nlohmann::json reply = control_.receive();
+  if (tls != nullptr) secure(*tls, address);
+  control_.send(client_hello());
+  server_ = greeted(control_.receive());
+}
+
+void ClientSession::secure(const TlsContext& tls, const PeerAddress& address) {
+  const std::string server = address.text();
+  try {
+    if (control_.connect_tls(tls, address.host)) return;
+  } catch (const ReceiveTimeout&) {
+    throw;
+  } catch (const Error& e) {
+    throw Error(ExitCode::kConnection,
+                std::string(e.what()) +
+                    (tls.uses_certificates()
+                         ? "; check that its certificate names " + address.host +
+                               " and that --ca signed it, and that the server's --ca signed "
+                               "this side's --cert"
+                         : "; a different --key file on each side, or not the server you meant"));
+  }
+  // It answered in clear: busy, an error (its words raised), or a hello without TLS.
+  greeted(control_.receive());
+  throw Error(ExitCode::kConnection,
+              server +
+                  " asks for no key, and this client was given --key or --cert: it cannot prove "
+                  "either, so it may not be the server you meant (serve it with the same, or "
+                  "leave them out here)");
+}
+
+ServerDetails ClientSession::greeted(const nlohmann::json& reply) {
   if (reply["type"] == "busy") {
     const BusyServer busy = busy_from(reply);
     throw ServerBusy(peer_excerpt(busy.serving, 80), peer_excerpt(busy.since));
@@ -28,18 +55,7 @@ ClientSession::ClientSession(const PeerAddress& address, const BootstrapOptions&
   if (reply["type"] != "hello")
     throw Error(ExitCode::kConnection, "control channel: expected 'hello', got '" +
                                            peer_excerpt(reply["type"].get<std::string>()) + "'");
-  const std::string server = address.text();
-  if (reply.contains("auth")) {
-    server_ = authenticate(key, reply, nonce, server);
-  } else if (key != nullptr) {
-    throw Error(ExitCode::kConnection,
-                server +
-                    " asks for no key, and this client was given --key: it cannot prove it "
-                    "holds the key, so it may not be the server you meant (serve it with "
-                    "--key, or leave --key out here)");
-  } else {
-    server_ = read_server_hello(reply);
-  }
+  return read_server_hello(reply);
 }
 
 void ClientSession::raise_server_error() {
@@ -52,34 +68,6 @@ void ClientSession::raise_server_error() {
   }
 }
 
-ServerDetails ClientSession::authenticate(const SharedKey* key, const nlohmann::json& hello,
-                                          const std::string& nonce, const std::string& server) {
-  const nlohmann::json& auth = hello["auth"];
-  if (!auth.is_object() || auth.value("method", std::string()) != kAuthMethod ||
-      !is_nonce(auth.value("challenge", nlohmann::json())) ||
-      !auth.value("proof", nlohmann::json()).is_string())
-    throw Error(ExitCode::kConnection, "control channel: " + server +
-                                           " asks for a key in a way this rdmabench does not "
-                                           "know; run the same version on both hosts");
-  if (key == nullptr)
-    throw Error(ExitCode::kConnection, server +
-                                           " asks for a key (serve --key): give --key FILE, a "
-                                           "copy of the server's key file");
-  const HandshakeNonces nonces{nonce, auth["challenge"].get<std::string>()};
-  if (!is_server_proof(*key, nonces, auth["proof"].get_ref<const std::string&>()))
-    throw Error(ExitCode::kConnection,
-                server +
-                    " did not prove it holds this key: a wrong key file on one side, or "
-                    "not the server you meant");
-  control_.send(auth_response(client_proof(*key, nonces)));
-  control_.seal_with(session_auth(*key, nonces, MessageAuth::Role::kClient));
-  nlohmann::json ok = control_.receive("auth");  // a "wrong key" comes back as its error
-  if (!ok.contains("hello") || !ok["hello"].is_object())
-    throw Error(ExitCode::kConnection,
-                "control channel: " + server + "'s \"auth\" lacks its hello");
-  return read_server_hello(ok["hello"]);
-}
-
 ServerBusy::ServerBusy(std::string serving_host, std::string serving_since)
     : Error(ExitCode::kConnection,
             "the server is busy, serving " + serving_host + " since " + serving_since),
@@ -89,11 +77,11 @@ ServerBusy::ServerBusy(std::string serving_host, std::string serving_since)
 std::unique_ptr<ClientSession> connect_when_free(const PeerAddress& server,
                                                  const BootstrapOptions& options,
                                                  const WaitPolicy& policy, std::ostream& progress,
-                                                 const SharedKey* key) {
+                                                 const TlsContext* tls) {
   const auto start = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
     try {
-      return std::make_unique<ClientSession>(server, options, key);
+      return std::make_unique<ClientSession>(server, options, tls);
     } catch (const ServerBusy& busy) {
       const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
           std::chrono::steady_clock::now() - start);

@@ -15,8 +15,8 @@
 #include "control/control_channel.h"
 #include "control/control_messages.h"
 #include "control/run_source.h"
-#include "control/shared_key.h"
 #include "control/stop_signals.h"
+#include "control/tls_context.h"
 #include "core/peer_address.h"
 #include "core/sample_clock.h"
 #include "datapath/pattern.h"
@@ -42,11 +42,11 @@ struct PathsInUse {
 
 class ClientSession : public RunSource {
  public:
-  // With a `key`, the keyed handshake with a server that asks for one (serve --key), which
-  // must prove it holds the key too; a server that asks for none is refused. Without a key,
-  // a server that asks for one is refused here, saying to give --key.
+  // With `tls` (run --key, --cert), TLS 1.3 with a server that asks for the same, which proves
+  // the key or its certificate too; a server that answers in clear is refused. Without it, a
+  // server that asks for a key or a certificate refuses this client, saying what to give.
   ClientSession(const PeerAddress& server, const BootstrapOptions& options,
-                const SharedKey* key = nullptr);
+                const TlsContext* tls = nullptr);
   ~ClientSession() override;
   ClientSession(const ClientSession&) = delete;
   ClientSession& operator=(const ClientSession&) = delete;
@@ -65,10 +65,10 @@ class ClientSession : public RunSource {
   void use_sample_clock(SampleClock clock) { clock_ = std::move(clock); }
 
  private:
-  // The keyed handshake's client side (control/key_handshake.h) after the server's `hello`: checks
-  // the server's proof, proves the key, seals the channel; returns the server's details.
-  ServerDetails authenticate(const SharedKey* key, const nlohmann::json& hello,
-                             const std::string& nonce, const std::string& server);
+  // The server's answer to the hello: its details, or ServerBusy, or its error raised.
+  ServerDetails greeted(const nlohmann::json& reply);
+  // TLS with the server; refuses one that answered in clear (raising what it said first).
+  void secure(const TlsContext& tls, const PeerAddress& server);
   // After this side's run failed: raises the server's error message if it sent one (it ended
   // the run, and says why); returns when it sent none within 100 ms.
   void raise_server_error();
@@ -95,6 +95,6 @@ struct WaitPolicy {
 std::unique_ptr<ClientSession> connect_when_free(const PeerAddress& server,
                                                  const BootstrapOptions& options,
                                                  const WaitPolicy& policy, std::ostream& progress,
-                                                 const SharedKey* key = nullptr);
+                                                 const TlsContext* tls = nullptr);
 
 }  // namespace rdmabench

@@ -17,8 +17,11 @@ void ControlChannel::send(const nlohmann::json& message) {
     // A string that is not UTF-8 (a peer's text cut inside a character) is sent with U+FFFD in
     // its place: dump() would otherwise throw, and the peer hear nothing.
     std::string line = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    if (auth_) line = auth_->seal(line);
-    socket_.send_all(line + "\n", timeout_);
+    line += '\n';
+    if (tls_)
+      tls_->send_all(line, timeout_);
+    else
+      socket_.send_all(line, timeout_);
   } catch (const SystemError&) {
     // A peer that refused and closed while we were still sending said why before it went: its
     // error message waits in the receive buffer, and is the reason to report (raised here as
@@ -100,8 +103,15 @@ nlohmann::json ControlChannel::receive(std::chrono::milliseconds timeout, int in
 }
 
 std::string ControlChannel::receive_line(std::chrono::milliseconds timeout, int interrupt_fd) {
-  std::string line = socket_.receive_line(timeout, interrupt_fd);
-  return auth_ ? auth_->open(line, socket_.peer_address()) : line;
+  return tls_ ? tls_->receive_line(timeout, interrupt_fd)
+              : socket_.receive_line(timeout, interrupt_fd);
+}
+
+bool ControlChannel::connect_tls(const TlsContext& context, const std::string& host) {
+  std::optional<TlsStream> made = TlsStream::connect(socket_, context, host, timeout_);
+  if (!made) return false;
+  tls_.emplace(std::move(*made));
+  return true;
 }
 
 nlohmann::json refusal_message(const std::string& peer) {

@@ -1,14 +1,15 @@
 // The client/server control channel: one JSON object per line over TCP.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
-#include "control/message_auth.h"
 #include "control/tcp_socket.h"
+#include "control/tls_stream.h"
 #include "core/error.h"
 
 namespace rdmabench {
@@ -37,8 +38,9 @@ void tell_and_finish(TcpSocket& connection, const nlohmann::json& message,
 
 class ControlChannel {
  public:
-  ControlChannel(TcpSocket socket, std::chrono::milliseconds timeout)
-      : socket_(std::move(socket)), timeout_(timeout) {}
+  ControlChannel(TcpSocket socket, std::chrono::milliseconds timeout,
+                 std::optional<TlsStream> tls = std::nullopt)
+      : socket_(std::move(socket)), timeout_(timeout), tls_(std::move(tls)) {}
 
   // Sends one message. When the send fails because the peer closed after saying why (its
   // {"type":"error"}), that reason is raised, as receive would (PeerError).
@@ -49,9 +51,10 @@ class ControlChannel {
   nlohmann::json receive(std::chrono::milliseconds timeout, int interrupt_fd,
                          const std::string& expected_type = {});
   void send_error(int exit_code, const std::string& message) noexcept;
-  // From now on every message sent is sealed with `auth`, and every one received must open
-  // with it (after a keyed handshake: control/message_auth.h).
-  void seal_with(MessageAuth auth) { auth_.emplace(std::move(auth)); }
+  // The client's side; false when the server answered in clear (its line waits: receive it).
+  bool connect_tls(const TlsContext& context, const std::string& host);
+  // Whether every message from now on is encrypted (TLS is up).
+  bool secured() const noexcept { return tls_.has_value(); }
 
   // What bounds every wait from now on, whichever step waits (a server's session: its
   // bootstraps' waits too): `stop_fd` readable ends it at once, and past `deadline` it raises
@@ -62,8 +65,31 @@ class ControlChannel {
     std::function<Error()> over;
   };
   void bound_waits(WaitBound bound) { bound_ = std::move(bound); }
+  // Runs `wait(timeout, stop_fd)`, a wait of the session's on something other than the channel
+  // (the rdma_cm bootstrap's events): `timeout` cut to what the deadline leaves, `stop_fd` the
+  // bound's (-1: none). Past the deadline, and when the wait failed at it, raises the bound's
+  // `over` instead.
+  template <typename Wait>
+  decltype(auto) within_bounds(std::chrono::milliseconds timeout, Wait wait) {
+    bool until_deadline = false;
+    if (bound_.deadline) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(
+          *bound_.deadline - std::chrono::steady_clock::now());
+      if (left <= std::chrono::milliseconds(0)) throw bound_.over();
+      until_deadline = left <= timeout;
+      timeout = std::min(timeout, left);
+    }
+    try {
+      return wait(timeout, bound_.stop_fd);
+    } catch (const Error&) {
+      if (until_deadline && std::chrono::steady_clock::now() >= *bound_.deadline)
+        throw bound_.over();
+      throw;
+    }
+  }
 
   const TcpSocket& socket() const noexcept { return socket_; }
+  TcpSocket& socket() noexcept { return socket_; }
 
  private:
   // How long a failed send looks for what the peer said before it closed.
@@ -71,12 +97,12 @@ class ControlChannel {
   // The line the peer left before it closed, if any arrives within kLastWordsWait.
   std::optional<std::string> last_words() noexcept;
 
-  // The next line from the peer, opened when the channel is sealed.
+  // The next line from the peer, decrypted when TLS is up.
   std::string receive_line(std::chrono::milliseconds timeout, int interrupt_fd);
 
   TcpSocket socket_;
   std::chrono::milliseconds timeout_;
-  std::optional<MessageAuth> auth_;
+  std::optional<TlsStream> tls_;  // after socket_: ended before it closes
   WaitBound bound_;
 };
 

@@ -1,6 +1,5 @@
 #include "control/control_messages.h"
 
-#include "control/key_handshake.h"
 #include "control/message_fields.h"
 #include "control/peer_buffer.h"
 #include "control/protocol_version.h"
@@ -62,11 +61,8 @@ PlacementFacts read_placement(const nlohmann::json& m, const MessageContext& ctx
 }
 }  // namespace
 
-nlohmann::json client_hello(const std::string& nonce) {
-  return {{"type", "hello"},
-          {"protocol", kControlProtocolVersion},
-          {"version", kVersion},
-          {"nonce", nonce}};
+nlohmann::json client_hello() {
+  return {{"type", "hello"}, {"protocol", kControlProtocolVersion}, {"version", kVersion}};
 }
 
 nlohmann::json server_hello_message(const ServerDetails& details) {
@@ -88,22 +84,6 @@ ServerDetails read_server_hello(const nlohmann::json& hello) {
           .rdma_core = text_field(hello, ctx, "rdma_core", kMaxNameText),
           .timing = text_field(hello, ctx, "timing", kMaxReasonText),
           .cpus = text_field(hello, ctx, "cpus", kMaxCpuListText)};
-}
-
-nlohmann::json keyed_server_hello(const std::string& version, const std::string& challenge,
-                                  const std::string& proof) {
-  return {{"type", "hello"},
-          {"protocol", kControlProtocolVersion},
-          {"version", version},
-          {"auth", {{"method", kAuthMethod}, {"challenge", challenge}, {"proof", proof}}}};
-}
-
-nlohmann::json auth_response(const std::string& proof) {
-  return {{"type", "auth"}, {"response", proof}};
-}
-
-nlohmann::json auth_accepted(const nlohmann::json& hello) {
-  return {{"type", "auth"}, {"ok", true}, {"hello", hello}};
 }
 
 nlohmann::json setup_message(const TestSpec& spec) {

@@ -2,18 +2,19 @@
 // of each that carries more than its type is read, field by field and range-checked (any
 // program may be on the other end). A line on the wire is one JSON object with a string "type":
 //
-//   client -> server  hello (protocol, version, nonce), auth (response), setup (spec),
+//   client -> server  hello (protocol, version), setup (spec),
 //                     run (length, check, counters), path, finished, teardown, bye
-//   server -> client  hello (protocol, version, the host's details; keyed: auth challenge),
-//                     auth (ok, hello), ready, done (the server's side report), path (the path
+//   server -> client  hello (protocol, version, the host's details), ready, done (the
+//                     server's side report), path (the path
 //                     in use and where the side runs), busy (serving, since),
 //                     error (exit_code, message)
 //   bootstrap         oob (QP address, MTU, rd_atomic, buf) both ways, buf both ways (rdma_cm),
 //                     cm_listen (port, token) server -> client
 //
 // The values messages carry have codecs of their own: a spec (spec_json.h), a side's report
-// (side_report_fields.h), a buffer (peer_buffer.h). The framing, the deadlines and the sealing
-// of a keyed session are the channel's (control_channel.h, message_auth.h).
+// (side_report_fields.h), a buffer (peer_buffer.h). The framing, the deadlines and TLS (with a key
+// or certificates: every message after the first word encrypted) are the channel's
+// (control_channel.h, tls_stream.h).
 #pragma once
 
 #include <infiniband/verbs.h>
@@ -32,9 +33,9 @@
 
 namespace rdmabench {
 
-// The hello that opens a session (a fresh nonce: the keyed handshake's, sent always).
-nlohmann::json client_hello(const std::string& nonce);
-// What a server says of itself in its hello (with --key, once the client has proved the key).
+// The hello that opens a session (over TLS once it is up, with a key or certificates).
+nlohmann::json client_hello();
+// What a server says of itself in its hello.
 struct ServerDetails {
   std::string version{};  // its rdmabench's
   std::string hostname{};
@@ -48,14 +49,6 @@ nlohmann::json server_hello_message(const ServerDetails& details);
 // The details of a server's hello. Throws Error(kConnection) naming the first field that is
 // missing, not printable text, or too long.
 ServerDetails read_server_hello(const nlohmann::json& hello);
-// A keyed server's hello: protocol and version alone, its challenge and its proof
-// (key_handshake.h), before the client has proved the key.
-nlohmann::json keyed_server_hello(const std::string& version, const std::string& challenge,
-                                  const std::string& proof);
-nlohmann::json auth_response(const std::string& proof);
-// The keyed server's answer to a good response: the first sealed message, its hello inside.
-nlohmann::json auth_accepted(const nlohmann::json& hello);
-
 nlohmann::json setup_message(const TestSpec& spec);
 
 // One "run" message: how long, whether it is a --verify check run (untimed, every message

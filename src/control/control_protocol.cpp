@@ -18,12 +18,6 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
                   "expected 'hello' first, got '" + peer_excerpt(type) + "'");
     return greet(message);
   }
-  if (state_ == State::kAuthenticating) {
-    if (type != "auth")
-      throw Error(ExitCode::kConnection,
-                  "this server asks for a key: give the client --key FILE (the server's key file)");
-    return authenticate(message);
-  }
   if (type == "setup") {
     host_.setup(spec_from_json(field(message, {"setup", ExitCode::kUsage}, "spec")));
     state_ = State::kReady;
@@ -64,31 +58,8 @@ nlohmann::json ControlProtocol::greet(const nlohmann::json& hello) {
                     std::to_string(kControlProtocolVersion) + " (rdmabench " + server_.version +
                     "); run the same rdmabench version on both hosts");
   }
-  if (key_ == nullptr) {
-    state_ = State::kIdle;
-    return server_hello_message(server_);
-  }
-  const auto nonce = hello.find("nonce");
-  if (nonce == hello.end() || !is_nonce(*nonce))
-    throw Error(ExitCode::kConnection,
-                "this server asks for a key, and the client's hello brought no nonce to prove it "
-                "with (an older rdmabench?): run the same version on both hosts, with --key");
-  nonces_ = {nonce->get<std::string>(), new_challenge()};
-  state_ = State::kAuthenticating;
-  // Nothing about the host before the client has proved the key: its protocol and version
-  // alone (what a client of another version needs to say why it cannot go on).
-  return keyed_server_hello(server_.version, nonces_.server, server_proof(*key_, nonces_));
-}
-
-nlohmann::json ControlProtocol::authenticate(const nlohmann::json& auth) {
-  const auto response = auth.find("response");
-  if (response == auth.end() || !response->is_string() ||
-      !is_client_proof(*key_, nonces_, response->get_ref<const std::string&>()))
-    throw Error(ExitCode::kConnection, "wrong key: the client's --key file is not the server's");
   state_ = State::kIdle;
-  trusted_ = true;
-  session_.emplace(session_auth(*key_, nonces_, MessageAuth::Role::kServer));
-  return auth_accepted(server_hello_message(server_));
+  return server_hello_message(server_);
 }
 
 }  // namespace rdmabench

@@ -7,11 +7,8 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <utility>
 
 #include "control/control_messages.h"
-#include "control/key_handshake.h"
-#include "control/shared_key.h"
 #include "spec/run_length.h"
 #include "spec/test_spec.h"
 
@@ -33,14 +30,10 @@ class TestHost {
 
 class ControlProtocol {
  public:
-  // With a `key` (serve --key), the keyed handshake (control/key_handshake.h): the hello answers
-  // with the protocol and version alone, a fresh challenge and the server's proof; the
-  // client's next message must be {"type":"auth","response":HEX} proving it holds the same
-  // key, and nothing else is heard before (a wrong or missing response: Error(kConnection)).
-  // The server's details beyond its version come in the reply to that "auth", the session's
-  // first sealed message.
-  ControlProtocol(TestHost& host, ServerDetails server, const SharedKey* key = nullptr)
-      : host_(host), server_(std::move(server)), key_(key) {}
+  // `authenticated`: the client proved the key or its certificate in the channel's TLS
+  // handshake (serve --key, --cert) before its first message.
+  ControlProtocol(TestHost& host, ServerDetails server, bool authenticated = false)
+      : host_(host), server_(std::move(server)), trusted_(authenticated) {}
 
   // Handles one message from the client; returns the answer, if the protocol has one.
   // Throws Error (kUsage for a bad spec, kConnection for a protocol violation) for the server
@@ -48,24 +41,18 @@ class ControlProtocol {
   std::optional<nlohmann::json> handle(const nlohmann::json& message);
   // The client said goodbye.
   bool finished() const noexcept { return state_ == State::kFinished; }
-  // The client has earned the server's idle timeout: it proved the key (serve --key) or,
-  // without one, set up a benchmark. Until then each of its messages is due within --timeout.
+  // The client has earned the server's idle timeout: it proved the key or its certificate
+  // (serve --key, --cert) or, without them, set up a benchmark. Until then each of its messages
+  // is due within --timeout.
   bool trusted() const noexcept { return trusted_; }
-  // Once the client proved the key: the sealing of every message from then on, for the
-  // channel to take before it sends the reply to "auth" (once; empty otherwise).
-  std::optional<MessageAuth> take_session() { return std::exchange(session_, std::nullopt); }
 
  private:
-  enum class State { kGreeting, kAuthenticating, kIdle, kReady, kFinished };
+  enum class State { kGreeting, kIdle, kReady, kFinished };
 
   nlohmann::json greet(const nlohmann::json& hello);
-  nlohmann::json authenticate(const nlohmann::json& auth);
 
   TestHost& host_;
   ServerDetails server_;
-  const SharedKey* key_;
-  HandshakeNonces nonces_;
-  std::optional<MessageAuth> session_;
   State state_ = State::kGreeting;
   bool trusted_ = false;
 };

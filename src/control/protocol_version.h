@@ -13,7 +13,9 @@ namespace rdmabench {
 // "done" then "device_counters" (the server port's counter deltas); 11: tclass, sl and hugepages in
 // the spec; 12: post_api in the spec; 13: the keyed handshake is mutual (the client's hello
 // carries a nonce, the server proves the key first) and seals every message after it, and
-// rdma_cm's connection requests carry the setup's token
-inline constexpr int kControlProtocolVersion = 13;
+// rdma_cm's connection requests carry the setup's token; 14: TLS 1.3 replaces the keyed
+// handshake and sealing (with a key or certificates the first word is a ClientHello), the
+// hello carries no nonce
+inline constexpr int kControlProtocolVersion = 14;
 
 }  // namespace rdmabench

@@ -47,9 +47,15 @@ void raise_peer_error(ControlChannel& control) {
 // (building its endpoint, resolving the route): it then says so on the control channel, or
 // closes it, and never connects. Either ends the wait at once, raising what the client said,
 // instead of holding the server (and the client's next session, told "busy") for --timeout.
+// On the server, the session's deadline and stop signal bound it too
+// (ControlChannel::within_bounds).
 void await_connect_request(CmEventChannel& listen_channel, ControlChannel& control,
                            std::chrono::milliseconds timeout) {
-  if (listen_channel.wait(timeout, "RDMA_CM_EVENT_CONNECT_REQUEST", control.socket().fd())) return;
+  if (control.within_bounds(timeout, [&](std::chrono::milliseconds t, int stop_fd) {
+        return listen_channel.wait(t, "RDMA_CM_EVENT_CONNECT_REQUEST", control.socket().fd(),
+                                   stop_fd);
+      }))
+    return;
   const auto said = control.receive();  // the client's error is raised here as a PeerError
   throw Error(ExitCode::kConnection, "rdma_cm: the client sent '" +
                                          peer_excerpt(said.value("type", std::string("?"))) +
@@ -67,7 +73,9 @@ CmEventChannel::Event bound_connect_request(CmEventChannel& listen_channel, Cont
         std::chrono::milliseconds(1),
         std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
     await_connect_request(listen_channel, control, left);
-    auto request = listen_channel.expect(RDMA_CM_EVENT_CONNECT_REQUEST, left);
+    auto request = control.within_bounds(left, [&](std::chrono::milliseconds t, int stop_fd) {
+      return listen_channel.expect(RDMA_CM_EVENT_CONNECT_REQUEST, t, stop_fd);
+    });
     if (request.private_data.substr(0, token.size()) == token) return request;
     CmEventChannel discard;
     CmId(request.id, discard).reject();  // and destroyed
@@ -195,7 +203,9 @@ std::unique_ptr<Endpoint> rdmacm_server(ControlChannel& control, const TestSpec&
     if (!ep) ep = std::make_unique<Endpoint>(*c.id, spec, Side::kServer);
     QpStream& s = ep->add_stream(std::move(c));
     ready_cm_stream(s, spec.server_receives());
-    s.cm_id()->accept(conn_param(s), options.timeout);
+    control.within_bounds(options.timeout, [&](std::chrono::milliseconds t, int stop_fd) {
+      s.cm_id()->accept(conn_param(s), t, stop_fd);
+    });
   }
   exchange_buffers(control, *ep, false);
   return ep;

@@ -11,7 +11,8 @@ RefusalLog::~RefusalLog() {
   finish();
 }
 
-void RefusalLog::refused(const std::string& peer, Clock::time_point now) {
+void RefusalLog::refused(const std::string& peer, Clock::time_point now,
+                         const std::string& detail) {
   tick(now);
   if (!started_) started_ = now;
   if (const auto it = more_.find(peer); it != more_.end()) {
@@ -23,7 +24,7 @@ void RefusalLog::refused(const std::string& peer, Clock::time_point now) {
     return;
   }
   more_.emplace(peer, 0);
-  log_ << "client " << peer << ": refused, " << why_
+  log_ << "client " << peer << ": refused, " << (detail.empty() ? why_ : detail)
        << " (its further refusals are counted, told each minute)\n"
        << std::flush;
 }

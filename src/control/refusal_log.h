@@ -27,8 +27,9 @@ class RefusalLog {
   RefusalLog(const RefusalLog&) = delete;
   RefusalLog& operator=(const RefusalLog&) = delete;
 
-  // `peer` (printable: a numeric address) refused at `now`.
-  void refused(const std::string& peer, Clock::time_point now);
+  // `peer` (printable: a numeric address) refused at `now`; `detail`, when given, is what the
+  // first line of the window says instead of `why` (this refusal's own reason).
+  void refused(const std::string& peer, Clock::time_point now, const std::string& detail = {});
   // Tells the counts of a window that has ended by `now` (call it now and then).
   void tick(Clock::time_point now);
   // Tells every count still held.

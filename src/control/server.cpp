@@ -3,16 +3,16 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <syncstream>
 
 #include "bench/pattern_catalogue.h"
 #include "control/bootstrap.h"
-#include "control/busy_responder.h"
 #include "control/control_channel.h"
 #include "control/control_messages.h"
 #include "control/control_protocol.h"
+#include "control/lobby.h"
 #include "control/port_reading.h"
 #include "control/protocol_version.h"
-#include "control/refusal_log.h"
 #include "control/session_waits.h"
 #include "control/socket_error.h"
 #include "control/stop_signals.h"
@@ -186,12 +186,10 @@ void serve_client(ControlChannel& control, const ServerOptions& options, int sto
                   std::ostream& log, std::vector<std::string>& asked) {
   const SessionWaits waits(options.caps, stop_fd, control);  // every wait, the bootstraps' too
   VerbsTestHost host(control, options, waits, log, asked);
-  ControlProtocol protocol(host, server_details(options), options.key ? &*options.key : nullptr);
+  ControlProtocol protocol(host, server_details(options), control.secured());
   while (!protocol.finished()) {
     const auto timeout = protocol.trusted() ? options.idle_timeout : options.timeout;
     std::optional<nlohmann::json> reply = protocol.handle(waits.receive(timeout));
-    if (std::optional<MessageAuth> session = protocol.take_session())
-      control.seal_with(std::move(*session));  // the reply to "auth" is the first sealed
     if (reply) control.send(*reply);
   }
 }
@@ -212,84 +210,44 @@ std::string asked_text(const std::vector<std::string>& asked) {
   return std::to_string(asked.size()) + " set up (" + text + ")";
 }
 
-// A client the allow list refuses: told why, logged (summarized: refusal_log.h), and closed
-// before it is heard.
-void refuse(TcpSocket client, const std::string& peer, const ServerOptions& options,
-            RefusalLog& refusals) {
-  refusals.refused(peer, RefusalLog::Clock::now());
-  try {
-    tell_and_finish(client, refusal_message(peer), options.timeout);  // nothing it sent is read
-  } catch (const Error&) {
-    // It is gone; nothing more to tell it.
-  }
-}
-
-// How often a server whose accept fails tries again.
-constexpr std::chrono::milliseconds kAcceptRetry{100};
-
-// The next client (nullopt on stop), through whatever accept may fail with while the server is
-// fine: out of descriptors or memory, a connection that failed before it was taken. Each streak
-// of failures is logged once, and accept tried again every kAcceptRetry; only a listening
-// socket that is broken itself ends the server.
-std::optional<TcpSocket> next_client(TcpSocket& listener, int stop_fd, std::ostream& log) {
-  bool failing = false;
-  for (;;) {
-    try {
-      std::optional<TcpSocket> client = listener.accept(stop_fd);
-      if (failing) log << "rdmabench serve: accept works again\n" << std::flush;
-      return client;
-    } catch (const SocketError& e) {
-      if (accept_failure_is_lasting(e.error_number())) throw;
-      if (!failing)
-        log << "rdmabench serve: " << e.what() << "; trying again every " << kAcceptRetry.count()
-            << " ms\n"
-            << std::flush;
-      failing = true;
-    }
-    if (wait_readable(stop_fd, kAcceptRetry, "poll(stop)")) return std::nullopt;
-  }
-}
-
 }  // namespace
 
 void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_fd,
                    std::ostream& log) {
-  RefusalLog refusals(log, "not in --allow " + options.allow.text());
+  // Two threads write the log, a line at a time each: the lobby's and this one.
+  std::osyncstream lobby_log(log), session_log(log);
+  lobby_log << std::emit_on_flush;
+  session_log << std::emit_on_flush;
+  Lobby lobby(listener,
+              {.allow = options.allow.restricts() ? &options.allow : nullptr,
+               .tls = options.tls ? &*options.tls : nullptr,
+               .deadline = options.timeout},
+              lobby_log);
   for (;;) {
-    auto client = next_client(listener, stop_fd, log);
-    refusals.tick(RefusalLog::Clock::now());
+    std::optional<AdmittedClient> client = lobby.next(stop_fd);
     if (!client) return;
-    const std::string peer = client->peer_address();
-    if (!options.allow.allows(peer)) {
-      refuse(std::move(*client), peer, options, refusals);
-      continue;
-    }
-    log << "client " << peer << " connected\n" << std::flush;
-    ControlChannel control(std::move(*client), options.timeout);
+    const std::string peer = client->peer;
+    session_log << "client " << peer << " connected\n" << std::flush;
+    ControlChannel control(std::move(client->socket), options.timeout, std::move(client->tls));
     std::optional<Error> failure;
     std::vector<std::string> asked;
-    {
-      // What this client's session needs (the busy responder's eventfd and thread, ...) may
-      // fail like the session itself, out of descriptors: the client hears why, the server
-      // goes on.
-      std::optional<BusyResponder> busy;
-      try {
-        busy.emplace(listener, utc_now_iso8601(), options.allow);
-        serve_client(control, options, stop_fd, log, asked);
-      } catch (const Error& e) {
-        failure = e;
-      } catch (const std::exception& e) {
-        failure = Error(ExitCode::kInternal, e.what());
-      }
-    }  // no longer busy before the client hears how it ended: it may come straight back
+    try {
+      serve_client(control, options, stop_fd, session_log, asked);
+    } catch (const Error& e) {
+      failure = e;
+    } catch (const std::exception& e) {
+      failure = Error(ExitCode::kInternal, e.what());
+    }
+    lobby.session_over();  // free before the client hears how it ended: it may come straight back
     if (failure) {
       // One line, whatever the client wrote into the error (its type, its version, its text).
-      log << "client " << peer << " dropped: " << peer_excerpt(failure->what(), kLoggedErrorLimit)
-          << " [" << asked_text(asked) << "]\n"
-          << std::flush;
+      session_log << "client " << peer
+                  << " dropped: " << peer_excerpt(failure->what(), kLoggedErrorLimit) << " ["
+                  << asked_text(asked) << "]\n"
+                  << std::flush;
       control.send_error(static_cast<int>(failure->exit_code()), failure->what());
     } else {
-      log << "client " << peer << " done [" << asked_text(asked) << "]\n" << std::flush;
+      session_log << "client " << peer << " done [" << asked_text(asked) << "]\n" << std::flush;
     }
     if (wait_readable(stop_fd, std::chrono::milliseconds(0), "poll(stop)") || options.once) return;
   }
@@ -311,8 +269,10 @@ int run_server(const ServerOptions& options, std::ostream& log) {
         << "), devices:" << names << "\n"
         << "  clients: "
         << (options.allow.restricts() ? "from " + options.allow.text() : "any address")
-        << (options.key ? ", with the key" : ", no key") << "; caps: " << options.caps.describe()
-        << "\n"
+        << (!options.tls                       ? ", no key (control channel in clear)"
+            : options.tls->uses_certificates() ? ", with a certificate the CA signed (TLS 1.3)"
+                                               : ", with the key (TLS 1.3)")
+        << "; caps: " << options.caps.describe() << "\n"
         << std::flush;
   }
   serve_clients(listener, options, stop.fd(), log);

@@ -11,8 +11,8 @@
 
 #include "control/address_allow_list.h"
 #include "control/server_caps.h"
-#include "control/shared_key.h"
 #include "control/tcp_socket.h"
+#include "control/tls_context.h"
 #include "core/local_device.h"
 #include "core/peer_address.h"
 
@@ -29,10 +29,10 @@ struct ServerOptions {
   std::optional<int> numa;     // --numa N or kNumaOff (not given: each device's own node)
   // A server safe to leave running: where it listens, whom it answers, the key a client must
   // prove it holds, and what any one client may ask.
-  std::string bind_address;      // --bind ("" = every address)
-  AddressAllowList allow;        // --allow (empty: every address)
-  std::optional<SharedKey> key;  // --key
-  ServerCaps caps;               // --max-duration, --max-memory, --max-qps, ...
+  std::string bind_address;       // --bind ("" = every address)
+  AddressAllowList allow;         // --allow (empty: every address)
+  std::optional<TlsContext> tls;  // --key or --cert: TLS 1.3, the client proving the same
+  ServerCaps caps;                // --max-duration, --max-memory, --max-qps, ...
 };
 
 // Runs until SIGINT/SIGTERM. Returns the process exit code.

@@ -1,9 +1,7 @@
 #include "control/shared_key.h"
 
 #include <fcntl.h>
-#include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,7 +22,7 @@ constexpr size_t kLongestKey = 4096;
 // already the per-deployment secret; the salt only keeps precomputed tables of other
 // protocols out).
 constexpr int kKdfIterations = 200'000;
-constexpr std::string_view kKdfSalt = "rdmabench key file, version 2";
+constexpr std::string_view kKdfSalt = "rdmabench key file, version 3";
 constexpr const char* kMakeOne =
     "make one with `head -c 32 /dev/urandom | base64 > FILE && chmod 600 FILE` and give "
     "the same file to both sides";
@@ -50,26 +48,6 @@ std::string hex_text(std::string_view bytes) {
     text += kDigits[b & 15];
   }
   return text;
-}
-
-bool equal_in_constant_time(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
-
-std::string hmac_sha256(std::string_view key, std::initializer_list<std::string_view> parts) {
-  std::string message;
-  for (const std::string_view part : parts) {
-    message += std::to_string(part.size());
-    message += ':';
-    message += part;
-  }
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-           reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest,
-           &length) == nullptr)
-    throw Error(ExitCode::kInternal, "HMAC-SHA256 (libcrypto) failed");
-  return std::string(reinterpret_cast<const char*>(digest), length);
 }
 
 namespace {
@@ -131,23 +109,10 @@ SharedKey SharedKey::from_bytes(std::string_view secret) {
   return SharedKey(derived_key(secret));
 }
 
-std::string SharedKey::proof(std::initializer_list<std::string_view> parts) const {
-  return hex_text(hmac_sha256(derived_, parts));
-}
-
-bool SharedKey::verifies(std::string_view hex,
-                         std::initializer_list<std::string_view> parts) const {
-  return equal_in_constant_time(proof(parts), hex);
-}
-
-std::string SharedKey::derive(std::initializer_list<std::string_view> parts) const {
-  return hmac_sha256(derived_, parts);
-}
-
 std::string new_challenge() {
   unsigned char bytes[32];
   if (RAND_bytes(bytes, sizeof(bytes)) != 1)
-    throw Error(ExitCode::kInternal, "RAND_bytes (libcrypto) failed: no nonce for the handshake");
+    throw Error(ExitCode::kInternal, "RAND_bytes (libcrypto) failed: no random bytes for a token");
   return hex_text(std::string_view(reinterpret_cast<const char*>(bytes), sizeof(bytes)));
 }
 

@@ -1,12 +1,10 @@
-// `--key FILE` on both sides: a shared secret each side proves it holds to the other, over the
-// control channel, without sending it (HMAC-SHA256 from OpenSSL's libcrypto). Each side brings
-// a fresh random nonce; each proves the key over both nonces, and both derive from them a
-// session key that authenticates every control message after (control/message_auth.h). The file's
-// bytes go through PBKDF2 first, so one captured exchange does not make guessing a weak key
-// cheap.
+// `--key FILE` on both sides: a shared secret that keys the control channel's TLS 1.3 as an
+// external pre-shared key (control/tls_context.h). The file's bytes go through PBKDF2 first, so
+// a recorded handshake does not make guessing a weak key cheap: the TLS secret is
+// PBKDF2-HMAC-SHA256(file, "rdmabench key file, version 3", 200000 rounds, 32 bytes), which is
+// also what `openssl s_client -psk` takes, in hex.
 #pragma once
 
-#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -20,27 +18,18 @@ class SharedKey {
   static SharedKey from_file(const std::string& path);
   static SharedKey from_bytes(std::string_view secret);  // tests: derived as from_file's
 
-  // HMAC-SHA256 under the derived key of `parts` (each length-prefixed, so no two lists of
-  // parts give the same input), as lowercase hex.
-  std::string proof(std::initializer_list<std::string_view> parts) const;
-  // Whether `hex` is proof(parts), compared in constant time.
-  bool verifies(std::string_view hex, std::initializer_list<std::string_view> parts) const;
-  // The raw 32-byte HMAC of `parts`: a session key.
-  std::string derive(std::initializer_list<std::string_view> parts) const;
+  // The TLS pre-shared key: 32 bytes derived from the file.
+  const std::string& tls_secret() const noexcept { return derived_; }
 
  private:
   explicit SharedKey(std::string derived) : derived_(std::move(derived)) {}
   std::string derived_;  // PBKDF2-HMAC-SHA256 of the file's bytes: 32 bytes
 };
 
-// The raw HMAC-SHA256 of `parts` (each length-prefixed) under `key`.
-std::string hmac_sha256(std::string_view key, std::initializer_list<std::string_view> parts);
 // `bytes` as lowercase hex.
 std::string hex_text(std::string_view bytes);
-// Whether two texts are equal, in time that depends on their length alone.
-bool equal_in_constant_time(std::string_view a, std::string_view b);
 
-// 32 random bytes from the system's generator, as hex: each side's nonce.
+// 32 random bytes from the system's generator, as hex (rdma_cm's connection token).
 std::string new_challenge();
 
 }  // namespace rdmabench

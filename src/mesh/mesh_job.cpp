@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "control/background_server.h"
-#include "control/busy_responder.h"
 #include "core/bounded_json.h"
 #include "core/clock.h"
 #include "core/error.h"
@@ -17,6 +16,7 @@
 #include "core/metrics_file.h"
 #include "core/output_file.h"
 #include "core/printable_text.h"
+#include "core/utc_now.h"
 #include "core/version.h"
 #include "host/device_address.h"
 #include "host/device_probe.h"
@@ -120,7 +120,7 @@ nlohmann::json join(const MpiWorld& world, const MeshRequest& job,
       // the device's first ACTIVE port, and the rank's own --gid-index
       options.local = {me.device, me.ib_port, job.run.local.gid_index};
       options.timeout = job.run.timeout;
-      options.key = job.key;
+      options.tls = job.credentials.context(TlsContext::Role::kServer);
       servers.push_back(std::make_unique<BackgroundServer>(std::move(options), log));
     }
     return identity;

@@ -6,7 +6,7 @@ namespace rdmabench {
 
 PairRunOptions rank_run_options(const MeshRequest& job, const TestSpec& spec, const RankPlace& me) {
   PairRunOptions run = job.run;
-  run.key = job.key ? &*job.key : nullptr;
+  run.tls = job.credentials.context(TlsContext::Role::kClient);
   run.length.iterations = job.iterations.at(spec.mode);
   run.local.device = me.device;
   run.local.ib_port = me.ib_port;

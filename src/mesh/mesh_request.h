@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "control/shared_key.h"
+#include "control/tls_context.h"
 #include "core/peer_address.h"
 #include "mesh/mesh_report.h"
 #include "mesh/pair_measurement.h"
@@ -37,11 +37,11 @@ struct MeshRequest {
   uint16_t port = kDefaultControlPort;          // a host's k-th rank serves on port + k
   std::vector<std::string> devices, addresses;  // by local rank; empty: defaults
   PairRunOptions run;
-  std::string matrices = "auto";  // --matrices: which counters the report keeps as matrices
-  std::string out_file;           // written by rank 0
-  std::string metrics_file;       // --metrics, written by rank 0
-  bool verbose = false;           // every rank's server logs to stderr
-  std::optional<SharedKey> key;   // --key: every rank's server asks for it, every client proves it
+  std::string matrices = "auto";   // --matrices: which counters the report keeps as matrices
+  std::string out_file;            // written by rank 0
+  std::string metrics_file;        // --metrics, written by rank 0
+  bool verbose = false;            // every rank's server logs to stderr
+  ChannelCredentials credentials;  // --key or --cert: every pair's control channel over TLS 1.3
   nlohmann::json params;
   int dry_run_ranks = 0;  // --dry-run --ranks N: the plan for N ranks alone (mesh_preview.h)
 };

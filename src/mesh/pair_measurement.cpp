@@ -48,7 +48,7 @@ std::unique_ptr<ClientSession> connect_pair(const PeerAddress& server, const Tes
   auto session = connect_when_free(
       server,
       BootstrapOptions::client(server.host, options.local, options.timeout, options.source_address),
-      {options.wait, nullptr}, log, options.key);
+      {options.wait, nullptr}, log, options.tls ? &*options.tls : nullptr);
   session->setup(spec);
   return session;
 }

@@ -13,7 +13,7 @@
 
 #include "control/client_session.h"
 #include "control/run_source.h"
-#include "control/shared_key.h"
+#include "control/tls_context.h"
 #include "core/local_device.h"
 #include "measure/benchmark_measurement.h"
 #include "mesh/pair_result.h"
@@ -30,7 +30,7 @@ struct PairRunOptions {
   std::string source_address;               // this rank's address (rdma_cm resolves from it)
   std::chrono::milliseconds timeout{5000};  // every blocking step
   std::chrono::milliseconds wait{10000};    // a server still finishing its last client
-  const SharedKey* key = nullptr;           // mesh --key: proved to every rank's server
+  std::optional<TlsContext> tls;            // mesh --key or --cert: TLS with every rank's server
 };
 
 // The pair's benchmark on a session set up for `spec`: the measurement `rdmabench run` makes

@@ -44,7 +44,7 @@ ClientSession& BenchmarkSuite::session() {
   if (!session_) {
     const PeerConnection& peer = options_.peer;
     session_ = connect_when_free(peer.address, peer.bootstrap_options(), peer.wait, std::cerr,
-                                 peer.key ? &*peer.key : nullptr);
+                                 peer.tls ? &*peer.tls : nullptr);
     session_->use_sample_clock(options_.reporting.sample_clock);
   }
   return *session_;

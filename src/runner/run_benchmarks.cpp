@@ -165,7 +165,7 @@ int probe_connect_and_run(RunPlan& r) {
   const LocalProbe probe = probe_local(r);
   const PeerConnection& peer = r.suite.peer;
   auto session = connect_when_free(peer.address, peer.bootstrap_options(), peer.wait, std::cerr,
-                                   peer.key ? &*peer.key : nullptr);
+                                   peer.tls ? &*peer.tls : nullptr);
   const ServerFacts server = server_facts(*session, r.suite.matrix);
   if (!server.paths) session.reset();  // the server dropped that connection
 

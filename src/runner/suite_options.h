@@ -12,8 +12,8 @@
 
 #include "control/bootstrap.h"
 #include "control/client_session.h"
-#include "control/shared_key.h"
 #include "control/stop_signals.h"
+#include "control/tls_context.h"
 #include "core/peer_address.h"
 #include "core/sample_clock.h"
 #include "host/cpu_placement.h"
@@ -27,9 +27,9 @@ namespace rdmabench {
 struct PeerConnection {
   PeerAddress address;
   std::chrono::milliseconds timeout{5000};
-  LocalDevice local;             // --device, and for --cm oob --ib-port and --gid-index
-  std::optional<SharedKey> key;  // --key: proves this client to a server that asks
-  WaitPolicy wait;               // for a server busy with another client
+  LocalDevice local;              // --device, and for --cm oob --ib-port and --gid-index
+  std::optional<TlsContext> tls;  // --key or --cert: TLS 1.3 with a server that asks for it
+  WaitPolicy wait;                // for a server busy with another client
   BootstrapOptions bootstrap_options() const {
     return BootstrapOptions::client(address.host, local, timeout);
   }

@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netdb.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <cstring>
@@ -59,16 +60,41 @@ Error cm_timeout(std::chrono::milliseconds timeout, const char* waiting_for) {
 
 }  // namespace
 
-bool CmEventChannel::wait(std::chrono::milliseconds timeout, const char* waiting_for,
-                          int other_fd) {
-  if (wait_readable(channel_->fd, timeout, "poll(rdma_cm channel)", other_fd)) return true;
-  // wait_readable says false for both: `other_fd` readable, or the timeout.
-  if (other_fd >= 0 && wait_readable(other_fd, std::chrono::milliseconds(0), "poll")) return false;
+namespace {
+
+// Waits for the channel, `other_fd` or `stop_fd`: which was readable first (the channel before
+// the other, stop before both), or -1 at the timeout. EINTR goes on waiting, within `timeout`.
+int first_readable(int channel, int other_fd, int stop_fd, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    pollfd fds[3] = {{stop_fd, POLLIN, 0}, {channel, POLLIN, 0}, {other_fd, POLLIN, 0}};
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const int ready = poll(fds, 3, static_cast<int>(std::max<int64_t>(left.count(), 0)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) throw SystemError("poll(rdma_cm channel)", errno, {}, ExitCode::kRuntime);
+    if (ready == 0) return -1;
+    for (const pollfd& f : fds)
+      if (f.fd >= 0 && (f.revents & (POLLIN | POLLHUP | POLLERR))) return f.fd;
+  }
+}
+
+Error interrupted() {
+  return Error(ExitCode::kConnection, "interrupted");
+}
+
+}  // namespace
+
+bool CmEventChannel::wait(std::chrono::milliseconds timeout, const char* waiting_for, int other_fd,
+                          int stop_fd) {
+  const int first = first_readable(channel_->fd, other_fd, stop_fd, timeout);
+  if (first >= 0 && first == stop_fd) throw interrupted();
+  if (first >= 0) return first == channel_->fd;
   throw cm_timeout(timeout, waiting_for);
 }
 
 CmEventChannel::Event CmEventChannel::next(std::chrono::milliseconds timeout,
-                                           const char* waiting_for) {
+                                           const char* waiting_for, int stop_fd) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     rdma_cm_event* event = nullptr;
@@ -84,14 +110,17 @@ CmEventChannel::Event CmEventChannel::next(std::chrono::milliseconds timeout,
       throw VerbsError("rdma_get_cm_event", errno, {}, ExitCode::kConnection);
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0 || !wait_readable(channel_->fd, left, "poll(rdma_cm channel)")) break;
+    if (left.count() <= 0) break;
+    const int first = first_readable(channel_->fd, -1, stop_fd, left);
+    if (first < 0) break;
+    if (first == stop_fd) throw interrupted();
   }
   throw cm_timeout(timeout, waiting_for);
 }
 
 CmEventChannel::Event CmEventChannel::expect(rdma_cm_event_type expected,
-                                             std::chrono::milliseconds timeout) {
-  Event e = next(timeout, rdma_event_str(expected));
+                                             std::chrono::milliseconds timeout, int stop_fd) {
+  Event e = next(timeout, rdma_event_str(expected), stop_fd);
   if (e.type != expected) {
     std::string text = std::string("rdma_cm: expected ") + rdma_event_str(expected) + ", got " +
                        rdma_event_str(e.type);
@@ -182,11 +211,11 @@ void CmId::set_type_of_service(uint8_t tos) {
     throw VerbsError("rdma_set_option(RDMA_OPTION_ID_TOS)", errno);
 }
 
-void CmId::connect(const rdma_conn_param& param, std::chrono::milliseconds timeout) {
+void CmId::connect(const rdma_conn_param& param, std::chrono::milliseconds timeout, int stop_fd) {
   rdma_conn_param p = param;
   if (rdma_connect(id_, &p) != 0)
     throw VerbsError("rdma_connect", errno, {}, ExitCode::kConnection);
-  channel_.expect(RDMA_CM_EVENT_ESTABLISHED, timeout);
+  channel_.expect(RDMA_CM_EVENT_ESTABLISHED, timeout, stop_fd);
   connected_ = true;
 }
 
@@ -195,10 +224,10 @@ void CmId::reject() {
     throw VerbsError("rdma_reject", errno, {}, ExitCode::kConnection);
 }
 
-void CmId::accept(const rdma_conn_param& param, std::chrono::milliseconds timeout) {
+void CmId::accept(const rdma_conn_param& param, std::chrono::milliseconds timeout, int stop_fd) {
   rdma_conn_param p = param;
   if (rdma_accept(id_, &p) != 0) throw VerbsError("rdma_accept", errno, {}, ExitCode::kConnection);
-  channel_.expect(RDMA_CM_EVENT_ESTABLISHED, timeout);
+  channel_.expect(RDMA_CM_EVENT_ESTABLISHED, timeout, stop_fd);
   connected_ = true;
 }
 

@@ -24,12 +24,14 @@ class CmEventChannel {
     std::string private_data;
   };
   // Waits until an event is ready (true), or until `other_fd` is readable first (false).
-  // Throws Error(kConnection) on timeout.
-  bool wait(std::chrono::milliseconds timeout, const char* waiting_for, int other_fd = -1);
-  // Waits for the next event (and acks it). Throws Error(kConnection) on timeout.
-  Event next(std::chrono::milliseconds timeout, const char* waiting_for);
+  // Throws Error(kConnection) on timeout, and ("interrupted") as soon as `stop_fd` is readable.
+  bool wait(std::chrono::milliseconds timeout, const char* waiting_for, int other_fd = -1,
+            int stop_fd = -1);
+  // Waits for the next event (and acks it). Throws Error(kConnection) on timeout and when
+  // `stop_fd` becomes readable.
+  Event next(std::chrono::milliseconds timeout, const char* waiting_for, int stop_fd = -1);
   // Waits for `expected`; any other event is an error naming what came instead.
-  Event expect(rdma_cm_event_type expected, std::chrono::milliseconds timeout);
+  Event expect(rdma_cm_event_type expected, std::chrono::milliseconds timeout, int stop_fd = -1);
 
   rdma_event_channel* native() const noexcept { return channel_; }
 
@@ -66,10 +68,11 @@ class CmId {
   // The type of service of the paths this id resolves (RDMA_OPTION_ID_TOS): on RoCE the GRH
   // traffic class, so the IP header's DSCP and ECN byte. Before resolve() to take effect.
   void set_type_of_service(uint8_t tos);
-  void connect(const rdma_conn_param& param, std::chrono::milliseconds timeout);
+  // Each waits for ESTABLISHED within `timeout`, ended at once when `stop_fd` is readable.
+  void connect(const rdma_conn_param& param, std::chrono::milliseconds timeout, int stop_fd = -1);
   // Refuses a connection request (this id is one), sending no private data.
   void reject();
-  void accept(const rdma_conn_param& param, std::chrono::milliseconds timeout);
+  void accept(const rdma_conn_param& param, std::chrono::milliseconds timeout, int stop_fd = -1);
 
   // The device rdma_cm bound this id to (after resolve, or on a connection request).
   ibv_context* verbs() const noexcept { return id_->verbs; }

@@ -25,11 +25,8 @@ nlohmann::json over_the_wire(const nlohmann::json& message, const std::string& t
 
 TEST(ControlMessages, EveryMessageIsAControlMessageOfItsType) {
   const std::vector<std::pair<nlohmann::json, std::string>> all = {
-      {client_hello(std::string(64, 'a')), "hello"},
+      {client_hello(), "hello"},
       {server_hello_message({.hostname = "h"}), "hello"},
-      {keyed_server_hello("1", std::string(64, 'b'), "p"), "hello"},
-      {auth_response("p"), "auth"},
-      {auth_accepted(server_hello_message({})), "auth"},
       {run_message({}), "run"},
       {ready_message(), "ready"},
       {finished_message(), "finished"},

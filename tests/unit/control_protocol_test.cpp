@@ -174,59 +174,19 @@ TEST(ControlMessages, APeersErrorKeepsOnlyAFailureExitCode) {
   EXPECT_EQ(code_of(R"({"type":"error","exit_code":8})"), ExitCode::kConnection);
 }
 
-// serve --key: the hello answers with the protocol, the version, a fresh challenge and the
-// server's proof over both nonces, and nothing about the host; nothing but the client's right
-// proof is heard before the client is in; the key never appears in any message.
-json keyed_hello(const std::string& nonce) {
-  json h = hello();
-  h["nonce"] = nonce;
-  return h;
-}
-
-TEST(ControlProtocol, AKeyedServerProvesTheKeyFirstAndHearsNothingBeforeTheClientDoes) {
-  const SharedKey key = SharedKey::from_bytes("the operator's key, 0123456789abcdef");
-  const SharedKey other = SharedKey::from_bytes("someone else's key, 0123456789abcdef");
-  const ServerDetails details{.version = "srv", .hostname = "secret-host"};
+// serve --key or --cert: the client proved itself in the channel's TLS handshake before its
+// first message, and has the idle timeout from then on; a client in clear earns it only by
+// setting up a benchmark.
+TEST(ControlProtocol, AClientThatProvedItselfInTheHandshakeIsTrustedFromItsFirstMessage) {
+  const ServerDetails details{.version = "srv", .hostname = "host-1"};
   RecordingHost host;
-  ControlProtocol no_nonce(host, details, &key);
-  EXPECT_EQ(error_of(no_nonce, hello()), ExitCode::kConnection);
-  const std::string nonce = new_challenge();
-  ControlProtocol p(host, details, &key);
-  const json greeting = *p.handle(keyed_hello(nonce));
-  const std::string challenge = greeting.at("auth").at("challenge");
-  EXPECT_EQ(greeting["auth"]["method"], kAuthMethod);
-  EXPECT_EQ(greeting["auth"]["proof"], server_proof(key, {nonce, challenge}));
-  EXPECT_NE(greeting["auth"]["proof"], server_proof(other, {nonce, challenge}));
-  EXPECT_EQ(greeting.dump().find("secret-host"), std::string::npos) << greeting.dump();
-  EXPECT_EQ(greeting.dump().find("operator"), std::string::npos);
-  EXPECT_EQ(error_of(p, setup()), ExitCode::kConnection);  // no proof given: refused
-  ControlProtocol wrong(host, details, &key);
-  const std::string c2 = (*wrong.handle(keyed_hello(nonce)))["auth"]["challenge"];
-  EXPECT_NE(c2, challenge);  // every client its own
-  EXPECT_EQ(error_of(wrong, {{"type", "auth"}, {"response", client_proof(other, {nonce, c2})}}),
-            ExitCode::kConnection);
-  ControlProtocol mirrored(host, details, &key);  // the server's own proof sent back
-  const json g3 = *mirrored.handle(keyed_hello(nonce));
-  EXPECT_EQ(error_of(mirrored, {{"type", "auth"}, {"response", g3["auth"]["proof"]}}),
-            ExitCode::kConnection);
-  EXPECT_TRUE(host.calls.empty());
-  EXPECT_FALSE(wrong.take_session());
-  ControlProtocol right(host, details, &key);
-  const std::string c4 = (*right.handle(keyed_hello(nonce)))["auth"]["challenge"];
-  const json ok = *right.handle({{"type", "auth"}, {"response", client_proof(key, {nonce, c4})}});
-  EXPECT_EQ(ok["ok"], true);
-  EXPECT_EQ(ok["hello"]["hostname"], "secret-host");  // told once the client is in
-  std::optional<MessageAuth> server_side = right.take_session();
-  ASSERT_TRUE(server_side);
-  EXPECT_FALSE(right.take_session());  // once
-  EXPECT_FALSE(right.handle(setup()));
-  EXPECT_EQ(host.calls, (std::vector<std::string>{"setup write/bw/busy/65536"}));
-  MessageAuth client_side = session_auth(key, {nonce, c4}, MessageAuth::Role::kClient);
-  const std::string sealed = client_side.seal(R"({"type":"run"})");
-  EXPECT_EQ(server_side->open(sealed, "c"), R"({"type":"run"})");
-  EXPECT_THROW(server_side->open(sealed, "c"), Error);  // replayed
-  std::string changed = client_side.seal(R"({"type":"run","iters":1})");
-  changed[20] = '2';
-  EXPECT_THROW(server_side->open(changed, "c"), Error);
-  EXPECT_THROW(server_side->open(R"({"type":"bye"})", "c"), Error);  // no tag at all
+  ControlProtocol proved(host, details, true);
+  EXPECT_TRUE(proved.trusted());
+  EXPECT_EQ((*proved.handle(hello()))["hostname"], "host-1");
+  ControlProtocol in_clear(host, details);
+  EXPECT_FALSE(in_clear.trusted());
+  EXPECT_EQ((*in_clear.handle(hello()))["hostname"], "host-1");
+  EXPECT_FALSE(in_clear.trusted());
+  EXPECT_FALSE(in_clear.handle(setup()));
+  EXPECT_TRUE(in_clear.trusted());
 }

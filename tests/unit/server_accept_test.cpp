@@ -3,13 +3,10 @@
 // ended `rdmabench serve`; now it logs the failure once, tries again, and serves the client as
 // soon as accept works.
 #include <gtest/gtest.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <mutex>
 #include <ostream>
-#include <streambuf>
 #include <string>
 #include <thread>
 
@@ -18,89 +15,32 @@
 #include "control/server.h"
 #include "descriptor_limit.h"
 #include "listening_port.h"
+#include "server_thread.h"
 
 namespace rdmabench {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::log_shows;
 using testing::NoFreeDescriptors;
 using testing::port_of;
+using testing::ServerThread;
+using testing::SharedLog;
 using testing::WaitingClient;
-
-// A log the server's thread writes while the test reads it.
-class SharedLog : public std::streambuf {
- public:
-  std::string text() {
-    const std::lock_guard lock(mutex_);
-    return text_;
-  }
-
- protected:
-  int overflow(int c) override {
-    const std::lock_guard lock(mutex_);
-    if (c != traits_type::eof()) text_ += static_cast<char>(c);
-    return c;
-  }
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    const std::lock_guard lock(mutex_);
-    text_.append(s, static_cast<size_t>(n));
-    return n;
-  }
-
- private:
-  std::mutex mutex_;
-  std::string text_;
-};
-
-// Waits (at most `limit`) until the log holds `wanted`.
-bool log_shows(SharedLog& log, const std::string& wanted, std::chrono::seconds limit) {
-  const auto give_up = std::chrono::steady_clock::now() + limit;
-  while (log.text().find(wanted) == std::string::npos) {
-    if (std::chrono::steady_clock::now() > give_up) return false;
-    std::this_thread::sleep_for(10ms);
-  }
-  return true;
-}
-
-// serve_clients on its own thread, stopped (through its stop descriptor) and joined when
-// destroyed, so that a failing test ends instead of hanging or terminating.
-class ServerThread {
- public:
-  ServerThread(TcpSocket& listener, const ServerOptions& options, std::ostream& log)
-      : stop_fd_(eventfd(0, EFD_CLOEXEC)), thread_([&, this] {
-          try {
-            serve_clients(listener, options, stop_fd_, log);
-          } catch (const std::exception& e) {
-            ended_ = e.what();
-          }
-        }) {}
-  ~ServerThread() {
-    const uint64_t one = 1;
-    (void)!write(stop_fd_, &one, sizeof(one));
-    if (thread_.joinable()) thread_.join();
-    close(stop_fd_);
-  }
-  ServerThread(const ServerThread&) = delete;
-  ServerThread& operator=(const ServerThread&) = delete;
-  // What ended serve_clients, if it was an error; read after the thread ended.
-  std::string ended() {
-    if (thread_.joinable()) thread_.join();
-    return ended_;
-  }
-
- private:
-  int stop_fd_;
-  std::string ended_;
-  std::thread thread_;
-};
 
 TEST(ServerAccept, AcceptOutOfDescriptorsIsSurvivedAndTheClientServedAfter) {
   TcpSocket listener = TcpSocket::listen(0);
   ServerOptions options;
-  options.once = true;
   SharedLog log_buffer;
   std::ostream log(&log_buffer);
   ServerThread server(listener, options, log);
+  {  // a first client served: the server is up (its lobby took its descriptors)
+    ControlChannel first(TcpSocket::connect("127.0.0.1", port_of(listener), 30s), 30s);
+    first.send({{"type", "hello"}, {"protocol", kControlProtocolVersion}, {"version", "t"}});
+    (void)first.receive("hello");
+    first.send({{"type", "bye"}});
+    ASSERT_TRUE(log_shows(log_buffer, "client 127.0.0.1 done", 30s)) << log_buffer.text();
+  }
   WaitingClient client;
   {
     const NoFreeDescriptors limit;
@@ -112,6 +52,7 @@ TEST(ServerAccept, AcceptOutOfDescriptorsIsSurvivedAndTheClientServedAfter) {
   const nlohmann::json hello = channel.receive();
   channel.send({{"type", "bye"}});
   EXPECT_EQ(hello.value("type", ""), "hello") << hello.dump();
+  server.stop();
   EXPECT_EQ(server.ended(), "") << log_buffer.text();
   EXPECT_NE(log_buffer.text().find("accept works again"), std::string::npos) << log_buffer.text();
 }

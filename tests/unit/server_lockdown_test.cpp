@@ -55,25 +55,18 @@ TEST(AddressAllowList, BadItemsAreUsageErrorsNamingThem) {
   EXPECT_NE(error_text([] { AddressAllowList::parse("10.0.0.0/"); }), "no error");
 }
 
-TEST(SharedKey, ProofsOverLengthPrefixedParts) {
+TEST(SharedKey, TheTlsSecretIsPbkdf2OfTheFilesBytes) {
   const SharedKey key = SharedKey::from_bytes("0123456789abcdef0123456789abcdef");
-  const std::string challenge = new_challenge();
-  EXPECT_EQ(challenge.size(), 64u);
-  EXPECT_NE(new_challenge(), challenge);
-  const std::string proof = key.proof({"role", challenge});
-  EXPECT_EQ(proof.size(), 64u);  // HMAC-SHA256 in hex
-  EXPECT_TRUE(key.verifies(proof, {"role", challenge}));
-  EXPECT_FALSE(key.verifies(proof, {"role", new_challenge()}));
-  EXPECT_FALSE(key.verifies(proof, {"rol", "e" + challenge}));  // the parts' lengths count
-  EXPECT_FALSE(SharedKey::from_bytes("0123456789abcdef0123456789abcdeF")
-                   .verifies(proof, {"role", challenge}));
-  EXPECT_FALSE(key.verifies(proof.substr(1), {"role", challenge}));
-  // The wire format, fixed: the file's bytes through PBKDF2-HMAC-SHA256 (salt "rdmabench key
-  // file, version 2", 200,000 rounds), then HMAC-SHA256 of each part as "<length>:<bytes>", in
-  // lowercase hex. Python: k = hashlib.pbkdf2_hmac("sha256", KEY, SALT, 200000);
-  // hmac.new(k, b"23:rdmabench-auth-2 server1:x1:y", hashlib.sha256).hexdigest()
-  EXPECT_EQ(key.proof({"rdmabench-auth-2 server", "x", "y"}),
-            "87bbcd97bf3b03d9f95ef5b3b153ba0368973080de8272b78a9a583e977b20d7");
+  EXPECT_EQ(key.tls_secret().size(), 32u);
+  EXPECT_NE(SharedKey::from_bytes("0123456789abcdef0123456789abcdeF").tls_secret(),
+            key.tls_secret());
+  // The secret, fixed (what `openssl s_client -psk` takes, in hex). Python:
+  // hashlib.pbkdf2_hmac("sha256", KEY, b"rdmabench key file, version 3", 200000).hex()
+  EXPECT_EQ(hex_text(key.tls_secret()),
+            "b02cd338546e9d62632bcea76ed65dd086c2b506428c527ebe9d8acf54835009");
+  const std::string token = new_challenge();
+  EXPECT_EQ(token.size(), 64u);
+  EXPECT_NE(new_challenge(), token);
 }
 
 TEST(SharedKey, TheFileMustBeLongEnoughAndPrivate) {
@@ -87,8 +80,8 @@ TEST(SharedKey, TheFileMustBeLongEnoughAndPrivate) {
   chmod(path.c_str(), 0644);
   EXPECT_NE(error_text([&] { SharedKey::from_file(path); }).find("chmod 600"), std::string::npos);
   chmod(path.c_str(), 0600);
-  EXPECT_TRUE(SharedKey::from_file(path).verifies(
-      SharedKey::from_bytes("a long enough secret for the test, 32+").proof({"c"}), {"c"}));
+  EXPECT_EQ(SharedKey::from_file(path).tls_secret(),
+            SharedKey::from_bytes("a long enough secret for the test, 32+").tls_secret());
   std::filesystem::remove(path);
   EXPECT_NE(error_text([&] { SharedKey::from_file(path); }).find("cannot read it"),
             std::string::npos);
@@ -119,8 +112,8 @@ TEST(SharedKey, TheFileIsOpenedOnceNotThroughALinkAndMustBeTheUsersOwn) {
               std::string::npos)
         << error_text([&] { SharedKey::from_file(key); });
   } else {
-    EXPECT_TRUE(SharedKey::from_file(key).verifies(
-        SharedKey::from_bytes("a long enough secret for the test, 32+").proof({"c"}), {"c"}));
+    EXPECT_EQ(SharedKey::from_file(key).tls_secret(),
+              SharedKey::from_bytes("a long enough secret for the test, 32+").tls_secret());
   }
   const auto escaped = dir / "k\x1b[2J";
   EXPECT_EQ(error_text([&] { SharedKey::from_file(escaped); }).find('\x1b'), std::string::npos);
