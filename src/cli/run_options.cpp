@@ -265,6 +265,11 @@ cxxopts::Options run_options() {
       "TIME")("json",
               "Write the results JSON (as --out's) to standard output; the table and every message "
               "go to standard error")(
+      "output",
+      "Print one number per benchmark row on standard output, for scripts (as perftest "
+      "--output): bandwidth (Gb/s, the BW avg column), message_rate (Mpps) or latency (usec, "
+      "t_p50); the table and every message go to standard error",
+      cxxopts::value<std::string>(), "FIGURE")(
       "dry-run",
       "Print the benchmarks this command line would run, how long each goes and an estimate of "
       "the whole, then exit: no device opened, no server reached")(

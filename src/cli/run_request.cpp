@@ -230,6 +230,28 @@ void parse_bootstrap_request(const cxxopts::ParseResult& args, const ServerConne
                                       "which connects through rdma_cm alone, carries rc only)");
 }
 
+// --output FIGURE: a word it knows, standard output not taken by --json, and a benchmark of
+// the figure's mode asked for (a bandwidth of latency rows would print nothing).
+std::optional<OutputFigure> output_option(const cxxopts::ParseResult& args, const RunPlan& r) {
+  if (!args.count("output")) return std::nullopt;
+  const std::string word = args["output"].as<std::string>();
+  const std::optional<OutputFigure> figure = parse_output_figure(word);
+  if (!figure)
+    throw Error(ExitCode::kUsage, "--output '" + printable(word) +
+                                      "' is not a figure: give bandwidth (Gb/s), message_rate "
+                                      "(Mpps) or latency (usec, t_p50)");
+  if (r.json_stdout)
+    throw Error(ExitCode::kUsage,
+                "--output and --json both print to standard output: give one (--out FILE "
+                "writes the JSON beside --output's numbers)");
+  const Mode mode = mode_of(*figure);
+  for (const TestSpec& spec : expand_specs(r.suite.matrix))
+    if (spec.mode == mode) return figure;
+  throw Error(ExitCode::kUsage, std::string("--output ") + output_figure_name(*figure) +
+                                    " is a figure of --mode " + to_string(mode) +
+                                    " rows, and none is asked for: add --mode " + to_string(mode));
+}
+
 }  // namespace
 
 std::optional<RunPlan> parse_run_request(int argc, char** argv) {
@@ -264,6 +286,7 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   }
   if (args.count("metrics")) r.metrics_file = metrics_option(args["metrics"].as<std::string>());
   r.json_stdout = args.count("json") > 0;
+  r.output = output_option(args, r);
   r.dry_run = args.count("dry-run") > 0;
   r.suite.reporting = reporting_of(args, r.suite.matrix);
   r.limits = parse_pass_limits(args, r.suite.matrix);

@@ -126,17 +126,20 @@ void initialize_google_benchmark(const RunPlan& r, GoogleBenchmarkArgs& gb) {
 }
 
 // Runs every registered benchmark through the reporters the plan asks for: the table, always
-// (on standard error with --json, whose results take standard output), --out's file, the
+// (on standard error with --json or --output, whose results take standard output), --out's
+// file, the
 // --min-bw/--max-lat judge, and the results kept for --metrics (`collected`, when given).
 // Returns whether the limits held (true when none were given).
 bool run_reported(const RunPlan& r, const BenchmarkSuite& suite, const nlohmann::json& context,
                   std::string banner, std::optional<CollectedResults>& collected) {
-  std::ostream& human = r.json_stdout ? std::cerr : std::cout;
+  std::ostream& human = r.json_stdout || r.output ? std::cerr : std::cout;
   TableReporter table(human, std::move(banner), suite.specs());
   LimitReporter limits(human, r.limits, suite.specs());
   std::optional<ResultsReporter> to_stdout, to_file;
+  std::optional<FigureReporter> figures;
   std::vector<benchmark::BenchmarkReporter*> display{&table};
   if (r.json_stdout) display.push_back(&to_stdout.emplace(context, suite.specs()));
+  if (r.output) display.push_back(&figures.emplace(std::cout, *r.output, suite.specs()));
   if (r.limits.any()) display.push_back(&limits);
   if (!r.metrics_file.empty()) display.push_back(&collected.emplace(context, suite.specs()));
   if (!r.out_file.empty()) to_file.emplace(context, suite.specs());

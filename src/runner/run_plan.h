@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runner/benchmark_suite.h"
+#include "runner/figure_reporter.h"
 #include "runner/pass_limits.h"
 
 namespace rdmabench {
@@ -22,6 +23,7 @@ struct RunPlan {
   std::string out_file;                     // --out (empty: none)
   std::string metrics_file;                 // --metrics (empty: none)
   bool json_stdout = false;                 // --json: results to standard output, text to stderr
+  std::optional<OutputFigure> output;       // --output: one number per row to standard output
   bool dry_run = false;                     // --dry-run: the plan alone (runner/suite_preview.h)
   PassLimits limits;                        // --min-bw, --max-lat
   nlohmann::json params;                    // every parameter, for the context

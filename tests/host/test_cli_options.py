@@ -44,6 +44,22 @@ def test_scale_out_mistakes_say_what_to_do(args, says):
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr
 
 
+@pytest.mark.parametrize("args, says", [
+    (("--output", "speed"), "give bandwidth (Gb/s), message_rate (Mpps) or latency (usec, t_p50)"),
+    (("--output", "latency", "--mode", "bw"), "none is asked for: add --mode lat"),
+    (("--output", "message_rate", "--mode", "lat"), "none is asked for: add --mode bw"),
+    (("--output", "bandwidth", "--json"), "both print to standard output"),
+    # certificates come as three files, and not beside a key
+    (("--cert", "c.pem"), "--cert-key is missing"),
+    (("--key", "k", "--cert", "c.pem", "--cert-key", "c.key", "--ca", "ca.pem"), "not both"),
+])
+def test_output_and_channel_security_mistakes_say_what_to_do(args, says):
+    """perftest's --output, one number for scripts, and TLS's options: each mistake is exit 2,
+    saying what to give."""
+    proc = rdmabench("run", "127.0.0.1", "--port", "1", *args)
+    assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("command, port", [("serve", "99999"), ("serve", "0"), ("serve", "-1"),
                                            ("run", "70000"), ("run", "0")])
 def test_a_port_outside_1_to_65535_is_refused_not_wrapped(command, port):

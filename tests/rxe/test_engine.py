@@ -734,3 +734,23 @@ def test_a_bare_run_runs_the_quick_profile_and_says_so(rdmabench, layout, server
     assert sorted(names) == sorted([pattern, mode, "busy", str(size)] for mode in ("bw", "lat")
                                    for size in sizes), names
     assert doc["context"]["rdmabench_params"]["profile"] == "quick"
+
+
+@pytest.mark.layout("lo")
+def test_output_prints_one_number_per_row_matching_the_results(rdmabench, layout, server,
+                                                               tmp_path):
+    """perftest's --output for scripts: standard output holds the figure of each row and nothing
+    else (the table went to standard error), the same number the results file holds."""
+    out = tmp_path / "rows.json"
+    for figure, mode, key, scale, digits in (
+            ("bandwidth", "bw", "bytes_per_second", 8 / 1e9, 3),
+            ("message_rate", "bw", "msgs_per_second", 1 / 1e6, 6),
+            ("latency", "lat", "lat_p50_us", 1, 2)):
+        proc = client(rdmabench, layout, server, "--pattern", "write", "--mode", mode, "--cq",
+                      "busy", "--sizes", "8,4096", "--iters", "200", "--output", figure,
+                      "--out", str(out))
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        rows = json.loads(out.read_text())["benchmarks"]
+        printed = proc.stdout.split()
+        assert printed == [f"{row[key] * scale:.{digits}f}" for row in rows], (printed, figure)
+        assert "#bytes" in proc.stderr  # the table, beside
