@@ -85,21 +85,22 @@ nlohmann::json parse_control_message(const std::string& line, const std::string&
 nlohmann::json ControlChannel::receive(std::chrono::milliseconds timeout, int interrupt_fd,
                                        const std::string& expected_type) {
   if (interrupt_fd < 0) interrupt_fd = bound_.stop_fd;
-  bool until_deadline = false;
-  if (bound_.deadline) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(
-        *bound_.deadline - std::chrono::steady_clock::now());
-    if (left <= std::chrono::milliseconds(0)) throw bound_.over();
-    until_deadline = left <= timeout;
-    timeout = std::min(timeout, left);
-  }
+  const Window w = window(timeout);
   try {
-    return parse_control_message(receive_line(timeout, interrupt_fd), socket_.peer_address(),
+    return parse_control_message(receive_line(w.timeout, interrupt_fd), socket_.peer_address(),
                                  expected_type);
   } catch (const ReceiveTimeout&) {
-    if (until_deadline) throw bound_.over();
+    if (w.until_deadline) throw bound_.over();
     throw;
   }
+}
+
+ControlChannel::Window ControlChannel::window(std::chrono::milliseconds timeout) const {
+  if (!bound_.deadline) return {timeout};
+  const auto left = std::chrono::ceil<std::chrono::milliseconds>(*bound_.deadline -
+                                                                 std::chrono::steady_clock::now());
+  if (left <= std::chrono::milliseconds(0)) throw bound_.over();
+  return {std::min(timeout, left), left <= timeout};
 }
 
 std::string ControlChannel::receive_line(std::chrono::milliseconds timeout, int interrupt_fd) {

@@ -71,18 +71,11 @@ class ControlChannel {
   // `over` instead.
   template <typename Wait>
   decltype(auto) within_bounds(std::chrono::milliseconds timeout, Wait wait) {
-    bool until_deadline = false;
-    if (bound_.deadline) {
-      const auto left = std::chrono::ceil<std::chrono::milliseconds>(
-          *bound_.deadline - std::chrono::steady_clock::now());
-      if (left <= std::chrono::milliseconds(0)) throw bound_.over();
-      until_deadline = left <= timeout;
-      timeout = std::min(timeout, left);
-    }
+    const Window w = window(timeout);
     try {
-      return wait(timeout, bound_.stop_fd);
+      return wait(w.timeout, bound_.stop_fd);
     } catch (const Error&) {
-      if (until_deadline && std::chrono::steady_clock::now() >= *bound_.deadline)
+      if (w.until_deadline && std::chrono::steady_clock::now() >= *bound_.deadline)
         throw bound_.over();
       throw;
     }
@@ -96,6 +89,14 @@ class ControlChannel {
   static constexpr std::chrono::milliseconds kLastWordsWait{200};
   // The line the peer left before it closed, if any arrives within kLastWordsWait.
   std::optional<std::string> last_words() noexcept;
+
+  // A wait's `timeout` cut to what the deadline leaves, and whether the deadline is what ends it;
+  // raises the bound's `over` when nothing is left.
+  struct Window {
+    std::chrono::milliseconds timeout;
+    bool until_deadline = false;
+  };
+  Window window(std::chrono::milliseconds timeout) const;
 
   // The next line from the peer, decrypted when TLS is up.
   std::string receive_line(std::chrono::milliseconds timeout, int interrupt_fd);
