@@ -2,7 +2,9 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <vector>
 
 #include "core/system_error.h"
 
@@ -25,6 +27,24 @@ bool wait_readable(int fd, std::chrono::milliseconds timeout, const char* what, 
     ready = poll(fds, count, static_cast<int>(std::max<int64_t>(left.count(), 0)));
     if (ready > 0) return fds[0].revents != 0;
     if (ready == 0 && Clock::now() >= deadline) return false;
+  }
+}
+
+int first_readable(std::initializer_list<int> fds, std::chrono::milliseconds timeout,
+                   const char* what) {
+  std::vector<pollfd> polled;
+  for (const int fd : fds) polled.push_back({fd, POLLIN, 0});
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const int ready =
+        poll(polled.data(), polled.size(), static_cast<int>(std::max<int64_t>(left.count(), 0)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) throw SystemError(what, errno, {}, ExitCode::kRuntime);
+    if (ready == 0) return -1;
+    for (const pollfd& f : polled)
+      if (f.fd >= 0 && (f.revents & (POLLIN | POLLHUP | POLLERR))) return f.fd;
   }
 }
 

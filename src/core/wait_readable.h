@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <initializer_list>
 
 namespace rdmabench {
 
@@ -11,5 +12,12 @@ namespace rdmabench {
 // With `interrupt_fd` >= 0, also returns false as soon as that descriptor is readable.
 bool wait_readable(int fd, std::chrono::milliseconds timeout, const char* what,
                    int interrupt_fd = -1);
+
+// Waits until one of `fds` is readable (or hung up, or in error), for at most `timeout`:
+// returns the first such in the order given (put the one that matters most first), or -1 at
+// the timeout. Negative descriptors are skipped. EINTR goes on waiting, within `timeout`;
+// throws SystemError(`what`, errno, kRuntime) when poll fails.
+int first_readable(std::initializer_list<int> fds, std::chrono::milliseconds timeout,
+                   const char* what);
 
 }  // namespace rdmabench

@@ -62,22 +62,9 @@ Error cm_timeout(std::chrono::milliseconds timeout, const char* waiting_for) {
 
 namespace {
 
-// Waits for the channel, `other_fd` or `stop_fd`: which was readable first (the channel before
-// the other, stop before both), or -1 at the timeout. EINTR goes on waiting, within `timeout`.
-int first_readable(int channel, int other_fd, int stop_fd, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    pollfd fds[3] = {{stop_fd, POLLIN, 0}, {channel, POLLIN, 0}, {other_fd, POLLIN, 0}};
-    const auto left =
-        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    const int ready = poll(fds, 3, static_cast<int>(std::max<int64_t>(left.count(), 0)));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready < 0) throw SystemError("poll(rdma_cm channel)", errno, {}, ExitCode::kRuntime);
-    if (ready == 0) return -1;
-    for (const pollfd& f : fds)
-      if (f.fd >= 0 && (f.revents & (POLLIN | POLLHUP | POLLERR))) return f.fd;
-  }
-}
+// What a failed poll of the channel names (the stop fd before the channel, the channel before
+// the other fd).
+constexpr const char* kPollWhat = "poll(rdma_cm channel)";
 
 Error interrupted() {
   return Error(ExitCode::kConnection, "interrupted");
@@ -87,7 +74,7 @@ Error interrupted() {
 
 bool CmEventChannel::wait(std::chrono::milliseconds timeout, const char* waiting_for, int other_fd,
                           int stop_fd) {
-  const int first = first_readable(channel_->fd, other_fd, stop_fd, timeout);
+  const int first = first_readable({stop_fd, channel_->fd, other_fd}, timeout, kPollWhat);
   if (first >= 0 && first == stop_fd) throw interrupted();
   if (first >= 0) return first == channel_->fd;
   throw cm_timeout(timeout, waiting_for);
@@ -111,7 +98,7 @@ CmEventChannel::Event CmEventChannel::next(std::chrono::milliseconds timeout,
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
-    const int first = first_readable(channel_->fd, -1, stop_fd, left);
+    const int first = first_readable({stop_fd, channel_->fd}, left, kPollWhat);
     if (first < 0) break;
     if (first == stop_fd) throw interrupted();
   }
