@@ -133,6 +133,9 @@ nlohmann::json teardown_message() {
 nlohmann::json bye_message() {
   return of_type("bye");
 }
+nlohmann::json proved_message() {
+  return of_type("proved");
+}
 
 nlohmann::json path_fields(const PathInUse& p) {
   return {{"device", p.device},

@@ -72,6 +72,8 @@ nlohmann::json finished_message();
 nlohmann::json path_request();
 nlohmann::json teardown_message();
 nlohmann::json bye_message();
+// The client's word that every datagram peer proved its address (datagram_proof.h).
+nlohmann::json proved_message();
 
 // The server's answer to "path": the path its endpoint uses, and where its side runs.
 struct ServerPath {

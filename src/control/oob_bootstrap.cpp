@@ -4,6 +4,7 @@
 #include <random>
 
 #include "control/control_messages.h"
+#include "control/datagram_proof.h"
 #include "core/gid.h"
 
 namespace rdmabench {
@@ -113,10 +114,14 @@ std::unique_ptr<Endpoint> oob_client(ControlChannel& control, const TestSpec& sp
       prepare_streams(*ep, spec.client_receives(), {options.local.gid_index, "--gid-index"});
   for (size_t i = 0; i < locals.size(); ++i)
     control.send(oob_of(locals[i], locals[i].active_mtu, ep->stream(i)));
+  std::vector<QpAddress> named;
   for (size_t i = 0; i < locals.size(); ++i) {
     const OobPeer peer = read_oob_peer(control.receive("oob"), spec.size);
     connect_qp(ep->stream(i), locals[i], peer, peer.mtu);
+    named.push_back(peer.address);
   }
+  if (!spec.transport->connected)
+    prove_datagram_peers(control, *ep, Side::kClient, named, options.timeout);
   return ep;
 }
 
@@ -130,13 +135,17 @@ std::unique_ptr<Endpoint> oob_server(ControlChannel& control, const TestSpec& sp
       std::make_unique<Endpoint>(options.local.device, options.local.ib_port, spec, Side::kServer);
   std::vector<OobLocal> locals =
       prepare_streams(*ep, spec.server_receives(), {options.local.gid_index, "serve --gid-index"});
+  std::vector<QpAddress> named;
   for (size_t i = 0; i < locals.size(); ++i) {
     const OobPeer peer = read_oob_peer(i == 0 ? first : control.receive("oob"), spec.size);
     ibv_mtu mtu = std::min(locals[i].active_mtu, peer.mtu);
     if (spec.mtu != 0) mtu = std::min(mtu, mtu_from_bytes(spec.mtu));
     connect_qp(ep->stream(i), locals[i], peer, mtu);
     control.send(oob_of(locals[i], mtu, ep->stream(i)));
+    named.push_back(peer.address);
   }
+  if (!spec.transport->connected)
+    prove_datagram_peers(control, *ep, Side::kServer, named, options.timeout);
   return ep;
 }
 

@@ -16,6 +16,6 @@ namespace rdmabench {
 // rdma_cm's connection requests carry the setup's token; 14: TLS 1.3 replaces the keyed
 // handshake and sealing (with a key or certificates the first word is a ClientHello), the
 // hello carries no nonce
-inline constexpr int kControlProtocolVersion = 14;
+inline constexpr int kControlProtocolVersion = 15;
 
 }  // namespace rdmabench

@@ -20,6 +20,19 @@ ibv_ah_attr address_vector(const QpAddress& remote, const QpPath& path) {
   return av;
 }
 
+DatagramSender datagram_sender(const Context& context, uint8_t port, const ibv_wc& wc,
+                               const uint8_t* grh) {
+  ibv_wc completion = wc;
+  ibv_grh header{};
+  std::memcpy(&header, grh, sizeof header);
+  ibv_ah_attr from{};
+  check_call(ibv_init_ah_from_wc(context.native(), port, &completion, &header, &from),
+             "ibv_init_ah_from_wc", {}, ExitCode::kRuntime);
+  DatagramSender sender{.qp_number = wc.src_qp, .lid = from.dlid, .global = from.is_global != 0};
+  if (sender.global) std::memcpy(sender.gid.data(), from.grh.dgid.raw, sender.gid.size());
+  return sender;
+}
+
 AddressHandle::AddressHandle(const ProtectionDomain& pd, const QpAddress& remote,
                              const QpPath& path) {
   ibv_ah_attr av = address_vector(remote, path);

@@ -4,6 +4,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "verbs/context.h"
 #include "verbs/protection_domain.h"
 #include "verbs/queue_pair.h"
 #include "verbs/verbs_error.h"
@@ -12,6 +13,19 @@ namespace rdmabench {
 
 // The address vector that reaches `remote` over `path` (with a GRH when the path uses one).
 ibv_ah_attr address_vector(const QpAddress& remote, const QpPath& path);
+
+// Where a received datagram came from, as libibverbs reads it (ibv_init_ah_from_wc): the
+// sender's QP number, its LID, and its GID where the datagram carried a GRH (`global`).
+struct DatagramSender {
+  uint32_t qp_number = 0;
+  uint16_t lid = 0;
+  bool global = false;
+  RawGid gid{};
+};
+// The sender of the datagram whose completion is `wc`, received on `port`; `grh`: the 40 bytes
+// of receive header room the device filled (a GRH, or RoCE v2's IPv4 header in its last 20).
+DatagramSender datagram_sender(const Context& context, uint8_t port, const ibv_wc& wc,
+                               const uint8_t* grh);
 
 class AddressHandle {
  public:
