@@ -197,11 +197,7 @@ void TcpSocket::send_all(std::string_view data, std::chrono::milliseconds timeou
 std::string TcpSocket::receive_line(std::chrono::milliseconds timeout, int interrupt_fd) {
   const auto deadline = Clock::now() + timeout;
   for (;;) {
-    if (const auto nl = pending_.find('\n'); nl != std::string::npos) {
-      std::string line = pending_.substr(0, nl);
-      pending_.erase(0, nl + 1);
-      return line;
-    }
+    if (auto line = pending_.next_line()) return std::move(*line);
     pollfd pfds[2] = {{fd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
     const int ready = poll(pfds, interrupt_fd >= 0 ? 2 : 1, remaining_ms(deadline));
     if (ready < 0 && errno != EINTR) throw SocketError("poll", errno);
@@ -219,9 +215,6 @@ std::string TcpSocket::receive_line(std::chrono::milliseconds timeout, int inter
       throw SocketError("recv(control channel)", errno);
     }
     pending_.append(buf, static_cast<size_t>(n));
-    if (pending_.size() > (1u << 20))
-      throw Error(ExitCode::kConnection,
-                  "control channel: message too long (not an rdmabench peer?)");
   }
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "control/line_buffer.h"
+
 namespace rdmabench {
 
 class TcpSocket {
@@ -47,7 +49,7 @@ class TcpSocket {
 
  private:
   int fd_ = -1;
-  std::string pending_;
+  LineBuffer pending_;  // received, not yet a line
 };
 
 // Whether an accept that failed with `err` means the listening socket itself is broken (a bad

@@ -1,7 +1,6 @@
 #include "control/tls_stream.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
@@ -13,6 +12,7 @@
 
 #include "control/socket_error.h"
 #include "core/error.h"
+#include "core/nonblocking.h"
 #include "core/printable_text.h"
 
 namespace rdmabench {
@@ -20,9 +20,6 @@ namespace rdmabench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// The longest line either side takes, as the socket's (a message is far shorter).
-constexpr size_t kLongestLine = size_t{1} << 20;
 
 int ms_until(Clock::time_point deadline) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
@@ -32,11 +29,6 @@ int ms_until(Clock::time_point deadline) {
 // TLS's record types (RFC 8446 5.1): change_cipher_spec, alert, handshake, application_data.
 bool is_tls_record_type(unsigned char byte) {
   return byte >= 0x14 && byte <= 0x17;
-}
-
-void make_nonblocking(int fd) {
-  const int flags = fcntl(fd, F_GETFL);
-  if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) throw SocketError("fcntl", errno);
 }
 
 // Waits until `fd` is ready for `events` or `interrupt_fd` readable; false when `deadline` passed.
@@ -119,7 +111,7 @@ FirstWord peer_first_word(TcpSocket& socket, std::chrono::milliseconds timeout, 
 }
 
 TlsStream TlsStream::begin_accept(TcpSocket& socket, const TlsContext& context) {
-  make_nonblocking(socket.fd());
+  set_nonblocking(socket.fd(), "the control connection");
   std::unique_ptr<ssl_st, Deleter> ssl(SSL_new(context.get()));
   if (!ssl || SSL_set_fd(ssl.get(), socket.fd()) != 1)
     throw Error(ExitCode::kInternal, tls_error_text("SSL_new (libssl) failed"));
@@ -158,7 +150,7 @@ void expect_name(SSL* ssl, const std::string& host) {
 std::optional<TlsStream> TlsStream::connect(TcpSocket& socket, const TlsContext& context,
                                             const std::string& host,
                                             std::chrono::milliseconds timeout) {
-  make_nonblocking(socket.fd());
+  set_nonblocking(socket.fd(), "the control connection");
   std::unique_ptr<ssl_st, Deleter> ssl(SSL_new(context.get()));
   if (!ssl || SSL_set_fd(ssl.get(), socket.fd()) != 1)
     throw Error(ExitCode::kInternal, tls_error_text("SSL_new (libssl) failed"));
@@ -199,19 +191,12 @@ void TlsStream::send_all(std::string_view data, std::chrono::milliseconds timeou
 std::string TlsStream::receive_line(std::chrono::milliseconds timeout, int interrupt_fd) {
   const auto deadline = Clock::now() + timeout;
   for (;;) {
-    if (const auto nl = pending_.find('\n'); nl != std::string::npos) {
-      std::string line = pending_.substr(0, nl);
-      pending_.erase(0, nl + 1);
-      return line;
-    }
+    if (auto line = pending_.next_line()) return std::move(*line);
     char buf[4096];
     const int n = drive(
         ssl_.get(), [&] { return SSL_read(ssl_.get(), buf, sizeof(buf)); }, "receive", peer_,
         deadline, interrupt_fd, kNoLook, timeout);
     pending_.append(buf, static_cast<size_t>(n));
-    if (pending_.size() > kLongestLine)
-      throw Error(ExitCode::kConnection,
-                  "control channel: message too long (not an rdmabench peer?)");
   }
 }
 

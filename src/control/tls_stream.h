@@ -61,7 +61,7 @@ class TlsStream {
   TlsContext context_;  // what the session's callbacks read, kept for as long as it lives
   std::unique_ptr<ssl_st, Deleter> ssl_;
   std::string peer_;
-  std::string pending_;
+  LineBuffer pending_;  // decrypted, not yet a line
 };
 
 }  // namespace rdmabench
