@@ -50,6 +50,18 @@ def test_latencies_of_ten_milliseconds_and_more_print_as_plain_numbers(sweep, wr
     assert any(cell.isdigit() and len(cell) >= 5 for line in rows for cell in line.split())
 
 
+def test_a_figure_of_1e300_prints_to_its_precision_not_300_digits(sweep, write_json):
+    """A schema-valid 1e300 printed as 301 digits (and its change as 300 more): a double holds
+    about 16 significant digits, and what lies beyond them is no figure."""
+    huge = lambda n: n.startswith("write/bw/busy/65536")  # noqa: E731
+    new = write_json(scaled(sweep, huge, BANDWIDTH_COUNTERS, 1e300 / 33e6), "new.json")
+    proc = run_tool("compare", FIXTURE, new)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    row = verdicts(proc.stdout)["write/bw/busy/65536"]
+    assert "e+293" in row and len(row) < 200, row  # 1e300 B/s in MiB/s
+    assert max(len(line) for line in proc.stdout.splitlines()) < 200, proc.stdout
+
+
 def test_small_noise_is_no_regression(sweep, write_json):
     new = write_json(scaled(sweep, lambda n: "/bw/" in n, BANDWIDTH_COUNTERS, 0.8), "new.json")
     proc = run_tool("compare", FIXTURE, new, "--threshold", "50")

@@ -151,3 +151,16 @@ def test_no_text_is_cut_or_on_other_text(drawn):
     for name, fig in made.items():
         assert figure_text.drawn_texts(fig), (fixture, name)
         assert figure_text.text_problems(fig) == [], (fixture, name)
+
+
+def test_bars_that_span_decades_stand_on_a_log_axis(drawn):
+    """The polling study's percentile bars put p50s of 40 us beside p99.9s of 8,065 us on one
+    linear axis, where the p50s could not be read: bars more than a factor of ten apart stand on
+    a log axis."""
+    fixture, made = drawn
+    for name, fig, ax in every_panel(fixture, made):
+        heights = [p.get_height() for p in ax.patches if p.get_height() > 0]
+        if len(heights) < 2 or ax.get_yscale() != "linear":
+            continue
+        assert max(heights) / min(heights) <= 10, (fixture, name, ax.get_title(), min(heights),
+                                                   max(heights))

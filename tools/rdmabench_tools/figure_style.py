@@ -6,6 +6,7 @@ labelled (matplotlib warns otherwise)."""
 import math
 
 from rdmabench_tools import figure_text
+from rdmabench_tools.number_text import PRECISE_WHOLE
 
 # A log axis spans at least this factor, so that a few per cent look like a few per cent.
 MIN_LOG_RATIO = 4.0
@@ -15,9 +16,25 @@ def plain_number(value, _position=None):
     """190, 0.25, 12000: what a tick shows, with no powers of ten."""
     if value == 0 or not math.isfinite(value):
         return "0"
+    if abs(value) >= PRECISE_WHOLE:
+        return f"{value:.3g}"
     if abs(value) >= 1:
         return f"{value:,.0f}".replace(",", " ") if abs(value) >= 10000 else f"{value:g}"
     return f"{value:.3g}"
+
+
+def bar_number(value):
+    """A bar's value label: whole from 10 up (1150, 96), two significant digits below (0.034):
+    short enough to stand over its own bar."""
+    return f"{value:.0f}" if 10 <= abs(value) < PRECISE_WHOLE else f"{value:.2g}"
+
+
+def log_where_bars_span_decades(ax):
+    """A log y axis for `ax` where its bars are more than a factor of ten apart (40 us beside
+    8,065 us on a linear axis leaves the 40 unreadable)."""
+    heights = [p.get_height() for p in ax.patches if p.get_height() > 0]
+    if len(heights) >= 2 and max(heights) / min(heights) > 10:
+        ax.set_yscale("log")
 
 
 def _data_limits(ax, axis):
