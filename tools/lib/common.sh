@@ -12,13 +12,13 @@ die() { echo "$PROG: $*" >&2; exit 2; }
 has_rdma_device() { compgen -G "/sys/class/infiniband/*" >/dev/null; }
 
 # Install the Debian packages of the groups after $1 (tools/setup-deps; build and mesh always),
-# configure the build directory $1 if needed, and build rdmabench quietly: the program alone,
-# all these tools run (the unit tests and mesh_scale are ./tools/test's to build; the CI
-# recipe builds two trees).
+# configure the build directory $1 if needed, and build rdmabench quietly: the program and its
+# man page, all these tools run and show (the unit tests and mesh_scale are ./tools/test's to
+# build; the CI recipe builds two trees).
 build_rdmabench() {
   tools/setup-deps build mesh "${@:2}" &&
     { [[ -f "$1/build.ninja" ]] || meson setup "$1" >/dev/null; } &&
-    ninja -C "$1" rdmabench >/dev/null
+    ninja -C "$1" rdmabench rdmabench.1 >/dev/null
 }
 
 # The rows the deterministic guest (tools/rxe-vm --deterministic) can measure, decided by

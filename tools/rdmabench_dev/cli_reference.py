@@ -7,8 +7,10 @@ Usage: tools/lib/run-module rdmabench_dev.cli_reference markdown|man RDMABENCH [
 Exit status: 0, 2 on bad usage or a program that does not answer (the table of
 `rdmabench --help`)."""
 import json
+import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 from rdmabench_tools.exit_codes import USAGE
@@ -78,8 +80,85 @@ def markdown(program):
     return "\n".join(parts)
 
 
+# A literal block's widest line: man's 80 columns less the section's indent of 7.
+LITERAL_WIDTH = 72
+
+# What a perftest or iperf3 user types first, each with what it is like.
+EXAMPLES = [
+    ("rdmabench serve", "on the server host: serves every test, one client at a time (perftest's "
+     "ib_write_bw with no host, iperf3 -s)"),
+    ("rdmabench run hostA", "the quick profile: write bw and lat with a busy CQ at 2 B, 4 KiB and "
+     "64 KiB"),
+    ("rdmabench run hostA --pattern write --mode bw --sizes 2:8M", "ib_write_bw -a hostA"),
+    ("rdmabench run hostA --pattern send --mode lat --sizes 64 --iters 10000",
+     "ib_send_lat -s 64 -n 10000 hostA"),
+    ("rdmabench run hostA --pattern read --mode bw --sizes 64K --duration 10s",
+     "ib_read_bw -s 65536 -D 10 hostA (iperf3 -t 10)"),
+    ("rdmabench run hostA --bidir --qps 4", "ib_write_bw -b -q 4 hostA (iperf3 --bidir -P 4)"),
+    ("rdmabench run hostA --output bandwidth", "one number per row for scripts (perftest "
+     "--output=bandwidth)"),
+    ("rdmabench run hostA --out results.json", "Google Benchmark JSON for tools/compare and "
+     "tools/plot (iperf3 -J)"),
+    ("rdmabench serve --key /etc/rdmabench.key", "TLS 1.3 with a pre-shared key; the client "
+     "gives the same --key"),
+    ("rdmabench devices; rdmabench doctor", "the NICs, ports and GIDs; a pre-flight check"),
+    ("mpirun -np 8 --map-by node rdmabench mesh", "all pairs of 8 hosts; names the slow ones"),
+]
+
+FILES = [
+    ("--key FILE", "the control channel's pre-shared key: at least 32 bytes, mode 600, owned by "
+     "the user who runs rdmabench, never read through a symbolic link"),
+    ("--out FILE", "results as Google Benchmark JSON, following results.schema.json (in the "
+     "package's documentation); never written through a dangling link"),
+    ("/sys/class/infiniband", "the devices, ports, GIDs and counters that devices, doctor and "
+     "the port readings of a run read"),
+]
+
+
+# The least indent of a line that goes on an option's description (the help's option lines
+# start at 2 to 6 columns, their descriptions at 20 and more).
+DESCRIPTION_INDENT = 8
+
+
+def indent_of(line):
+    return len(line) - len(line.lstrip())
+
+
+def reflowed(lines, width=LITERAL_WIDTH):
+    """The lines of a --help within `width` columns: what a line has past the width goes to the
+    front of the next line where that goes on the same description (as deep or less, never an
+    option's line), else onto lines of its own under the line's hang (an option's description
+    column, or the line's indent)."""
+    out, carry, hang = [], [], 0
+    for line in lines:
+        if carry:
+            goes_on = (line.strip() and not line.lstrip().startswith("-")
+                       and DESCRIPTION_INDENT <= indent_of(line) <= hang)
+            if goes_on:
+                line = " " * indent_of(line) + " ".join(carry + [line.strip()])
+            else:
+                out += textwrap.wrap(" " * hang + " ".join(carry), width=width,
+                                     subsequent_indent=" " * hang, break_long_words=False,
+                                     break_on_hyphens=False)
+            carry = []
+        if len(line) <= width:
+            out.append(line)
+            continue
+        option = re.match(r"^(\s*-\S.*?\s{2,})\S", line)
+        hang = len(option.group(1)) if option else indent_of(line)
+        pieces = textwrap.wrap(line, width=width, subsequent_indent=" " * hang,
+                               break_long_words=False, break_on_hyphens=False)
+        out.append(pieces[0])
+        carry = " ".join(p.strip() for p in pieces[1:]).split()
+    if carry:
+        out += textwrap.wrap(" " * hang + " ".join(carry), width=width,
+                             subsequent_indent=" " * hang, break_long_words=False,
+                             break_on_hyphens=False)
+    return out
+
+
 def roff_text(text):
-    """Plain text as a roff literal block: backslashes and leading dots escaped."""
+    """Plain text for roff: backslashes and leading dots escaped (roff fills it)."""
     lines = []
     for line in text.rstrip().splitlines():
         line = line.replace("\\", "\\e")
@@ -87,23 +166,39 @@ def roff_text(text):
     return "\n".join(lines)
 
 
+def roff_literal(text):
+    """Plain text as the lines of a roff literal block (.nf), each within LITERAL_WIDTH."""
+    return roff_text("\n".join(reflowed(text.rstrip().splitlines())))
+
+
+def roff_paragraphs(items):
+    """(tag, text) pairs as tagged paragraphs, the tag in bold."""
+    out = []
+    for tag, text in items:
+        out += [".TP", f".B {roff_text(tag)}", roff_text(text)]
+    return out
+
+
 def man(program):
     doc, top, helps = facts(program)
     out = [f'.TH RDMABENCH 1 "" "rdmabench {doc["version"]}" "User Commands"',
-           ".SH NAME", "rdmabench \\- RDMA verbs bandwidth and latency benchmarks",
+           ".nh", ".SH NAME", "rdmabench \\- RDMA verbs bandwidth and latency benchmarks",
            ".SH SYNOPSIS", ".B rdmabench", ".I command", "[\\fIoptions\\fR]",
            ".SH DESCRIPTION",
            "rdmabench measures RDMA verbs bandwidth and latency between hosts, as perftest does, "
            "with one long-lived server for every test, JSON for scripts, health-check limits, a "
            "study of completion-queue polling strategies and an all-pairs check of a cluster.",
-           ".PP", ".nf", roff_text(top), ".fi"]
+           ".PP", ".nf", roff_literal(top), ".fi"]
     for name, text in helps.items():
-        out += [f".SH RDMABENCH {name.upper()}", ".nf", roff_text(text), ".fi"]
+        out += [f".SH RDMABENCH {name.upper()}", ".nf", roff_literal(text), ".fi"]
     out += [".SH EXIT STATUS"]
     for code, _, meaning in exit_code_rows(doc):
         out += [".TP", f".B {code}", roff_text(meaning)]
     out += [".PP", roff_text(SEVERAL_FAIL)]
-    out += [".SH SEE ALSO", "ib_write_bw(1), ib_send_lat(1), ibv_devices(1), rdma(8)", ""]
+    out += [".SH EXAMPLES"] + roff_paragraphs(EXAMPLES)
+    out += [".SH FILES"] + roff_paragraphs(FILES)
+    out += [".SH SEE ALSO", ".BR ib_write_bw (1),", ".BR ib_send_lat (1),", ".BR iperf3 (1),",
+            ".BR ibv_devices (1),", ".BR rdma (8),", ".BR mpirun (1)", ""]
     return "\n".join(out)
 
 
