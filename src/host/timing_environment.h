@@ -12,14 +12,25 @@ struct TimingEnvironment {
   std::string mode = "realtime";  // "realtime" or "icount"
   std::string icount_shift;       // icount only: guest ns per instruction is 2^shift
   std::string qemu_version;       // icount only
+  // What runs this host's instructions: "none" (no hypervisor says it is there), "kvm", "tcg"
+  // (QEMU's software emulation: timing is the emulator's), "tcg-icount" (the deterministic
+  // guest), "hyperv", "vmware", "xen" or "other".
+  std::string acceleration = "none";
 
   bool deterministic() const { return mode == "icount"; }
+  bool software_emulated() const { return acceleration.starts_with("tcg"); }
   // One line for the JSON context and the run banner.
   std::string describe() const;
 };
 
-// Parses a kernel command line (the contents of /proc/cmdline).
-TimingEnvironment parse_timing_environment(std::string_view kernel_cmdline);
+// The hypervisor a CPUID vendor signature (leaf 0x40000000's 12 bytes) names, as
+// TimingEnvironment::acceleration words it ("other" for one it does not know).
+std::string hypervisor_of(std::string_view signature);
+
+// Parses a kernel command line (the contents of /proc/cmdline); `hypervisor`: what CPUID says,
+// for when the command line does not (tools/rxe-vm's guests carry rdmabench.accel=).
+TimingEnvironment parse_timing_environment(std::string_view kernel_cmdline,
+                                           std::string_view hypervisor = "none");
 // This host's, read from /proc/cmdline (realtime when it cannot be read).
 TimingEnvironment timing_environment();
 

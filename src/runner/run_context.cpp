@@ -31,13 +31,13 @@ const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const Serve
 // there, its device and port, the path its QPs really use (paths_in_use, asked of each QP with
 // ibv_query_qp), and where its threads and buffers are.
 constexpr const char* kSideKeys[] = {
-    "host",         "version",         "kernel",     "rdma_core",   "timing",       "timing_mode",
-    "icount_shift", "qemu_version",    "device",     "driver",      "fabric",       "firmware",
-    "link_layer",   "link_speed_gbps", "link_width", "active_mtu",  "port",         "gid_index",
-    "gid",          "gid_type",        "path_mtu",   "qp_timeout",  "outs",         "inline",
-    "srq",          "post_api",        "tclass",     "sl",          "comp_vectors", "page_size",
-    "cpus",         "cpu_choice",      "numa_node",  "memory_node", "pci",          "pcie_link",
-    "machine"};
+    "host",         "version",      "kernel",          "rdma_core",  "timing",      "timing_mode",
+    "icount_shift", "qemu_version", "acceleration",    "device",     "driver",      "fabric",
+    "firmware",     "link_layer",   "link_speed_gbps", "link_width", "active_mtu",  "port",
+    "gid_index",    "gid",          "gid_type",        "path_mtu",   "qp_timeout",  "outs",
+    "inline",       "srq",          "post_api",        "tclass",     "sl",          "comp_vectors",
+    "page_size",    "cpus",         "cpu_choice",      "numa_node",  "memory_node", "pci",
+    "pcie_link",    "machine"};
 
 // One side's path, under the side's keys: the path reply's, its MTU as path_mtu (beside the
 // port's active_mtu).
@@ -69,6 +69,7 @@ nlohmann::json client_facts(const RunPlan& r, const LocalProbe& p, const ServerF
                            : nlohmann::json(std::stoi(p.timing.icount_shift))},
       {"qemu_version", p.timing.qemu_version.empty() ? nlohmann::json(nullptr)
                                                      : nlohmann::json(p.timing.qemu_version)},
+      {"acceleration", p.timing.acceleration},
       {"device", p.device.name},
       {"driver", p.device.driver},
       {"firmware", p.device.firmware},
@@ -137,7 +138,8 @@ std::string banner(const RunPlan& r, const LocalProbe& p, const ServerFacts& ser
       << known([](auto& q) { return to_string(q.gid_type); }) << ") -> " << server.details.hostname
       << " " << r.suite.peer.address.host << ":" << r.suite.peer.address.port << " via "
       << to_string(p.choice.method) << " (" << p.choice.reason << ")\n";
-  if (p.timing.deterministic()) out << "timing: " << p.timing.describe() << "\n";
+  if (p.timing.deterministic() || p.timing.software_emulated())
+    out << "timing: " << p.timing.describe() << "\n";
   return out.str();
 }
 

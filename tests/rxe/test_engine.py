@@ -2,6 +2,7 @@
 rdma_cm on the two-host layout and out-of-band on loopback, plus robustness."""
 import json
 import math
+import re
 import shlex
 import socket
 import subprocess
@@ -538,6 +539,10 @@ def test_ib_port_is_used_and_recorded(rdmabench, layout, server, tmp_path):
     ctx = json.loads(out.read_text())["context"]
     assert ctx["bootstrap"] == "oob" and "--ib-port given" in ctx["bootstrap_reason"]
     assert ctx["rdmabench_params"]["ib_port"] == 1 and ctx["client"]["port"] == 1
+    # What ran the guest, as tools/rxe-vm booted it (kvm, tcg or tcg-icount): recorded, so that
+    # figures of software emulation say so (issue 66).
+    booted = re.search(r"rdmabench\.accel=(\S+)", open("/proc/cmdline").read()).group(1)
+    assert ctx["client"]["acceleration"] == booted, (ctx["client"]["acceleration"], booted)
     proc = run(base + ["--ib-port", "2"], timeout=60)
     assert proc.returncode == 2 and "--ib-port 2: rxe" in proc.stderr and "has 1 port(s)" in proc.stderr
 

@@ -27,3 +27,28 @@ TEST(TimingEnvironment, OnlyWholeKeysMatch) {
   const auto env = parse_timing_environment("rdmabench.timing=icount");
   EXPECT_EQ(env.icount_shift, "?");
 }
+
+TEST(TimingEnvironment, TheGuestsAccelerationComesFromItsCommandLineElseFromCpuid) {
+  EXPECT_EQ(parse_timing_environment("quiet").acceleration, "none");
+  EXPECT_EQ(parse_timing_environment("quiet", "kvm").acceleration, "kvm");
+  const auto emulated = parse_timing_environment("quiet rdmabench.accel=tcg", "other");
+  EXPECT_EQ(emulated.acceleration, "tcg");
+  EXPECT_TRUE(emulated.software_emulated());
+  EXPECT_NE(emulated.describe().find("software-emulated"), std::string::npos)
+      << emulated.describe();
+  EXPECT_EQ(parse_timing_environment("rdmabench.accel=kvm").describe(), "real time");
+  // A word it does not know is not taken: what CPUID says stands.
+  EXPECT_EQ(parse_timing_environment("rdmabench.accel=\x1b[2J", "kvm").acceleration, "kvm");
+  EXPECT_EQ(
+      parse_timing_environment("rdmabench.accel=tcg-icount rdmabench.timing=icount").acceleration,
+      "tcg-icount");
+}
+
+TEST(TimingEnvironment, CpuidSignaturesNameTheirHypervisor) {
+  EXPECT_EQ(hypervisor_of(std::string_view("KVMKVMKVM\0\0\0", 12)), "kvm");
+  EXPECT_EQ(hypervisor_of("TCGTCGTCGTCG"), "tcg");
+  EXPECT_EQ(hypervisor_of("Microsoft Hv"), "hyperv");
+  EXPECT_EQ(hypervisor_of("VMwareVMware"), "vmware");
+  EXPECT_EQ(hypervisor_of("XenVMMXenVMM"), "xen");
+  EXPECT_EQ(hypervisor_of("bhyve bhyve "), "other");
+}

@@ -193,6 +193,12 @@ class Run:
         return mode, c.get("icount_shift", "") if mode == "icount" else ""
 
     @property
+    def software_emulated(self):
+        """Whether the client ran in a guest QEMU emulated in software without icount (no KVM):
+        wall-clock figures of the emulator, busy polling most of all."""
+        return self.side("client").get("acceleration") == "tcg"
+
+    @property
     def stack(self):
         """What a deterministic figure depends on besides rdmabench's own code, by name: the
         instructions the guest kernel (rxe, siw), rdma-core, QEMU's emulated CPU and the code
