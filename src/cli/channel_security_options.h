@@ -1,12 +1,12 @@
 // --key, --cert, --cert-key and --ca: how serve, run, search and mesh secure the control
-// channel (TLS 1.3: control/tls_context.h). One declaration for each side's help and one parse,
+// channel (TLS 1.3: channel/tls_context.h). One declaration for each side's help and one parse,
 // so that the four commands take them alike.
 #pragma once
 
 #include <cxxopts.hpp>
 #include <string>
 
-#include "control/tls_context.h"
+#include "channel/tls_context.h"
 
 namespace rdmabench {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "control/tls_context.h"
+#include "channel/tls_context.h"
 #include "core/peer_address.h"
 #include "runner/suite_options.h"
 #include "spec/test_spec.h"

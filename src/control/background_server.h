@@ -5,8 +5,8 @@
 #include <ostream>
 #include <thread>
 
+#include "channel/tcp_socket.h"
 #include "control/server.h"
-#include "control/tcp_socket.h"
 
 namespace rdmabench {
 

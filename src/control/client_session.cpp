@@ -5,11 +5,11 @@
 #include <thread>
 
 #include "bench/pattern_catalogue.h"
+#include "channel/socket_error.h"
 #include "control/control_messages.h"
 #include "control/port_reading.h"
 #include "control/rdmacm_bootstrap.h"
 #include "control/side_report_fields.h"
-#include "control/socket_error.h"
 #include "core/printable_text.h"
 
 namespace rdmabench {

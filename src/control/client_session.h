@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "channel/tls_context.h"
 #include "control/bootstrap.h"
 #include "control/control_channel.h"
 #include "control/control_messages.h"
 #include "control/run_source.h"
 #include "control/stop_signals.h"
-#include "control/tls_context.h"
 #include "core/peer_address.h"
 #include "core/sample_clock.h"
 #include "datapath/pattern.h"

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "control/address_allow_list.h"
+#include "channel/address_allow_list.h"
+#include "channel/socket_error.h"
 #include "control/control_messages.h"
-#include "control/socket_error.h"
 #include "core/bounded_json.h"
 #include "core/error.h"
 #include "core/printable_text.h"

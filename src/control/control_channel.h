@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "control/tcp_socket.h"
-#include "control/tls_stream.h"
+#include "channel/tcp_socket.h"
+#include "channel/tls_stream.h"
 #include "core/error.h"
 
 namespace rdmabench {

@@ -10,10 +10,10 @@
 #include <list>
 #include <vector>
 
+#include "channel/refusal_log.h"
+#include "channel/socket_error.h"
 #include "control/control_channel.h"
 #include "control/control_messages.h"
-#include "control/refusal_log.h"
-#include "control/socket_error.h"
 #include "core/printable_text.h"
 #include "core/system_error.h"
 #include "core/utc_now.h"

@@ -20,10 +20,10 @@
 #include <string>
 #include <thread>
 
-#include "control/address_allow_list.h"
-#include "control/tcp_socket.h"
-#include "control/tls_context.h"
-#include "control/tls_stream.h"
+#include "channel/address_allow_list.h"
+#include "channel/tcp_socket.h"
+#include "channel/tls_context.h"
+#include "channel/tls_stream.h"
 
 namespace rdmabench {
 

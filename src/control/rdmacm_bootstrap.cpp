@@ -1,7 +1,7 @@
 #include "control/rdmacm_bootstrap.h"
 
+#include "channel/shared_key.h"
 #include "control/control_messages.h"
-#include "control/shared_key.h"
 #include "core/printable_text.h"
 #include "core/system_error.h"
 #include "host/device_address.h"

@@ -6,6 +6,7 @@
 #include <syncstream>
 
 #include "bench/pattern_catalogue.h"
+#include "channel/socket_error.h"
 #include "control/bootstrap.h"
 #include "control/control_channel.h"
 #include "control/control_messages.h"
@@ -14,7 +15,6 @@
 #include "control/port_reading.h"
 #include "control/protocol_version.h"
 #include "control/session_waits.h"
-#include "control/socket_error.h"
 #include "control/stop_signals.h"
 #include "core/cpu_ranges.h"
 #include "core/printable_text.h"

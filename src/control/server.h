@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "control/address_allow_list.h"
+#include "channel/address_allow_list.h"
+#include "channel/tcp_socket.h"
+#include "channel/tls_context.h"
 #include "control/server_caps.h"
-#include "control/tcp_socket.h"
-#include "control/tls_context.h"
 #include "core/local_device.h"
 #include "core/peer_address.h"
 

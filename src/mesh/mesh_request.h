@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "control/tls_context.h"
+#include "channel/tls_context.h"
 #include "core/peer_address.h"
 #include "mesh/mesh_report.h"
 #include "mesh/pair_measurement.h"

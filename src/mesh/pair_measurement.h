@@ -11,9 +11,9 @@
 #include <optional>
 #include <string>
 
+#include "channel/tls_context.h"
 #include "control/client_session.h"
 #include "control/run_source.h"
-#include "control/tls_context.h"
 #include "core/local_device.h"
 #include "measure/benchmark_measurement.h"
 #include "mesh/pair_result.h"

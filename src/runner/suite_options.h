@@ -10,10 +10,10 @@
 #include <optional>
 #include <string>
 
+#include "channel/tls_context.h"
 #include "control/bootstrap.h"
 #include "control/client_session.h"
 #include "control/stop_signals.h"
-#include "control/tls_context.h"
 #include "core/peer_address.h"
 #include "core/sample_clock.h"
 #include "host/cpu_placement.h"

@@ -164,7 +164,7 @@ SALT = b"rdmabench key file, version 3"
 
 def s_client(port, secret, lines, timeout=30):
     """`openssl s_client` with the key file's TLS secret (PBKDF2 of its bytes, as
-    control/shared_key.h says) as a TLS 1.3 PSK: sends `lines`, returns what it printed (its
+    channel/shared_key.h says) as a TLS 1.3 PSK: sends `lines`, returns what it printed (its
     summary, then what the server said)."""
     psk = hashlib.pbkdf2_hmac("sha256", secret, SALT, 200_000).hex()
     text = "".join(json.dumps(line) + "\n" for line in lines)

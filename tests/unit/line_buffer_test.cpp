@@ -1,4 +1,4 @@
-#include "control/line_buffer.h"
+#include "channel/line_buffer.h"
 
 #include <gtest/gtest.h>
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "channel/tcp_socket.h"
 #include "control/control_channel.h"
-#include "control/tcp_socket.h"
 
 namespace rdmabench::testing {
 

@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "channel/tcp_socket.h"
 #include "control/control_channel.h"
-#include "control/tcp_socket.h"
 #include "descriptor_limit.h"
 #include "listening_port.h"
 

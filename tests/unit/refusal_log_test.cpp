@@ -1,6 +1,6 @@
-// The server's log of refused connections (control/refusal_log.h): bounded whatever a peer in a
+// The server's log of refused connections (channel/refusal_log.h): bounded whatever a peer in a
 // connect loop does, and every refusal still counted.
-#include "control/refusal_log.h"
+#include "channel/refusal_log.h"
 
 #include <gtest/gtest.h>
 

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "control/address_allow_list.h"
+#include "channel/address_allow_list.h"
+#include "channel/shared_key.h"
 #include "control/server_caps.h"
-#include "control/shared_key.h"
 #include "core/error.h"
 #include "datapath/endpoint.h"
 #include "spec_fixture.h"

@@ -12,8 +12,8 @@
 #include <string>
 #include <thread>
 
+#include "channel/tcp_socket.h"
 #include "control/server.h"
-#include "control/tcp_socket.h"
 
 namespace rdmabench::testing {
 

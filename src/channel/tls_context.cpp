@@ -1,4 +1,4 @@
-#include "control/tls_context.h"
+#include "channel/tls_context.h"
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>

@@ -1,4 +1,4 @@
-#include "control/tcp_socket.h"
+#include "channel/tcp_socket.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <cstring>
 #include <utility>
 
-#include "control/socket_error.h"
+#include "channel/socket_error.h"
 
 namespace rdmabench {
 

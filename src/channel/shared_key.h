@@ -1,5 +1,5 @@
 // `--key FILE` on both sides: a shared secret that keys the control channel's TLS 1.3 as an
-// external pre-shared key (control/tls_context.h). The file's bytes go through PBKDF2 first, so
+// external pre-shared key (channel/tls_context.h). The file's bytes go through PBKDF2 first, so
 // a recorded handshake does not make guessing a weak key cheap: the TLS secret is
 // PBKDF2-HMAC-SHA256(file, "rdmabench key file, version 3", 200000 rounds, 32 bytes), which is
 // also what `openssl s_client -psk` takes, in hex.

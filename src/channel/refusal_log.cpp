@@ -1,4 +1,4 @@
-#include "control/refusal_log.h"
+#include "channel/refusal_log.h"
 
 #include <utility>
 

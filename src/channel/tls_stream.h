@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "control/tcp_socket.h"
-#include "control/tls_context.h"
+#include "channel/tcp_socket.h"
+#include "channel/tls_context.h"
 
 struct ssl_st;
 

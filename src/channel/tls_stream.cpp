@@ -1,4 +1,4 @@
-#include "control/tls_stream.h"
+#include "channel/tls_stream.h"
 
 #include <arpa/inet.h>
 #include <openssl/err.h>
@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "control/socket_error.h"
+#include "channel/socket_error.h"
 #include "core/error.h"
 #include "core/nonblocking.h"
 #include "core/printable_text.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "control/line_buffer.h"
+#include "channel/line_buffer.h"
 
 namespace rdmabench {
 

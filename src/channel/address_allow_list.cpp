@@ -1,4 +1,4 @@
-#include "control/address_allow_list.h"
+#include "channel/address_allow_list.h"
 
 #include <arpa/inet.h>
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "control/shared_key.h"
+#include "channel/shared_key.h"
 
 struct ssl_ctx_st;
 

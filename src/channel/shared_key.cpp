@@ -1,4 +1,4 @@
-#include "control/shared_key.h"
+#include "channel/shared_key.h"
 
 #include <fcntl.h>
 #include <openssl/evp.h>
