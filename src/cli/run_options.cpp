@@ -260,7 +260,8 @@ cxxopts::Options run_options() {
       cxxopts::value<std::string>())(
       "report-every",
       "While each bw benchmark runs, print what the client sent in every interval of this "
-      "length (1s, 500ms) to standard error (like iperf3 -i; lat rows are not reported)",
+      "length (1s, 500ms) to standard error (like iperf3 -i; lat rows are not reported); "
+      "the best interval is the table's BW peak column (perftest's)",
       cxxopts::value<std::string>(),
       "TIME")("json",
               "Write the results JSON (as --out's) to standard output; the table and every message "

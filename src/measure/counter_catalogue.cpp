@@ -34,6 +34,7 @@ const std::vector<CounterInfo> kCatalogue = {
     {"loss_fraction", "1", "", kDown, "bw over uc/ud with a receiving target: lost_msgs / sent_msgs (bandwidth and msgs count only what arrived)", kFigure},
     {"offered_rate", "round trips/s", "", kNone, "lat --rate: the offered load (0: back to back)", kCount},
     {"achieved_rate", "round trips/s", "", kUp, "lat: counted round trips over their span", kFigure},
+    {"bw_peak_bytes_per_second", "B/s", "", kUp, "bw --report-every: the best interval's payload bytes per second, what the client sent over the time the interval really took (perftest's BW peak)", kFigure},
     {"offered_msgs_per_second", "messages/s", "", kNone, "bw --rate: the offered load, every QP (and both directions with --bidir); msgs_per_second is what was achieved", kFigure},
     {"lat_min_us", "us", "msg", kDown, "latency minimum", kFigure},
     {"lat_mean_us", "us", "msg", kDown, "latency mean", kFigure},

@@ -94,15 +94,18 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
                            samples_);
     m.warm_up();
     RunCounters counters;
+    PeakInterval peak;  // the best --report-every interval of every timed run
     while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(n))) {
       std::optional<IntervalReport> intervals;
       if (live)
-        intervals.emplace(print_interval, spec.name(), spec.size, *live, reporting.report_every);
+        intervals.emplace(print_interval, spec.name(), spec.size, *live, reporting.report_every,
+                          peak);
       counters = m.timed_run();
       // real_time is the time of one message (so that it is 1e6 / msgs_per_second us).
       state.SetIterationTime(counters.seconds_per_msg * static_cast<double>(n));
     }
     for (const auto& [name, value] : counters.counters) state.counters[name] = value;
+    if (peak.bytes_per_second) state.counters["bw_peak_bytes_per_second"] = *peak.bytes_per_second;
     state.SetLabel(counters.label);
     if (!spec.verify) return;
     const CheckOutcome checked = m.check();

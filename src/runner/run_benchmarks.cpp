@@ -133,7 +133,8 @@ void initialize_google_benchmark(const RunPlan& r, GoogleBenchmarkArgs& gb) {
 bool run_reported(const RunPlan& r, const BenchmarkSuite& suite, const nlohmann::json& context,
                   std::string banner, std::optional<CollectedResults>& collected) {
   std::ostream& human = r.json_stdout || r.output ? std::cerr : std::cout;
-  TableReporter table(human, std::move(banner), suite.specs());
+  TableReporter table(human, std::move(banner), suite.specs(),
+                      r.suite.reporting.report_every.count() > 0);
   LimitReporter limits(human, r.limits, suite.specs());
   std::optional<ResultsReporter> to_stdout, to_file;
   std::optional<FigureReporter> figures;

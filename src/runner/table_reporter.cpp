@@ -63,6 +63,13 @@ std::string latency_row(const TestSpec& spec, const Run& run) {
   return row;
 }
 
+// The BW peak column's cell: the best interval in MiB/s, "-" where none was measured.
+std::string peak_cell(const Run& run) {
+  const auto found = run.counters.find("bw_peak_bytes_per_second");
+  if (found == run.counters.end()) return format(" %14s", "-");
+  return format(" %14.2f", found->second.value / (1 << 20));
+}
+
 std::string bandwidth_row(const TestSpec& spec, const Run& run) {
   const double bps = run_counter(run, "bytes_per_second");
   std::string row =
@@ -93,7 +100,7 @@ std::string trouble_line(const Run& run) {
 
 }  // namespace
 
-std::string table_header(const TestSpec& spec) {
+std::string table_header(const TestSpec& spec, bool bw_peak) {
   std::string out = "\n" + std::string(100, '-') + "\n " + spec.table_name() + "   ";
   if (spec.mode == Mode::kLatency) {
     out += latency_legend() + "\n";
@@ -121,21 +128,23 @@ std::string table_header(const TestSpec& spec) {
                   "BW avg[Gb/s]", "rate[Mpps]", "cpu_cli[us]", "cpu_srv[us]", "vcsw_cli/msg");
     if (spec.counts_arrivals()) out += format(" %12s %12s %8s", "sent", "received", "loss[%]");
     if (paced(spec)) out += format(" %12s %12s", "offered[/s]", "achieved[/s]");
+    if (bw_peak) out += format(" %14s", "BW peak[MiB/s]");
   }
   return out + "\n" + std::string(100, '-') + "\n";
 }
 
-std::string table_row(const TestSpec& spec, const Run& run) {
+std::string table_row(const TestSpec& spec, const Run& run, bool bw_peak) {
   std::string row =
       format(" %-10s %-10s ", std::to_string(spec.size).c_str(), count_column(spec, run).c_str());
   if (run.error_occurred) return row + "ERROR: " + run.error_message + "\n";
-  return row + (spec.mode == Mode::kLatency ? latency_row(spec, run) : bandwidth_row(spec, run)) +
-         "\n" + trouble_line(run);
+  if (spec.mode == Mode::kLatency) return row + latency_row(spec, run) + "\n" + trouble_line(run);
+  return row + bandwidth_row(spec, run) + (bw_peak ? peak_cell(run) : "") + "\n" +
+         trouble_line(run);
 }
 
 TableReporter::TableReporter(std::ostream& out, std::string context_summary,
-                             const std::vector<TestSpec>& specs)
-    : out_(out), summary_(std::move(context_summary)) {
+                             const std::vector<TestSpec>& specs, bool bw_peak)
+    : out_(out), summary_(std::move(context_summary)), bw_peak_(bw_peak) {
   for (const TestSpec& s : specs) specs_.emplace(s.name(), s);
 }
 
@@ -153,9 +162,9 @@ void TableReporter::ReportRuns(const std::vector<Run>& runs) {
     const TestSpec& spec = found->second;
     if (spec.table_name() != group_) {
       group_ = spec.table_name();
-      out_ << table_header(spec);
+      out_ << table_header(spec, bw_peak_);
     }
-    out_ << table_row(spec, run);
+    out_ << table_row(spec, run, bw_peak_);
   }
   out_ << std::flush;
 }

@@ -563,6 +563,9 @@ def test_report_every_prints_each_interval_of_a_long_run(rdmabench, layout, serv
     assert len(msgs) >= 2 and all(m > 0 for m in msgs), lines
     (row,) = json.loads(proc.stdout)["benchmarks"]
     assert sum(msgs) <= row["msgs"] + row["msgs_per_second"] * 0.4 + 1  # + the margins' sends
+    # perftest's BW peak: the best interval, in the row and as the table's last column.
+    assert row["bw_peak_bytes_per_second"] > 0, row
+    assert "BW peak[MiB/s]" in proc.stderr, proc.stderr[-3000:]
 
 
 # How the sender chains its work requests, whatever the link (one layout).

@@ -31,6 +31,7 @@ TEST(IntervalReport, ReportsEverySendOnceAndNothingAfterItStops) {
   // Asserts what the reporter decides (each send in exactly one interval, silence once
   // stopped), not how soon a loaded machine wakes it.
   LiveCounts live(2);
+  PeakInterval peak;
   std::mutex mutex;
   std::string text;  // written by the reporter's thread until it is stopped
   auto so_far = [&] {
@@ -44,7 +45,7 @@ TEST(IntervalReport, ReportsEverySendOnceAndNothingAfterItStops) {
           const std::lock_guard lock(mutex);
           text += line + "\n";
         },
-        "send/bw/busy/4096", 4096, live, std::chrono::milliseconds(20));
+        "send/bw/busy/4096", 4096, live, std::chrono::milliseconds(20), peak);
     live.slot(0) = 10;
     live.slot(1) = 5;
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
@@ -59,6 +60,20 @@ TEST(IntervalReport, ReportsEverySendOnceAndNothingAfterItStops) {
   EXPECT_NE(seen.find("send/bw/busy/4096"), std::string::npos) << seen;
   std::this_thread::sleep_for(std::chrono::milliseconds(60));
   EXPECT_EQ(so_far(), seen);
+  // Some interval carried sends, so the best one has a rate.
+  ASSERT_TRUE(peak.bytes_per_second.has_value());
+  EXPECT_GT(*peak.bytes_per_second, 0);
+}
+
+TEST(IntervalReport, ThePeakIsTheBestIntervalOverTheTimeItReallyTook) {
+  PeakInterval peak;
+  EXPECT_FALSE(peak.bytes_per_second.has_value());  // no interval ended: nothing, not 0
+  peak.take(1000, 1.0);
+  peak.take(3000, 2.0);  // 1500 B/s
+  peak.take(900, 1.0);
+  peak.take(5000, 0.0);  // no time: no rate
+  ASSERT_TRUE(peak.bytes_per_second.has_value());
+  EXPECT_DOUBLE_EQ(*peak.bytes_per_second, 1500.0);
 }
 
 }  // namespace

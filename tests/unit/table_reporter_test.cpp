@@ -26,6 +26,21 @@ std::string count_of(const std::string& row) {
   return count;
 }
 
+TEST(TableReporter, WithReportIntervalsABandwidthTableEndsWithTheBestIntervalsPeak) {
+  const TestSpec spec = a_spec("write", Mode::kBandwidth, 65536, 1, 1);
+  EXPECT_EQ(table_header(spec).find("BW peak"), std::string::npos);
+  EXPECT_NE(table_header(spec, true).find("BW peak[MiB/s]"), std::string::npos);
+  const BenchRun measured = a_run({{"msgs", 10}, {"bw_peak_bytes_per_second", 3 << 20}});
+  const std::string row = table_row(spec, measured, true);
+  EXPECT_EQ(row.substr(row.find_last_not_of(" \n") - 3, 4), "3.00") << row;
+  // No interval ended (a run shorter than --report-every): nothing measured, so no 0.
+  const std::string short_run = table_row(spec, a_run({{"msgs", 10}}), true);
+  EXPECT_EQ(short_run[short_run.find_last_not_of(" \n")], '-') << short_run;
+  EXPECT_EQ(table_row(spec, measured).find("3.00"), std::string::npos);  // without the column
+  const TestSpec lat = a_spec("write", Mode::kLatency, 2, 1, 1);
+  EXPECT_EQ(table_header(lat, true).find("BW peak"), std::string::npos);
+}
+
 TEST(TableReporter, BandwidthRowShowsTheMessagesCountedNotGoogleBenchmarksOneIteration) {
   const TestSpec spec = a_spec("write", Mode::kBandwidth, 65536, 1, 1);
   const std::string row = table_row(spec, a_run({{"msgs", 48213}, {"bytes_per_second", 1 << 20}}));
