@@ -13,16 +13,12 @@
 #include <utility>
 
 #include "channel/socket_error.h"
+#include "core/wait_readable.h"
 
 namespace rdmabench {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-
-int remaining_ms(Clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-  return left.count() < 0 ? 0 : static_cast<int>(left.count());
-}
 
 std::string address_text(const sockaddr_storage& ss) {
   char text[INET6_ADDRSTRLEN] = {};
@@ -82,7 +78,7 @@ TcpSocket TcpSocket::connect(const std::string& host, uint16_t port,
       continue;
     }
     pollfd pfd{sock.fd_, POLLOUT, 0};
-    const int ready = poll(&pfd, 1, remaining_ms(deadline));
+    const int ready = poll(&pfd, 1, poll_timeout_ms(deadline));
     if (ready <= 0) {
       last_error = "timed out after " + std::to_string(timeout.count()) + " ms";
       continue;
@@ -189,7 +185,7 @@ void TcpSocket::send_all(std::string_view data, std::chrono::milliseconds timeou
     if (n < 0 && errno != EAGAIN && errno != EINTR)
       throw SocketError("send(control channel)", errno, peer_address());
     pollfd pfd{fd_, POLLOUT, 0};
-    if (poll(&pfd, 1, remaining_ms(deadline)) == 0)
+    if (poll(&pfd, 1, poll_timeout_ms(deadline)) == 0)
       throw Error(ExitCode::kConnection, "control channel: send timed out (peer not reading)");
   }
 }
@@ -199,7 +195,7 @@ std::string TcpSocket::receive_line(std::chrono::milliseconds timeout, int inter
   for (;;) {
     if (auto line = pending_.next_line()) return std::move(*line);
     pollfd pfds[2] = {{fd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
-    const int ready = poll(pfds, interrupt_fd >= 0 ? 2 : 1, remaining_ms(deadline));
+    const int ready = poll(pfds, interrupt_fd >= 0 ? 2 : 1, poll_timeout_ms(deadline));
     if (ready < 0 && errno != EINTR) throw SocketError("poll", errno);
     if (interrupt_fd >= 0 && (pfds[1].revents & POLLIN))
       throw Error(ExitCode::kConnection, "interrupted");
@@ -223,7 +219,7 @@ void TcpSocket::finish(std::chrono::milliseconds linger, size_t limit) {
   const auto deadline = Clock::now() + linger;
   for (size_t discarded = 0; discarded < limit;) {
     pollfd pfd{fd_, POLLIN, 0};
-    if (poll(&pfd, 1, remaining_ms(deadline)) <= 0) return;
+    if (poll(&pfd, 1, poll_timeout_ms(deadline)) <= 0) return;
     char buf[4096];
     const ssize_t n = ::recv(fd_, buf, sizeof(buf), MSG_DONTWAIT);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) return;

@@ -14,17 +14,13 @@
 #include "core/error.h"
 #include "core/nonblocking.h"
 #include "core/printable_text.h"
+#include "core/wait_readable.h"
 
 namespace rdmabench {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-int ms_until(Clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-  return left.count() < 0 ? 0 : static_cast<int>(left.count());
-}
 
 // TLS's record types (RFC 8446 5.1): change_cipher_spec, alert, handshake, application_data.
 bool is_tls_record_type(unsigned char byte) {
@@ -35,7 +31,7 @@ bool is_tls_record_type(unsigned char byte) {
 bool wait_for(int fd, short events, Clock::time_point deadline, int interrupt_fd) {
   for (;;) {
     pollfd pfds[2] = {{fd, events, 0}, {interrupt_fd, POLLIN, 0}};
-    const int ready = poll(pfds, interrupt_fd >= 0 ? 2 : 1, ms_until(deadline));
+    const int ready = poll(pfds, interrupt_fd >= 0 ? 2 : 1, poll_timeout_ms(deadline));
     if (ready < 0) {
       if (errno == EINTR) continue;
       throw SocketError("poll", errno);

@@ -4,11 +4,18 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <vector>
 
 #include "core/system_error.h"
 
 namespace rdmabench {
+
+int poll_timeout_ms(std::chrono::steady_clock::time_point deadline) {
+  const auto left =
+      std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  return static_cast<int>(std::clamp<int64_t>(left.count(), 0, INT32_MAX));
+}
 
 bool wait_readable(int fd, std::chrono::milliseconds timeout, const char* what, int interrupt_fd) {
   // The common path reads no clock: where the TSC is unstable (as in the rxe guest) every
@@ -23,8 +30,7 @@ bool wait_readable(int fd, std::chrono::milliseconds timeout, const char* what, 
   const auto deadline = Clock::now() + timeout;
   for (;;) {
     if (errno != EINTR) throw SystemError(what, errno, {}, ExitCode::kRuntime);
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
-    ready = poll(fds, count, static_cast<int>(std::max<int64_t>(left.count(), 0)));
+    ready = poll(fds, count, poll_timeout_ms(deadline));
     if (ready > 0) return fds[0].revents != 0;
     if (ready == 0 && Clock::now() >= deadline) return false;
   }
@@ -36,10 +42,7 @@ int first_readable(std::initializer_list<int> fds, std::chrono::milliseconds tim
   for (const int fd : fds) polled.push_back({fd, POLLIN, 0});
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
-    const auto left =
-        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    const int ready =
-        poll(polled.data(), polled.size(), static_cast<int>(std::max<int64_t>(left.count(), 0)));
+    const int ready = poll(polled.data(), polled.size(), poll_timeout_ms(deadline));
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) throw SystemError(what, errno, {}, ExitCode::kRuntime);
     if (ready == 0) return -1;

@@ -6,6 +6,10 @@
 
 namespace rdmabench {
 
+// What is left until `deadline`, as poll's timeout: whole milliseconds, rounded up (a wait never
+// wakes just before its deadline to wait again), 0 once it has passed.
+int poll_timeout_ms(std::chrono::steady_clock::time_point deadline);
+
 // Waits until `fd` is readable, for at most `timeout`. A signal that interrupts the wait
 // (EINTR) does not end it: it goes on, for at most `timeout` more (the common path reads no
 // clock). Returns false on timeout; throws SystemError(`what`, errno, kRuntime) when poll fails.

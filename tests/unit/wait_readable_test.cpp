@@ -48,3 +48,13 @@ TEST(WaitReadable, TimesOutWhenNothingComes) {
   close(fds[0]);
   close(fds[1]);
 }
+
+TEST(WaitReadable, APollTimeoutIsWhatIsLeftRoundedUpAndNeverNegative) {
+  const auto now = std::chrono::steady_clock::now();
+  EXPECT_EQ(poll_timeout_ms(now - 5s), 0);
+  const int hour = poll_timeout_ms(now + 1h);
+  EXPECT_LE(hour, 3'600'000);
+  EXPECT_GT(hour, 3'590'000);
+  // Beyond what poll takes: its largest timeout, not a wrapped negative one.
+  EXPECT_EQ(poll_timeout_ms(now + std::chrono::hours(24 * 365 * 100)), INT32_MAX);
+}
