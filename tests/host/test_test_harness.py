@@ -4,7 +4,6 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
-import pytest
 from pathlib import Path
 
 from conftest import ROOT, run_tool
