@@ -73,9 +73,13 @@ class ProofExchange {
       if (!p.proved && !p.sending && now - p.asked >= kAskAgain) ask(p);
   }
 
+  Side side() const noexcept { return side_; }
   bool all_proved() const noexcept { return proved_ == proofs_.size(); }
   // Nothing of this side's own left to complete.
-  bool idle() const noexcept { return sends_ == 0; }
+  bool idle() const noexcept {
+    return std::none_of(proofs_.begin(), proofs_.end(),
+                        [](const StreamProof& p) { return p.sending; });
+  }
   // Every stream's datagram came, but the client never said so.
   bool client_silent() const noexcept { return side_ == Side::kServer && all_proved() && idle(); }
 
@@ -112,7 +116,6 @@ class ProofExchange {
   void send(StreamProof& p) {
     send_proof(*p.stream);
     p.sending = true;
-    ++sends_;
   }
   void ask(StreamProof& p) {
     send(p);
@@ -123,7 +126,6 @@ class ProofExchange {
     check_completion(wc, ep_.spec());
     if ((wc.opcode & IBV_WC_RECV) == 0) {
       proof_of(wc.qp_num).sending = false;
-      --sends_;
       return;
     }
     StreamProof& p = proof_of(wc.qp_num);
@@ -156,17 +158,20 @@ class ProofExchange {
   bool receives_;
   std::vector<StreamProof> proofs_;
   std::vector<CompletionQueue*> queues_;
-  uint64_t sends_ = 0;  // this side's proof datagrams whose completion has not come
   size_t proved_ = 0;
 };
+
+// A message other than the one the proof waits for.
+Error unexpected_message(const nlohmann::json& said) {
+  return Error(ExitCode::kConnection, "the peer sent '" +
+                                          peer_excerpt(said.value("type", std::string("?"))) +
+                                          "' during the datagram proof");
+}
 
 // The server's reading of a message during the proof: the client's "proved", once every stream
 // proved its address (true), or an error.
 bool client_said_proved(const nlohmann::json& said, const ProofExchange& exchange) {
-  const std::string type = said.value("type", std::string("?"));
-  if (type != "proved")
-    throw Error(ExitCode::kConnection,
-                "the peer sent '" + peer_excerpt(type) + "' during the datagram proof");
+  if (said.value("type", std::string()) != "proved") throw unexpected_message(said);
   if (!exchange.all_proved())
     throw Error(ExitCode::kConnection,
                 "datagram proof: the client said 'proved' before a datagram came from each "
@@ -177,8 +182,9 @@ bool client_said_proved(const nlohmann::json& said, const ProofExchange& exchang
 // Polls until this side's part is done: the client's when every stream is answered (then it
 // says "proved"), the server's when the client said so; between polls, the control channel
 // and the stop fd are watched for kIdlePoll.
-void await_proofs(ProofExchange& exchange, Side side, ControlChannel& control,
+void await_proofs(ProofExchange& exchange, ControlChannel& control,
                   std::chrono::milliseconds timeout, int stop_fd) {
+  const Side side = exchange.side();
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   bool client_done = false;
   for (;;) {
@@ -196,10 +202,7 @@ void await_proofs(ProofExchange& exchange, Side side, ControlChannel& control,
     if (first < 0) continue;
     if (first == stop_fd) throw Error(ExitCode::kConnection, "interrupted");
     const auto said = control.receive();  // the peer's error is raised here
-    if (side == Side::kClient || client_done)
-      throw Error(ExitCode::kConnection, "the peer sent '" +
-                                             peer_excerpt(said.value("type", std::string("?"))) +
-                                             "' during the datagram proof");
+    if (side == Side::kClient || client_done) throw unexpected_message(said);
     client_done = client_said_proved(said, exchange);
   }
 }
@@ -238,7 +241,7 @@ void prove_datagram_peers(ControlChannel& control, Endpoint& ep, Side side,
   ProofExchange exchange(ep, side, named);
   if (side == Side::kClient) exchange.ask();
   control.within_bounds(timeout, [&](std::chrono::milliseconds t, int stop_fd) {
-    await_proofs(exchange, side, control, t, stop_fd);
+    await_proofs(exchange, control, t, stop_fd);
   });
 }
 

@@ -124,6 +124,12 @@ def indent_of(line):
     return len(line) - len(line.lstrip())
 
 
+def hung(text, hang, width):
+    """`text` in lines of at most `width` columns, each after `hang` spaces."""
+    return textwrap.wrap(" " * hang + text, width=width, subsequent_indent=" " * hang,
+                         break_long_words=False, break_on_hyphens=False)
+
+
 def reflowed(lines, width=LITERAL_WIDTH):
     """The lines of a --help within `width` columns: what a line has past the width goes to the
     front of the next line where that goes on the same description (as deep or less, never an
@@ -137,23 +143,18 @@ def reflowed(lines, width=LITERAL_WIDTH):
             if goes_on:
                 line = " " * indent_of(line) + " ".join(carry + [line.strip()])
             else:
-                out += textwrap.wrap(" " * hang + " ".join(carry), width=width,
-                                     subsequent_indent=" " * hang, break_long_words=False,
-                                     break_on_hyphens=False)
+                out += hung(" ".join(carry), hang, width)
             carry = []
         if len(line) <= width:
             out.append(line)
             continue
         option = re.match(r"^(\s*-\S.*?\s{2,})\S", line)
         hang = len(option.group(1)) if option else indent_of(line)
-        pieces = textwrap.wrap(line, width=width, subsequent_indent=" " * hang,
-                               break_long_words=False, break_on_hyphens=False)
+        pieces = hung(line.lstrip(), indent_of(line), width)
         out.append(pieces[0])
         carry = " ".join(p.strip() for p in pieces[1:]).split()
     if carry:
-        out += textwrap.wrap(" " * hang + " ".join(carry), width=width,
-                             subsequent_indent=" " * hang, break_long_words=False,
-                             break_on_hyphens=False)
+        out += hung(" ".join(carry), hang, width)
     return out
 
 
