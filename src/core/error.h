@@ -14,7 +14,7 @@ enum class ExitCode : int {
   kUsage = 2,         // bad options or input, request larger than the device allows
   kNoDevice = 3,      // no RDMA device, or device/resource setup failed
   kConnection = 4,    // server unreachable, control channel failure, version mismatch, CM failure
-  kRuntime = 5,       // a work completion with an error, or a completion that never came
+  kRuntime = 5,       // a work completion with an error or none; a timed window that counted none
   kVerification = 6,  // --verify found corrupted payload
   kOutliers = 7,      // mesh: a pair or a host is far slower than the rest
   kLimitMissed = 8,   // run --min-bw/--max-lat: a figure missed the limit it was given

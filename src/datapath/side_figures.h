@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct SideReport {
   std::vector<uint64_t> sent;
   std::vector<uint64_t> finish_ns;  // bw by iterations: when each stream's last send completed
   std::vector<uint64_t> received;   // bw: the peer's messages that arrived, whole run (lat: 0)
+  // bw in a timed window: when this side first read a completion of its sends, from the run's
+  // start (its earliest thread); none where it read none, or where the report came over the
+  // control channel (the peer's side does not send it).
+  std::optional<uint64_t> first_read_ns;
   uint64_t verify_errors = 0;
   // What this side's port counters moved over the run (host/port_counters.h names), when asked.
   std::map<std::string, uint64_t> device_counters;

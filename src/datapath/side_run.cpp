@@ -35,6 +35,7 @@ ThreadOutcome run_bw_thread(const Lane& lane, TransportPattern& pattern, const L
     ThreadOutcome out;
     out.used = r.used;
     out.window_ns = plan.sends ? r.window_ns : 0;
+    out.first_read_ns = plan.sends ? r.first_read_ns : 0;
     out.streams = r.streams;
     out.verify_errors = r.verify_errors;
     return out;
@@ -109,6 +110,8 @@ SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestS
     r.threads.push_back(f);
     r.total += f;
     r.window_ns = std::max(r.window_ns, o.window_ns);
+    if (o.first_read_ns > 0)
+      r.first_read_ns = std::min(r.first_read_ns.value_or(o.first_read_ns), o.first_read_ns);
     r.verify_errors += o.verify_errors;
     if (!bw) {  // lat: thread t drives stream t alone
       r.counted[t] = side == Side::kClient ? o.lat.round_trips : o.echoed;

@@ -26,6 +26,7 @@ struct ThreadOutcome {
   ResourceUsage used;                // its CPU over the whole run
   PollCounts counts;                 // of its CQs
   uint64_t window_ns = 0;            // bw: its counted window (0 when it had nothing to send)
+  uint64_t first_read_ns = 0;        // bw, timed: its first completion read (0: none)
   std::vector<StreamTally> streams;  // bw: per stream of its lane
   ClientMeasurement lat;             // lat client
   uint64_t echoed = 0;               // lat server: round trips echoed

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "measure/empty_window.h"
 #include "measure/timed_sample_room.h"
 
 namespace rdmabench {
@@ -36,6 +37,7 @@ void BenchmarkMeasurement::warm_up() {
 RunCounters BenchmarkMeasurement::timed_run() {
   const RunResult r = source_.run(
       {plan_.length, false, false, plan_.cpus, plan_.live, plan_.device_counters}, samples_);
+  require_counted(spec_, plan_.length, r);
   return run_counters(spec_, r, samples_);
 }
 

@@ -47,6 +47,7 @@ class BenchmarkMeasurement {
   // The warm-up (both sides run it); then room for every sample the timed runs can take.
   void warm_up();
   // One timed run and its counters.
+  // Throws Error(kRuntime) when a timed window counted nothing (empty_window.h).
   RunCounters timed_run();
   // --verify: the check run, after the timed runs.
   CheckOutcome check();

@@ -98,8 +98,10 @@ nlohmann::json ResultsReporter::row(const Run& run) const {
   r["cpu_time"] = run.GetAdjustedCPUTime();
   r["time_unit"] = benchmark::GetTimeUnitString(run.time_unit);
   const bool one_run = run.run_type == Run::RT_Iteration;
+  // A figure that is no number (an aggregate's cv of figures that were all 0) is left out:
+  // no null or NaN stands for it.
   for (const auto& [name, counter] : run.counters)
-    r[name] = counter_value(name, counter.value, one_run);
+    if (std::isfinite(counter.value)) r[name] = counter_value(name, counter.value, one_run);
   if (!run.report_label.empty()) r["label"] = run.report_label;
   const auto spec = specs_.find(run.run_name.function_name);
   if (spec != specs_.end()) r["rdmabench_spec"] = spec->second;

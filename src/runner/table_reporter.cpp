@@ -1,5 +1,6 @@
 #include "runner/table_reporter.h"
 
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 
@@ -50,38 +51,37 @@ std::string count_column(const TestSpec& spec, const Run& run) {
   return format("%.0f", msgs / per);
 }
 
+// A figure's cell, `width` wide: the counter times `scale`, "-" where the row has none (no
+// interval for BW peak) or it is no number (an aggregate's cv of figures that were all 0).
+std::string cell(const Run& run, const std::string& name, int width, int precision,
+                 double scale = 1) {
+  const auto it = run.counters.find(name);
+  if (it == run.counters.end() || !std::isfinite(it->second.value * scale))
+    return format(" %*s", width, "-");
+  return format(" %*.*f", width, precision, it->second.value * scale);
+}
+
 std::string latency_row(const TestSpec& spec, const Run& run) {
-  std::string row = format(
-      "%9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %11.2f %11.2f", run_counter(run, "lat_min_us"),
-      run_counter(run, "lat_p50_us"), run_counter(run, "lat_mean_us"),
-      run_counter(run, "lat_stddev_us"), run_counter(run, "lat_p99_us"),
-      run_counter(run, "lat_p999_us"), run_counter(run, "lat_max_us"),
-      run_counter(run, "client_cpu_us_per_msg"), run_counter(run, "server_cpu_us_per_msg"));
-  if (paced(spec))
-    row += format(" %12.0f %12.0f", run_counter(run, "offered_rate"),
-                  run_counter(run, "achieved_rate"));
+  std::string row;
+  for (const char* figure : {"lat_min_us", "lat_p50_us", "lat_mean_us", "lat_stddev_us",
+                             "lat_p99_us", "lat_p999_us", "lat_max_us"})
+    row += cell(run, figure, 9, 2);
+  row += cell(run, "client_cpu_us_per_msg", 11, 2) + cell(run, "server_cpu_us_per_msg", 11, 2);
+  if (paced(spec)) row += cell(run, "offered_rate", 12, 0) + cell(run, "achieved_rate", 12, 0);
   return row;
 }
 
-// The BW peak column's cell: the best interval in MiB/s, "-" where none was measured.
-std::string peak_cell(const Run& run) {
-  const auto found = run.counters.find("bw_peak_bytes_per_second");
-  if (found == run.counters.end()) return format(" %14s", "-");
-  return format(" %14.2f", found->second.value / (1 << 20));
-}
-
 std::string bandwidth_row(const TestSpec& spec, const Run& run) {
-  const double bps = run_counter(run, "bytes_per_second");
   std::string row =
-      format("%14.2f %14.3f %12.6f %11.2f %11.2f %12.3f", bps / (1 << 20), bps * 8 / 1e9,
-             run_counter(run, "msgs_per_second") / 1e6, run_counter(run, "client_cpu_us_per_msg"),
-             run_counter(run, "server_cpu_us_per_msg"), run_counter(run, "client_vcsw_per_msg"));
+      cell(run, "bytes_per_second", 14, 2, 1.0 / (1 << 20)) +
+      cell(run, "bytes_per_second", 14, 3, 8 / 1e9) + cell(run, "msgs_per_second", 12, 6, 1e-6) +
+      cell(run, "client_cpu_us_per_msg", 11, 2) + cell(run, "server_cpu_us_per_msg", 11, 2) +
+      cell(run, "client_vcsw_per_msg", 12, 3);
   if (spec.counts_arrivals())
-    row += format(" %12.0f %12.0f %8.3f", run_counter(run, "sent_msgs"),
-                  run_counter(run, "received_msgs"), run_counter(run, "loss_fraction") * 100);
+    row += cell(run, "sent_msgs", 12, 0) + cell(run, "received_msgs", 12, 0) +
+           cell(run, "loss_fraction", 8, 3, 100);
   if (paced(spec))
-    row += format(" %12.0f %12.0f", run_counter(run, "offered_msgs_per_second"),
-                  run_counter(run, "msgs_per_second"));
+    row += cell(run, "offered_msgs_per_second", 12, 0) + cell(run, "msgs_per_second", 12, 0);
   return row;
 }
 
@@ -135,10 +135,11 @@ std::string table_header(const TestSpec& spec, bool bw_peak) {
 
 std::string table_row(const TestSpec& spec, const Run& run, bool bw_peak) {
   std::string row =
-      format(" %-10s %-10s ", std::to_string(spec.size).c_str(), count_column(spec, run).c_str());
-  if (run.error_occurred) return row + "ERROR: " + run.error_message + "\n";
+      format(" %-10s %-10s", std::to_string(spec.size).c_str(), count_column(spec, run).c_str());
+  if (run.error_occurred) return row + " ERROR: " + run.error_message + "\n";
   if (spec.mode == Mode::kLatency) return row + latency_row(spec, run) + "\n" + trouble_line(run);
-  return row + bandwidth_row(spec, run) + (bw_peak ? peak_cell(run) : "") + "\n" +
+  return row + bandwidth_row(spec, run) +
+         (bw_peak ? cell(run, "bw_peak_bytes_per_second", 14, 2, 1.0 / (1 << 20)) : "") + "\n" +
          trouble_line(run);
 }
 

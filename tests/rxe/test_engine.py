@@ -549,6 +549,29 @@ def test_ib_port_is_used_and_recorded(rdmabench, layout, server, tmp_path):
 
 # The client's own reporting, whatever the link (one layout).
 @pytest.mark.layout("lo")
+def test_a_timed_window_that_counted_nothing_is_an_error(rdmabench, layout, server, tmp_path):
+    """Four QPs of 64 KiB writes 256 deep post 64 MiB before the client first polls: on rxe, which
+    moves a QP's posted messages inside the call that posts them, no completion can be read in
+    a 1 ms window (64 MiB in 1 ms is 67 GB/s, past any memory copy of this guest). The window
+    counted nothing, and the run printed 0.00 MiB/s and exited 0 (issue 67); now it is exit 5
+    saying why, its row kept as an error in the results file, and the server serves on."""
+    out = tmp_path / "empty.json"
+    proc = client(rdmabench, layout, server, "--pattern", "write", "--mode", "bw", "--cq", "busy",
+                  "--sizes", "64K", "--qps", "4", "--tx-depth", "256", "--duration", "1ms",
+                  "--margin", "0", "--out", str(out))
+    assert proc.returncode == 5, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert ("write/bw/busy/65536/qps:4: nothing measured: no message completed inside the 1 ms "
+            "timed window (0 s to 1 ms into the run): the client first read a completion ") in proc.stderr, proc.stderr
+    assert "256 messages it posted on each of its 4 QPs (64 MiB) before its first poll" in proc.stderr
+    (row,) = json.loads(out.read_text())["benchmarks"]
+    assert row["error_occurred"] and "nothing measured" in row["error_message"], row
+    assert "0.00" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    again = client(rdmabench, layout, server, "--pattern", "write", "--mode", "bw", "--sizes", "64K",
+                   "--iters", "100", "--json")
+    assert again.returncode == 0, again.stderr[-3000:]
+
+
+@pytest.mark.layout("lo")
 def test_report_every_prints_each_interval_of_a_long_run(rdmabench, layout, server):
     """--report-every did not exist: a long run said nothing until its row. Each interval line
     counts the client's sends in it; together they are at most what the run sent."""

@@ -44,12 +44,17 @@ class FakeRuns : public RunSource {
       side->window_ns = n * 1000;
     }
     if (request.check) r.client.verify_errors = check_errors;
+    if (nothing_in_window && request.length.timed_window()) {
+      r.client.counted.assign(spec_.qps, 0);
+      for (auto& lat : r.client_lat) lat.round_trips = 0;
+    }
     return r;
   }
   std::vector<ClientRun> requests;
   std::vector<size_t> sample_room;
   uint64_t check_errors = 0;
-  uint64_t lost_per_stream = 0;  // messages of each stream that never arrived (uc)
+  uint64_t lost_per_stream = 0;    // messages of each stream that never arrived (uc)
+  bool nothing_in_window = false;  // a timed window's run counts no message of the client's
 
  private:
   const TestSpec& spec_;
@@ -144,4 +149,34 @@ TEST(BenchmarkMeasurement, BothDirectionsAreCheckedWithBidir) {
   TestSpec spec = verified("send", Mode::kBandwidth, 3, 1);
   spec.bidir = true;
   EXPECT_EQ(check_outcome(spec, 100, 0).messages, 600u);
+}
+
+// A timed window that counted nothing is an error (exit 5), not a row of zeros: in the
+// deterministic guest four QPs of 64 KiB writes counted 0 in a 0.5 s window and printed
+// 0.00 MiB/s with exit 0.
+TEST(BenchmarkMeasurement, ATimedWindowThatCountedNothingIsAnError) {
+  for (const Mode mode : {Mode::kBandwidth, Mode::kLatency}) {
+    const TestSpec spec = a_spec("write", mode, 65536, mode == Mode::kBandwidth ? 4 : 1, 1);
+    FakeRuns fake(spec);
+    fake.nothing_in_window = true;
+    std::vector<uint64_t> samples;
+    BenchmarkMeasurement m(fake, spec, {{1, 500'000'000, 100'000'000, 16}, {}, false}, samples);
+    m.warm_up();  // by iterations: counts as ever
+    try {
+      m.timed_run();
+      ADD_FAILURE() << "a window that counted nothing gave figures";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.exit_code(), ExitCode::kRuntime);
+      EXPECT_NE(std::string(e.what()).find(spec.name() + ": nothing measured"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(BenchmarkMeasurement, ATimedWindowThatCountedSomethingGivesFigures) {
+  const TestSpec spec = a_spec("write", Mode::kBandwidth, 65536, 4, 1);
+  FakeRuns fake(spec);
+  std::vector<uint64_t> samples;
+  BenchmarkMeasurement m(fake, spec, {{1, 500'000'000, 100'000'000, 16}, {}, false}, samples);
+  EXPECT_GT(m.timed_run().counters.at("msgs"), 0);
 }

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "spec_fixture.h"
 
 namespace rdmabench {
@@ -111,6 +113,26 @@ TEST(TableReporter, ErrorRowCarriesTheMessage) {
   run.error_occurred = true;
   run.error_message = "server gone";
   EXPECT_NE(table_row(a_spec(), run).find("ERROR: server gone"), std::string::npos);
+}
+
+// The cv of figures that were all 0 is 0/0: Google Benchmark hands it over as NaN, and the
+// table printed "-nan" in every such column (issue 67). A figure that is no number is "-".
+TEST(TableReporter, AFigureThatIsNoNumberIsADashNeverNan) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const Mode mode : {Mode::kBandwidth, Mode::kLatency}) {
+    BenchRun cv = a_run({{"msgs", 0.01},
+                         {"bytes_per_second", 0.02},
+                         {"msgs_per_second", 0.02},
+                         {"lat_p50_us", 0.03},
+                         {"client_cpu_us_per_msg", 0.004},
+                         {"server_cpu_us_per_msg", nan},
+                         {"client_vcsw_per_msg", nan}});
+    cv.run_type = BenchRun::RT_Aggregate;
+    cv.aggregate_name = "cv";
+    const std::string row = table_row(a_spec("write", mode, 64, 1, 1), cv, true);
+    EXPECT_EQ(row.find("nan"), std::string::npos) << row;
+    EXPECT_NE(row.find("        - "), std::string::npos) << row;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,17 @@
+// A timed window that counted nothing measured nothing: the run is an error that says why
+// (exit 5), never a row of zeros with exit 0.
+#pragma once
+
+#include "control/run_source.h"
+#include "spec/run_length.h"
+#include "spec/test_spec.h"
+
+namespace rdmabench {
+
+// Throws Error(kRuntime) naming the benchmark and why, when a timed window counted no message:
+// bw, no send of either direction completed inside it; lat, no round trip both started and
+// ended inside it. By iterations every message counts: nothing to check. Over a transport that
+// may lose messages, sends counted whose messages were all lost are a measured loss, not this.
+void require_counted(const TestSpec& spec, const RunLength& length, const RunResult& r);
+
+}  // namespace rdmabench
