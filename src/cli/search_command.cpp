@@ -102,6 +102,9 @@ int run_search_request(const SearchSpace& asked, const SearchRequest& r) {
   MeasuredPoints measured(target, r.repetitions, r.budget_s, r.min_effect);
   measured.set_point_limit(r.points);
   keep_state(r, state, space, settings, measured);
+  // The budget bounds the whole search from here (a resumed one's: what it has left).
+  target.end_by(std::chrono::steady_clock::now() +
+                std::chrono::milliseconds(std::llround((r.budget_s - measured.spent()) * 1e3)));
   if (r.method == SearchMethod::kGuided)
     std::cerr << "rdmabench search: choosing rows that hold the " << pair_count(space)
               << " pairs of values of the unordered options (run's checks of each row)\n";

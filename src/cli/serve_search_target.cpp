@@ -8,6 +8,7 @@
 #include "cli/search_dimensions.h"
 #include "core/device_report.h"
 #include "core/error.h"
+#include "core/time_text.h"
 #include "cq/registry.h"
 #include "datapath/endpoint.h"
 #include "host/device_probe.h"
@@ -24,6 +25,16 @@ namespace {
 ServeTargetOptions no_device_is_an_error(ServeTargetOptions options) {
   if (DeviceList().empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
   return options;
+}
+
+// The error that ends a point at its deadline: the point's own, or the search's end.
+Error point_over(std::chrono::milliseconds allowance, bool search_end) {
+  return Error(ExitCode::kRuntime,
+               search_end ? "the search's --budget ended while this point was measured"
+                          : "the point took longer than the " +
+                                estimate_time_text(allowance.count() * 1e-3) +
+                                " it may (twice what its steps need at --timeout each): given "
+                                "up, to go on with the next");
 }
 
 }  // namespace
@@ -88,6 +99,12 @@ bool ServeSearchTarget::accepts(const Point& point) const {
 
 Observation ServeSearchTarget::measured(const TestSpec& spec, const RunLength& length,
                                         unsigned repetitions) {
+  const std::chrono::milliseconds allowance =
+      point_allowance(length, repetitions, options_.server.timeout);
+  const Clock::time_point own = Clock::now() + allowance;
+  const bool search_end = end_ && *end_ < own;
+  session_->set_deadline(search_end ? *end_ : own,
+                         [=] { return point_over(allowance, search_end); });
   session_->setup(spec);
   std::vector<uint64_t> samples;
   BenchmarkMeasurement m(*session_, spec, {length, {}, false}, samples);
@@ -98,7 +115,6 @@ Observation ServeSearchTarget::measured(const TestSpec& spec, const RunLength& l
 }
 
 Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions) {
-  const auto start = std::chrono::steady_clock::now();
   // Reaching the server, and the key's handshake, are the search's, not the point's: a server
   // that cannot be reached or refuses this client ends the search with that error.
   if (!session_) {
@@ -129,7 +145,6 @@ Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions)
       session_.reset();
     }
   }
-  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return o;
 }
 

@@ -41,9 +41,17 @@ class ServeSearchTarget : public SearchTarget {
  public:
   ServeSearchTarget(const SearchSpace& space, ServeTargetOptions options, UnsetDimensions unset);
   ~ServeSearchTarget() override;
+  // Within the point's deadline (point_allowance, and the search's end): past it, the point
+  // is recorded as failed, saying so, and the next one connects anew.
   Observation measure(const Point& point, unsigned repetitions) override;
-  double seconds_spent() const override { return seconds_; }
+  // Every second since the target was made: measuring, and what the search did between (its
+  // choice of rows, its judging), stalls included; what --budget bounds.
+  double seconds_spent() const override {
+    return std::chrono::duration<double>(Clock::now() - created_).count();
+  }
   bool accepts(const Point& point) const override;
+  // No point measures past `end` (the search's --budget, from its start).
+  void end_by(std::chrono::steady_clock::time_point end) { end_ = end; }
 
   // "rdmabench run HOST --port P --cm C" (and --device, --ib-port, --gid-index, --key as
   // given): how every point's command line starts (the bootstrap the search chose, as `run
@@ -78,7 +86,9 @@ class ServeSearchTarget : public SearchTarget {
   LocalPort local_;
   BenchmarkMatrix base_;  // every point's request before its values (base_request)
   std::unique_ptr<ClientSession> session_;
-  double seconds_ = 0;
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point created_ = Clock::now();
+  std::optional<Clock::time_point> end_;  // end_by's
 };
 
 }  // namespace rdmabench

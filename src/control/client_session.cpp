@@ -11,6 +11,7 @@
 #include "control/rdmacm_bootstrap.h"
 #include "control/side_report_fields.h"
 #include "core/printable_text.h"
+#include "datapath/run_watch.h"
 
 namespace rdmabench {
 
@@ -103,6 +104,13 @@ std::unique_ptr<ClientSession> connect_when_free(const PeerAddress& server,
   }
 }
 
+void ClientSession::set_deadline(std::chrono::steady_clock::time_point deadline,
+                                 std::function<Error()> over) {
+  deadline_ = deadline;
+  over_ = over;
+  control_.bound_waits({-1, deadline, std::move(over)});
+}
+
 ClientSession::~ClientSession() {
   endpoint_.reset();
   try {
@@ -136,9 +144,10 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
   Endpoint& ep = *endpoint_;
   const TestSpec& spec = ep.spec();
   const RunLength& length = request.length;
-  // One thread needs no flag to stop the others (and its event waits watch one fd less).
+  // One thread needs no flag to stop the others (and its event waits watch one fd less), unless
+  // a deadline is to stop it.
   const RunAbort abort;
-  const RunAbort* team_abort = spec.threads > 1 ? &abort : nullptr;
+  const RunAbort* team_abort = spec.threads > 1 || deadline_ ? &abort : nullptr;
   // Before "run", not beside the server's reading after it: a client still reading when
   // "ready" came started its traffic at once, inside a passive server's few-microsecond window
   // (read lat: 74 us of rxe softirq charged to it, against under 50 without the overlap).
@@ -148,12 +157,15 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
     const RunScope scope(
         ep, request.check,
         request.check && request.corrupt ? length.iterations / 2 : QpStream::kNever, team_abort);
+    std::optional<RunWatch> watch;  // the deadline's, raising abort when it passes
+    if (deadline_) watch.emplace(control_.socket().fd(), -1, abort, false, deadline_);
     control_.send(run_message({length, request.check, request.device_counters}));
     control_.receive("ready");
     const SideRunOptions o{length, options_.timeout, request.cpus, request.live, &clock_};
     try {
       threads = run_side(ep, *pattern_, Side::kClient, o, samples, abort);
     } catch (const Error&) {
+      if (abort.deadline_passed) throw over_();
       ep.raise_device_failure();  // the cause of the flushed completions, if it was that
       raise_server_error();       // or the server's, when it ended the run (--max-duration)
       throw;

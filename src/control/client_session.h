@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -63,6 +64,11 @@ class ClientSession : public RunSource {
   // What lat samples are read with from now on (CLOCK_MONOTONIC until set); a TSC is checked
   // against CLOCK_MONOTONIC after every run, which fails when it drifted.
   void use_sample_clock(SampleClock clock) { clock_ = std::move(clock); }
+  // Every wait of this session from now on, the runs' completions too, ends by `deadline`,
+  // raising `over()` past it (the search's bound on one point): no peer or fabric that keeps
+  // a step going (a trickle of completions each inside --timeout) holds the caller longer.
+  // The session is out of step with its server after that: it is for closing.
+  void set_deadline(std::chrono::steady_clock::time_point deadline, std::function<Error()> over);
 
  private:
   // The server's answer to the hello: its details, or ServerBusy, or its error raised.
@@ -79,7 +85,9 @@ class ClientSession : public RunSource {
   ServerDetails server_;
   std::unique_ptr<TransportPattern> pattern_;
   std::unique_ptr<Endpoint> endpoint_;
-  std::optional<PortCounters> port_;  // where endpoint_'s QPs go out
+  std::optional<PortCounters> port_;                               // where endpoint_'s QPs go out
+  std::optional<std::chrono::steady_clock::time_point> deadline_;  // set_deadline's
+  std::function<Error()> over_;
 };
 
 // How long a client waits for a busy server: up to `wait` (0: fail at once, --no-wait),

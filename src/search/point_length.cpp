@@ -1,6 +1,7 @@
 #include "search/point_length.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace rdmabench {
@@ -31,6 +32,16 @@ RunLength run_length_at(const Point& point, const RunLength& asked) {
   RunLength at = asked;  // the window and the warm-up as asked
   at.iterations = asked.timed_window() ? 1 : iterations_at(point, asked.iterations);
   return at;
+}
+
+std::chrono::milliseconds point_allowance(const RunLength& length, unsigned repetitions,
+                                          std::chrono::milliseconds timeout) {
+  const double run_s = length.timed_window()
+                           ? static_cast<double>(length.window_with_margins_ns()) * 1e-9
+                           : static_cast<double>(kBytesPerRun) * 8 / kSlowestLinkBitsPerSecond;
+  const double step_s = std::chrono::duration<double>(timeout).count();
+  const double need_s = 4 * step_s + repetitions * (run_s + step_s);
+  return std::chrono::milliseconds(static_cast<int64_t>(std::ceil(2 * need_s * 1000)));
 }
 
 std::string run_length_options(const Point& point, const RunLength& asked) {

@@ -7,6 +7,7 @@
 // costs the search what one QP at 64 KiB does; those runs differ in length from point to point.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -28,5 +29,13 @@ uint64_t iterations_at(const Point& point, uint64_t iterations);
 RunLength run_length_at(const Point& point, const RunLength& asked);
 // `--duration 0.5 --margin 0.1`, or `--iters 1024`: what a run of the point is given.
 std::string run_length_options(const Point& point, const RunLength& asked);
+
+// The time a point may take before the search gives it up (its deadline, from the start of
+// its measurement): twice what it needs with each step taking all of `timeout` (--timeout):
+// connecting, setting up and the warm-up (four steps); each of `repetitions` runs, its window
+// and margins (by iterations: kBytesPerRun at kSlowestLinkBitsPerSecond) and its last step.
+inline constexpr double kSlowestLinkBitsPerSecond = 1e9;
+std::chrono::milliseconds point_allowance(const RunLength& length, unsigned repetitions,
+                                          std::chrono::milliseconds timeout);
 
 }  // namespace rdmabench

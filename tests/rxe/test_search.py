@@ -97,7 +97,7 @@ def test_a_search_proves_the_key_of_a_keyed_server(rdmabench, layout, tmp_path):
         def keyed_search(*extra):
             return subprocess.run(
                 [rdmabench, "search", host, *replacing(
-                    ["--port", srv.port, "--budget", "2s", "--space",
+                    ["--port", srv.port, "--budget", "2m", "--points", "1", "--space",
                      "pattern=write mode=bw sizes=4K", "--repetitions", "2", "--iters", "100",
                      "--state", tmp_path / "state.json", "--out", tmp_path / "report.json"],
                     extra)],
@@ -110,3 +110,31 @@ def test_a_search_proves_the_key_of_a_keyed_server(rdmabench, layout, tmp_path):
         points = json.loads((tmp_path / "state.json").read_text())["points"]
         assert [p for p in points if p["runs"]], points[:2]
         assert not [p for p in points if "key" in p.get("error", "")], points[:2]
+
+
+def test_the_budget_bounds_the_whole_search_and_cuts_a_point_that_outlasts_it(rdmabench, layout,
+                                                                              server, tmp_path):
+    """--budget counted only the seconds spent measuring, and a point ran to its end whatever
+    was left: in the deterministic guest a 15-minute search was at 12:43 of its budget after
+    25 minutes (issue 67). Now the budget is wall-clock time from the search's start, and no
+    point measures past it. Here no point fits in it at all: three timed runs of 10 s (and
+    their margins) are more than the 20 s budget however fast the guest, so the first point is
+    cut at the budget's end, recorded as failed saying so, and the search reports."""
+    host, _ = server_address(layout)
+    budget = 20
+    proc = subprocess.run(
+        [rdmabench, "search", host, "--port", str(server.port), "--budget", f"{budget}s",
+         "--space", "pattern=write mode=bw sizes=4K", "--repetitions", "3", "--duration", "10",
+         "--margin", "0.1", "--state", str(tmp_path / "state.json"),
+         "--out", str(tmp_path / "report.json")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    points = json.loads((tmp_path / "state.json").read_text())["points"]
+    assert len(points) >= 1, proc.stderr[-3000:]
+    for p in points:
+        assert not p["runs"] and p["exit_code"] == 5, p
+        assert "the search's --budget ended while this point was measured" in p["error"], p
+    report = json.loads((tmp_path / "report.json").read_text())
+    jsonschema.validate(report, SCHEMA)
+    # The point was cut at the budget's end: what is after it is closing its session and
+    # writing the report, not another run of 10 s (the old search spent 30.6 s and more).
+    assert budget <= report["spent_s"] < budget + 5, report["spent_s"]
