@@ -26,7 +26,7 @@ struct Observation {
   int exit_code = 0;           // its exit code
 
   bool ok() const noexcept { return error.empty() && !runs.empty(); }
-  // The counter's band over the repetitions that have it (none has it: nullopt).
+  // The counter's band over the repetitions that have it as a number (none has: nullopt).
   std::optional<Band> band(const std::string& counter) const;
 };
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <limits>
 
 #include "core/error.h"
 #include "search/confirmation.h"
@@ -605,3 +606,16 @@ TEST(ExpectationRules, ResendsMustShowInEveryRepetition) {
 
 }  // namespace
 }  // namespace rdmabench
+
+// What the judge reads of a point: a figure that is no number is in no band (sorting a NaN
+// among numbers is undefined, and a band with one compares false to everything).
+TEST(Observation, AFigureThatIsNoNumberIsInNoBand) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Observation o{{{{"bw", 3}}, {{"bw", nan}}, {{"bw", 1}}, {{"cpu", nan}}}, "", 0};
+  const std::optional<Band> bw = o.band("bw");
+  ASSERT_TRUE(bw.has_value());
+  EXPECT_EQ(bw->low, 1);
+  EXPECT_EQ(bw->median, 2);
+  EXPECT_EQ(bw->high, 3);
+  EXPECT_FALSE(o.band("cpu").has_value());
+}
