@@ -61,6 +61,8 @@ class ClientSession : public RunSource {
   PathsInUse paths_in_use();
   // One run; lat samples of thread t go to samples[t * (size / threads) ...].
   RunResult run(const ClientRun& request, std::span<uint64_t> samples) override;
+  // The figures this side made of the last timed run, for the server's log ("result").
+  void report(const ClientFigures& figures) { control_.send(result_message(figures)); }
   // What lat samples are read with from now on (CLOCK_MONOTONIC until set); a TSC is checked
   // against CLOCK_MONOTONIC after every run, which fails when it drifted.
   void use_sample_clock(SampleClock clock) { clock_ = std::move(clock); }

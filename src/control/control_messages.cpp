@@ -118,6 +118,30 @@ RunOrder run_order_from(const nlohmann::json& run) {
           bool_field(run, {"run"}, "counters")};
 }
 
+nlohmann::json result_message(const ClientFigures& figures) {
+  nlohmann::json j = {{"type", "result"},
+                      {"msgs", figures.msgs},
+                      {"bytes_per_second", figures.bytes_per_second},
+                      {"msgs_per_second", figures.msgs_per_second}};
+  if (figures.lat_p50_us) j["lat_p50_us"] = *figures.lat_p50_us;
+  if (figures.lat_p99_us) j["lat_p99_us"] = *figures.lat_p99_us;
+  return j;
+}
+
+ClientFigures read_result(const nlohmann::json& result) {
+  const MessageContext ctx{"result"};
+  ClientFigures f;
+  f.msgs = unsigned_field(result, ctx, "msgs", 0, uint64_t{1} << 53);
+  f.bytes_per_second = number_field(result, ctx, "bytes_per_second", 0, kMostFigure);
+  f.msgs_per_second = number_field(result, ctx, "msgs_per_second", 0, kMostFigure);
+  const bool lat = result.contains("lat_p50_us") || result.contains("lat_p99_us");
+  if (lat) {  // both, or neither
+    f.lat_p50_us = number_field(result, ctx, "lat_p50_us", 0, kMostFigure);
+    f.lat_p99_us = number_field(result, ctx, "lat_p99_us", 0, kMostFigure);
+  }
+  return f;
+}
+
 nlohmann::json ready_message() {
   return of_type("ready");
 }

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "datapath/path_in_use.h"
@@ -65,6 +66,20 @@ nlohmann::json run_message(const RunOrder& order);
 RunLength run_length_from(const nlohmann::json& run);
 // The whole "run" message: its length, "check" and "counters" (both booleans, required).
 RunOrder run_order_from(const nlohmann::json& run);
+
+// "result": the figures the client made of a timed run, sent after it for the server's log
+// (the server measures nothing of them: it prints them, as perftest's server prints its table).
+// Every figure a finite number from 0 to kMostFigure; the latencies only for a lat run.
+struct ClientFigures {
+  uint64_t msgs = 0;            // counted
+  double bytes_per_second = 0;  // payload
+  double msgs_per_second = 0;
+  std::optional<double> lat_p50_us;
+  std::optional<double> lat_p99_us;
+};
+inline constexpr double kMostFigure = 1e15;
+nlohmann::json result_message(const ClientFigures& figures);
+ClientFigures read_result(const nlohmann::json& result);
 
 // The messages that are their type alone.
 nlohmann::json ready_message();

@@ -32,6 +32,11 @@ std::optional<nlohmann::json> ControlProtocol::handle(const nlohmann::json& mess
     if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'path' before 'setup'");
     return path_reply(host_.path());
   }
+  if (type == "result") {
+    if (state_ != State::kReady) throw Error(ExitCode::kConnection, "'result' before 'setup'");
+    host_.result(read_result(message));
+    return std::nullopt;
+  }
   if (type == "teardown") {
     host_.teardown();
     state_ = State::kIdle;

@@ -26,6 +26,8 @@ class TestHost {
   virtual void teardown() = 0;
   // The path the set-up endpoint really uses, and where this side runs.
   virtual ServerPath path() = 0;
+  // The client's figures of the last timed run ("result"), for the server's log.
+  virtual void result(const ClientFigures& figures) = 0;
 };
 
 class ControlProtocol {

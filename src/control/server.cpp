@@ -1,5 +1,6 @@
 #include "control/server.h"
 
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -59,6 +60,21 @@ class VerbsTestHost final : public TestHost {
     port_.emplace(port_place_of(*endpoint_));
     log_ << "  " << spec.name() << " via " << to_string(spec.bootstrap) << " on "
          << endpoint_->context().device_name() << "\n"
+         << std::flush;
+  }
+
+  // "  write/bw/busy/65536: 1234.56 MiB/s, 0.019753 Mpps, 19753 messages (the client's
+  // figures)", as perftest's server prints its table.
+  void result(const ClientFigures& f) override {
+    char line[160];
+    if (f.lat_p50_us)
+      std::snprintf(line, sizeof line, "t_p50 %.2f us, t_p99 %.2f us, %llu messages", *f.lat_p50_us,
+                    *f.lat_p99_us, static_cast<unsigned long long>(f.msgs));
+    else
+      std::snprintf(line, sizeof line, "%.2f MiB/s, %.6f Mpps, %llu messages",
+                    f.bytes_per_second / (1 << 20), f.msgs_per_second / 1e6,
+                    static_cast<unsigned long long>(f.msgs));
+    log_ << "  " << endpoint_->spec().name() << ": " << line << " (the client's figures)\n"
          << std::flush;
   }
 

@@ -59,6 +59,18 @@ void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
 }
 
 namespace {
+// The figures the server's log shows of a timed run: what the table's row starts with.
+ClientFigures server_log_figures(const TestSpec& spec, const RunCounters& run) {
+  const auto& c = run.counters;
+  ClientFigures f{static_cast<uint64_t>(c.at("msgs")), c.at("bytes_per_second"),
+                  c.at("msgs_per_second"), std::nullopt, std::nullopt};
+  if (spec.mode == Mode::kLatency) {
+    f.lat_p50_us = c.at("lat_p50_us");
+    f.lat_p99_us = c.at("lat_p99_us");
+  }
+  return f;
+}
+
 // An interval line of --report-every, on standard error, below a terminal's progress line.
 void print_interval(const std::string& line) {
   clear_progress();
@@ -103,6 +115,7 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
       counters = m.timed_run();
       // real_time is the time of one message (so that it is 1e6 / msgs_per_second us).
       state.SetIterationTime(counters.seconds_per_msg * static_cast<double>(n));
+      s.report(server_log_figures(spec, counters));
     }
     for (const auto& [name, value] : counters.counters) state.counters[name] = value;
     if (peak.bytes_per_second) state.counters["bw_peak_bytes_per_second"] = *peak.bytes_per_second;

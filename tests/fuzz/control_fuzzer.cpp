@@ -33,6 +33,7 @@ class ValidatingHost final : public rdmabench::TestHost {
   rdmabench::SideReport run(const rdmabench::RunOrder&) override { return {}; }
   void teardown() override {}
   rdmabench::ServerPath path() override { return {}; }
+  void result(const rdmabench::ClientFigures&) override {}
 };
 
 // A line as the bootstrap and the client read it.

@@ -423,6 +423,26 @@ def test_benchmark_filter_and_repetitions_pass_through(rdmabench, layout, server
     assert any(b.get("aggregate_name") == "median" for b in doc["benchmarks"])
 
 
+@pytest.mark.layout("lo")
+def test_the_server_prints_each_clients_result(rdmabench, layout, server, tmp_path):
+    """perftest's server prints the run's figures; ours printed what was set up and nothing
+    of what it measured (issue 66). Each timed run's figures, as the client made them, are now
+    a line of the server's log: the same numbers as the client's results."""
+    out = tmp_path / "r.json"
+    proc = client(rdmabench, layout, server, "--pattern", "write", "--mode", "bw,lat", "--cq",
+                  "busy", "--sizes", "4K", "--iters", "200", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = {r["rdmabench_spec"]["mode"]: r for r in json.loads(out.read_text())["benchmarks"]}
+    assert sorted(rows) == ["bw", "lat"], rows.keys()
+    log = server.text()
+    bw, lat = rows["bw"], rows["lat"]
+    assert (f"  write/bw/busy/4096: {bw['bytes_per_second'] / 2**20:.2f} MiB/s, "
+            f"{bw['msgs_per_second'] / 1e6:.6f} Mpps, {bw['msgs']} messages (the client's figures)"
+            in log), log
+    assert (f"  write/lat/busy/4096: t_p50 {lat['lat_p50_us']:.2f} us, t_p99 {lat['lat_p99_us']:.2f} "
+            f"us, {lat['msgs']} messages (the client's figures)" in log), log
+
+
 def rendered(transcript):
     """The lines a terminal shows for `transcript`: a carriage return goes back to the start of
     the line, ESC [ K erases from there to its end."""

@@ -34,6 +34,9 @@ class RecordingHost final : public TestHost {
   }
   void teardown() override { calls.push_back("teardown"); }
   ServerPath path() override { return {}; }
+  void result(const ClientFigures& f) override {
+    calls.push_back("result " + std::to_string(f.msgs) + (f.lat_p50_us ? " lat" : " bw"));
+  }
   std::vector<std::string> calls;
 };
 
@@ -125,6 +128,36 @@ TEST(ControlProtocol, RunNeedsSetupAndSaneIterations) {
   EXPECT_EQ(error_of(p, run(5, false)), ExitCode::kConnection);
   EXPECT_EQ(host.calls,
             (std::vector<std::string>{"setup write/bw/busy/65536", "run 5 check", "teardown"}));
+}
+
+// The client's figures after a timed run, which the server prints as perftest's does: only
+// after setup, every figure a finite number in range, the latencies both or neither. A peer's
+// NaN arrives as null, which is no number.
+TEST(ControlProtocol, AResultIsTheClientsFiguresCheckedBeforeTheLogSeesThem) {
+  RecordingHost host;
+  ControlProtocol p(host, {});
+  p.handle(hello());
+  const json bw = result_message({19753, 1.3e9, 2.0e4, std::nullopt, std::nullopt});
+  EXPECT_EQ(error_of(p, bw), ExitCode::kConnection);  // before setup
+  p.handle(setup());
+  EXPECT_FALSE(p.handle(bw));
+  EXPECT_FALSE(p.handle(result_message({2000, 4000, 2e5, 2.5, 9.75})));
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, json>>{{"msgs", -1},
+                                                 {"msgs", 1.5},
+                                                 {"bytes_per_second", nullptr},
+                                                 {"bytes_per_second", 1e300},
+                                                 {"msgs_per_second", "fast"},
+                                                 {"lat_p50_us", -2}}) {
+    json bad = bw;
+    bad[key] = value;
+    EXPECT_EQ(error_of(p, bad), ExitCode::kConnection) << bad.dump();
+  }
+  json half = bw;
+  half["lat_p99_us"] = 3.0;  // one latency without the other
+  EXPECT_EQ(error_of(p, half), ExitCode::kConnection);
+  EXPECT_EQ(host.calls, (std::vector<std::string>{"setup write/bw/busy/65536", "result 19753 bw",
+                                                  "result 2000 lat"}));
 }
 
 TEST(ControlProtocol, BadSpecsNeverReachTheHost) {

@@ -31,6 +31,7 @@ class CountingHost final : public TestHost {
   }
   void teardown() override {}
   ServerPath path() override { return {}; }
+  void result(const ClientFigures&) override {}
   int setups = 0;
   int runs = 0;
 };

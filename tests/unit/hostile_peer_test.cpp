@@ -32,6 +32,7 @@ class NoHost final : public TestHost {
   SideReport run(const RunOrder&) override { return {}; }
   void teardown() override {}
   ServerPath path() override { return {}; }
+  void result(const ClientFigures&) override {}
 };
 
 // Whether every byte shows as itself on a terminal and the text is one line.
