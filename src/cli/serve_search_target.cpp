@@ -115,6 +115,10 @@ Observation ServeSearchTarget::measured(const TestSpec& spec, const RunLength& l
 }
 
 Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions) {
+  if (end_ && Clock::now() >= *end_)  // no connecting, nor waiting for a busy server, past it
+    return Observation{{},
+                       "the search's --budget ended before this point was measured",
+                       static_cast<int>(ExitCode::kRuntime)};
   // Reaching the server, and the key's handshake, are the search's, not the point's: a server
   // that cannot be reached or refuses this client ends the search with that error.
   if (!session_) {
