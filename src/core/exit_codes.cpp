@@ -15,8 +15,9 @@ constexpr std::array kTable = {
     ExitCodeInfo{ExitCode::kNoDevice, "no_device", "no RDMA device, or device setup failed"},
     ExitCodeInfo{ExitCode::kConnection, "connection",
                  "connection: no server, busy beyond --wait, refused, rdma_cm, protocol version"},
-    ExitCodeInfo{ExitCode::kRuntime, "runtime",
-                 "runtime: a work completion with an error or none, a timed window that counted none"},
+    ExitCodeInfo{
+        ExitCode::kRuntime, "runtime",
+        "runtime: a work completion with an error or none, a timed window that counted none"},
     ExitCodeInfo{ExitCode::kVerification, "verification", "--verify found corrupted payload"},
     ExitCodeInfo{ExitCode::kOutliers, "outliers", "mesh: slow or resending pairs or hosts"},
     ExitCodeInfo{ExitCode::kLimitMissed, "limit_missed", "a run missed --min-bw or --max-lat"},
