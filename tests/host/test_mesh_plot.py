@@ -91,3 +91,33 @@ def test_a_numpy_matrix_that_is_not_what_the_report_says_is_refused(tmp_path):
         proc = run_tool("plot", path, "--out", path.parent / "figures")
         assert proc.returncode == code and says in proc.stderr, (path, proc.stderr)
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_maps_no_verdict_judges_are_drawn_in_neutral_colours():
+    """The CPU maps, which no verdict judges, were red to green like the judged figure: deep red
+    on a mesh that passed (issue 66). A map a verdict judges (its outliers, the wire's resends)
+    keeps red for worse; any other is one neutral hue, darker for more, and says it is not
+    judged."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from rdmabench_tools import mesh_figures
+
+    doc = mesh_figures.load_mesh(CLEAN)
+    fig = mesh_figures.mesh_figure(plt, doc)
+    try:
+        maps = [ax for ax in fig.axes if ax.images]
+        expected = [(b, h) for b in doc["benchmarks"] for h in b["heatmaps"]]
+        assert len(maps) == len(expected) >= 4, (len(maps), len(expected))
+        for ax, (bench, heatmap) in zip(maps, expected):
+            cmap = ax.images[0].get_cmap().name
+            if heatmap["counter"] == bench["figure"]:  # judged by the outliers' verdict
+                assert cmap.startswith("RdYlGn"), (heatmap["counter"], cmap)
+                assert "not judged" not in ax.get_title()
+            else:
+                assert cmap == "Blues", (heatmap["counter"], cmap)
+                assert "not judged" in ax.get_title(), ax.get_title()
+    finally:
+        plt.close(fig)

@@ -93,11 +93,16 @@ def title_of(counter):
     return "bandwidth (Gb/s)" if counter == "bytes_per_second" else counter
 
 
+def verdict_of(bench, heatmap):
+    """The verdict section that judges the map ("outliers", "wire"), None where none does; a
+    report from before maps named their section judges its figure alone."""
+    return heatmap.get("verdict", "outliers" if heatmap["counter"] == bench["figure"] else None)
+
+
 def flagged(bench, heatmap):
-    """(pairs, hosts, absolute limit or None) the map outlines: the verdict section it names
-    (the judged figure's outliers, or what the wire resent); a report from before maps named
-    their section outlines its judged figure only."""
-    verdict = heatmap.get("verdict", "outliers" if heatmap["counter"] == bench["figure"] else None)
+    """(pairs, hosts, absolute limit or None) the map outlines: the verdict section that judges
+    it (the judged figure's outliers, or what the wire resent)."""
+    verdict = verdict_of(bench, heatmap)
     if verdict == "outliers":
         o = bench["outliers"]
         return o["slow_pairs"], set(o["slow_hosts"]), None
@@ -202,7 +207,10 @@ def draw_heatmap(ax, doc, bench, heatmap):
     matrix = bench["matrices"][counter]
     data, block = cell_values(counter, matrix, better_high)
     n = len(matrix)
-    cmap = "RdYlGn" if better_high else "RdYlGn_r"
+    # Red for worse where a verdict judges the map; one neutral hue (darker for more) where
+    # none does, so that a passed mesh shows no red for what nobody judged (each side's CPU).
+    judged = verdict_of(bench, heatmap) is not None
+    cmap = ("RdYlGn" if better_high else "RdYlGn_r") if judged else "Blues"
     finite = data[np.isfinite(data)]
     # The judged figure's median is the report's own (of an even count the better middle
     # value, as the verdict uses); any other map's is its plain median.
@@ -224,7 +232,8 @@ def draw_heatmap(ax, doc, bench, heatmap):
         for c in range(n):
             for s in range(n):
                 if np.isfinite(data[c, s]):
-                    ax.text(s, c, f"{data[c, s]:.4g}", ha="center", va="center", fontsize=8)
+                    ax.text(s, c, f"{data[c, s]:.4g}", ha="center", va="center", fontsize=8,
+                            color=text_colour_on(image.cmap(image.norm(data[c, s]))))
                 else:
                     ax.text(s, c, "-", ha="center", va="center", color="gray")
     mark_hosts(ax, n, hosts, pairs)
@@ -238,7 +247,15 @@ def draw_heatmap(ax, doc, bench, heatmap):
         note += f"; {len(pairs)} pairs flagged"
     if block > 1:
         note += f"; each cell the worst of {block} x {block} pairs"
+    if not judged:
+        note += ", not judged"
     ax.set_title(f"{bench['name']}\n{title_of(counter)}{note}", fontsize=9)
+
+
+def text_colour_on(rgba):
+    """White on a dark cell, black on a light one (by the colour's luminance)."""
+    r, g, b = rgba[:3]
+    return "white" if 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.45 else "black"
 
 
 def host_list(hosts, most=10):
