@@ -3,7 +3,9 @@
 #include <cmath>
 #include <ctime>
 
+#include "bench/pattern_catalogue.h"
 #include "control/spec_json.h"
+#include "cq/strategy.h"
 #include "measure/counter_catalogue.h"
 #include "measure/device_counters.h"
 
@@ -47,6 +49,15 @@ nlohmann::json counter_value(const std::string& name, double value, bool one_run
   return value;
 }
 
+// The registered patterns and CQ strategies by name, in the registries' order: what a tool
+// gives each one's colour and marker by, the same in every figure of every file.
+nlohmann::json registry_names_json() {
+  nlohmann::json patterns = nlohmann::json::array(), strategies = nlohmann::json::array();
+  for (const Pattern& p : registered_patterns()) patterns.push_back(p.name());
+  for (const StrategyInfo& s : registered_strategies()) strategies.push_back(s.name);
+  return {{"patterns", patterns}, {"cq_strategies", strategies}};
+}
+
 }  // namespace
 
 nlohmann::json results_spec(const TestSpec& spec) {
@@ -72,6 +83,7 @@ bool ResultsReporter::ReportContext(const Context& context) {
   }
   merged["rdmabench_counters"] = counter_catalogue_json();
   merged["rdmabench_device_alarms"] = device_alarms_json();
+  merged["rdmabench_registry"] = registry_names_json();
   context_ = std::move(merged);
   return true;
 }

@@ -166,3 +166,48 @@ def test_bars_that_span_decades_stand_on_a_log_axis(drawn):
             continue
         assert max(heights) / min(heights) <= 10, (fixture, name, ax.get_title(), min(heights),
                                                    max(heights))
+
+
+REGISTRY = {"patterns": ["send", "write", "write_imm", "read", "send_imm", "fetch_add",
+                         "compare_swap"],
+            "cq_strategies": ["busy", "event", "epoll", "hybrid", "adaptive", "moderated", "yield"]}
+
+
+def looks_by_label(tmp_path, fixture, name):
+    """{line label: (colour, line style, marker)} of figure `name` drawn from `fixture` with the
+    engine's registry in its context, as this build's results carry it."""
+    import json
+
+    doc = json.loads((FIXTURES / fixture).read_text())
+    doc["context"]["rdmabench_registry"] = REGISTRY
+    path = tmp_path / fixture.replace("/", "_")
+    path.write_text(json.dumps(doc))
+    makers, _ = PLOT.run_figure_makers(plt, rr.load_all([path]),
+                                       argparse.Namespace(size=None, per_qp=True))
+    fig = makers[name]()
+    try:
+        return {line.get_label(): (matplotlib.colors.to_hex(line.get_color()), line.get_linestyle(),
+                                   line.get_marker())
+                for ax in fig.axes for line in ax.get_lines() if not line.get_label().startswith("_")}
+    finally:
+        plt.close(fig)
+
+
+def test_a_strategy_and_a_pattern_look_the_same_in_every_figure(tmp_path):
+    """Looks went by the order a file named things: the sweep (busy, then event) drew busy
+    solid and blue, the deterministic run (event, then busy) drew event so; write was orange
+    beside send and blue alone (issue 66). Now they go by the engine's registries, which the
+    results carry."""
+    sweep = looks_by_label(tmp_path, "rxe-sweep.json", "latency")
+    deterministic = looks_by_label(tmp_path, "rxe-deterministic.json", "latency")
+    common = sorted(set(sweep) & set(deterministic))
+    assert any(label.startswith("busy CQ") for label in common), common
+    assert any(label.startswith("event CQ") for label in common), common
+    for label in common:
+        assert sweep[label] == deterministic[label], (label, sweep[label], deterministic[label])
+    # A pattern's colour, in the bandwidth figures of a file of four patterns and of two.
+    four = looks_by_label(tmp_path, "rxe-sweep.json", "bandwidth")
+    two = looks_by_label(tmp_path, "rxe-qps.json", "bandwidth")
+    write_colour = {c for label, (c, _, _) in four.items() if label.startswith("write ")}
+    assert len(write_colour) == 1, four
+    assert {c for label, (c, _, _) in two.items() if label.startswith("write ")} == write_colour, two

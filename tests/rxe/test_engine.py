@@ -10,7 +10,7 @@ import subprocess
 import jsonschema
 import pytest
 
-from conftest import (COUNTERS_OFF, PROTOCOL, REGISTRY, ROOT, Server, client, free_port,
+from conftest import (COUNTERS_OFF, PATTERNS, PROTOCOL, REGISTRY, ROOT, Server, client, free_port,
                       patterns_at, rates_agree, roce_netem, run, server_address, wait_for)
 
 from rdmabench_tools import rdmabench_results as rr  # (the tools' own reading of the catalogue)
@@ -529,6 +529,9 @@ def test_json_goes_to_standard_output_and_validates(rdmabench, layout, server, t
     assert {r["rdmabench_spec"]["name"] for r in doc["benchmarks"]} == {"write/bw/busy/4096",
                                                                           "write/lat/busy/4096"}
     assert "BW avg[Gb/s]" in proc.stderr and "t_p99" in proc.stderr
+    # The registries by name, as `version --json` lists them: what the figures' looks go by.
+    assert doc["context"]["rdmabench_registry"] == {
+        "patterns": PATTERNS, "cq_strategies": [s["name"] for s in REGISTRY["strategies"]]}, doc["context"]
 
 
 def test_limits_judge_each_run_and_say_which_missed(rdmabench, layout, server):

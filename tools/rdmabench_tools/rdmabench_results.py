@@ -212,6 +212,13 @@ class Run:
         return max((len(b.samples) for b in self.benchmarks.values()), default=0)
 
     @property
+    def registry(self):
+        """The engine's registered patterns and CQ strategies by name, in registry order
+        (context rdmabench_registry: {"patterns": [...], "cq_strategies": [...]}); None in a
+        file from before it."""
+        return self.context.get("rdmabench_registry")
+
+    @property
     def cq_choices(self):
         """The CQ strategies (as the engine names them) in this file, in file order."""
         return list(dict.fromkeys(b.cq for b in self.benchmarks.values()))
