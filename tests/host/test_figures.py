@@ -118,6 +118,43 @@ def test_tick_labels_are_plain_numbers(drawn):
             assert "times" not in text and "^" not in text and "\\" not in text, (fixture, name, text)
 
 
+def labelled_ticks_in_view(ax, axis):
+    """The tick labels `axis` ('x' or 'y') of `ax` shows inside its view."""
+    ticks = ax.xaxis if axis == "x" else ax.yaxis
+    low, high = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
+    at = 0 if axis == "x" else 1
+    return [t.get_text() for t in ticks.get_ticklabels()
+            if t.get_text() and t.get_visible() and low <= t.get_position()[at] <= high]
+
+
+def test_every_axis_has_two_labelled_ticks_at_least(drawn):
+    """A log axis inside one decade labelled one tick or none: the baseline's msg_rate showed
+    "1000" alone, its latency and ladder panels "100" (issue 66). A reader needs two to read a
+    scale."""
+    fixture, made = drawn
+    drawn_panels = every_panel(fixture, made)
+    assert len(drawn_panels) >= len(CASES[fixture]), fixture  # each kind it draws, a panel at least
+    for name, fig, ax in drawn_panels:
+        for axis in ("x", "y"):
+            if ax.images and axis == "x" and not ax.get_xticks().size:
+                continue
+            shown = labelled_ticks_in_view(ax, axis)
+            assert len(shown) >= 2, (fixture, name, ax.get_title(), axis, shown)
+
+
+def test_a_legend_takes_a_quarter_of_its_figure_at_most(drawn):
+    """The polling study's tradeoff legends took about half of each panel's width (issue 66)."""
+    fixture, made = drawn
+    drawn_panels = every_panel(fixture, made)
+    assert len(drawn_panels) >= len(CASES[fixture]), fixture  # each kind it draws, a panel at least
+    for name, fig, ax in drawn_panels:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        box, page = legend.get_window_extent(fig.canvas.get_renderer()), fig.bbox
+        assert box.width * box.height <= 0.25 * page.width * page.height, (fixture, name, box, page)
+
+
 def test_legends_sit_beside_the_data(drawn):
     fixture, made = drawn
     drawn_panels = every_panel(fixture, made)

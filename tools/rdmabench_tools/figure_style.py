@@ -71,6 +71,20 @@ def honest_axis(ax, axis):
         set_(0, max(get()[1], high * 1.05))
 
 
+def ticks_within_a_decade(ax, axis):
+    """A log axis whose view holds fewer than two powers of ten labelled 1, 2 and 5 of each
+    decade too (a message rate between 300 and 3000 showed one tick label, "1000"): a view of a
+    factor of four, the least honest_axis leaves, holds two of them at least."""
+    from matplotlib.ticker import LogLocator
+
+    low, high = sorted(ax.get_xlim() if axis is ax.xaxis else ax.get_ylim())
+    if low <= 0:
+        return
+    powers = math.floor(math.log10(high) + 1e-9) - math.ceil(math.log10(low) - 1e-9) + 1
+    if powers < 2:
+        axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+
+
 def plain_ticks(ax):
     """Plain numbers on every numeric axis, log ones included, and no "1e7" above a linear
     one (80 000 000, not 8 and an offset)."""
@@ -78,6 +92,7 @@ def plain_ticks(ax):
 
     for axis, scale in ((ax.xaxis, ax.get_xscale()), (ax.yaxis, ax.get_yscale())):
         if scale == "log" and not isinstance(axis.get_major_formatter(), FuncFormatter):
+            ticks_within_a_decade(ax, axis)
             axis.set_major_formatter(FuncFormatter(plain_number))
             axis.set_minor_formatter(NullFormatter())
         elif scale == "linear" and isinstance(axis.get_major_formatter(), ScalarFormatter):
