@@ -37,6 +37,19 @@ def log_where_bars_span_decades(ax):
         ax.set_yscale("log")
 
 
+def room_for_bar_values(ax):
+    """Room above the tallest bar of `ax` for its value label, upright or turned: a quarter of
+    the axis' span above it (of a log axis, a quarter of its decades)."""
+    heights = [p.get_height() for p in ax.patches if p.get_height() > 0]
+    if not heights:
+        return
+    top, low = max(heights), min(heights)
+    if ax.get_yscale() == "log":
+        ax.set_ylim(top=top * max(top / low, MIN_LOG_RATIO) ** 0.25)
+    else:
+        ax.set_ylim(top=top * 1.25)
+
+
 def _data_limits(ax, axis):
     """(low, high) of what is drawn on `axis` ('x' or 'y') of `ax`, or None when nothing is."""
     values = []

@@ -43,13 +43,29 @@ def _inside(box, frame, slack=0.5):
             box.x1 <= frame.x1 + slack and box.y1 <= frame.y1 + slack)
 
 
+# The gid of a bar's value label: it stands centred on its own bar, never moved.
+BAR_VALUE = "bar-value"
+
+
 def _point_labels(ax):
+    """The labels of points placed apart by fit_text (a bar's value label is not one)."""
+    return [t for t in ax.texts if hasattr(t, "xyann") and t.get_gid() != BAR_VALUE]
+
+
+def _labels(ax):
+    """Every label of a point or a bar in `ax`."""
     return [t for t in ax.texts if hasattr(t, "xyann")]
+
+
+def _bars(ax, renderer):
+    """Where the bars of `ax` are drawn (a value label stands on none of them)."""
+    return [p.get_window_extent(renderer) for p in ax.patches
+            if hasattr(p, "get_height") and p.get_height() != 0]
 
 
 def text_problems(fig):
     """What a reader of `fig` cannot read: text cut at the canvas' edge, two texts on each
-    other, a point's label outside its panel. [] when there is none."""
+    other, a point's label outside its panel, a label on a bar. [] when there is none."""
     renderer = fig.canvas.get_renderer()
     fig.canvas.draw()
     boxes = [(t, t.get_window_extent(renderer)) for t in drawn_texts(fig)]
@@ -60,8 +76,11 @@ def text_problems(fig):
                      for second, b in boxes[i + 1:] if _overlap(a, b)]
     for ax in fig.axes:
         frame = ax.get_window_extent(renderer)
-        problems += [f"outside its panel: {t.get_text()[:40]!r}" for t in _point_labels(ax)
+        problems += [f"outside its panel: {t.get_text()[:40]!r}" for t in _labels(ax)
                      if ax.get_visible() and not _inside(t.get_window_extent(renderer), frame)]
+        bars = _bars(ax, renderer) if ax.get_visible() else []
+        problems += [f"on a bar: {t.get_text()[:40]!r}" for t in _labels(ax)
+                     if any(_overlap(t.get_window_extent(renderer), bar) for bar in bars)]
     return problems
 
 
@@ -107,6 +126,6 @@ def fit_text(fig):
     for ax in fig.axes:
         if ax.get_visible() and _point_labels(ax):
             taken = [t.get_window_extent(renderer) for t in drawn_texts(fig)
-                     if not hasattr(t, "xyann")]
+                     if not hasattr(t, "xyann")] + _bars(ax, renderer)
             _place_point_labels(ax, renderer, taken)
     return fig
