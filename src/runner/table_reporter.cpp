@@ -46,6 +46,7 @@ bool paced(const TestSpec& spec) {
 // The first column after the size: what was counted, or the aggregate's statistic.
 std::string count_column(const TestSpec& spec, const Run& run) {
   if (run.run_type == Run::RT_Aggregate) return run.aggregate_name;
+  if (run.error_occurred) return "-";  // it counted nothing it could report
   const double msgs = run_counter(run, "msgs");
   const double per = spec.mode == Mode::kLatency && spec.half_round_trip() ? 2 : 1;
   return format("%.0f", msgs / per);

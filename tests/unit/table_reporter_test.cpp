@@ -113,6 +113,8 @@ TEST(TableReporter, ErrorRowCarriesTheMessage) {
   run.error_occurred = true;
   run.error_message = "server gone";
   EXPECT_NE(table_row(a_spec(), run).find("ERROR: server gone"), std::string::npos);
+  // Its count is none, not 0 (a timed window that counted nothing printed "0" beside it).
+  EXPECT_EQ(count_of(table_row(a_spec(), run)), "-");
 }
 
 // The cv of figures that were all 0 is 0/0: Google Benchmark hands it over as NaN, and the
