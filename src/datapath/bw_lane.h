@@ -63,8 +63,8 @@ struct LaneResult {
   ResourceUsage used;      // this thread's CPU over the whole run
   std::vector<StreamTally> streams;
   uint64_t verify_errors = 0;
-  // A timed window's: when the lane first read a completion of its own sends, from the run's
-  // start (0: it read none). What says why a window counted nothing.
+  // A sending lane's, in a timed window: when it first read a completion, from the run's start
+  // (0: it read none). What says why a window counted nothing.
   uint64_t first_read_ns = 0;
 };
 
@@ -423,7 +423,8 @@ LaneResult BwLane<Stream, Pollers, Checks>::run() {
     // When the sends' completions came (their window, the lane's end): a lane that only
     // receives reads no clock.
     const uint64_t t = plan_.sends && (timed_ || batch.count > 0) ? now_ns() : 0;
-    if (timed_ && batch.count > 0 && result_.first_read_ns == 0) result_.first_read_ns = t - start;
+    if (plan_.sends && timed_ && batch.count > 0 && result_.first_read_ns == 0)
+      result_.first_read_ns = t - start;
     for (int i = 0; i < batch.count; ++i) {
       check_completion(wc_[i], spec_);
       State& st = stream_for(wc_[i]);

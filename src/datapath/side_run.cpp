@@ -35,7 +35,7 @@ ThreadOutcome run_bw_thread(const Lane& lane, TransportPattern& pattern, const L
     ThreadOutcome out;
     out.used = r.used;
     out.window_ns = plan.sends ? r.window_ns : 0;
-    out.first_read_ns = plan.sends ? r.first_read_ns : 0;
+    out.first_read_ns = r.first_read_ns;
     out.streams = r.streams;
     out.verify_errors = r.verify_errors;
     return out;

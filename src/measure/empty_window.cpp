@@ -1,6 +1,5 @@
 #include "measure/empty_window.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 
