@@ -6,7 +6,8 @@
 #include "cli/option_checks.h"
 #include "cli/repeated_options.h"
 #include "cli/unknown_options.h"
-#include "control/host_doctor.h"
+#include "datapath/default_run_memory.h"
+#include "host/doctor_facts.h"
 #include "core/error.h"
 #include "core/exit_codes.h"
 #include "core/metrics_file.h"
@@ -69,7 +70,8 @@ int run_doctor_command(int argc, char** argv) {
   }
   const std::string metrics =
       args.count("metrics") ? metrics_option(args["metrics"].as<std::string>()) : "";
-  const std::vector<Finding> findings = doctor_findings();
+  const std::vector<Finding> findings =
+      run_checks(gather_doctor_facts(default_run_registered_bytes()));
   const int status = exit_status_of(findings);
   print_findings(findings, status, args.count("json") > 0);
   if (metrics.empty()) return status;

@@ -47,4 +47,21 @@ std::string finding_line(const Finding& f) {
   return line;
 }
 
+nlohmann::json compared_findings(const std::vector<Finding>& findings, const std::string& device) {
+  nlohmann::json compared = nlohmann::json::object();
+  for (const Finding& f : findings) {
+    if (!f.compared) continue;
+    std::string key;
+    if (f.subject == "host" || f.subject == device) {
+      key = f.check;
+    } else if (f.subject.starts_with(device + " ")) {
+      key = f.subject.substr(device.size() + 1) + " " + f.check;  // "port 1 MTU"
+    } else {
+      continue;  // another device of this host
+    }
+    compared[key] = f.value;
+  }
+  return compared;
+}
+
 }  // namespace rdmabench

@@ -30,4 +30,9 @@ nlohmann::json doctor_report_json(const std::vector<Finding>& findings, int exit
 // One line a finding: "warn  mlx5_0 PCIe link: 8.0 GT/s x8 ... -> reseat ...".
 std::string finding_line(const Finding& finding);
 
+// What a mesh rank compares with the others: {key: value} of the compared findings about
+// `device` and the host, the key the finding's check with the device's name left out
+// ("port 1 MTU", "firmware", "PCIe link", "CPU frequency").
+nlohmann::json compared_findings(const std::vector<Finding>& findings, const std::string& device);
+
 }  // namespace rdmabench

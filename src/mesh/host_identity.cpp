@@ -4,7 +4,8 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 
-#include "control/host_doctor.h"
+#include "datapath/default_run_memory.h"
+#include "host/doctor_facts.h"
 #include "core/device_report.h"
 #include "core/error.h"
 #include "host/device_locality.h"
@@ -54,7 +55,8 @@ nlohmann::json host_identity(int rank, const std::string& address, uint16_t port
   j["pci"] =
       where.pci_address.empty() ? nlohmann::json(nullptr) : nlohmann::json(where.pci_address);
   j["pcie_link"] = where.link ? nlohmann::json(where.link->describe()) : nullptr;
-  const std::vector<Finding> findings = doctor_findings();
+  const std::vector<Finding> findings =
+      run_checks(gather_doctor_facts(default_run_registered_bytes()));
   j["doctor"] = compared_findings(findings, report.name);
   j["doctor_worst"] = to_string(worst(findings));
   j.update(port_identity(report));

@@ -134,3 +134,25 @@ TEST(Doctor, GovernorGidsMemlockAndNoDevice) {
   EXPECT_EQ(none.front().check, "RDMA devices");
   EXPECT_EQ(none.front().level, Level::kFail);
 }
+
+TEST(ComparedFindings, KeepsTheDevicesAndTheHostsComparedFactsUnderTheirChecks) {
+  auto finding = [](std::string subject, std::string check, std::string value, bool compared) {
+    Finding f;
+    f.subject = std::move(subject);
+    f.check = std::move(check);
+    f.value = std::move(value);
+    f.compared = compared;
+    return f;
+  };
+  const std::vector<Finding> findings = {
+      finding("mlx5_0 port 1", "MTU", "4096", true),
+      finding("mlx5_0", "firmware", "20.31", true),
+      finding("host", "CPU frequency", "performance", true),
+      finding("mlx5_1 port 1", "MTU", "1024", true),  // another device of this host
+      finding("mlx5_0", "state", "ACTIVE", false),     // not compared
+  };
+  EXPECT_EQ(compared_findings(findings, "mlx5_0"),
+            (nlohmann::json{{"port 1 MTU", "4096"},
+                            {"firmware", "20.31"},
+                            {"CPU frequency", "performance"}}));
+}
