@@ -2,8 +2,8 @@
 
 #include "cli/number_options.h"
 #include "cli/option_checks.h"
-#include "control/spec_json.h"
 #include "host/cpu_placement.h"
+#include "messages/spec_json.h"
 
 namespace rdmabench {
 

@@ -11,10 +11,10 @@
 #include "cli/option_checks.h"
 #include "cli/repeated_options.h"
 #include "cli/unknown_options.h"
-#include "control/server.h"
 #include "core/exit_codes.h"
 #include "core/peer_address.h"
 #include "host/host_memory.h"
+#include "session/server.h"
 #include "spec/test_spec.h"
 #include "verbs/verbs_error.h"
 

@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "cli/server_connection.h"
-#include "control/client_session.h"
 #include "runner/benchmark_suite.h"
 #include "runner/bootstrap_choice.h"
 #include "search/point_length.h"
 #include "search/search_space.h"
 #include "search/search_target.h"
+#include "session/client_session.h"
 #include "spec/spec_validation.h"
 #include "verbs/context.h"
 

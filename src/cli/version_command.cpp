@@ -9,7 +9,6 @@
 #include "cli/repeated_options.h"
 #include "cli/subcommands.h"
 #include "cli/unknown_options.h"
-#include "control/protocol_version.h"
 #include "core/build_info.h"
 #include "core/error.h"
 #include "core/exit_codes.h"
@@ -18,6 +17,7 @@
 #include "cq/strategy.h"
 #include "measure/counter_catalogue.h"
 #include "measure/device_counters.h"
+#include "messages/protocol_version.h"
 #include "spec/pattern_info.h"
 #include "spec/transport.h"
 

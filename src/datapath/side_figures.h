@@ -1,6 +1,6 @@
 // What one side spent and moved in one run: the figures that explain a completion strategy
 // (per thread and in total) and, in bw, what it sent per stream. The server sends its own in
-// the "done" message (control/side_report_fields.h).
+// the "done" message (messages/side_report_fields.h).
 #pragma once
 
 #include <cstdint>

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "control/run_source.h"
 #include "measure/run_counters.h"
+#include "session/run_source.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "control/run_source.h"
+#include "session/run_source.h"
 
 namespace rdmabench {
 

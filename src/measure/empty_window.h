@@ -2,7 +2,7 @@
 // (exit 5), never a row of zeros with exit 0.
 #pragma once
 
-#include "control/run_source.h"
+#include "session/run_source.h"
 #include "spec/run_length.h"
 #include "spec/test_spec.h"
 

@@ -10,8 +10,8 @@
 #include <span>
 #include <string>
 
-#include "control/run_source.h"
 #include "core/error.h"
+#include "session/run_source.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {

@@ -10,10 +10,10 @@
 #include <memory>
 #include <vector>
 
-#include "control/run_source.h"
 #include "mesh/pair_measurement.h"
 #include "mesh/pair_result.h"
 #include "mesh/traffic.h"
+#include "session/run_source.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {

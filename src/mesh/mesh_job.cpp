@@ -8,7 +8,6 @@
 #include <optional>
 #include <sstream>
 
-#include "control/background_server.h"
 #include "core/bounded_json.h"
 #include "core/clock.h"
 #include "core/error.h"
@@ -37,6 +36,7 @@
 #include "mesh/topology.h"
 #include "mesh/traffic_job.h"
 #include "mesh/traffic_report.h"
+#include "session/background_server.h"
 
 namespace rdmabench {
 

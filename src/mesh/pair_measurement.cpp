@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "control/client_session.h"
 #include "core/error.h"
 #include "measure/benchmark_measurement.h"
+#include "session/client_session.h"
 
 namespace rdmabench {
 

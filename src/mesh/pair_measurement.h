@@ -12,11 +12,11 @@
 #include <string>
 
 #include "channel/tls_context.h"
-#include "control/client_session.h"
-#include "control/run_source.h"
 #include "core/local_device.h"
 #include "measure/benchmark_measurement.h"
 #include "mesh/pair_result.h"
+#include "session/client_session.h"
+#include "session/run_source.h"
 #include "spec/run_length.h"
 #include "spec/test_spec.h"
 

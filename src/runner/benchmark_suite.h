@@ -11,8 +11,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "control/client_session.h"
 #include "runner/suite_options.h"
+#include "session/client_session.h"
 #include "spec/spec_validation.h"
 #include "spec/test_spec.h"
 #include "verbs/verbs_error.h"

@@ -4,10 +4,10 @@
 #include <ctime>
 
 #include "bench/pattern_catalogue.h"
-#include "control/spec_json.h"
 #include "cq/strategy.h"
 #include "measure/counter_catalogue.h"
 #include "measure/device_counters.h"
+#include "messages/spec_json.h"
 
 namespace rdmabench {
 

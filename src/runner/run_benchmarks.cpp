@@ -5,8 +5,6 @@
 #include <iostream>
 #include <optional>
 
-#include "control/client_session.h"
-#include "control/stop_signals.h"
 #include "core/clock.h"
 #include "core/metrics_file.h"
 #include "cq/registry.h"
@@ -22,6 +20,8 @@
 #include "runner/run_metrics.h"
 #include "runner/run_plan.h"
 #include "runner/table_reporter.h"
+#include "session/client_session.h"
+#include "session/stop_signals.h"
 #include "spec/spec_validation.h"
 #include "verbs/device_list.h"
 

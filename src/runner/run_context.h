@@ -6,7 +6,6 @@
 #include <optional>
 #include <string>
 
-#include "control/client_session.h"
 #include "core/clock.h"
 #include "core/device_report.h"
 #include "core/sample_clock.h"
@@ -14,6 +13,7 @@
 #include "host/timing_environment.h"
 #include "runner/bootstrap_choice.h"
 #include "runner/run_plan.h"
+#include "session/client_session.h"
 
 namespace rdmabench {
 

@@ -10,13 +10,13 @@
 #include <optional>
 #include <string>
 
+#include "bootstrap/bootstrap.h"
 #include "channel/tls_context.h"
-#include "control/bootstrap.h"
-#include "control/client_session.h"
-#include "control/stop_signals.h"
 #include "core/peer_address.h"
 #include "core/sample_clock.h"
 #include "host/cpu_placement.h"
+#include "session/client_session.h"
+#include "session/stop_signals.h"
 #include "spec/benchmark_matrix.h"
 #include "spec/run_length.h"
 #include "spec/test_spec.h"

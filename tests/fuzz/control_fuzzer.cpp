@@ -15,10 +15,10 @@
 #include <string>
 #include <string_view>
 
-#include "control/control_channel.h"
-#include "control/control_messages.h"
-#include "control/control_protocol.h"
-#include "control/side_report_fields.h"
+#include "messages/control_channel.h"
+#include "messages/control_messages.h"
+#include "messages/side_report_fields.h"
+#include "session/control_protocol.h"
 #include "spec/spec_validation.h"
 #include "verbs/verbs_error.h"
 

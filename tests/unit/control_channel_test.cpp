@@ -3,7 +3,7 @@
 // answers the setup with an error and drops the connection). The client must report the
 // server's reason, not its own failed send: the rxe suite once saw "send(control channel)
 // failed: Transport endpoint is not connected" (exit 4) where the server had said why (exit 2).
-#include "control/control_channel.h"
+#include "messages/control_channel.h"
 
 #include <gtest/gtest.h>
 

@@ -1,18 +1,18 @@
-// Every message of the control channel is built in one place (control/control_messages.h) and
+// Every message of the control channel is built in one place (messages/control_messages.h) and
 // read back there: each one a peer reads field by field comes back as it was sent, each one
 // goes over the wire as a control message of its type, and what a reader refuses it names.
-#include "control/control_messages.h"
+#include "messages/control_messages.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "control/control_channel.h"
-#include "control/spec_json.h"
 #include "core/error.h"
 #include "core/fabric.h"
 #include "core/post_api.h"
+#include "messages/control_channel.h"
+#include "messages/spec_json.h"
 #include "spec_fixture.h"
 
 namespace rdmabench {

@@ -1,13 +1,13 @@
-#include "control/control_protocol.h"
+#include "session/control_protocol.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "control/control_channel.h"
-#include "control/protocol_version.h"
-#include "control/spec_json.h"
+#include "messages/control_channel.h"
+#include "messages/protocol_version.h"
+#include "messages/spec_json.h"
 #include "spec/spec_validation.h"
 #include "spec_fixture.h"
 #include "verbs/verbs_error.h"

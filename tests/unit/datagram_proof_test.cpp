@@ -1,4 +1,4 @@
-#include "control/datagram_proof.h"
+#include "bootstrap/datagram_proof.h"
 
 #include <gtest/gtest.h>
 

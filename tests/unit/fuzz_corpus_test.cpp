@@ -11,9 +11,9 @@
 #include <sstream>
 #include <string>
 
-#include "control/control_channel.h"
-#include "control/control_protocol.h"
-#include "control/protocol_version.h"
+#include "messages/control_channel.h"
+#include "messages/protocol_version.h"
+#include "session/control_protocol.h"
 #include "verbs/verbs_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);

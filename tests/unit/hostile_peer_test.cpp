@@ -9,14 +9,14 @@
 #include <chrono>
 #include <string>
 
-#include "control/control_channel.h"
-#include "control/control_protocol.h"
-#include "control/protocol_version.h"
-#include "control/session_waits.h"
-#include "control/spec_json.h"
 #include "core/bounded_json.h"
 #include "core/printable_text.h"
 #include "listening_port.h"
+#include "messages/control_channel.h"
+#include "messages/protocol_version.h"
+#include "messages/spec_json.h"
+#include "session/control_protocol.h"
+#include "session/session_waits.h"
 #include "spec_fixture.h"
 
 namespace rdmabench {

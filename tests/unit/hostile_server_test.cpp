@@ -8,10 +8,10 @@
 #include <string>
 #include <thread>
 
-#include "control/client_session.h"
-#include "control/control_channel.h"
-#include "control/protocol_version.h"
 #include "listening_port.h"
+#include "messages/control_channel.h"
+#include "messages/protocol_version.h"
+#include "session/client_session.h"
 
 namespace rdmabench {
 namespace {

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "channel/tcp_socket.h"
-#include "control/control_channel.h"
+#include "messages/control_channel.h"
 
 namespace rdmabench::testing {
 

@@ -2,7 +2,7 @@
 // Before (issue 65), the server took one connection at a time and its busy responder waited up
 // to 2 s for each one's hello: 16 silent connections, renewed, kept a keyed client out ("no
 // message within 5000 ms", exit 4, however long its --wait).
-#include "control/lobby.h"
+#include "session/lobby.h"
 
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "channel/tcp_socket.h"
-#include "control/control_channel.h"
 #include "descriptor_limit.h"
 #include "listening_port.h"
+#include "messages/control_channel.h"
 
 namespace rdmabench {
 namespace {

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "bench/pattern_catalogue.h"
-#include "control/spec_json.h"
 #include "core/error.h"
+#include "messages/spec_json.h"
 #include "spec/pattern_info.h"
 #include "spec/spec_validation.h"
 #include "spec/test_spec.h"

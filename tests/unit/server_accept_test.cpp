@@ -10,12 +10,12 @@
 #include <string>
 #include <thread>
 
-#include "control/control_channel.h"
-#include "control/protocol_version.h"
-#include "control/server.h"
 #include "descriptor_limit.h"
 #include "listening_port.h"
+#include "messages/control_channel.h"
+#include "messages/protocol_version.h"
 #include "server_thread.h"
+#include "session/server.h"
 
 namespace rdmabench {
 namespace {

@@ -9,9 +9,9 @@
 
 #include "channel/address_allow_list.h"
 #include "channel/shared_key.h"
-#include "control/server_caps.h"
 #include "core/error.h"
 #include "datapath/endpoint.h"
+#include "session/server_caps.h"
 #include "spec_fixture.h"
 
 using namespace rdmabench;

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "channel/tcp_socket.h"
-#include "control/server.h"
+#include "session/server.h"
 
 namespace rdmabench::testing {
 

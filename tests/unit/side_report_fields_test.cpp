@@ -1,7 +1,7 @@
 // A side's figures: how they are made from a thread's resource use and poll counts, summed over
 // threads, and carried in the server's "done" message (the JSON round trip the client reads
 // the server's CPU, wakeups and counts from).
-#include "control/side_report_fields.h"
+#include "messages/side_report_fields.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/pattern_catalogue.h"
-#include "control/spec_json.h"
+#include "messages/spec_json.h"
 #include "spec_fixture.h"
 #include "verbs/verbs_error.h"
 

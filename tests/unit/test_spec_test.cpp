@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "bench/pattern_catalogue.h"
-#include "control/spec_json.h"
 #include "cq/strategy.h"
+#include "messages/spec_json.h"
 #include "spec_fixture.h"
 #include "verbs/verbs_error.h"
 

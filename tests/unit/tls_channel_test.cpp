@@ -16,13 +16,13 @@
 #include <string>
 #include <thread>
 
-#include "control/client_session.h"
-#include "control/control_channel.h"
-#include "control/protocol_version.h"
-#include "control/server.h"
 #include "core/version.h"
 #include "listening_port.h"
+#include "messages/control_channel.h"
+#include "messages/protocol_version.h"
 #include "server_thread.h"
+#include "session/client_session.h"
+#include "session/server.h"
 
 namespace rdmabench {
 namespace {

@@ -1,14 +1,14 @@
-#include "control/datagram_proof.h"
+#include "bootstrap/datagram_proof.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
 
-#include "control/control_messages.h"
 #include "core/gid.h"
 #include "core/printable_text.h"
 #include "core/wait_readable.h"
 #include "datapath/completion_check.h"
+#include "messages/control_messages.h"
 #include "verbs/work_request.h"
 
 namespace rdmabench {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "control/control_messages.h"
+#include "messages/control_messages.h"
 #include "spec/run_length.h"
 #include "spec/test_spec.h"
 

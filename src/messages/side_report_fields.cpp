@@ -1,8 +1,8 @@
-#include "control/side_report_fields.h"
+#include "messages/side_report_fields.h"
 
-#include "control/message_fields.h"
 #include "core/counter_name.h"
 #include "core/printable_text.h"
+#include "messages/message_fields.h"
 
 namespace rdmabench {
 

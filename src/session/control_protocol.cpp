@@ -1,12 +1,12 @@
-#include "control/control_protocol.h"
+#include "session/control_protocol.h"
 
-#include "control/control_channel.h"
-#include "control/control_messages.h"
-#include "control/message_fields.h"
-#include "control/protocol_version.h"
-#include "control/spec_json.h"
 #include "core/error.h"
 #include "core/printable_text.h"
+#include "messages/control_channel.h"
+#include "messages/control_messages.h"
+#include "messages/message_fields.h"
+#include "messages/protocol_version.h"
+#include "messages/spec_json.h"
 
 namespace rdmabench {
 

@@ -1,4 +1,4 @@
-#include "control/server.h"
+#include "session/server.h"
 
 #include <cstdio>
 #include <memory>
@@ -7,16 +7,8 @@
 #include <syncstream>
 
 #include "bench/pattern_catalogue.h"
+#include "bootstrap/bootstrap.h"
 #include "channel/socket_error.h"
-#include "control/bootstrap.h"
-#include "control/control_channel.h"
-#include "control/control_messages.h"
-#include "control/control_protocol.h"
-#include "control/lobby.h"
-#include "control/port_reading.h"
-#include "control/protocol_version.h"
-#include "control/session_waits.h"
-#include "control/stop_signals.h"
 #include "core/cpu_ranges.h"
 #include "core/printable_text.h"
 #include "core/version.h"
@@ -29,6 +21,14 @@
 #include "host/host_info.h"
 #include "host/side_placement.h"
 #include "host/timing_environment.h"
+#include "messages/control_channel.h"
+#include "messages/control_messages.h"
+#include "messages/protocol_version.h"
+#include "session/control_protocol.h"
+#include "session/lobby.h"
+#include "session/port_reading.h"
+#include "session/session_waits.h"
+#include "session/stop_signals.h"
 #include "verbs/device_list.h"
 
 namespace rdmabench {

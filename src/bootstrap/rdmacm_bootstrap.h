@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "control/bootstrap.h"
+#include "bootstrap/bootstrap.h"
 
 namespace rdmabench {
 

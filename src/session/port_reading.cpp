@@ -1,4 +1,4 @@
-#include "control/port_reading.h"
+#include "session/port_reading.h"
 
 namespace rdmabench {
 

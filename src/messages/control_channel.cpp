@@ -1,14 +1,14 @@
-#include "control/control_channel.h"
+#include "messages/control_channel.h"
 
 #include <algorithm>
 
 #include "channel/address_allow_list.h"
 #include "channel/socket_error.h"
-#include "control/control_messages.h"
 #include "core/bounded_json.h"
 #include "core/error.h"
 #include "core/printable_text.h"
 #include "core/system_error.h"
+#include "messages/control_messages.h"
 
 namespace rdmabench {
 

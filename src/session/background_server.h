@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "channel/tcp_socket.h"
-#include "control/server.h"
+#include "session/server.h"
 
 namespace rdmabench {
 

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "control/message_fields.h"
 #include "datapath/qp_stream.h"
+#include "messages/message_fields.h"
 
 namespace rdmabench {
 

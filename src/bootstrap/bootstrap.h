@@ -10,9 +10,9 @@
 #include <optional>
 #include <string>
 
-#include "control/control_channel.h"
 #include "core/local_device.h"
 #include "datapath/endpoint.h"
+#include "messages/control_channel.h"
 
 namespace rdmabench {
 

@@ -12,18 +12,18 @@
 #include <string>
 #include <vector>
 
+#include "bootstrap/bootstrap.h"
 #include "channel/tls_context.h"
-#include "control/bootstrap.h"
-#include "control/control_channel.h"
-#include "control/control_messages.h"
-#include "control/run_source.h"
-#include "control/stop_signals.h"
 #include "core/peer_address.h"
 #include "core/sample_clock.h"
 #include "datapath/pattern.h"
 #include "datapath/side_figures.h"
 #include "datapath/side_run.h"
 #include "host/port_counters.h"
+#include "messages/control_channel.h"
+#include "messages/control_messages.h"
+#include "session/run_source.h"
+#include "session/stop_signals.h"
 
 namespace rdmabench {
 

@@ -1,5 +1,5 @@
 // The version of the control protocol (control_protocol.h): the messages client and server
-// exchange over the channel (control/control_channel.h carries them, whatever they say).
+// exchange over the channel (messages/control_channel.h carries them, whatever they say).
 #pragma once
 
 namespace rdmabench {

@@ -1,12 +1,12 @@
-#include "control/spec_json.h"
+#include "messages/spec_json.h"
 
 #include <limits>
 
 #include "bench/pattern_catalogue.h"
-#include "control/message_fields.h"
 #include "core/error.h"
 #include "core/printable_text.h"
 #include "cq/strategy.h"
+#include "messages/message_fields.h"
 #include "spec/spec_validation.h"
 
 namespace rdmabench {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "control/control_channel.h"
 #include "datapath/endpoint.h"
+#include "messages/control_channel.h"
 #include "verbs/address_handle.h"
 #include "verbs/queue_pair.h"
 

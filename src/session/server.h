@@ -12,9 +12,9 @@
 #include "channel/address_allow_list.h"
 #include "channel/tcp_socket.h"
 #include "channel/tls_context.h"
-#include "control/server_caps.h"
 #include "core/local_device.h"
 #include "core/peer_address.h"
+#include "session/server_caps.h"
 
 namespace rdmabench {
 

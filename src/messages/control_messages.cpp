@@ -1,15 +1,15 @@
-#include "control/control_messages.h"
+#include "messages/control_messages.h"
 
-#include "control/message_fields.h"
-#include "control/peer_buffer.h"
-#include "control/protocol_version.h"
-#include "control/side_report_fields.h"
-#include "control/spec_json.h"
 #include "core/error.h"
 #include "core/fabric.h"
 #include "core/gid.h"
 #include "core/post_api.h"
 #include "core/version.h"
+#include "messages/message_fields.h"
+#include "messages/peer_buffer.h"
+#include "messages/protocol_version.h"
+#include "messages/side_report_fields.h"
+#include "messages/spec_json.h"
 #include "spec/spec_validation.h"
 
 namespace rdmabench {

@@ -1,11 +1,11 @@
-#include "control/rdmacm_bootstrap.h"
+#include "bootstrap/rdmacm_bootstrap.h"
 
 #include "channel/shared_key.h"
-#include "control/control_messages.h"
 #include "core/printable_text.h"
 #include "core/system_error.h"
 #include "host/device_address.h"
 #include "host/device_probe.h"
+#include "messages/control_messages.h"
 #include "verbs/device_list.h"
 
 namespace rdmabench {

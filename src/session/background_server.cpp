@@ -1,4 +1,4 @@
-#include "control/background_server.h"
+#include "session/background_server.h"
 
 #include <sys/eventfd.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "control/message_fields.h"
+#include "messages/message_fields.h"
 
 #include <cmath>
 

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "control/control_channel.h"
-#include "control/server_caps.h"
 #include "core/error.h"
+#include "messages/control_channel.h"
+#include "session/server_caps.h"
 
 namespace rdmabench {
 

@@ -1,4 +1,4 @@
-#include "control/server_caps.h"
+#include "session/server_caps.h"
 
 #include "core/byte_units.h"
 #include "core/error.h"

@@ -1,17 +1,17 @@
-#include "control/client_session.h"
+#include "session/client_session.h"
 
 #include <chrono>
 #include <ostream>
 #include <thread>
 
 #include "bench/pattern_catalogue.h"
+#include "bootstrap/rdmacm_bootstrap.h"
 #include "channel/socket_error.h"
-#include "control/control_messages.h"
-#include "control/port_reading.h"
-#include "control/rdmacm_bootstrap.h"
-#include "control/side_report_fields.h"
 #include "core/printable_text.h"
 #include "datapath/run_watch.h"
+#include "messages/control_messages.h"
+#include "messages/side_report_fields.h"
+#include "session/port_reading.h"
 
 namespace rdmabench {
 

@@ -1,7 +1,7 @@
-#include "control/bootstrap.h"
+#include "bootstrap/bootstrap.h"
 
-#include "control/oob_bootstrap.h"
-#include "control/rdmacm_bootstrap.h"
+#include "bootstrap/oob_bootstrap.h"
+#include "bootstrap/rdmacm_bootstrap.h"
 
 namespace rdmabench {
 

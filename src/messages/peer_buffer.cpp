@@ -1,4 +1,4 @@
-#include "control/peer_buffer.h"
+#include "messages/peer_buffer.h"
 
 namespace rdmabench {
 

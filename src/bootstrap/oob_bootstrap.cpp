@@ -1,11 +1,11 @@
-#include "control/oob_bootstrap.h"
+#include "bootstrap/oob_bootstrap.h"
 
 #include <algorithm>
 #include <random>
 
-#include "control/control_messages.h"
-#include "control/datagram_proof.h"
+#include "bootstrap/datagram_proof.h"
 #include "core/gid.h"
+#include "messages/control_messages.h"
 
 namespace rdmabench {
 

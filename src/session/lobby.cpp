@@ -1,4 +1,4 @@
-#include "control/lobby.h"
+#include "session/lobby.h"
 
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -12,11 +12,11 @@
 
 #include "channel/refusal_log.h"
 #include "channel/socket_error.h"
-#include "control/control_channel.h"
-#include "control/control_messages.h"
 #include "core/printable_text.h"
 #include "core/system_error.h"
 #include "core/utc_now.h"
+#include "messages/control_channel.h"
+#include "messages/control_messages.h"
 
 namespace rdmabench {
 
