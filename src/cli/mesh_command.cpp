@@ -265,7 +265,6 @@ BenchmarkMatrix mesh_matrix(const cxxopts::ParseResult& args, Pattern pattern, M
   m.qps = {count_option32(args, "streams", 1, 64)};
   m.base.verify = args.count("verify") > 0;
   m.base.tx_depth = count_option32(args, "tx-depth", 1);
-  if (args.count("gid-index")) m.base.gid_index = gid_index_option(args);  // recorded
   read_path_options(args, m.base);
   const auto cm = parse_bootstrap(args["cm"].as<std::string>());
   if (!cm && args["cm"].as<std::string>() != "auto")
@@ -355,6 +354,7 @@ std::optional<MeshRequest> parse_mesh_request(int argc, char** argv) {
   r.specs = mesh_specs(args, r.traffic != TrafficKind::kPairs);
   r.cm = parse_bootstrap(args["cm"].as<std::string>());  // nullopt: auto
   parse_run_options(args, r);
+  if (r.cm) validate_local_device(r.run.local, *r.cm);  // auto: once every rank is known
   uint32_t latency_threads = 0;  // the most of any latency benchmark: the host is read once
   for (const TestSpec& spec : r.specs)
     if (spec.mode == Mode::kLatency) latency_threads = std::max(latency_threads, spec.threads);

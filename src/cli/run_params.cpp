@@ -62,6 +62,8 @@ nlohmann::json params_of(const cxxopts::ParseResult& args, const WhatToRun& what
   params["clock"] = args["clock"].as<std::string>();
   params["counters"] = args["counters"].as<std::string>() == "on";
   params["ib_port"] = so.peer.local.ib_port;
+  params["gid_index"] =
+      so.peer.local.gid_index ? nlohmann::json(*so.peer.local.gid_index) : nullptr;
   const auto every = so.reporting.report_every;
   params["report_every_s"] =
       optional_json(every.count() > 0, static_cast<double>(every.count()) / 1e3);

@@ -169,7 +169,6 @@ void parse_base_spec(const cxxopts::ParseResult& args, const ServerConnection& s
   read_path_options(args, base);
   if (args.count("outs")) base.outs = count_option32(args, "outs", 1, kMaxOuts);
   if (args.count("inline")) base.inline_size = size_option(args, "inline", 0, kMaxInline);
-  base.gid_index = server.gid_index;
   base.hugepages = args.count("hugepages") > 0;
   const std::string api = args["post-api"].as<std::string>();
   const auto post_api = parse_post_api(api);

@@ -77,7 +77,6 @@ std::string ServeSearchTarget::command_head() const {
 // say, and the bootstrap the search chose.
 BenchmarkMatrix ServeSearchTarget::base_request() const {
   BenchmarkMatrix base;
-  base.base.gid_index = options_.server.gid_index;
   base.base.bootstrap = bootstrap_.method;
   return base;
 }

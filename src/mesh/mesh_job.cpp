@@ -360,11 +360,9 @@ int report(const MpiWorld& world, const MeshRequest& job, std::vector<MeshHost> 
 // The job with --cm auto settled from every rank's fabric (the same on every rank).
 MeshRequest settled(const MeshRequest& job, const std::vector<RankPlace>& ranks) {
   MeshRequest out = job;
-  if (job.cm) return out;
   std::vector<std::string> fabrics;
   for (const RankPlace& r : ranks) fabrics.push_back(r.fabric);
-  const Bootstrap bootstrap = settle_mesh_bootstrap(fabrics);
-  for (TestSpec& s : out.specs) s.bootstrap = bootstrap;
+  settle_mesh_bootstrap(out, fabrics);
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "mesh/mesh_request.h"
 
 #include "core/fabric.h"
+#include "spec/spec_validation.h"
 
 namespace rdmabench {
 
@@ -20,6 +21,13 @@ Bootstrap settle_mesh_bootstrap(const std::vector<std::string>& fabrics) {
     if (fabric && !connects_out_of_band(*fabric)) return Bootstrap::kRdmaCm;
   }
   return Bootstrap::kOob;
+}
+
+void settle_mesh_bootstrap(MeshRequest& job, const std::vector<std::string>& fabrics) {
+  if (job.cm) return;
+  const Bootstrap bootstrap = settle_mesh_bootstrap(fabrics);
+  validate_local_device(job.run.local, bootstrap);
+  for (TestSpec& s : job.specs) s.bootstrap = bootstrap;
 }
 
 }  // namespace rdmabench

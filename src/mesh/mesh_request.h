@@ -50,6 +50,9 @@ struct MeshRequest {
 // every pair takes rdma_cm. `fabrics`: each rank's, as to_string(Fabric) names it (an unknown
 // or missing one counts as out of band).
 Bootstrap settle_mesh_bootstrap(const std::vector<std::string>& fabrics);
+// The same for a whole request (--cm given: as it is). Throws Error(kUsage) where it settles on
+// rdma_cm and a --gid-index was given, which rdma_cm would ignore.
+void settle_mesh_bootstrap(MeshRequest& job, const std::vector<std::string>& fabrics);
 
 // What this rank's pairs or flows run with for `spec`: the job's options, the spec's
 // iterations, and this rank's device, port and address.

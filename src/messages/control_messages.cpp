@@ -87,11 +87,7 @@ ServerDetails read_server_hello(const nlohmann::json& hello) {
 }
 
 nlohmann::json setup_message(const TestSpec& spec) {
-  nlohmann::json shared = to_json(spec);
-  // The GID index is each side's own choice (oob_bootstrap: BootstrapOptions::gid_index): the
-  // client's is never sent for the server to apply, which a server before that did.
-  shared["gid_index"] = nullptr;
-  return {{"type", "setup"}, {"spec", shared}};
+  return {{"type", "setup"}, {"spec", to_json(spec)}};
 }
 
 nlohmann::json run_message(const RunOrder& order) {

@@ -16,7 +16,8 @@ namespace rdmabench {
 // rdma_cm's connection requests carry the setup's token; 14: TLS 1.3 replaces the keyed
 // handshake and sealing (with a key or certificates the first word is a ClientHello), the
 // hello carries no nonce; 15: "proved" (a datagram peer's address, datagram_proof.h); 16: the
-// client's "result" after each timed run, for the server's log
-inline constexpr int kControlProtocolVersion = 16;
+// client's "result" after each timed run, for the server's log; 17: the spec carries no
+// gid_index (each side's own, never sent)
+inline constexpr int kControlProtocolVersion = 17;
 
 }  // namespace rdmabench

@@ -37,7 +37,6 @@ nlohmann::json to_json(const TestSpec& s) {
                       {"cm", to_string(s.bootstrap)},
                       {"mtu", s.mtu}};
   j["qp_timeout"] = or_null(s.qp_timeout);
-  j["gid_index"] = or_null(s.gid_index);
   j["outs"] = or_null(s.outs);
   j["post_list"] = s.post_list;
   j["inline"] = or_null(s.inline_size);
@@ -96,7 +95,6 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.verify = bool_field(j, ctx, "verify");
   s.mtu = unsigned_as<uint32_t>(j, ctx, "mtu", 0, kU32);
   s.qp_timeout = optional_u32(j, ctx, "qp_timeout");
-  s.gid_index = optional_u32(j, ctx, "gid_index");
   s.outs = optional_u32(j, ctx, "outs");
   s.post_list = unsigned_as<uint32_t>(j, ctx, "post_list", 1, kMaxPostList);
   s.inline_size = optional_u32(j, ctx, "inline");

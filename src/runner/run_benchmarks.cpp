@@ -68,6 +68,7 @@ LocalProbe probe_local(RunPlan& r) {
     peer.local.device = p.choice.device;  // oob opens this one
   Context ctx = list.open(p.choice.device);
   const DeviceLimits limits = device_limits(ctx, peer.local.ib_port);  // refuses a port it lacks
+  validate_local_device(peer.local, matrix.base.bootstrap, limits);
   if (matrix.sizes_to_mtu) note_sizes_cut(matrix, limits);
   leave_out_refused_patterns(matrix, limits);
   for (const TestSpec& spec : expand_specs(matrix)) {

@@ -72,10 +72,6 @@ void check_path_class(const TestSpec& s, FirstRefusal& r) {
     r.refuse(
         "--mtu is set over rdma_cm, which takes the path MTU (the smaller of the two ports' "
         "active MTU): give --cm oob for --mtu, or set the ports' MTU");
-  if (s.gid_index && s.bootstrap == Bootstrap::kRdmaCm)
-    r.refuse(
-        "--gid-index is set over rdma_cm, which takes the GID of the address it resolves: give "
-        "the address whose GID you want (mesh: --address), or --cm oob for --gid-index");
 }
 
 // --outs within what the device takes and starts; an atomic pattern where it has atomics.
@@ -179,9 +175,6 @@ void check_against(const TestSpec& s, const DeviceLimits& d, FirstRefusal& r) {
               "with --srq it exceeds " + of + "max_srq_wr " + std::to_string(d.max_srq_wr));
   check_reads_and_atomics(s, d, r);
   check_fabric(s, d, r);
-  if (s.gid_index)
-    r.require(*s.gid_index < d.gid_table_len, "--gid-index", *s.gid_index,
-              "it must be below " + of + "GID table length " + std::to_string(d.gid_table_len));
 }
 
 }  // namespace
@@ -207,6 +200,22 @@ void validate_spec(const TestSpec& spec) {
 void validate_spec(const TestSpec& spec, const DeviceLimits& limits) {
   if (std::string why = spec_refusal(spec, limits); !why.empty())
     throw Error(ExitCode::kUsage, why);
+}
+
+void validate_local_device(const LocalDevice& local, Bootstrap method) {
+  if (local.gid_index && method == Bootstrap::kRdmaCm)
+    throw Error(ExitCode::kUsage,
+                "--gid-index is set over rdma_cm, which takes the GID of the address it resolves: "
+                "give the address whose GID you want (mesh: --address), or --cm oob for "
+                "--gid-index");
+}
+
+void validate_local_device(const LocalDevice& local, Bootstrap method, const DeviceLimits& limits) {
+  validate_local_device(local, method);
+  if (local.gid_index && *local.gid_index >= limits.gid_table_len)
+    throw Error(ExitCode::kUsage,
+                "--gid-index " + std::to_string(*local.gid_index) + ": it must be below " +
+                    limits.device + "'s GID table length " + std::to_string(limits.gid_table_len));
 }
 
 }  // namespace rdmabench

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/fabric.h"
+#include "core/local_device.h"
 #include "spec/test_spec.h"
 
 namespace rdmabench {
@@ -82,5 +83,12 @@ std::string spec_refusal(const TestSpec& spec, const DeviceLimits& limits);
 // spec_refusal's reason, as Error(kUsage).
 void validate_spec(const TestSpec& spec);
 void validate_spec(const TestSpec& spec, const DeviceLimits& limits);
+
+// What one side chose for itself (never sent to the other), checked against how the QPs connect
+// and, given its limits, its device: a GID index is the out-of-band bootstrap's alone (rdma_cm
+// takes the GID of the address it resolves) and below the port's GID table length. Throws
+// Error(kUsage).
+void validate_local_device(const LocalDevice& local, Bootstrap method);
+void validate_local_device(const LocalDevice& local, Bootstrap method, const DeviceLimits& limits);
 
 }  // namespace rdmabench

@@ -46,7 +46,6 @@ struct TestSpec {
   bool bidir = false;        // bw: both sides stream at once, each timing its own direction
   bool verify = false;
   Bootstrap bootstrap = Bootstrap::kOob;
-  std::optional<uint32_t> gid_index;
   uint32_t mtu = 0;  // bytes; 0 = the path's active MTU
   // Local ACK timeout exponent of every QP (4.096 us x 2^n before a retransmission, like
   // perftest -u); 0 = no retransmission timer. Unset: kOobQpTimeout for oob, rdma_cm's own

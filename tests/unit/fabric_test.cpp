@@ -218,6 +218,22 @@ TEST(Fabric, AMeshWithAnIwarpRankTakesRdmaCmForEveryPair) {
   EXPECT_EQ(settle_mesh_bootstrap({"RoCE v2", "RoCE v2"}), Bootstrap::kOob);
   EXPECT_EQ(settle_mesh_bootstrap({"", "InfiniBand"}), Bootstrap::kOob);
   EXPECT_EQ(settle_mesh_bootstrap({"iWARP", "iWARP", "iWARP"}), Bootstrap::kRdmaCm);
+  MeshRequest job;
+  job.specs = {a_spec()};
+  settle_mesh_bootstrap(job, {"iWARP", "RoCE v2"});
+  EXPECT_EQ(job.specs[0].bootstrap, Bootstrap::kRdmaCm);
+  // A --gid-index the settled rdma_cm would ignore is refused, as --cm rdmacm refuses it.
+  job.run.local.gid_index = 1;
+  try {
+    settle_mesh_bootstrap(job, {"iWARP", "iWARP"});
+    ADD_FAILURE() << "a --gid-index over a settled rdma_cm was taken";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
+    EXPECT_NE(std::string(e.what()).find("--gid-index is set over rdma_cm"), std::string::npos);
+  }
+  job.specs[0].bootstrap = Bootstrap::kOob;
+  settle_mesh_bootstrap(job, {"RoCE v2", "InfiniBand"});  // out of band: its own to take
+  EXPECT_EQ(job.specs[0].bootstrap, Bootstrap::kOob);
   EXPECT_EQ(parse_fabric("iWARP"), Fabric::kIwarp);
   EXPECT_EQ(parse_fabric(to_string(Fabric::kRoceV1)), Fabric::kRoceV1);
   EXPECT_FALSE(parse_fabric("iwarp"));

@@ -83,7 +83,7 @@ TEST(SpecValidation, WrongTypesAndRangesAreRefusedNamingTheField) {
       {"size", 1.5},      {"tx_depth", 1ull << 32},
       {"verify", 1},      {"pattern", "atomic"},
       {"cq", 7},          {"mtu", 1000},
-      {"gid_index", "1"}, {"size", nlohmann::json()},
+      {"outs", "1"},      {"size", nlohmann::json()},
       {"rx_depth", true}, {"cm", nullptr},
   };
   for (const auto& [key, value] : cases) {
@@ -116,10 +116,24 @@ TEST(SpecValidation, DeviceLimitsAreNamed) {
   s.rx_depth = 16384;
   EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("max_cqe 32767"),
             std::string::npos);
-  s = a_spec();
-  s.gid_index = 1024;
-  EXPECT_NE(usage_error([&] { validate_spec(s, rxe_like()); }).find("GID table length 1024"),
+}
+
+// A GID index is one side's own choice (LocalDevice), checked against its own device and the
+// bootstrap, not part of the spec both sides share.
+TEST(SpecValidation, ASidesGidIndexIsCheckedAgainstItsDeviceAndTheBootstrap) {
+  LocalDevice local{"rxe0", 1, 1024};
+  EXPECT_NE(usage_error([&] {
+              validate_local_device(local, Bootstrap::kOob, rxe_like());
+            }).find("--gid-index 1024: it must be below rxe0's GID table length 1024"),
             std::string::npos);
+  local.gid_index = 3;
+  EXPECT_NO_THROW(validate_local_device(local, Bootstrap::kOob, rxe_like()));
+  EXPECT_NE(usage_error([&] {
+              validate_local_device(local, Bootstrap::kRdmaCm);
+            }).find("--gid-index is set over rdma_cm"),
+            std::string::npos);
+  local.gid_index.reset();
+  EXPECT_NO_THROW(validate_local_device(local, Bootstrap::kRdmaCm, rxe_like()));
 }
 
 TEST(SpecValidation, ScaleOutRelationsAreNamed) {

@@ -60,11 +60,9 @@ TEST(Spec, NameAndJsonRoundTrip) {
   s.mode = Mode::kLatency;
   s.cq = parse_cq_choice("event");
   s.size = 4096;
-  s.gid_index = 3;
   EXPECT_EQ(s.name(), "write_imm/lat/event/4096");
   const TestSpec back = spec_from_json(to_json(s));
   EXPECT_EQ(back.name(), s.name());
-  EXPECT_EQ(back.gid_index, 3u);
   EXPECT_EQ(back.tx_depth, s.tx_depth);
 }
 
