@@ -1,7 +1,7 @@
-// The registered patterns' descriptions, apart from their implementations (registry.cpp), so
-// that device-free code (the spec's JSON, the control-path fuzzer) can name and check patterns.
+// The registered patterns' descriptions, apart from their implementations (pattern_registry.cpp),
+// so that device-free code (the spec's JSON, the control-path fuzzer) can name and check patterns.
 #include "bench/pattern_catalogue.h"
-#include "bench/registry.h"
+#include "bench/pattern_registry.h"
 #include "core/comma_list.h"
 
 namespace rdmabench {

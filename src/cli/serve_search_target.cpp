@@ -9,7 +9,7 @@
 #include "core/device_report.h"
 #include "core/error.h"
 #include "core/time_text.h"
-#include "cq/registry.h"
+#include "cq/strategy_registry.h"
 #include "datapath/endpoint.h"
 #include "host/device_probe.h"
 #include "measure/benchmark_measurement.h"

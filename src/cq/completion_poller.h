@@ -1,6 +1,6 @@
 // What every completion strategy provides, checked at compile time: the hot loops call it
 // directly (no virtual call). A strategy is one header in src/cq/ plus one line in
-// src/cq/registry.h.
+// src/cq/strategy_registry.h.
 #pragma once
 
 #include <infiniband/verbs.h>

@@ -1,5 +1,5 @@
 // Finding a registered completion-queue strategy by name: parsing --cq, the list of them
-// (strategy_list.cpp, from cq/registry.h) and a parsed strategy's description. The values
+// (strategy_list.cpp, from cq/strategy_registry.h) and a parsed strategy's description. The values
 // themselves are spec/cq_choice.h.
 #pragma once
 

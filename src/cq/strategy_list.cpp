@@ -1,6 +1,6 @@
-// The registered strategies' descriptions (kept apart from registry.cpp, which sets devices
-// up, so that parsing links without verbs: the fuzzer uses it).
-#include "cq/registry.h"
+// The registered strategies' descriptions (kept apart from strategy_registry.cpp, which sets
+// devices up, so that parsing links without verbs: the fuzzer uses it).
+#include "cq/strategy_registry.h"
 
 namespace rdmabench {
 

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "cq/poll_target.h"
-#include "cq/registry.h"
+#include "cq/strategy_registry.h"
 #include "verbs/completion_channel.h"
 #include "verbs/completion_queue.h"
 #include "verbs/context.h"

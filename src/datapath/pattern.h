@@ -14,7 +14,7 @@
 #include <optional>
 #include <span>
 
-#include "cq/registry.h"
+#include "cq/strategy_registry.h"
 #include "datapath/client_measurement.h"
 #include "datapath/completion_check.h"
 #include "datapath/qp_stream.h"

@@ -4,12 +4,12 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 
-#include "datapath/default_run_memory.h"
-#include "host/doctor_facts.h"
 #include "core/device_report.h"
 #include "core/error.h"
+#include "datapath/default_registration.h"
 #include "host/device_locality.h"
 #include "host/device_probe.h"
+#include "host/doctor_facts.h"
 #include "host/host_info.h"
 #include "host/timing_environment.h"
 #include "verbs/context.h"

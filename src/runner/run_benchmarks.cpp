@@ -7,7 +7,7 @@
 
 #include "core/clock.h"
 #include "core/metrics_file.h"
-#include "cq/registry.h"
+#include "cq/strategy_registry.h"
 #include "datapath/endpoint.h"
 #include "host/device_probe.h"
 #include "host/host_info.h"

@@ -1,6 +1,6 @@
 // What a registered pattern is: everything the engine, the command line and the reports need to
 // know of it, stated by the pattern's own file in bench/ (its kInfo) and listed by
-// bench/registry.h. Nothing outside the registry asks which pattern it is: it asks the
+// bench/pattern_registry.h. Nothing outside the registry asks which pattern it is: it asks the
 // description. Finding a pattern by name is the registry's (bench/pattern_catalogue.h): this
 // layer sits below the patterns and holds only what a description is.
 #pragma once

@@ -132,3 +132,15 @@ def test_every_control_message_is_built_in_one_home():
                 for n, line in enumerate(f.read_text().splitlines(), 1)
                 if re.search(r'(\{"type", |\["type"\] = )"' + MESSAGE_TYPES + '"', line)]
     assert not builders, f"messages built outside control_messages.cpp: {builders}"
+
+
+def test_one_file_name_per_concept():
+    """Issue 64: bench/registry.h and src/cq/registry.h were two files of one name, so a reader
+    (and an include written without its folder) could not tell the patterns' registry from the
+    strategies'. No two of the engine's files share a name."""
+    seen = {}
+    for f in tracked_files():
+        if f.suffix in (".cpp", ".h") and (f.is_relative_to(ROOT / "src") or f.is_relative_to(ROOT / "bench")):
+            seen.setdefault(f.name, []).append(str(f.relative_to(ROOT)))
+    twice = {name: paths for name, paths in seen.items() if len(paths) > 1}
+    assert not twice, twice

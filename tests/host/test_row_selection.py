@@ -30,7 +30,7 @@ def test_the_deterministic_suite_is_what_the_guest_can_measure(registry):
     kept = {f"{p}/{m}/{c}": limit for p, m, c, limit in kept}
     # Blocking on both sides: every pattern but write lat, whose arrival spins on memory.
     names = [p["name"] for p in registry["patterns"]]
-    assert len(set(names)) == len(names) == registered_in_source("bench/registry.h", "RegisteredPatterns"), names
+    assert len(set(names)) == len(names) == registered_in_source("bench/pattern_registry.h", "RegisteredPatterns"), names
     assert {"send", "write", "read"} <= set(names), names
     for p in names:
         assert f"{p}/bw/event" in kept and kept[f"{p}/bw/event"] is None
@@ -101,7 +101,7 @@ def test_a_new_pattern_is_judged_by_its_description():
 def test_the_ordinary_gate_runs_every_pattern_at_two_sizes(registry):
     flt = re.compile(rs.sizes_filter(registry, 65536, 2))
     names = [p["name"] for p in registry["patterns"]]
-    assert len(set(names)) == len(names) == registered_in_source("bench/registry.h", "RegisteredPatterns"), names
+    assert len(set(names)) == len(names) == registered_in_source("bench/pattern_registry.h", "RegisteredPatterns"), names
     assert {"send", "write", "read"} <= set(names), names
     for p in names:
         assert flt.match(f"{p}/bw/client=busy,server=event/65536/iterations:200")

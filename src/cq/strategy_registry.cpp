@@ -1,4 +1,4 @@
-#include "cq/registry.h"
+#include "cq/strategy_registry.h"
 
 namespace rdmabench {
 

@@ -1,4 +1,4 @@
-#include "datapath/default_run_memory.h"
+#include "datapath/default_registration.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "bench/registry.h"
+#include "bench/pattern_registry.h"
 #include "bench/pattern_catalogue.h"
 
 #include "core/error.h"
