@@ -248,3 +248,26 @@ def test_a_strategy_and_a_pattern_look_the_same_in_every_figure(tmp_path):
     write_colour = {c for label, (c, _, _) in four.items() if label.startswith("write ")}
     assert len(write_colour) == 1, four
     assert {c for label, (c, _, _) in two.items() if label.startswith("write ")} == write_colour, two
+
+
+def test_a_panel_too_narrow_for_its_title_is_reported():
+    """Issue 66: the tradeoff panels were about 170 px wide beside legends half their figure's
+    width. A panel's title or x label wider than the panel is reported, as a cut or overlapping
+    text is; the same figure, wide enough, has none."""
+    narrow, axes = plt.subplots(1, 4, figsize=(6, 3), dpi=100)
+    for ax in axes:
+        ax.plot([1, 2], [1, 2])
+        ax.set_title("client=busy,server=event p50")
+        ax.set_xlabel("CPU per message [us], lower is better")
+    problems = figure_text.text_problems(narrow)
+    assert any(p.startswith("wider than its panel") and "client=busy" in p for p in problems), \
+        problems
+    assert any(p.startswith("wider than its panel") and "CPU per message" in p for p in problems), \
+        problems
+    plt.close(narrow)
+    wide, ax = plt.subplots(figsize=(8, 4), dpi=100)
+    ax.plot([1, 2], [1, 2])
+    ax.set_title("client=busy,server=event p50")
+    ax.set_xlabel("CPU per message [us], lower is better")
+    assert not [p for p in figure_text.text_problems(wide) if p.startswith("wider")]
+    plt.close(wide)

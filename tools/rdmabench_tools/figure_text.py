@@ -63,9 +63,26 @@ def _bars(ax, renderer):
             if hasattr(p, "get_height") and p.get_height() != 0]
 
 
+def _wider_than_panel(ax, frame, renderer, slack=2.0):
+    """A panel's own title or x label wider than the panel: it is too narrow for its labels
+    (they spill over a neighbour or the margin). A legend beside the panel has room of its own."""
+    if not ax.get_visible():
+        return []
+    problems = []
+    for text in (ax.title, ax._left_title, ax._right_title, ax.xaxis.label):
+        if not (text.get_visible() and text.get_text().strip()):
+            continue
+        width = text.get_window_extent(renderer).width
+        if width > frame.width + slack:
+            problems.append(f"wider than its panel ({width:.0f} > {frame.width:.0f} px): "
+                            f"{text.get_text()[:40]!r}")
+    return problems
+
+
 def text_problems(fig):
     """What a reader of `fig` cannot read: text cut at the canvas' edge, two texts on each
-    other, a point's label outside its panel, a label on a bar. [] when there is none."""
+    other, a point's label outside its panel, a label on a bar, a panel narrower than its own
+    title or x label. [] when there is none."""
     renderer = fig.canvas.get_renderer()
     fig.canvas.draw()
     boxes = [(t, t.get_window_extent(renderer)) for t in drawn_texts(fig)]
@@ -78,6 +95,7 @@ def text_problems(fig):
         frame = ax.get_window_extent(renderer)
         problems += [f"outside its panel: {t.get_text()[:40]!r}" for t in _labels(ax)
                      if ax.get_visible() and not _inside(t.get_window_extent(renderer), frame)]
+        problems += _wider_than_panel(ax, frame, renderer)
         bars = _bars(ax, renderer) if ax.get_visible() else []
         problems += [f"on a bar: {t.get_text()[:40]!r}" for t in _labels(ax)
                      if any(_overlap(t.get_window_extent(renderer), bar) for bar in bars)]
