@@ -189,3 +189,26 @@ def test_every_transport_names_the_fabrics_that_carry_it(registry):
     assert sorted(t["name"] for t in unreliable) == ["uc", "ud"], unreliable
     for t in unreliable:
         assert "iWARP" not in t["fabrics"] and "RoCE v2" in t["fabrics"], t
+
+
+def test_the_deterministic_polling_study_keeps_the_strategies_that_block(registry):
+    """Issue 66: without KVM the demo's polling study runs in the deterministic guest, with the
+    strategies it can measure for send and write_imm latency; the spinning ones are left out,
+    each with its reason."""
+    made_up = {"patterns": [pattern("send", "receive", False, False),
+                            pattern("write", "marker", True, False)],
+               "strategies": [BUSY, EVENT]}
+    assert rs.study_strategies(made_up, ["send"]) == (["event"], [("busy", rs.judge(
+        made_up["patterns"][0], "lat", BUSY)[2])])
+    # write lat polls memory for its marker whatever --cq: no strategy can be studied with it
+    assert rs.study_strategies(made_up, ["send", "write"])[0] == []
+    kept, left_out = rs.study_strategies(registry, ["send", "write_imm"])
+    blocking = [s["name"] for s in registry["strategies"] if s["blocks"]]
+    assert kept == blocking and "busy" not in kept, (kept, left_out)
+    assert {name for name, _ in left_out} == {s["name"] for s in registry["strategies"]} - set(kept)
+    proc = run_tool("rdmabench_gate.row_selection", RDMABENCH, "study-strategies")
+    assert proc.returncode == 0 and proc.stdout == ";".join(kept) + "\n", proc
+    assert "busy: " in proc.stderr, proc.stderr
+    proc = run_tool("rdmabench_gate.row_selection", RDMABENCH, "study-strategies", "--patterns",
+                    "send,nothing")
+    assert proc.returncode == 2 and "no pattern nothing" in proc.stderr, proc

@@ -153,3 +153,19 @@ def test_the_test_reports_folder_is_kept_in_the_guests_memory_where_a_share_hold
     assert vm.kept_folders([], environ) == []
     stage2 = (ROOT / "tools/lib/rxe-vm-guest/stage2.sh").read_text()
     assert 'done < "$OUT/kept"' in stage2 and "carry_back" in stage2
+
+
+def test_print_accel_says_what_would_run_the_guest_and_boots_nothing():
+    """Issue 66: the demo draws its polling study where busy polling means something: under KVM
+    in the ordinary guest, or in the deterministic guest without it. rxe-vm says which."""
+    from conftest import ROOT
+
+    def accel(*args):
+        return subprocess.run([str(ROOT / "tools" / "rxe-vm"), "--print-accel", *args],
+                              capture_output=True, text=True, timeout=60)
+    assert accel("--deterministic").stdout == "tcg-icount\n"
+    assert accel("--accel", "tcg").stdout == "tcg\n"
+    assert accel("--accel", "kvm").stdout == "kvm\n"
+    assert accel().stdout == ("kvm\n" if rxe_vm().kvm_really_works() else "tcg\n")
+    proc = accel("--", "true")
+    assert proc.returncode == 2 and "--print-accel takes no COMMAND" in proc.stderr, proc

@@ -169,6 +169,27 @@ def deterministic_filter(reg, bw_size=None, lat_size=None, transport=None, kerne
     return "^(" + "|".join(rows) + ")/" if rows else ""
 
 
+def study_strategies(reg, patterns, mode="lat", kernel_sender=False):
+    """The registered strategies a polling study of `patterns` (names) in `mode` can measure in
+    the deterministic guest, in registry order, and [(strategy, reason)] for those left out: a
+    strategy is kept where every one of the patterns keeps it."""
+    by_name = {p["name"]: p for p in reg["patterns"]}
+    unknown = [name for name in patterns if name not in by_name]
+    if unknown:
+        print(f"row_selection: no pattern {', '.join(unknown)} (registered: "
+              f"{', '.join(by_name)})", file=sys.stderr)
+        raise SystemExit(2)
+    kept, left_out = [], []
+    for strategy in reg["strategies"]:
+        reasons = [why for name in patterns
+                   for ok, _, why in [judge(by_name[name], mode, strategy, kernel_sender)] if not ok]
+        if reasons:
+            left_out.append((strategy["name"], reasons[0]))
+        else:
+            kept.append(strategy["name"])
+    return kept, left_out
+
+
 def sizes_filter(reg, bw_size, lat_size):
     """Every pattern and CQ choice, bw rows at bw_size and lat rows at lat_size."""
     names = "|".join(p["name"] for p in reg["patterns"])
@@ -208,7 +229,8 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rdmabench")
     parser.add_argument("what", choices=("deterministic", "deterministic-sizes", "left-out", "sizes",
-                                         "datagram-transports", "short-bw-messages"))
+                                         "datagram-transports", "short-bw-messages",
+                                         "study-strategies"))
     parser.add_argument("--bw-size", type=int)
     parser.add_argument("--lat-size", type=int)
     parser.add_argument("--transport")
@@ -218,6 +240,9 @@ def main(argv):
     parser.add_argument("--ran", metavar="RESULTS",
                         help="only the patterns this results file holds rows of (those the device "
                              "ran: siw has no atomics, which the engine leaves out)")
+    parser.add_argument("--patterns", default="send,write_imm",
+                        help="study-strategies: the study's patterns (default send,write_imm, "
+                             "rdmabench study polling's)")
     parser.add_argument("--this-device", action="store_true",
                         help="judge by the facts of the device rdmabench run takes here")
     args = parser.parse_args(argv)
@@ -242,6 +267,11 @@ def main(argv):
     elif args.what == "deterministic-sizes":
         print(",".join(map(str, deterministic_sizes(reg, args.bw_size, args.lat_size, args.transport,
                                                     kernel_sender))))
+    elif args.what == "study-strategies":
+        kept, left_out = study_strategies(reg, args.patterns.split(","), "lat", kernel_sender)
+        for name, why in left_out:
+            print(f"{name}: {why}", file=sys.stderr)
+        print(";".join(kept))
     elif args.what == "datagram-transports":
         print(" ".join(datagram))
     elif args.what == "sizes":
