@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "cli/run_command.h"
+#include "core/comma_list.h"
 #include "core/error.h"
 #include "core/exit_codes.h"
+#include "cq/strategy.h"
 
 namespace rdmabench {
 
@@ -36,6 +38,12 @@ const std::vector<PresetOption>& polling_preset() {
       {"--out", "polling-study.json", {}},
   };
   return preset;
+}
+
+const std::string& preset_value(const std::string& option) {
+  for (const PresetOption& p : polling_preset())
+    if (p.option == option) return p.value;
+  throw Error(ExitCode::kInternal, "the polling study has no preset " + option);
 }
 
 bool given(const std::vector<std::string>& args, const std::string& option) {
@@ -98,6 +106,14 @@ int run_study_command(int argc, char** argv) {
   for (std::string& a : args) run_argv.push_back(a.data());
   run_argv.push_back(nullptr);
   return run_run_command(static_cast<int>(args.size()), run_argv.data());
+}
+
+std::vector<CqChoice> polling_study_cq_choices() {
+  return parse_cq_choices(preset_value("--cq"));
+}
+
+std::vector<std::string> polling_study_patterns() {
+  return split_comma_list(preset_value("--pattern"));
 }
 
 }  // namespace rdmabench

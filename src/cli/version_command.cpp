@@ -7,6 +7,7 @@
 
 #include "bench/pattern_catalogue.h"
 #include "cli/repeated_options.h"
+#include "cli/study_command.h"
 #include "cli/subcommands.h"
 #include "cli/unknown_options.h"
 #include "core/build_info.h"
@@ -93,6 +94,15 @@ nlohmann::json commands_json() {
   return commands;
 }
 
+// What `rdmabench study polling` runs unless told otherwise: each CQ choice with each side's
+// strategy by name, and the patterns.
+nlohmann::json polling_study_json() {
+  nlohmann::json choices = nlohmann::json::array();
+  for (const CqChoice& c : polling_study_cq_choices())
+    choices.push_back({{"choice", c.text()}, {"client", c.client.name}, {"server", c.server.name}});
+  return {{"cq", choices}, {"patterns", polling_study_patterns()}};
+}
+
 nlohmann::json registry_json() {
   nlohmann::json patterns = nlohmann::json::array();
   for (const Pattern& p : registered_patterns()) patterns.push_back(pattern_json(p));
@@ -114,6 +124,7 @@ nlohmann::json registry_json() {
           {"transports", transports},
           {"patterns", patterns},
           {"strategies", strategies},
+          {"polling_study", polling_study_json()},
           {"counters", counter_catalogue_json()},
           {"device_alarms", device_alarms_json()},
           {"commands", commands_json()},

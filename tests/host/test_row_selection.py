@@ -193,19 +193,26 @@ def test_every_transport_names_the_fabrics_that_carry_it(registry):
 
 def test_the_deterministic_polling_study_keeps_the_strategies_that_block(registry):
     """Issue 66: without KVM the demo's polling study runs in the deterministic guest, with the
-    strategies it can measure for send and write_imm latency; the spinning ones are left out,
-    each with its reason."""
+    study's own CQ choices (as the engine reports them) that guest can measure for its patterns;
+    a choice with a spinning side is left out, with its reason."""
     made_up = {"patterns": [pattern("send", "receive", False, False),
                             pattern("write", "marker", True, False)],
-               "strategies": [BUSY, EVENT]}
-    assert rs.study_strategies(made_up, ["send"]) == (["event"], [("busy", rs.judge(
-        made_up["patterns"][0], "lat", BUSY)[2])])
-    # write lat polls memory for its marker whatever --cq: no strategy can be studied with it
+               "strategies": [BUSY, EVENT],
+               "polling_study": {"patterns": ["send"], "cq": [
+                   {"choice": "busy", "client": "busy", "server": "busy"},
+                   {"choice": "event", "client": "event", "server": "event"},
+                   {"choice": "client=event,server=busy", "client": "event", "server": "busy"}]}}
+    busy_why = rs.judge(made_up["patterns"][0], "lat", BUSY)[2]
+    assert rs.study_strategies(made_up) == (
+        ["event"], [("busy", busy_why), ("client=event,server=busy", busy_why)])
+    # write lat polls memory for its marker whatever --cq: no choice can be studied with it
     assert rs.study_strategies(made_up, ["send", "write"])[0] == []
-    kept, left_out = rs.study_strategies(registry, ["send", "write_imm"])
-    blocking = [s["name"] for s in registry["strategies"] if s["blocks"]]
-    assert kept == blocking and "busy" not in kept, (kept, left_out)
-    assert {name for name, _ in left_out} == {s["name"] for s in registry["strategies"]} - set(kept)
+    study = registry["polling_study"]
+    assert study["patterns"] and study["cq"], study
+    blocks = {s["name"]: s["blocks"] for s in registry["strategies"]}
+    kept, left_out = rs.study_strategies(registry)
+    assert kept == [c["choice"] for c in study["cq"] if blocks[c["client"]] and blocks[c["server"]]]
+    assert kept and "busy" not in kept and len(kept) + len(left_out) == len(study["cq"]), left_out
     proc = run_tool("rdmabench_gate.row_selection", RDMABENCH, "study-strategies")
     assert proc.returncode == 0 and proc.stdout == ";".join(kept) + "\n", proc
     assert "busy: " in proc.stderr, proc.stderr

@@ -149,10 +149,9 @@ TEST(ComparedFindings, KeepsTheDevicesAndTheHostsComparedFactsUnderTheirChecks) 
       finding("mlx5_0", "firmware", "20.31", true),
       finding("host", "CPU frequency", "performance", true),
       finding("mlx5_1 port 1", "MTU", "1024", true),  // another device of this host
-      finding("mlx5_0", "state", "ACTIVE", false),     // not compared
+      finding("mlx5_0", "state", "ACTIVE", false),    // not compared
   };
   EXPECT_EQ(compared_findings(findings, "mlx5_0"),
-            (nlohmann::json{{"port 1 MTU", "4096"},
-                            {"firmware", "20.31"},
-                            {"CPU frequency", "performance"}}));
+            (nlohmann::json{
+                {"port 1 MTU", "4096"}, {"firmware", "20.31"}, {"CPU frequency", "performance"}}));
 }

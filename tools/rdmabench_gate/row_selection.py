@@ -169,24 +169,29 @@ def deterministic_filter(reg, bw_size=None, lat_size=None, transport=None, kerne
     return "^(" + "|".join(rows) + ")/" if rows else ""
 
 
-def study_strategies(reg, patterns, mode="lat", kernel_sender=False):
-    """The registered strategies a polling study of `patterns` (names) in `mode` can measure in
-    the deterministic guest, in registry order, and [(strategy, reason)] for those left out: a
-    strategy is kept where every one of the patterns keeps it."""
+def study_strategies(reg, patterns=None, mode="lat", kernel_sender=False):
+    """The CQ choices of the polling study (`rdmabench study polling`'s own, as the engine reports
+    them) that the deterministic guest can measure for every one of `patterns` (names; None: the
+    study's own) in `mode`, as --cq spells them, and [(choice, reason)] for those left out: a
+    choice is kept where each side's strategy is."""
+    study = reg["polling_study"]
+    patterns = study["patterns"] if patterns is None else patterns
     by_name = {p["name"]: p for p in reg["patterns"]}
     unknown = [name for name in patterns if name not in by_name]
     if unknown:
         print(f"row_selection: no pattern {', '.join(unknown)} (registered: "
               f"{', '.join(by_name)})", file=sys.stderr)
         raise SystemExit(2)
+    strategies = {s["name"]: s for s in reg["strategies"]}
     kept, left_out = [], []
-    for strategy in reg["strategies"]:
-        reasons = [why for name in patterns
-                   for ok, _, why in [judge(by_name[name], mode, strategy, kernel_sender)] if not ok]
+    for choice in study["cq"]:
+        reasons = [why for name in patterns for side in ("client", "server")
+                   for ok, _, why in [judge(by_name[name], mode, strategies[choice[side]],
+                                            kernel_sender)] if not ok]
         if reasons:
-            left_out.append((strategy["name"], reasons[0]))
+            left_out.append((choice["choice"], reasons[0]))
         else:
-            kept.append(strategy["name"])
+            kept.append(choice["choice"])
     return kept, left_out
 
 
@@ -240,9 +245,9 @@ def main(argv):
     parser.add_argument("--ran", metavar="RESULTS",
                         help="only the patterns this results file holds rows of (those the device "
                              "ran: siw has no atomics, which the engine leaves out)")
-    parser.add_argument("--patterns", default="send,write_imm",
-                        help="study-strategies: the study's patterns (default send,write_imm, "
-                             "rdmabench study polling's)")
+    parser.add_argument("--patterns",
+                        help="study-strategies: the study's patterns (default: rdmabench study "
+                             "polling's own)")
     parser.add_argument("--this-device", action="store_true",
                         help="judge by the facts of the device rdmabench run takes here")
     args = parser.parse_args(argv)
@@ -268,7 +273,8 @@ def main(argv):
         print(",".join(map(str, deterministic_sizes(reg, args.bw_size, args.lat_size, args.transport,
                                                     kernel_sender))))
     elif args.what == "study-strategies":
-        kept, left_out = study_strategies(reg, args.patterns.split(","), "lat", kernel_sender)
+        patterns = args.patterns.split(",") if args.patterns else None
+        kept, left_out = study_strategies(reg, patterns, "lat", kernel_sender)
         for name, why in left_out:
             print(f"{name}: {why}", file=sys.stderr)
         print(";".join(kept))
