@@ -358,7 +358,13 @@ def test_a_client_that_fails_before_connecting_frees_the_server_at_once(
                 "--pattern", "send", "--mode", "bw", "--cq", "busy", "--sizes", "1M", "--iters", "10",
                 "--counters", "off"], timeout=120)
     assert proc.returncode != 0 and "Cannot allocate memory" in proc.stderr, proc.stderr[-2000:]
-    # Two sessions: the context's probe of the first benchmark's path, then the benchmark.
+    # Two sessions: the context's probe of the first benchmark's path, then the benchmark. The
+    # server logs the second's end as it handles the client's leaving, which can come after the
+    # client has exited (the fresh clone's lo suite read the log before it): waited for, then
+    # judged by why it ended (a session that waited out its --timeout logs "timed out").
+    wait_for(lambda: patient_server.text().count("dropped") >= 2 or
+             "timed out" in patient_server.text(),
+             lambda: "the server ending both sessions: " + patient_server.text()[-1500:], seconds=90)
     log = patient_server.text()
     assert "timed out" not in log and log.count("dropped") == 2, log[-1500:]
     still_serves(rdmabench, layout, patient_server)
