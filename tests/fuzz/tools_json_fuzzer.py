@@ -10,6 +10,7 @@ traceback, and the exit status is 1. Beside them, the test command's machine pro
 Usage: PYTHONPATH=tools python3 tests/fuzz/tools_json_fuzzer.py [--seconds S] [--seed N]
            [--artifacts DIR]"""
 import argparse
+import copy
 import functools
 import json
 import random
@@ -61,7 +62,7 @@ def mutate_node(data, rng):
         container, key = rng.choice(places)
         choice = rng.random()
         if choice < 0.6:
-            container[key] = rng.choice(ODD_VALUES)
+            container[key] = copy.deepcopy(rng.choice(ODD_VALUES))  # never shared, or in itself
         elif choice < 0.8 and isinstance(container, dict):
             del container[key]
             places = nodes(doc)

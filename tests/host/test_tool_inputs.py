@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from conftest import FIXTURE, run_tool
+from conftest import FIXTURE, ROOT, run_tool
 
 READERS = [("compare", lambda bad: (bad, FIXTURE)),
            ("plot", lambda bad: (bad, "--out", "/tmp/rdmabench-tool-inputs")),
@@ -109,3 +109,40 @@ def test_a_schema_that_is_no_version_number_is_a_one_line_error(schema, sweep, t
     for proc in (run_tool("plot", bad, "--out", tmp_path / "figures"), run_tool("compare", bad, bad)):
         assert proc.returncode == 13 and one_line_error(proc), proc.stderr[-2000:]
         assert "not a whole number" in proc.stderr and "\x1b" not in proc.stderr, proc.stderr
+
+
+class ScriptedRandom:
+    """A random source that answers from scripts: randint, random and choice (an index into what
+    it is given), in order."""
+
+    def __init__(self, ints, floats, picks):
+        self.ints, self.floats, self.picks = list(ints), list(floats), list(picks)
+
+    def randint(self, low, high):
+        return self.ints.pop(0)
+
+    def random(self):
+        return self.floats.pop(0)
+
+    def choice(self, items):
+        return items[self.picks.pop(0)]
+
+
+def test_the_json_fuzzers_odd_values_are_fresh_at_every_use():
+    """The fresh clone's fuzz phase ended with the tools' JSON fuzzer's own ValueError ("Circular
+    reference detected"): a mutation put one of its shared odd values ([[[]]]) into the document,
+    a deletion made its inside a place to mutate, and the next mutation put the same value inside
+    itself. Each use is a copy of its own now."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("tools_json_fuzzer",
+                                                  ROOT / "tests" / "fuzz" / "tools_json_fuzzer.py")
+    fuzzer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzzer)
+    nested = fuzzer.ODD_VALUES.index([[[]]])
+    # Three mutations of {"a": 1, "b": 2}: a's value set to [[[]]]; b deleted (the places are
+    # found again: "a", then [[[]]]'s inside); the place inside [[[]]] set to [[[]]].
+    rng = ScriptedRandom(ints=[3], floats=[0.1, 0.7, 0.1], picks=[0, nested, 1, 1, nested])
+    before = json.dumps(fuzzer.ODD_VALUES, default=str)
+    out = json.loads(fuzzer.mutate_node(b'{"a": 1, "b": 2}', rng))
+    assert out == {"a": [[[[]]]]}, out
+    assert json.dumps(fuzzer.ODD_VALUES, default=str) == before
