@@ -61,7 +61,14 @@ ServeSearchTarget::ServeSearchTarget(const SearchSpace& space, ServeTargetOption
                  : space),
       context_(DeviceList().open(bootstrap_.device)),
       local_(local_port(context_, options_.server.ib_port)),
-      base_(base_request()) {}
+      base_(base_request()) {
+  // The GID index against this device's table before any point, as run checks it.
+  validate_local_device(local_device(), bootstrap_.method, local_.limits);
+}
+
+LocalDevice ServeSearchTarget::local_device() const {
+  return {options_.server.device, local_.ib_port, options_.server.gid_index};
+}
 
 ServeSearchTarget::~ServeSearchTarget() = default;
 
@@ -125,9 +132,7 @@ Observation ServeSearchTarget::measure(const Point& point, unsigned repetitions)
         options_.server.credentials.context(TlsContext::Role::kClient);
     session_ = connect_when_free(options_.server.address,
                                  BootstrapOptions::client(options_.server.address.host,
-                                                          {options_.server.device, local_.ib_port,
-                                                           options_.server.gid_index},
-                                                          options_.server.timeout),
+                                                          local_device(), options_.server.timeout),
                                  {options_.server.wait}, std::cerr, tls ? &*tls : nullptr);
   }
   Observation o;

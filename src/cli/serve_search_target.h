@@ -72,6 +72,8 @@ class ServeSearchTarget : public SearchTarget {
   static LocalPort local_port(const Context& context, std::optional<uint8_t> asked);
 
   BenchmarkMatrix base_request() const;
+  // This side's device, port and GID index, as every point's bootstrap takes them.
+  LocalDevice local_device() const;
   // The point's one benchmark, or why run or this side's device refuses it.
   std::variant<TestSpec, std::string> spec_of(const Point& point) const;
   Observation measured(const TestSpec& spec, const RunLength& length, unsigned repetitions);
