@@ -144,16 +144,14 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
     const uint32_t chain =
         static_cast<uint32_t>(std::min({uint64_t{st.sends.capacity()}, messages, due - st.posted}));
     if (chain > room) return;
-    for (uint32_t k = 0; k < chain; ++k) {
+    st.sends.post(st.s, chain, [&](uint32_t k, StreamSendRequest<Stream>& r) {
       const uint64_t seq = st.first_sequence + st.posted + k;  // the message's number
       const uint64_t next = st.posted + k + 1;                 // its place in this run
-      StreamSendRequest<Stream>& r = st.sends[k];
       if (with_imm) r.wr().imm_data = htonl(static_cast<uint32_t>(seq));
       if (atomic) set_atomic_operands(st.s, r.wr(), seq);
       r.prepare(st.s, st.s.send_id(next),
                 next % spec.signal_every == 0 || next == st.limit || st.s.checking());
-    }
-    st.sends.post(st.s, chain);
+    });
     st.posted += chain;
   }
 }
@@ -257,6 +255,9 @@ class BwLane {
   LaneResult run();
 
  private:
+  // A lane that posts no sends (plan.sends false): takes its streams' receives and nothing
+  // else, with none of the sender's bookkeeping per batch (no clock, no window, no pacing).
+  LaneResult run_receiving();
   using State = lane_detail::StreamState<Stream>;
   // What one wait brought: `count` completions in wc_ (0: paced, the next message is due
   // first), or the peer's end of sends over a lossy transport (what was left is drained).
@@ -407,7 +408,30 @@ void BwLane<Stream, Pollers, Checks>::take_send(State& st, const ibv_wc& wc, uin
 }
 
 template <typename Stream, typename Pollers, typename Checks>
+LaneResult BwLane<Stream, Pollers, Checks>::run_receiving() {
+  size_t receiving = plan_.receives ? streams_.size() : 0;
+  const ResourceUsage before = ResourceUsage::now();
+  const uint64_t start = now_ns();
+  while (receiving > 0) {
+    const Batch batch = harvest_or_drain();
+    if (batch.peer_ended) break;  // a lossy receiver, after the peer's end
+    for (int i = 0; i < batch.count; ++i) {
+      check_completion(wc_[i], spec_);
+      if (!is_receive(wc_[i])) [[unlikely]]
+        throw Error(ExitCode::kInternal, "a send completed on a lane that posts no sends");
+      receiving -= lane_detail::take_receive(stream_for(wc_[i]), wc_[i], plan_, checks_,
+                                             result_.verify_errors);
+    }
+  }
+  result_.used = ResourceUsage::now() - before;
+  result_.window_ns = timed_ ? plan_.length.duration_ns : 0;
+  lane_detail::tally_streams(streams_, plan_, start, result_);
+  return std::move(result_);
+}
+
+template <typename Stream, typename Pollers, typename Checks>
 LaneResult BwLane<Stream, Pollers, Checks>::run() {
+  if (!plan_.sends) return run_receiving();
   SendCounts sends{plan_.sends ? streams_.size() : 0, 0, 0};
   size_t receiving = plan_.receives ? streams_.size() : 0;
   const ResourceUsage before = ResourceUsage::now();

@@ -1,6 +1,7 @@
 // perftest's post list (-l, our --post-list N): a stream's sends go to the device N at a time,
-// chained through `next`, in one ibv_post_send. The requests are built before timing starts;
-// posting a shorter chain cuts it for that one call.
+// in one post (QueuePair::post_sends: one pass through the extended API, one chain through
+// ibv_post_send). The requests are built before timing starts; each post readies the ones it
+// takes.
 #pragma once
 
 #include <infiniband/verbs.h>
@@ -17,23 +18,23 @@ class ChainedSends {
  public:
   ChainedSends(Stream& ep, ibv_wr_opcode opcode) {
     const uint32_t n = std::max<uint32_t>(1, ep.spec().post_list);
-    requests_.reserve(n);  // no reallocation: each `next` points into the vector
+    requests_.reserve(n);  // no reallocation: a chain's `next` points into the vector
     for (uint32_t i = 0; i < n; ++i) requests_.emplace_back(ep, opcode);
-    for (uint32_t i = 0; i + 1 < n; ++i) requests_[i].wr().next = &requests_[i + 1].wr();
   }
   ChainedSends(const ChainedSends&) = delete;
   ChainedSends& operator=(const ChainedSends&) = delete;
 
   uint32_t capacity() const noexcept { return static_cast<uint32_t>(requests_.size()); }
-  StreamSendRequest<Stream>& operator[](uint32_t i) noexcept { return requests_[i]; }
 
-  // Posts the first `count` requests (each prepared) in one ibv_post_send.
-  void post(Stream& ep, uint32_t count) {
-    ibv_send_wr& last = requests_[count - 1].wr();
-    ibv_send_wr* const after = last.next;
-    last.next = nullptr;
-    ep.qp().post_send(requests_.front().wr());
-    last.next = after;
+  // Posts `count` requests in one post, ready(k, request) readying the k-th just before the
+  // QP takes it.
+  template <typename Ready>
+  [[gnu::always_inline]] void post(Stream& ep, uint32_t count, Ready&& ready) {
+    ep.qp().post_sends(count, [&](uint32_t k) -> ibv_send_wr& {
+      StreamSendRequest<Stream>& r = requests_[k];
+      ready(k, r);
+      return r.wr();
+    });
   }
 
  private:

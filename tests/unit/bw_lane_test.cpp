@@ -41,7 +41,9 @@ class FakeQp {
         cq_(cq),
         tx_depth_(spec.tx_depth),
         extended_(spec.post_api == PostApi::kExtended),
-        datagram_(!spec.transport->connected) {}
+        datagram_(!spec.transport->connected) {
+    extended_qp_.on_request = [this] { readied_when_said.push_back(*readied); };
+  }
   uint32_t max_inline_data() const { return 0; }
   uint32_t number() const { return static_cast<uint32_t>(100 + position); }
 
@@ -60,6 +62,23 @@ class FakeQp {
       for (ibv_send_wr* wr = &first; wr != nullptr; wr = wr->next, ++length) post_one(*wr);
     }
     longest_chain = std::max(longest_chain, length);
+  }
+  // As QueuePair::post_sends: one pass through the extended API, one chain otherwise.
+  template <typename Request>
+  void post_sends(uint32_t count, Request&& request) {
+    if (!extended_) {
+      ibv_send_wr& first = request(0);
+      ibv_send_wr* last = &first;
+      for (uint32_t k = 1; k < count; ++k) last = last->next = &request(k);
+      last->next = nullptr;
+      return post_send(first);
+    }
+    ++post_calls;
+    const size_t before = extended_qp_.posted.size();
+    if (post_extended_each(extended_qp_.native(), count, datagram_, request) != 0)
+      throw std::logic_error("the extended post refused a request");
+    for (size_t i = before; i < extended_qp_.posted.size(); ++i) post_one(extended_qp_.posted[i]);
+    longest_chain = std::max(longest_chain, uint64_t{count});
   }
   void post_one(ibv_send_wr& wr) {
     const uint64_t seq = wr.wr_id & kInStreamMask;
@@ -93,6 +112,9 @@ class FakeQp {
   uint64_t posts = 0, signalled = 0, markers = 0, last_posted = 0, last_signalled = 0;
   uint64_t post_calls = 0, longest_chain = 0;
   uint64_t max_outstanding = 0;
+  // Extended API: the stream's count of readied sends as each request was said to the QP.
+  const uint64_t* readied = nullptr;
+  std::vector<uint64_t> readied_when_said;
   std::vector<uint64_t> post_times;  // now_ns() at each request posted, in order
   // Each atomic's operands and where its old value lands, in posting order.
   struct Atomic {
@@ -135,7 +157,9 @@ class FakeStream {
       : spec_(spec),
         index_(index),
         qp_(cq, spec, position),
-        bytes_((2 + spec.tx_depth) * spec.size) {}
+        bytes_((2 + spec.tx_depth) * spec.size) {
+    qp_.readied = &posted;
+  }
   const TestSpec& spec() const { return spec_; }
   uint8_t* source() { return bytes_.data(); }
   uint32_t payload_length(const ibv_wc& wc) const { return wc.byte_len; }
@@ -584,6 +608,22 @@ TEST_P(BwLaneTest, APostListChainsWholeListsWithSignallingAndCreditsRight) {
     EXPECT_EQ(qp.first_immediate, i == 0 ? 0u : 500u) << i;
     EXPECT_EQ(f.streams[i].sequence, (i == 0 ? 0u : 500u) + 100) << i;
   }
+}
+
+// Through the extended API a post list is built in one pass: each request is said to the QP
+// (ibv_wr_<operation>) as soon as it is readied, never the whole chain readied and walked again.
+TEST(BwLaneExtendedApi, APostListIsSaidToTheQpAsEachRequestIsReadied) {
+  TestSpec spec = a_spec("write_imm", Mode::kBandwidth, 64, 1, 1);
+  spec.tx_depth = 32;
+  spec.signal_every = 8;
+  spec.post_list = 8;
+  spec.post_api = PostApi::kExtended;
+  FakeLane f(spec, {0}, false);
+  f.run(by_iterations(20, true, false, true));
+  const FakeQp& qp = f.streams[0].qp();
+  ASSERT_EQ(qp.readied_when_said.size(), 20u);
+  for (uint64_t k = 0; k < 20; ++k) EXPECT_EQ(qp.readied_when_said[k], k + 1) << "request " << k;
+  EXPECT_EQ(qp.post_calls, 3u);  // 8, 8, then the last 4
 }
 
 TEST_P(BwLaneTest, AChainThatDoesNotFitWaitsForASignalledCompletion) {

@@ -132,6 +132,35 @@ TEST(ExtendedPost, AnOperationWithoutAnExtendedCallPostsNothing) {
   EXPECT_TRUE(qp.posted.empty());
 }
 
+TEST(ExtendedPost, OnePassSaysEachRequestBeforeAskingForTheNext) {
+  FakeExtendedQp qp;
+  SendWorkRequest request = SendWorkRequest::rdma(IBV_WR_RDMA_WRITE, kPostedSge, kRemote);
+  int said = 0;
+  qp.on_request = [&] { ++said; };
+  ASSERT_EQ(post_extended_each(qp.native(), 3, false,
+                               [&](uint32_t k) -> ibv_send_wr& {
+                                 EXPECT_EQ(said, static_cast<int>(k));  // the one before is said
+                                 request.native().wr_id = 10 + k;
+                                 return request.native();
+                               }),
+            0);
+  EXPECT_EQ(qp.starts, 1);
+  EXPECT_EQ(qp.completes, 1);
+  ASSERT_EQ(qp.posted.size(), 3u);
+  for (uint64_t k = 0; k < 3; ++k) EXPECT_EQ(qp.posted[k].wr_id, 10 + k);
+}
+
+TEST(ExtendedPost, OnePassStopsAtAnOperationWithoutAnExtendedCall) {
+  FakeExtendedQp qp;
+  ibv_send_wr wr{};
+  wr.opcode = IBV_WR_LOCAL_INV;
+  EXPECT_EQ(post_extended_each(qp.native(), 4, false, [&](uint32_t) -> ibv_send_wr& { return wr; }),
+            EINVAL);
+  EXPECT_EQ(qp.aborts, 1);
+  EXPECT_EQ(qp.completes, 0);
+  EXPECT_TRUE(qp.posted.empty());
+}
+
 TEST(ExtendedPost, ARefusedCompletionIsReturnedAndPostsNothing) {
   FakeExtendedQp qp;
   qp.refuse_with = ENOMEM;

@@ -6,6 +6,7 @@
 #include <infiniband/verbs.h>
 
 #include <deque>
+#include <functional>
 #include <vector>
 
 namespace rdmabench::testing {
@@ -61,7 +62,8 @@ class FakeExtendedQp {
   std::deque<ibv_send_wr> posted;
   std::vector<bool> posted_inline;  // per posted request: its data came by set_inline_data
   int starts = 0, completes = 0, aborts = 0;
-  int refuse_with = 0;  // what wr_complete returns (0: it posts)
+  int refuse_with = 0;               // what wr_complete returns (0: it posts)
+  std::function<void()> on_request;  // called as each request's operation is said (if set)
 
  private:
   static FakeExtendedQp& of(ibv_qp_ex* q) {
@@ -87,6 +89,7 @@ class FakeExtendedQp {
     pending_.clear();
   }
   ibv_send_wr& begin(ibv_wr_opcode opcode) {
+    if (on_request) on_request();
     Pending& p = pending_.emplace_back();
     p.wr.wr_id = qp_.wr_id;
     p.wr.send_flags = qp_.wr_flags;
