@@ -2,8 +2,11 @@
 valgrind (cachegrind) and strace leave, turns N and 2N runs into a count per message, and
 reports a difference below 0 as a failed measurement, never as a figure; its ratios are
 rdmabench/perftest and say which way is better."""
+import json
+
+from rdmabench_guest import cost_boots as boots
 from rdmabench_guest import cost_guest as cost
-from rdmabench_tools import ratio_words
+from rdmabench_tools import exit_codes, ratio_words
 
 CACHEGRIND = "desc: I1 cache: ...\ncmd: /bin/true\nevents: Ir\nfl=???\n0 12\nsummary: 128234\n"
 STRACE = """% time     seconds  usecs/call     calls    errors syscall
@@ -48,3 +51,52 @@ def test_the_table_says_which_way_its_ratios_point():
     assert "0.800" in client and "0.889" in client
     server = next(line for line in text.splitlines() if " server " in line)
     assert "measurement failed" in server and "-" in server.split()[-1]
+
+
+def test_each_boot_turns_the_tools_order():
+    named = [("perftest", 0), ("rdmabench", 1), ("rdmabench classic", 2)]
+    firsts = [cost.rotated(named, boot)[0][0] for boot in range(3)]
+    assert firsts == ["perftest", "rdmabench", "rdmabench classic"]
+    assert sorted(cost.rotated(named, 4)) == sorted(named)
+
+
+def boot_file(tmp_path, boot, perftest, rdmabench, classic):
+    sides = lambda v: {"client": v, "server": 10.0}  # noqa: E731
+    doc = {"boot": boot, "messages": 1000, "cases": {"send bw 2B": {"instructions": {
+        "perftest": sides(perftest), "rdmabench": sides(rdmabench),
+        "rdmabench classic": sides(classic)}}}}
+    path = tmp_path / f"boot-{boot}.json"
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def test_boots_give_medians_with_their_range_and_ratios_taken_within_each_boot(tmp_path, capsys):
+    files = [boot_file(tmp_path, 0, 100.0, 90.0, 80.0),
+             boot_file(tmp_path, 1, 120.0, 132.0, 120.0),
+             boot_file(tmp_path, 2, 200.0, 160.0, 100.0)]
+    assert boots.main(files) == 0
+    out = capsys.readouterr().out
+    client = next(line for line in out.splitlines() if " client " in line)
+    assert "120.0 (100.0-200.0)" in client and "132.0 (90.0-160.0)" in client
+    # rdmabench/perftest per boot: 0.9, 1.1, 0.8 -> median 0.9 (not 132/120 = 1.1)
+    assert "0.900 (0.800-1.100)" in client
+    assert f"({ratio_words.BELOW})" in out and "Medians over 3 boots" in out
+
+
+def test_a_failed_boot_is_left_out_of_its_cell_and_said(tmp_path, capsys):
+    files = [boot_file(tmp_path, 0, 100.0, 90.0, 80.0),
+             boot_file(tmp_path, 1, 120.0, cost.saved(cost.Failed(0.5)), 120.0)]
+    assert boots.main(files) == 0
+    client = next(line for line in capsys.readouterr().out.splitlines() if " client " in line)
+    assert "90.0 (90.0-90.0), 1 of 2 boots" in client
+
+
+def test_a_file_that_is_not_a_boots_counts_is_refused_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"cases": {"x\x1b[31m": {"instructions": [1]}}}))
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000)
+    for path in (bad, deep):
+        assert boots.main([str(path)]) == exit_codes.USAGE
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "\x1b" not in err

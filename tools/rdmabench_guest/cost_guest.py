@@ -12,6 +12,15 @@ rdmabench --post-api classic (ibv_post_send). The cases: vs-perftest's for the g
 and 64 B sends with a post list of 32 (the small-message rate's best settings).
 
 Usage: tools/lib/run-module rdmabench_guest.cost_guest BUILD [--messages N] [--match REGEX]
+                                                         [--keep-profiles DIR]
+                                                         [--boot I --save FILE]
+
+--boot I: this guest is boot I of several (tools/vs-perftest --cost --boots): the tools take
+their turns in an order rotated by I, so that over the boots each runs first, second and last.
+--save FILE: the counts per message as JSON, for rdmabench_guest.cost_boots to take medians of.
+
+--keep-profiles DIR keeps every instruction count's cachegrind file (DIR/CASE/TOOL-SIDE-ITERS,
+for cg_annotate: where each side spends its instructions, by function).
 
 Busy polling counts its empty polls too: a spinning side's instructions per message include
 the polls that found nothing, which depend on how fast the other side answers (in the
@@ -19,7 +28,9 @@ deterministic guest, reproducibly so).
 """
 import argparse
 import dataclasses
+import json
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -80,14 +91,24 @@ def tools(build):
     return [("perftest", perftest), ("rdmabench", ours(())), ("rdmabench classic", ours(CLASSIC))]
 
 
-def counted_run(commands, case, iters, counter):
-    """{side: count} of one server/client pair, each side under `counter`."""
+def slug(text):
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")
+
+
+def counted_run(commands, case, iters, counter, keep=None):
+    """{side: count} of one server/client pair, each side under `counter`; `keep`: (directory,
+    tool name) where an instruction count's files are kept."""
     with tempfile.TemporaryDirectory() as tmp:
         server, client, port = commands(case, iters, tmp)
         out = {side: Path(tmp) / f"{side}.count" for side in SIDES}
         vs.run_pair(["timeout", "1200", *counter.prefix(out["server"]), *server],
                     ["timeout", "1200", *counter.prefix(out["client"]), *client], port,
                     ready_timeout=READY_TIMEOUT)
+        if keep is not None and counter.name == "instructions":
+            where = keep[0] / slug(case.label)
+            where.mkdir(parents=True, exist_ok=True)
+            for side in SIDES:
+                shutil.copy(out[side], where / f"{slug(keep[1])}-{side}-{iters}")
         return {side: counter.read(out[side]) for side in SIDES}
 
 
@@ -98,12 +119,12 @@ class Failed:
     short_per_message: float  # how far below 0 the difference fell, per message
 
 
-def per_message(commands, case, messages, counter):
+def per_message(commands, case, messages, counter, keep=None):
     """{side: count per message} from the 2N and N runs (Failed: the difference came out below
     0, a failed measurement)."""
     iters = vs.whole_chains(case, messages)
-    big = counted_run(commands, case, 2 * iters, counter)
-    small = counted_run(commands, case, iters, counter)
+    big = counted_run(commands, case, 2 * iters, counter, keep)
+    small = counted_run(commands, case, iters, counter, keep)
     return {side: (big[side] - small[side]) / iters if big[side] >= small[side]
             else Failed((small[side] - big[side]) / iters) for side in SIDES}
 
@@ -118,6 +139,17 @@ def ratio_cell(mine, theirs):
     if isinstance(mine, Failed) or isinstance(theirs, Failed) or theirs == 0:
         return "-"
     return f"{mine / theirs:.3f}"
+
+
+def rotated(named, boot):
+    """The tools in the order of boot `boot`: the list turned by `boot` places."""
+    k = boot % len(named)
+    return named[k:] + named[:k]
+
+
+def saved(value):
+    """A count per message as the saved JSON holds it: a number, or {"failed": how far below 0}."""
+    return {"failed": value.short_per_message} if isinstance(value, Failed) else value
 
 
 def table(results, names):
@@ -140,13 +172,17 @@ def main():
     p.add_argument("build", type=Path)
     p.add_argument("--messages", type=int, default=1000)
     p.add_argument("--match", default="", help="only the cases whose label this regex finds")
+    p.add_argument("--keep-profiles", type=Path, metavar="DIR",
+                   help="keep each instruction count's cachegrind file under DIR")
+    p.add_argument("--boot", type=int, default=0, help="this boot's number (turns the tools' order)")
+    p.add_argument("--save", type=Path, metavar="FILE", help="the counts per message as JSON")
     args = p.parse_args()
     deterministic = deterministic_guest()
     cases = [c for c in (vs.DETERMINISTIC if deterministic else vs.ORDINARY) + SMALL_SENDS
              if re.search(args.match, c.label) and not c.duration]
     if not cases:
         raise SystemExit(f"vs-perftest: no case matches --match {args.match!r}")
-    named = tools(args.build)
+    named = rotated(tools(args.build), args.boot)
     print(f"{'deterministic guest (icount)' if deterministic else 'ordinary guest'}; "
           f"{len(cases)} cases, each tool's both sides counted at {args.messages} and "
           f"{2 * args.messages} messages", flush=True)
@@ -155,11 +191,19 @@ def main():
         results[case.label] = {c.name: {} for c in COUNTERS}
         for counter in COUNTERS:
             for name, commands in named:
-                got = per_message(commands, case, args.messages, counter)
+                keep = (args.keep_profiles, name) if args.keep_profiles else None
+                got = per_message(commands, case, args.messages, counter, keep)
                 results[case.label][counter.name][name] = got
                 print(f"{case.label}, {name}, {counter.unit}: client {cell(got['client'])}, "
                       f"server {cell(got['server'])}", flush=True)
-    print("\n" + table(results, [n for n, _ in named]))
+    if args.save:
+        args.save.write_text(json.dumps(
+            {"boot": args.boot, "messages": args.messages, "cases": {
+                label: {counter: {tool: {side: saved(v) for side, v in sides.items()}
+                                  for tool, sides in by_tool.items()}
+                        for counter, by_tool in by_counter.items()}
+                for label, by_counter in results.items()}}, indent=1))
+    print("\n" + table(results, [n for n, _ in tools(args.build)]))
     print(f"\nCounted at N and 2N messages, the difference over N. Every ratio is "
           f"rdmabench/perftest or rdmabench/rdmabench classic: {ratio_words.BELOW}.")
 
