@@ -144,13 +144,18 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
     const uint32_t chain =
         static_cast<uint32_t>(std::min({uint64_t{st.sends.capacity()}, messages, due - st.posted}));
     if (chain > room) return;
+    // Signalled: every signal_every-th of the run, its last, and all of a check run. Settled
+    // once a chain (one division), not per message.
+    const bool check = st.s.checking();
+    uint64_t signal_at = (st.posted / spec.signal_every + 1) * spec.signal_every;
     st.sends.post(st.s, chain, [&](uint32_t k, StreamSendRequest<Stream>& r) {
       const uint64_t seq = st.first_sequence + st.posted + k;  // the message's number
       const uint64_t next = st.posted + k + 1;                 // its place in this run
       if (with_imm) r.wr().imm_data = htonl(static_cast<uint32_t>(seq));
       if (atomic) set_atomic_operands(st.s, r.wr(), seq);
-      r.prepare(st.s, st.s.send_id(next),
-                next % spec.signal_every == 0 || next == st.limit || st.s.checking());
+      const bool every = next == signal_at;
+      if (every) signal_at += spec.signal_every;
+      r.prepare(st.s, st.s.send_id(next), every || next == st.limit || check);
     });
     st.posted += chain;
   }

@@ -68,22 +68,101 @@ inline bool add_request(ibv_qp_ex& qp, const ibv_send_wr& wr, bool datagram) noe
   return true;
 }
 
+// How a post list's requests carry their data: all alike, settled once for the list.
+enum class DataKind { kNone, kSge, kInline };
+
+// A post list's requests said one by one, with what they share settled at compile time: the
+// operation `op`, how the data goes, whether each names a destination. Per request only its
+// own fields are read (id, flags, immediate, atomic operands); the scatter entry is `sge`'s.
+template <ibv_wr_opcode op, DataKind data, bool datagram, typename Request>
+[[gnu::always_inline]] inline void add_alike(ibv_qp_ex& qp, uint32_t count, const ibv_sge& sge,
+                                             Request& request) {
+  for (uint32_t k = 0; k < count; ++k) {
+    const ibv_send_wr& wr = request(k);
+    qp.wr_id = wr.wr_id;
+    qp.wr_flags = wr.send_flags;
+    if constexpr (op == IBV_WR_SEND) ibv_wr_send(&qp);
+    if constexpr (op == IBV_WR_SEND_WITH_IMM) ibv_wr_send_imm(&qp, wr.imm_data);
+    if constexpr (op == IBV_WR_RDMA_WRITE)
+      ibv_wr_rdma_write(&qp, wr.wr.rdma.rkey, wr.wr.rdma.remote_addr);
+    if constexpr (op == IBV_WR_RDMA_WRITE_WITH_IMM)
+      ibv_wr_rdma_write_imm(&qp, wr.wr.rdma.rkey, wr.wr.rdma.remote_addr, wr.imm_data);
+    if constexpr (datagram)
+      ibv_wr_set_ud_addr(&qp, wr.wr.ud.ah, wr.wr.ud.remote_qpn, wr.wr.ud.remote_qkey);
+    if constexpr (data == DataKind::kInline)
+      ibv_wr_set_inline_data(&qp, reinterpret_cast<void*>(sge.addr), sge.length);
+    if constexpr (data == DataKind::kSge) ibv_wr_set_sge(&qp, sge.lkey, sge.addr, sge.length);
+  }
+}
+
+// add_alike for an operation that carries a payload, its data kind and destination settled
+// from the list's shape. False: a shape it has no specialisation for.
+template <ibv_wr_opcode op, typename Request>
+[[gnu::always_inline]] inline bool add_payloads(ibv_qp_ex& qp, uint32_t count,
+                                                const ibv_send_wr& shape, bool datagram,
+                                                Request& request) {
+  if (shape.num_sge != 1) return false;
+  const ibv_sge& sge = shape.sg_list[0];
+  const bool inlined = (shape.send_flags & IBV_SEND_INLINE) != 0;
+  if constexpr (op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM) {
+    if (datagram) {
+      inlined ? add_alike<op, DataKind::kInline, true>(qp, count, sge, request)
+              : add_alike<op, DataKind::kSge, true>(qp, count, sge, request);
+      return true;
+    }
+  } else if (datagram) {
+    return false;
+  }
+  inlined ? add_alike<op, DataKind::kInline, false>(qp, count, sge, request)
+          : add_alike<op, DataKind::kSge, false>(qp, count, sge, request);
+  return true;
+}
+
+// The requests one by one, each as it comes (any operation, data and destination). False: an
+// operation with no extended call (nothing said from it on).
+template <typename Request>
+bool add_each(ibv_qp_ex& qp, uint32_t count, bool datagram, Request& request) {
+  for (uint32_t k = 0; k < count; ++k)
+    if (!add_request(qp, request(k), datagram)) return false;
+  return true;
+}
+
 }  // namespace extended_post_detail
 
 // Posts `count` requests on `qp` in one post and one pass: request(k) readies the k-th and
 // returns it, and it is said to the QP before the next is asked for (so request may hand back
-// the same ibv_send_wr each time). `datagram`: each request names its destination (wr.ud).
-// Returns ibv_wr_complete's result: 0, or an errno value, in which case none of them was
-// posted (EINVAL: an operation with no extended call).
+// the same ibv_send_wr each time). Every request has `shape`'s operation, inline flag and
+// scatter entry (a post list's: only ids, flags' signalling, immediates and atomic operands
+// differ), so the sends and writes are said without testing those again per request.
+// `datagram`: each request names its destination (wr.ud). Returns ibv_wr_complete's result:
+// 0, or an errno value, in which case none of them was posted (EINVAL: an operation with no
+// extended call).
 template <typename Request>
-[[gnu::always_inline]] inline int post_extended_each(ibv_qp_ex& qp, uint32_t count, bool datagram,
+[[gnu::always_inline]] inline int post_extended_each(ibv_qp_ex& qp, uint32_t count,
+                                                     const ibv_send_wr& shape, bool datagram,
                                                      Request&& request) {
+  using namespace extended_post_detail;
   ibv_wr_start(&qp);
-  for (uint32_t k = 0; k < count; ++k) {
-    if (!extended_post_detail::add_request(qp, request(k), datagram)) [[unlikely]] {
-      ibv_wr_abort(&qp);
-      return EINVAL;
-    }
+  bool said = false;
+  switch (shape.opcode) {
+    case IBV_WR_SEND:
+      said = add_payloads<IBV_WR_SEND>(qp, count, shape, datagram, request);
+      break;
+    case IBV_WR_SEND_WITH_IMM:
+      said = add_payloads<IBV_WR_SEND_WITH_IMM>(qp, count, shape, datagram, request);
+      break;
+    case IBV_WR_RDMA_WRITE:
+      said = add_payloads<IBV_WR_RDMA_WRITE>(qp, count, shape, datagram, request);
+      break;
+    case IBV_WR_RDMA_WRITE_WITH_IMM:
+      said = add_payloads<IBV_WR_RDMA_WRITE_WITH_IMM>(qp, count, shape, datagram, request);
+      break;
+    default:
+      break;
+  }
+  if (!said && !add_each(qp, count, datagram, request)) [[unlikely]] {
+    ibv_wr_abort(&qp);
+    return EINVAL;
   }
   return ibv_wr_complete(&qp);
 }

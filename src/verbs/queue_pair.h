@@ -115,14 +115,16 @@ class QueuePair {
     if (const int rc = ibv_post_send(qp_, &wr, &bad); rc != 0) [[unlikely]]
       throw_refused_post("ibv_post_send", rc);
   }
-  // `count` requests in one post, request(k) readying the k-th and returning it: through the
-  // extended API each is said to the QP as it is readied (one pass); through ibv_post_send they
-  // are linked by next as they come and posted as one chain (so each k must hand back a
-  // request of its own).
+  // `count` requests in one post, request(k) readying the k-th and returning it, each of
+  // `shape`'s operation, inline flag and scatter entry: through the extended API each is said
+  // to the QP as it is readied (one pass); through ibv_post_send they are linked by next as
+  // they come and posted as one chain (so each k must hand back a request of its own).
   template <typename Request>
-  [[gnu::always_inline]] void post_sends(uint32_t count, Request&& request) {
+  [[gnu::always_inline]] void post_sends(uint32_t count, const ibv_send_wr& shape,
+                                         Request&& request) {
     if (extended_ != nullptr) {
-      if (const int rc = post_extended_each(*extended_, count, !transport_->connected, request);
+      if (const int rc =
+              post_extended_each(*extended_, count, shape, !transport_->connected, request);
           rc != 0) [[unlikely]]
         throw_refused_post("ibv_wr_complete", rc);
       return;

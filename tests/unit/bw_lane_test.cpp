@@ -65,7 +65,7 @@ class FakeQp {
   }
   // As QueuePair::post_sends: one pass through the extended API, one chain otherwise.
   template <typename Request>
-  void post_sends(uint32_t count, Request&& request) {
+  void post_sends(uint32_t count, const ibv_send_wr& shape, Request&& request) {
     if (!extended_) {
       ibv_send_wr& first = request(0);
       ibv_send_wr* last = &first;
@@ -75,7 +75,7 @@ class FakeQp {
     }
     ++post_calls;
     const size_t before = extended_qp_.posted.size();
-    if (post_extended_each(extended_qp_.native(), count, datagram_, request) != 0)
+    if (post_extended_each(extended_qp_.native(), count, shape, datagram_, request) != 0)
       throw std::logic_error("the extended post refused a request");
     for (size_t i = before; i < extended_qp_.posted.size(); ++i) post_one(extended_qp_.posted[i]);
     longest_chain = std::max(longest_chain, uint64_t{count});

@@ -48,17 +48,25 @@ void expect_same(const ibv_send_wr& classic, const ibv_send_wr& extended, bool d
   }
 }
 
-// Posts `request` alone through the fake and checks it arrived unchanged.
+// Posts `request` through the fake, alone as a chain and twice as a post list of its shape
+// (post_extended_each), and checks each arrived unchanged.
 void expect_posted_alike(SendWorkRequest request, bool datagram = false) {
-  FakeExtendedQp qp;
   ibv_send_wr& wr = request.native();
   wr.wr_id = 42;
-  wr.send_flags = IBV_SEND_SIGNALED;
+  wr.send_flags |= IBV_SEND_SIGNALED;
+  FakeExtendedQp qp;
   ASSERT_EQ(post_extended(qp.native(), wr, datagram), 0);
   EXPECT_EQ(qp.starts, 1);
   EXPECT_EQ(qp.completes, 1);
   ASSERT_EQ(qp.posted.size(), 1u);
   expect_same(wr, qp.posted.front(), datagram);
+  FakeExtendedQp list;
+  ASSERT_EQ(post_extended_each(list.native(), 2, wr, datagram,
+                               [&](uint32_t) -> ibv_send_wr& { return wr; }),
+            0);
+  ASSERT_EQ(list.posted.size(), 2u);
+  for (const ibv_send_wr& posted : list.posted) expect_same(wr, posted, datagram);
+  for (bool inlined : list.posted_inline) EXPECT_EQ(inlined, qp.posted_inline.front());
 }
 
 TEST(ExtendedPost, EveryOperationArrivesAsTheClassicRequest) {
@@ -74,6 +82,27 @@ TEST(ExtendedPost, EveryOperationArrivesAsTheClassicRequest) {
   expect_posted_alike(SendWorkRequest::rdma(IBV_WR_RDMA_READ, kPostedSge, kRemote));
   expect_posted_alike(SendWorkRequest::fetch_add(ibv_sge{0x5000, 8, 7}, kRemote, 3));
   expect_posted_alike(SendWorkRequest::compare_swap(ibv_sge{0x5000, 8, 7}, kRemote, 5, 6));
+}
+
+TEST(ExtendedPost, InlineRequestsOfEveryPayloadOperationArriveInline) {
+  for (SendWorkRequest request :
+       {SendWorkRequest::send(IBV_WR_SEND, kPostedSge),
+        SendWorkRequest::send(IBV_WR_SEND_WITH_IMM, kPostedSge),
+        SendWorkRequest::rdma(IBV_WR_RDMA_WRITE, kPostedSge, kRemote),
+        SendWorkRequest::rdma(IBV_WR_RDMA_WRITE_WITH_IMM, kPostedSge, kRemote)}) {
+    request.native().send_flags = IBV_SEND_INLINE;
+    FakeExtendedQp qp;
+    ibv_send_wr& wr = request.native();
+    ASSERT_EQ(post_extended_each(qp.native(), 2, wr, false,
+                                 [&](uint32_t) -> ibv_send_wr& { return wr; }),
+              0);
+    ASSERT_EQ(qp.posted_inline.size(), 2u);
+    EXPECT_TRUE(qp.posted_inline[0] && qp.posted_inline[1]) << wr.opcode;
+  }
+  const DatagramDestination to{reinterpret_cast<ibv_ah*>(0x1234), 0x99, 0x11111111};
+  SendWorkRequest datagram = SendWorkRequest::datagram(IBV_WR_SEND, kPostedSge, to);
+  datagram.native().send_flags = IBV_SEND_INLINE;
+  expect_posted_alike(datagram, true);
 }
 
 TEST(ExtendedPost, ADatagramNamesItsDestination) {
@@ -137,7 +166,7 @@ TEST(ExtendedPost, OnePassSaysEachRequestBeforeAskingForTheNext) {
   SendWorkRequest request = SendWorkRequest::rdma(IBV_WR_RDMA_WRITE, kPostedSge, kRemote);
   int said = 0;
   qp.on_request = [&] { ++said; };
-  ASSERT_EQ(post_extended_each(qp.native(), 3, false,
+  ASSERT_EQ(post_extended_each(qp.native(), 3, request.native(), false,
                                [&](uint32_t k) -> ibv_send_wr& {
                                  EXPECT_EQ(said, static_cast<int>(k));  // the one before is said
                                  request.native().wr_id = 10 + k;
@@ -154,7 +183,8 @@ TEST(ExtendedPost, OnePassStopsAtAnOperationWithoutAnExtendedCall) {
   FakeExtendedQp qp;
   ibv_send_wr wr{};
   wr.opcode = IBV_WR_LOCAL_INV;
-  EXPECT_EQ(post_extended_each(qp.native(), 4, false, [&](uint32_t) -> ibv_send_wr& { return wr; }),
+  EXPECT_EQ(post_extended_each(qp.native(), 4, wr, false,
+                               [&](uint32_t) -> ibv_send_wr& { return wr; }),
             EINVAL);
   EXPECT_EQ(qp.aborts, 1);
   EXPECT_EQ(qp.completes, 0);
