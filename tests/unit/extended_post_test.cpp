@@ -93,9 +93,9 @@ TEST(ExtendedPost, InlineRequestsOfEveryPayloadOperationArriveInline) {
     request.native().send_flags = IBV_SEND_INLINE;
     FakeExtendedQp qp;
     ibv_send_wr& wr = request.native();
-    ASSERT_EQ(post_extended_each(qp.native(), 2, wr, false,
-                                 [&](uint32_t) -> ibv_send_wr& { return wr; }),
-              0);
+    ASSERT_EQ(
+        post_extended_each(qp.native(), 2, wr, false, [&](uint32_t) -> ibv_send_wr& { return wr; }),
+        0);
     ASSERT_EQ(qp.posted_inline.size(), 2u);
     EXPECT_TRUE(qp.posted_inline[0] && qp.posted_inline[1]) << wr.opcode;
   }
@@ -183,9 +183,9 @@ TEST(ExtendedPost, OnePassStopsAtAnOperationWithoutAnExtendedCall) {
   FakeExtendedQp qp;
   ibv_send_wr wr{};
   wr.opcode = IBV_WR_LOCAL_INV;
-  EXPECT_EQ(post_extended_each(qp.native(), 4, wr, false,
-                               [&](uint32_t) -> ibv_send_wr& { return wr; }),
-            EINVAL);
+  EXPECT_EQ(
+      post_extended_each(qp.native(), 4, wr, false, [&](uint32_t) -> ibv_send_wr& { return wr; }),
+      EINVAL);
   EXPECT_EQ(qp.aborts, 1);
   EXPECT_EQ(qp.completes, 0);
   EXPECT_TRUE(qp.posted.empty());
