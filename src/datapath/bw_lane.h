@@ -148,15 +148,16 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
     // once a chain (one division), not per message.
     const bool check = st.s.checking();
     uint64_t signal_at = (st.posted / spec.signal_every + 1) * spec.signal_every;
-    st.sends.post(st.s, chain, [&](uint32_t k, StreamSendRequest<Stream>& r) {
-      const uint64_t seq = st.first_sequence + st.posted + k;  // the message's number
-      const uint64_t next = st.posted + k + 1;                 // its place in this run
-      if (with_imm) r.wr().imm_data = htonl(static_cast<uint32_t>(seq));
-      if (atomic) set_atomic_operands(st.s, r.wr(), seq);
-      const bool every = next == signal_at;
-      if (every) signal_at += spec.signal_every;
-      r.prepare(st.s, st.s.send_id(next), every || next == st.limit || check);
-    });
+    st.sends.post(
+        st.s, chain, [&](uint32_t k, StreamSendRequest<Stream> & r) __attribute__((always_inline)) {
+          const uint64_t seq = st.first_sequence + st.posted + k;  // the message's number
+          const uint64_t next = st.posted + k + 1;                 // its place in this run
+          if (with_imm) r.wr().imm_data = htonl(static_cast<uint32_t>(seq));
+          if (atomic) set_atomic_operands(st.s, r.wr(), seq);
+          const bool every = next == signal_at;
+          if (every) signal_at += spec.signal_every;
+          r.prepare(st.s, st.s.send_id(next), every || next == st.limit || check);
+        });
     st.posted += chain;
   }
 }

@@ -30,11 +30,13 @@ class ChainedSends {
   // QP takes it.
   template <typename Ready>
   [[gnu::always_inline]] void post(Stream& ep, uint32_t count, Ready&& ready) {
-    ep.qp().post_sends(count, requests_.front().wr(), [&](uint32_t k) -> ibv_send_wr& {
-      StreamSendRequest<Stream>& r = requests_[k];
-      ready(k, r);
-      return r.wr();
-    });
+    ep.qp().post_sends(
+        count,
+        requests_.front().wr(), [&](uint32_t k) __attribute__((always_inline))->ibv_send_wr & {
+          StreamSendRequest<Stream>& r = requests_[k];
+          ready(k, r);
+          return r.wr();
+        });
   }
 
  private:
