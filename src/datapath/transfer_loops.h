@@ -64,6 +64,9 @@ struct StreamSendRequest {
     if (carries_payload(opcode) &&
         ep.spec().size <= inline_threshold(ep.spec(), ep.qp().max_inline_data()))
       base_flags = static_cast<unsigned>(IBV_SEND_INLINE);
+    // From the start, the request says how its data goes: a post list's shape is read from it
+    // before its first prepare (verbs/extended_post.h).
+    request.native().send_flags = base_flags;
   }
   ibv_send_wr& wr() noexcept { return request.native(); }
 

@@ -44,7 +44,7 @@ class FakeQp {
         datagram_(!spec.transport->connected) {
     extended_qp_.on_request = [this] { readied_when_said.push_back(*readied); };
   }
-  uint32_t max_inline_data() const { return 0; }
+  uint32_t max_inline_data() const { return granted_inline; }
   uint32_t number() const { return static_cast<uint32_t>(100 + position); }
 
   // One post of the chain of requests linked by `next`: as ibv_post_send takes it, or through
@@ -77,7 +77,14 @@ class FakeQp {
     const size_t before = extended_qp_.posted.size();
     if (post_extended_each(extended_qp_.native(), count, shape, datagram_, request) != 0)
       throw std::logic_error("the extended post refused a request");
-    for (size_t i = before; i < extended_qp_.posted.size(); ++i) post_one(extended_qp_.posted[i]);
+    for (size_t i = before; i < extended_qp_.posted.size(); ++i) {
+      // A device reads a request's data as its flags say: inline flagged, inline given.
+      const bool flagged = (extended_qp_.posted[i].send_flags & IBV_SEND_INLINE) != 0;
+      if (flagged != extended_qp_.posted_inline[i])
+        throw std::logic_error("a request's inline flag and how its data was given differ");
+      if (flagged) ++inlined;
+      post_one(extended_qp_.posted[i]);
+    }
     longest_chain = std::max(longest_chain, uint64_t{count});
   }
   void post_one(ibv_send_wr& wr) {
@@ -110,7 +117,8 @@ class FakeQp {
 
   size_t position;  // in its lane
   uint64_t posts = 0, signalled = 0, markers = 0, last_posted = 0, last_signalled = 0;
-  uint64_t post_calls = 0, longest_chain = 0;
+  uint64_t post_calls = 0, longest_chain = 0, inlined = 0;
+  uint32_t granted_inline = 0;  // what the QP grants inline (max_inline_data)
   uint64_t max_outstanding = 0;
   // Extended API: the stream's count of readied sends as each request was said to the QP.
   const uint64_t* readied = nullptr;
@@ -624,6 +632,21 @@ TEST(BwLaneExtendedApi, APostListIsSaidToTheQpAsEachRequestIsReadied) {
   ASSERT_EQ(qp.readied_when_said.size(), 20u);
   for (uint64_t k = 0; k < 20; ++k) EXPECT_EQ(qp.readied_when_said[k], k + 1) << "request " << k;
   EXPECT_EQ(qp.post_calls, 3u);  // 8, 8, then the last 4
+}
+
+// A payload small enough goes inline from the first list on: each request's inline flag and
+// the call that gives its data agree (rxe read a flagged request's scatter entry as its data).
+TEST(BwLaneExtendedApi, AnInlinePostListGivesItsDataInlineFromItsFirstList) {
+  TestSpec spec = a_spec("send", Mode::kBandwidth, 64, 1, 1);
+  spec.tx_depth = 32;
+  spec.signal_every = 8;
+  spec.post_list = 8;
+  spec.post_api = PostApi::kExtended;
+  FakeLane f(spec, {0}, false);
+  f.streams[0].qp().granted_inline = 256;
+  const LaneResult r = f.run(by_iterations(20, true, false, true));
+  EXPECT_EQ(r.streams[0].sent, 20u);
+  EXPECT_EQ(f.streams[0].qp().inlined, 20u);
 }
 
 TEST_P(BwLaneTest, AChainThatDoesNotFitWaitsForASignalledCompletion) {
