@@ -438,23 +438,21 @@ LaneResult BwLane<Stream, Pollers, Checks>::run_receiving() {
 template <typename Stream, typename Pollers, typename Checks>
 LaneResult BwLane<Stream, Pollers, Checks>::run() {
   if (!plan_.sends) return run_receiving();
-  SendCounts sends{plan_.sends ? streams_.size() : 0, 0, 0};
+  SendCounts sends{streams_.size(), 0, 0};
   size_t receiving = plan_.receives ? streams_.size() : 0;
   const ResourceUsage before = ResourceUsage::now();
   const uint64_t start = now_ns();
   window_ = lane_detail::window_of(plan_.length, start);
   sends.done_at = start;
-  bool open = timed_ && plan_.sends;  // a timed window still taking new messages
-  pacing_ = {plan_.sends && plan_.rate > 0 ? 1'000'000'000 / plan_.rate : 0, start};
+  bool open = timed_;  // a timed window still taking new messages
+  pacing_ = {plan_.rate > 0 ? 1'000'000'000 / plan_.rate : 0, start};
   while (sends.sending > 0 || receiving > 0) {
-    if (plan_.sends) fill_send_queues(pacing_.due(pacing_.period_ns != 0 ? now_ns() : start));
+    fill_send_queues(pacing_.due(pacing_.period_ns != 0 ? now_ns() : start));
     const Batch batch = next_batch();
     if (batch.peer_ended) break;  // a lossy receiver, after the peer's end
-    // When the sends' completions came (their window, the lane's end): a lane that only
-    // receives reads no clock.
-    const uint64_t t = plan_.sends && (timed_ || batch.count > 0) ? now_ns() : 0;
-    if (plan_.sends && timed_ && batch.count > 0 && result_.first_read_ns == 0)
-      result_.first_read_ns = t - start;
+    // When the sends' completions came (their window, the lane's end).
+    const uint64_t t = timed_ || batch.count > 0 ? now_ns() : 0;
+    if (timed_ && batch.count > 0 && result_.first_read_ns == 0) result_.first_read_ns = t - start;
     for (int i = 0; i < batch.count; ++i) {
       check_completion(wc_[i], spec_);
       State& st = stream_for(wc_[i]);

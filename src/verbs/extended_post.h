@@ -15,45 +15,78 @@ namespace rdmabench {
 
 namespace extended_post_detail {
 
-// The request's operation, with its remote address and operands; false for an operation the
-// extended API has no call for here (the patterns never build one).
+// The operation `op` of `wr`, with its remote address and operands: the one place each
+// ibv_wr_<operation> call is made, for the general path and a post list's alike.
+template <ibv_wr_opcode op>
+[[gnu::always_inline]] inline void say_operation(ibv_qp_ex& qp, const ibv_send_wr& wr) noexcept {
+  if constexpr (op == IBV_WR_SEND) ibv_wr_send(&qp);
+  if constexpr (op == IBV_WR_SEND_WITH_IMM) ibv_wr_send_imm(&qp, wr.imm_data);
+  if constexpr (op == IBV_WR_RDMA_WRITE)
+    ibv_wr_rdma_write(&qp, wr.wr.rdma.rkey, wr.wr.rdma.remote_addr);
+  if constexpr (op == IBV_WR_RDMA_WRITE_WITH_IMM)
+    ibv_wr_rdma_write_imm(&qp, wr.wr.rdma.rkey, wr.wr.rdma.remote_addr, wr.imm_data);
+  if constexpr (op == IBV_WR_RDMA_READ)
+    ibv_wr_rdma_read(&qp, wr.wr.rdma.rkey, wr.wr.rdma.remote_addr);
+  if constexpr (op == IBV_WR_ATOMIC_FETCH_AND_ADD)
+    ibv_wr_atomic_fetch_add(&qp, wr.wr.atomic.rkey, wr.wr.atomic.remote_addr,
+                            wr.wr.atomic.compare_add);
+  if constexpr (op == IBV_WR_ATOMIC_CMP_AND_SWP)
+    ibv_wr_atomic_cmp_swp(&qp, wr.wr.atomic.rkey, wr.wr.atomic.remote_addr,
+                          wr.wr.atomic.compare_add, wr.wr.atomic.swap);
+}
+
+// The request's operation, chosen by its opcode; false for an operation the extended API has
+// no call for here (the patterns never build one).
 inline bool add_operation(ibv_qp_ex& qp, const ibv_send_wr& wr) noexcept {
   switch (wr.opcode) {
     case IBV_WR_SEND:
-      ibv_wr_send(&qp);
+      say_operation<IBV_WR_SEND>(qp, wr);
       return true;
     case IBV_WR_SEND_WITH_IMM:
-      ibv_wr_send_imm(&qp, wr.imm_data);
+      say_operation<IBV_WR_SEND_WITH_IMM>(qp, wr);
       return true;
     case IBV_WR_RDMA_WRITE:
-      ibv_wr_rdma_write(&qp, wr.wr.rdma.rkey, wr.wr.rdma.remote_addr);
+      say_operation<IBV_WR_RDMA_WRITE>(qp, wr);
       return true;
     case IBV_WR_RDMA_WRITE_WITH_IMM:
-      ibv_wr_rdma_write_imm(&qp, wr.wr.rdma.rkey, wr.wr.rdma.remote_addr, wr.imm_data);
+      say_operation<IBV_WR_RDMA_WRITE_WITH_IMM>(qp, wr);
       return true;
     case IBV_WR_RDMA_READ:
-      ibv_wr_rdma_read(&qp, wr.wr.rdma.rkey, wr.wr.rdma.remote_addr);
+      say_operation<IBV_WR_RDMA_READ>(qp, wr);
       return true;
     case IBV_WR_ATOMIC_FETCH_AND_ADD:
-      ibv_wr_atomic_fetch_add(&qp, wr.wr.atomic.rkey, wr.wr.atomic.remote_addr,
-                              wr.wr.atomic.compare_add);
+      say_operation<IBV_WR_ATOMIC_FETCH_AND_ADD>(qp, wr);
       return true;
     case IBV_WR_ATOMIC_CMP_AND_SWP:
-      ibv_wr_atomic_cmp_swp(&qp, wr.wr.atomic.rkey, wr.wr.atomic.remote_addr,
-                            wr.wr.atomic.compare_add, wr.wr.atomic.swap);
+      say_operation<IBV_WR_ATOMIC_CMP_AND_SWP>(qp, wr);
       return true;
     default:
       return false;
   }
 }
 
-// The request's payload: inline (copied now), its one scatter entry, or none.
+// A datagram's destination (its address handle, QP and Q_Key).
+[[gnu::always_inline]] inline void say_destination(ibv_qp_ex& qp, const ibv_send_wr& wr) noexcept {
+  ibv_wr_set_ud_addr(&qp, wr.wr.ud.ah, wr.wr.ud.remote_qpn, wr.wr.ud.remote_qkey);
+}
+
+// How a request carries its data: none, its one scatter entry, or inline (copied now).
+enum class DataKind { kNone, kSge, kInline };
+
+// The data of kind `data` from `sge`: the one place each data setter is called.
+template <DataKind data>
+[[gnu::always_inline]] inline void say_data(ibv_qp_ex& qp, const ibv_sge& sge) noexcept {
+  if constexpr (data == DataKind::kNone) ibv_wr_set_sge_list(&qp, 0, nullptr);
+  if constexpr (data == DataKind::kSge) ibv_wr_set_sge(&qp, sge.lkey, sge.addr, sge.length);
+  if constexpr (data == DataKind::kInline)
+    ibv_wr_set_inline_data(&qp, reinterpret_cast<void*>(sge.addr), sge.length);
+}
+
+// The request's payload, its kind read from the request.
 inline void add_data(ibv_qp_ex& qp, const ibv_send_wr& wr) noexcept {
-  if (wr.num_sge == 0) return ibv_wr_set_sge_list(&qp, 0, nullptr);
-  const ibv_sge& sge = wr.sg_list[0];
-  if ((wr.send_flags & IBV_SEND_INLINE) != 0)
-    return ibv_wr_set_inline_data(&qp, reinterpret_cast<void*>(sge.addr), sge.length);
-  ibv_wr_set_sge(&qp, sge.lkey, sge.addr, sge.length);
+  if (wr.num_sge == 0) return say_data<DataKind::kNone>(qp, ibv_sge{});
+  if ((wr.send_flags & IBV_SEND_INLINE) != 0) return say_data<DataKind::kInline>(qp, wr.sg_list[0]);
+  say_data<DataKind::kSge>(qp, wr.sg_list[0]);
 }
 
 // One request said to the QP between ibv_wr_start and ibv_wr_complete: its id and flags, its
@@ -63,13 +96,10 @@ inline bool add_request(ibv_qp_ex& qp, const ibv_send_wr& wr, bool datagram) noe
   qp.wr_id = wr.wr_id;
   qp.wr_flags = wr.send_flags;
   if (!add_operation(qp, wr)) return false;
-  if (datagram) ibv_wr_set_ud_addr(&qp, wr.wr.ud.ah, wr.wr.ud.remote_qpn, wr.wr.ud.remote_qkey);
+  if (datagram) say_destination(qp, wr);
   add_data(qp, wr);
   return true;
 }
-
-// How a post list's requests carry their data: all alike, settled once for the list.
-enum class DataKind { kNone, kSge, kInline };
 
 // A post list's requests said one by one, with what they share settled at compile time: the
 // operation `op`, how the data goes, whether each names a destination. Per request only its
@@ -81,17 +111,9 @@ template <ibv_wr_opcode op, DataKind data, bool datagram, typename Request>
     const ibv_send_wr& wr = request(k);
     qp.wr_id = wr.wr_id;
     qp.wr_flags = wr.send_flags;
-    if constexpr (op == IBV_WR_SEND) ibv_wr_send(&qp);
-    if constexpr (op == IBV_WR_SEND_WITH_IMM) ibv_wr_send_imm(&qp, wr.imm_data);
-    if constexpr (op == IBV_WR_RDMA_WRITE)
-      ibv_wr_rdma_write(&qp, wr.wr.rdma.rkey, wr.wr.rdma.remote_addr);
-    if constexpr (op == IBV_WR_RDMA_WRITE_WITH_IMM)
-      ibv_wr_rdma_write_imm(&qp, wr.wr.rdma.rkey, wr.wr.rdma.remote_addr, wr.imm_data);
-    if constexpr (datagram)
-      ibv_wr_set_ud_addr(&qp, wr.wr.ud.ah, wr.wr.ud.remote_qpn, wr.wr.ud.remote_qkey);
-    if constexpr (data == DataKind::kInline)
-      ibv_wr_set_inline_data(&qp, reinterpret_cast<void*>(sge.addr), sge.length);
-    if constexpr (data == DataKind::kSge) ibv_wr_set_sge(&qp, sge.lkey, sge.addr, sge.length);
+    say_operation<op>(qp, wr);
+    if constexpr (datagram) say_destination(qp, wr);
+    say_data<data>(qp, sge);
   }
 }
 

@@ -618,14 +618,21 @@ TEST_P(BwLaneTest, APostListChainsWholeListsWithSignallingAndCreditsRight) {
   }
 }
 
-// Through the extended API a post list is built in one pass: each request is said to the QP
-// (ibv_wr_<operation>) as soon as it is readied, never the whole chain readied and walked again.
-TEST(BwLaneExtendedApi, APostListIsSaidToTheQpAsEachRequestIsReadied) {
-  TestSpec spec = a_spec("write_imm", Mode::kBandwidth, 64, 1, 1);
+// A bw spec of `pattern` whose sends go through the extended API in lists of 8 (tx_depth 32, a
+// completion every 8).
+TestSpec extended_post_list_spec(const std::string& pattern) {
+  TestSpec spec = a_spec(pattern, Mode::kBandwidth, 64, 1, 1);
   spec.tx_depth = 32;
   spec.signal_every = 8;
   spec.post_list = 8;
   spec.post_api = PostApi::kExtended;
+  return spec;
+}
+
+// Through the extended API a post list is built in one pass: each request is said to the QP
+// (ibv_wr_<operation>) as soon as it is readied, never the whole chain readied and walked again.
+TEST(BwLaneExtendedApi, APostListIsSaidToTheQpAsEachRequestIsReadied) {
+  const TestSpec spec = extended_post_list_spec("write_imm");
   FakeLane f(spec, {0}, false);
   f.run(by_iterations(20, true, false, true));
   const FakeQp& qp = f.streams[0].qp();
@@ -637,11 +644,7 @@ TEST(BwLaneExtendedApi, APostListIsSaidToTheQpAsEachRequestIsReadied) {
 // A payload small enough goes inline from the first list on: each request's inline flag and
 // the call that gives its data agree (rxe read a flagged request's scatter entry as its data).
 TEST(BwLaneExtendedApi, AnInlinePostListGivesItsDataInlineFromItsFirstList) {
-  TestSpec spec = a_spec("send", Mode::kBandwidth, 64, 1, 1);
-  spec.tx_depth = 32;
-  spec.signal_every = 8;
-  spec.post_list = 8;
-  spec.post_api = PostApi::kExtended;
+  const TestSpec spec = extended_post_list_spec("send");
   FakeLane f(spec, {0}, false);
   f.streams[0].qp().granted_inline = 256;
   const LaneResult r = f.run(by_iterations(20, true, false, true));
