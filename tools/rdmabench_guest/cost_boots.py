@@ -10,13 +10,11 @@ import argparse
 import statistics
 import sys
 
+from rdmabench_guest.cost_guest import COUNTERS, SIDES, TOOL_NAMES, table_head
 from rdmabench_tools import exit_codes, ratio_words, text_table
 from rdmabench_tools.json_input import JsonInputError, read_json
 from rdmabench_tools.printable_text import excerpt
 
-TOOLS = ("perftest", "rdmabench", "rdmabench classic")
-SIDES = ("client", "server")
-UNITS = {"instructions": "user-space instructions/msg", "syscalls": "system calls/msg"}
 MAX_BOOTS = 100
 
 
@@ -47,15 +45,16 @@ def rows(boots):
     body = []
     first = boots[0]["cases"]
     for label, by_counter in first.items():
-        for counter, unit in UNITS.items():
+        for counter, unit in ((c.name, c.unit) for c in COUNTERS):
             if counter not in by_counter:
                 continue
             for side in SIDES:
                 per_tool = {tool: [counted(b["cases"].get(label, {}).get(counter, {})
                                            .get(tool, {}).get(side)) for b in boots]
-                            for tool in TOOLS}
+                            for tool in TOOL_NAMES}
                 n = len(boots)
-                body.append([excerpt(label), side, unit, *(spread(per_tool[t], 1, n) for t in TOOLS),
+                body.append([excerpt(label), side, unit,
+                             *(spread(per_tool[t], 1, n) for t in TOOL_NAMES),
                              spread(ratios(per_tool["rdmabench"], per_tool["perftest"]), 3, n),
                              spread(ratios(per_tool["rdmabench"], per_tool["rdmabench classic"]),
                                     3, n)])
@@ -63,10 +62,7 @@ def rows(boots):
 
 
 def table(boots):
-    head = ["case", "side", "counted", *TOOLS,
-            f"rdmabench/perftest ({ratio_words.BELOW})",
-            f"rdmabench/rdmabench classic ({ratio_words.BELOW})"]
-    return text_table.render(head, rows(boots))
+    return text_table.render(table_head(TOOL_NAMES), rows(boots))
 
 
 def read_boot(path):

@@ -76,6 +76,9 @@ COUNTERS = (Counter("instructions", "user-space instructions/msg"),
             Counter("syscalls", "system calls/msg"))
 
 
+TOOL_NAMES = ("perftest", "rdmabench", "rdmabench classic")  # tools() in this order
+
+
 def tools(build):
     """(name, commands(case, iters, tmp) -> (server, client, port)) of the three tools."""
     def perftest(case, iters, tmp):
@@ -88,7 +91,7 @@ def tools(build):
             c = dataclasses.replace(case, our_args=case.our_args + extra)
             return (*vs.our_commands(build, c, iters, Path(tmp) / "out.json"), vs.OUR_PORT)
         return commands
-    return [("perftest", perftest), ("rdmabench", ours(())), ("rdmabench classic", ours(CLASSIC))]
+    return list(zip(TOOL_NAMES, (perftest, ours(()), ours(CLASSIC))))
 
 
 def slug(text):
@@ -152,10 +155,13 @@ def saved(value):
     return {"failed": value.short_per_message} if isinstance(value, Failed) else value
 
 
-def table(results, names):
-    head = ["case", "side", "counted", *names,
-            f"rdmabench/perftest ({ratio_words.BELOW})",
+def table_head(names):
+    """The cost table's column titles: the case, side and counter, each tool, the two ratios."""
+    return ["case", "side", "counted", *names, f"rdmabench/perftest ({ratio_words.BELOW})",
             f"rdmabench/rdmabench classic ({ratio_words.BELOW})"]
+
+
+def table(results, names):
     body = []
     for label, by_counter in results.items():
         for counter in COUNTERS:
@@ -164,7 +170,7 @@ def table(results, names):
                 figures = [counts[n][side] for n in names]
                 body.append([label, side, counter.unit, *map(cell, figures),
                              ratio_cell(figures[1], figures[0]), ratio_cell(figures[1], figures[2])])
-    return text_table.render(head, body)
+    return text_table.render(table_head(names), body)
 
 
 def main():
@@ -203,7 +209,7 @@ def main():
                                   for tool, sides in by_tool.items()}
                         for counter, by_tool in by_counter.items()}
                 for label, by_counter in results.items()}}, indent=1))
-    print("\n" + table(results, [n for n, _ in tools(args.build)]))
+    print("\n" + table(results, list(TOOL_NAMES)))
     print(f"\nCounted at N and 2N messages, the difference over N. Every ratio is "
           f"rdmabench/perftest or rdmabench/rdmabench classic: {ratio_words.BELOW}.")
 
