@@ -27,7 +27,7 @@ inline ClientMeasurement atomic_round_trips(QpStream& s, ibv_wr_opcode opcode,
       set_atomic_operands(s, req.wr(), n);
       req.post(s, i + 1, true);
       await_completion(s, poller, i + 1);
-      if (s.checking()) m.verify_errors += count_wrong_fetch(s, opcode, n);
+      if (s.checking()) m.verify.add(count_wrong_fetch(s, opcode, n), s.index(), i + 1);
     });
     return m;
   });

@@ -35,7 +35,7 @@ class ReadPattern final : public TransportPattern {
         if (verify) std::fill_n(s.target(0), s.spec().size, uint8_t{0});
         req.post(s, i + 1, true);
         await_completion(s, poller, i + 1);
-        if (verify) m.verify_errors += check_slot(s, 0);
+        if (verify) m.verify.add(check_slot(s, 0), s.index(), i + 1);
       });
       return m;
     });
@@ -50,7 +50,10 @@ class ReadPattern final : public TransportPattern {
     return {};  // passive target
   }
 
-  uint64_t check_bw_completion(QpStream& s, const ibv_wc&) override { return check_slot(s, 0); }
+  // A checking bw run's read: the slot it landed in (transfer_loops.h read_slot).
+  uint64_t check_bw_completion(QpStream& s, const ibv_wc& wc) override {
+    return check_bytes(s, read_slot(s, wc.wr_id & kInStreamMask), s.spec().size);
+  }
 };
 
 }  // namespace rdmabench

@@ -30,7 +30,7 @@ class SendPattern final : public TransportPattern {
       time_round_trips(s.sample_clock(), s.spec(), length, samples, m, [&](uint64_t i) {
         req.post(s, i + 1, signal_this(s.spec(), s.sequence++));
         drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
-          if (s.checking()) m.verify_errors += check(s, wc);
+          if (s.checking()) m.verify.add(check(s, wc), s.index(), i + 1);
         });
       });
       if (length.timed_window()) EndOfStream().post(s, m.all_round_trips + 1);
@@ -45,8 +45,10 @@ class SendPattern final : public TransportPattern {
       SendRequest reply(s, IBV_WR_SEND);
       const uint64_t n = length.timed_window() ? UINT64_MAX : length.iterations;
       for (; c.round_trips < n; ++c.round_trips) {
-        if (!drain_receives(s, poller, 1, [&](const ibv_wc& wc) { c.errors += check(s, wc); }))
-          break;  // the client's end of a timed window
+        const auto checked = [&](const ibv_wc& wc) {
+          c.verify.add(check(s, wc), s.index(), c.round_trips + 1);
+        };
+        if (!drain_receives(s, poller, 1, checked)) break;  // the client's end of a timed window
         reply.post(s, c.round_trips + 1, signal_this(s.spec(), s.sequence++));
       }
       return c;

@@ -23,7 +23,7 @@ ClientMeasurement sequenced_ping_pong(QpStream& s, ibv_wr_opcode opcode, const R
       req.wr().imm_data = htonl(static_cast<uint32_t>(seq));
       req.post(s, i + 1, signal_this(s.spec(), seq));
       drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
-        if (s.checking()) m.verify_errors += check(s, wc, seq);
+        if (s.checking()) m.verify.add(check(s, wc, seq), s.index(), i + 1);
       });
     });
     if (length.timed_window()) EndOfStream().post(s, m.all_round_trips + 1);
@@ -42,7 +42,7 @@ TransportPattern::ServerCount sequenced_echo(QpStream& s, ibv_wr_opcode opcode,
     for (; c.round_trips < n; ++c.round_trips) {
       const uint64_t seq = s.sequence;
       const bool more = drain_receives(s, poller, 1, [&](const ibv_wc& wc) {
-        if (s.checking()) c.errors += check(s, wc, seq);
+        if (s.checking()) c.verify.add(check(s, wc, seq), s.index(), c.round_trips + 1);
       });
       if (!more) break;  // the client's end of a timed window
       ++s.sequence;

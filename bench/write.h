@@ -87,12 +87,12 @@ class WritePattern final : public TransportPattern {
       SendRequest req(ep, IBV_WR_RDMA_WRITE);
       ClientMeasurement m;
       uint8_t* out_marker = ep.source() + ep.spec().size - 1;
-      time_round_trips(ep.sample_clock(), ep.spec(), length, samples, m, [&](uint64_t) {
+      time_round_trips(ep.sample_clock(), ep.spec(), length, samples, m, [&](uint64_t i) {
         const uint64_t seq = ep.sequence++;
         *out_marker = write_detail::marker_for(seq);
         write_detail::post_write(ep, poller, req, seq);
         write_detail::wait_for_marker(ep, poller, write_detail::marker_for(seq), timeout);
-        if (ep.checking()) m.verify_errors += count_payload_errors(ep);
+        if (ep.checking()) m.verify.add(count_payload_errors(ep), ep.index(), i + 1);
       });
       if (length.timed_window()) {  // the server's echo ends at the end marker
         *out_marker = write_detail::kEndMarker;
@@ -114,7 +114,7 @@ class WritePattern final : public TransportPattern {
         if (!write_detail::wait_for_marker(ep, poller, write_detail::marker_for(seq), timeout))
           break;
         ++ep.sequence;
-        if (ep.checking()) c.errors += count_payload_errors(ep);
+        if (ep.checking()) c.verify.add(count_payload_errors(ep), ep.index(), c.round_trips + 1);
         *out_marker = write_detail::marker_for(seq);
         write_detail::post_write(ep, poller, reply, seq);
       }
@@ -133,7 +133,7 @@ class WritePattern final : public TransportPattern {
  private:
   // The payload before the marker byte.
   static uint64_t count_payload_errors(QpStream& ep) {
-    return count_corrupt({ep.target(0), ep.spec().size - 1}, ep.spec().size);
+    return check_bytes(ep, ep.target(0), ep.spec().size - 1);
   }
 };
 

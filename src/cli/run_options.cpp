@@ -76,7 +76,16 @@ void add_what_to_run(cxxopts::Options& options) {
       cxxopts::value<std::string>()->default_value("16"),
       "COUNT")("verify",
                "After each benchmark's timed runs, run its messages once more, untimed, with every "
-               "message checked by its receiver");
+               "message checked by its receiver")(
+      "validate",
+      "Check every byte of every message inside the timed runs, as each completes: receives "
+      "at their receiver (send, send_imm, write_imm), reads and atomics at their requester, "
+      "each lat round trip; the figures then include the checks' cost. A bw receiver keeps a "
+      "slot for each receive posted (--rx-depth x size a QP), a reader one for each read in "
+      "flight. A corrupt byte fails the benchmark (exit 6) naming its first message. Not write "
+      "bw (its target takes no completion to check at: use write_imm, or --verify); a message "
+      "whose completion came without its data looks like the one before it (one pattern a "
+      "size)");
 }
 
 // QPs, threads and queues.

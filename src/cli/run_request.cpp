@@ -165,6 +165,7 @@ void parse_base_spec(const cxxopts::ParseResult& args, const ServerConnection& s
   base.signal_every = count_option32(args, "signal-every", 1);
   base.poll_batch = count_option32(args, "poll-batch", 1, kMaxPollBatch);
   base.verify = args.count("verify") > 0;
+  base.validate = args.count("validate") > 0;
   base.mtu = args.count("mtu") != 0 ? size_option(args, "mtu", 256, 4096) : 0;  // 0: active
   read_path_options(args, base);
   if (args.count("outs")) base.outs = count_option32(args, "outs", 1, kMaxOuts);

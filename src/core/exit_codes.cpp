@@ -18,7 +18,8 @@ constexpr std::array kTable = {
     ExitCodeInfo{
         ExitCode::kRuntime, "runtime",
         "runtime: a work completion with an error or none, a timed window that counted none"},
-    ExitCodeInfo{ExitCode::kVerification, "verification", "--verify found corrupted payload"},
+    ExitCodeInfo{ExitCode::kVerification, "verification",
+                 "--verify or --validate found corrupted payload"},
     ExitCodeInfo{ExitCode::kOutliers, "outliers", "mesh: slow or resending pairs or hosts"},
     ExitCodeInfo{ExitCode::kLimitMissed, "limit_missed", "a run missed --min-bw or --max-lat"},
     ExitCodeInfo{ExitCode::kDeviceEvent, "device_event",

@@ -22,6 +22,7 @@
 #include "datapath/pattern.h"
 #include "datapath/resource_usage.h"
 #include "datapath/transfer_loops.h"
+#include "datapath/verify_tally.h"
 
 namespace rdmabench {
 
@@ -62,7 +63,7 @@ struct LaneResult {
                            // timed window
   ResourceUsage used;      // this thread's CPU over the whole run
   std::vector<StreamTally> streams;
-  uint64_t verify_errors = 0;
+  VerifyTally verify;  // what a checking run (check_run, --validate) found
   // A sending lane's, in a timed window: when it first read a completion, from the run's start
   // (0: it read none). What says why a window counted nothing.
   uint64_t first_read_ns = 0;
@@ -144,9 +145,11 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
     const uint32_t chain =
         static_cast<uint32_t>(std::min({uint64_t{st.sends.capacity()}, messages, due - st.posted}));
     if (chain > room) return;
-    // Signalled: every signal_every-th of the run, its last, and all of a check run. Settled
-    // once a chain (one division), not per message.
-    const bool check = st.s.checking();
+    // Signalled: every signal_every-th of the run, its last, and in a checking run all of a
+    // pattern whose check takes each send's completion (read, the atomics). Settled once a
+    // chain (one division), not per message.
+    const bool check = st.s.checking() && spec.pattern->arrival == Arrival::kCompletion;
+    const bool read_slots = check && !atomic && spec.pattern->opcode == IBV_WR_RDMA_READ;
     uint64_t signal_at = (st.posted / spec.signal_every + 1) * spec.signal_every;
     st.sends.post(
         st.s, chain, [&](uint32_t k, StreamSendRequest<Stream> & r) __attribute__((always_inline)) {
@@ -154,6 +157,8 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
           const uint64_t next = st.posted + k + 1;                 // its place in this run
           if (with_imm) r.wr().imm_data = htonl(static_cast<uint32_t>(seq));
           if (atomic) set_atomic_operands(st.s, r.wr(), seq);
+          if (read_slots) [[unlikely]]
+            r.wr().sg_list->addr = reinterpret_cast<uintptr_t>(read_slot(st.s, next));
           const bool every = next == signal_at;
           if (every) signal_at += spec.signal_every;
           r.prepare(st.s, st.s.send_id(next), every || next == st.limit || check);
@@ -167,14 +172,16 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
 template <typename Stream, typename Checks>
 [[gnu::always_inline]] inline int take_receive(StreamState<Stream>& st, const ibv_wc& wc,
                                                const LanePlan& plan, Checks& checks,
-                                               uint64_t& verify_errors) {
+                                               VerifyTally& verify) {
+  const bool end = is_end_of_stream(wc, st.s.payload_length(wc));
+  // Checked before its receive is posted again: nothing lands over the message meanwhile.
+  if (st.s.checking() && !end) [[unlikely]]
+    verify.add(checks.check_bw_receive(st.s, wc, st.received), st.s.index(), st.received + 1);
   st.s.post_receive(wc.wr_id);
-  if (is_end_of_stream(wc, st.s.payload_length(wc))) [[unlikely]] {
+  if (end) [[unlikely]] {
     st.peer_ended = true;
     return ends_at_marker(plan) ? 1 : 0;
   }
-  if (st.s.checking()) [[unlikely]]
-    verify_errors += checks.check_bw_receive(st.s, wc, st.received);
   return ++st.received == plan.length.iterations && !ends_at_marker(plan) ? 1 : 0;
 }
 
@@ -352,8 +359,7 @@ void BwLane<Stream, Pollers, Checks>::drain_after_peer_end() {
       for (int i = 0; i < got; ++i) {
         check_completion(wc_[i], spec_);
         if (is_receive(wc_[i]))
-          lane_detail::take_receive(stream_for(wc_[i]), wc_[i], plan_, checks_,
-                                    result_.verify_errors);
+          lane_detail::take_receive(stream_for(wc_[i]), wc_[i], plan_, checks_, result_.verify);
       }
     }
   }
@@ -400,9 +406,9 @@ auto BwLane<Stream, Pollers, Checks>::next_batch() -> Batch {
 template <typename Stream, typename Pollers, typename Checks>
 void BwLane<Stream, Pollers, Checks>::take_send(State& st, const ibv_wc& wc, uint64_t t,
                                                 SendCounts& sends) {
-  if (st.s.checking()) [[unlikely]]
-    result_.verify_errors += checks_.check_bw_completion(st.s, wc);
   const uint64_t seq = wc.wr_id & kInStreamMask;
+  if (st.s.checking()) [[unlikely]]
+    result_.verify.add(checks_.check_bw_completion(st.s, wc), st.s.index(), seq);
   if (seq <= st.done) return;
   if (!timed_ || (t >= window_.start && t < window_.end)) st.counted += seq - st.done;
   sends.lane += seq - st.done;
@@ -425,8 +431,8 @@ LaneResult BwLane<Stream, Pollers, Checks>::run_receiving() {
       check_completion(wc_[i], spec_);
       if (!is_receive(wc_[i])) [[unlikely]]
         throw Error(ExitCode::kInternal, "a send completed on a lane that posts no sends");
-      receiving -= lane_detail::take_receive(stream_for(wc_[i]), wc_[i], plan_, checks_,
-                                             result_.verify_errors);
+      receiving -=
+          lane_detail::take_receive(stream_for(wc_[i]), wc_[i], plan_, checks_, result_.verify);
     }
   }
   result_.used = ResourceUsage::now() - before;
@@ -457,7 +463,7 @@ LaneResult BwLane<Stream, Pollers, Checks>::run() {
       check_completion(wc_[i], spec_);
       State& st = stream_for(wc_[i]);
       if (is_receive(wc_[i]))
-        receiving -= lane_detail::take_receive(st, wc_[i], plan_, checks_, result_.verify_errors);
+        receiving -= lane_detail::take_receive(st, wc_[i], plan_, checks_, result_.verify);
       else
         take_send(st, wc_[i], t, sends);
     }

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "datapath/verify_tally.h"
+
 namespace rdmabench {
 
 struct ClientMeasurement {
@@ -10,7 +12,7 @@ struct ClientMeasurement {
   double span_seconds = 0;       // lat: first counted send (intended, with --rate) to last reply
   uint64_t round_trips = 0;      // lat: counted (all of them, or those inside the window)
   uint64_t all_round_trips = 0;  // lat: every one of the run, margins included
-  uint64_t verify_errors = 0;    // corrupt bytes seen by the client (read)
+  VerifyTally verify;            // what a checking run's client found, by round trip
 };
 
 }  // namespace rdmabench

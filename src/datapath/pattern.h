@@ -37,7 +37,7 @@ class TransportPattern {
   // lat: the server's echo on one stream, until the client's end (all iterations, or its end
   // marker in a timed window). Returns corrupt bytes seen and round trips echoed.
   struct ServerCount {
-    uint64_t errors = 0;
+    VerifyTally verify;  // what a checking run's server found, by round trip
     uint64_t round_trips = 0;
   };
   virtual ServerCount run_server(QpStream& s, const RunLength& length,

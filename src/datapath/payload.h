@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 namespace rdmabench {
@@ -19,6 +20,17 @@ inline uint64_t count_corrupt(std::span<const uint8_t> bytes, uint64_t size) noe
   uint64_t bad = 0;
   for (uint64_t i = 0; i < bytes.size(); ++i) bad += bytes[i] != payload_byte(i, size);
   return bad;
+}
+
+// The same, given the pattern already made (`expected`, at least as long as `bytes`): where
+// nothing differs, as in every check that passes, it costs one memcmp (--validate checks
+// inside the timed runs: the byte-by-byte loop above cost a third of read bw's rate at 4 KiB
+// in the deterministic guest).
+inline uint64_t count_corrupt(std::span<const uint8_t> bytes, std::span<const uint8_t> expected,
+                              uint64_t size) noexcept {
+  if (std::memcmp(bytes.data(), expected.data(), bytes.size()) == 0) [[likely]]
+    return 0;
+  return count_corrupt(bytes, size);
 }
 
 }  // namespace rdmabench

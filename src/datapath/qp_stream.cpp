@@ -19,8 +19,14 @@ namespace {
 uint32_t ring_slots(const TestSpec& spec, Side side, uint64_t ring_bytes) {
   // Atomics: the peer's counter, then a slot for each atomic in flight (atomic_operands.h).
   if (is_atomic(spec.pattern->opcode)) return 1 + spec.tx_depth;
-  if (spec.receives_on(side) && spec.mode == Mode::kBandwidth)
-    return static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / spec.size, 1, spec.rx_depth));
+  const bool bw = spec.mode == Mode::kBandwidth;
+  // --validate: a slot for each read in flight (transfer_loops.h read_slot), and for each
+  // receive posted, so that nothing lands over a message before its check.
+  if (spec.validate && bw && spec.pattern->opcode == IBV_WR_RDMA_READ) return 1 + spec.tx_depth;
+  if (spec.receives_on(side) && bw)
+    return spec.validate ? spec.rx_depth
+                         : static_cast<uint32_t>(
+                               std::clamp<uint64_t>(ring_bytes / spec.size, 1, spec.rx_depth));
   return 1;
 }
 
@@ -49,6 +55,8 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   send_credits = SendQueueCredits(spec.tx_depth, 0);
   buffer_ = std::make_unique<MemoryRegion>(pd, stride() * (1 + ring_), access_flags(),
                                            spec.hugepages ? Pages::kHuge2M : Pages::kSystem);
+  expected_.resize(spec.size);
+  fill_payload(expected_, spec.size);
   fill_buffer();
 
   QpCapacity cap;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -164,6 +165,9 @@ class QpStream {
   const SampleClock& sample_clock() const noexcept {
     return clock_ != nullptr ? *clock_ : monotonic_sample_clock();
   }
+  // The payload every message must carry (payload.h's pattern for the spec's size), which the
+  // checks compare with.
+  std::span<const uint8_t> expected_payload() const noexcept { return expected_; }
   // Back to a clean state after a check run: the pattern in every slot, nothing corrupt.
   void end_check_run();
 
@@ -186,6 +190,7 @@ class QpStream {
   QpPath datagram_path_{};
   std::unique_ptr<QueuePair> qp_;  // destroyed first
   std::vector<ReceiveWorkRequest> receives_;
+  std::vector<uint8_t> expected_;  // the pattern of one message
   uint32_t ring_ = 1;
   uint32_t receive_depth_ = 0;
   RemoteBuffer remote_;  // filled by the bootstrap

@@ -61,6 +61,7 @@ class SharedReceives {
 
  private:
   static uint32_t ring_slots(const TestSpec& spec, uint64_t ring_bytes) {
+    if (spec.validate) return spec.rx_depth;  // every receive posted keeps its message till checked
     const uint64_t stride = saturating_add(spec.size, spec.transport->receive_header_bytes);
     return static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / stride, 1, spec.rx_depth));
   }

@@ -11,6 +11,7 @@
 
 #include "cq/poll_counts.h"
 #include "datapath/resource_usage.h"
+#include "datapath/verify_tally.h"
 
 namespace rdmabench {
 
@@ -51,6 +52,9 @@ struct SideReport {
   // control channel (the peer's side does not send it).
   std::optional<uint64_t> first_read_ns;
   uint64_t verify_errors = 0;
+  // The first message a check of this side failed (none: every check passed, or nothing was
+  // checked message by message).
+  std::optional<BadMessage> first_bad;
   // What this side's port counters moved over the run (host/port_counters.h names), when asked.
   std::map<std::string, uint64_t> device_counters;
   // The device's informational asynchronous events during the run ("IBV_EVENT_GID_CHANGE

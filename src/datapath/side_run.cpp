@@ -37,7 +37,7 @@ ThreadOutcome run_bw_thread(const Lane& lane, TransportPattern& pattern, const L
     out.window_ns = plan.sends ? r.window_ns : 0;
     out.first_read_ns = r.first_read_ns;
     out.streams = r.streams;
-    out.verify_errors = r.verify_errors;
+    out.verify = r.verify;
     return out;
   });
 }
@@ -48,11 +48,11 @@ ThreadOutcome run_lat_thread(QpStream& s, TransportPattern& pattern, Side side,
   const ResourceUsage before = ResourceUsage::now();
   if (side == Side::kClient) {
     out.lat = pattern.run_client(s, o.length, samples, o.timeout);
-    out.verify_errors = out.lat.verify_errors;
+    out.verify = out.lat.verify;
   } else {
     const auto c = pattern.run_server(s, o.length, o.timeout);
     out.echoed = c.round_trips;
-    out.verify_errors = c.errors;
+    out.verify = c.verify;
   }
   out.used = ResourceUsage::now() - before;
   return out;
@@ -112,7 +112,8 @@ SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestS
     r.window_ns = std::max(r.window_ns, o.window_ns);
     if (o.first_read_ns > 0)
       r.first_read_ns = std::min(r.first_read_ns.value_or(o.first_read_ns), o.first_read_ns);
-    r.verify_errors += o.verify_errors;
+    r.verify_errors += o.verify.errors;
+    if (!r.first_bad) r.first_bad = o.verify.first;
     if (!bw) {  // lat: thread t drives stream t alone
       r.counted[t] = side == Side::kClient ? o.lat.round_trips : o.echoed;
       r.sent[t] = side == Side::kClient ? o.lat.all_round_trips : o.echoed;

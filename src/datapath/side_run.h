@@ -30,7 +30,7 @@ struct ThreadOutcome {
   std::vector<StreamTally> streams;  // bw: per stream of its lane
   ClientMeasurement lat;             // lat client
   uint64_t echoed = 0;               // lat server: round trips echoed
-  uint64_t verify_errors = 0;
+  VerifyTally verify;
 };
 
 struct SideRunOptions {

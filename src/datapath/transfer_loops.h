@@ -48,6 +48,15 @@ SendWorkRequest stream_request(Stream& ep, ibv_wr_opcode opcode) {
   return SendWorkRequest::rdma(opcode, local, remote);
 }
 
+// Where a checking bw run's read number `n` (its place in the run) lands: with --validate each
+// read in flight has a slot of its own (the stream's ring is 1 + tx_depth slots, a slot reused
+// only after the completion that covers it was taken and checked); in a --verify check run the
+// ring is one slot, target(0), where every read lands.
+template <typename Stream>
+uint8_t* read_slot(Stream& s, uint64_t n) {
+  return s.target(1 + n % s.spec().tx_depth);
+}
+
 // Does a request of this opcode carry a payload from the sender's buffer (which it may inline)?
 inline bool carries_payload(ibv_wr_opcode opcode) {
   return opcode == IBV_WR_SEND || opcode == IBV_WR_SEND_WITH_IMM || opcode == IBV_WR_RDMA_WRITE ||
@@ -229,16 +238,21 @@ void time_round_trips(const Clock& clock, const TestSpec& spec, const RunLength&
   m.span_seconds = counted > 0 ? static_cast<double>(last_end - first_counted) * 1e-9 : 0;
 }
 
+// Corrupt bytes among the first `length` bytes at `bytes`, which must hold the pattern.
+inline uint64_t check_bytes(QpStream& ep, const uint8_t* bytes, uint64_t length) {
+  return count_corrupt({bytes, length}, ep.expected_payload(), ep.spec().size);
+}
+
 // Corrupt bytes in target slot `slot_index` (what a write or read put there): the whole slot
 // must match the pattern.
 inline uint64_t check_slot(QpStream& ep, uint64_t slot_index) {
-  return count_corrupt({ep.target(slot_index), ep.spec().size}, ep.spec().size);
+  return check_bytes(ep, ep.target(slot_index), ep.spec().size);
 }
 
 // Corrupt bytes in the payload of the receive whose wr_id is `id` (in the stream's own slots,
 // or the shared receive queue's).
 inline uint64_t check_received(QpStream& ep, uint64_t id) {
-  return count_corrupt({ep.receive_slot(id), ep.spec().size}, ep.spec().size);
+  return check_bytes(ep, ep.receive_slot(id), ep.spec().size);
 }
 
 }  // namespace rdmabench

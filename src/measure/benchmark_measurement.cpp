@@ -35,9 +35,14 @@ void BenchmarkMeasurement::warm_up() {
 }
 
 RunCounters BenchmarkMeasurement::timed_run() {
-  const RunResult r = source_.run(
-      {plan_.length, false, false, plan_.cpus, plan_.live, plan_.device_counters}, samples_);
+  // --validate: the timed run is a checking run (and --debug-corrupt damages it, for tests).
+  const bool check = spec_.validate;
+  const RunResult r = source_.run({plan_.length, check, check && plan_.debug_corrupt, plan_.cpus,
+                                   plan_.live, plan_.device_counters},
+                                  samples_);
+  if (check && verify_errors(r) > 0) throw validate_failure(spec_, r);
   require_counted(spec_, plan_.length, r);
+  if (check) validated_messages_ = rdmabench::validated_messages(spec_, r);
   return run_counters(spec_, r, samples_);
 }
 

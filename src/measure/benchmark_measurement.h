@@ -46,9 +46,12 @@ class BenchmarkMeasurement {
                        std::vector<uint64_t>& samples);
   // The warm-up (both sides run it); then room for every sample the timed runs can take.
   void warm_up();
-  // One timed run and its counters.
-  // Throws Error(kRuntime) when a timed window counted nothing (empty_window.h).
+  // One timed run and its counters; with --validate, every message of it checked.
+  // Throws Error(kRuntime) when a timed window counted nothing (empty_window.h), and
+  // Error(kVerification) when a --validate check failed (naming the first bad message).
   RunCounters timed_run();
+  // --validate: the messages the last timed run checked, every one passing (or it threw).
+  uint64_t validated_messages() const noexcept { return validated_messages_; }
   // --verify: the check run, after the timed runs.
   CheckOutcome check();
 
@@ -59,6 +62,7 @@ class BenchmarkMeasurement {
   const TestSpec& spec_;
   MeasurePlan plan_;
   std::vector<uint64_t>& samples_;
+  uint64_t validated_messages_ = 0;
 };
 
 }  // namespace rdmabench

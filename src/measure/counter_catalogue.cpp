@@ -73,6 +73,7 @@ const std::vector<CounterInfo> kCatalogue = {
     {"wire_packets_per_msg", "packets", "msg", kNone, "port-wide: both sides' transmitted packets (hw_sent_pkts, else port_xmit_packets, else the netdev's) per message of the run", kFigure},
     {"verified_messages", "messages", "", kNone, "--verify: messages the check run checked", kCount},
     {"verify_errors", "errors", "", kDown, "--verify: corrupt bytes or messages the check run found", kCount},
+    {"validated_messages", "messages", "", kNone, "--validate: messages the timed run checked as they completed, all passing", kCount},
 };
 // clang-format on
 

@@ -185,4 +185,30 @@ Error verify_failure(const TestSpec& spec, uint64_t errors) {
                                             " corrupt bytes/messages");
 }
 
+uint64_t validated_messages(const TestSpec& spec, const RunResult& run) {
+  if (spec.mode == Mode::kBandwidth && spec.counts_arrivals())
+    return total(run.server.received) + total(run.client.received);
+  double messages = 0;
+  for (uint32_t i = 0; i < spec.qps; ++i) messages += stream_messages(spec, run, i);
+  return static_cast<uint64_t>(messages);
+}
+
+namespace {
+// "message 12 of QP 0, checked by the server": where a side's checks first failed.
+std::string first_bad_text(const std::optional<BadMessage>& bad, const char* side) {
+  if (!bad) return "";
+  return "message " + std::to_string(bad->message) + " of QP " + std::to_string(bad->stream) +
+         " (its number in the run, from 1), checked by the " + side;
+}
+}  // namespace
+
+Error validate_failure(const TestSpec& spec, const RunResult& run) {
+  std::string text = spec.name() + ": --validate found " + std::to_string(verify_errors(run)) +
+                     " corrupt bytes/messages in a timed run";
+  std::string first = first_bad_text(run.server.first_bad, "server");
+  if (first.empty()) first = first_bad_text(run.client.first_bad, "client");
+  if (!first.empty()) text += "; the first: " + first;
+  return Error(ExitCode::kVerification, text);
+}
+
 }  // namespace rdmabench

@@ -33,5 +33,11 @@ uint64_t total(std::span<const uint64_t> per_stream);
 uint64_t verify_errors(const RunResult& check);
 // The failure of a check run that found `errors` (Error(kVerification), naming the benchmark).
 Error verify_failure(const TestSpec& spec, uint64_t errors);
+// The messages a --validate timed run checked: every one of the run, both directions, margins
+// included (over a transport that may lose messages, those that arrived).
+uint64_t validated_messages(const TestSpec& spec, const RunResult& run);
+// The failure of a --validate timed run whose checks found corrupt bytes/messages
+// (Error(kVerification)): how many, and the first message found so, where and on which QP.
+Error validate_failure(const TestSpec& spec, const RunResult& run);
 
 }  // namespace rdmabench

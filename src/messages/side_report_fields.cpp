@@ -79,6 +79,16 @@ std::vector<std::string> device_events_from(const nlohmann::json& events,
   return out;
 }
 
+// The first bad message: a stream of the spec's QPs, and a message number from 1.
+BadMessage bad_message_from(const nlohmann::json& message, const MessageContext& ctx,
+                            uint32_t qps) {
+  const nlohmann::json& bad = field(message, ctx, "first_bad");
+  if (!bad.is_object()) throw_bad_field(ctx, "first_bad", "must be an object");
+  const MessageContext in{"done.first_bad"};
+  return {unsigned_as<uint32_t>(bad, in, "stream", 0, qps - 1),
+          unsigned_as<uint64_t>(bad, in, "message", 1)};
+}
+
 }  // namespace
 
 void add_to_message(nlohmann::json& message, const SideReport& r) {
@@ -91,6 +101,8 @@ void add_to_message(nlohmann::json& message, const SideReport& r) {
   message["sent"] = r.sent;
   message["received"] = r.received;
   message["verify_errors"] = r.verify_errors;
+  if (r.first_bad)
+    message["first_bad"] = {{"stream", r.first_bad->stream}, {"message", r.first_bad->message}};
   if (!r.device_counters.empty()) message["device_counters"] = r.device_counters;
   if (!r.device_events.empty()) message["device_events"] = r.device_events;
 }
@@ -106,6 +118,7 @@ SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uin
   r.sent = counts_of(message, ctx, "sent", qps);
   r.received = counts_of(message, ctx, "received", qps);
   r.verify_errors = unsigned_as<uint64_t>(message, ctx, "verify_errors");
+  if (message.contains("first_bad")) r.first_bad = bad_message_from(message, ctx, qps);
   if (message.contains("device_counters"))
     r.device_counters = device_counters_from(message["device_counters"], ctx);
   if (message.contains("device_events"))

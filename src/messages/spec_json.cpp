@@ -34,6 +34,7 @@ nlohmann::json to_json(const TestSpec& s) {
                       {"cq_per_qp", s.cq_per_qp},
                       {"bidir", s.bidir},
                       {"verify", s.verify},
+                      {"validate", s.validate},
                       {"cm", to_string(s.bootstrap)},
                       {"mtu", s.mtu}};
   j["qp_timeout"] = or_null(s.qp_timeout);
@@ -93,6 +94,7 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.cq_per_qp = bool_field(j, ctx, "cq_per_qp");
   s.bidir = bool_field(j, ctx, "bidir");
   s.verify = bool_field(j, ctx, "verify");
+  s.validate = bool_field(j, ctx, "validate");
   s.mtu = unsigned_as<uint32_t>(j, ctx, "mtu", 0, kU32);
   s.qp_timeout = optional_u32(j, ctx, "qp_timeout");
   s.outs = optional_u32(j, ctx, "outs");

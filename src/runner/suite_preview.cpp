@@ -128,6 +128,7 @@ std::string suite_preview(const SuiteOptions& suite, const GoogleBenchmarkFlags&
           (suite.length.iterations > 0 && !suite.length.timed_window() ? " a QP" : "") +
           ", after " + std::to_string(suite.length.warmup) + " warm-up messages";
   if (flags.repetitions > 1) text += ", " + std::to_string(flags.repetitions) + " repetitions";
+  if (suite.matrix.base.validate) text += ", every message checked (--validate)";
   if (suite.matrix.base.verify) text += ", then a --verify check run";
   text += "\n";
   for (const TestSpec& spec : specs) text += "  " + registered_name(spec, suite.length) + "\n";

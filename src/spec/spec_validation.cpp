@@ -143,6 +143,12 @@ void check_spec(const TestSpec& s, FirstRefusal& r) {
              "serves only patterns whose target does");
   r.require(s.inline_size.value_or(0) <= kMaxInline, "--inline", s.inline_size.value_or(0),
             "it must be between 0 (never inline) and " + std::to_string(kMaxInline));
+  if (s.validate && s.mode == Mode::kBandwidth && s.pattern->arrival == Arrival::kMarker)
+    r.refuse("--validate is set for " + s.pattern.name() +
+             " bw, whose target takes no completion (a plain RDMA write makes none there), so "
+             "no message can be checked as it lands: use --pattern write_imm (each write's "
+             "receive is checked), or --verify (the target's buffer is checked after an untimed "
+             "run)");
   r.require(s.qp_timeout.value_or(0) <= kMaxQpTimeout, "--qp-timeout", s.qp_timeout.value_or(0),
             "it must be between 0 (no retransmission timer) and " + std::to_string(kMaxQpTimeout) +
                 " (4.096 us x 2^n)");

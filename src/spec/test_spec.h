@@ -44,7 +44,11 @@ struct TestSpec {
   uint32_t threads = 1;      // threads per side; each drives its own QPs and CQs
   bool cq_per_qp = false;    // one CQ per QP (default: one per thread)
   bool bidir = false;        // bw: both sides stream at once, each timing its own direction
-  bool verify = false;
+  bool verify = false;       // a check run after the timed runs, untimed (--verify)
+  // The timed runs check every message as it completes (--validate): each side's receives, a
+  // requester's reads and atomics; a bw receiver keeps a slot for each receive posted so that
+  // none is overwritten before its check, and both sides size their rings by it.
+  bool validate = false;
   Bootstrap bootstrap = Bootstrap::kOob;
   uint32_t mtu = 0;  // bytes; 0 = the path's active MTU
   // Local ACK timeout exponent of every QP (4.096 us x 2^n before a retransmission, like

@@ -356,6 +356,67 @@ def test_corruption_by_either_sender_is_caught_by_the_receivers_checks(rdmabench
     assert not said_verify_found(rows, failed), said_verify_found(rows, failed)
 
 
+# --validate checks each message as it completes: every bw pattern but those whose target sees
+# no message arrive (arrival by marker: write bw, refused), at 4 KiB (the atomics have their own).
+VALIDATED_BW = [p["name"] for p in REGISTRY["patterns"]
+                if p["name"] in patterns_at(4096) and p["arrival"] != "marker"]
+
+
+def validated_rows(rdmabench, port, host, cm, tmp_path, *extra):
+    out = tmp_path / "validated.json"
+    proc = run([rdmabench, "run", host, "--port", str(port), "--cm", cm, "--pattern",
+                ",".join(VALIDATED_BW), "--mode", "bw", "--sizes", "4096", "--cq", "busy",
+                "--duration", "1", "--margin", "0.2", "--validate", "--out", str(out),
+                *COUNTERS_OFF, *extra], timeout=300)
+    rows = {b["name"].split("/")[0]: b for b in json.loads(out.read_text())["benchmarks"]}
+    assert sorted(rows) == sorted(VALIDATED_BW), (sorted(rows), proc.stderr[-2000:])
+    return proc, rows
+
+
+@pytest.mark.layout("lo")
+def test_validate_checks_every_message_inside_the_timed_window(rdmabench, layout, server, tmp_path):
+    """--validate: the timed window itself checks every message as it completes. A clean run
+    passes with every message of it counted as checked; a sender that damages its payload from
+    the first message of the window on (--debug-corrupt, either side) fails each row it
+    reaches with exit 6, naming the first bad message and the side that found it; write bw,
+    whose target takes no completion, is refused before anything runs."""
+    host, cm = server_address(layout)
+    proc, rows = validated_rows(rdmabench, server.port, host, cm, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for name, row in rows.items():
+        assert not row.get("error_occurred"), (name, row.get("error_message"))
+        assert row["validated_messages"] >= row["msgs"] > 0, (name, row)
+
+    proc, rows = validated_rows(rdmabench, server.port, host, cm, tmp_path, "--debug-corrupt")
+    assert proc.returncode == 6, proc.stderr[-3000:]
+    checked_by_server = {p["name"] for p in REGISTRY["patterns"] if p["data_to"] == "target"}
+    for name, row in rows.items():
+        side = "server" if name in checked_by_server else "client"
+        if side == "client":  # the client's own damage reaches only what it sends
+            assert not row.get("error_occurred"), (name, row.get("error_message"))
+            continue
+        message = row.get("error_message", "")
+        assert re.search(r"--validate found \d+ corrupt bytes/messages in a timed run; the first: "
+                         r"message \d+ of QP 0 .* checked by the server", message), (name, message)
+
+    corrupting = Server(rdmabench, free_port(), tmp_path, "--debug-corrupt")
+    try:
+        proc, rows = validated_rows(rdmabench, corrupting.port, host, cm, tmp_path)
+    finally:
+        assert corrupting.stop() == 0
+    assert proc.returncode == 6, proc.stderr[-3000:]
+    for name, row in rows.items():
+        if name in checked_by_server:
+            assert not row.get("error_occurred"), (name, row.get("error_message"))
+        else:  # what the client read from the damaged server
+            assert "checked by the client" in row.get("error_message", ""), (name, row)
+
+    refused = run([rdmabench, "run", host, "--port", str(server.port), "--cm", cm, "--pattern",
+                   "write", "--mode", "bw", "--validate", *COUNTERS_OFF], timeout=60)
+    assert refused.returncode == 2, refused.stderr[-2000:]
+    assert "--validate is set for write bw" in refused.stderr, refused.stderr[-2000:]
+
+
 def test_sigkilled_client_is_survived_and_next_client_runs(rdmabench, layout, server, tmp_path):
     host, cm = server_address(layout)
     progress = tmp_path / "victim.err"

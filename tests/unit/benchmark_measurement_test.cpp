@@ -43,7 +43,10 @@ class FakeRuns : public RunSource {
       side->finish_ns.assign(spec_.qps, 0);
       side->window_ns = n * 1000;
     }
-    if (request.check) r.client.verify_errors = check_errors;
+    if (request.check) {
+      r.client.verify_errors = check_errors;
+      if (check_errors > 0) r.server.first_bad = BadMessage{spec_.qps - 1, 7};
+    }
     if (nothing_in_window && request.length.timed_window()) {
       r.client.counted.assign(spec_.qps, 0);
       for (auto& lat : r.client_lat) lat.round_trips = 0;
@@ -179,4 +182,44 @@ TEST(BenchmarkMeasurement, ATimedWindowThatCountedSomethingGivesFigures) {
   std::vector<uint64_t> samples;
   BenchmarkMeasurement m(fake, spec, {{1, 500'000'000, 100'000'000, 16}, {}, false}, samples);
   EXPECT_GT(m.timed_run().counters.at("msgs"), 0);
+}
+
+// --validate: every timed run is a checking run (its figures pay for the checks), with the
+// debug corruption only when asked; the row counts what it checked.
+TEST(BenchmarkMeasurement, AValidatedTimedRunChecksEveryMessageAndCountsThem) {
+  TestSpec spec = a_spec("send", Mode::kBandwidth, 64, 2, 1);
+  spec.validate = true;
+  FakeRuns fake(spec);
+  std::vector<uint64_t> samples;
+  BenchmarkMeasurement m(fake, spec, {{500, 0, 0, 16}, {}, true}, samples);
+  m.warm_up();
+  m.timed_run();
+  ASSERT_EQ(fake.requests.size(), 2u);
+  EXPECT_FALSE(fake.requests[0].check);  // the warm-up checks nothing
+  EXPECT_TRUE(fake.requests[1].check);
+  EXPECT_TRUE(fake.requests[1].corrupt);     // --debug-corrupt, for the guests' tests
+  EXPECT_EQ(m.validated_messages(), 2000u);  // 500 a QP each way (the fake's counts)
+}
+
+// A corrupt byte in a validated timed run fails it as --verify's does (exit 6), naming how many
+// and the first bad message, its QP and the side whose check found it.
+TEST(BenchmarkMeasurement, AValidatedTimedRunThatFoundCorruptionFailsNamingTheFirstMessage) {
+  TestSpec spec = a_spec("send", Mode::kBandwidth, 64, 4, 2);
+  spec.validate = true;
+  FakeRuns fake(spec);
+  fake.check_errors = 3;
+  std::vector<uint64_t> samples;
+  BenchmarkMeasurement m(fake, spec, {{500, 0, 0, 16}, {}, false}, samples);
+  m.warm_up();
+  try {
+    m.timed_run();
+    FAIL() << "a corrupt timed run passed";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kVerification);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("--validate found 3 corrupt bytes/messages"), std::string::npos) << what;
+    EXPECT_NE(what.find("message 7 of QP 3"), std::string::npos) << what;
+    EXPECT_NE(what.find("checked by the server"), std::string::npos) << what;
+  }
+  EXPECT_FALSE(fake.requests.back().corrupt);
 }

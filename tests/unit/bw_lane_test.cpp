@@ -99,6 +99,7 @@ class FakeQp {
     if (wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM) take_immediate(ntohl(wr.imm_data));
     if (is_atomic(wr.opcode))
       atomics.push_back({wr.wr.atomic.compare_add, wr.wr.atomic.swap, wr.sg_list->addr});
+    if (wr.opcode == IBV_WR_RDMA_READ) reads_land_at.push_back(wr.sg_list->addr);
     if ((wr.send_flags & IBV_SEND_SIGNALED) == 0) return;
     ++signalled;
     last_signalled = seq;
@@ -129,6 +130,7 @@ class FakeQp {
     uint64_t compare_add, swap, lands_at;
   };
   std::vector<Atomic> atomics;
+  std::vector<uint64_t> reads_land_at;  // where each read's data lands, in posting order
   // The immediates of the messages: how many, the first and the last; numbered_in_order
   // stays true while each is the one before plus one.
   uint64_t immediates = 0;
@@ -169,6 +171,7 @@ class FakeStream {
     qp_.readied = &posted;
   }
   const TestSpec& spec() const { return spec_; }
+  uint32_t index() const { return index_; }
   uint8_t* source() { return bytes_.data(); }
   uint32_t payload_length(const ibv_wc& wc) const { return wc.byte_len; }
   DatagramDestination datagram_destination() const { return {}; }
@@ -386,7 +389,7 @@ TEST_P(BwLaneTest, SenderCountsEverySendOnceWhateverItSignals) {
   EXPECT_EQ(r.streams[0].received, 0u);
   EXPECT_LE(r.streams[0].finish_ns, r.window_ns);
   EXPECT_EQ(f.streams[0].sequence, 111u);
-  EXPECT_EQ(r.verify_errors, 0u);
+  EXPECT_EQ(r.verify.errors, 0u);
 }
 
 TEST_P(BwLaneTest, TheLiveCountFollowsEveryCompletedSendOfTheLane) {
@@ -493,7 +496,85 @@ TEST_P(BwLaneTest, ACheckRunChecksEverySignalledCompletionAndEveryReceive) {
   f.streams[0].check_run = true;
   f.peer_sends(6, false);
   const LaneResult r = f.run(by_iterations(6, true, true, true));
-  EXPECT_EQ(r.verify_errors, f.streams[0].qp().signalled + 6);
+  EXPECT_EQ(r.verify.errors, f.streams[0].qp().signalled + 6);
+}
+
+// --validate makes timed runs checking runs: a sender whose messages are checked at their
+// receiver signals them by its policy, as in a run that checks nothing (a check run used to
+// signal every one, which --validate would have charged to the figures).
+TEST_P(BwLaneTest, ACheckingSendRunSignalsByPolicyAlone) {
+  const TestSpec spec = lane_spec("send", 8, 4);
+  FakeLane f(spec, {0}, false);
+  f.streams[0].check_run = true;
+  f.run(by_iterations(32, true, false, true));
+  EXPECT_EQ(f.streams[0].qp().posts, 32u);
+  EXPECT_EQ(f.streams[0].qp().signalled, 8u);  // every 4th (the 32nd the last)
+}
+
+// A check that fails names its message: the first failing one, by stream and number in the run.
+struct FailingChecks {
+  uint32_t bad_stream;
+  uint64_t bad_index;  // the stream's receive index (from 0) that fails
+  uint64_t check_bw_receive(FakeStream& s, const ibv_wc&, uint64_t index) {
+    return s.index() == bad_stream && index >= bad_index ? 2 : 0;
+  }
+  uint64_t check_bw_completion(FakeStream&, const ibv_wc&) { return 0; }
+};
+
+TEST_P(BwLaneTest, AFailedCheckNamesTheFirstBadMessageByStreamAndNumber) {
+  TestSpec spec = lane_spec("send", 8, 2);
+  spec.qps = 4;
+  spec.threads = 2;
+  FakeLane f(spec, {1, 3}, false);  // thread 1 of 2 drives streams 1 and 3
+  for (auto& s : f.streams) s.check_run = true;
+  f.peer_sends(6, false);
+  FailingChecks checks{3, 3};
+  LanePlan plan = by_iterations(6, false, true, false);
+  plan.threads = 2;
+  const LaneResult r = run_bw_lane(f.lane, f.pollers, plan, checks);
+  EXPECT_EQ(r.verify.errors, 6u);  // messages 4, 5 and 6 of stream 3, two bytes each
+  ASSERT_TRUE(r.verify.first.has_value());
+  EXPECT_EQ(*r.verify.first, (BadMessage{3, 4}));
+}
+
+// A receive is checked before it is posted again: with --validate each receive posted has a
+// slot of its own, and a message could otherwise land over the one being checked.
+struct RepostWitness {
+  bool reposted_before_check = false;
+  uint64_t check_bw_receive(FakeStream& s, const ibv_wc&, uint64_t index) {
+    if (s.reposted != index) reposted_before_check = true;
+    return 0;
+  }
+  uint64_t check_bw_completion(FakeStream&, const ibv_wc&) { return 0; }
+};
+
+TEST_P(BwLaneTest, AReceiveIsCheckedBeforeItIsPostedAgain) {
+  const TestSpec spec = lane_spec("send", 8, 2);
+  FakeLane f(spec, {0}, false);
+  f.streams[0].check_run = true;
+  f.peer_sends(5, false);
+  RepostWitness checks;
+  const LaneResult r = run_bw_lane(f.lane, f.pollers, by_iterations(5, false, true, false), checks);
+  EXPECT_EQ(r.streams[0].received, 5u);
+  EXPECT_EQ(f.streams[0].reposted, 5u);
+  EXPECT_FALSE(checks.reposted_before_check);
+}
+
+// --validate's reads: each read in flight lands in a slot of its own (read_slot), so that a
+// read's check on its completion sees its own bytes; every one is signalled, to be checked.
+TEST_P(BwLaneTest, AValidatedReadLandsInItsOwnSlotAndIsSignalled) {
+  TestSpec spec = lane_spec("read", 4, 2);
+  FakeLane f(spec, {0}, false);
+  f.streams[0].check_run = true;
+  const LaneResult r = f.run(by_iterations(9, true, false, false));
+  const FakeQp& qp = f.streams[0].qp();
+  ASSERT_EQ(qp.reads_land_at.size(), 9u);
+  for (uint64_t k = 0; k < 9; ++k)
+    EXPECT_EQ(qp.reads_land_at[k], reinterpret_cast<uintptr_t>(read_slot(f.streams[0], k + 1)))
+        << k;
+  EXPECT_NE(qp.reads_land_at[0], qp.reads_land_at[1]);
+  EXPECT_EQ(qp.signalled, 9u);
+  EXPECT_EQ(r.verify.errors, 9u);  // CountingChecks: each read's completion was checked
 }
 
 TEST_P(BwLaneTest, ATimedWindowClosesWithOneEndMarkerThatIsNoMessage) {
@@ -711,7 +792,7 @@ TEST_P(BwLaneTest, ACheckRunSignalsEveryFetchAndAddSoEachOldValueIsChecked) {
 
   const FakeQp& qp = f.streams[0].qp();
   EXPECT_EQ(qp.signalled, 7u);
-  EXPECT_EQ(r.verify_errors, 7u);  // CountingChecks: each completion was handed to the check
+  EXPECT_EQ(r.verify.errors, 7u);  // CountingChecks: each completion was handed to the check
   for (const auto& a : qp.atomics) EXPECT_EQ(a.compare_add, 1u);
 }
 

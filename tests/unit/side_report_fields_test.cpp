@@ -19,6 +19,7 @@ SideReport two_threads_three_qps() {
   r.sent = {11, 21, 31};
   r.received = {9, 0, 31};
   r.verify_errors = 4;
+  r.first_bad = BadMessage{2, 77};
   r.device_counters = {{"hw_sent_pkts", 64}, {"netdev_tx_bytes", 1ull << 40}};
   return r;
 }
@@ -60,9 +61,36 @@ TEST(SideFigures, TheDoneMessageCarriesEveryFigureAndCount) {
   EXPECT_EQ(got.sent, sent.sent);
   EXPECT_EQ(got.received, sent.received);
   EXPECT_EQ(got.verify_errors, sent.verify_errors);
+  EXPECT_EQ(got.first_bad, sent.first_bad);
   EXPECT_EQ(got.device_counters, sent.device_counters);
   // When each stream finished is the client's own (its per-QP finish times): not sent.
   EXPECT_FALSE(done.contains("finish_ns"));
+}
+
+// The first bad message names one of the spec's QPs and a message from 1; anything else is
+// refused, naming the field.
+TEST(SideFigures, AFirstBadMessageOutsideTheSpecIsRefused) {
+  nlohmann::json done;
+  add_to_message(done, two_threads_three_qps());
+  auto refusal = [&](const nlohmann::json& bad) {
+    nlohmann::json m = done;
+    m["first_bad"] = bad;
+    try {
+      side_report_from(m, 2, 3);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(refusal({{"stream", 2}, {"message", 1}}), "");
+  EXPECT_NE(refusal({{"stream", 3}, {"message", 1}}).find("first_bad.stream"), std::string::npos);
+  EXPECT_NE(refusal({{"stream", 0}, {"message", 0}}).find("first_bad.message"), std::string::npos);
+  EXPECT_NE(refusal({{"stream", 0}}).find("message"), std::string::npos);
+  EXPECT_NE(refusal(nlohmann::json::array({1, 2})).find("first_bad"), std::string::npos);
+  EXPECT_NE(refusal(-1).find("first_bad"), std::string::npos);
+  nlohmann::json without = done;
+  without.erase("first_bad");
+  EXPECT_FALSE(side_report_from(without, 2, 3).first_bad.has_value());
 }
 
 TEST(SideFigures, ADoneMessageThatDoesNotMatchTheSpecIsRefusedNamingTheField) {

@@ -284,3 +284,32 @@ TEST(SpecValidation, ASpecRefusedOnAnyDeviceIsNotCheckedAgainstOne) {
   no_threads.threads = 0;
   EXPECT_EQ(spec_refusal(no_threads, rxe_like()).rfind("--threads is 0", 0), 0u);
 }
+
+// --validate checks each message as it completes where it lands: write bw's target takes no
+// completion, so it is refused there (saying what to use instead), and taken everywhere else.
+TEST(SpecValidation, ValidateIsRefusedForWriteBwAloneSayingWhatToUse) {
+  TestSpec s = a_spec("write", Mode::kBandwidth, 64, 1, 1);
+  s.validate = true;
+  const std::string why = spec_refusal(s);
+  EXPECT_NE(why.find("--validate is set for write bw"), std::string::npos) << why;
+  EXPECT_NE(why.find("write_imm"), std::string::npos) << why;
+  EXPECT_NE(why.find("--verify"), std::string::npos) << why;
+  for (const char* pattern : {"send", "send_imm", "write_imm", "read", "fetch_add"}) {
+    TestSpec ok = a_spec(pattern, Mode::kBandwidth, 8, 1, 1);
+    ok.validate = true;
+    EXPECT_EQ(spec_refusal(ok), "") << pattern;
+  }
+  TestSpec lat = a_spec("write", Mode::kLatency, 64, 1, 1);
+  lat.validate = true;
+  EXPECT_EQ(spec_refusal(lat), "");
+}
+
+// The server learns --validate from the spec: it sizes its receive ring by it.
+TEST(SpecValidation, ValidateCrossesInTheSpec) {
+  TestSpec s = a_spec("send", Mode::kBandwidth, 64, 1, 1);
+  s.validate = true;
+  EXPECT_TRUE(spec_from_json(to_json(s)).validate);
+  nlohmann::json j = to_json(s);
+  j.erase("validate");
+  EXPECT_NE(from_json_error(j).find("validate"), std::string::npos);
+}
