@@ -12,7 +12,7 @@ using namespace rdmabench;
 
 namespace {
 
-constexpr uint64_t kSmallRing = 4 * 4096;  // room for 4 slots of 4 KiB
+constexpr uint64_t kSmallRing = uint64_t{4} * 4096;  // room for 4 slots of 4 KiB
 
 TestSpec four_kib(const char* pattern, bool validate) {
   TestSpec s = a_spec(pattern, Mode::kBandwidth, 4096, 1, 1);
