@@ -383,12 +383,14 @@ def test_validate_checks_every_message_inside_the_timed_window(rdmabench, layout
     host, cm = server_address(layout)
     proc, rows = validated_rows(rdmabench, server.port, host, cm, tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    assert len(rows) == len(VALIDATED_BW) >= 4, sorted(rows)
     for name, row in rows.items():
         assert not row.get("error_occurred"), (name, row.get("error_message"))
         assert row["validated_messages"] >= row["msgs"] > 0, (name, row)
 
     proc, rows = validated_rows(rdmabench, server.port, host, cm, tmp_path, "--debug-corrupt")
     assert proc.returncode == 6, proc.stderr[-3000:]
+    assert len(rows) == len(VALIDATED_BW), sorted(rows)
     checked_by_server = {p["name"] for p in REGISTRY["patterns"] if p["data_to"] == "target"}
     for name, row in rows.items():
         side = "server" if name in checked_by_server else "client"
@@ -405,6 +407,7 @@ def test_validate_checks_every_message_inside_the_timed_window(rdmabench, layout
     finally:
         assert corrupting.stop() == 0
     assert proc.returncode == 6, proc.stderr[-3000:]
+    assert len(rows) == len(VALIDATED_BW), sorted(rows)
     for name, row in rows.items():
         if name in checked_by_server:
             assert not row.get("error_occurred"), (name, row.get("error_message"))
