@@ -18,7 +18,7 @@ from conftest import free_port, PROTOCOL, Server, client, run, server_address, w
 HELLO = {"type": "hello", "protocol": PROTOCOL, "version": "crafted"}
 GOOD_SPEC = {"transport": "rc", "pattern": "write", "mode": "lat", "cq": "busy", "size": 2, "tx_depth": 128,
              "rx_depth": 512, "signal_every": 16, "poll_batch": 32, "rate": 0, "verify": False, "cm": "oob",
-             "mtu": 0, "qp_timeout": 14, "gid_index": None, "qps": 1, "threads": 1,
+             "validate": False, "mtu": 0, "qp_timeout": 14, "gid_index": None, "qps": 1, "threads": 1,
              "cq_per_qp": False, "bidir": False, "outs": None, "post_list": 1, "inline": None,
              "srq": False, "tclass": None, "sl": None,
              "hugepages": False, "post_api": "auto"}
