@@ -149,7 +149,7 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
     // pattern whose check takes each send's completion (read, the atomics). Settled once a
     // chain (one division), not per message.
     const bool check = st.s.checking() && spec.pattern->arrival == Arrival::kCompletion;
-    const bool read_slots = check && !atomic && spec.pattern->opcode == IBV_WR_RDMA_READ;
+    const bool read_slots = check && spec.pattern->opcode == IBV_WR_RDMA_READ;
     uint64_t signal_at = (st.posted / spec.signal_every + 1) * spec.signal_every;
     st.sends.post(
         st.s, chain, [&](uint32_t k, StreamSendRequest<Stream> & r) __attribute__((always_inline)) {

@@ -104,6 +104,7 @@ SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestS
   r.finish_ns.assign(spec.qps, 0);
   r.received.assign(spec.qps, 0);
   const bool bw = spec.mode == Mode::kBandwidth;
+  VerifyTally verify;  // over the threads
   for (uint32_t t = 0; t < threads.size(); ++t) {
     const ThreadOutcome& o = threads[t];
     const SideFigures f = SideFigures::of(o.used, o.counts);
@@ -112,8 +113,7 @@ SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestS
     r.window_ns = std::max(r.window_ns, o.window_ns);
     if (o.first_read_ns > 0)
       r.first_read_ns = std::min(r.first_read_ns.value_or(o.first_read_ns), o.first_read_ns);
-    r.verify_errors += o.verify.errors;
-    if (!r.first_bad) r.first_bad = o.verify.first;
+    verify += o.verify;
     if (!bw) {  // lat: thread t drives stream t alone
       r.counted[t] = side == Side::kClient ? o.lat.round_trips : o.echoed;
       r.sent[t] = side == Side::kClient ? o.lat.all_round_trips : o.echoed;
@@ -126,6 +126,8 @@ SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestS
       r.received[t + i * spec.threads] = o.streams[i].received;
     }
   }
+  r.verify_errors = verify.errors;
+  r.first_bad = verify.first;
   return r;
 }
 
