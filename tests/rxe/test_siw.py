@@ -10,7 +10,7 @@ import socket
 
 import pytest
 
-from conftest import REGISTRY, client, run
+from conftest import REGISTRY, Server, client, free_port, run
 from rdmabench_tools.command_words import replacing
 
 pytestmark = pytest.mark.layout("siw")
@@ -149,6 +149,54 @@ def test_timed_and_paced_runs_count_what_they_did(rdmabench, server, tmp_path):
     _, rows = rows_of(paced)
     (row,) = rows.values()
     assert not row.get("error_occurred") and row["round_trips"] == 50, row
+
+
+# The bw patterns iWARP carries whose every message is checked as it completes under --validate
+# (write bw, whose target takes no completion, is refused there as on every fabric).
+VALIDATED_ON_IWARP = [p["name"] for p in REGISTRY["patterns"]
+                      if p["name"] not in REFUSED and p["arrival"] != "marker"]
+
+
+def validated(rdmabench, server, tmp_path, *extra):
+    out = tmp_path / "validated.json"
+    proc = client(rdmabench, "siw", server, "--pattern", ",".join(VALIDATED_ON_IWARP), "--mode",
+                  "bw", "--sizes", "4096", "--cq", "busy", "--duration", "0.5", "--margin", "0.1",
+                  "--validate", "--out", str(out), *extra)
+    _, rows = rows_of(out)
+    assert {name.split("/")[0] for name in rows} == set(VALIDATED_ON_IWARP), sorted(rows)
+    return proc, rows
+
+
+def test_validate_checks_every_message_iwarp_carries_and_names_the_first_bad_one(
+        rdmabench, server, tmp_path):
+    """--validate on the second fabric: a clean timed run counts every message checked; a
+    client that damages what it sends fails the rows the server checks (send), a server that
+    damages its buffer the rows the client checks (read), each with exit 6 naming the message."""
+    assert len(VALIDATED_ON_IWARP) >= 2, VALIDATED_ON_IWARP  # send and read at least
+    proc, rows = validated(rdmabench, server, tmp_path)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    for name, row in rows.items():
+        assert not row.get("error_occurred"), (name, row.get("error_message"))
+        assert row["validated_messages"] >= row["msgs"] > 0, (name, row)
+    to_target = {p["name"] for p in REGISTRY["patterns"] if p["data_to"] == "target"}
+    checks = [(server, ("--debug-corrupt",), "server"), (None, (), "client")]
+    for srv, extra, checker in checks:
+        corrupting = srv or Server(rdmabench, free_port(), tmp_path, "--debug-corrupt")
+        try:
+            proc, rows = validated(rdmabench, corrupting, tmp_path, *extra)
+        finally:
+            if srv is None:
+                assert corrupting.stop() == 0
+        assert proc.returncode == 6, proc.stdout[-3000:] + proc.stderr[-3000:]
+        failed = {name.split("/")[0] for name, row in rows.items() if row.get("error_occurred")}
+        names = set(VALIDATED_ON_IWARP)
+        assert failed == (names & to_target if checker == "server" else names - to_target), \
+            sorted(failed)
+        for name, row in rows.items():
+            if row.get("error_occurred"):
+                assert re.search(r"--validate found \d+ corrupt bytes/messages in a timed run; "
+                                 rf"the first: message \d+ of QP 0 .* checked by the {checker}",
+                                 row["error_message"]), (name, row["error_message"])
 
 
 def test_siws_memlock_limit_binds_root_and_the_failure_says_how_to_raise_it(rdmabench, server):
