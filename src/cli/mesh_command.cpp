@@ -66,7 +66,10 @@ void add_mesh_measurement(cxxopts::Options& options) {
       cxxopts::value<std::string>()->default_value("busy"))(
       "warmup", "Messages run before each pair's timing starts",
       cxxopts::value<std::string>()->default_value("16"),
-      "COUNT")("verify", "Check every message of each pair in an untimed run after its timed one");
+      "COUNT")("verify", "Check every message of each pair in an untimed run after its timed one")(
+      "validate",
+      "Check every byte of every message inside each pair's timed run, as run --validate does "
+      "(the figures pay for the checks; write bw is refused: its target takes no completion)");
 }
 
 // Which pairs when, and how they are judged.
@@ -264,6 +267,7 @@ BenchmarkMatrix mesh_matrix(const cxxopts::ParseResult& args, Pattern pattern, M
   m.cq_choices = {parse_cq_choice(args["cq"].as<std::string>())};
   m.qps = {count_option32(args, "streams", 1, 64)};
   m.base.verify = args.count("verify") > 0;
+  m.base.validate = args.count("validate") > 0;
   m.base.tx_depth = count_option32(args, "tx-depth", 1);
   read_path_options(args, m.base);
   const auto cm = parse_bootstrap(args["cm"].as<std::string>());

@@ -236,6 +236,18 @@ def test_shift_rounds_run_every_pair_of_a_round_at_once_and_repeat(rdmabench, tm
         assert spread[c][s] == pytest.approx((m[c][s] - worst[c][s]) / m[c][s]), (c, s)
 
 
+def test_validate_checks_every_pairs_timed_run(rdmabench, tmp_path):
+    """mesh --validate, as run's: each pair's timed run checks every message as it lands, and
+    the report counts what each pair checked."""
+    proc, report = mesh(rdmabench, tmp_path, "--mode", "bw", "--validate", *ISOLATED, **MECHANICS)
+    verdict_exit(proc, report)
+    (b,) = report["benchmarks"]
+    assert b["errors"] == [], b["errors"]
+    checked = b["matrices"]["validated_messages"]
+    for c, s in PAIRS:
+        assert checked[c][s] >= MECHANICS["iters"], (c, s, checked)
+
+
 def test_a_sampled_mesh_measures_within_its_racks_and_across(rdmabench, tmp_path):
     """--schedule sampled with Slurm's topology.conf (ranks by address: the guest's four hosts
     share one host name): every pair within a rack, one partner in the other rack per rank.

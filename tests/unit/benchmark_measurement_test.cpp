@@ -148,6 +148,23 @@ TEST(BenchmarkMeasurement, TheMeshFailsAPairWhoseCheckRunFoundCorruption) {
   }
 }
 
+// mesh --validate: a pair's timed run is a checking run and its counters say what it checked
+// (1 200: 300 a QP each way over two QPs, the fake's counts).
+TEST(BenchmarkMeasurement, TheMeshValidatesAPairsTimedRunAndCountsWhatItChecked) {
+  TestSpec spec = a_spec("send", Mode::kBandwidth, 64, 2, 1);
+  spec.validate = true;
+  FakeRuns fake(spec);
+  PairRunOptions o;
+  o.length.iterations = 300;
+  const auto counters = measure_one_pair(fake, spec, o);
+  ASSERT_FALSE(fake.requests.empty());
+  EXPECT_TRUE(fake.requests.back().check);
+  EXPECT_DOUBLE_EQ(counters.at("validated_messages"), 1200);
+  spec.validate = false;
+  FakeRuns plain(spec);
+  EXPECT_EQ(measure_one_pair(plain, spec, o).count("validated_messages"), 0u);
+}
+
 TEST(BenchmarkMeasurement, BothDirectionsAreCheckedWithBidir) {
   TestSpec spec = verified("send", Mode::kBandwidth, 3, 1);
   spec.bidir = true;

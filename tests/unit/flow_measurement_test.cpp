@@ -133,3 +133,20 @@ TEST(FlowMeasurement, ABarrierThatThrowsLetsEveryThreadEnd) {
       Error);
   EXPECT_EQ(events.seen, std::vector<std::string>{"warm-up 1"});
 }
+
+// mesh --validate over a traffic plan: each flow's window is a checking run, and says so.
+TEST(FlowMeasurement, AValidatedFlowCountsWhatItsWindowChecked) {
+  TestSpec spec = a_spec("send", Mode::kBandwidth, 4096, 1, 1);
+  spec.validate = true;
+  Events events;
+  const std::vector<TrafficFlow> flows = {{0, 1, 0}, {0, 2, 0}, {0, 3, 0}};
+  const auto results = measure_flows(
+      flows, spec, windowed(),
+      [&](const TrafficFlow& f) { return std::make_unique<FlowFake>(spec, events, f.server); },
+      [] {});
+  ASSERT_EQ(results.size(), 3u);
+  for (const PairResult& r : results) {
+    EXPECT_EQ(r.exit_code, 0) << r.error;
+    EXPECT_GT(r.counters.at("validated_messages"), 0);
+  }
+}
