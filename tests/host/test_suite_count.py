@@ -42,11 +42,13 @@ def test_each_layout_collects_its_own_tests_and_an_untold_one_is_an_error():
         for layout in (("veth", "siw", False), ("lo", "rxe", False), ("veth", "rxe", True)))
     assert siw > 0 and lo > 0 and gate > 0 and len({siw, lo, gate}) == 3, (siw, lo, gate)
     # The files the guest is told: those that hold the layout's tests, named from the top.
-    assert siw_files == ["tests/rxe/test_siw.py"], siw_files
-    # the gate, the paced rates measured where time is the guest's instructions, and what the
-    # deterministic guest keeps in memory
+    # siw's own, and the two hosts' wire (as every veth layout's)
+    assert siw_files == ["tests/rxe/test_guest_network.py", "tests/rxe/test_siw.py"], siw_files
+    # the gate, the paced rates measured where time is the guest's instructions, what the
+    # deterministic guest keeps in memory, and the two hosts' wire
     assert gate_files == ["tests/rxe/test_bw_rate.py", "tests/rxe/test_deterministic_gate.py",
-                          "tests/rxe/test_guest_memory.py"], gate_files
+                          "tests/rxe/test_guest_memory.py", "tests/rxe/test_guest_network.py"], \
+        gate_files
     assert "tests/rxe/test_engine.py" in lo_files and "tests/rxe/test_siw.py" not in lo_files
     assert all((ROOT / f).is_file() for f in lo_files), lo_files
     with pytest.raises(ValueError, match="collection"):  # siw has no lo layout: no suite for it

@@ -175,6 +175,7 @@ def test_validate_checks_every_message_iwarp_carries_and_names_the_first_bad_one
     assert len(VALIDATED_ON_IWARP) >= 2, VALIDATED_ON_IWARP  # send and read at least
     proc, rows = validated(rdmabench, server, tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert len(rows) == len(VALIDATED_ON_IWARP), sorted(rows)
     for name, row in rows.items():
         assert not row.get("error_occurred"), (name, row.get("error_message"))
         assert row["validated_messages"] >= row["msgs"] > 0, (name, row)
@@ -188,6 +189,7 @@ def test_validate_checks_every_message_iwarp_carries_and_names_the_first_bad_one
             if srv is None:
                 assert corrupting.stop() == 0
         assert proc.returncode == 6, proc.stdout[-3000:] + proc.stderr[-3000:]
+        assert len(rows) == len(VALIDATED_ON_IWARP), sorted(rows)
         failed = {name.split("/")[0] for name, row in rows.items() if row.get("error_occurred")}
         names = set(VALIDATED_ON_IWARP)
         assert failed == (names & to_target if checker == "server" else names - to_target), \
