@@ -28,6 +28,7 @@ read; siw has no atomics, no immediate data, no UD or UC).
 import argparse
 import dataclasses
 import json
+import math
 import os
 import re
 import statistics
@@ -37,6 +38,7 @@ from pathlib import Path
 
 from rdmabench_guest import server_harness
 from rdmabench_tools import ratio_words, text_table
+from rdmabench_tools.printable_text import excerpt
 from rdmabench_guest.rxe_guest import deterministic_guest, lift_memlock
 from rdmabench_tools.command_words import replacing
 
@@ -228,22 +230,38 @@ def perftest_args(case, iters, device):
     return args
 
 
+class ToolFailed(Exception):
+    """One run of a tool that measured nothing: its round of the case is left out, and said."""
+
+
 def perftest(case, iters):
     """(figure, client CPU s, server CPU s); figure is MiB/s (bw) or median us (lat)."""
     def cmd(device):
         return ["timeout", "300", "stdbuf", "-oL", *perftest_args(case, iters, device)]
     out, client_cpu, server_cpu = run_pair(cmd(FABRIC.server_device),
                                            cmd(FABRIC.client_device) + [FABRIC.host], PERFTEST_PORT)
-    rows = [l.split() for l in out.splitlines() if re.match(r"^\s*\d+\s+\d+\s+[\d.]+", l)]
+    return perftest_figure(case, out), client_cpu, server_cpu
+
+
+def perftest_figure(case, out):
+    """The figure of perftest's output: MiB/s (bw) or median us (lat). ToolFailed when it
+    printed no result line, or a figure that is not a number (ib_send_lat on siw once printed
+    inf for every latency)."""
+    number = r"(?:[\d.]+|-?inf|-?nan)"
+    rows = [l.split() for l in out.splitlines()
+            if re.match(rf"^\s*\d+\s+\d+\s+{number}(?:\s|$)", l)]
     if not rows:
-        raise RuntimeError(f"{case.tool}: no result line in:\n{out}")
+        last = ([l for l in out.splitlines() if l.strip()] or ["nothing"])[-1]
+        raise ToolFailed(f"{case.tool} printed no result line (its last: {excerpt(last, 200)})")
     # bw: from MsgRate[Mpps] (6 decimals): BW average has 2, which at 2 B is a step of 2.5 %;
     # lat: t_typical, or with -D t_avg (the only latency it reports)
     if case.mode == "bw":
         figure = float(rows[-1][4]) * 1e6 * case.size / MIB
     else:
         figure = float(rows[-1][2 if case.duration else 4])
-    return figure, client_cpu, server_cpu
+    if not math.isfinite(figure):
+        raise ToolFailed(f"{case.tool} printed {figure} as its figure")
+    return figure
 
 
 def our_commands(build, case, iters, out):
@@ -359,36 +377,55 @@ def parse_args():
 
 
 def alternate_rounds(args, cases):
-    """{case label: [(perftest's figures, ours, ratios)]}, the two tools taking turns first."""
+    """({case label: [(perftest's figures, ours, ratios)]}, {case label: [why a round was left
+    out]}), the two tools taking turns first. A round in which either tool measured nothing
+    (ToolFailed) is left out of its case, said, and the rounds go on."""
     results = {c.label: [] for c in cases}
+    left_out = {c.label: [] for c in cases}
     for r in range(args.rounds):
         for case in cases:
             iters = whole_chains(case, args.bw_iters if case.mode == "bw" else args.lat_iters)
             order = [perftest, lambda c, n: ours(args.build, c, n)]
             if r % 2:
                 order.reverse()  # alternate which tool goes first
-            first, second = (measure(t, case, iters) for t in order)
+            try:
+                first, second = [measure(t, case, iters) for t in order]
+            except ToolFailed as e:
+                left_out[case.label].append(f"round {r + 1}: {e}")
+                print(f"round {r + 1} {case.label}: not measured: {e}", flush=True)
+                continue
             theirs, mine = (first, second) if r % 2 == 0 else (second, first)
             results[case.label].append((theirs, mine, ratios(case, theirs, mine)))
             print(f"round {r + 1} {case.label}: perftest {theirs[0]:.2f}, rdmabench {mine[0]:.2f}",
                   flush=True)
-    return results
+    return results, {label: why for label, why in left_out.items() if why}
 
 
-def print_ratios(cases, results):
-    head = ["test", "unit", "perftest", "rdmabench", "rdmabench/perftest, median (range)",
+def print_ratios(cases, results, left_out=None):
+    """The table of ratios over the rounds each case measured (a round left out is said under
+    it, and the case's rounds cell counts what was measured)."""
+    left_out = left_out or {}
+    head = ["test", "unit", "rounds", "perftest", "rdmabench", "rdmabench/perftest, median (range)",
             "which way", f"client CPU/msg rdmabench/perftest ({ratio_words.BELOW})",
             f"server CPU/msg rdmabench/perftest ({ratio_words.BELOW})"]
     body = []
     for case in cases:
-        rows = results[case.label]
+        rows, missed = results[case.label], left_out.get(case.label, [])
         unit = "MiB/s" if case.mode == "bw" else "mean us" if case.duration else "p50 us"
+        rounds = f"{len(rows)} of {len(rows) + len(missed)} rounds" if missed else str(len(rows))
+        if not rows:
+            body.append([case.label, unit, rounds, "-", "-", "not measured in any round",
+                         ratio_words.better(case.mode == "bw"), "-", "-"])
+            continue
         theirs = statistics.median(t[0][0] for t in rows)
         mine = statistics.median(t[1][0] for t in rows)
         cells = [spread_text([t[2][i] for t in rows]) for i in range(3)]
-        body.append([case.label, unit, f"{theirs:.2f}", f"{mine:.2f}", cells[0],
+        body.append([case.label, unit, rounds, f"{theirs:.2f}", f"{mine:.2f}", cells[0],
                      ratio_words.better(case.mode == "bw"), cells[1], cells[2]])
     print("\n" + text_table.render(head, body))
+    for label, why in left_out.items():
+        for w in why:
+            print(f"left out: {label} {w}")
     print("\nEvery ratio is rdmabench/perftest: bandwidth above 1 is better, latency and CPU per "
           "message below 1 is better. CPU per message: process CPU time at 2N minus at N messages,"
           f" over N; no ratio where either tool's side stays under {PASSIVE_CPU_US:g} us (a "
@@ -396,7 +433,7 @@ def print_ratios(cases, results):
 
 
 def print_rates_and_cpu(cases, results):
-    small = [c for c in cases if c.mode == "bw" and c.size <= 64]
+    small = [c for c in cases if c.mode == "bw" and c.size <= 64 and results[c.label]]
     if small:
         print("\nmessage rate (medians, thousand messages per second):")
     for case in small:
@@ -405,8 +442,8 @@ def print_rates_and_cpu(cases, results):
         print(f"  {case.label:<20} perftest {rate[0]:9.2f}  rdmabench {rate[1]:9.2f}")
     for case in cases:
         rows = results[case.label]
-        if case.duration:
-            continue  # no CPU figures for a timed window
+        if case.duration or not rows:
+            continue  # no CPU figures for a timed window, nor for a case never measured
         cpu = [[cpu_text([t[k][i] for t in rows]) for k in (0, 1)] for i in (1, 2)]
         print(f"  {case.label:<15} CPU us/msg, perftest and rdmabench: client {cpu[0][0]} and "
               f"{cpu[0][1]}, server {cpu[1][0]} and {cpu[1][1]}")
@@ -450,9 +487,11 @@ def main():
           f"{args.rounds} alternating rounds; bw {args.bw_iters}/{2 * args.bw_iters} and lat "
           f"{args.lat_iters}/{2 * args.lat_iters} messages; tx depth {TX_DEPTH}, a completion "
           f"every {PERFTEST_SIGNAL_EVERY} sends (perftest's default) on both", flush=True)
-    results = alternate_rounds(args, cases)
-    print_ratios(cases, results)
+    results, left_out = alternate_rounds(args, cases)
+    print_ratios(cases, results, left_out)
     print_rates_and_cpu(cases, results)
+    if any(not rows for rows in results.values()):
+        raise SystemExit("vs-perftest: a case was not measured in any round (see above)")
 
 
 if __name__ == "__main__":

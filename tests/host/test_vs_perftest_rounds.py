@@ -1,0 +1,45 @@
+"""tools/vs-perftest's rounds (rdmabench_guest/vs_perftest_guest.py) when a tool measures
+nothing in one of them: perftest's ib_send_lat on siw once printed `inf` for every latency
+(2026-12-04, ordinary guest, round 1 of 9), and the script stopped with a traceback, losing
+the rounds already measured. Such a round is left out of its case and said; the rest go on."""
+import math
+
+import pytest
+
+from rdmabench_guest import vs_perftest_guest as vs
+
+CASE = vs.Case("send lat 2B", "ib_send_lat", "send", "lat", "busy", 2)
+INF_LINE = (" 2       2000          inf            inf          inf      \t       inf         \t-nan"
+            "   \t\tinf     \t\tinf    \n")
+GOOD_LINE = " 2       2000          60.10          180.2        68.31        70.02        5.1   90.1  120.3\n"
+
+
+def test_a_figure_that_is_not_a_number_is_a_failed_run_naming_what_was_printed():
+    assert vs.perftest_figure(CASE, GOOD_LINE) == pytest.approx(68.31)
+    with pytest.raises(vs.ToolFailed, match=r"ib_send_lat printed inf as its figure"):
+        vs.perftest_figure(CASE, INF_LINE)
+    with pytest.raises(vs.ToolFailed, match=r"ib_send_lat printed no result line"):
+        vs.perftest_figure(CASE, "Couldn't connect to 10.99.0.1:18516\n")
+
+
+def test_a_round_a_tool_failed_is_left_out_of_its_case_and_the_others_go_on(monkeypatch, capsys):
+    calls = {"n": 0}
+
+    def fake_measure(tool, case, iters):
+        calls["n"] += 1
+        if calls["n"] == 3:  # round 2's first run
+            raise vs.ToolFailed("ib_send_lat printed inf as its figure")
+        return (100.0 if tool is vs.perftest else 90.0), 10.0, 10.0
+
+    monkeypatch.setattr(vs, "measure", fake_measure)
+    args = type("Args", (), {"rounds": 3, "bw_iters": 1000, "lat_iters": 1000, "build": None})()
+    results, left_out = vs.alternate_rounds(args, [CASE])
+    assert len(results[CASE.label]) == 2, results
+    assert [r[2][0] for r in results[CASE.label]] == [0.9, 0.9]
+    assert left_out == {CASE.label: ["round 2: ib_send_lat printed inf as its figure"]}
+    assert "round 2 send lat 2B: not measured: ib_send_lat printed inf" in capsys.readouterr().out
+    vs.print_ratios([CASE], results, left_out)
+    out = capsys.readouterr().out
+    assert "0.900 (0.900-0.900)" in out and "2 of 3 rounds" in out, out
+    assert "left out: send lat 2B round 2: ib_send_lat printed inf as its figure" in out, out
+    assert math.isfinite(vs.statistics.median(r[2][0] for r in results[CASE.label]))
