@@ -340,6 +340,9 @@ MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "pml", "o
 # The mesh guests' hosts (tools/rxe-vm -m mesh:4), each's address on the bridge.
 MESH_HOSTS = 4
 MESH_ADDRESSES = ",".join(f"10.99.1.{i + 1}" for i in range(MESH_HOSTS))
+# The veth layout's wire between its two hosts (their routes and permanent neighbour entries),
+# as stage2.sh wrote it: a test that takes a link down, which deletes both, runs it after.
+VETH_WIRE = "/run/rxe-vm-veth-wire"
 
 
 @pytest.fixture(scope="session", autouse=True)

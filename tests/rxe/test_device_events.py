@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run, server_address, wait_for, wait_for_line
+from conftest import VETH_WIRE, run, server_address, wait_for, wait_for_line
 
 pytestmark = pytest.mark.layout("veth")
 
@@ -47,9 +47,9 @@ def test_a_link_taken_down_mid_run_ends_it_at_once_naming_the_event(rdmabench, s
             victim.kill()
         run(["ip", "link", "set", "veth1", "up"], check=True)
         # Taking the link down deleted the route of the two-host layout that sends this host's
-        # traffic through veth1 (tools/lib/rxe-vm-guest/stage2.sh); put it back.
-        run(["ip", "route", "replace", "10.99.0.1", "dev", "veth1", "src", "10.99.0.2", "table",
-             "101"], check=True)
+        # traffic through veth1, and its permanent neighbour entry; put the wire back as
+        # tools/lib/rxe-vm-guest/stage2.sh made it.
+        run([VETH_WIRE], check=True)
     assert victim.returncode == 9, out[-2000:] + err[-2000:]
     assert "IBV_EVENT_PORT_ERR (port 1)" in err and "rxe1" in err, err[-2000:]
     assert "during write/bw/event/65536" in err, err[-2000:]

@@ -34,6 +34,27 @@ add_link() {
   rdma link add "$FABRIC$1" type "$FABRIC" netdev "$2"
 }
 
+# The wire between the two hosts of the veth layout, written as a script of its own so that a
+# test that took a link down (which deletes the link's routes and neighbour entries, permanent
+# ones too) can put it back: each host's route to the other through its own veth, and each
+# host's permanent neighbour entry for the other, as the mesh's hosts have. An entry learnt by
+# ARP ages (REACHABLE for a random 15-45 s, then STALE, DELAY, PROBE; rxe's UDP never confirms
+# it), and a timed window that met it out of REACHABLE sent by the slower path: 1.7 % slower in
+# the deterministic guest, at a moment that moved with the random ageing from boot to boot
+# (tests/rxe/test_guest_network.py).
+VETH_WIRE=/run/rxe-vm-veth-wire
+write_veth_wire() {
+  cat > "$VETH_WIRE" <<'WIRE'
+#!/bin/sh
+set -e
+ip route replace 10.99.0.1 dev veth1 src 10.99.0.2 table 101
+ip route replace 10.99.0.2 dev veth0 src 10.99.0.1 table 102
+ip neigh replace 10.99.0.2 dev veth0 nud permanent lladdr "$(cat /sys/class/net/veth1/address)"
+ip neigh replace 10.99.0.1 dev veth1 nud permanent lladdr "$(cat /sys/class/net/veth0/address)"
+WIRE
+  chmod 755 "$VETH_WIRE"
+}
+
 # Two "hosts": rxe0 (siw0) on veth0 (10.99.0.1) and rxe1 (siw1) on veth1 (10.99.0.2).
 setup_veth() {
   ip link add veth0 type veth peer name veth1
@@ -49,18 +70,11 @@ setup_veth() {
   ip rule del pref 0 lookup local
   ip rule add pref 10 iif lo to 10.99.0.1 lookup 101
   ip rule add pref 10 iif lo to 10.99.0.2 lookup 102
-  ip route add 10.99.0.1 dev veth1 src 10.99.0.2 table 101
-  ip route add 10.99.0.2 dev veth0 src 10.99.0.1 table 102
+  write_veth_wire
+  "$VETH_WIRE"
   for dev in all veth0 veth1; do
     sysctl -qw net.ipv4.conf.$dev.accept_local=1 net.ipv4.conf.$dev.rp_filter=0
   done
-  # Each host knows the other by a permanent neighbour entry, as the mesh's hosts do: an entry
-  # learnt by ARP ages (REACHABLE for a random 15-45 s, then STALE, DELAY, PROBE; rxe's UDP never
-  # confirms it), and a timed window that met it out of REACHABLE sent by the slower path: 1.7 %
-  # slower in the deterministic guest, at a moment that moved with the random ageing from boot
-  # to boot (tests/rxe/test_guest_network.py).
-  ip neigh replace 10.99.0.2 dev veth0 nud permanent lladdr "$(cat /sys/class/net/veth1/address)"
-  ip neigh replace 10.99.0.1 dev veth1 nud permanent lladdr "$(cat /sys/class/net/veth0/address)"
   add_link 0 veth0
   add_link 1 veth1
 }
