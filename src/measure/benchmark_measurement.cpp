@@ -42,8 +42,11 @@ RunCounters BenchmarkMeasurement::timed_run() {
                                   samples_);
   if (check && verify_errors(r) > 0) throw validate_failure(spec_, r);
   require_counted(spec_, plan_.length, r);
-  if (check) validated_messages_ = rdmabench::validated_messages(spec_, r);
-  return run_counters(spec_, r, samples_);
+  RunCounters counters = run_counters(spec_, r, samples_);
+  if (check)
+    counters.counters["validated_messages"] =
+        static_cast<double>(rdmabench::validated_messages(spec_, r));
+  return counters;
 }
 
 CheckOutcome BenchmarkMeasurement::check() {

@@ -46,12 +46,11 @@ class BenchmarkMeasurement {
                        std::vector<uint64_t>& samples);
   // The warm-up (both sides run it); then room for every sample the timed runs can take.
   void warm_up();
-  // One timed run and its counters; with --validate, every message of it checked.
+  // One timed run and its counters; with --validate, every message of it checked, and the
+  // counters add validated_messages (every one passing, or it threw).
   // Throws Error(kRuntime) when a timed window counted nothing (empty_window.h), and
   // Error(kVerification) when a --validate check failed (naming the first bad message).
   RunCounters timed_run();
-  // --validate: the messages the last timed run checked, every one passing (or it threw).
-  uint64_t validated_messages() const noexcept { return validated_messages_; }
   // --verify: the check run, after the timed runs.
   CheckOutcome check();
 
@@ -62,7 +61,6 @@ class BenchmarkMeasurement {
   const TestSpec& spec_;
   MeasurePlan plan_;
   std::vector<uint64_t>& samples_;
-  uint64_t validated_messages_ = 0;
 };
 
 }  // namespace rdmabench

@@ -31,9 +31,6 @@ class FlowRun {
     if (!set_up || !proceed) return;
     capture_failure(result_, [&] {
       result_.counters = measurement_->timed_run().counters;
-      if (spec_.validate)
-        result_.counters["validated_messages"] =
-            static_cast<double>(measurement_->validated_messages());
       if (!spec_.verify) return;
       const CheckOutcome checked = measurement_->check();  // after the window, untimed
       if (checked.errors > 0) throw verify_failure(spec_, checked.errors);

@@ -36,7 +36,6 @@ std::map<std::string, double> measure_one_pair(RunSource& source, const TestSpec
   BenchmarkMeasurement m(source, spec, pair_measure_plan(o), samples);
   m.warm_up();
   std::map<std::string, double> counters = m.timed_run().counters;
-  if (spec.validate) counters["validated_messages"] = static_cast<double>(m.validated_messages());
   if (!spec.verify) return counters;
   const CheckOutcome checked = m.check();
   if (checked.errors > 0) throw verify_failure(spec, checked.errors);

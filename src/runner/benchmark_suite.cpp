@@ -120,8 +120,6 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
     for (const auto& [name, value] : counters.counters) state.counters[name] = value;
     if (peak.bytes_per_second) state.counters["bw_peak_bytes_per_second"] = *peak.bytes_per_second;
     state.SetLabel(counters.label);
-    if (spec.validate)
-      state.counters["validated_messages"] = static_cast<double>(m.validated_messages());
     if (!spec.verify) return;
     const CheckOutcome checked = m.check();
     for (const auto& [name, value] : checked.counters()) state.counters[name] = value;
