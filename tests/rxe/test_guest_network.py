@@ -5,7 +5,7 @@ Each host's neighbour entry for the other was learnt by ARP and aged like any: R
 random 15-45 s, then STALE, DELAY and PROBE until an ARP reply confirmed it again (rxe's UDP
 never confirms one). A row whose timed window met a neighbour out of REACHABLE sent every packet
 by the slower path: in the deterministic guest (2026-12-04, fetch_add bw busy, 8 B, 2000
-messages, five runs of five repetitions each after a boot) the first run read 0.010950 Mpps and
+messages, eight runs of five repetitions each after a boot) the first run read 0.010950 Mpps and
 the later ones 0.011140, 1.7 % apart, and with the entries made permanent every run read
 0.011109-0.011142. Which row met which state changed from boot to boot with the random ageing,
 and the gate's slowdown test once saw fetch_add bw busy 2.05 % off its prediction so."""

@@ -378,7 +378,7 @@ def parse_args():
 
 def alternate_rounds(args, cases):
     """({case label: [(perftest's figures, ours, ratios)]}, {case label: [why a round was left
-    out]}), the two tools taking turns first. A round in which either tool measured nothing
+    out]}), the two tools taking turns first. A round in which perftest measured nothing
     (ToolFailed) is left out of its case, said, and the rounds go on."""
     results = {c.label: [] for c in cases}
     left_out = {c.label: [] for c in cases}
