@@ -240,7 +240,7 @@ void time_round_trips(const Clock& clock, const TestSpec& spec, const RunLength&
 
 // Corrupt bytes among the first `length` bytes at `bytes`, which must hold the pattern.
 inline uint64_t check_bytes(QpStream& ep, const uint8_t* bytes, uint64_t length) {
-  return count_corrupt({bytes, length}, ep.expected_payload(), ep.spec().size);
+  return count_corrupt({bytes, length}, ep.expected_payload());
 }
 
 // Corrupt bytes in target slot `slot_index` (what a write or read put there): the whole slot
