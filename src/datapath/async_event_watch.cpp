@@ -75,14 +75,22 @@ void AsyncEventWatch::watch() {
   }
 }
 
+std::string receiver_advice(bool iwarp, bool receives) {
+  if (!iwarp || !receives) return {};
+  return ": on iWARP a send that finds no receive posted ends the connection (no RNR retry), "
+         "so the receiver most likely fell behind the sender: give it more receives "
+         "(--rx-depth), a CPU of its own (--cpus), or pace the sender (--rate)";
+}
+
 Error device_event_error(const AsyncEvent& event, const std::string& device,
-                         const std::string& benchmark) {
+                         const std::string& benchmark, const std::string& advice) {
+  const bool port = event.name == "IBV_EVENT_PORT_ERR";
   return Error(ExitCode::kDeviceEvent,
                device + ": " + event.text() + " during " + benchmark +
-                   (event.name == "IBV_EVENT_PORT_ERR"
-                        ? ": the port went down (is the link up? `rdmabench devices` shows its "
-                          "state)"
-                        : ": the device says the run cannot go on"));
+                   (port ? ": the port went down (is the link up? `rdmabench devices` shows its "
+                           "state)"
+                   : !advice.empty() ? advice
+                                     : ": the device says the run cannot go on"));
 }
 
 }  // namespace rdmabench

@@ -48,9 +48,15 @@ class AsyncEventWatch {
   std::thread thread_;
 };
 
+// What a fatal QP event most likely means where the device is iWARP's and the run sends into
+// the peer's posted receives (`receives`): iWARP has no RNR retry, so a send that finds no
+// receive terminates the connection. Empty elsewhere.
+std::string receiver_advice(bool iwarp, bool receives);
+
 // The error a fatal event makes of a run: exit code kDeviceEvent, naming the event, what it
-// concerns, the device and the benchmark.
+// concerns, the device and the benchmark, and what to do: `advice` (receiver_advice) when it
+// has any, else the port's state for a port that went down, else that the run cannot go on.
 Error device_event_error(const AsyncEvent& event, const std::string& device,
-                         const std::string& benchmark);
+                         const std::string& benchmark, const std::string& advice);
 
 }  // namespace rdmabench

@@ -130,9 +130,18 @@ void Endpoint::fail_queue_pairs() noexcept {
   for (auto& s : streams_) s->qp().to_error();
 }
 
+namespace {
+// A bw run whose messages land in receives posted ahead (either way): one a receiver can run
+// out of. A lat run's receiver posts before its peer sends again.
+bool streams_into_receives(const TestSpec& spec) {
+  return spec.mode == Mode::kBandwidth && (spec.server_receives() || spec.client_receives());
+}
+}  // namespace
+
 void Endpoint::raise_device_failure() const {
   if (const auto event = events_->fatal())
-    throw device_event_error(*event, context_->device_name(), name_);
+    throw device_event_error(*event, context_->device_name(), name_,
+                             receiver_advice(context_->is_iwarp(), streams_into_receives(spec_)));
 }
 
 std::vector<std::string> Endpoint::run_device_events() const {

@@ -53,13 +53,38 @@ TEST(AsyncEvent, ChangesThatLeaveTheRunGoingAreInformational) {
 
 TEST(AsyncEvent, AFatalEventEndsTheRunWithItsOwnExitCode) {
   const Error e =
-      device_event_error({"IBV_EVENT_PORT_ERR", "port 1", true}, "rxe1", "write/bw/busy/65536");
+      device_event_error({"IBV_EVENT_PORT_ERR", "port 1", true}, "rxe1", "write/bw/busy/65536", "");
   EXPECT_EQ(e.exit_code(), ExitCode::kDeviceEvent);
   EXPECT_EQ(static_cast<int>(e.exit_code()), 9);
   const std::string text = e.what();
   EXPECT_NE(text.find("rxe1: IBV_EVENT_PORT_ERR (port 1) during write/bw/busy/65536"),
             std::string::npos)
       << text;
+}
+
+// iWARP has no RNR retry: a send that finds no receive posted terminates the connection, and
+// the sender's QP fails. A stream of sends into a receiver that fell behind says so.
+TEST(AsyncEvent, AFatalQpOnIwarpUnderSendsSaysTheReceiverMayHaveRunOutOfReceives) {
+  const AsyncEvent fatal{"IBV_EVENT_QP_FATAL", "QP 0x1", true};
+  const std::string iwarp_send =
+      device_event_error(fatal, "siw1", "send/bw/busy/4096", receiver_advice(true, true)).what();
+  EXPECT_NE(iwarp_send.find("siw1: IBV_EVENT_QP_FATAL (QP 0x1) during send/bw/busy/4096"),
+            std::string::npos)
+      << iwarp_send;
+  EXPECT_NE(iwarp_send.find("no RNR retry"), std::string::npos) << iwarp_send;
+  EXPECT_NE(iwarp_send.find("--rx-depth"), std::string::npos) << iwarp_send;
+  EXPECT_NE(iwarp_send.find("--rate"), std::string::npos) << iwarp_send;
+  for (const auto& [iwarp, receives] : {std::pair{true, false}, {false, true}, {false, false}}) {
+    const std::string other =
+        device_event_error(fatal, "rxe0", "write/bw/busy/65536", receiver_advice(iwarp, receives))
+            .what();
+    EXPECT_NE(other.find("the device says the run cannot go on"), std::string::npos) << other;
+    EXPECT_EQ(other.find("RNR"), std::string::npos) << other;
+  }
+  const std::string port = device_event_error({"IBV_EVENT_PORT_ERR", "port 1", true}, "siw1",
+                                              "send/bw/busy/4096", receiver_advice(true, true))
+                               .what();
+  EXPECT_NE(port.find("the port went down"), std::string::npos) << port;
 }
 
 }  // namespace
