@@ -89,8 +89,8 @@ Error device_event_error(const AsyncEvent& event, const std::string& device,
                device + ": " + event.text() + " during " + benchmark +
                    (port ? ": the port went down (is the link up? `rdmabench devices` shows its "
                            "state)"
-                   : !advice.empty() ? advice
-                                     : ": the device says the run cannot go on"));
+                    : !advice.empty() ? advice
+                                      : ": the device says the run cannot go on"));
 }
 
 }  // namespace rdmabench
