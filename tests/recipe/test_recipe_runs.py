@@ -71,7 +71,21 @@ def test_gate_fails_on_a_five_percent_slowdown_of_the_software_path():
         assert verdict == "REGRESSION", proc.stdout
         # Guest time counts instructions: the injected loop costs what was predicted, within
         # the gate's own resolution.
-        assert abs(exact[name] - predicted[name]) <= THRESHOLD, (name, exact[name], predicted[name])
+        # A miss says each repetition of the row in both runs: a repetition (or a run) apart
+        # from the others is the guest's moment, three alike the code's cost.
+        assert abs(exact[name] - predicted[name]) <= THRESHOLD, (
+            name, exact[name], predicted[name],
+            {"this build": repetitions(this, name), "the slowdown build": repetitions(slow, name)})
+
+
+def repetitions(run, name):
+    """The figure the gate judges of row `name` (bw: bytes a second; lat: the p50), in each
+    repetition of `run`, in its order."""
+    doc = json.loads(Path(run).read_text())
+    rows = [b for b in doc["benchmarks"]
+            if b["rdmabench_spec"]["name"] == name and b.get("run_type") == "iteration"]
+    return [b["lat_p50_us"] if b["rdmabench_spec"]["mode"] == "lat" else b["bytes_per_second"]
+            for b in rows]
 
 
 def test_the_committed_baseline_is_judged_on_its_own_stack_only():
