@@ -51,10 +51,10 @@ struct SideReport {
   // start (its earliest thread); none where it read none, or where the report came over the
   // control channel (the peer's side does not send it).
   std::optional<uint64_t> first_read_ns;
-  uint64_t verify_errors = 0;
-  // The first message a check of this side failed (none: every check passed, or nothing was
-  // checked message by message).
-  std::optional<BadMessage> first_bad;
+  // What this side's checks found (--verify's check run, --validate's timed runs): the corrupt
+  // bytes or messages, and the first message a check failed (none: every check passed, or
+  // nothing was checked message by message).
+  VerifyTally verify;
   // What this side's port counters moved over the run (host/port_counters.h names), when asked.
   std::map<std::string, uint64_t> device_counters;
   // The device's informational asynchronous events during the run ("IBV_EVENT_GID_CHANGE

@@ -126,8 +126,7 @@ SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestS
       r.received[t + i * spec.threads] = o.streams[i].received;
     }
   }
-  r.verify_errors = verify.errors;
-  r.first_bad = verify.first;
+  r.verify = verify;
   return r;
 }
 

@@ -177,7 +177,7 @@ RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uin
 }
 
 uint64_t verify_errors(const RunResult& check) {
-  return check.client.verify_errors + check.server.verify_errors;
+  return check.client.verify.errors + check.server.verify.errors;
 }
 
 Error verify_failure(const TestSpec& spec, uint64_t errors) {
@@ -205,8 +205,8 @@ std::string first_bad_text(const std::optional<BadMessage>& bad, const char* sid
 Error validate_failure(const TestSpec& spec, const RunResult& run) {
   std::string text = spec.name() + ": --validate found " + std::to_string(verify_errors(run)) +
                      " corrupt bytes/messages in a timed run";
-  std::string first = first_bad_text(run.server.first_bad, "server");
-  if (first.empty()) first = first_bad_text(run.client.first_bad, "client");
+  std::string first = first_bad_text(run.server.verify.first, "server");
+  if (first.empty()) first = first_bad_text(run.client.verify.first, "client");
   if (!first.empty()) text += "; the first: " + first;
   return Error(ExitCode::kVerification, text);
 }

@@ -100,9 +100,10 @@ void add_to_message(nlohmann::json& message, const SideReport& r) {
   message["counted"] = r.counted;
   message["sent"] = r.sent;
   message["received"] = r.received;
-  message["verify_errors"] = r.verify_errors;
-  if (r.first_bad)
-    message["first_bad"] = {{"stream", r.first_bad->stream}, {"message", r.first_bad->message}};
+  message["verify_errors"] = r.verify.errors;
+  if (r.verify.first)
+    message["first_bad"] = {{"stream", r.verify.first->stream},
+                            {"message", r.verify.first->message}};
   if (!r.device_counters.empty()) message["device_counters"] = r.device_counters;
   if (!r.device_events.empty()) message["device_events"] = r.device_events;
 }
@@ -117,8 +118,8 @@ SideReport side_report_from(const nlohmann::json& message, uint32_t threads, uin
   r.counted = counts_of(message, ctx, "counted", qps);
   r.sent = counts_of(message, ctx, "sent", qps);
   r.received = counts_of(message, ctx, "received", qps);
-  r.verify_errors = unsigned_as<uint64_t>(message, ctx, "verify_errors");
-  if (message.contains("first_bad")) r.first_bad = bad_message_from(message, ctx, qps);
+  r.verify.errors = unsigned_as<uint64_t>(message, ctx, "verify_errors");
+  if (message.contains("first_bad")) r.verify.first = bad_message_from(message, ctx, qps);
   if (message.contains("device_counters"))
     r.device_counters = device_counters_from(message["device_counters"], ctx);
   if (message.contains("device_events"))

@@ -177,7 +177,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
   r.client.device_events = ep.run_device_events();
   if (request.check)  // what this side sent is over: its targets at the server hold it all
     for (auto& s : ep.streams())
-      r.client.verify_errors += pattern_->verify_sent_after_run(*s, options_.timeout);
+      r.client.verify.errors += pattern_->verify_sent_after_run(*s, options_.timeout);
   control_.send(finished_message());
   r.server = side_report_from(control_.receive("done"), spec.threads, spec.qps);
   r.client.device_counters = port_reading.deltas();  // both sides' runs are over
@@ -187,7 +187,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
   // still moving, and their fetched values then failed the server's checks).
   if (request.check) {
     if (spec.bidir)
-      for (auto& s : ep.streams()) r.client.verify_errors += pattern_->verify_after_run(*s);
+      for (auto& s : ep.streams()) r.client.verify.errors += pattern_->verify_after_run(*s);
     ep.end_check_run();
   }
   if (spec.mode == Mode::kLatency) clock_.check();  // the session is in step again: may throw

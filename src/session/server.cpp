@@ -120,9 +120,9 @@ class VerbsTestHost final : public TestHost {
     report.device_counters = port_reading.deltas();
     if (check) {
       for (auto& s : ep.streams()) {
-        report.verify_errors += pattern_->verify_after_run(*s);
+        report.verify.errors += pattern_->verify_after_run(*s);
         if (ep.spec().bidir)  // this side sent too
-          report.verify_errors += pattern_->verify_sent_after_run(*s, options_.timeout);
+          report.verify.errors += pattern_->verify_sent_after_run(*s, options_.timeout);
       }
       ep.end_check_run();
     }

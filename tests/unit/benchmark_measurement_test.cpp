@@ -44,8 +44,8 @@ class FakeRuns : public RunSource {
       side->window_ns = n * 1000;
     }
     if (request.check) {
-      r.client.verify_errors = check_errors;
-      if (check_errors > 0) r.server.first_bad = BadMessage{spec_.qps - 1, 7};
+      r.client.verify.errors = check_errors;
+      if (check_errors > 0) r.server.verify.first = BadMessage{spec_.qps - 1, 7};
     }
     if (nothing_in_window && request.length.timed_window()) {
       r.client.counted.assign(spec_.qps, 0);

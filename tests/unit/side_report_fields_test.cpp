@@ -18,8 +18,7 @@ SideReport two_threads_three_qps() {
   r.counted = {10, 20, 30};
   r.sent = {11, 21, 31};
   r.received = {9, 0, 31};
-  r.verify_errors = 4;
-  r.first_bad = BadMessage{2, 77};
+  r.verify = {4, BadMessage{2, 77}};
   r.device_counters = {{"hw_sent_pkts", 64}, {"netdev_tx_bytes", 1ull << 40}};
   return r;
 }
@@ -60,8 +59,8 @@ TEST(SideFigures, TheDoneMessageCarriesEveryFigureAndCount) {
   EXPECT_EQ(got.counted, sent.counted);
   EXPECT_EQ(got.sent, sent.sent);
   EXPECT_EQ(got.received, sent.received);
-  EXPECT_EQ(got.verify_errors, sent.verify_errors);
-  EXPECT_EQ(got.first_bad, sent.first_bad);
+  EXPECT_EQ(got.verify.errors, sent.verify.errors);
+  EXPECT_EQ(got.verify.first, sent.verify.first);
   EXPECT_EQ(got.device_counters, sent.device_counters);
   // When each stream finished is the client's own (its per-QP finish times): not sent.
   EXPECT_FALSE(done.contains("finish_ns"));
@@ -90,7 +89,7 @@ TEST(SideFigures, AFirstBadMessageOutsideTheSpecIsRefused) {
   EXPECT_NE(refusal(-1).find("first_bad"), std::string::npos);
   nlohmann::json without = done;
   without.erase("first_bad");
-  EXPECT_FALSE(side_report_from(without, 2, 3).first_bad.has_value());
+  EXPECT_FALSE(side_report_from(without, 2, 3).verify.first.has_value());
 }
 
 TEST(SideFigures, ADoneMessageThatDoesNotMatchTheSpecIsRefusedNamingTheField) {
