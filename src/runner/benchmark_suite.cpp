@@ -54,7 +54,7 @@ void BenchmarkSuite::fail(benchmark::State& state, const Error& e) {
   state.SkipWithError(e.what());
   if (static_cast<int>(e.exit_code()) > static_cast<int>(worst_)) worst_ = e.exit_code();
   clear_progress();
-  std::cerr << "rdmabench: " << e.what() << "\n";
+  std::cerr << ("rdmabench: " + std::string(e.what()) + "\n") << std::flush;  // one write: a line
   session_.reset();  // start the next benchmark on a fresh control connection
 }
 
