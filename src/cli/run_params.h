@@ -7,6 +7,7 @@
 
 #include "cli/run_profile.h"
 #include "runner/pass_limits.h"
+#include "runner/suite_options.h"
 #include "spec/benchmark_matrix.h"
 
 namespace rdmabench {

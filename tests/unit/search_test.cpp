@@ -604,9 +604,6 @@ TEST(ExpectationRules, ResendsMustShowInEveryRepetition) {
   EXPECT_TRUE(judge_point(rule, {{}, all}));
 }
 
-}  // namespace
-}  // namespace rdmabench
-
 // What the judge reads of a point: a figure that is no number is in no band (sorting a NaN
 // among numbers is undefined, and a band with one compares false to everything).
 TEST(Observation, AFigureThatIsNoNumberIsInNoBand) {
@@ -619,3 +616,6 @@ TEST(Observation, AFigureThatIsNoNumberIsInNoBand) {
   EXPECT_EQ(bw->high, 3);
   EXPECT_FALSE(o.band("cpu").has_value());
 }
+
+}  // namespace
+}  // namespace rdmabench

@@ -14,11 +14,16 @@ has_rdma_device() { compgen -G "/sys/class/infiniband/*" >/dev/null; }
 # Install the Debian packages of the groups after $1 (tools/setup-deps; build and mesh always),
 # configure the build directory $1 if needed, and build rdmabench quietly: the program and its
 # man page, all these tools run and show (the unit tests and mesh_scale are ./tools/test's to
-# build; the CI recipe builds two trees).
+# build; the CI recipe builds two trees). A failed build shows ninja's errors and its log.
 build_rdmabench() {
   tools/setup-deps build mesh "${@:2}" &&
-    { [[ -f "$1/build.ninja" ]] || meson setup "$1" >/dev/null; } &&
-    ninja -C "$1" rdmabench rdmabench.1 >/dev/null
+    { [[ -f "$1/build.ninja" ]] || meson setup "$1" >/dev/null; } || return
+  local log=$1/build-rdmabench.log
+  ninja -C "$1" rdmabench rdmabench.1 >"$log" 2>&1 && return 0
+  { echo "$PROG: the build failed (ninja -C $1 rdmabench rdmabench.1); its errors:"
+    grep -E "FAILED|error" "$log" | head -20
+    echo "$PROG: the whole log: $log"; } >&2
+  return 1
 }
 
 # The rows the deterministic guest (tools/rxe-vm --deterministic) can measure, decided by
