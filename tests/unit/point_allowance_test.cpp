@@ -3,6 +3,8 @@
 // (the deterministic guest's 15-minute search once sat 300 s on one point, twice).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "search/point_length.h"
 
 using namespace rdmabench;
