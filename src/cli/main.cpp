@@ -1,4 +1,5 @@
 // rdmabench: entry point and subcommand dispatch.
+#include <algorithm>
 #include <cxxopts.hpp>
 #include <iostream>
 #include <string>
@@ -21,7 +22,10 @@ void print_usage(std::ostream& out) {
   out << "rdmabench " << rdmabench::kVersion << ": RDMA verbs bandwidth and latency benchmarks\n\n"
       << "Usage: rdmabench <command> [options]   (rdmabench help <command> for details)\n\n"
       << "Commands:\n";
-  for (const auto& [name, cmd] : subcommands()) out << "  " << name << "\t" << cmd.summary << "\n";
+  size_t widest = 0;  // the names in one column, what each does in the next (no tab)
+  for (const auto& [name, cmd] : subcommands()) widest = std::max(widest, name.size());
+  for (const auto& [name, cmd] : subcommands())
+    out << "  " << name << std::string(widest - name.size() + 3, ' ') << cmd.summary << "\n";
   out << "\n" << rdmabench::exit_status_help();
 }
 

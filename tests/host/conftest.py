@@ -149,6 +149,6 @@ def registered_in_source(header, alias):
 
 def commands_in_help(top):
     """The commands `rdmabench --help` lists, in its order: the lines between "Commands:" and
-    the blank line after them, each a name, a tab and what it does."""
+    the blank line after them, each a name and, in a column after it, what it does."""
     listed = top.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
-    return [line.split("\t", 1)[0].strip() for line in listed.splitlines()]
+    return [line.split()[0] for line in listed.splitlines()]

@@ -460,6 +460,18 @@ def test_commands_without_positionals_refuse_a_stray_one(args):
         proc.stdout + proc.stderr
 
 
+def test_the_command_list_is_two_aligned_columns():
+    """The usage's list of commands is a column of names and one of what each does, aligned with
+    spaces: a tab put "mesh" at column 8 and "devices" at 16 in a terminal, and the man page,
+    which fills what it is given, ran the two together (issue 66)."""
+    listed = rdmabench("--help").stdout.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
+    lines = listed.splitlines()
+    assert len(lines) >= 8 and "\t" not in listed, listed
+    starts = {re.match(r"^  \S+ {2,}", line).end() for line in lines}
+    assert len(starts) == 1, listed
+    assert commands_in_help(rdmabench("--help").stdout) == [line.split()[0] for line in lines]
+
+
 def test_help_command_prints_that_commands_help():
     """`rdmabench help run` printed the top-level help (issue 34)."""
     proc = rdmabench("help", "run")
@@ -573,7 +585,7 @@ def commands():
     """The commands rdmabench's own usage lists."""
     usage = rdmabench("--help").stdout
     listed = usage.split("Commands:\n", 1)[1].split("\n\n", 1)[0]
-    return [line.split("\t")[0].strip() for line in listed.splitlines()]
+    return [line.split()[0] for line in listed.splitlines()]
 
 
 def smaller_stack(kib):

@@ -148,7 +148,8 @@ def reflowed(lines, width=LITERAL_WIDTH):
         if len(line) <= width:
             out.append(line)
             continue
-        option = re.match(r"^(\s*-\S.*?\s{2,})\S", line)
+        # An option's line, or a two-column list's (the commands): its description's column.
+        option = re.match(r"^(\s*-\S.*?\s{2,}|\s+\w+\s{3,})\S", line)
         hang = len(option.group(1)) if option else indent_of(line)
         pieces = hung(line.lstrip(), indent_of(line), width)
         out.append(pieces[0])
