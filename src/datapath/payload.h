@@ -16,13 +16,6 @@ inline void fill_payload(std::span<uint8_t> bytes, uint64_t size) noexcept {
   for (uint64_t i = 0; i < bytes.size(); ++i) bytes[i] = payload_byte(i, size);
 }
 
-// Number of bytes that differ from the pattern.
-inline uint64_t count_corrupt(std::span<const uint8_t> bytes, uint64_t size) noexcept {
-  uint64_t bad = 0;
-  for (uint64_t i = 0; i < bytes.size(); ++i) bad += bytes[i] != payload_byte(i, size);
-  return bad;
-}
-
 // Bytes of the 8 at `a` and `b` that differ.
 inline uint64_t differing_bytes_of_word(const uint8_t* a, const uint8_t* b) noexcept {
   uint64_t x, y;
@@ -35,11 +28,12 @@ inline uint64_t differing_bytes_of_word(const uint8_t* a, const uint8_t* b) noex
   return static_cast<uint64_t>(std::popcount(d & 0x0101010101010101ull));
 }
 
-// The same, given the pattern already made (`expected`, at least as long as `bytes`): where
-// nothing differs, as in every check that passes, it costs one memcmp (--validate checks
-// inside the timed runs: the byte-by-byte loop above cost a third of read bw's rate at 4 KiB
-// in the deterministic guest); where something does, a word-by-word count. A receiver that
-// finds damage must not fall behind: the byte loop took 46 us a 4 KiB message in the TCG
+// Bytes of `bytes` that differ from the pattern made beforehand (`expected`, at least as long
+// as `bytes`): where nothing differs, as in every check that passes, it costs one memcmp
+// (--validate checks inside the timed runs: a byte-by-byte loop over payload_byte cost a third
+// of read bw's rate at 4 KiB in the deterministic guest); where something does, a word-by-word
+// count. A receiver that finds damage must not fall behind: that loop took 46 us a 4 KiB
+// message in the TCG
 // guest (0.02 us for memcmp), and a siw receiver that slow ran out of posted receives, which
 // iWARP answers by terminating the connection (no RNR retry), losing the run it was checking.
 inline uint64_t count_corrupt(std::span<const uint8_t> bytes,
