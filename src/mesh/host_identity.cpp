@@ -39,6 +39,7 @@ nlohmann::json host_identity(int rank, const std::string& address, uint16_t port
   const DeviceList devices;
   if (devices.empty()) throw Error(ExitCode::kNoDevice, no_device_advice());
   const DeviceReport report = describe_device(devices.open(device));
+  const TimingEnvironment timing = timing_environment();
   nlohmann::json j = {{"rank", rank},
                       {"hostname", host_name()},
                       {"address", address},
@@ -49,7 +50,8 @@ nlohmann::json host_identity(int rank, const std::string& address, uint16_t port
                       {"node_guid", report.node_guid},
                       {"kernel", kernel_release()},
                       {"rdma_core", rdma_core_version()},
-                      {"timing", timing_environment().describe()}};
+                      {"timing", timing.describe()},
+                      {"acceleration", timing.acceleration}};
   const DeviceLocality where = read_device_locality("/sys", report.name);
   j["numa_node"] = where.numa_node >= 0 ? nlohmann::json(where.numa_node) : nullptr;
   j["pci"] =

@@ -125,6 +125,8 @@ def test_a_clean_mesh_measures_every_pair_over_its_own_link(rdmabench, tmp_path)
     assert report["context"]["qp_timeout"] == 0
     assert [h["device"] for h in report["hosts"]] == DEVICES.split(",")
     assert all(h["kernel"] and h["gid"].endswith(f"10.99.1.{h['rank'] + 1}") for h in report["hosts"])
+    # Each host names its guest's acceleration (tools/test boots this one deterministic).
+    assert [h["acceleration"] for h in report["hosts"]] == ["tcg-icount"] * HOSTS, report["hosts"]
     assert [b["name"] for b in report["benchmarks"]] == ["send/bw/event/65536", "send/lat/event/2"]
     for b in report["benchmarks"]:
         m = b["matrices"][b["figure"]]
