@@ -2,7 +2,7 @@
 (tools/rxe-vm -m mesh:4): a clean one, and one with host 2 slowed by tc netem (1 ms, 40 Mbit/s)."""
 import json
 
-from conftest import FIXTURE, data_pixels, run_tool
+from conftest import FIXTURE, data_pixels, run_tool, tool_module
 
 CLEAN = FIXTURE.parent / "rxe-mesh-4.json"
 SLOW = FIXTURE.parent / "rxe-mesh-4-slow-host-2.json"
@@ -120,4 +120,47 @@ def test_maps_no_verdict_judges_are_drawn_in_neutral_colours():
                 assert cmap == "Blues", (heatmap["counter"], cmap)
                 assert "not judged" in ax.get_title(), ax.get_title()
     finally:
+        plt.close(fig)
+
+
+def test_the_title_says_what_guest_the_hosts_ran_in(tmp_path, write_json):
+    """A mesh measured in the deterministic guest, or in a software-emulated one, says so under
+    its title, as the run figures do; a report whose hosts name no guest (bare metal, or
+    written before hosts named their acceleration) adds nothing."""
+    report = json.loads(CLEAN.read_text())
+    titles = {}
+    for acceleration in ("tcg-icount", "tcg", "kvm", None):
+        for host in report["hosts"]:
+            host.pop("acceleration", None)
+            if acceleration:
+                host["acceleration"] = acceleration
+        out = tmp_path / str(acceleration)
+        proc = run_tool("plot", write_json(report, f"{acceleration}.json"), "--out", out,
+                        "--format", "svg")
+        assert proc.returncode == 0, proc.stderr
+        titles[acceleration] = (out / "mesh.svg").read_text()
+    assert "deterministic guest: times count guest instructions" in titles["tcg-icount"]
+    assert "software-emulated guest (QEMU TCG, no KVM)" in titles["tcg"]
+    for plain in ("kvm", None):
+        assert "guest instructions" not in titles[plain] and "software-emulated" not in titles[plain]
+
+
+def test_no_text_of_a_mesh_figure_is_cut_or_on_other_text():
+    """The mesh figure was left out of the text check: its title lay on the first row's panel
+    titles, the second row's titles on the first row's "server rank", and the counters' titles
+    were wider than their panels. Each report drawn as tools/plot draws it (with the guest's
+    line under the title too), measured by figure_text.text_problems."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from rdmabench_tools import figure_text
+
+    plot = tool_module("plot")
+    deterministic = json.loads(CLEAN.read_text())
+    for host in deterministic["hosts"]:
+        host["acceleration"] = "tcg-icount"
+    for name, doc in (("clean", json.loads(CLEAN.read_text())),
+                      ("slow", json.loads(SLOW.read_text())), ("deterministic", deterministic)):
+        fig = plot.finished_mesh_figure(plt, doc)
+        assert figure_text.text_problems(fig) == [], name
         plt.close(fig)

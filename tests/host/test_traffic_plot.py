@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import FIXTURE, data_pixels, run_tool
+from conftest import FIXTURE, data_pixels, run_tool, tool_module
 from rdmabench_tools import validate_results
 
 CLEAN = FIXTURE.parent / "rxe-mesh-4.json"
@@ -74,3 +74,21 @@ def test_a_malformed_traffic_report_is_refused(tmp_path, write_json, damage):
     assert proc.returncode == 13, proc.stderr
     assert "mesh.schema.json" in proc.stderr
     assert proc.stderr.count("\n") == 1, proc.stderr
+
+
+def test_no_text_of_a_traffic_figure_is_cut_or_on_other_text():
+    """The traffic figure was left out of the text check, and its title ran 10 px past its
+    panel; drawn as tools/plot draws it, measured by figure_text.text_problems."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from rdmabench_tools import figure_text
+
+    for slow in (set(), {2}):
+        doc = traffic_report(slow)
+        for host in doc["hosts"]:  # the guest's line under the title as well
+            host["acceleration"] = "tcg-icount"
+        fig = tool_module("plot").finished_mesh_figure(plt, doc)
+        assert figure_text.text_problems(fig) == [], slow
+        assert "deterministic guest" in fig.axes[0].get_title(), fig.axes[0].get_title()
+        plt.close(fig)

@@ -147,3 +147,14 @@ def fit_text(fig):
                      if not hasattr(t, "xyann")] + _bars(ax, renderer)
             _place_point_labels(ax, renderer, taken)
     return fig
+
+
+def deterministic_guest_note(icount_shift=""):
+    """A figure's line for times counted in the deterministic guest (QEMU -icount)."""
+    each = f" (2^{icount_shift} ns each)" if icount_shift else ""
+    return f"deterministic guest: times count guest instructions{each}, not wall-clock time"
+
+
+# A figure's line for wall-clock times taken in a guest QEMU emulated in software (no KVM).
+SOFTWARE_EMULATED_NOTE = ("software-emulated guest (QEMU TCG, no KVM): wall-clock times of the "
+                          "emulator, busy polling most of all")

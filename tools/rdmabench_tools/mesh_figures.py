@@ -5,7 +5,7 @@ the worse end); slow pairs are boxed in red and slow hosts' labels are red. What
 and which way is better, is whatever the report says."""
 import warnings
 
-from rdmabench_tools import exit_codes, json_input, validate_results
+from rdmabench_tools import exit_codes, figure_text, json_input, validate_results
 from rdmabench_tools.printable_text import excerpt
 
 SCHEMA_PREFIX = "rdmabench-mesh/"
@@ -258,6 +258,17 @@ def text_colour_on(rgba):
     return "white" if 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.45 else "black"
 
 
+def guest_line(hosts):
+    """The title's line on where the ranks ran, from each host's acceleration: the
+    deterministic guest or a software-emulated one; nothing for others, or where none is said."""
+    accelerations = {host.get("acceleration") for host in hosts}
+    if "tcg-icount" in accelerations:
+        return "\n" + figure_text.deterministic_guest_note()
+    if "tcg" in accelerations:
+        return "\n" + figure_text.SOFTWARE_EMULATED_NOTE
+    return ""
+
+
 def host_list(hosts, most=10):
     """Hosts for a title: all of up to `most`, else the first and how many more."""
     if not hosts:
@@ -273,18 +284,17 @@ def mesh_figure(plt, doc):
         return None
     cols = max(len(b["heatmaps"]) for b in benches)
     fig, axes = plt.subplots(len(benches), cols, figsize=(4.3 * cols, 4.0 * len(benches)),
-                             squeeze=False)
+                             squeeze=False, layout="constrained")
     for row, bench in zip(axes, benches):
         for ax, heatmap in zip(row, bench["heatmaps"]):
             draw_heatmap(ax, doc, bench, heatmap)
         for ax in row[len(bench["heatmaps"]):]:
-            ax.axis("off")
+            ax.set_visible(False)
     ctx, verdict = doc["context"], doc["verdict"]
     resending = verdict.get("resending_hosts", [])
     fig.suptitle(f"rdmabench mesh: {ctx.get('ranks')} ranks, schedule {ctx.get('schedule')}, "
                  f"{ctx.get('mpi', '')}; slow hosts: {host_list(verdict['slow_hosts'])}; "
                  f"slow pairs: {verdict['slow_pairs']}, failed: {verdict['failed_pairs']}"
-                 + (f"; resending hosts: {host_list(resending)}" if resending else ""),
-                 fontsize=10)
-    fig.tight_layout()
+                 + (f"; resending hosts: {host_list(resending)}" if resending else "")
+                 + guest_line(doc["hosts"]), fontsize=10)
     return fig

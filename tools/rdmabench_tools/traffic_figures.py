@@ -2,7 +2,7 @@
 carried (sent + received) in its best round, in Gb/s (higher is better), with its worst round
 as a mark on the bar and the slow line (min_fraction of the median) across; slow hosts' bars
 red. What is drawn is whatever the report's traffic section says."""
-from rdmabench_tools.mesh_figures import GBITS, host_list
+from rdmabench_tools.mesh_figures import GBITS, guest_line, host_list
 
 MOST_LABELLED = 64  # beyond this many hosts the rank labels thin out
 
@@ -17,7 +17,8 @@ def traffic_figure(plt, doc):
     best = [h["best_bytes_per_second"] * GBITS for h in hosts]
     worst = [h["worst_bytes_per_second"] * GBITS for h in hosts]
     colours = ["tab:red" if h["slow"] else "tab:blue" for h in hosts]
-    fig, ax = plt.subplots(figsize=(max(6.0, min(16.0, 0.35 * len(hosts) + 3)), 4.2))
+    fig, ax = plt.subplots(figsize=(max(6.0, min(16.0, 0.35 * len(hosts) + 3)), 4.2),
+                           layout="constrained")
     ax.bar(range(len(hosts)), best, color=colours, label="best round (sent + received)")
     ax.scatter(range(len(hosts)), worst, color="black", marker="_", s=120, zorder=3,
                label="worst round")
@@ -34,6 +35,5 @@ def traffic_figure(plt, doc):
     ax.set_title(f"rdmabench mesh --traffic {t['pattern']}: {len(hosts)} hosts, fan {t['fan']}, "
                  f"{t['streams']} stream(s) a flow, {t['flows']} flows\n"
                  f"slow hosts: {host_list(verdict['slow_hosts'])}; "
-                 f"failed flows: {t['failed_flows']}", fontsize=10)
-    fig.tight_layout()
+                 f"failed flows: {t['failed_flows']}" + guest_line(doc["hosts"]), fontsize=10)
     return fig
