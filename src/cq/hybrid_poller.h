@@ -18,9 +18,7 @@ class HybridPoller {
                                       true};
 
   explicit HybridPoller(PollTarget& target)
-      : target_(target), budget_ns_(uint64_t{target.strategy.arguments.at(0)} * 1000) {
-    prepare_blocking(target);
-  }
+      : target_(target), budget_ns_(uint64_t{target.strategy.arguments.at(0)} * 1000) {}
 
   int wait(std::span<ibv_wc> out) {
     int n = target_.poll(out);

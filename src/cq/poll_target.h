@@ -11,7 +11,6 @@
 #include <span>
 #include <string>
 
-#include "cq/channel_watch.h"
 #include "cq/poll_counts.h"
 #include "cq/strategy.h"
 #include "verbs/completion_channel.h"
@@ -33,9 +32,6 @@ struct PollTarget {
   // that may lose messages (a wait then returns kPeerEnded, not an error).
   const std::atomic<bool>* peer_ended = nullptr;
   bool unreliable = false;  // the transport may lose a message, which a timeout then names
-  // What bounds a blocking wait on `channel` (the waiting thread's, made per run with this
-  // timeout and abort_fd); strategies that block need it.
-  ChannelWatch* watch = nullptr;
 
   bool abort_requested() const noexcept {
     return abort != nullptr && abort->load(std::memory_order_relaxed);

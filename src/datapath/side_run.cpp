@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <deque>
-#include <optional>
 
-#include "cq/channel_watch.h"
 #include "datapath/thread_team.h"
 
 namespace rdmabench {
@@ -29,9 +27,6 @@ ThreadOutcome run_bw_thread(const Lane& lane, TransportPattern& pattern, const L
     while (lane.group_of_stream[first] != g) ++first;
     targets.push_back(lane.streams[first]->poll_target(timeout));
   }
-  std::optional<ChannelWatch> watch;  // this thread's blocking waits, bounded, on any of its CQs
-  if (strategy_info(targets[0].strategy).blocks) watch.emplace(timeout, targets[0].abort_fd);
-  for (PollTarget& t : targets) t.watch = watch ? &*watch : nullptr;
   return with_poller(targets[0], [&](auto& first_poller) {
     using Poller = std::remove_reference_t<decltype(first_poller)>;
     std::deque<Poller> pollers;  // one per CQ (pollers may not be copied or moved)

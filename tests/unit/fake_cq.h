@@ -27,16 +27,11 @@ class FakeCq {
     context_.ops.poll_cq = [](ibv_cq* cq, int entries, ibv_wc* wc) {
       return static_cast<FakeCq*>(cq->cq_context)->answer(entries, wc);
     };
-    context_.ops.req_notify_cq = [](ibv_cq*, int) { return 0; };  // arming always works
     cq_.context = &context_;
     cq_.cq_context = this;
     channel_.context = &context_;
     channel_.fd = -1;
   }
-  // The channel's descriptor (none by default): a pipe's read end, for a strategy that blocks
-  // in read on it, which only a signal ends (no event comes: ibv_get_cq_event's would need a
-  // provider).
-  void use_channel_fd(int fd) { channel_.fd = fd; }
   FakeCq(const FakeCq&) = delete;
   FakeCq& operator=(const FakeCq&) = delete;
 
