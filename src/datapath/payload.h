@@ -33,9 +33,9 @@ inline uint64_t differing_bytes_of_word(const uint8_t* a, const uint8_t* b) noex
 // (--validate checks inside the timed runs: a byte-by-byte loop over payload_byte cost a third
 // of read bw's rate at 4 KiB in the deterministic guest); where something does, a word-by-word
 // count. A receiver that finds damage must not fall behind: that loop took 46 us a 4 KiB
-// message in the TCG
-// guest (0.02 us for memcmp), and a siw receiver that slow ran out of posted receives, which
-// iWARP answers by terminating the connection (no RNR retry), losing the run it was checking.
+// message in the TCG guest (0.02 us for memcmp), and a siw receiver that slow ran out of
+// posted receives, which iWARP answers by terminating the connection (no RNR retry), losing
+// the run it was checking.
 inline uint64_t count_corrupt(std::span<const uint8_t> bytes,
                               std::span<const uint8_t> expected) noexcept {
   if (std::memcmp(bytes.data(), expected.data(), bytes.size()) == 0) [[likely]]
