@@ -169,3 +169,57 @@ def test_print_accel_says_what_would_run_the_guest_and_boots_nothing():
     assert accel().stdout == ("kvm\n" if rxe_vm().kvm_really_works() else "tcg\n")
     proc = accel("--", "true")
     assert proc.returncode == 2 and "--print-accel takes no COMMAND" in proc.stderr, proc
+
+
+def _fake_guest(tmp_path, *boots):
+    """A stand-in for QEMU: boot k (from 1) runs the shell text boots[k-1] in the run share (the
+    guest's $OUT), as the guest's stage2.sh would write there; the boots are counted."""
+    import shlex
+    import types
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    count = tmp_path / "boots"
+    cases = "".join(f"  {k}) {text} ;;\n" for k, text in enumerate(boots, start=1))
+    script = (f"n=$(( $(cat {count} 2>/dev/null || echo 0) + 1 )); echo $n > {count}\n"
+              f"cd {shlex.quote(str(run_dir))}\ncase $n in\n{cases}esac\n")
+    args = types.SimpleNamespace(timeout=60, verbose=False, mode="lo")
+    return args, ["sh", "-c", script], run_dir, count
+
+
+DIES_IN_SET_UP = ("echo 'stage2 1.0' > timing; echo 'Kernel panic - not syncing' > console.log; "
+                  "exit 1")
+RUNS_THE_COMMAND = ("echo 'stage2 1.0' > timing; echo 'command 2.0' >> timing; "
+                    "echo hello > stdout; echo 0 > rc")
+DIES_IN_THE_COMMAND = ("echo 'stage2 1.0' > timing; echo 'command 2.0' >> timing; "
+                       "echo 'Kernel panic' > console.log; exit 1")
+
+
+def test_a_guest_that_died_before_the_command_started_is_booted_once_more(tmp_path, capsys):
+    """The CI recipe's guest once panicked loading a module at boot, before rdmabench ran, and
+    the test waiting on its run failed: nothing of the command had run, so a second boot
+    loses nothing."""
+    import time
+    args, cmd, run_dir, boots = _fake_guest(tmp_path, DIES_IN_SET_UP, RUNS_THE_COMMAND)
+    assert rxe_vm().run_vm(args, cmd, run_dir, time.monotonic()) == 0
+    out, err = capsys.readouterr()
+    assert boots.read_text().strip() == "2"
+    assert out == "hello\n"
+    assert "died in its set-up, before the command started" in err
+    assert "booting it once more" in err and "Kernel panic" in err
+
+
+@pytest.mark.parametrize("boot_texts,boots_run,says", [
+    ((DIES_IN_THE_COMMAND, RUNS_THE_COMMAND), "1", "died while running the command (QEMU exit 1)"),
+    ((DIES_IN_SET_UP, DIES_IN_SET_UP, RUNS_THE_COMMAND), "2",
+     "died in its set-up, before the command started on its second boot too"),
+    (("exit 1", "exit 1", RUNS_THE_COMMAND), "2", "failed to boot on its second boot too"),
+])
+def test_a_guest_is_booted_again_only_once_and_never_after_its_command_started(
+        tmp_path, capsys, boot_texts, boots_run, says):
+    import time
+    args, cmd, run_dir, boots = _fake_guest(tmp_path, *boot_texts)
+    with pytest.raises(SystemExit) as exit_:
+        rxe_vm().run_vm(args, cmd, run_dir, time.monotonic())
+    assert exit_.value.code == rxe_vm().EXIT_BOOT_FAILURE
+    assert boots.read_text().strip() == boots_run
+    assert says in capsys.readouterr().err
