@@ -100,3 +100,13 @@ def test_a_file_that_is_not_a_boots_counts_is_refused_in_one_line(tmp_path, caps
         assert boots.main([str(path)]) == exit_codes.USAGE
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and "\x1b" not in err
+
+
+def test_a_count_below_one_a_message_keeps_its_digits():
+    """A side that made 15 system calls more over 4,096 messages printed 0.0 beside a ratio of
+    3.692 to perftest's 0.0: a count below 1 a message prints in three significant digits."""
+    assert cost.cell(0.003692) == "0.00369"
+    assert cost.cell(0.0) == "0.0" and cost.cell(232.84) == "232.8" and cost.cell(1.0) == "1.0"
+    assert boots.spread([0.0037, 0.001, 0.002], cost.count_text, 3) == "0.002 (0.001-0.0037)"
+    assert boots.spread([232.84, 230.0, 240.0], cost.count_text, 3) == "232.8 (230.0-240.0)"
+    assert boots.spread([1.0764, 3.692], cost.ratio_text, 3) == "2.384 (1.076-3.692), 2 of 3 boots"

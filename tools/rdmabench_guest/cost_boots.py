@@ -10,7 +10,8 @@ import argparse
 import statistics
 import sys
 
-from rdmabench_guest.cost_guest import COUNTERS, SIDES, TOOL_NAMES, table_head
+from rdmabench_guest.cost_guest import (COUNTERS, SIDES, TOOL_NAMES, count_text, ratio_text,
+                                          table_head)
 from rdmabench_tools import exit_codes, ratio_words, text_table
 from rdmabench_tools.json_input import JsonInputError, read_json
 from rdmabench_tools.printable_text import excerpt
@@ -25,12 +26,13 @@ def counted(value):
     return float(value)
 
 
-def spread(values, digits, boots):
-    """'median (lowest-highest)' of the values that counted, saying how many of `boots` did."""
+def spread(values, show, boots):
+    """'median (lowest-highest)' of the values that counted, each as show(value) prints it (a
+    count: count_text; a ratio: ratio_text), saying how many of `boots` did."""
     got = [v for v in values if v is not None]
     if not got:
         return f"failed in all {boots} boots"
-    text = f"{statistics.median(got):.{digits}f} ({min(got):.{digits}f}-{max(got):.{digits}f})"
+    text = f"{show(statistics.median(got))} ({show(min(got))}-{show(max(got))})"
     return text if len(got) == boots else f"{text}, {len(got)} of {boots} boots"
 
 
@@ -54,10 +56,11 @@ def rows(boots):
                             for tool in TOOL_NAMES}
                 n = len(boots)
                 body.append([excerpt(label), side, unit,
-                             *(spread(per_tool[t], 1, n) for t in TOOL_NAMES),
-                             spread(ratios(per_tool["rdmabench"], per_tool["perftest"]), 3, n),
+                             *(spread(per_tool[t], count_text, n) for t in TOOL_NAMES),
+                             spread(ratios(per_tool["rdmabench"], per_tool["perftest"]),
+                                    ratio_text, n),
                              spread(ratios(per_tool["rdmabench"], per_tool["rdmabench classic"]),
-                                    3, n)])
+                                    ratio_text, n)])
     return body
 
 

@@ -132,16 +132,26 @@ def per_message(commands, case, messages, counter, keep=None):
             else Failed((small[side] - big[side]) / iters) for side in SIDES}
 
 
+def count_text(value):
+    """A count per message: one decimal, or three significant digits below 1 (a side that made a
+    handful of system calls in the whole run prints them, not 0.0 beside a ratio of 3)."""
+    return f"{value:.3g}" if 0 < abs(value) < 1 else f"{value:.1f}"
+
+
+def ratio_text(value):
+    return f"{value:.3f}"
+
+
 def cell(value):
     if isinstance(value, Failed):
         return f"measurement failed (2N below N by {value.short_per_message:.2f}/msg)"
-    return f"{value:.1f}"
+    return count_text(value)
 
 
 def ratio_cell(mine, theirs):
     if isinstance(mine, Failed) or isinstance(theirs, Failed) or theirs == 0:
         return "-"
-    return f"{mine / theirs:.3f}"
+    return ratio_text(mine / theirs)
 
 
 def rotated(named, boot):
