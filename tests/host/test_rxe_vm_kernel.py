@@ -223,3 +223,17 @@ def test_a_guest_is_booted_again_only_once_and_never_after_its_command_started(
     assert exit_.value.code == rxe_vm().EXIT_BOOT_FAILURE
     assert boots.read_text().strip() == boots_run
     assert says in capsys.readouterr().err
+
+
+def test_append_takes_plain_kernel_words_and_refuses_what_the_guest_sets_itself(capsys):
+    """--append idle=poll showed siw's read lat gap to be the halted vCPU's wake-up (issue 67);
+    the words reach the kernel's command line, one word each, never one the guest tool sets."""
+    vm = rxe_vm()
+    assert vm.kernel_words(["idle=poll", "nohz=off"]) == " idle=poll nohz=off"
+    for bad in ["idle=poll quiet", "", "rdmabench.accel=kvm", "rxe_stage2=/x", "maxcpus=2",
+                "console=tty0", "panic=0", "a;b", "x\x1b[2J"]:
+        with pytest.raises(SystemExit) as exit_:
+            vm.main(["--append", bad, "--", "true"])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert "--append" in err and "\x1b" not in err
