@@ -43,3 +43,45 @@ def test_a_round_a_tool_failed_is_left_out_of_its_case_and_the_others_go_on(monk
     assert "0.900 (0.900-0.900)" in out and "2 of 3 rounds" in out, out
     assert "left out: send lat 2B round 2: ib_send_lat printed inf as its figure" in out, out
     assert math.isfinite(vs.statistics.median(r[2][0] for r in results[CASE.label]))
+
+
+BW_CASE = vs.Case("send bw 2B", "ib_send_bw", "send", "bw", "busy", 2)
+ZERO_BW_LINE = " 2          1000           0.00               0.00                 0.000000\n"
+
+
+def test_a_figure_of_zero_is_a_failed_run_not_a_rate():
+    """ib_send_bw once printed a message rate of 0 in a --message-rate round (2026-12-04): a
+    rate of 0 is nothing measured, as inf is."""
+    with pytest.raises(vs.ToolFailed, match=r"ib_send_bw printed 0.0 as its figure"):
+        vs.perftest_figure(BW_CASE, ZERO_BW_LINE)
+
+
+def test_a_message_rate_round_a_tool_failed_is_left_out_and_said(monkeypatch, capsys):
+    """The same round then stopped --message-rate with ZeroDivisionError after five rounds,
+    every rate lost. A round that failed is left out of its workload, said, and the rest
+    reported; a workload no round measured says so."""
+    from rdmabench_guest import message_rate_guest as mr
+    setting = {"perftest": mr.Setting("perftest", BW_CASE, 1, 1),
+               "rdmabench": mr.Setting("rdmabench", BW_CASE, 1, 1)}
+    calls = {"n": 0}
+
+    def fake_sample(build, s, messages):
+        calls["n"] += 1
+        if calls["n"] == 3:  # round 2's first run
+            raise vs.ToolFailed("ib_send_bw printed 0.0 as its figure")
+        rate = 100.0 if s.tool == "perftest" else 150.0
+        return mr.Sample(rate, 1.0, 1.0, {k: 1.0 for k in mr.KINDS}, (None, None), (1.0, 1.0))
+
+    monkeypatch.setattr(mr, "sample", fake_sample)
+    samples, left_out = mr.alternate_rounds(None, {"send bw 2B": tuple(setting.values())}, 3, 1000)
+    assert [s.rate for s in samples["send bw 2B"]["perftest"]] == [100.0, 100.0]
+    assert left_out == {"send bw 2B": ["round 2: ib_send_bw printed 0.0 as its figure"]}
+    assert "round 2 send bw 2B: not measured: ib_send_bw printed 0.0" in capsys.readouterr().out
+    mr.report_workload("send bw 2B", tuple(setting.values()), samples["send bw 2B"],
+                       left_out["send bw 2B"], 3)
+    out = capsys.readouterr().out
+    assert "1.500 (1.500-1.500)" in out and "2 of 3 rounds" in out, out
+    assert "left out: round 2: ib_send_bw printed 0.0 as its figure" in out, out
+    mr.report_workload("send bw 2B", tuple(setting.values()), {"perftest": [], "rdmabench": []},
+                       ["round 1: x", "round 2: y"], 2)
+    assert "not measured in any round" in capsys.readouterr().out

@@ -143,10 +143,16 @@ def select_best(build, workload, messages, post_api):
                      our_settings(pattern, tool, size, post_api)):
         one_run(build, settings[0], 1000)  # a binary's first run reads its pages over 9p
         for s in settings:
-            rate = one_run(build, s, messages)[0].rate
+            try:
+                rate = one_run(build, s, messages)[0].rate
+            except vs.ToolFailed as e:
+                print(f"  {s.tool:<9} {s.case.label:<72} not measured: {e}", flush=True)
+                continue
             print(f"  {s.tool:<9} {s.case.label:<72} {rate / 1e3:8.1f}k msg/s", flush=True)
             if s.tool not in best or rate > best[s.tool][1]:
                 best[s.tool] = (s, rate)
+        if settings[0].tool not in best:
+            raise SystemExit(f"vs-perftest: no {settings[0].tool} candidate measured anything")
     return best["perftest"][0], best["rdmabench"][0]
 
 
@@ -184,19 +190,49 @@ def floor_text(runs):
     return f"kernel floor {floor / 1e3:.1f}k msg/s, reached {spread(reached, 2)} of it"
 
 
-def report_workload(name, best, samples):
-    """The rate ratio, CPU per message and where the time goes, for one workload."""
+def alternate_rounds(build, best, rounds, messages):
+    """({workload: {tool: [Sample]}}, {workload: [why a round was left out]}): the two bests of
+    each workload taking turns first. A round in which a tool measured nothing (ToolFailed) is
+    left out of its workload, both tools' samples of it, said, and the rounds go on."""
+    samples = {name: {"perftest": [], "rdmabench": []} for name in best}
+    left_out = {name: [] for name in best}
+    for r in range(rounds):
+        for name, pair in best.items():
+            order = list(pair) if r % 2 == 0 else list(reversed(pair))
+            try:
+                got = {s.tool: sample(build, s, messages) for s in order}
+            except vs.ToolFailed as e:
+                left_out[name].append(f"round {r + 1}: {e}")
+                print(f"round {r + 1} {name}: not measured: {e}", flush=True)
+                continue
+            for tool, s in got.items():
+                samples[name][tool].append(s)
+            print(f"round {r + 1} {name}: perftest {got['perftest'].rate / 1e3:.1f}k, "
+                  f"rdmabench {got['rdmabench'].rate / 1e3:.1f}k msg/s", flush=True)
+    return samples, {name: why for name, why in left_out.items() if why}
+
+
+def report_workload(name, best, samples, left_out=(), rounds=None):
+    """The rate ratio, CPU per message and where the time goes, for one workload, over the
+    rounds it measured (`left_out`: why the others were not); False when it measured none."""
     theirs, mine = samples["perftest"], samples["rdmabench"]
+    if not theirs:
+        print(f"\n{name}: not measured in any round ({'; '.join(left_out)})")
+        return False
     ratios = [m.rate / t.rate for t, m in zip(theirs, mine)]
+    counted = f", {len(ratios)} of {rounds} rounds" if rounds and len(ratios) < rounds else ""
     print(f"\n{name}: perftest `{best[0].case.label}`, rdmabench `{best[1].case.label}`")
     print(f"  rate, k msg/s: perftest {spread([s.rate / 1e3 for s in theirs], 1)}, rdmabench "
           f"{spread([s.rate / 1e3 for s in mine], 1)}; "
-          f"{ratio_words.label('message rate', True)} {spread(ratios)}")
+          f"{ratio_words.label('message rate', True)} {spread(ratios)}{counted}")
+    for why in left_out:
+        print(f"  left out: {why}")
     for tool, runs in samples.items():
         print("\n".join(cpu_lines(tool, runs)))
     for tool, runs in samples.items():
         parts = ", ".join(f"{k} {spread([s.guest_us[k] for s in runs], 2)}" for k in KINDS)
         print(f"  whole guest us/msg, {tool:<9}: {parts}; {floor_text(runs)}")
+    return True
 
 
 def main():
@@ -220,21 +256,15 @@ def main():
     for name, workload in workloads.items():
         print(f"selection, {name}:", flush=True)
         best[name] = select_best(args.build, workload, args.messages, args.post_api)
-    samples = {name: {"perftest": [], "rdmabench": []} for name in workloads}
-    for r in range(args.rounds):
-        for name in workloads:
-            order = list(best[name]) if r % 2 == 0 else list(reversed(best[name]))
-            for setting in order:
-                samples[name][setting.tool].append(sample(args.build, setting, args.messages))
-            print(f"round {r + 1} {name}: perftest "
-                  f"{samples[name]['perftest'][-1].rate / 1e3:.1f}k, rdmabench "
-                  f"{samples[name]['rdmabench'][-1].rate / 1e3:.1f}k msg/s", flush=True)
-    for name in workloads:
-        report_workload(name, best[name], samples[name])
+    samples, left_out = alternate_rounds(args.build, best, args.rounds, args.messages)
+    measured = [report_workload(name, best[name], samples[name], left_out.get(name, ()),
+                                args.rounds) for name in workloads]
     print("\nCPU per message: the run with 2M messages minus the one with M, over M. Whole guest:"
           " /proc/stat over both runs' client, server and kernel alike (softirq includes irq;"
           " idle includes iowait and steal); the kernel floor is the CPUs over system + softirq"
           " per message, the rate no user space can pass on this guest.")
+    if not all(measured):
+        raise SystemExit("vs-perftest: a workload was not measured in any round (see above)")
 
 
 if __name__ == "__main__":

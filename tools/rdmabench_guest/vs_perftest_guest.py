@@ -259,7 +259,7 @@ def perftest_figure(case, out):
         figure = float(rows[-1][4]) * 1e6 * case.size / MIB
     else:
         figure = float(rows[-1][2 if case.duration else 4])
-    if not math.isfinite(figure):
+    if not math.isfinite(figure) or figure <= 0:  # a rate of 0 measured nothing, as inf
         raise ToolFailed(f"{case.tool} printed {figure} as its figure")
     return figure
 
