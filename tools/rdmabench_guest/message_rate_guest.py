@@ -212,7 +212,7 @@ def alternate_rounds(build, best, rounds, messages):
     return samples, {name: why for name, why in left_out.items() if why}
 
 
-def report_workload(name, best, samples, left_out, rounds):
+def report_workload(name, best, samples, left_out=(), rounds=None):
     """The rate ratio, CPU per message and where the time goes, for one workload, over the
     rounds it measured (`left_out`: why the others were not); False when it measured none."""
     theirs, mine = samples["perftest"], samples["rdmabench"]
@@ -220,7 +220,7 @@ def report_workload(name, best, samples, left_out, rounds):
         print(f"\n{name}: not measured in any round ({'; '.join(left_out)})")
         return False
     ratios = [m.rate / t.rate for t, m in zip(theirs, mine)]
-    counted = f", {len(ratios)} of {rounds} rounds" if len(ratios) < rounds else ""
+    counted = f", {len(ratios)} of {rounds} rounds" if rounds and len(ratios) < rounds else ""
     print(f"\n{name}: perftest `{best[0].case.label}`, rdmabench `{best[1].case.label}`")
     print(f"  rate, k msg/s: perftest {spread([s.rate / 1e3 for s in theirs], 1)}, rdmabench "
           f"{spread([s.rate / 1e3 for s in mine], 1)}; "
