@@ -6,6 +6,7 @@
 // through the poller before polling memory (arrival itself produces no completion to wait for).
 #pragma once
 
+#include "datapath/landed_write_lane.h"
 #include "datapath/pattern.h"
 #include "datapath/transfer_loops.h"
 
@@ -126,8 +127,16 @@ class WritePattern final : public TransportPattern {
     });
   }
 
+  // --validate's write bw: the target's ring, every slot the complement (landed_write_lane.h).
+  void before_server_run(QpStream& ep) override {
+    if (ep.spec().checks_landed_writes()) landed_write_checker(ep).arm();
+  }
+
+  // (--validate's write bw checked every write as it landed: its ring holds complements.)
   uint64_t verify_after_run(QpStream& ep) override {
-    return ep.checking() && ep.spec().mode == Mode::kBandwidth ? check_slot(ep, 0) : 0;
+    return ep.checking() && ep.spec().mode == Mode::kBandwidth && !ep.spec().checks_landed_writes()
+               ? check_slot(ep, 0)
+               : 0;
   }
 
  private:

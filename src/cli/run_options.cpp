@@ -78,14 +78,15 @@ void add_what_to_run(cxxopts::Options& options) {
                "After each benchmark's timed runs, run its messages once more, untimed, with every "
                "message checked by its receiver")(
       "validate",
-      "Check every byte of every message inside the timed runs, as each completes: receives "
-      "at their receiver (send, send_imm, write_imm), reads and atomics at their requester, "
-      "each lat round trip; the figures then include the checks' cost. A bw receiver keeps a "
-      "slot for each receive posted (--rx-depth x size a QP), a reader one for each read in "
-      "flight. A corrupt byte fails the benchmark (exit 6) naming its first message. Not write "
-      "bw (its target takes no completion to check at: use write_imm, or --verify); a message "
-      "whose completion came without its data looks like the one before it (one pattern a "
-      "size)");
+      "Check every byte of every message inside the timed runs, as each lands: receives at "
+      "their receiver (send, send_imm, write_imm), reads and atomics at their requester, each "
+      "lat round trip, and write bw's writes at their target, which spins on a ring of "
+      "--rx-depth slots a QP (the writer reads the count it checked so as never to write over "
+      "an unchecked slot; rc, without --bidir); the figures then include the checks' cost. A "
+      "bw receiver keeps a slot for each receive posted (--rx-depth x size a QP), a reader one "
+      "for each read in flight. A corrupt byte fails the benchmark (exit 6) naming its first "
+      "message; a message whose completion came without its data looks like the one before it "
+      "(one pattern a size), but for write bw's");
 }
 
 // QPs, threads and queues.

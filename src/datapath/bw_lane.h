@@ -23,6 +23,7 @@
 #include "datapath/resource_usage.h"
 #include "datapath/transfer_loops.h"
 #include "datapath/verify_tally.h"
+#include "datapath/write_credit.h"
 
 namespace rdmabench {
 
@@ -84,7 +85,11 @@ struct StreamState {
         sends(st, opcode),
         limit(n),
         first_sequence(st.sequence),
-        qp_number(st.qp().number()) {}
+        qp_number(st.qp().number()),
+        credit(n > 0 && st.spec().checks_landed_writes()
+                   ? WriteCredit(st, CheckedWriteRing::of(st.spec(), st.remote().address),
+                                 st.checked_count_word())
+                   : WriteCredit()) {}
   Stream& s;
   ChainedSends<Stream> sends;  // --post-list of them per ibv_post_send
   EndOfStream end;
@@ -93,6 +98,7 @@ struct StreamState {
   uint32_t qp_number;
   uint64_t posted = 0, done = 0, received = 0, counted = 0, finished_at = 0;
   bool peer_ended = false;
+  WriteCredit credit;  // --validate's write bw: the target's ring (else off)
 };
 
 // The lane's stream a completion is for: its wr_id names the stream, except a receive from a
@@ -141,9 +147,15 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
       st.end.post(st.s, st.s.send_id(++st.posted));
       return;
     }
-    if (st.posted >= due) return;  // paced: the next one is not due yet
-    const uint32_t chain =
-        static_cast<uint32_t>(std::min({uint64_t{st.sends.capacity()}, messages, due - st.posted}));
+    if (st.posted >= due) return;     // paced: the next one is not due yet
+    uint64_t ring_room = UINT64_MAX;  // --validate's write bw: slots the target has checked
+    if (st.credit.on()) [[unlikely]] {
+      if (st.credit.wants_read(st.posted)) st.credit.post_read(st.s);
+      ring_room = st.credit.room(st.posted);
+      if (ring_room == 0) return;  // a read of the count is in flight
+    }
+    const uint32_t chain = static_cast<uint32_t>(
+        std::min({uint64_t{st.sends.capacity()}, messages, due - st.posted, ring_room}));
     if (chain > room) return;
     // Signalled: every signal_every-th of the run, its last, and in a checking run all of a
     // pattern whose check takes each send's completion (read, the atomics). Settled once a
@@ -159,6 +171,8 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
           if (atomic) set_atomic_operands(st.s, r.wr(), seq);
           if (read_slots) [[unlikely]]
             r.wr().sg_list->addr = reinterpret_cast<uintptr_t>(read_slot(st.s, next));
+          if (st.credit.on()) [[unlikely]]
+            r.wr().wr.rdma.remote_addr = st.credit.slot_address(next);
           const bool every = next == signal_at;
           if (every) signal_at += spec.signal_every;
           r.prepare(st.s, st.s.send_id(next), every || next == st.limit || check);
@@ -407,6 +421,8 @@ template <typename Stream, typename Pollers, typename Checks>
 void BwLane<Stream, Pollers, Checks>::take_send(State& st, const ibv_wc& wc, uint64_t t,
                                                 SendCounts& sends) {
   const uint64_t seq = wc.wr_id & kInStreamMask;
+  if (seq == kCheckedCountRead) [[unlikely]]
+    return st.credit.take_read(st.posted);  // --validate's write bw: room in the target's ring
   if (st.s.checking()) [[unlikely]]
     result_.verify.add(checks_.check_bw_completion(st.s, wc), st.s.index(), seq);
   if (seq <= st.done) return;

@@ -19,6 +19,8 @@ namespace {
 uint32_t ring_slots(const TestSpec& spec, Side side, uint64_t ring_bytes) {
   // Atomics: the peer's counter, then a slot for each atomic in flight (atomic_operands.h).
   if (is_atomic(spec.pattern->opcode)) return 1 + spec.tx_depth;
+  // --validate's write bw: the target's ring of checked slots (checked_write_ring.h).
+  if (spec.checks_landed_writes()) return side == Side::kServer ? checked_write_slots(spec) : 1;
   const bool bw = spec.mode == Mode::kBandwidth;
   // --validate: a slot for each read in flight (transfer_loops.h read_slot), and for each
   // receive posted, so that nothing lands over a message before its check.
@@ -30,11 +32,18 @@ uint32_t ring_slots(const TestSpec& spec, Side side, uint64_t ring_bytes) {
   return 1;
 }
 
+// The bytes of a buffer of `slots` slots of `stride`: with --validate's write bw, and the word
+// after them that counts the writes checked (checked_write_ring.h).
+uint64_t slotted_bytes(const TestSpec& spec, uint64_t stride, uint64_t slots) {
+  const uint64_t bytes = saturating_mul(stride, slots);
+  return spec.checks_landed_writes() ? saturating_add(checked_count_offset(bytes, 1), 8) : bytes;
+}
+
 }  // namespace
 
 uint64_t QpStream::buffer_bytes(const TestSpec& spec, Side side, uint64_t ring_bytes) {
-  return saturating_mul(saturating_add(spec.size, spec.transport->receive_header_bytes),
-                        uint64_t{1} + ring_slots(spec, side, ring_bytes));
+  return slotted_bytes(spec, saturating_add(spec.size, spec.transport->receive_header_bytes),
+                       uint64_t{1} + ring_slots(spec, side, ring_bytes));
 }
 
 QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uint32_t index,
@@ -53,14 +62,16 @@ QpStream::QpStream(const TestSpec& spec, Side side, const std::string& name, uin
   receive_depth_ = spec.server_receives() ? spec.rx_depth : 0;
   ring_ = ring_slots(spec, side, ring_bytes);
   send_credits = SendQueueCredits(spec.tx_depth, 0);
-  buffer_ = std::make_unique<MemoryRegion>(pd, stride() * (1 + ring_), access_flags(),
-                                           spec.hugepages ? Pages::kHuge2M : Pages::kSystem);
+  buffer_ =
+      std::make_unique<MemoryRegion>(pd, slotted_bytes(spec, stride(), 1 + ring_), access_flags(),
+                                     spec.hugepages ? Pages::kHuge2M : Pages::kSystem);
   expected_.resize(spec.size);
   fill_payload(expected_, spec.size);
   fill_buffer();
 
   QpCapacity cap;
-  cap.max_send_wr = spec.tx_depth;
+  // --validate's write bw: one more, for the read of the target's checked count.
+  cap.max_send_wr = spec.tx_depth + (spec.checks_landed_writes() ? 1 : 0);
   cap.max_recv_wr = std::max<uint32_t>(receive_depth_, 1);
   cap.max_inline_data = spec.inline_size.value_or(kAutoInline);
   if (shared_ != nullptr) cap.srq = &shared_->queue();

@@ -13,6 +13,7 @@
 #include "core/sample_clock.h"
 #include "cq/poll_target.h"
 #include "cq/strategy.h"
+#include "datapath/checked_write_ring.h"
 #include "datapath/completion_group.h"
 #include "datapath/path_in_use.h"
 #include "datapath/run_watch.h"
@@ -122,8 +123,16 @@ class QpStream {
 
   RemoteBuffer local_buffer() const;
   // What the buffer and the QP grant: local write, and the remote access the pattern needs.
+  // (--validate's write bw: and the read of the target's checked count.)
   int access_flags() const noexcept {
-    return IBV_ACCESS_LOCAL_WRITE | static_cast<int>(spec_.pattern->remote_access);
+    return IBV_ACCESS_LOCAL_WRITE | static_cast<int>(spec_.pattern->remote_access) |
+           (spec_.checks_landed_writes() ? IBV_ACCESS_REMOTE_READ : 0);
+  }
+  // --validate's write bw: the word counting the writes the target checked (on the target, what
+  // it publishes; on the sender, where its reads of that count land).
+  uint64_t* checked_count_word() noexcept {
+    return reinterpret_cast<uint64_t*>(buffer_->data() +
+                                       checked_count_offset(stride(), uint64_t{1} + ring_));
   }
   // The path the connected QP really uses, for reports.
   PathInUse path_in_use(const Context& context, uint8_t bound_port);
@@ -160,6 +169,10 @@ class QpStream {
     return abort_ != nullptr && abort_->raised.load(std::memory_order_relaxed);
   }
   int abort_fd() const noexcept { return abort_ != nullptr ? abort_->fd : -1; }
+  // Has the peer said it has ended its sends (its "finished", where the server watches for it)?
+  bool peer_has_ended() const noexcept {
+    return abort_ != nullptr && abort_->peer_ended.load(std::memory_order_acquire);
+  }
   // What lat samples are read with (set by run_side; none: CLOCK_MONOTONIC).
   void use_clock(const SampleClock* clock) noexcept { clock_ = clock; }
   const SampleClock& sample_clock() const noexcept {

@@ -31,7 +31,7 @@ RunAbort::~RunAbort() {
 }
 
 void RunAbort::raise_peer_ended() const noexcept {
-  peer_ended.store(true, std::memory_order_relaxed);
+  peer_ended.store(true, std::memory_order_release);
   raise();
 }
 

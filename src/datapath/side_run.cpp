@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "datapath/landed_write_lane.h"
 #include "datapath/thread_team.h"
 
 namespace rdmabench {
@@ -42,6 +43,17 @@ ThreadOutcome run_bw_thread(const Lane& lane, TransportPattern& pattern, const L
   });
 }
 
+// --validate's write bw target: its lane checks the writes landing on its streams.
+ThreadOutcome run_landed_write_thread(const Lane& lane, const LanePlan& plan,
+                                      std::chrono::milliseconds timeout) {
+  const LaneResult r = check_landed_writes(lane, plan, timeout);
+  ThreadOutcome out;
+  out.used = r.used;
+  out.streams = r.streams;
+  out.verify = r.verify;
+  return out;
+}
+
 ThreadOutcome run_lat_thread(QpStream& s, TransportPattern& pattern, Side side,
                              const SideRunOptions& o, std::span<uint64_t> samples) {
   ThreadOutcome out;
@@ -78,15 +90,20 @@ std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Sid
   plan.rate = bw ? spec.rate : 0;
   plan.sleep_between = strategy_info(spec.cq.of(side)).blocks;
   plan.abort = &abort.raised;
-  if (bw && !plan.sends && !plan.receives) return out;  // a passive target: nothing to run
+  // A passive target has nothing to run, but for --validate's write bw target, which checks.
+  const bool checks = bw && !plan.sends && !plan.receives && spec.checks_landed_writes();
+  if (bw && !plan.sends && !plan.receives && !checks) return out;
   const size_t per_thread = samples.size() / threads;
   std::vector<LanePlan> plans(threads, plan);  // each thread's, with its own live slot
   if (options.live != nullptr)
     for (uint32_t t = 0; t < threads; ++t) plans[t].live = &options.live->slot(t);
   run_team(threads, options.cpus, abort, [&](uint32_t t) {
-    out[t] = bw ? run_bw_thread(lanes[t], pattern, plans[t], options.timeout)
-                : run_lat_thread(*lanes[t].streams.front(), pattern, side, options,
-                                 samples.subspan(t * per_thread, per_thread));
+    if (checks)
+      out[t] = run_landed_write_thread(lanes[t], plans[t], options.timeout);
+    else
+      out[t] = bw ? run_bw_thread(lanes[t], pattern, plans[t], options.timeout)
+                  : run_lat_thread(*lanes[t].streams.front(), pattern, side, options,
+                                   samples.subspan(t * per_thread, per_thread));
   });
   for (uint32_t t = 0; t < threads; ++t) out[t].counts = ep.poll_counts_of_lane(t);
   return out;

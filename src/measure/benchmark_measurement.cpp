@@ -40,7 +40,7 @@ RunCounters BenchmarkMeasurement::timed_run() {
   const RunResult r = source_.run({plan_.length, check, check && plan_.debug_corrupt, plan_.cpus,
                                    plan_.live, plan_.device_counters},
                                   samples_);
-  if (check && verify_errors(r) > 0) throw validate_failure(spec_, r);
+  if (check && verify_errors(spec_, r) > 0) throw validate_failure(spec_, r);
   require_counted(spec_, plan_.length, r);
   RunCounters counters = run_counters(spec_, r, samples_);
   if (check)
@@ -56,7 +56,7 @@ CheckOutcome BenchmarkMeasurement::check() {
   samples_.resize(spec_.mode == Mode::kLatency ? per_stream * spec_.threads : 0);
   const RunResult v =
       source_.run({{per_stream, 0, 0}, true, plan_.debug_corrupt, plan_.cpus}, samples_);
-  CheckOutcome checked = check_outcome(spec_, per_stream, verify_errors(v));
+  CheckOutcome checked = check_outcome(spec_, per_stream, verify_errors(spec_, v));
   // Over a transport that may lose messages, the target checked only what arrived.
   if (spec_.counts_arrivals()) checked.messages = total(v.server.received);
   return checked;

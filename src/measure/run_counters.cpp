@@ -176,8 +176,17 @@ RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uin
   return out;
 }
 
-uint64_t verify_errors(const RunResult& check) {
-  return check.client.verify.errors + check.server.verify.errors;
+uint64_t writes_not_checked(const TestSpec& spec, const RunResult& run) {
+  if (!spec.checks_landed_writes()) return 0;
+  uint64_t missing = 0;
+  for (uint32_t i = 0; i < spec.qps; ++i)
+    if (run.client.sent[i] > run.server.received[i])
+      missing += run.client.sent[i] - run.server.received[i];
+  return missing;
+}
+
+uint64_t verify_errors(const TestSpec& spec, const RunResult& check) {
+  return check.client.verify.errors + check.server.verify.errors + writes_not_checked(spec, check);
 }
 
 Error verify_failure(const TestSpec& spec, uint64_t errors) {
@@ -200,14 +209,26 @@ std::string first_bad_text(const std::optional<BadMessage>& bad, const char* sid
   return "message " + std::to_string(bad->message) + " of QP " + std::to_string(bad->stream) +
          " (its number in the run, from 1), checked by the " + side;
 }
+
+// "3 writes the client completed were never checked by the server; the first: message 9 of QP 1".
+std::string unchecked_text(const TestSpec& spec, const RunResult& run, uint64_t unchecked) {
+  uint32_t qp = 0;
+  while (qp + 1 < spec.qps && run.client.sent[qp] <= run.server.received[qp]) ++qp;
+  return std::to_string(unchecked) +
+         " writes the client completed were never checked by the server; the first: message " +
+         std::to_string(run.server.received[qp] + 1) + " of QP " + std::to_string(qp);
+}
 }  // namespace
 
 Error validate_failure(const TestSpec& spec, const RunResult& run) {
-  std::string text = spec.name() + ": --validate found " + std::to_string(verify_errors(run)) +
+  const uint64_t unchecked = writes_not_checked(spec, run);
+  std::string text = spec.name() + ": --validate found " +
+                     std::to_string(verify_errors(spec, run) - unchecked) +
                      " corrupt bytes/messages in a timed run";
   std::string first = first_bad_text(run.server.verify.first, "server");
   if (first.empty()) first = first_bad_text(run.client.verify.first, "client");
   if (!first.empty()) text += "; the first: " + first;
+  if (unchecked > 0) text += "; " + unchecked_text(spec, run, unchecked);
   return Error(ExitCode::kVerification, text);
 }
 

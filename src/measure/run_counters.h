@@ -29,8 +29,12 @@ RunCounters run_counters(const TestSpec& spec, const RunResult& r, std::span<uin
 // The sum of per-stream counts.
 uint64_t total(std::span<const uint64_t> per_stream);
 
-// What a --verify check run found: the corrupt bytes/messages of both sides.
-uint64_t verify_errors(const RunResult& check);
+// What a --verify check run found: the corrupt bytes/messages of both sides, and (--validate's
+// write bw) the writes its sender completed that the target never checked.
+uint64_t verify_errors(const TestSpec& spec, const RunResult& check);
+// --validate's write bw: the writes the sender completed beyond those the target checked, on
+// every QP (0 otherwise).
+uint64_t writes_not_checked(const TestSpec& spec, const RunResult& run);
 // The failure of a check run that found `errors` (Error(kVerification), naming the benchmark).
 Error verify_failure(const TestSpec& spec, uint64_t errors);
 // The messages a --validate timed run checked: every one of the run, both directions, margins

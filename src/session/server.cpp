@@ -98,11 +98,13 @@ class VerbsTestHost final : public TestHost {
           ep, check, check && options_.debug_corrupt ? length.iterations / 2 : QpStream::kNever,
           &abort);
       // Over a transport that may lose messages, the client's "finished" (its sends are over)
-      // is what ends this side's receives when its end marker was lost.
+      // is what ends this side's receives when its end marker was lost; and what ends the checks
+      // of --validate's write bw target (every write landed before it).
       const bool lossy_receiver = ep.spec().mode == Mode::kBandwidth &&
                                   !ep.spec().transport->reliable &&
                                   side_receives(ep.spec(), Side::kServer);
-      const RunWatch watch(control_.socket().fd(), waits_.stop_fd, abort, lossy_receiver, deadline);
+      const RunWatch watch(control_.socket().fd(), waits_.stop_fd, abort,
+                           lossy_receiver || ep.spec().checks_landed_writes(), deadline);
       try {
         report = run_watched(ep, length, abort);
       } catch (const Error&) {

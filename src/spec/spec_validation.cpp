@@ -40,6 +40,21 @@ void check_unreliable_use(const TestSpec& s, FirstRefusal& r) {
              std::string(s.transport->rdmacm_refusal) + " (use --cm oob)");
 }
 
+// --validate's write bw: the target checks each write as it lands in its ring (reads of its
+// count pace the sender), which needs every write to arrive and one sender.
+void check_landed_write_validation(const TestSpec& s, FirstRefusal& r) {
+  if (!s.checks_landed_writes()) return;
+  if (!s.transport->reliable)
+    r.refuse("--validate is set for " + s.pattern.name() + " bw over " + s.transport.name() +
+             ": its target checks each write in turn as it lands, and a lost write never "
+             "does; use --transport rc, or --pattern write_imm (each write's receive is "
+             "checked)");
+  if (s.bidir)
+    r.refuse("--validate is set for " + s.pattern.name() +
+             " bw with --bidir: its target checks the writes as they land and does not "
+             "write; drop --bidir, or use --pattern write_imm");
+}
+
 // --post-list: bw only, and short enough that a chain that does not fit leaves a signalled
 // send outstanding to wait for.
 void check_post_list(const TestSpec& s, FirstRefusal& r) {
@@ -143,12 +158,7 @@ void check_spec(const TestSpec& s, FirstRefusal& r) {
              "serves only patterns whose target does");
   r.require(s.inline_size.value_or(0) <= kMaxInline, "--inline", s.inline_size.value_or(0),
             "it must be between 0 (never inline) and " + std::to_string(kMaxInline));
-  if (s.validate && s.mode == Mode::kBandwidth && s.pattern->arrival == Arrival::kMarker)
-    r.refuse("--validate is set for " + s.pattern.name() +
-             " bw, whose target takes no completion (a plain RDMA write makes none there), so "
-             "no message can be checked as it lands: use --pattern write_imm (each write's "
-             "receive is checked), or --verify (the target's buffer is checked after an untimed "
-             "run)");
+  check_landed_write_validation(s, r);
   r.require(s.qp_timeout.value_or(0) <= kMaxQpTimeout, "--qp-timeout", s.qp_timeout.value_or(0),
             "it must be between 0 (no retransmission timer) and " + std::to_string(kMaxQpTimeout) +
                 " (4.096 us x 2^n)");
@@ -162,6 +172,10 @@ void check_against(const TestSpec& s, const DeviceLimits& d, FirstRefusal& r) {
             "it exceeds " + of + "max_msg_sz " + std::to_string(d.max_msg_sz));
   r.require(s.tx_depth <= d.max_qp_wr, "--tx-depth", s.tx_depth,
             "it exceeds " + of + "max_qp_wr " + std::to_string(d.max_qp_wr));
+  if (s.checks_landed_writes())  // and the read of the target's checked count
+    r.require(uint64_t{s.tx_depth} + 1 <= d.max_qp_wr, "--tx-depth", s.tx_depth,
+              "with --validate's write bw it is one less than " + of + "max_qp_wr " +
+                  std::to_string(d.max_qp_wr) + " at most (one entry reads the target's count)");
   r.require(s.rx_depth <= d.max_qp_wr, "--rx-depth", s.rx_depth,
             "it exceeds " + of + "max_qp_wr " + std::to_string(d.max_qp_wr));
   const uint64_t cq_depth = (uint64_t{s.tx_depth} + s.rx_depth) * s.qps_per_cq();

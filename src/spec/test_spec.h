@@ -101,6 +101,12 @@ struct TestSpec {
   bool counts_arrivals() const {
     return mode == Mode::kBandwidth && !transport->reliable && server_receives();
   }
+  // --validate on a bw pattern whose target takes no completion (write): the target checks each
+  // write as it lands in a ring of slots, and the sender learns by RDMA read which slots it may
+  // write again (datapath/checked_write_ring.h).
+  bool checks_landed_writes() const {
+    return validate && mode == Mode::kBandwidth && pattern->arrival == Arrival::kMarker;
+  }
   // The CQ of QP i, and how many CQs a side has.
   uint32_t cq_of_qp(uint32_t i) const { return cq_per_qp ? i : i % threads; }
   uint32_t cq_count() const { return cq_per_qp ? qps : threads; }

@@ -358,8 +358,7 @@ def test_corruption_by_either_sender_is_caught_by_the_receivers_checks(rdmabench
 
 # --validate checks each message as it completes: every bw pattern but those whose target sees
 # no message arrive (arrival by marker: write bw, refused), at 4 KiB (the atomics have their own).
-VALIDATED_BW = [p["name"] for p in REGISTRY["patterns"]
-                if p["name"] in patterns_at(4096) and p["arrival"] != "marker"]
+VALIDATED_BW = [p["name"] for p in REGISTRY["patterns"] if p["name"] in patterns_at(4096)]
 
 
 def validated_rows(rdmabench, port, host, cm, tmp_path, *extra):
@@ -378,8 +377,9 @@ def test_validate_checks_every_message_inside_the_timed_window(rdmabench, layout
     """--validate: the timed window itself checks every message as it completes. A clean run
     passes with every message of it counted as checked; a sender that damages its payload from
     the first message of the window on (--debug-corrupt, either side) fails each row it
-    reaches with exit 6, naming the first bad message and the side that found it; write bw,
-    whose target takes no completion, is refused before anything runs."""
+    reaches with exit 6, naming the first bad message and the side that found it (write bw's
+    target checks each write as it lands in its ring); write bw over uc, where a write may never
+    land, is refused before anything runs."""
     host, cm = server_address(layout)
     proc, rows = validated_rows(rdmabench, server.port, host, cm, tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -414,10 +414,11 @@ def test_validate_checks_every_message_inside_the_timed_window(rdmabench, layout
         else:  # what the client read from the damaged server
             assert "checked by the client" in row.get("error_message", ""), (name, row)
 
-    refused = run([rdmabench, "run", host, "--port", str(server.port), "--cm", cm, "--pattern",
-                   "write", "--mode", "bw", "--validate", *COUNTERS_OFF], timeout=60)
+    refused = run([rdmabench, "run", host, "--port", str(server.port), "--cm", "oob",
+                   "--transport", "uc", "--pattern", "write", "--mode", "bw", "--validate",
+                   *COUNTERS_OFF], timeout=60)
     assert refused.returncode == 2, refused.stderr[-2000:]
-    assert "--validate is set for write bw" in refused.stderr, refused.stderr[-2000:]
+    assert "--validate is set for write bw over uc" in refused.stderr, refused.stderr[-2000:]
 
 
 def test_sigkilled_client_is_survived_and_next_client_runs(rdmabench, layout, server, tmp_path):

@@ -151,10 +151,9 @@ def test_timed_and_paced_runs_count_what_they_did(rdmabench, server, tmp_path):
     assert not row.get("error_occurred") and row["round_trips"] == 50, row
 
 
-# The bw patterns iWARP carries whose every message is checked as it completes under --validate
-# (write bw, whose target takes no completion, is refused there as on every fabric).
-VALIDATED_ON_IWARP = [p["name"] for p in REGISTRY["patterns"]
-                      if p["name"] not in REFUSED and p["arrival"] != "marker"]
+# The bw patterns iWARP carries, every message of which is checked as it lands under --validate
+# (write bw's by its target, as each write turns a slot of its ring).
+VALIDATED_ON_IWARP = [p["name"] for p in REGISTRY["patterns"] if p["name"] not in REFUSED]
 
 
 def validated(rdmabench, server, tmp_path, *extra):
@@ -170,7 +169,7 @@ def validated(rdmabench, server, tmp_path, *extra):
 def test_validate_checks_every_message_iwarp_carries_and_names_the_first_bad_one(
         rdmabench, server, tmp_path):
     """--validate on the second fabric: a clean timed run counts every message checked; a
-    client that damages what it sends fails the rows the server checks (send), a server that
+    client that damages what it sends fails the rows the server checks (send, write), a server that
     damages its buffer the rows the client checks (read), each with exit 6 naming the message."""
     assert len(VALIDATED_ON_IWARP) >= 2, VALIDATED_ON_IWARP  # send and read at least
     proc, rows = validated(rdmabench, server, tmp_path)

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <deque>
 #include <stdexcept>
 #include <vector>
@@ -89,7 +90,9 @@ class FakeQp {
   }
   void post_one(ibv_send_wr& wr) {
     const uint64_t seq = wr.wr_id & kInStreamMask;
+    if (seq == kCheckedCountRead) return read_checked_count(wr);
     if (seq != last_posted + 1) throw std::logic_error("sends posted out of order");
+    if (ring_slots > 0 && wr.opcode == IBV_WR_RDMA_WRITE) take_ring_write(wr, seq);
     last_posted = seq;
     max_outstanding = std::max(max_outstanding, seq - reaped_up_to);
     if (seq - reaped_up_to > tx_depth_) throw std::logic_error("more than tx_depth outstanding");
@@ -131,6 +134,13 @@ class FakeQp {
   };
   std::vector<Atomic> atomics;
   std::vector<uint64_t> reads_land_at;  // where each read's data lands, in posting order
+  // --validate's write bw: the target's ring (0: none), how far behind the writes posted its
+  // checks stay (what a read of its count returns), the most a read returned, the reads, and
+  // where each write went.
+  uint64_t ring_slots = 0, target_lag = 0, count_said = 0, count_reads = 0;
+  uint64_t count_read_from = 0;    // the remote address the reads named
+  bool target_overstates = false;  // the target says it checked more than was written
+  std::vector<uint64_t> ring_writes_to;
   // The immediates of the messages: how many, the first and the last; numbered_in_order
   // stays true while each is the one before plus one.
   uint64_t immediates = 0;
@@ -144,6 +154,27 @@ class FakeQp {
     else if (imm != last_immediate + 1)
       numbered_in_order = false;
     last_immediate = imm;
+  }
+  // A read of the target's checked count: it lands at once, and completes signalled.
+  void read_checked_count(ibv_send_wr& wr) {
+    ++count_reads;
+    count_read_from = wr.wr.rdma.remote_addr;
+    const uint64_t count = target_overstates          ? last_posted + 1000
+                           : last_posted > target_lag ? last_posted - target_lag
+                                                      : 0;
+    count_said = std::max(count_said, count);
+    std::memcpy(reinterpret_cast<void*>(wr.sg_list->addr), &count, sizeof count);
+    ibv_wc wc{};
+    wc.wr_id = wr.wr_id;
+    wc.status = IBV_WC_SUCCESS;
+    wc.opcode = IBV_WC_RDMA_READ;
+    cq_.pending.push_back({wc, nullptr});
+  }
+  // A write into the ring: never into a slot whose message the target has not said it checked.
+  void take_ring_write(const ibv_send_wr& wr, uint64_t seq) {
+    if (seq > count_said + ring_slots)
+      throw std::logic_error("a write into a slot the target had not checked");
+    ring_writes_to.push_back(wr.wr.rdma.remote_addr);
   }
   // The end marker: a zero-byte plain send (no immediate: siw's provider refuses one).
   static bool is_marker(const ibv_send_wr& wr) {
@@ -193,6 +224,7 @@ class FakeStream {
   const RemoteBuffer& remote() const { return remote_buffer; }
   bool checking() const { return check_run; }
   uint64_t corrupt_from() const { return corrupt_at; }
+  uint64_t* checked_count_word() { return &count_landing; }
 
   RemoteBuffer remote_buffer{0x1000, 9, 1 << 20};
   uint64_t sequence = 0;
@@ -200,6 +232,7 @@ class FakeStream {
   uint64_t posted = 0;
   uint64_t corrupt_at = UINT64_MAX;
   uint64_t reposted = 0;
+  uint64_t count_landing = 0;
 
  private:
   const TestSpec& spec_;
@@ -855,4 +888,50 @@ TEST(EndOfStream, IsAZeroByteReceiveWithOrWithoutTheOldImmediate) {
   EXPECT_FALSE(is_end_of_stream(wc, 0));
 }
 
+}  // namespace rdmabench
+
+namespace rdmabench {
+namespace {
+
+// --validate's write bw: the sender writes message n into slot (n - 1) mod rx_depth of the
+// target's ring, never into a slot whose message the target has not said (by the read of its
+// count) it checked, and reads the count again whenever less than half the ring is left.
+TEST_P(BwLaneTest, AValidatedWriterNeverOverrunsTheTargetsChecks) {
+  TestSpec spec = lane_spec("write", 16, 4);
+  spec.validate = true;
+  spec.rx_depth = 8;
+  FakeLane f(spec, {0}, false);
+  FakeQp& qp = f.streams[0].qp();
+  qp.ring_slots = 8;
+  qp.target_lag = 3;  // the target's checks stay three writes behind those posted
+  const LaneResult r = f.run(by_iterations(50, true, false, false));
+
+  ASSERT_EQ(qp.ring_writes_to.size(), 50u);
+  const uint64_t first_slot = f.streams[0].remote().address;
+  for (uint64_t n = 1; n <= 50; ++n)
+    EXPECT_EQ(qp.ring_writes_to[n - 1], first_slot + (n - 1) % 8 * 64) << "message " << n;
+  // Its count sits after the target's send slot and its 8 ring slots.
+  EXPECT_EQ(qp.count_read_from, first_slot - 64 + uint64_t{9} * 64);
+  EXPECT_GE(qp.count_reads, 50u / 8);
+  EXPECT_EQ(r.streams[0].sent, 50u);
+  EXPECT_EQ(qp.last_posted, 50u);
+}
+
+TEST_P(BwLaneTest, ATargetThatSaysItCheckedMoreThanWasWrittenIsRefused) {
+  TestSpec spec = lane_spec("write", 16, 4);
+  spec.validate = true;
+  spec.rx_depth = 4;
+  FakeLane f(spec, {0}, false);
+  f.streams[0].qp().ring_slots = 4;
+  f.streams[0].qp().target_overstates = true;
+  try {
+    f.run(by_iterations(20, true, false, false));
+    FAIL() << "the lane took a count above the writes it posted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the target says it checked"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
 }  // namespace rdmabench

@@ -164,3 +164,30 @@ TEST(RunCounters, TheDevicesInformationalEventsFollowTheLabel) {
             std::string::npos)
       << label;
 }
+
+// --validate's write bw: a write the client completed that the server's checks never reached
+// fails the run, counted and named by its QP and number, beside any damage found; a run whose
+// counts agree has nothing to say. Other patterns never count so.
+TEST(RunCounters, WritesTheTargetNeverCheckedFailAValidatedWriteRun) {
+  TestSpec spec = spec_of("write", Mode::kBandwidth, 2, 1);
+  spec.validate = true;
+  RunResult r;
+  r.client.sent = {10, 5};
+  r.server.received = {10, 3};
+  EXPECT_EQ(writes_not_checked(spec, r), 2u);
+  EXPECT_EQ(verify_errors(spec, r), 2u);
+  r.server.verify.add(4, 0, 7);
+  EXPECT_EQ(verify_errors(spec, r), 6u);
+  const std::string why = validate_failure(spec, r).what();
+  EXPECT_NE(why.find("--validate found 4 corrupt bytes/messages"), std::string::npos) << why;
+  EXPECT_NE(why.find("the first: message 7 of QP 0"), std::string::npos) << why;
+  EXPECT_NE(why.find("2 writes the client completed were never checked by the server; the "
+                     "first: message 4 of QP 1"),
+            std::string::npos)
+      << why;
+  r.server.received = {10, 5};
+  EXPECT_EQ(writes_not_checked(spec, r), 0u);
+  spec.validate = false;
+  r.server.received = {0, 0};
+  EXPECT_EQ(writes_not_checked(spec, r), 0u);
+}

@@ -285,15 +285,23 @@ TEST(SpecValidation, ASpecRefusedOnAnyDeviceIsNotCheckedAgainstOne) {
   EXPECT_EQ(spec_refusal(no_threads, rxe_like()).rfind("--threads is 0", 0), 0u);
 }
 
-// --validate checks each message as it completes where it lands: write bw's target takes no
-// completion, so it is refused there (saying what to use instead), and taken everywhere else.
-TEST(SpecValidation, ValidateIsRefusedForWriteBwAloneSayingWhatToUse) {
+// --validate checks each message as it lands: write bw's target, which takes no completion,
+// checks its ring of slots, which needs every write to come (rc) and one sender (no --bidir);
+// it is refused there, saying what to use instead, and taken everywhere else.
+TEST(SpecValidation, ValidateIsRefusedForWriteBwOverUcOrBothWaysSayingWhatToUse) {
   TestSpec s = a_spec("write", Mode::kBandwidth, 64, 1, 1);
   s.validate = true;
-  const std::string why = spec_refusal(s);
-  EXPECT_NE(why.find("--validate is set for write bw"), std::string::npos) << why;
+  EXPECT_EQ(spec_refusal(s), "");
+  EXPECT_TRUE(s.checks_landed_writes());
+  TestSpec both = s;
+  both.bidir = true;
+  std::string why = spec_refusal(both);
+  EXPECT_NE(why.find("--validate is set for write bw with --bidir"), std::string::npos) << why;
+  TestSpec uc = s;
+  uc.transport = *parse_transport("uc");
+  why = spec_refusal(uc);
+  EXPECT_NE(why.find("--validate is set for write bw over uc"), std::string::npos) << why;
   EXPECT_NE(why.find("write_imm"), std::string::npos) << why;
-  EXPECT_NE(why.find("--verify"), std::string::npos) << why;
   for (const char* pattern : {"send", "send_imm", "write_imm", "read", "fetch_add"}) {
     TestSpec ok = a_spec(pattern, Mode::kBandwidth, 8, 1, 1);
     ok.validate = true;
