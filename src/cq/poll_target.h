@@ -32,6 +32,7 @@ struct PollTarget {
   // that may lose messages (a wait then returns kPeerEnded, not an error).
   const std::atomic<bool>* peer_ended = nullptr;
   bool unreliable = false;  // the transport may lose a message, which a timeout then names
+  uint32_t qps_on_cq = 1;   // the QPs whose completions come to this CQ (the most, --qps)
 
   bool abort_requested() const noexcept {
     return abort != nullptr && abort->load(std::memory_order_relaxed);

@@ -6,6 +6,7 @@
 #include "cq/adaptive_poller.h"
 #include "cq/busy_poller.h"
 #include "cq/completion_poller.h"
+#include "cq/dynamic_poller.h"
 #include "cq/epoll_poller.h"
 #include "cq/event_poller.h"
 #include "cq/hybrid_poller.h"
@@ -27,7 +28,8 @@ using RegisteredPollers = PollerList<
     HybridPoller,
     AdaptivePoller,
     ModeratedPoller,
-    YieldPoller>;
+    YieldPoller,
+    DynamicPoller>;
 // clang-format on
 
 // Calls fn(poller) with a poller of the target's strategy (built here, per run).

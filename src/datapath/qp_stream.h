@@ -81,7 +81,8 @@ class QpStream {
             abort_fd(),
             &name_,
             abort_ != nullptr ? &abort_->peer_ended : nullptr,
-            !spec_.transport->reliable};
+            !spec_.transport->reliable,
+            spec_.qps_per_cq()};
   }
   MemoryRegion& buffer() noexcept { return *buffer_; }
   QueuePair& qp() noexcept { return *qp_; }

@@ -12,6 +12,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cq/poll_target.h"
 #include "cq/strategy.h"
@@ -38,10 +39,12 @@ class FakeCq {
   CompletionQueue& cq() { return queue_; }
   CompletionChannel& channel() { return channel_view_; }
   int calls() const { return calls_; }
+  const std::vector<int>& asked() const { return asked_; }  // the entries each call asked for
 
  private:
   int answer(int entries, ibv_wc* wc) {
     ++calls_;
+    asked_.push_back(entries);
     if (script_.empty()) return 0;
     const int n = std::min(script_.front(), entries);
     script_.pop_front();
@@ -53,6 +56,7 @@ class FakeCq {
   }
 
   std::deque<int> script_;
+  std::vector<int> asked_;
   int calls_ = 0;
   ibv_context context_{};
   ibv_cq cq_{};

@@ -1,6 +1,6 @@
-// The spinning strategies' waits (busy, and yield, which gives the core away after each empty
-// poll) on a fake CQ: what each decides when completions come, when none come, and when the run
-// is ended under it.
+// The spinning strategies' waits (busy; yield, which gives the core away after each empty poll;
+// dynamic, whose batch perftest's rule sets) on a fake CQ: what each decides when completions come,
+// when none come, and when the run is ended under it.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "cq/busy_poller.h"
+#include "cq/dynamic_poller.h"
 #include "cq/yield_poller.h"
 #include "fake_cq.h"
 
@@ -17,7 +18,7 @@ using rdmabench::testing::FakeTarget;
 
 template <typename Poller>
 class SpinningPoller : public ::testing::Test {};
-using Spinners = ::testing::Types<BusyPoller, YieldPoller>;
+using Spinners = ::testing::Types<BusyPoller, YieldPoller, DynamicPoller>;
 TYPED_TEST_SUITE(SpinningPoller, Spinners);
 
 TYPED_TEST(SpinningPoller, ReturnsTheFirstCompletionsAndCountsEveryEmptyPollBeforeThem) {
