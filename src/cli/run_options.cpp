@@ -189,6 +189,9 @@ void set_post_list(BenchmarkMatrix& r, const std::string& v) {
 void set_tx_depth(BenchmarkMatrix& r, const std::string& v) {
   r.base.tx_depth = whole(v);
 }
+void set_poll_batch(BenchmarkMatrix& r, const std::string& v) {
+  r.base.poll_batch = whole(v);
+}
 void set_mtu(BenchmarkMatrix& r, const std::string& v) {
   r.base.mtu = whole(v);
 }
@@ -235,6 +238,7 @@ const std::vector<SearchedRange>& searched_ranges() {
       {"threads", 1, 4, "1", "1", false, false, false, {}, set_threads},
       {"post-list", 1, 32, "1", "1", false, false, false, {}, set_post_list},
       {"tx-depth", 16, 1024, "128", "128", false, false, false, {}, set_tx_depth},
+      {"poll-batch", 1, 64, "32", "32", false, false, false, {}, set_poll_batch},
       {"mtu", 1024, 4096, "", "4096", false, false, false, {}, set_mtu},
       {"qp-timeout", 1, 20, "14", "14", false, true, false, {}, set_qp_timeout},
       {"bidir", 0, 0, "off", "off", true, false, false, {}, set_bidir},
