@@ -1,17 +1,20 @@
 #include "datapath/landed_write_lane.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "cq/poll_target.h"
+#include "datapath/checked_write_ring.h"
 
 namespace rdmabench {
 
 LandedWriteChecker landed_write_checker(QpStream& s) {
-  const TestSpec& spec = s.spec();
-  return LandedWriteChecker(s.target(0), spec.size + spec.transport->receive_header_bytes,
-                            checked_write_slots(spec), s.expected_payload(),
+  // The ring's layout as the writer computes it for this buffer (checked_write_ring.h).
+  const CheckedWriteRing ring =
+      CheckedWriteRing::of(s.spec(), reinterpret_cast<uintptr_t>(s.target(0)));
+  return LandedWriteChecker(s.target(0), ring.stride, ring.slots, s.expected_payload(),
                             s.checked_count_word());
 }
 

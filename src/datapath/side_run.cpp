@@ -18,6 +18,17 @@ bool side_receives(const TestSpec& spec, Side side) {
 
 namespace {
 
+// A bw lane's result as its thread's outcome (a lane that sends nothing has no window).
+ThreadOutcome outcome_of_lane(const LaneResult& r, const LanePlan& plan) {
+  ThreadOutcome out;
+  out.used = r.used;
+  out.window_ns = plan.sends ? r.window_ns : 0;
+  out.first_read_ns = r.first_read_ns;
+  out.streams = r.streams;
+  out.verify = r.verify;
+  return out;
+}
+
 ThreadOutcome run_bw_thread(const Lane& lane, TransportPattern& pattern, const LanePlan& plan,
                             std::chrono::milliseconds timeout) {
   std::vector<PollTarget> targets;
@@ -32,26 +43,8 @@ ThreadOutcome run_bw_thread(const Lane& lane, TransportPattern& pattern, const L
     using Poller = std::remove_reference_t<decltype(first_poller)>;
     std::deque<Poller> pollers;  // one per CQ (pollers may not be copied or moved)
     for (PollTarget& t : targets) pollers.emplace_back(t);
-    const LaneResult r = run_bw_lane(lane, pollers, plan, pattern);
-    ThreadOutcome out;
-    out.used = r.used;
-    out.window_ns = plan.sends ? r.window_ns : 0;
-    out.first_read_ns = r.first_read_ns;
-    out.streams = r.streams;
-    out.verify = r.verify;
-    return out;
+    return outcome_of_lane(run_bw_lane(lane, pollers, plan, pattern), plan);
   });
-}
-
-// --validate's write bw target: its lane checks the writes landing on its streams.
-ThreadOutcome run_landed_write_thread(const Lane& lane, const LanePlan& plan,
-                                      std::chrono::milliseconds timeout) {
-  const LaneResult r = check_landed_writes(lane, plan, timeout);
-  ThreadOutcome out;
-  out.used = r.used;
-  out.streams = r.streams;
-  out.verify = r.verify;
-  return out;
 }
 
 ThreadOutcome run_lat_thread(QpStream& s, TransportPattern& pattern, Side side,
@@ -90,20 +83,23 @@ std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Sid
   plan.rate = bw ? spec.rate : 0;
   plan.sleep_between = strategy_info(spec.cq.of(side)).blocks;
   plan.abort = &abort.raised;
-  // A passive target has nothing to run, but for --validate's write bw target, which checks.
-  const bool checks = bw && !plan.sends && !plan.receives && spec.checks_landed_writes();
-  if (bw && !plan.sends && !plan.receives && !checks) return out;
+  // A passive target has nothing to run, but for --validate's write bw target, which checks
+  // the writes landing on its streams.
+  const bool passive = bw && !plan.sends && !plan.receives;
+  const bool checks = passive && spec.checks_landed_writes();
+  if (passive && !checks) return out;
   const size_t per_thread = samples.size() / threads;
   std::vector<LanePlan> plans(threads, plan);  // each thread's, with its own live slot
   if (options.live != nullptr)
     for (uint32_t t = 0; t < threads; ++t) plans[t].live = &options.live->slot(t);
   run_team(threads, options.cpus, abort, [&](uint32_t t) {
     if (checks)
-      out[t] = run_landed_write_thread(lanes[t], plans[t], options.timeout);
+      out[t] = outcome_of_lane(check_landed_writes(lanes[t], plans[t], options.timeout), plans[t]);
+    else if (bw)
+      out[t] = run_bw_thread(lanes[t], pattern, plans[t], options.timeout);
     else
-      out[t] = bw ? run_bw_thread(lanes[t], pattern, plans[t], options.timeout)
-                  : run_lat_thread(*lanes[t].streams.front(), pattern, side, options,
-                                   samples.subspan(t * per_thread, per_thread));
+      out[t] = run_lat_thread(*lanes[t].streams.front(), pattern, side, options,
+                              samples.subspan(t * per_thread, per_thread));
   });
   for (uint32_t t = 0; t < threads; ++t) out[t].counts = ep.poll_counts_of_lane(t);
   return out;

@@ -63,8 +63,6 @@ class WriteCredit {
     if (count > checked_) checked_ = count;
   }
   uint64_t slot_address(uint64_t n) const noexcept { return ring_.slot_address(n); }
-  uint64_t checked() const noexcept { return checked_; }
-  bool reading() const noexcept { return reading_; }
 
  private:
   CheckedWriteRing ring_{};
