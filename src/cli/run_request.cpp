@@ -171,6 +171,12 @@ void parse_base_spec(const cxxopts::ParseResult& args, const ServerConnection& s
   if (args.count("outs")) base.outs = count_option32(args, "outs", 1, kMaxOuts);
   if (args.count("inline")) base.inline_size = size_option(args, "inline", 0, kMaxInline);
   base.hugepages = args.count("hugepages") > 0;
+  const std::string arrivals = args["arrivals"].as<std::string>();
+  const auto spacing = parse_arrivals(arrivals);
+  if (!spacing)
+    throw Error(ExitCode::kUsage,
+                "--arrivals: unknown value '" + printable(arrivals) + "' (fixed or poisson)");
+  base.arrivals = *spacing;
   const std::string api = args["post-api"].as<std::string>();
   const auto post_api = parse_post_api(api);
   if (!post_api)

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <random>
 
-namespace rdmabench {
+#include "spec/arrivals.h"
 
-enum class Arrivals : uint8_t { kFixed, kPoisson };
+namespace rdmabench {
 
 class ArrivalTimes {
  public:

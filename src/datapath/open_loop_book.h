@@ -4,7 +4,8 @@
 // soon as that one is back, its latency still counted from when it was meant to start (a
 // stall shows in every round trip behind it: no coordinated omission). A completion names its
 // connection (the stream index in its wr_id); the book keeps each connection's samples apart,
-// for percentiles per connection and per run. Nothing here allocates after construction.
+// for percentiles per connection and per run, in the caller's storage. Nothing here allocates
+// after construction.
 #pragma once
 
 #include <algorithm>
@@ -21,19 +22,22 @@ namespace rdmabench {
 
 class OpenLoopBook {
  public:
-  // One schedule per connection; each keeps up to `room` samples of round trips that start and
-  // end inside [window_start_ns, window_end_ns].
-  OpenLoopBook(std::vector<ArrivalTimes> schedules, size_t room, uint64_t window_start_ns,
-               uint64_t window_end_ns)
+  // One schedule per connection; connection c keeps the samples of its round trips that start
+  // and end inside [window_start_ns, window_end_ns] in its share of `storage` (an equal part a
+  // connection, from c x room on), and starts at most `limit` round trips (by iterations).
+  OpenLoopBook(std::vector<ArrivalTimes> schedules, std::span<uint64_t> storage,
+               uint64_t window_start_ns, uint64_t window_end_ns, uint64_t limit = UINT64_MAX)
       : schedules_(std::move(schedules)),
         intended_(schedules_.size(), kIdle),
-        samples_(schedules_.size() * room),
+        started_(schedules_.size(), 0),
+        samples_(storage),
         counted_(schedules_.size(), 0),
-        room_(room),
+        room_(schedules_.empty() ? 0 : storage.size() / schedules_.size()),
         window_start_(window_start_ns),
-        window_end_(window_end_ns) {
+        window_end_(window_end_ns),
+        limit_(limit) {
     waiting_.reserve(schedules_.size());
-    for (uint32_t c = 0; c < schedules_.size(); ++c) waiting_.push_back(c);
+    for (uint32_t c = 0; c < schedules_.size() && limit_ > 0; ++c) waiting_.push_back(c);
     std::make_heap(waiting_.begin(), waiting_.end(), later());
   }
 
@@ -52,6 +56,7 @@ class OpenLoopBook {
     waiting_.pop_back();
     intended_[c] = schedules_[c].next();
     schedules_[c].advance();
+    ++started_[c];
     ++out_;
   }
   // Connection `c`'s round trip came back at `now_ns`: counted when it started and ended inside
@@ -63,8 +68,10 @@ class OpenLoopBook {
     const uint64_t intended = intended_[c];
     intended_[c] = kIdle;
     --out_;
-    waiting_.push_back(c);
-    std::push_heap(waiting_.begin(), waiting_.end(), later());
+    if (started_[c] < limit_) {
+      waiting_.push_back(c);
+      std::push_heap(waiting_.begin(), waiting_.end(), later());
+    }
     if (intended < window_start_ || now_ns > window_end_) return;
     if (counted_[c] == room_) [[unlikely]]
       throw Error(ExitCode::kUsage, "connection " + std::to_string(c) + "'s window holds more " +
@@ -72,10 +79,19 @@ class OpenLoopBook {
                                         " round trips, the most kept for percentiles; give a "
                                         "shorter --duration or a lower --rate");
     samples_[c * room_ + counted_[c]++] = now_ns - intended;
+    first_counted_ = std::min(first_counted_, intended);
+    last_counted_ = std::max(last_counted_, now_ns);
   }
 
   uint64_t out() const noexcept { return out_; }  // round trips out now
+  bool has_out(uint32_t c) const noexcept { return intended_[c] != kIdle; }
   size_t connections() const noexcept { return schedules_.size(); }
+  uint64_t started(uint32_t c) const noexcept { return started_[c]; }  // margins included
+  size_t room() const noexcept { return room_; }  // samples kept at most per connection
+  // From the first counted round trip's intended start to the last counted reply (0: none).
+  uint64_t counted_span_ns() const noexcept {
+    return last_counted_ > first_counted_ ? last_counted_ - first_counted_ : 0;
+  }
   // Connection c's counted round trips (ns, from their intended starts), in the order they came.
   std::span<const uint64_t> samples(uint32_t c) const noexcept {
     return {samples_.data() + c * room_, counted_[c]};
@@ -94,12 +110,15 @@ class OpenLoopBook {
 
   std::vector<ArrivalTimes> schedules_;
   std::vector<uint64_t> intended_;  // per connection: its round trip out's intended start
-  std::vector<uint64_t> samples_;   // room_ per connection
+  std::vector<uint64_t> started_;   // per connection: round trips started
+  std::span<uint64_t> samples_;     // room_ per connection
   std::vector<size_t> counted_;
   std::vector<uint32_t> waiting_;  // a heap of the connections with no round trip out
   size_t room_;
   uint64_t window_start_, window_end_;
+  uint64_t limit_;
   uint64_t out_ = 0;
+  uint64_t first_counted_ = UINT64_MAX, last_counted_ = 0;
 };
 
 // Drives `book` until `stop_at_ns`: every round trip due by now goes out (post(c)), and each

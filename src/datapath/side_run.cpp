@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <deque>
 
+#include "cq/busy_poller.h"
 #include "datapath/landed_write_lane.h"
+#include "datapath/open_loop_client.h"
+#include "datapath/open_loop_server.h"
 #include "datapath/thread_team.h"
 
 namespace rdmabench {
@@ -63,6 +66,41 @@ ThreadOutcome run_lat_thread(QpStream& s, TransportPattern& pattern, Side side,
   return out;
 }
 
+// Open loop (TestSpec::open_loop), the client: the lane's connections at their rates, their
+// replies polled from the lane's one CQ (busy: validation holds the client to it).
+ThreadOutcome run_open_loop_client(const Lane& lane, const SideRunOptions& o,
+                                   std::span<uint64_t> samples, const RunAbort& abort,
+                                   const std::string& benchmark) {
+  ThreadOutcome out;
+  const ResourceUsage before = ResourceUsage::now();
+  PollTarget target = lane.streams.front()->poll_target(o.timeout);
+  BusyPoller poller(target);
+  const OpenLoopPlan plan{o.length, lane.streams.front()->spec().threads, o.timeout, &abort.raised,
+                          &benchmark};
+  OpenLoopClient client(lane.streams, poller, plan, lane.streams.front()->sample_clock());
+  out.lat = client.run(samples);
+  out.used = ResourceUsage::now() - before;
+  for (const ConnectionTally& c : out.lat.connections)
+    out.streams.push_back({.counted = c.counted, .sent = c.started});
+  return out;
+}
+
+// Open loop, the server: every request of the lane's connections answered, harvested from the
+// lane's one CQ under the server's strategy.
+ThreadOutcome run_open_loop_server(const Lane& lane, const SideRunOptions& o) {
+  ThreadOutcome out;
+  const ResourceUsage before = ResourceUsage::now();
+  PollTarget target = lane.streams.front()->poll_target(o.timeout);
+  with_poller(target, [&](auto& poller) {
+    using Poller = std::remove_reference_t<decltype(poller)>;
+    OpenLoopEcho<QpStream, Poller> echo(lane.streams, poller, o.length,
+                                        lane.streams.front()->spec().threads);
+    for (uint64_t n : echo.run()) out.streams.push_back({.counted = n, .sent = n});
+  });
+  out.used = ResourceUsage::now() - before;
+  return out;
+}
+
 }  // namespace
 
 std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Side side,
@@ -85,7 +123,9 @@ std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Sid
   plan.abort = &abort.raised;
   // A passive target has nothing to run, but for --validate's write bw target, which checks
   // the writes landing on its streams.
-  const bool passive = bw && !plan.sends && !plan.receives;
+  const bool open_loop = spec.open_loop();
+  const bool passive = (bw && !plan.sends && !plan.receives) ||
+                       (open_loop && side == Side::kServer && !spec.server_receives());
   const bool checks = passive && spec.checks_landed_writes();
   if (passive && !checks) return out;
   const size_t per_thread = samples.size() / threads;
@@ -97,6 +137,11 @@ std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Sid
       out[t] = outcome_of_lane(check_landed_writes(lanes[t], plans[t], options.timeout), plans[t]);
     else if (bw)
       out[t] = run_bw_thread(lanes[t], pattern, plans[t], options.timeout);
+    else if (open_loop && side == Side::kClient)
+      out[t] = run_open_loop_client(lanes[t], options, samples.subspan(t * per_thread, per_thread),
+                                    abort, ep.name());
+    else if (open_loop)
+      out[t] = run_open_loop_server(lanes[t], options);
     else
       out[t] = run_lat_thread(*lanes[t].streams.front(), pattern, side, options,
                               samples.subspan(t * per_thread, per_thread));
@@ -127,7 +172,7 @@ SideReport summarize_side(const std::vector<ThreadOutcome>& threads, const TestS
     if (o.first_read_ns > 0)
       r.first_read_ns = std::min(r.first_read_ns.value_or(o.first_read_ns), o.first_read_ns);
     verify += o.verify;
-    if (!bw) {  // lat: thread t drives stream t alone
+    if (!bw && !spec.open_loop()) {  // lat: thread t drives stream t alone
       r.counted[t] = side == Side::kClient ? o.lat.round_trips : o.echoed;
       r.sent[t] = side == Side::kClient ? o.lat.all_round_trips : o.echoed;
       continue;

@@ -29,9 +29,18 @@ uint64_t BenchmarkMeasurement::timed_sample_room() const {
 void BenchmarkMeasurement::warm_up() {
   const bool lat = spec_.mode == Mode::kLatency;
   const RunLength warm_up = plan_.length.warm_up_run();
-  samples_.resize(lat ? std::max(plan_.length.iterations, warm_up.iterations) * spec_.threads : 0);
+  // An open-loop thread keeps each of its connections' samples (by iterations: that many each).
+  const uint64_t connections = spec_.open_loop() ? spec_.qps_per_thread() : 1;
+  samples_.resize(lat ? std::max(plan_.length.iterations, warm_up.iterations) * connections *
+                            spec_.threads
+                      : 0);
   if (warm_up.iterations > 0) source_.run({warm_up, false, false, plan_.cpus}, samples_);
-  if (lat && plan_.length.timed_window()) samples_.resize(timed_sample_room() * spec_.threads);
+  if (!lat || !plan_.length.timed_window()) return;
+  const uint64_t room =
+      spec_.open_loop()
+          ? open_loop_sample_room(plan_.length.duration_ns, spec_.rate, spec_.qps_per_thread())
+          : timed_sample_room();
+  samples_.resize(room * spec_.threads);
 }
 
 RunCounters BenchmarkMeasurement::timed_run() {

@@ -107,6 +107,28 @@ double add_bandwidth(RunCounters& out, const TestSpec& spec, const RunResult& r)
   return forward + backward;
 }
 
+// Open loop: thread t's connections' samples, each connection's percentiles as counters of its
+// QP (qp<i>_lat_p50_us, qp<i>_lat_p99_us, qp<i>_round_trips), gathered from `from` to `to`;
+// returns the samples gathered.
+uint64_t gather_connections(RunCounters& out, const TestSpec& spec, uint32_t t,
+                            const ClientMeasurement& m, std::span<uint64_t> samples, size_t from,
+                            size_t to) {
+  uint64_t n = 0;
+  for (uint32_t j = 0; j < m.connections.size(); ++j) {
+    const uint64_t counted = m.connections[j].counted;
+    const auto first = samples.begin() + static_cast<std::ptrdiff_t>(from + j * m.connection_room);
+    const LatencyStats st =
+        compute_latency_stats({&*first, counted}, spec.half_round_trip() ? 0.5 : 1.0);
+    const std::string qp = "qp" + std::to_string(t + j * spec.threads) + "_";
+    out.counters[qp + "round_trips"] = static_cast<double>(counted);
+    out.counters[qp + "lat_p50_us"] = st.p50_us;
+    out.counters[qp + "lat_p99_us"] = st.p99_us;
+    std::copy_n(first, counted, samples.begin() + static_cast<std::ptrdiff_t>(to + n));
+    n += counted;
+  }
+  return n;
+}
+
 // lat: percentiles over every counted sample of every thread.
 double add_latency(RunCounters& out, const TestSpec& spec, const RunResult& r,
                    std::span<uint64_t> samples) {
@@ -117,16 +139,24 @@ double add_latency(RunCounters& out, const TestSpec& spec, const RunResult& r,
   double seconds = 0, span = 0;
   for (uint32_t t = 0; t < spec.threads; ++t) {
     const ClientMeasurement& m = r.client_lat[t];
-    std::copy_n(samples.begin() + static_cast<std::ptrdiff_t>(t * per_thread), m.round_trips,
-                samples.begin() + static_cast<std::ptrdiff_t>(n));
-    n += m.round_trips;
+    if (spec.open_loop()) {
+      n += gather_connections(out, spec, t, m, samples, t * per_thread, n);
+    } else {
+      std::copy_n(samples.begin() + static_cast<std::ptrdiff_t>(t * per_thread), m.round_trips,
+                  samples.begin() + static_cast<std::ptrdiff_t>(n));
+      n += m.round_trips;
+    }
     seconds = std::max(seconds, m.seconds);  // the threads ran side by side
     span = std::max(span, m.span_seconds);
   }
+  // Open loop, many round trips at once: the rate the connections achieved together over the
+  // span, not one after another.
+  if (spec.open_loop()) seconds = span;
   const double msgs = static_cast<double>(n) * (half ? 2 : 1);
   c["msgs"] = msgs;
   c["round_trips"] = static_cast<double>(n);
-  c["offered_rate"] = static_cast<double>(spec.rate);  // round trips (reads) per second
+  // Round trips (reads) per second, every QP's.
+  c["offered_rate"] = static_cast<double>(spec.rate) * spec.qps;
   c["achieved_rate"] = span > 0 ? static_cast<double>(n) / span : 0;
   const LatencyStats st = compute_latency_stats({samples.data(), n}, half ? 0.5 : 1.0);
   c["lat_min_us"] = st.min_us;

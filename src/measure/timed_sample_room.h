@@ -25,6 +25,15 @@ inline uint64_t timed_sample_room(uint64_t window_ns, uint64_t fastest_warmup_ns
   return std::min(kMaxTimedSamples, 2 * window_ns / fastest + 1024);
 }
 
+// An open-loop window's room per thread (TestSpec::open_loop): for each of its `connections`,
+// twice the round trips its --rate starts in the window and 64 more (Poisson's gaps may bunch),
+// capped at kMaxTimedSamples (a connection then short of room fails, saying so).
+inline uint64_t open_loop_sample_room(uint64_t window_ns, uint64_t rate, uint32_t connections) {
+  const uint64_t per_connection =
+      saturating_mul(2 * (window_ns / 1'000'000 + 1), rate) / 1'000 + 64;
+  return std::min(kMaxTimedSamples, saturating_mul(per_connection, connections));
+}
+
 // The bytes of latency samples a run of `length` on `threads` keeps at most (8 a message of
 // each thread: every iteration or warm-up message, or a timed window's room), saturating.
 inline uint64_t latency_sample_bytes(const RunLength& length, uint32_t threads) {

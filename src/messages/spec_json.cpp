@@ -29,6 +29,7 @@ nlohmann::json to_json(const TestSpec& s) {
                       {"signal_every", s.signal_every},
                       {"poll_batch", s.poll_batch},
                       {"rate", s.rate},
+                      {"arrivals", to_string(s.arrivals)},
                       {"qps", s.qps},
                       {"threads", s.threads},
                       {"cq_per_qp", s.cq_per_qp},
@@ -89,6 +90,9 @@ TestSpec spec_from_json(const nlohmann::json& j) {
   s.signal_every = unsigned_as<uint32_t>(j, ctx, "signal_every", 0, kU32);
   s.poll_batch = unsigned_as<uint32_t>(j, ctx, "poll_batch", 0, kU32);
   s.rate = unsigned_as<uint64_t>(j, ctx, "rate");
+  // Absent from the specs of peers before open-loop runs (issue 68): fixed, as theirs were.
+  if (j.contains("arrivals"))
+    s.arrivals = enum_field(j, ctx, "arrivals", parse_arrivals, "fixed, poisson");
   s.qps = unsigned_as<uint32_t>(j, ctx, "qps", 1, kMaxQps);
   s.threads = unsigned_as<uint32_t>(j, ctx, "threads", 1, kMaxThreads);
   s.cq_per_qp = bool_field(j, ctx, "cq_per_qp");

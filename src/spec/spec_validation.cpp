@@ -55,6 +55,36 @@ void check_landed_write_validation(const TestSpec& s, FirstRefusal& r) {
              "write; drop --bidir, or use --pattern write_imm");
 }
 
+// lat over more QPs than threads is open loop (TestSpec::open_loop): each QP at its own --rate,
+// its replies taken from the thread's one CQ by a client that polls (so that each reply is
+// timed when it comes) and a server under its strategy.
+void check_open_loop(const TestSpec& s, FirstRefusal& r) {
+  r.require(s.mode == Mode::kBandwidth || s.qps == s.threads || s.rate > 0, "--qps", s.qps,
+            "lat mode over more QPs than threads (" + std::to_string(s.threads) +
+                ") is open loop: give --rate, each QP's round trips a second, or --threads " +
+                std::to_string(s.qps) + " (one ping-pong QP a thread)");
+  if (s.arrivals != Arrivals::kFixed && (s.mode != Mode::kLatency || s.rate == 0))
+    r.refuse("--arrivals " + to_string(s.arrivals) +
+             " spaces lat's paced round trips: give --mode lat and --rate");
+  if (!s.open_loop()) return;
+  const std::string what = "an open-loop lat run (--qps " + std::to_string(s.qps) +
+                           " on --threads " + std::to_string(s.threads) + ", --arrivals " +
+                           to_string(s.arrivals) + ")";
+  if (s.pattern->arrival == Arrival::kMarker)
+    r.refuse(s.pattern.name() + " in " + what + ": its arrival is a byte polled in memory, one " +
+             "QP at a time; use write_imm, send, send_imm, read or an atomic");
+  if (s.verify || s.validate)
+    r.refuse(std::string(s.verify ? "--verify" : "--validate") + " in " + what +
+             ": the checks run in the ping-pong of one QP a thread; drop it, or give --threads " +
+             std::to_string(s.qps));
+  if (s.cq_per_qp)
+    r.refuse("--cq-per-qp in " + what + ": its threads harvest their QPs from one CQ each");
+  if (s.cq.client.name != CqStrategy{}.name)
+    r.refuse("--cq " + s.cq.text() + " in " + what + ": its client, the load generator, polls " +
+             CqStrategy{}.name + " to time each reply when it comes; give the server's alone, " +
+             "--cq client=" + CqStrategy{}.name + ",server=" + s.cq.server.text());
+}
+
 // --post-list: bw only, and short enough that a chain that does not fit leaves a signalled
 // send outstanding to wait for.
 void check_post_list(const TestSpec& s, FirstRefusal& r) {
@@ -137,9 +167,7 @@ void check_spec(const TestSpec& s, FirstRefusal& r) {
   r.require(s.threads >= 1 && s.threads <= std::min(s.qps, kMaxThreads), "--threads", s.threads,
             "it must be between 1 and the number of QPs (--qps " + std::to_string(s.qps) +
                 "), at most " + std::to_string(kMaxThreads));
-  r.require(s.mode == Mode::kBandwidth || s.qps == s.threads, "--qps", s.qps,
-            "lat mode runs one ping-pong QP per thread: give --threads " + std::to_string(s.qps) +
-                " too, or use bw mode");
+  check_open_loop(s, r);
   r.require(!s.bidir || s.mode == Mode::kBandwidth, "--bidir", 1,
             "both directions at once is a bw mode (lat is a ping-pong already)");
   check_unreliable_use(s, r);
@@ -182,7 +210,10 @@ void check_against(const TestSpec& s, const DeviceLimits& d, FirstRefusal& r) {
   r.require(cq_depth <= d.max_cqe, "(--tx-depth + --rx-depth) x QPs per CQ (--qps, --threads)",
             cq_depth,
             "one completion queue holds them all; it exceeds " + of + "max_cqe " +
-                std::to_string(d.max_cqe) + " (--cq-per-qp gives each QP its own)");
+                std::to_string(d.max_cqe) +
+                (s.open_loop() ? " (an open-loop QP has one round trip out at a time: give "
+                                 "smaller --tx-depth and --rx-depth, or more --threads)"
+                               : " (--cq-per-qp gives each QP its own)"));
   if (s.transport->one_packet_messages) {
     const uint32_t mtu = path_mtu_limit(s, d);
     r.require(s.size <= mtu, "--sizes", s.size,

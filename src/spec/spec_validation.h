@@ -70,7 +70,7 @@ inline constexpr uint32_t kMaxTclass = 255;
 inline constexpr uint32_t kMaxSl = 15;
 
 // The most QPs (--qps) and threads (--threads) one benchmark may ask for.
-inline constexpr uint32_t kMaxQps = 256;
+inline constexpr uint32_t kMaxQps = 1024;
 inline constexpr uint32_t kMaxThreads = 64;
 
 // Why a spec is refused, its first reason in the order of the checks; "" when it is accepted.

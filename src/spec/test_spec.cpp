@@ -49,6 +49,7 @@ namespace {
 std::string name_suffix(const TestSpec& s) {
   return (s.transport != default_transport() ? "/" + s.transport.name() : "") +
          (s.rate > 0 ? "/rate:" + std::to_string(s.rate) : "") +
+         (s.arrivals != Arrivals::kFixed ? "/arrivals:" + to_string(s.arrivals) : "") +
          (s.qps > 1 ? "/qps:" + std::to_string(s.qps) : "") +
          (s.threads > 1 ? "/threads:" + std::to_string(s.threads) : "") +
          (s.cq_per_qp ? "/cq-per-qp" : "") + (s.bidir ? "/bidir" : "") +

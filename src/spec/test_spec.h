@@ -10,6 +10,7 @@
 
 #include "core/post_api.h"
 #include "core/side.h"
+#include "spec/arrivals.h"
 #include "spec/cq_choice.h"
 #include "spec/pattern_info.h"
 #include "spec/transport.h"
@@ -40,11 +41,13 @@ struct TestSpec {
   uint32_t signal_every = 16;
   uint32_t poll_batch = 32;  // completions asked for per ibv_poll_cq
   uint64_t rate = 0;         // lat: round trips started per second, open loop (0: back to back)
-  uint32_t qps = 1;          // QPs per side, spread over the threads (QP i on thread i % threads)
-  uint32_t threads = 1;      // threads per side; each drives its own QPs and CQs
-  bool cq_per_qp = false;    // one CQ per QP (default: one per thread)
-  bool bidir = false;        // bw: both sides stream at once, each timing its own direction
-  bool verify = false;       // a check run after the timed runs, untimed (--verify)
+  // lat with --rate: how each connection's round trips are spaced (--arrivals).
+  Arrivals arrivals = Arrivals::kFixed;
+  uint32_t qps = 1;        // QPs per side, spread over the threads (QP i on thread i % threads)
+  uint32_t threads = 1;    // threads per side; each drives its own QPs and CQs
+  bool cq_per_qp = false;  // one CQ per QP (default: one per thread)
+  bool bidir = false;      // bw: both sides stream at once, each timing its own direction
+  bool verify = false;     // a check run after the timed runs, untimed (--verify)
   // The timed runs check every message as it completes (--validate): each side's receives, a
   // requester's reads and atomics; a bw receiver keeps a slot for each receive posted so that
   // none is overwritten before its check, and both sides size their rings by it.
@@ -82,8 +85,9 @@ struct TestSpec {
   bool operator==(const TestSpec&) const = default;
   // Google Benchmark name, e.g. "write/bw/busy/65536", "send/lat/client=busy,server=event/2",
   // over a transport other than the default "send/bw/busy/4096/ud",
-  // with a rate "send/lat/event/2/rate:10000", scaled out "write/bw/busy/65536/qps:4/threads:2"
-  // (then "/cq-per-qp", "/bidir", "/outs:N", "/post_list:N", "/inline:N", "/srq", "/tclass:N",
+  // with a rate "send/lat/event/2/rate:10000" (Poisson: then "/arrivals:poisson"), scaled out
+  // "write/bw/busy/65536/qps:4/threads:2" (then "/cq-per-qp", "/bidir", "/outs:N", "/post_list:N",
+  // "/inline:N", "/srq", "/tclass:N",
   // "/sl:N", "/hugepages" and "/post_api:ex" or "/post_api:classic" where set).
   std::string name() const;
   // The name without its size: the table a row goes in ("write/bw/busy/qps:4").
@@ -107,6 +111,14 @@ struct TestSpec {
   bool checks_landed_writes() const {
     return validate && mode == Mode::kBandwidth && pattern->arrival == Arrival::kMarker;
   }
+  // lat over more QPs than threads, or with Poisson arrivals: every QP of a thread carries
+  // round trips at its own --rate, several out at once, harvested from the thread's CQs
+  // (datapath/open_loop_client.h, open_loop_server.h), rather than one ping-pong a thread.
+  bool open_loop() const {
+    return mode == Mode::kLatency && (qps > threads || arrivals == Arrivals::kPoisson);
+  }
+  // The most QPs one thread drives (QP i on thread i % threads).
+  uint32_t qps_per_thread() const { return (qps + threads - 1) / threads; }
   // The CQ of QP i, and how many CQs a side has.
   uint32_t cq_of_qp(uint32_t i) const { return cq_per_qp ? i : i % threads; }
   uint32_t cq_count() const { return cq_per_qp ? qps : threads; }

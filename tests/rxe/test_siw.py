@@ -151,6 +151,24 @@ def test_timed_and_paced_runs_count_what_they_did(rdmabench, server, tmp_path):
     assert not row.get("error_occurred") and row["round_trips"] == 50, row
 
 
+def test_open_loop_latency_over_many_iwarp_connections(rdmabench, server, tmp_path):
+    """Sixteen connections at their own rate, harvested from one CQ a side (issue 68): each
+    counts its own round trips, at most what its schedule starts in the window."""
+    out = tmp_path / "open-loop.json"
+    proc = client(rdmabench, "siw", server, "--pattern", "send,read", "--mode", "lat", "--sizes",
+                  "8", "--qps", "16", "--rate", "200", "--tx-depth", "32", "--rx-depth", "32",
+                  "--signal-every", "8", "--cq", "client=busy,server=event", "--duration", "1",
+                  "--margin", "0.2", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    _, rows = rows_of(out)
+    assert sorted(rows) == [f"{p}/lat/client=busy,server=event/8/rate:200/qps:16"
+                            for p in ("read", "send")], sorted(rows)
+    for name, row in rows.items():
+        counts = [row[f"qp{i}_round_trips"] for i in range(16)]
+        assert sum(counts) == row["round_trips"] and all(0 < c <= 200 for c in counts), (name,
+                                                                                       counts)
+
+
 # The bw patterns iWARP carries, every message of which is checked as it lands under --validate
 # (write bw's by its target, as each write turns a slot of its ring).
 VALIDATED_ON_IWARP = [p["name"] for p in REGISTRY["patterns"] if p["name"] not in REFUSED]

@@ -82,7 +82,8 @@ struct FakeRun {
 };
 
 TEST(OpenLoopBook, EachConnectionStartsOnItsScheduleAndKeepsItsOwnSamples) {
-  OpenLoopBook book(fixed(3, 300), 100, 0, 3000);
+  std::vector<uint64_t> storage(300);  // 3 connections x 100
+  OpenLoopBook book(fixed(3, 300), storage, 0, 3000);
   FakeRun run;
   run.delay = {10, 20, 30};
   run.run(book, 3000);
@@ -98,7 +99,8 @@ TEST(OpenLoopBook, EachConnectionStartsOnItsScheduleAndKeepsItsOwnSamples) {
 TEST(OpenLoopBook, AStalledConnectionCountsFromWhenEachRoundTripWasMeantToStart) {
   // Connection 0's replies take 250 where its round trips are 100 apart: the k-th (from 0) goes
   // out at 250 k, back at 250 (k + 1), meant at 100 k: 250 + 150 k. Connection 1 is not held up.
-  OpenLoopBook book(fixed(2, 100), 100, 0, 10'000);
+  std::vector<uint64_t> storage(200);  // 2 connections x 100
+  OpenLoopBook book(fixed(2, 100), storage, 0, 10'000);
   FakeRun run;
   run.delay = {250, 5};
   run.run(book, 1000);
@@ -110,7 +112,8 @@ TEST(OpenLoopBook, AStalledConnectionCountsFromWhenEachRoundTripWasMeantToStart)
 }
 
 TEST(OpenLoopBook, OnlyRoundTripsInsideTheWindowAreCounted) {
-  OpenLoopBook book(fixed(1, 100), 100, 200, 650);
+  std::vector<uint64_t> storage(100);  // 1 connection x 100
+  OpenLoopBook book(fixed(1, 100), storage, 200, 650);
   FakeRun run;
   run.delay = {60};
   run.run(book, 1000);
@@ -119,7 +122,8 @@ TEST(OpenLoopBook, OnlyRoundTripsInsideTheWindowAreCounted) {
 }
 
 TEST(OpenLoopBook, AReplyOnAConnectionWithNothingOutIsRefused) {
-  OpenLoopBook book(fixed(2, 100), 10, 0, 1000);
+  std::vector<uint64_t> storage(20);  // 2 connections x 10
+  OpenLoopBook book(fixed(2, 100), storage, 0, 1000);
   book.start(0);
   EXPECT_NO_THROW(book.finish(0, 50));
   try {
@@ -135,7 +139,8 @@ TEST(OpenLoopBook, AReplyOnAConnectionWithNothingOutIsRefused) {
 }
 
 TEST(OpenLoopBook, AWindowHoldingMoreThanItsRoomIsAUsageError) {
-  OpenLoopBook book(fixed(1, 100), 3, 0, 10'000);
+  std::vector<uint64_t> storage(3);  // 1 connection x 3
+  OpenLoopBook book(fixed(1, 100), storage, 0, 10'000);
   FakeRun run;
   run.delay = {1};
   try {
@@ -144,6 +149,25 @@ TEST(OpenLoopBook, AWindowHoldingMoreThanItsRoomIsAUsageError) {
   } catch (const Error& e) {
     EXPECT_EQ(e.exit_code(), ExitCode::kUsage);
   }
+}
+
+// By iterations: each connection starts its count and no more, every one counted, and the run
+// ends when the last is back, with no stop time given.
+TEST(OpenLoopBook, ByIterationsEachConnectionStartsItsCountAndTheRunEnds) {
+  std::vector<uint64_t> storage(21);  // 3 connections x 7
+  OpenLoopBook book(fixed(3, 100), storage, 0, UINT64_MAX, 7);
+  FakeRun run;
+  run.delay = {5, 150, 40};  // connection 1 falls behind its schedule
+  run.run(book, UINT64_MAX);
+  ASSERT_EQ(run.posts.size(), 21u);
+  for (uint32_t c = 0; c < 3; ++c) {
+    EXPECT_EQ(book.started(c), 7u) << c;
+    EXPECT_EQ(book.samples(c).size(), 7u) << c;
+  }
+  EXPECT_EQ(book.out(), 0u);
+  // From connection 0's first intended start (0) to the last reply: connection 1's 7th, sent
+  // at 6 x 150 + 100 / 3 (its shift) and back 150 later.
+  EXPECT_EQ(book.counted_span_ns(), 7 * 150 + 100 / 3);
 }
 
 }  // namespace

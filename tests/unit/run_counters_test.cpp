@@ -103,6 +103,53 @@ TEST(RunCounters, LatencyCountsTwoMessagesPerRoundTripWhereItReportsHalf) {
   }
 }
 
+// Open loop: 3 QPs on 2 threads (thread 0: QPs 0 and 2, thread 1: QP 1), each thread's samples
+// in a share of room 4 per connection. Each QP's percentiles come from its own samples alone,
+// the run's from all of them, and the rate from the span the connections shared.
+TEST(RunCounters, OpenLoopLatencyHasEachConnectionsPercentilesAndTheRunsOverAll) {
+  TestSpec s = spec_of("send", Mode::kLatency, 3, 2);
+  s.rate = 1000;
+  ASSERT_TRUE(s.open_loop());
+  RunResult r;
+  r.client_lat.resize(2);
+  // Thread 0: QP 0 counted 3 (10, 30, 20 us), QP 2 counted 2 (100, 300 us); thread 1: QP 1
+  // counted 4 (1..4 us). Unused room holds what a wrong gathering would take.
+  std::vector<uint64_t> samples = {10'000,    30'000,    20'000,    9'999'000, 100'000, 300'000,
+                                   9'999'000, 9'999'000, 1'000,     4'000,     2'000,   3'000,
+                                   9'999'000, 9'999'000, 9'999'000, 9'999'000};
+  r.client_lat[0].connections = {{5, 3}, {4, 2}};
+  r.client_lat[0].connection_room = 4;
+  r.client_lat[0].round_trips = 5;
+  r.client_lat[0].span_seconds = 0.5;
+  r.client_lat[1].connections = {{4, 4}};
+  r.client_lat[1].connection_room = 4;
+  r.client_lat[1].round_trips = 4;
+  r.client_lat[1].span_seconds = 0.25;
+  r.client.threads = {figures(1000), figures(1000)};
+  r.client.total = figures(2000);
+  r.client.counted = {3, 4, 2};
+  r.client.sent = {5, 4, 4};
+  r.server.threads = r.client.threads;
+  r.server.total = r.client.total;
+  r.server.counted = {5, 4, 4};
+  r.server.sent = {5, 4, 4};
+  const RunCounters c = run_counters(s, r, samples);
+  expect_catalogued(c);
+  const auto& k = c.counters;
+  EXPECT_DOUBLE_EQ(k.at("qp0_lat_p50_us"), 10.0);  // half of the 20 us round trip
+  EXPECT_DOUBLE_EQ(k.at("qp1_lat_p50_us"), 1.25);
+  EXPECT_DOUBLE_EQ(k.at("qp2_lat_p50_us"), 100.0);
+  EXPECT_DOUBLE_EQ(k.at("qp2_lat_p99_us"), 0.5 * (100 + 0.99 * 200));
+  EXPECT_DOUBLE_EQ(k.at("qp0_round_trips"), 3);
+  EXPECT_DOUBLE_EQ(k.at("qp1_round_trips"), 4);
+  EXPECT_DOUBLE_EQ(k.at("qp2_round_trips"), 2);
+  EXPECT_DOUBLE_EQ(k.at("round_trips"), 9);
+  EXPECT_DOUBLE_EQ(k.at("lat_max_us"), 150.0);
+  EXPECT_DOUBLE_EQ(k.at("lat_min_us"), 0.5);
+  EXPECT_DOUBLE_EQ(k.at("offered_rate"), 3000);  // every QP's
+  EXPECT_DOUBLE_EQ(k.at("msgs_per_second"), 18 / 0.5);
+}
+
 TEST(RunCounters, DeviceCountersArePerSideRawAndPerMessageAndTheWireIsAccounted) {
   const TestSpec s = spec_of("write", Mode::kBandwidth, 2, 2);
   RunResult r = bidir_bw_result();  // 300 messages of 4 KiB in the whole run

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/pattern_catalogue.h"
+#include "cq/strategy.h"
 #include "messages/spec_json.h"
 #include "spec_fixture.h"
 #include "verbs/verbs_error.h"
@@ -320,4 +321,59 @@ TEST(SpecValidation, ValidateCrossesInTheSpec) {
   nlohmann::json j = to_json(s);
   j.erase("validate");
   EXPECT_NE(from_json_error(j).find("validate"), std::string::npos);
+}
+
+// lat over more QPs than threads is open loop: it needs a rate, a pattern whose reply a CQ
+// shows, one CQ a thread and a polling client; --arrivals crosses in the spec (and a peer of
+// before, which sends none, means fixed).
+TEST(SpecValidation, OpenLoopLatencyNeedsARateAndSaysWhatElseItRefuses) {
+  TestSpec s = a_spec("send", Mode::kLatency, 8, 64, 2);
+  std::string why = spec_refusal(s);
+  EXPECT_NE(why.find("is open loop: give --rate"), std::string::npos) << why;
+  s.rate = 1000;
+  EXPECT_EQ(spec_refusal(s), "");
+  EXPECT_TRUE(s.open_loop());
+  const auto refused = [&](auto change, const std::string& said) {
+    TestSpec t = s;
+    change(t);
+    const std::string text = spec_refusal(t);
+    EXPECT_NE(text.find(said), std::string::npos) << text;
+  };
+  refused([](TestSpec& t) { t.pattern = *parse_pattern("write"); }, "use write_imm");
+  refused([](TestSpec& t) { t.verify = true; }, "--verify in an open-loop lat run");
+  refused([](TestSpec& t) { t.validate = true; }, "--validate in an open-loop lat run");
+  refused([](TestSpec& t) { t.cq_per_qp = true; }, "--cq-per-qp in an open-loop lat run");
+  refused([](TestSpec& t) { t.cq = parse_cq_choice("event"); },
+          "give the server's alone, --cq client=busy,server=event");
+  TestSpec server_event = s;
+  server_event.cq = parse_cq_choice("client=busy,server=event");
+  EXPECT_EQ(spec_refusal(server_event), "");
+  for (const char* pattern : {"send_imm", "write_imm", "read", "fetch_add", "compare_swap"}) {
+    TestSpec t = s;
+    t.pattern = *parse_pattern(pattern);
+    EXPECT_EQ(spec_refusal(t), "") << pattern;
+  }
+  TestSpec one = a_spec("send", Mode::kLatency, 8, 1, 1);
+  one.arrivals = Arrivals::kPoisson;
+  why = spec_refusal(one);
+  EXPECT_NE(why.find("--arrivals poisson spaces lat's paced round trips"), std::string::npos)
+      << why;
+  one.rate = 500;
+  EXPECT_EQ(spec_refusal(one), "");
+  EXPECT_TRUE(one.open_loop());
+  const TestSpec back = spec_from_json(to_json(one));
+  EXPECT_EQ(back.arrivals, Arrivals::kPoisson);
+  EXPECT_EQ(back.name(), "send/lat/busy/8/rate:500/arrivals:poisson");
+  nlohmann::json before = to_json(s);
+  before.erase("arrivals");
+  EXPECT_EQ(spec_from_json(before).arrivals, Arrivals::kFixed);
+  before["arrivals"] = "bursty";
+  EXPECT_NE(from_json_error(before).find("arrivals"), std::string::npos);
+  TestSpec most = a_spec("send", Mode::kLatency, 8, 1024, 4);
+  most.rate = 10;
+  EXPECT_EQ(spec_refusal(most), "") << "1024 connections";
+  TestSpec one_cq = s;
+  one_cq.threads = 1;  // 64 QPs of 128 + 512 entries on one CQ
+  why = usage_error([&] { validate_spec(one_cq, rxe_like()); });
+  EXPECT_NE(why.find("give smaller --tx-depth and --rx-depth"), std::string::npos) << why;
 }

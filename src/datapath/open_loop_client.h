@@ -1,0 +1,206 @@
+// Open-loop lat over many connections, the client's lane (issue 68; TestSpec::open_loop): each
+// stream of the lane is a connection carrying round trips at its own --rate (fixed spacing or
+// Poisson, arrival_times.h), at most one out at a time; every reply comes to the lane's one CQ,
+// which the client polls without blocking (the load generator times each reply when it comes:
+// its strategy is busy, validation says so), between the starts that are due. The book
+// (open_loop_book.h) counts each round trip from its intended start. A reply is a receive
+// (send, send_imm, write_imm: the server's echo) or, where the request is answered by the
+// fabric (read, atomics), the request's own completion. Everything is built before the clock
+// starts; between post and poll nothing allocates, logs, locks or makes a virtual call.
+#pragma once
+
+#include <arpa/inet.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cq/poll_target.h"
+#include "datapath/arrival_times.h"
+#include "datapath/client_measurement.h"
+#include "datapath/completion_check.h"
+#include "datapath/endpoint.h"
+#include "datapath/open_loop_book.h"
+#include "datapath/transfer_loops.h"
+
+namespace rdmabench {
+
+// The seed of every Poisson schedule: the same starts run after run (a connection's own stream
+// of it, by the connection's index).
+inline constexpr uint64_t kArrivalSeed = 1;
+
+// What the client's open-loop lane needs besides its streams.
+struct OpenLoopPlan {
+  RunLength length;
+  uint32_t threads = 1;                      // lane t holds streams t, t + threads, ...
+  std::chrono::milliseconds timeout{5000};   // the longest wait for a reply out
+  const std::atomic<bool>* abort = nullptr;  // raised: the run ends early
+  const std::string* benchmark = nullptr;    // for messages
+};
+
+// The lane-local connection (0, 1, ...) a completion of the lane is for: its wr_id names its
+// stream, except a receive from a shared receive queue (--srq), which only its QP names.
+template <typename Stream>
+class ConnectionOfCompletion {
+ public:
+  ConnectionOfCompletion(const std::vector<Stream*>& streams, uint32_t threads, bool shared)
+      : threads_(threads), shared_(shared) {
+    for (uint32_t j = 0; j < streams.size(); ++j) by_qp_.push_back({streams[j]->qp().number(), j});
+    std::sort(by_qp_.begin(), by_qp_.end());
+  }
+  uint32_t operator()(const ibv_wc& wc) const {
+    if (!shared_ || !is_receive(wc)) return stream_of(wc.wr_id) / threads_;
+    const auto it = std::lower_bound(by_qp_.begin(), by_qp_.end(), std::pair{wc.qp_num, 0u});
+    if (it == by_qp_.end() || it->first != wc.qp_num) [[unlikely]]
+      throw Error(ExitCode::kRuntime, "a receive completed on QP " + std::to_string(wc.qp_num) +
+                                          ", which no stream of this thread drives");
+    return it->second;
+  }
+
+ private:
+  uint32_t threads_;
+  bool shared_;
+  std::vector<std::pair<uint32_t, uint32_t>> by_qp_;  // QP number, connection
+};
+
+// Each connection's schedule: stream i of `qps` shifted by i/qps of a period (fixed), or its own
+// Poisson stream; every one from `start_ns`.
+template <typename Stream>
+std::vector<ArrivalTimes> connection_schedules(const std::vector<Stream*>& streams,
+                                               const TestSpec& spec, uint64_t start_ns) {
+  std::vector<ArrivalTimes> out;
+  const uint64_t period_ns = 1'000'000'000 / std::max<uint64_t>(spec.rate, 1);
+  for (Stream* s : streams)
+    out.emplace_back(spec.arrivals, start_ns, period_ns, s->index(), spec.qps, kArrivalSeed);
+  return out;
+}
+
+template <typename Stream, typename Poller, typename Clock>
+class OpenLoopClient {
+ public:
+  OpenLoopClient(const std::vector<Stream*>& streams, Poller& poller, const OpenLoopPlan& plan,
+                 const Clock& clock)
+      : streams_(streams),
+        poller_(poller),
+        plan_(plan),
+        clock_(clock),
+        spec_(streams.front()->spec()),
+        reply_is_receive_(spec_.pattern->arrival == Arrival::kReceive),
+        with_imm_(spec_.pattern->immediate != Immediate::kNone),
+        connection_of_(streams, plan.threads, spec_.srq) {
+    for (Stream* s : streams_) requests_.emplace_back(*s, spec_.pattern->opcode);
+  }
+
+  // Runs the lane, its samples into `samples` (an equal share a connection).
+  ClientMeasurement run(std::span<uint64_t> samples) {
+    const RunLength& length = plan_.length;
+    const bool timed = length.timed_window();
+    const uint64_t first = clock_.now_ns();
+    const uint64_t window_start = timed ? first + length.margin_ns : 0;
+    const uint64_t window_end = timed ? window_start + length.duration_ns : UINT64_MAX;
+    const uint64_t stop_at = timed ? window_end + length.margin_ns : UINT64_MAX;
+    OpenLoopBook book(connection_schedules(streams_, spec_, first), samples, window_start,
+                      window_end, timed ? UINT64_MAX : length.iterations);
+    run_open_loop(
+        book, clock_, stop_at, [&](uint32_t c) { post(c); },
+        [&](auto&& on_reply, uint64_t next_start) { harvest(book, on_reply, next_start); });
+    if (timed && reply_is_receive_)  // the server's echo ends at each stream's marker
+      for (Stream* s : streams_) EndOfStream().post(*s, s->send_id(kInStreamMask));
+    return measurement(book);
+  }
+
+ private:
+  // Connection c's request, its wr_id naming the stream and the round trip.
+  void post(uint32_t c) {
+    Stream& s = *streams_[c];
+    const uint64_t seq = s.sequence++;
+    StreamSendRequest<Stream>& req = requests_[c];
+    if (with_imm_) req.wr().imm_data = htonl(static_cast<uint32_t>(seq));
+    req.post(s, s.send_id((seq + 1) & kInStreamMask),
+             !reply_is_receive_ || signal_this(spec_, seq));
+  }
+
+  // Polls until a reply came or the next start is due (the clock read after every poll: a start
+  // goes at most one poll late); no reply within the timeout while round trips are out is an
+  // error naming the connection waited for.
+  template <typename OnReply>
+  void harvest(const OpenLoopBook& book, OnReply& on_reply, uint64_t next_start) {
+    uint64_t deadline = 0;
+    for (;;) {
+      const int got = poller_.try_poll(wc_);
+      bool replied = false;
+      for (int i = 0; i < got; ++i) replied |= take(wc_[i], on_reply);
+      if (replied) return;
+      const uint64_t now = clock_.now_ns();
+      if (now >= next_start) return;
+      if (plan_.abort != nullptr && plan_.abort->load(std::memory_order_relaxed)) [[unlikely]]
+        throw_run_aborted(*plan_.benchmark);
+      if (got > 0 || book.out() == 0)
+        deadline = 0;
+      else if (deadline == 0)
+        deadline = now + static_cast<uint64_t>(plan_.timeout.count()) * 1'000'000;
+      else if (now > deadline) [[unlikely]]
+        throw_no_reply(book);
+    }
+  }
+
+  // One completion: a reply (true) handed to the book, or a send's completion passed over.
+  template <typename OnReply>
+  bool take(const ibv_wc& wc, OnReply& on_reply) {
+    check_completion(wc, spec_);
+    if (is_receive(wc) != reply_is_receive_) return false;
+    const uint32_t c = connection_of_(wc);
+    if (c >= streams_.size()) [[unlikely]]
+      throw Error(ExitCode::kRuntime, "a completion named stream " +
+                                          std::to_string(stream_of(wc.wr_id)) +
+                                          ", which no connection of this thread drives");
+    if (reply_is_receive_) streams_[c]->post_receive(wc.wr_id);
+    on_reply(c);
+    return true;
+  }
+
+  [[noreturn]] void throw_no_reply(const OpenLoopBook& book) const {
+    std::string waiting;
+    for (uint32_t c = 0; c < streams_.size() && waiting.empty(); ++c)
+      if (book.has_out(c)) waiting = std::to_string(streams_[c]->index());
+    throw Error(ExitCode::kRuntime, "no reply within " + std::to_string(plan_.timeout.count()) +
+                                        " ms in " + *plan_.benchmark + " with " +
+                                        std::to_string(book.out()) +
+                                        " round trips out (the first: QP " + waiting +
+                                        "): the server is gone or stalled, or over an unreliable "
+                                        "transport a message was lost (see --timeout)");
+  }
+
+  ClientMeasurement measurement(const OpenLoopBook& book) const {
+    ClientMeasurement m;
+    m.connection_room = book.room();
+    uint64_t sum_ns = 0;
+    for (uint32_t c = 0; c < book.connections(); ++c) {
+      const std::span<const uint64_t> s = book.samples(c);
+      m.connections.push_back({book.started(c), s.size()});
+      m.round_trips += s.size();
+      m.all_round_trips += book.started(c);
+      for (uint64_t v : s) sum_ns += v;
+    }
+    m.seconds = static_cast<double>(sum_ns) * 1e-9;
+    m.span_seconds = static_cast<double>(book.counted_span_ns()) * 1e-9;
+    return m;
+  }
+
+  const std::vector<Stream*>& streams_;
+  Poller& poller_;
+  const OpenLoopPlan& plan_;
+  const Clock& clock_;
+  const TestSpec& spec_;
+  const bool reply_is_receive_, with_imm_;
+  ConnectionOfCompletion<Stream> connection_of_;
+  std::deque<StreamSendRequest<Stream>> requests_;  // one a connection (never moved)
+  CompletionBatch wc_;
+};
+
+}  // namespace rdmabench
