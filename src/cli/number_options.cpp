@@ -64,6 +64,24 @@ std::vector<OfferedRate> parse_rates(const std::string& text) {
   return rates;
 }
 
+std::vector<OfferedRate> parse_loads(const std::string& text, const std::vector<uint32_t>& qps) {
+  std::vector<OfferedRate> loads;
+  const uint64_t most = kMaxRate * kMaxQps;
+  for (const uint64_t load : parse_number_list(text, "load", 0, most,
+                                               "round trips a second over every QP (examples: "
+                                               "12800, 0,2560,12800)")) {
+    for (const uint32_t n : qps)
+      if (load % n != 0 || load / n > kMaxRate)
+        throw Error(ExitCode::kUsage,
+                    "--load " + std::to_string(load) + " over --qps " + std::to_string(n) +
+                        " is not a whole rate a QP of at most " + std::to_string(kMaxRate) +
+                        " a second: give loads every --qps count divides (for 1,16,64,256: "
+                        "multiples of 256, such as 2560,12800)");
+    loads.push_back({load, 0, true});
+  }
+  return loads;
+}
+
 // --qps: QP counts, each 1..kMaxQps.
 std::vector<uint32_t> parse_qps(const std::string& text) {
   const auto counts =

@@ -21,6 +21,9 @@ std::vector<uint64_t> parse_number_list(const std::string& text, const std::stri
 // --rate: round trips (lat) or messages a QP (bw) per second, each 0..kMaxRate, or Gb/s a QP
 // (bw: "2.5gbps" or "2.5Gb/s", above 0 and at most 10000).
 std::vector<OfferedRate> parse_rates(const std::string& text);
+// --load's items: round trips (bw: messages) per second over every QP of a benchmark (0: back to
+// back), each split evenly over the QPs: every count of `qps` must divide every load.
+std::vector<OfferedRate> parse_loads(const std::string& text, const std::vector<uint32_t>& qps);
 // --qps: QP counts, each 1..kMaxQps.
 std::vector<uint32_t> parse_qps(const std::string& text);
 // The times a time option takes: from `lo` to `hi`, in whole `step`s (a time the run carries in

@@ -59,11 +59,16 @@ void add_what_to_run(cxxopts::Options& options) {
       "its time and the row showing offered against achieved; several: 0,1000,10000 (0: back "
       "to back)",
       cxxopts::value<std::string>()->default_value("0"))(
+      "load",
+      "Offered load over every QP of a benchmark, split evenly: lat round trips, bw messages, "
+      "per second (each QP at load / --qps, which must be whole); several: 2560,12800; instead "
+      "of --rate, to compare QP counts at the same load",
+      cxxopts::value<std::string>())(
       "arrivals",
       "lat --rate: how each QP's round trips are spaced, fixed (1/rate apart) or poisson "
       "(exponential gaps of that mean, the same seeded starts every run); poisson, or more QPs "
-      "than threads, makes an open-loop run: each QP at its own --rate, several round trips "
-      "out at once on a thread's one CQ",
+      "than threads, makes an open-loop run: each QP at its own --rate (or back to back), "
+      "several round trips out at once on a thread's one CQ",
       cxxopts::value<std::string>()->default_value("fixed"))(
       "sizes", "Message sizes: 2:8M (powers of two), 4096, 2,64K,1M (default: the profile's)",
       cxxopts::value<std::string>())(
@@ -100,8 +105,8 @@ void add_scale_and_queues(cxxopts::Options& options) {
   options.add_options("Scale out and queues")(
       "qps",
       "QPs per benchmark, spread over the threads (like perftest -q); several make one "
-      "benchmark each: 1,2,4,8. lat: one ping-pong a thread (as many --threads), or with "
-      "--rate more QPs than threads, each at that rate (open loop, --arrivals)",
+      "benchmark each: 1,2,4,8. lat: one ping-pong a thread (as many --threads), or more "
+      "QPs than threads, each at --rate (open loop, --arrivals) or back to back",
       cxxopts::value<std::string>()->default_value("1"))(
       "threads",
       "Threads per side (the server matches); each drives its own QPs and CQ, QP i on thread "

@@ -9,12 +9,20 @@ namespace rdmabench {
 
 namespace {
 
-// --rate's items: a number a second (0: back to back), or "2.5gbps".
+// --rate's items: a number a second (0: back to back), or "2.5gbps"; none with --load.
 nlohmann::json rates_json(const std::vector<OfferedRate>& rates) {
   nlohmann::json out = nlohmann::json::array();
   for (const OfferedRate& r : rates)
-    out.push_back(r.gbps > 0 ? nlohmann::json(r.gbps_text() + "gbps")
-                             : nlohmann::json(r.per_second));
+    if (!r.every_qp)
+      out.push_back(r.gbps > 0 ? nlohmann::json(r.gbps_text() + "gbps")
+                               : nlohmann::json(r.per_second));
+  return out;
+}
+// --load's items, every QP's per second (none with --rate).
+nlohmann::json loads_json(const std::vector<OfferedRate>& rates) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const OfferedRate& r : rates)
+    if (r.every_qp) out.push_back(r.per_second);
   return out;
 }
 
@@ -24,10 +32,15 @@ nlohmann::json what_to_run_json(const WhatToRun& what, const BenchmarkMatrix& ma
   for (const auto& [pattern, sizes] : matrix.patterns) patterns.push_back(pattern.name());
   for (const Mode m : matrix.modes) modes.push_back(to_string(m));
   for (const CqChoice& c : matrix.cq_choices) cqs.push_back(c.text());
-  return {{"profile", what.profile}, {"patterns", patterns},
-          {"modes", modes},          {"cq", cqs},
-          {"sizes", matrix.sizes},   {"rates", rates_json(matrix.rates)},
-          {"qps", matrix.qps},       {"post_list", matrix.post_lists}};
+  return {{"profile", what.profile},
+          {"patterns", patterns},
+          {"modes", modes},
+          {"cq", cqs},
+          {"sizes", matrix.sizes},
+          {"rates", rates_json(matrix.rates)},
+          {"loads", loads_json(matrix.rates)},
+          {"qps", matrix.qps},
+          {"post_list", matrix.post_lists}};
 }
 
 nlohmann::json optional_json(bool given, const auto& value) {

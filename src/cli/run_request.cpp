@@ -115,8 +115,12 @@ void parse_matrix(const cxxopts::ParseResult& args, WhatToRun& what, BenchmarkMa
   if (!what.pattern_given && what.profile == "quick")
     what.pattern = quick_pattern(m.base.transport, m.base.srq);
   parse_patterns(what.pattern, m);
-  m.rates = parse_rates(args["rate"].as<std::string>());
   parse_scale_out(args, m);
+  if (args.count("load") && args.count("rate"))
+    throw Error(ExitCode::kUsage,
+                "--rate (each QP's) and --load (every QP's together) say the same thing: give one");
+  m.rates = args.count("load") ? parse_loads(args["load"].as<std::string>(), m.qps)
+                               : parse_rates(args["rate"].as<std::string>());
 }
 
 // --counters; --report-every once the modes are known.

@@ -67,6 +67,7 @@ class OpenLoopBook {
                                           ", which had no round trip out (a stray message)");
     const uint64_t intended = intended_[c];
     intended_[c] = kIdle;
+    schedules_[c].came_back_at(now_ns);
     --out_;
     if (started_[c] < limit_) {
       waiting_.push_back(c);

@@ -69,12 +69,12 @@ class ConnectionOfCompletion {
 };
 
 // Each connection's schedule: stream i of `qps` shifted by i/qps of a period (fixed), or its own
-// Poisson stream; every one from `start_ns`.
+// Poisson stream; every one from `start_ns`. Without a rate, back to back.
 template <typename Stream>
 std::vector<ArrivalTimes> connection_schedules(const std::vector<Stream*>& streams,
                                                const TestSpec& spec, uint64_t start_ns) {
   std::vector<ArrivalTimes> out;
-  const uint64_t period_ns = 1'000'000'000 / std::max<uint64_t>(spec.rate, 1);
+  const uint64_t period_ns = spec.rate > 0 ? 1'000'000'000 / spec.rate : 0;
   for (Stream* s : streams)
     out.emplace_back(spec.arrivals, start_ns, period_ns, s->index(), spec.qps, kArrivalSeed);
   return out;

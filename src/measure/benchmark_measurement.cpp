@@ -36,10 +36,12 @@ void BenchmarkMeasurement::warm_up() {
                       : 0);
   if (warm_up.iterations > 0) source_.run({warm_up, false, false, plan_.cpus}, samples_);
   if (!lat || !plan_.length.timed_window()) return;
-  const uint64_t room =
-      spec_.open_loop()
+  // Back to back, an open-loop connection is paced by its replies, as one ping-pong is.
+  const uint64_t connections_room =
+      spec_.rate > 0
           ? open_loop_sample_room(plan_.length.duration_ns, spec_.rate, spec_.qps_per_thread())
-          : timed_sample_room();
+          : std::min(kMaxTimedSamples, saturating_mul(timed_sample_room(), spec_.qps_per_thread()));
+  const uint64_t room = spec_.open_loop() ? connections_room : timed_sample_room();
   samples_.resize(room * spec_.threads);
 }
 

@@ -26,7 +26,7 @@ std::vector<TestSpec> expand_specs(const BenchmarkMatrix& matrix) {
                 s.mode = m;
                 s.cq = c;
                 s.size = size;
-                s.rate = rate.per_second_at(size);
+                s.rate = rate.per_qp(size, qps);
                 s.qps = qps;
                 s.threads = std::min(matrix.threads, qps);
                 s.bidir = matrix.base.bidir && m == Mode::kBandwidth;

@@ -18,10 +18,17 @@
 namespace rdmabench {
 
 // One --rate item: lat round trips, or bw messages a QP, per second (0: back to back); or, for
-// bw only, Gb/s of payload a QP, which each size turns into messages per second.
+// bw only, Gb/s of payload a QP, which each size turns into messages per second. Or one --load
+// item: round trips (messages) per second over every QP of a benchmark, each QP taking an equal
+// share (the parser refuses a load its QP counts do not divide).
 struct OfferedRate {
   uint64_t per_second = 0;
-  double gbps = 0;  // > 0: given in Gb/s
+  double gbps = 0;        // > 0: given in Gb/s
+  bool every_qp = false;  // --load: per_second is the benchmark's, over every QP
+  // A QP's rate in a benchmark of `qps` QPs at `size`.
+  uint64_t per_qp(uint64_t size, uint32_t qps) const {
+    return every_qp ? per_second / std::max<uint32_t>(qps, 1) : per_second_at(size);
+  }
   uint64_t per_second_at(uint64_t size) const {
     if (gbps <= 0) return per_second;
     return std::max<uint64_t>(
@@ -39,7 +46,8 @@ struct BenchmarkMatrix {
   std::vector<Mode> modes;
   std::vector<CqChoice> cq_choices;
   std::vector<uint64_t> sizes;
-  std::vector<OfferedRate> rates{OfferedRate{}};  // --rate: offered loads (0: back to back)
+  std::vector<OfferedRate> rates{OfferedRate{}};  // --rate or --load: offered loads (0: back to
+                                                  // back)
   std::vector<uint32_t> qps{1};                   // --qps: QPs per benchmark, one benchmark each
   std::vector<uint32_t> post_lists{1};  // --post-list: bw chain lengths, one benchmark each
   uint32_t threads = 1;                 // --threads (at most the QP count)

@@ -55,14 +55,10 @@ void check_landed_write_validation(const TestSpec& s, FirstRefusal& r) {
              "write; drop --bidir, or use --pattern write_imm");
 }
 
-// lat over more QPs than threads is open loop (TestSpec::open_loop): each QP at its own --rate,
-// its replies taken from the thread's one CQ by a client that polls (so that each reply is
-// timed when it comes) and a server under its strategy.
+// lat over more QPs than threads is open loop (TestSpec::open_loop): each QP at its own --rate
+// (or back to back), its replies taken from the thread's one CQ by a client that polls (so
+// that each reply is timed when it comes) and a server under its strategy.
 void check_open_loop(const TestSpec& s, FirstRefusal& r) {
-  r.require(s.mode == Mode::kBandwidth || s.qps == s.threads || s.rate > 0, "--qps", s.qps,
-            "lat mode over more QPs than threads (" + std::to_string(s.threads) +
-                ") is open loop: give --rate, each QP's round trips a second, or --threads " +
-                std::to_string(s.qps) + " (one ping-pong QP a thread)");
   if (s.arrivals != Arrivals::kFixed && (s.mode != Mode::kLatency || s.rate == 0))
     r.refuse("--arrivals " + to_string(s.arrivals) +
              " spaces lat's paced round trips: give --mode lat and --rate");
@@ -72,10 +68,11 @@ void check_open_loop(const TestSpec& s, FirstRefusal& r) {
                            to_string(s.arrivals) + ")";
   if (s.pattern->arrival == Arrival::kMarker)
     r.refuse(s.pattern.name() + " in " + what + ": its arrival is a byte polled in memory, one " +
-             "QP at a time; use write_imm, send, send_imm, read or an atomic");
+             "QP at a time; use write_imm, send, send_imm, read or an atomic, or --threads " +
+             std::to_string(s.qps) + " (one ping-pong QP a thread)");
   if (s.verify || s.validate)
     r.refuse(std::string(s.verify ? "--verify" : "--validate") + " in " + what +
-             ": the checks run in the ping-pong of one QP a thread; drop it, or give --threads " +
+             ": its checks run in the ping-pong of one QP a thread; drop it, or give --threads " +
              std::to_string(s.qps));
   if (s.cq_per_qp)
     r.refuse("--cq-per-qp in " + what + ": its threads harvest their QPs from one CQ each");

@@ -124,3 +124,28 @@ TEST(DryRun, MeshSaysItsRoundsForTheRanksGiven) {
   EXPECT_TRUE(has(ring, "ring, fan 1: 2 rounds")) << ring;
   EXPECT_TRUE(has(ring, "estimate: at least 2 s")) << ring;
 }
+
+// --load: the same load over every QP count, each QP taking its share; a load a count does
+// not divide, and --load beside --rate, are refused.
+TEST(DryRun, ALoadIsSplitOverEachQpCount) {
+  const std::string text =
+      preview_of({"--pattern", "send", "--mode", "lat", "--cq", "client=busy,server=event",
+                  "--sizes", "2", "--qps", "1,16,64", "--load", "0,1280", "--duration", "1"});
+  for (const char* row : {"send/lat/client=busy,server=event/2/iterations:1",
+                          "send/lat/client=busy,server=event/2/qps:16/iterations:1",
+                          "send/lat/client=busy,server=event/2/rate:1280/iterations:1",
+                          "send/lat/client=busy,server=event/2/rate:80/qps:16/iterations:1",
+                          "send/lat/client=busy,server=event/2/rate:20/qps:64/iterations:1"})
+    EXPECT_TRUE(has(text, row)) << row << "\n" << text;
+  const auto refusal = [](const std::vector<std::string>& args) {
+    try {
+      parsed_run(args);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_TRUE(has(refusal({"--mode", "lat", "--qps", "1,16,64", "--load", "1000"}),
+                  "--load 1000 over --qps 16 is not a whole rate a QP"));
+  EXPECT_TRUE(has(refusal({"--mode", "lat", "--load", "100", "--rate", "100"}), "give one"));
+}

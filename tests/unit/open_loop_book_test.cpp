@@ -151,6 +151,23 @@ TEST(OpenLoopBook, AWindowHoldingMoreThanItsRoomIsAUsageError) {
   }
 }
 
+// Back to back (no rate): each connection's next round trip is due when the one before came
+// back, counted from then, and none starts after the stop.
+TEST(OpenLoopBook, BackToBackEachConnectionGoesAgainWhenItsReplyIsBack) {
+  std::vector<uint64_t> storage(200);  // 2 connections x 100
+  OpenLoopBook book(fixed(2, 0), storage, 0, 10'000);
+  FakeRun run;
+  run.delay = {30, 70};
+  run.run(book, 1000);
+  // Connection 0 goes at 0, 30, ..., 990 (34 of them), connection 1 at 0, 70, ..., 980 (15).
+  EXPECT_EQ(book.started(0), 34u);
+  EXPECT_EQ(book.started(1), 15u);
+  for (uint32_t c = 0; c < 2; ++c)
+    for (uint64_t s : book.samples(c)) EXPECT_EQ(s, run.delay[c]) << c;
+  for (const auto& [when, c] : run.posts) EXPECT_LT(when, 1000u);
+  EXPECT_EQ(book.out(), 0u);
+}
+
 // By iterations: each connection starts its count and no more, every one counted, and the run
 // ends when the last is back, with no stop time given.
 TEST(OpenLoopBook, ByIterationsEachConnectionStartsItsCountAndTheRunEnds) {
