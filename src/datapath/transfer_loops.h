@@ -17,6 +17,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/sample_clock.h"
+#include "cq/strategy.h"
 #include "datapath/completion_check.h"
 #include "datapath/injected_work.h"
 #include "datapath/pattern.h"
@@ -193,17 +194,20 @@ inline void sleep_until_ns(uint64_t when_ns) {
 // duration + margin; those that start and end inside the window are counted. Writes each
 // counted round trip (ns) into samples, their sum (s) into m.seconds, the time from the first
 // counted start to the last counted end into m.span_seconds. With spec.rate (open loop), round
-// trip i is meant to start at i / rate s: the loop sleeps until then, and its sample counts
-// from that intended start, so that a stall also delays (and shows in) the messages behind it
-// (no coordinated omission). `clock` is the run's SampleClock (a test's clock in
+// trip i is meant to start at i / rate s: the loop waits until then, sleeping with a client
+// strategy that blocks and spinning on the clock with one that polls (a sleep's wakeup comes
+// late, and its lateness would count in the sample, as it does not in the open-loop lanes of
+// many connections), and its sample counts from that intended start, so that a stall also
+// delays (and shows in) the messages behind it (no coordinated omission). `clock` is the run's SampleClock (a test's clock in
 // tests/unit/round_trip_window_test.cpp: anything with now_ns()).
 template <typename Clock, typename OneRoundTrip>
 void time_round_trips(const Clock& clock, const TestSpec& spec, const RunLength& length,
                       std::span<uint64_t> samples, ClientMeasurement& m,
                       OneRoundTrip&& one_round_trip) {
   const uint64_t period_ns = spec.rate > 0 ? 1'000'000'000 / spec.rate : 0;
+  const bool sleeps = period_ns > 0 && strategy_info(spec.cq.client).blocks;
   // The default 50 us timer slack would add its own lateness to every paced start.
-  if (period_ns > 0) prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  if (sleeps) prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   const bool timed = length.timed_window();
   uint64_t total_ns = 0, counted = 0, first_counted = 0, last_end = 0;
   const uint64_t first = clock.now_ns();
@@ -216,7 +220,9 @@ void time_round_trips(const Clock& clock, const TestSpec& spec, const RunLength&
     if (period_ns > 0) {
       t0 = first + i * period_ns;
       // Behind schedule: go at once (a sleep to a passed time still waits for a timer).
-      if (clock.now_ns() < t0) sleep_until_ns(t0);
+      if (sleeps && clock.now_ns() < t0) sleep_until_ns(t0);
+      while (!sleeps && clock.now_ns() < t0) {
+      }
     } else {
       t0 = clock.now_ns();
     }

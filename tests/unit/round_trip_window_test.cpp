@@ -69,3 +69,33 @@ TEST(RoundTripWindow, ARoundTripLongerThanTheWindowIsNeverKept) {
   EXPECT_GE(run.m.all_round_trips, 1u);
   EXPECT_EQ(run.m.seconds, 0.0);
 }
+
+namespace {
+// A clock that moves 100 ns each time it is read, as a spinning loop's reads would see it.
+struct TickingClock {
+  mutable uint64_t now = 1'000'000;
+  uint64_t now_ns() const noexcept { return now += 100; }
+};
+}  // namespace
+
+// Paced (--rate) with a client that polls: each round trip starts when it is meant to, found by
+// spinning on the clock (a sleep would wait on another clock, and its wakeup's lateness would
+// count in every sample), and its sample is its own length.
+TEST(RoundTripWindow, APollingClientsPacedRoundTripsStartOnTimeBySpinning) {
+  TickingClock clock;
+  TestSpec spec = a_spec("send", Mode::kLatency, 2, 1, 1);
+  spec.rate = 100'000;  // one every 10 us
+  const RunLength length{.iterations = 20, .duration_ns = 0, .margin_ns = 0};
+  std::vector<uint64_t> samples(20), starts;
+  ClientMeasurement m;
+  time_round_trips(clock, spec, length, std::span<uint64_t>(samples), m, [&](uint64_t) {
+    starts.push_back(clock.now);
+    clock.now += 3'000;
+  });
+  ASSERT_EQ(m.round_trips, 20u);
+  for (size_t i = 1; i < starts.size(); ++i) {
+    EXPECT_GE(starts[i] - starts[0], 10'000 * i - 200) << i;
+    EXPECT_LE(starts[i] - starts[0], 10'000 * i + 200) << i;
+  }
+  for (uint64_t s : samples) EXPECT_LE(s, 3'400u);
+}
