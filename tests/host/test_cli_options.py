@@ -180,7 +180,7 @@ def test_study_help_quotes_what_a_shell_would_split():
     """`--cq busy;event;...` pasted from the help would run `event` as a command."""
     proc = rdmabench("study", "--help")
     assert proc.returncode == 0, proc.stderr
-    assert "--cq 'busy;event;epoll;hybrid:50;adaptive;client=busy,server=event'\n" in proc.stdout
+    assert "--cq 'busy;event;epoll;hybrid:50;adaptive;dynamic;client=busy,server=event'\n" in proc.stdout
     assert "--iters 2000  (or give --duration)\n" in proc.stdout
     # Google Benchmark's flags lose a value given after a space
     assert "--benchmark_repetitions=3\n" in proc.stdout

@@ -23,6 +23,9 @@ FIXTURES = FIXTURE.parent
 CASES = {  # a fixture, and the figure kinds it draws
     "rxe-sweep.json": ("bandwidth", "msg_rate", "latency", "polling", "tradeoff", "ladder"),
     "rxe-polling-study.json": ("latency", "polling", "tradeoff", "ladder", "load"),
+    # `study polling --connections 1,16,64,256` (send 2 B, two loads), veth guest, its per-QP
+    # and port counters left out
+    "rxe-polling-connections.json": ("connections", "connections_front"),
     "rxe-qps.json": ("bandwidth", "msg_rate", "qp_scaling"),
     "rxe-deterministic.json": ("bandwidth", "msg_rate", "latency", "polling", "tradeoff", "ladder"),
     # the gate's baseline: the atomics, at 8 B only, beside the others' 2 B lat rows

@@ -6,7 +6,8 @@ import pytest
 from conftest import (DETERMINISTIC, FIXTURE, data_pixels, run_tool, run_tool_into_closed_pipe,
                       scaled, tool_module)
 
-from rdmabench_tools import polling_figures
+from rdmabench_tools import connections_figures, polling_figures
+from rdmabench_tools import rdmabench_results as rr
 
 # What the sweep fixture (busy and event, no --rate rows) draws; "load" needs paced rows.
 FIGURES = ("bandwidth", "msg_rate", "latency", "polling", "tradeoff", "ladder")
@@ -257,3 +258,48 @@ def test_data_pixels_tells_a_blank_figure_from_a_drawn_one(tmp_path, fmt):
     pyplot.close(fig)
     assert data_pixels(tmp_path / f"blank.{fmt}") == 0
     assert data_pixels(tmp_path / f"drawn.{fmt}") > 0
+
+
+CONNECTIONS = FIXTURE.parent / "rxe-polling-connections.json"  # study polling --connections, veth
+
+
+def test_the_study_along_connections_is_drawn_and_said_per_load(tmp_path):
+    proc = run_tool("plot", CONNECTIONS, "--out", tmp_path, "--format", "svg")
+    assert proc.returncode == 0, proc.stderr
+    for name in ("connections", "connections_front"):
+        assert data_pixels(tmp_path / f"{name}.svg") > 0, name
+    doc = json.loads(CONNECTIONS.read_text())
+    strategies = {b["rdmabench_spec"]["cq"] for b in doc["benchmarks"]}
+    loads = {b["rdmabench_spec"]["rate"] * b["rdmabench_spec"]["qps"] for b in doc["benchmarks"]}
+    assert len(strategies) == 6 and loads == {2560, 10240}, (strategies, loads)
+    text = (tmp_path / "connections_front.txt").read_text()
+    assert str(tmp_path / "connections_front.txt") in proc.stdout.split()
+    for load in loads:
+        assert f"  {load} round trips/s:" in text, load
+    svg = (tmp_path / "connections.svg").read_text()
+    for strategy in strategies:  # every strategy the engine reported, in both
+        assert text.count(f"    {strategy}: ") == 2, strategy
+        assert strategy in svg, strategy
+    assert "connections (QPs on one CQ)" in svg
+
+
+def bench(cq, qps, p99, server_cpu, rate=64):
+    return rr.Benchmark(name=f"send/lat/{cq}/2", pattern="send", mode="lat", cq=cq, size=2,
+                        rate=rate // qps, qps=qps,
+                        samples=[{"lat_p99_us": p99, "server_cpu_us_per_msg": server_cpu,
+                                  "lat_p50_us": p99 / 2, "achieved_rate": rate}])
+
+
+def test_where_each_strategy_leaves_the_front_is_said_from_the_rows():
+    """busy is quickest everywhere; event is the cheapest up to 16 connections and then beaten
+    on both by adaptive; adaptive is on the front only once event has left it."""
+    rows = [bench("busy", 1, 10, 100), bench("busy", 4, 11, 100), bench("busy", 16, 12, 100),
+            bench("event", 1, 50, 20), bench("event", 4, 60, 25), bench("event", 16, 90, 60),
+            bench("adaptive", 1, 70, 30), bench("adaptive", 4, 65, 30),
+            bench("adaptive", 16, 40, 50)]
+    run = type("Run", (), {"label": "", "select": lambda self, *a, **k: rows})()
+    text = connections_figures.front_text([run])
+    assert text[1] == "  64 round trips/s:", text
+    assert text[2:] == ["    busy: on the front at every count (1, 4, 16 connections)",
+                        "    event: on the front at 1, 4 connections; off it from 16",
+                        "    adaptive: on the front at 16 connections"], text
