@@ -29,6 +29,7 @@ struct PresetOption {
   std::string option;
   std::string value;
   std::vector<std::string> replaced_by;
+  std::string shown = {};  // what --help says for a value too long for its line ("": the value)
 };
 
 const std::vector<PresetOption>& polling_preset() {
@@ -77,9 +78,12 @@ std::vector<PresetOption> connections_preset(const std::string& counts_text) {
     if (std::find(servers.begin(), servers.end(), choice) == servers.end())
       servers.push_back(choice);
   }
-  std::string cq;
-  for (const std::string& s : servers) cq += (cq.empty() ? "" : ";") + s;
-  return {{"--cq", cq, {}},
+  std::string cq, named;
+  for (const std::string& s : servers) {
+    cq += (cq.empty() ? "" : ";") + s;
+    named += (named.empty() ? "" : ", ") + s.substr(s.find("server=") + 7);
+  }
+  return {{"--cq", cq, {}, "'client=busy,server=S;...' for each S of: " + named},
           {"--mode", "lat", {}},
           {"--pattern", "send", {}},
           {"--sizes", "2", {}},
@@ -127,7 +131,7 @@ void print_preset(std::ostream& out, const std::vector<PresetOption>& preset) {
   for (const PresetOption& p : preset) {
     // Google Benchmark's flags take their value after '=' only.
     const char* joint = p.option.starts_with("--benchmark_") ? "=" : " ";
-    out << "  " << p.option << joint << shell_quoted(p.value);
+    out << "  " << p.option << joint << (p.shown.empty() ? shell_quoted(p.value) : p.shown);
     for (const std::string& other : p.replaced_by) out << "  (or give " << other << ")";
     out << "\n";
   }

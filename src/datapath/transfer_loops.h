@@ -198,8 +198,8 @@ inline void sleep_until_ns(uint64_t when_ns) {
 // strategy that blocks and spinning on the clock with one that polls (a sleep's wakeup comes
 // late, and its lateness would count in the sample, as it does not in the open-loop lanes of
 // many connections), and its sample counts from that intended start, so that a stall also
-// delays (and shows in) the messages behind it (no coordinated omission). `clock` is the run's SampleClock (a test's clock in
-// tests/unit/round_trip_window_test.cpp: anything with now_ns()).
+// delays (and shows in) the messages behind it (no coordinated omission). `clock` is the run's
+// SampleClock (a test's clock in tests/unit/round_trip_window_test.cpp: anything with now_ns()).
 template <typename Clock, typename OneRoundTrip>
 void time_round_trips(const Clock& clock, const TestSpec& spec, const RunLength& length,
                       std::span<uint64_t> samples, ClientMeasurement& m,

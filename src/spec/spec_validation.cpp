@@ -66,20 +66,24 @@ void check_open_loop(const TestSpec& s, FirstRefusal& r) {
   const std::string what = "an open-loop lat run (--qps " + std::to_string(s.qps) +
                            " on --threads " + std::to_string(s.threads) + ", --arrivals " +
                            to_string(s.arrivals) + ")";
+  // What every refusal here offers too: the ping-pong of one QP a thread.
+  const std::string or_ping_pongs =
+      s.qps > s.threads && s.qps <= kMaxThreads
+          ? "; or give --threads " + std::to_string(s.qps) + " (one ping-pong QP a thread)"
+          : "";
   if (s.pattern->arrival == Arrival::kMarker)
     r.refuse(s.pattern.name() + " in " + what + ": its arrival is a byte polled in memory, one " +
-             "QP at a time; use write_imm, send, send_imm, read or an atomic, or --threads " +
-             std::to_string(s.qps) + " (one ping-pong QP a thread)");
+             "QP at a time; use write_imm, send, send_imm, read or an atomic" + or_ping_pongs);
   if (s.verify || s.validate)
     r.refuse(std::string(s.verify ? "--verify" : "--validate") + " in " + what +
-             ": its checks run in the ping-pong of one QP a thread; drop it, or give --threads " +
-             std::to_string(s.qps));
+             ": its checks run in the ping-pong of one QP a thread; drop it" + or_ping_pongs);
   if (s.cq_per_qp)
-    r.refuse("--cq-per-qp in " + what + ": its threads harvest their QPs from one CQ each");
+    r.refuse("--cq-per-qp in " + what + ": its threads harvest their QPs from one CQ each" +
+             or_ping_pongs);
   if (s.cq.client.name != CqStrategy{}.name)
     r.refuse("--cq " + s.cq.text() + " in " + what + ": its client, the load generator, polls " +
              CqStrategy{}.name + " to time each reply when it comes; give the server's alone, " +
-             "--cq client=" + CqStrategy{}.name + ",server=" + s.cq.server.text());
+             "--cq client=" + CqStrategy{}.name + ",server=" + s.cq.server.text() + or_ping_pongs);
 }
 
 // --post-list: bw only, and short enough that a chain that does not fit leaves a signalled

@@ -3,6 +3,8 @@ device (on a host without one: "no RDMA device found", exit 3), there was no --d
 bare run's note said "5000 messages each" whatever --iters or --duration said. Each command's
 dry run prints its plan and exits 0 on this host, which has no RDMA device, against an address
 no server answers."""
+import json
+
 from conftest import run_rdmabench as rdmabench
 
 NOWHERE = "10.255.255.1"  # no server: a dry run reaches none
@@ -34,7 +36,10 @@ def test_list_tests_names_them_without_a_device():
 def test_study_dry_run_writes_no_file(tmp_path):
     proc = rdmabench("study", "polling", NOWHERE, "--dry-run", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "96 benchmarks" in proc.stdout and "3 repetitions" in proc.stdout, proc.stdout
+    # The preset's strategies and patterns, as the engine reports them, at 2 sizes and 4 loads.
+    study = json.loads(rdmabench("version", "--json").stdout)["polling_study"]
+    count = len(study["cq"]) * len(study["patterns"]) * 2 * 4
+    assert f"{count} benchmarks" in proc.stdout and "3 repetitions" in proc.stdout, proc.stdout
     assert list(tmp_path.iterdir()) == []
 
 

@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from conftest import client
+from conftest import client, run, server_address
 
 DEPTHS = ["--tx-depth", "32", "--rx-depth", "32", "--signal-every", "8", "--sizes", "8"]
 
@@ -86,3 +86,22 @@ def test_datagrams_run_open_loop_too(rdmabench, layout, server, tmp_path):
     (name, row), = rows.items()
     assert name == "send/lat/client=busy,server=event/8/ud/rate:200/qps:8"
     check_connections(name, row, 8, 200)
+
+
+def test_the_polling_study_along_connections_runs_each_count_at_each_load(rdmabench, layout,
+                                                                         server, tmp_path):
+    """`study polling --connections`: the server's strategies over those counts at two loads
+    every count divides (here 1 and 4: 40 and 160 round trips a second over all)."""
+    out = tmp_path / "connections.json"
+    host, _ = server_address(layout)
+    proc = run([rdmabench, "study", "polling", host, "--port", str(server.port), "--connections",
+                "1,4", "--cq", "client=busy,server=event;busy", "--duration", "0.3", "--margin",
+                "0.1", "--benchmark_repetitions=1", "--counters", "off", "--out", str(out)],
+               timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rows = [b for b in json.loads(out.read_text())["benchmarks"]]
+    seen = {(b["rdmabench_spec"]["server_cq"], b["rdmabench_spec"]["qps"],
+             b["rdmabench_spec"]["rate"] * b["rdmabench_spec"]["qps"]) for b in rows}
+    assert seen == {(cq, n, load) for cq in ("event", "busy") for n in (1, 4)
+                    for load in (40, 160)}, seen
+    assert not any(b.get("error_occurred") for b in rows), rows

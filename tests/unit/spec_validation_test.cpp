@@ -146,7 +146,7 @@ TEST(SpecValidation, ScaleOutRelationsAreNamed) {
   EXPECT_NE(usage_error([&] { validate_spec(s); }).find("--threads is"), std::string::npos);
   s.threads = 2;
   s.mode = Mode::kLatency;  // open loop, back to back: write's arrival is polled memory
-  EXPECT_NE(usage_error([&] { validate_spec(s); }).find("or --threads 4"), std::string::npos);
+  EXPECT_NE(usage_error([&] { validate_spec(s); }).find("or give --threads 4"), std::string::npos);
   s.threads = 4;
   EXPECT_EQ(usage_error([&] { validate_spec(s); }), "");
   s.bidir = true;  // bw only
