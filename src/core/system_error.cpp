@@ -5,9 +5,11 @@
 namespace rdmabench {
 
 namespace {
+// A call that failed without setting errno says so, rather than "Success (errno 0)".
 std::string describe(const std::string& call, int err, const std::string& detail) {
   std::string text =
-      call + " failed: " + std::strerror(err) + " (errno " + std::to_string(err) + ")";
+      err == 0 ? call + " failed, and set no errno to say why"
+               : call + " failed: " + std::strerror(err) + " (errno " + std::to_string(err) + ")";
   if (!detail.empty()) text += " [" + detail + "]";
   return text;
 }

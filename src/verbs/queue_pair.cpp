@@ -80,6 +80,7 @@ QueuePair::QueuePair(Transport transport, const ProtectionDomain& pd, Completion
   if (capacity.post_api != PostApi::kClassic &&
       create_extended(attr, pd, nullptr, capacity.post_api))
     return;
+  errno = 0;  // not the extended create's refusal, if this one sets none
   qp_ = check_ptr(ibv_create_qp(pd.native(), &attr), "ibv_create_qp");
   max_inline_ = attr.cap.max_inline_data;
 }
@@ -92,6 +93,7 @@ QueuePair::QueuePair(Transport transport, CmId& id, const ProtectionDomain& pd, 
   if (capacity.post_api != PostApi::kClassic &&
       create_extended(attr, pd, cm_id_, capacity.post_api))
     return;
+  errno = 0;  // not the extended create's refusal (siw's EOPNOTSUPP), if this one sets none
   check_call(rdma_create_qp(id.native(), pd.native(), &attr), "rdma_create_qp");
   qp_ = cm_id_->qp;
   max_inline_ = attr.cap.max_inline_data;

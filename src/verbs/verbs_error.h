@@ -37,7 +37,7 @@ inline void check_call(int rc, const char* verb, const std::string& detail = {},
 // For calls that return a pointer, NULL and errno on failure.
 template <typename T>
 T* check_ptr(T* ptr, const char* verb, const std::string& detail = {}) {
-  if (ptr == nullptr) throw VerbsError(verb, errno != 0 ? errno : ENOMEM, detail);
+  if (ptr == nullptr) throw VerbsError(verb, errno, detail);  // 0: said as setting none
   return ptr;
 }
 
