@@ -103,6 +103,7 @@ void Endpoint::build() {
   // Reads and atomics in flight: --outs (validated against the device), else its most, at most 16.
   rd_atomic_ = spec_.outs.value_or(std::clamp<uint32_t>(limits.max_rd_atomic(), 1, 16));
   pd_ = std::make_unique<ProtectionDomain>(*context_);
+  cover_refused_key();
   const uint32_t receives = spec_.server_receives() ? spec_.rx_depth : 1;
   const int depth = static_cast<int>((spec_.tx_depth + receives) * spec_.qps_per_cq());
   for (uint32_t g = 0; g < spec_.cq_count(); ++g)
@@ -112,6 +113,13 @@ void Endpoint::build() {
   if (spec_.srq && spec_.receives_on(side_))
     shared_receives_ = std::make_unique<SharedReceives>(*pd_, spec_, kMaxReceiveRingBytes);
   events_ = std::make_unique<AsyncEventWatch>(*context_, [this] { fail_queue_pairs(); });
+}
+
+void Endpoint::cover_refused_key() {
+  const uint32_t entries =
+      key_cover_entries(context_->query_device().vendor_id, page_bytes(Pages::kSystem));
+  if (entries != 0)
+    key_cover_ = std::make_unique<CompletionQueue>(*context_, static_cast<int>(entries), nullptr);
 }
 
 QpStream& Endpoint::add_stream(StreamConnection connection) {

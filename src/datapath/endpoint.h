@@ -17,6 +17,7 @@
 #include "datapath/shared_receives.h"
 #include "spec/spec_validation.h"
 #include "spec/test_spec.h"
+#include "verbs/completion_queue.h"
 #include "verbs/context.h"
 #include "verbs/protection_domain.h"
 
@@ -73,6 +74,10 @@ class Endpoint {
 
  private:
   void build();
+  // Where the provider refuses a queue mapping key (siw: provider_facts.h), an idle CQ made
+  // before every other queue whose mapping covers that key's page, so that none of this
+  // endpoint's queues is given it (1 MiB of kernel memory on siw).
+  void cover_refused_key();
   // On a fatal event (the watch's thread): every QP to the error state, which flushes what
   // is outstanding, so that the run's waits end now.
   void fail_queue_pairs() noexcept;
@@ -84,6 +89,7 @@ class Endpoint {
   uint8_t port_ = 1;
   uint32_t rd_atomic_ = 16;
   std::unique_ptr<ProtectionDomain> pd_;
+  std::unique_ptr<CompletionQueue> key_cover_;  // cover_refused_key's, else none
   std::vector<std::unique_ptr<CompletionGroup>> groups_;
   std::unique_ptr<SharedReceives> shared_receives_;  // --srq on a side that receives
   std::vector<std::unique_ptr<QpStream>> streams_;   // QPs before their CQs

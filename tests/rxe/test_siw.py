@@ -169,6 +169,23 @@ def test_open_loop_latency_over_many_iwarp_connections(rdmabench, server, tmp_pa
                                                                                        counts)
 
 
+def test_a_hundred_iwarp_connections_on_one_cq_each_side(rdmabench, server, tmp_path):
+    """rdma-core's siw provider refuses a queue whose mapping key is 0x90000, a key the kernel
+    hands out once a context's queues have taken 144 pages: here the client's eighth QP of 256
+    beside a CQ of 16384 entries, the server's somewhere past 64. rdmabench covers that page
+    (provider_facts.h): a hundred connections on one CQ a side connect and run."""
+    out = tmp_path / "connections.json"
+    proc = client(rdmabench, "siw", server, "--pattern", "send", "--mode", "lat", "--sizes", "2",
+                  "--qps", "100", "--rate", "5", "--tx-depth", "32", "--rx-depth", "32",
+                  "--signal-every", "8", "--cq", "client=busy,server=event", "--duration", "1",
+                  "--margin", "0.2", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    _, rows = rows_of(out)
+    (row,) = rows.values()
+    counts = [row[f"qp{i}_round_trips"] for i in range(100)]
+    assert sum(counts) == row["round_trips"] and all(0 < c <= 5 for c in counts), counts
+
+
 # The bw patterns iWARP carries, every message of which is checked as it lands under --validate
 # (write bw's by its target, as each write turns a slot of its ring).
 VALIDATED_ON_IWARP = [p["name"] for p in REGISTRY["patterns"] if p["name"] not in REFUSED]

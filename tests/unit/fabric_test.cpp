@@ -257,5 +257,19 @@ TEST(Fabric, SiwSendsFromAKernelThreadAndRxeAndUnknownNicsDoNot) {
   EXPECT_FALSE(sends_from_kernel_thread(0x02c9));  // Mellanox
 }
 
+TEST(ProviderFacts, ACoverCqReachesPastThePageOfSiwsRefusedKeyAndNoOtherProviderNeedsOne) {
+  // siw refuses key 0x90000: with 4 KiB pages page 144, so pages 0 to 144 (145 of them) are
+  // covered, 18560 entries of 32 bytes; with 64 KiB pages (arm64), pages 0 to 9.
+  EXPECT_EQ(key_cover_entries(0x626d74, 4096), 18560u);
+  EXPECT_EQ(key_cover_entries(0x626d74, 65536), 10u * 65536 / 32);
+  for (const uint64_t page : {4096u, 16384u, 65536u}) {
+    const uint64_t covered = uint64_t{key_cover_entries(0x626d74, page)} * 32;
+    EXPECT_GT(covered, 0x90000u) << page;
+    EXPECT_EQ(covered % page, 0u) << page;
+  }
+  EXPECT_EQ(key_cover_entries(0xffffff, 4096), 0u);  // rxe
+  EXPECT_EQ(key_cover_entries(0x02c9, 4096), 0u);    // Mellanox
+}
+
 }  // namespace
 }  // namespace rdmabench
