@@ -21,6 +21,7 @@
 #include "datapath/endpoint.h"
 #include "datapath/pattern.h"
 #include "datapath/resource_usage.h"
+#include "datapath/stream_of_completion.h"
 #include "datapath/transfer_loops.h"
 #include "datapath/verify_tally.h"
 #include "datapath/write_credit.h"
@@ -100,21 +101,6 @@ struct StreamState {
   bool peer_ended = false;
   WriteCredit credit;  // --validate's write bw: the target's ring (else off)
 };
-
-// The lane's stream a completion is for: its wr_id names the stream, except a receive from a
-// shared receive queue, which only the QP it arrived on (qp_num) names. (Walked in order: a
-// deque's iterators step at no cost where its indexing divides.)
-template <typename Stream>
-StreamState<Stream>& stream_of_completion(std::deque<StreamState<Stream>>& streams,
-                                          const ibv_wc& wc, const LanePlan& plan) {
-  if (plan.shared_receives && is_receive(wc)) [[unlikely]] {
-    for (StreamState<Stream>& st : streams)
-      if (st.qp_number == wc.qp_num) return st;
-    throw Error(ExitCode::kRuntime, "a receive completed on QP " + std::to_string(wc.qp_num) +
-                                        ", which no stream of this thread drives");
-  }
-  return streams[stream_of(wc.wr_id) / plan.threads];
-}
 
 // bw --rate: message k of every stream (counted from 0) is due k periods after the lane's
 // start, whenever the ones before it were posted, so that a stall is caught up at once and the
@@ -275,7 +261,8 @@ class BwLane {
         atomic_(is_atomic(spec_.pattern->opcode)),
         marker_(lane_detail::closes_with_marker(plan)),
         streams_(lane_detail::streams_of(lane, plan, spec_.pattern->opcode)),
-        only_(streams_.size() == 1 ? &streams_.front() : nullptr) {
+        only_(streams_.size() == 1 ? &streams_.front() : nullptr),
+        stream_of_(qp_numbers_of(lane.streams), plan.threads, plan.shared_receives) {
     result_.streams.resize(streams_.size());
   }
 
@@ -318,7 +305,7 @@ class BwLane {
     if (only_ != nullptr &&
         (!plan_.shared_receives || !is_receive(wc) || wc.qp_num == only_->qp_number)) [[likely]]
       return *only_;
-    return lane_detail::stream_of_completion(streams_, wc, plan_);
+    return streams_[stream_of_(wc)];
   }
 
   const LaneOf<Stream>& lane_;
@@ -329,6 +316,7 @@ class BwLane {
   const bool timed_, with_imm_, atomic_, marker_;
   std::deque<State> streams_;
   State* only_;  // the lane's stream when it has one, else null
+  StreamOfCompletion stream_of_;
   LaneResult result_;
   lane_detail::Pacing pacing_;
   lane_detail::WindowBounds window_{};

@@ -9,13 +9,10 @@
 // starts; between post and poll nothing allocates, logs, locks or makes a virtual call.
 #pragma once
 
-#include <arpa/inet.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,8 +21,10 @@
 #include "datapath/arrival_times.h"
 #include "datapath/client_measurement.h"
 #include "datapath/completion_check.h"
+#include "datapath/connection_sends.h"
 #include "datapath/endpoint.h"
 #include "datapath/open_loop_book.h"
+#include "datapath/stream_of_completion.h"
 #include "datapath/transfer_loops.h"
 
 namespace rdmabench {
@@ -41,31 +40,6 @@ struct OpenLoopPlan {
   std::chrono::milliseconds timeout{5000};   // the longest wait for a reply out
   const std::atomic<bool>* abort = nullptr;  // raised: the run ends early
   const std::string* benchmark = nullptr;    // for messages
-};
-
-// The lane-local connection (0, 1, ...) a completion of the lane is for: its wr_id names its
-// stream, except a receive from a shared receive queue (--srq), which only its QP names.
-template <typename Stream>
-class ConnectionOfCompletion {
- public:
-  ConnectionOfCompletion(const std::vector<Stream*>& streams, uint32_t threads, bool shared)
-      : threads_(threads), shared_(shared) {
-    for (uint32_t j = 0; j < streams.size(); ++j) by_qp_.push_back({streams[j]->qp().number(), j});
-    std::sort(by_qp_.begin(), by_qp_.end());
-  }
-  uint32_t operator()(const ibv_wc& wc) const {
-    if (!shared_ || !is_receive(wc)) return stream_of(wc.wr_id) / threads_;
-    const auto it = std::lower_bound(by_qp_.begin(), by_qp_.end(), std::pair{wc.qp_num, 0u});
-    if (it == by_qp_.end() || it->first != wc.qp_num) [[unlikely]]
-      throw Error(ExitCode::kRuntime, "a receive completed on QP " + std::to_string(wc.qp_num) +
-                                          ", which no stream of this thread drives");
-    return it->second;
-  }
-
- private:
-  uint32_t threads_;
-  bool shared_;
-  std::vector<std::pair<uint32_t, uint32_t>> by_qp_;  // QP number, connection
 };
 
 // Each connection's schedule: stream i of `qps` shifted by i/qps of a period (fixed), or its own
@@ -91,10 +65,8 @@ class OpenLoopClient {
         clock_(clock),
         spec_(streams.front()->spec()),
         reply_is_receive_(spec_.pattern->arrival == Arrival::kReceive),
-        with_imm_(spec_.pattern->immediate != Immediate::kNone),
-        connection_of_(streams, plan.threads, spec_.srq) {
-    for (Stream* s : streams_) requests_.emplace_back(*s, spec_.pattern->opcode);
-  }
+        connection_of_(qp_numbers_of(streams), plan.threads, spec_.srq),
+        requests_(streams) {}
 
   // Runs the lane, its samples into `samples` (an equal share a connection).
   ClientMeasurement run(std::span<uint64_t> samples) {
@@ -115,15 +87,8 @@ class OpenLoopClient {
   }
 
  private:
-  // Connection c's request, its wr_id naming the stream and the round trip.
-  void post(uint32_t c) {
-    Stream& s = *streams_[c];
-    const uint64_t seq = s.sequence++;
-    StreamSendRequest<Stream>& req = requests_[c];
-    if (with_imm_) req.wr().imm_data = htonl(static_cast<uint32_t>(seq));
-    req.post(s, s.send_id((seq + 1) & kInStreamMask),
-             !reply_is_receive_ || signal_this(spec_, seq));
-  }
+  // Connection c's request; signalled always where its completion is the reply.
+  void post(uint32_t c) { requests_.post(c, !reply_is_receive_); }
 
   // Polls until a reply came or the next start is due (the clock read after every poll: a start
   // goes at most one poll late); no reply within the timeout while round trips are out is an
@@ -155,10 +120,6 @@ class OpenLoopClient {
     check_completion(wc, spec_);
     if (is_receive(wc) != reply_is_receive_) return false;
     const uint32_t c = connection_of_(wc);
-    if (c >= streams_.size()) [[unlikely]]
-      throw Error(ExitCode::kRuntime, "a completion named stream " +
-                                          std::to_string(stream_of(wc.wr_id)) +
-                                          ", which no connection of this thread drives");
     if (reply_is_receive_) streams_[c]->post_receive(wc.wr_id);
     on_reply(c);
     return true;
@@ -197,9 +158,9 @@ class OpenLoopClient {
   const OpenLoopPlan& plan_;
   const Clock& clock_;
   const TestSpec& spec_;
-  const bool reply_is_receive_, with_imm_;
-  ConnectionOfCompletion<Stream> connection_of_;
-  std::deque<StreamSendRequest<Stream>> requests_;  // one a connection (never moved)
+  const bool reply_is_receive_;
+  StreamOfCompletion connection_of_;
+  ConnectionSends<Stream> requests_;
   CompletionBatch wc_;
 };
 

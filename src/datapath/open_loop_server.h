@@ -6,14 +6,12 @@
 // patterns whose request the fabric answers (read, atomics) leave the server nothing to do.
 #pragma once
 
-#include <arpa/inet.h>
-
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "datapath/completion_check.h"
+#include "datapath/connection_sends.h"
 #include "datapath/open_loop_client.h"
 #include "datapath/pattern.h"
 #include "datapath/transfer_loops.h"
@@ -28,13 +26,11 @@ class OpenLoopEcho {
       : streams_(streams),
         poller_(poller),
         spec_(streams.front()->spec()),
-        with_imm_(spec_.pattern->immediate != Immediate::kNone),
         timed_(length.timed_window()),
         iterations_(length.iterations),
-        connection_of_(streams, threads, spec_.srq),
-        echoed_(streams.size(), 0) {
-    for (Stream* s : streams_) replies_.emplace_back(*s, spec_.pattern->opcode);
-  }
+        connection_of_(qp_numbers_of(streams), threads, spec_.srq),
+        echoed_(streams.size(), 0),
+        replies_(streams) {}
 
   // Echoes until every stream is done; returns the round trips echoed on each.
   const std::vector<uint64_t>& run() {
@@ -54,18 +50,11 @@ class OpenLoopEcho {
     check_completion(wc, spec_);
     if (!is_receive(wc)) return true;
     const uint32_t c = connection_of_(wc);
-    if (c >= streams_.size()) [[unlikely]]
-      throw Error(ExitCode::kRuntime, "a receive named stream " +
-                                          std::to_string(stream_of(wc.wr_id)) +
-                                          ", which no connection of this thread drives");
     Stream& s = *streams_[c];
     s.post_receive(wc.wr_id);
     if (is_end_of_stream(wc, s.payload_length(wc))) [[unlikely]]
       return false;
-    const uint64_t seq = s.sequence++;
-    StreamSendRequest<Stream>& reply = replies_[c];
-    if (with_imm_) reply.wr().imm_data = htonl(static_cast<uint32_t>(seq));
-    reply.post(s, s.send_id((seq + 1) & kInStreamMask), signal_this(spec_, seq));
+    replies_.post(c, false);
     ++echoed_[c];
     return timed_ || echoed_[c] < iterations_;
   }
@@ -73,11 +62,11 @@ class OpenLoopEcho {
   const std::vector<Stream*>& streams_;
   Poller& poller_;
   const TestSpec& spec_;
-  const bool with_imm_, timed_;
+  const bool timed_;
   const uint64_t iterations_;
-  ConnectionOfCompletion<Stream> connection_of_;
+  StreamOfCompletion connection_of_;
   std::vector<uint64_t> echoed_;
-  std::deque<StreamSendRequest<Stream>> replies_;  // one a connection (never moved)
+  ConnectionSends<Stream> replies_;
   CompletionBatch wc_;
 };
 
