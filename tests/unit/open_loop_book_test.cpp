@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -81,11 +82,25 @@ struct FakeRun {
   }
 };
 
-TEST(OpenLoopBook, EachConnectionStartsOnItsScheduleAndKeepsItsOwnSamples) {
-  std::vector<uint64_t> storage(300);  // 3 connections x 100
-  OpenLoopBook book(fixed(3, 300), storage, 0, 3000);
+// A book over one connection a delay, `period` apart, with room for `room` samples each, and
+// the fake run that answers each after its delay.
+struct BookedRun {
+  BookedRun(std::vector<uint64_t> delays, uint64_t period, size_t room, uint64_t window_start,
+            uint64_t window_end, uint64_t limit = UINT64_MAX)
+      : storage(delays.size() * room),
+        book(fixed(static_cast<uint32_t>(delays.size()), period), storage, window_start, window_end,
+             limit) {
+    run.delay = std::move(delays);
+  }
+  std::vector<uint64_t> storage;
+  OpenLoopBook book;
   FakeRun run;
-  run.delay = {10, 20, 30};
+};
+
+TEST(OpenLoopBook, EachConnectionStartsOnItsScheduleAndKeepsItsOwnSamples) {
+  BookedRun booked({10, 20, 30}, 300, 100, 0, 3000);
+  OpenLoopBook& book = booked.book;
+  FakeRun& run = booked.run;
   run.run(book, 3000);
   ASSERT_EQ(run.posts.size(), 30u);
   for (const auto& [when, c] : run.posts) EXPECT_EQ(when % 300, 100 * c) << when;
@@ -99,10 +114,9 @@ TEST(OpenLoopBook, EachConnectionStartsOnItsScheduleAndKeepsItsOwnSamples) {
 TEST(OpenLoopBook, AStalledConnectionCountsFromWhenEachRoundTripWasMeantToStart) {
   // Connection 0's replies take 250 where its round trips are 100 apart: the k-th (from 0) goes
   // out at 250 k, back at 250 (k + 1), meant at 100 k: 250 + 150 k. Connection 1 is not held up.
-  std::vector<uint64_t> storage(200);  // 2 connections x 100
-  OpenLoopBook book(fixed(2, 100), storage, 0, 10'000);
-  FakeRun run;
-  run.delay = {250, 5};
+  BookedRun booked({250, 5}, 100, 100, 0, 10'000);
+  OpenLoopBook& book = booked.book;
+  FakeRun& run = booked.run;
   run.run(book, 1000);
   const std::span<const uint64_t> stalled = book.samples(0);
   ASSERT_GE(stalled.size(), 4u);
@@ -112,10 +126,9 @@ TEST(OpenLoopBook, AStalledConnectionCountsFromWhenEachRoundTripWasMeantToStart)
 }
 
 TEST(OpenLoopBook, OnlyRoundTripsInsideTheWindowAreCounted) {
-  std::vector<uint64_t> storage(100);  // 1 connection x 100
-  OpenLoopBook book(fixed(1, 100), storage, 200, 650);
-  FakeRun run;
-  run.delay = {60};
+  BookedRun booked({60}, 100, 100, 200, 650);
+  OpenLoopBook& book = booked.book;
+  FakeRun& run = booked.run;
   run.run(book, 1000);
   // Meant at 200, 300, 400, 500 (back by 560); 600 is back at 660, after the window.
   EXPECT_EQ(book.samples(0).size(), 4u);
@@ -139,10 +152,9 @@ TEST(OpenLoopBook, AReplyOnAConnectionWithNothingOutIsRefused) {
 }
 
 TEST(OpenLoopBook, AWindowHoldingMoreThanItsRoomIsAUsageError) {
-  std::vector<uint64_t> storage(3);  // 1 connection x 3
-  OpenLoopBook book(fixed(1, 100), storage, 0, 10'000);
-  FakeRun run;
-  run.delay = {1};
+  BookedRun booked({1}, 100, 3, 0, 10'000);
+  OpenLoopBook& book = booked.book;
+  FakeRun& run = booked.run;
   try {
     run.run(book, 1000);
     FAIL() << "more samples than room were kept";
@@ -154,10 +166,9 @@ TEST(OpenLoopBook, AWindowHoldingMoreThanItsRoomIsAUsageError) {
 // Back to back (no rate): each connection's next round trip is due when the one before came
 // back, counted from then, and none starts after the stop.
 TEST(OpenLoopBook, BackToBackEachConnectionGoesAgainWhenItsReplyIsBack) {
-  std::vector<uint64_t> storage(200);  // 2 connections x 100
-  OpenLoopBook book(fixed(2, 0), storage, 0, 10'000);
-  FakeRun run;
-  run.delay = {30, 70};
+  BookedRun booked({30, 70}, 0, 100, 0, 10'000);
+  OpenLoopBook& book = booked.book;
+  FakeRun& run = booked.run;
   run.run(book, 1000);
   // Connection 0 goes at 0, 30, ..., 990 (34 of them), connection 1 at 0, 70, ..., 980 (15).
   EXPECT_EQ(book.started(0), 34u);
@@ -171,10 +182,10 @@ TEST(OpenLoopBook, BackToBackEachConnectionGoesAgainWhenItsReplyIsBack) {
 // By iterations: each connection starts its count and no more, every one counted, and the run
 // ends when the last is back, with no stop time given.
 TEST(OpenLoopBook, ByIterationsEachConnectionStartsItsCountAndTheRunEnds) {
-  std::vector<uint64_t> storage(21);  // 3 connections x 7
-  OpenLoopBook book(fixed(3, 100), storage, 0, UINT64_MAX, 7);
-  FakeRun run;
-  run.delay = {5, 150, 40};  // connection 1 falls behind its schedule
+  // Connection 1 falls behind its schedule.
+  BookedRun booked({5, 150, 40}, 100, 7, 0, UINT64_MAX, 7);
+  OpenLoopBook& book = booked.book;
+  FakeRun& run = booked.run;
   run.run(book, UINT64_MAX);
   ASSERT_EQ(run.posts.size(), 21u);
   for (uint32_t c = 0; c < 3; ++c) {
