@@ -90,6 +90,15 @@ def _counts_text(counts):
     return ", ".join(map(str, counts)) + (" connection" if counts == [1] else " connections")
 
 
+def _strategies(by_label, cq_of, look):
+    """Each strategy of one load: its label, line, marker and color, and its connection counts
+    with their rows, in count order."""
+    for label, series in by_label.items():
+        line, marker, color, _ = look(cq_of[label])
+        counts = sorted(series)
+        yield label, line, marker, color, counts, [series[n] for n in counts]
+
+
 def connections_figure(plt, runs, look, title):
     """Per load (columns): p50 and p99 latency, and the server's CPU per message, against the
     connections; a red ring where the pair did not keep up."""
@@ -101,10 +110,7 @@ def connections_figure(plt, runs, look, title):
                              layout="constrained")
     for col, (load, by_label) in enumerate(by_load.items()):
         lat_ax, cpu_ax = axes[0][col], axes[1][col]
-        for label, series in by_label.items():
-            line, marker, color, _ = look(cq_of[label])
-            counts = sorted(series)
-            benches = [series[n] for n in counts]
+        for label, line, marker, color, counts, benches in _strategies(by_label, cq_of, look):
             lat_ax.plot(counts, [b.median(rr.LATENCY["p50"]) for b in benches], "-",
                         marker=marker, color=color, label=f"{label} p50")
             lat_ax.plot(counts, [b.median(P99) for b in benches], ":", marker=marker,
@@ -143,11 +149,9 @@ def front_figure(plt, runs, look, title):
                              layout="constrained")
     for ax, (load, by_label) in zip(axes[0], by_load.items()):
         on = fronts(by_label)
-        for label, series in by_label.items():
-            line, marker, color, _ = look(cq_of[label])
-            counts = sorted(series)
-            xs = [series[n].median(rr.SERVER_CPU) for n in counts]
-            ys = [series[n].median(P99) for n in counts]
+        for label, line, marker, color, counts, benches in _strategies(by_label, cq_of, look):
+            xs = [b.median(rr.SERVER_CPU) for b in benches]
+            ys = [b.median(P99) for b in benches]
             ax.plot(xs, ys, line, marker=marker, color=color, label=label)
             for n, x, y in zip(counts, xs, ys):
                 ax.annotate(str(n), (x, y), textcoords="offset points", xytext=(4, 3),
