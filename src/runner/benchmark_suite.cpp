@@ -29,6 +29,7 @@ size_t BenchmarkSuite::register_benchmarks() {
   specs_ = expand_specs(options_.matrix);
   selected_ = count_selected(specs_, options_.length, benchmark::GetBenchmarkFilter());
   ordinal_.assign(specs_.size(), 0);
+  batch_scales_.assign(specs_.size(), BatchScale());
   for (size_t i = 0; i < specs_.size(); ++i) {
     const TestSpec spec = specs_[i];
     auto* b = benchmark::RegisterBenchmark(
@@ -99,7 +100,9 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
     if (reporting.report_every.count() > 0 && spec.mode == Mode::kBandwidth)
       live.emplace(spec.threads);
     RunLength length = options_.length;
-    length.iterations = n;  // the batch Google Benchmark asks for (1 for a timed window)
+    // The batch Google Benchmark asks for (1 for a timed window), per QP where it grows them.
+    const bool by_min_time = !registered_iterations(options_.length);
+    length.iterations = by_min_time ? batch_scales_[index].iterations_for(n) : n;
     BenchmarkMeasurement m(s, spec,
                            {length, options_.placement.cpus, options_.debug_corrupt,
                             live ? &*live : nullptr, reporting.device_counters},
@@ -118,6 +121,9 @@ void BenchmarkSuite::run_one(benchmark::State& state, const TestSpec& spec, size
       s.report(server_log_figures(spec, counters));
     }
     for (const auto& [name, value] : counters.counters) state.counters[name] = value;
+    const auto msgs = counters.counters.find("msgs");
+    if (by_min_time && msgs != counters.counters.end())
+      batch_scales_[index].counted(length.iterations, static_cast<uint64_t>(msgs->second));
     if (peak.bytes_per_second) state.counters["bw_peak_bytes_per_second"] = *peak.bytes_per_second;
     state.SetLabel(counters.label);
     if (!spec.verify) return;

@@ -11,6 +11,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "runner/batch_scale.h"
 #include "runner/suite_options.h"
 #include "session/client_session.h"
 #include "spec/spec_validation.h"
@@ -43,7 +44,8 @@ class BenchmarkSuite {
   std::vector<TestSpec> specs_;
   std::vector<uint64_t> samples_;
   ExitCode worst_ = ExitCode::kOk;
-  size_t selected_ = 0;          // how many of specs_ --benchmark_filter selects
+  size_t selected_ = 0;                   // how many of specs_ --benchmark_filter selects
+  std::vector<BatchScale> batch_scales_;  // per spec: min_time's batches into per-QP counts
   std::vector<size_t> ordinal_;  // per spec: its number in the progress line (0: not yet run)
   size_t started_ = 0;
   bool interrupted_ = false;

@@ -66,6 +66,21 @@ def test_by_iterations_every_connection_runs_exactly_its_count_on_every_thread(
         assert row[f"{side}_thread0_msgs"] == row[f"{side}_thread1_msgs"] == 3 * 40 * 2, side
 
 
+@pytest.mark.layout("lo")
+def test_min_time_batches_are_messages_not_per_connection_counts(rdmabench, layout, server,
+                                                                  tmp_path):
+    """Google Benchmark's --benchmark_min_time grows a batch of n until n messages' time
+    reaches it: a run makes the fewest round trips a connection that give at least n messages
+    (16 connections, two messages a round trip: fewer than n + 32), never n on every
+    connection, which took 16 x 2 times the time asked for and grew past it by as much."""
+    rows = open_loop_rows(rdmabench, layout, server, tmp_path, "--pattern", "send", "--qps",
+                          "16", "--rate", "100", "--cq", "client=busy,server=event",
+                          "--benchmark_min_time=0.2")
+    (row,) = rows.values()
+    assert row["iterations"] <= row["msgs"] < row["iterations"] + 2 * 16, row
+    assert row["msgs"] == 2 * row["round_trips"], row
+
+
 @pytest.mark.layout("lo", "veth")
 def test_poisson_arrivals_give_each_connection_its_own_seeded_schedule(rdmabench, layout, server,
                                                                        tmp_path):
