@@ -12,8 +12,8 @@
 
 #include "datapath/completion_check.h"
 #include "datapath/connection_sends.h"
-#include "datapath/open_loop_client.h"
 #include "datapath/pattern.h"
+#include "datapath/stream_of_completion.h"
 #include "datapath/transfer_loops.h"
 
 namespace rdmabench {

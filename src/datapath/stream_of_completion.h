@@ -31,7 +31,7 @@ class StreamOfCompletion {
   // `qp_numbers`: the lane's streams' QPs, in the lane's order; `threads`: the run's lanes.
   StreamOfCompletion(const std::vector<uint32_t>& qp_numbers, uint32_t threads,
                      bool shared_receives)
-      : threads_(threads), shared_receives_(shared_receives), streams_(qp_numbers.size()) {
+      : threads_(threads), shared_receives_(shared_receives) {
     for (uint32_t j = 0; j < qp_numbers.size(); ++j) by_qp_.emplace_back(qp_numbers[j], j);
     std::sort(by_qp_.begin(), by_qp_.end());
   }
@@ -41,7 +41,7 @@ class StreamOfCompletion {
     if (shared_receives_ && is_receive(wc)) [[unlikely]]
       return of_qp(wc.qp_num);
     const uint32_t stream = stream_of(wc.wr_id);
-    if (stream / threads_ >= streams_) [[unlikely]]
+    if (stream / threads_ >= by_qp_.size()) [[unlikely]]
       throw Error(ExitCode::kRuntime, "a completion named stream " + std::to_string(stream) +
                                           ", which no stream of this thread drives");
     return stream / threads_;
@@ -58,7 +58,6 @@ class StreamOfCompletion {
 
   uint32_t threads_;
   bool shared_receives_;
-  size_t streams_;
   std::vector<std::pair<uint32_t, uint32_t>> by_qp_;  // QP number, lane-local stream
 };
 
