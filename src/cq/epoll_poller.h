@@ -32,13 +32,14 @@ class EpollPoller {
     for (;;) {
       int n = target_.poll(out);
       if (n > 0) return n;
-      target_.cq.arm();
+      target_.arm();
       n = target_.poll(out);
       if (n > 0) return n;
-      while (!target_.channel.try_take_event())
+      const ibv_cq* woken;
+      while ((woken = target_.channel.try_take_event()) == nullptr)
         if (const int end = wait_ready(); end != 0) return end;
       ++target_.counts.wakeups;
-      target_.cq.event_received();
+      target_.event_taken(woken);
     }
   }
   int try_poll(std::span<ibv_wc> out) { return target_.poll(out); }

@@ -41,16 +41,17 @@ inline int spin_within(PollTarget& target, std::span<ibv_wc> out, uint64_t start
   }
 }
 
-// Arms the CQ, polls once more (so a completion that raced the arming is not lost), then
-// blocks on the completion channel. Returns the completions of that poll, 0 after a wakeup
-// (the caller polls again), or kPeerEnded.
+// Arms the CQ (every CQ not armed, over several), polls once more (so a completion that
+// raced the arming is not lost), then blocks on the completion channel. Returns the
+// completions of that poll, 0 after a wakeup (the caller polls again), or kPeerEnded.
 inline int arm_and_block(PollTarget& target, std::span<ibv_wc> out) {
-  target.cq.arm();
+  target.arm();
   const int n = target.poll(out);
   if (n > 0) return n;
-  if (!target.channel.wait(target.timeout, target.abort_fd)) return wait_ended(target);
+  const ibv_cq* woken = target.channel.wait(target.timeout, target.abort_fd);
+  if (woken == nullptr) return wait_ended(target);
   ++target.counts.wakeups;
-  target.cq.event_received();
+  target.event_taken(woken);
   return 0;
 }
 

@@ -4,6 +4,17 @@
 
 namespace rdmabench {
 
+void PollTarget::event_taken(const ibv_cq* cq) {
+  for (size_t k = 0; k < cqs.size(); ++k)
+    if (cqs[k]->native() == cq) {
+      cqs[k]->event_received();
+      next_cq = k;
+      return;
+    }
+  throw Error(ExitCode::kRuntime, "a completion event for a CQ that " + *benchmark +
+                                      " does not poll came on its channel");
+}
+
 void throw_completion_timeout(const PollTarget& target) {
   const std::string why =
       target.unreliable

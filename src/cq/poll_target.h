@@ -1,5 +1,6 @@
-// What a completion poller works on during one run: one side's CQ and completion channel, the
-// run's limits, and the counters that explain a strategy (empty polls, wakeups).
+// What a completion poller works on during one run: one side's CQ and completion channel (or
+// the CQs of an open-loop lane with --cq-per-qp, which share one channel and are polled in
+// turn), the run's limits, and the counters that explain a strategy (empty polls, wakeups).
 #pragma once
 
 #include <infiniband/verbs.h>
@@ -19,7 +20,8 @@
 namespace rdmabench {
 
 struct PollTarget {
-  CompletionQueue& cq;
+  // The CQs polled: one; or, all bound to `channel`, every CQ of a lane, polled in turn.
+  std::span<CompletionQueue* const> cqs;
   CompletionChannel& channel;
   PollCounts& counts;
   const CqStrategy& strategy;
@@ -32,17 +34,43 @@ struct PollTarget {
   // that may lose messages (a wait then returns kPeerEnded, not an error).
   const std::atomic<bool>* peer_ended = nullptr;
   bool unreliable = false;  // the transport may lose a message, which a timeout then names
-  uint32_t qps_on_cq = 1;   // the QPs whose completions come to this CQ (the most, --qps)
+  uint32_t qps_on_cq = 1;   // the QPs whose completions come to these CQs (the most, --qps)
+  size_t next_cq = 0;       // where the next poll in turn begins (several CQs)
 
   bool abort_requested() const noexcept {
     return abort != nullptr && abort->load(std::memory_order_relaxed);
   }
-  // One ibv_poll_cq for up to `batch` completions; counts it when it comes back empty.
+  // One ibv_poll_cq for up to `batch` completions; counts it when it comes back empty. Over
+  // several CQs, one each in turn from where the last left off, until one has completions
+  // (each empty one counted), passing over the quiet ones (armed and found empty since: their
+  // next completion comes with an event), so that an event-driven wait polls the CQ that woke
+  // it and not every connection's.
   int poll(std::span<ibv_wc> out) {
-    const int n = cq.poll(out.first(std::min<size_t>(batch, out.size())));
+    out = out.first(std::min<size_t>(batch, out.size()));
+    if (cqs.size() != 1) [[unlikely]]
+      return poll_in_turn(out);
+    const int n = cqs[0]->poll(out);
     if (n == 0) ++counts.empty_polls;
     return n;
   }
+  int poll_in_turn(std::span<ibv_wc> out) {
+    for (size_t k = 0; k < cqs.size(); ++k) {
+      CompletionQueue& cq = *cqs[next_cq];
+      if (++next_cq == cqs.size()) next_cq = 0;
+      if (cq.quiet()) continue;
+      if (const int n = cq.poll(out); n > 0) return n;
+      ++counts.empty_polls;
+      cq.polled_empty();
+    }
+    return 0;
+  }
+  // Arms every CQ that is not armed (CompletionQueue::arm), before a blocking wait.
+  void arm() {
+    for (CompletionQueue* cq : cqs) cq->arm();
+  }
+  // An event the channel handed over for `cq`: counted on its CompletionQueue, which the next
+  // poll begins with. Error(kRuntime) when `cq` is none of these (a channel shared elsewhere).
+  void event_taken(const ibv_cq* cq);
 };
 
 // What a wait returns when the peer's end of sending ended it (PollTarget::peer_ended): over a

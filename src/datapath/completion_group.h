@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 
 #include "cq/poll_target.h"
 #include "cq/strategy_registry.h"
@@ -20,17 +21,29 @@ inline int completion_vector(uint32_t cq, int vectors) noexcept {
 }
 
 struct CompletionGroup {
-  CompletionGroup(const Context& context, int depth, const CqStrategy& strategy, int vector)
-      : channel(std::make_unique<CompletionChannel>(context)),  // never armed by busy
-        cq(std::make_unique<CompletionQueue>(context, depth, channel.get(), vector)),
+  // With `shared_channel`, the CQ is bound to that channel (which outlives the group: the
+  // lane's, whose CQs a poller then waits on as one); else to a channel of its own.
+  CompletionGroup(const Context& context, int depth, const CqStrategy& strategy, int vector,
+                  CompletionChannel* shared_channel = nullptr)
+      : own_channel(shared_channel != nullptr ? nullptr
+                                              : std::make_unique<CompletionChannel>(context)),
+        channel(shared_channel != nullptr ? shared_channel : own_channel.get()),
+        cq(std::make_unique<CompletionQueue>(context, depth, channel, vector)),
         vector(vector) {
     prepare_strategy(*cq, context, strategy);
   }
 
-  std::unique_ptr<CompletionChannel> channel;
+  // The CQ as the one a PollTarget polls (PollTarget::cqs).
+  std::span<CompletionQueue* const> queues() const noexcept { return {&polled_, 1}; }
+
+  std::unique_ptr<CompletionChannel> own_channel;  // none when shared; never armed by busy
+  CompletionChannel* channel;
   std::unique_ptr<CompletionQueue> cq;  // destroyed before its channel
   int vector;                           // its completion vector
   PollCounts counts;                    // reset per run
+
+ private:
+  CompletionQueue* polled_ = cq.get();
 };
 
 }  // namespace rdmabench

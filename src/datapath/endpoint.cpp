@@ -106,10 +106,14 @@ void Endpoint::build() {
   cover_refused_key();
   const uint32_t receives = spec_.server_receives() ? spec_.rx_depth : 1;
   const int depth = static_cast<int>((spec_.tx_depth + receives) * spec_.qps_per_cq());
+  // An open-loop lane of many CQs (--cq-per-qp) waits on them as one: they share its channel.
+  if (spec_.open_loop() && spec_.cq_per_qp)
+    for (uint32_t t = 0; t < spec_.threads; ++t)
+      lane_channels_.push_back(std::make_unique<CompletionChannel>(*context_));
   for (uint32_t g = 0; g < spec_.cq_count(); ++g)
-    groups_.push_back(
-        std::make_unique<CompletionGroup>(*context_, depth, spec_.cq.of(side_),
-                                          completion_vector(g, context_->completion_vectors())));
+    groups_.push_back(std::make_unique<CompletionGroup>(
+        *context_, depth, spec_.cq.of(side_), completion_vector(g, context_->completion_vectors()),
+        lane_channels_.empty() ? nullptr : lane_channels_[g % spec_.threads].get()));
   if (spec_.srq && spec_.receives_on(side_))
     shared_receives_ = std::make_unique<SharedReceives>(*pd_, spec_, kMaxReceiveRingBytes);
   events_ = std::make_unique<AsyncEventWatch>(*context_, [this] { fail_queue_pairs(); });

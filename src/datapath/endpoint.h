@@ -90,6 +90,8 @@ class Endpoint {
   uint32_t rd_atomic_ = 16;
   std::unique_ptr<ProtectionDomain> pd_;
   std::unique_ptr<CompletionQueue> key_cover_;  // cover_refused_key's, else none
+  // An open-loop lane's channel, shared by its CQs with --cq-per-qp (destroyed after them).
+  std::vector<std::unique_ptr<CompletionChannel>> lane_channels_;
   std::vector<std::unique_ptr<CompletionGroup>> groups_;
   std::unique_ptr<SharedReceives> shared_receives_;  // --srq on a side that receives
   std::vector<std::unique_ptr<QpStream>> streams_;   // QPs before their CQs

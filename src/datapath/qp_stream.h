@@ -71,7 +71,7 @@ class QpStream {
   CompletionGroup& group() noexcept { return group_; }
   // What this stream's poller works on in a run (its CQ may be shared with other streams).
   PollTarget poll_target(std::chrono::milliseconds timeout) noexcept {
-    return {*group_.cq,
+    return {group_.queues(),
             *group_.channel,
             group_.counts,
             strategy(),

@@ -66,14 +66,31 @@ ThreadOutcome run_lat_thread(QpStream& s, TransportPattern& pattern, Side side,
   return out;
 }
 
+// What an open-loop side polls: the lane's one CQ, or with --cq-per-qp each of its CQs in turn
+// (`queues` holds them), which share one channel (Endpoint::build) that a wait blocks on.
+PollTarget open_loop_target(const Lane& lane, std::vector<CompletionQueue*>& queues,
+                            std::chrono::milliseconds timeout) {
+  PollTarget target = lane.streams.front()->poll_target(timeout);
+  if (lane.groups.size() == 1) return target;
+  for (CompletionGroup* g : lane.groups) {
+    if (g->channel != &target.channel)
+      throw Error(ExitCode::kRuntime, "the CQs of an open-loop lane are not on one channel");
+    queues.push_back(g->cq.get());
+  }
+  target.cqs = queues;
+  target.qps_on_cq = static_cast<uint32_t>(lane.streams.size());
+  return target;
+}
+
 // Open loop (TestSpec::open_loop), the client: the lane's connections at their rates, their
-// replies polled from the lane's one CQ (busy: validation holds the client to it).
+// replies polled from the lane's CQs (busy: validation holds the client to it).
 ThreadOutcome run_open_loop_client(const Lane& lane, const SideRunOptions& o,
                                    std::span<uint64_t> samples, const RunAbort& abort,
                                    const std::string& benchmark) {
   ThreadOutcome out;
   const ResourceUsage before = ResourceUsage::now();
-  PollTarget target = lane.streams.front()->poll_target(o.timeout);
+  std::vector<CompletionQueue*> queues;
+  PollTarget target = open_loop_target(lane, queues, o.timeout);
   BusyPoller poller(target);
   const OpenLoopPlan plan{o.length, lane.streams.front()->spec().threads, o.timeout, &abort.raised,
                           &benchmark};
@@ -86,11 +103,12 @@ ThreadOutcome run_open_loop_client(const Lane& lane, const SideRunOptions& o,
 }
 
 // Open loop, the server: every request of the lane's connections answered, harvested from the
-// lane's one CQ under the server's strategy.
+// lane's CQs under the server's strategy.
 ThreadOutcome run_open_loop_server(const Lane& lane, const SideRunOptions& o) {
   ThreadOutcome out;
   const ResourceUsage before = ResourceUsage::now();
-  PollTarget target = lane.streams.front()->poll_target(o.timeout);
+  std::vector<CompletionQueue*> queues;
+  PollTarget target = open_loop_target(lane, queues, o.timeout);
   with_poller(target, [&](auto& poller) {
     using Poller = std::remove_reference_t<decltype(poller)>;
     OpenLoopEcho<QpStream, Poller> echo(lane.streams, poller, o.length,

@@ -77,9 +77,6 @@ void check_open_loop(const TestSpec& s, FirstRefusal& r) {
   if (s.verify || s.validate)
     r.refuse(std::string(s.verify ? "--verify" : "--validate") + " in " + what +
              ": its checks run in the ping-pong of one QP a thread; drop it" + or_ping_pongs);
-  if (s.cq_per_qp)
-    r.refuse("--cq-per-qp in " + what + ": its threads harvest their QPs from one CQ each" +
-             or_ping_pongs);
   if (s.cq.client.name != CqStrategy{}.name)
     r.refuse("--cq " + s.cq.text() + " in " + what + ": its client, the load generator, polls " +
              CqStrategy{}.name + " to time each reply when it comes; give the server's alone, " +

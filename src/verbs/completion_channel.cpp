@@ -20,21 +20,21 @@ CompletionChannel::~CompletionChannel() {
   if (channel_ != nullptr && owned_) ibv_destroy_comp_channel(channel_);
 }
 
-bool CompletionChannel::try_take_event() {
+ibv_cq* CompletionChannel::try_take_event() {
   ibv_cq* cq = nullptr;
   void* cq_context = nullptr;
-  if (ibv_get_cq_event(channel_, &cq, &cq_context) == 0) return true;
+  if (ibv_get_cq_event(channel_, &cq, &cq_context) == 0) return cq;
   if (errno != EAGAIN && errno != EINTR)
     throw VerbsError("ibv_get_cq_event", errno, {}, ExitCode::kRuntime);
-  return false;
+  return nullptr;
 }
 
-bool CompletionChannel::wait(std::chrono::milliseconds timeout, int interrupt_fd) {
+ibv_cq* CompletionChannel::wait(std::chrono::milliseconds timeout, int interrupt_fd) {
   for (;;) {
     if (!wait_readable(channel_->fd, timeout, "poll(completion channel)", interrupt_fd))
-      return false;
+      return nullptr;
     // Readable but nothing to take (a spurious wake-up, or a signal): wait again.
-    if (try_take_event()) return true;
+    if (ibv_cq* cq = try_take_event(); cq != nullptr) return cq;
   }
 }
 

@@ -22,13 +22,14 @@ class CompletionChannel {
   CompletionChannel& operator=(const CompletionChannel&) = delete;
 
   // Blocks until a CQ event arrives or the timeout passes. On an event, takes it with
-  // ibv_get_cq_event and returns true (the caller acks it through its CompletionQueue).
-  // With `interrupt_fd` >= 0, returns false as soon as that descriptor is readable.
-  bool wait(std::chrono::milliseconds timeout, int interrupt_fd = -1);
+  // ibv_get_cq_event and returns the CQ it is for (the caller acks it through that CQ's
+  // CompletionQueue; several CQs may share one channel); nullptr when the timeout passed, or,
+  // with `interrupt_fd` >= 0, as soon as that descriptor is readable.
+  ibv_cq* wait(std::chrono::milliseconds timeout, int interrupt_fd = -1);
 
-  // Without blocking: takes an event if one is there (the channel's fd is non-blocking).
-  // For callers that wait on fd() themselves (epoll).
-  bool try_take_event();
+  // Without blocking: takes an event if one is there (the channel's fd is non-blocking) and
+  // returns its CQ, else nullptr. For callers that wait on fd() themselves (epoll).
+  ibv_cq* try_take_event();
   int fd() const noexcept { return channel_->fd; }
 
   ibv_comp_channel* native() const noexcept { return channel_; }

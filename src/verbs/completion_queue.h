@@ -29,14 +29,29 @@ class CompletionQueue {
     return n;
   }
 
-  // Requests an event for the next completion (ibv_req_notify_cq).
-  void arm() { check_call(ibv_req_notify_cq(cq_, 0), "ibv_req_notify_cq", {}, ExitCode::kRuntime); }
+  // Requests an event for the next completion (ibv_req_notify_cq), unless one is requested
+  // already and its event not yet taken: until then the device is armed, or its event waits in
+  // the channel, and either wakes the waiter (a lane of many CQs arms only those that fired).
+  void arm() {
+    if (armed_) return;
+    check_call(ibv_req_notify_cq(cq_, 0), "ibv_req_notify_cq", {}, ExitCode::kRuntime);
+    armed_ = true;
+  }
 
-  // Counts an event taken from the channel; acks them in batches (ibv_ack_cq_events takes a
-  // mutex, so acking each one would cost more than the event itself).
+  // Counts an event taken from the channel (the CQ is no longer armed, nor quiet); acks them in
+  // batches (ibv_ack_cq_events takes a mutex, so acking each one would cost more than the event
+  // itself).
   void event_received() {
+    armed_ = false;
+    quiet_ = false;
     if (++unacked_events_ >= kAckBatch) flush_acks();
   }
+
+  // After a poll came back empty: the CQ is quiet if it was armed before that poll, for then
+  // every completion since comes with an event; one of many CQs polled in turn is passed over
+  // until its event is taken.
+  void polled_empty() noexcept { quiet_ = armed_; }
+  bool quiet() const noexcept { return quiet_; }
 
   // CQ moderation (ibv_modify_cq): an event once `count` completions are in or `period_us`
   // passed. Throws VerbsError(kUsage) where the device refuses it.
@@ -51,6 +66,8 @@ class CompletionQueue {
   ibv_cq* cq_;
   bool owned_ = true;
   unsigned unacked_events_ = 0;
+  bool armed_ = false;  // arm() asked for an event whose taking event_received() has not counted
+  bool quiet_ = false;  // armed and polled empty since (polled_empty)
 };
 
 }  // namespace rdmabench

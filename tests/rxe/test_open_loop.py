@@ -66,6 +66,23 @@ def test_by_iterations_every_connection_runs_exactly_its_count_on_every_thread(
         assert row[f"{side}_thread0_msgs"] == row[f"{side}_thread1_msgs"] == 3 * 40 * 2, side
 
 
+@pytest.mark.layout("lo", "veth")
+def test_with_cq_per_qp_a_server_waits_on_every_connections_cq_as_one(rdmabench, layout, server,
+                                                                      tmp_path):
+    """--cq-per-qp: each connection its own CQ, a lane's CQs on one completion channel that
+    the server's event or epoll wait blocks on, so a request on any of them wakes it; every
+    connection runs exactly its count on both threads and the server woke up to do it."""
+    rows = open_loop_rows(rdmabench, layout, server, tmp_path, "--pattern", "send,read", "--qps",
+                          "12", "--threads", "2", "--rate", "300", "--iters", "30", "--cq-per-qp",
+                          "--cq", "client=busy,server=event;client=busy,server=epoll")
+    assert len(rows) == 4, sorted(rows)
+    for name, row in rows.items():
+        assert name.endswith("/rate:300/qps:12/threads:2/cq-per-qp"), name
+        assert check_connections(name, row, 12, 30) == [30] * 12
+        if name.startswith("send"):  # the server receives each request from its own CQ
+            assert row["server_wakeups_per_msg"] > 0, name
+
+
 @pytest.mark.layout("lo")
 def test_min_time_batches_are_messages_not_per_connection_counts(rdmabench, layout, server,
                                                                   tmp_path):

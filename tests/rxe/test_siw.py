@@ -151,17 +151,20 @@ def test_timed_and_paced_runs_count_what_they_did(rdmabench, server, tmp_path):
     assert not row.get("error_occurred") and row["round_trips"] == 50, row
 
 
-def test_open_loop_latency_over_many_iwarp_connections(rdmabench, server, tmp_path):
-    """Sixteen connections at their own rate, harvested from one CQ a side (issue 68): each
-    counts its own round trips, at most what its schedule starts in the window."""
+@pytest.mark.parametrize("cqs", [[], ["--cq-per-qp"]], ids=["one-cq", "cq-per-qp"])
+def test_open_loop_latency_over_many_iwarp_connections(rdmabench, server, tmp_path, cqs):
+    """Sixteen connections at their own rate, harvested from one CQ a side, or one CQ each
+    that the server waits on as one (issue 68): each counts its own round trips, at most what
+    its schedule starts in the window."""
     out = tmp_path / "open-loop.json"
     proc = client(rdmabench, "siw", server, "--pattern", "send,read", "--mode", "lat", "--sizes",
                   "8", "--qps", "16", "--rate", "200", "--tx-depth", "32", "--rx-depth", "32",
                   "--signal-every", "8", "--cq", "client=busy,server=event", "--duration", "1",
-                  "--margin", "0.2", "--out", str(out))
+                  "--margin", "0.2", "--out", str(out), *cqs)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     _, rows = rows_of(out)
-    assert sorted(rows) == [f"{p}/lat/client=busy,server=event/8/rate:200/qps:16"
+    suffix = "/cq-per-qp" if cqs else ""
+    assert sorted(rows) == [f"{p}/lat/client=busy,server=event/8/rate:200/qps:16{suffix}"
                             for p in ("read", "send")], sorted(rows)
     for name, row in rows.items():
         counts = [row[f"qp{i}_round_trips"] for i in range(16)]

@@ -28,6 +28,10 @@ class FakeCq {
     context_.ops.poll_cq = [](ibv_cq* cq, int entries, ibv_wc* wc) {
       return static_cast<FakeCq*>(cq->cq_context)->answer(entries, wc);
     };
+    context_.ops.req_notify_cq = [](ibv_cq* cq, int) {
+      ++static_cast<FakeCq*>(cq->cq_context)->arms_;
+      return 0;
+    };
     cq_.context = &context_;
     cq_.cq_context = this;
     channel_.context = &context_;
@@ -37,8 +41,11 @@ class FakeCq {
   FakeCq& operator=(const FakeCq&) = delete;
 
   CompletionQueue& cq() { return queue_; }
+  // The CQ as the one a PollTarget polls.
+  std::span<CompletionQueue* const> queues() const { return {&polled_, 1}; }
   CompletionChannel& channel() { return channel_view_; }
   int calls() const { return calls_; }
+  int arms() const { return arms_; }                        // ibv_req_notify_cq calls
   const std::vector<int>& asked() const { return asked_; }  // the entries each call asked for
 
  private:
@@ -58,11 +65,13 @@ class FakeCq {
   std::deque<int> script_;
   std::vector<int> asked_;
   int calls_ = 0;
+  int arms_ = 0;
   ibv_context context_{};
   ibv_cq cq_{};
   ibv_comp_channel channel_{};
   CompletionQueue queue_ = CompletionQueue::borrowing(&cq_);
   CompletionChannel channel_view_ = CompletionChannel::borrowing(&channel_);
+  CompletionQueue* polled_ = &queue_;
 };
 
 // A PollTarget on a FakeCq, with the run's limits a test sets.
@@ -71,7 +80,7 @@ struct FakeTarget {
                       std::chrono::milliseconds timeout = std::chrono::milliseconds(200))
       : strategy(parse_cq_strategy(std::string(strategy_text))),
         name("send/bw/" + strategy.text() + "/64"),
-        target{fake.cq(), fake.channel(), counts, strategy, timeout} {
+        target{fake.queues(), fake.channel(), counts, strategy, timeout} {
     target.abort = &abort;
     target.benchmark = &name;
   }

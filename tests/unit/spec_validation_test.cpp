@@ -342,12 +342,14 @@ TEST(SpecValidation, OpenLoopLatencySaysWhatItRefuses) {
   refused([](TestSpec& t) { t.pattern = *parse_pattern("write"); }, "use write_imm");
   refused([](TestSpec& t) { t.verify = true; }, "--verify in an open-loop lat run");
   refused([](TestSpec& t) { t.validate = true; }, "--validate in an open-loop lat run");
-  refused([](TestSpec& t) { t.cq_per_qp = true; }, "--cq-per-qp in an open-loop lat run");
   refused([](TestSpec& t) { t.cq = parse_cq_choice("event"); },
           "give the server's alone, --cq client=busy,server=event");
   TestSpec server_event = s;
   server_event.cq = parse_cq_choice("client=busy,server=event");
   EXPECT_EQ(spec_refusal(server_event), "");
+  TestSpec per_qp = server_event;  // each connection its own CQ, the lane's on one channel
+  per_qp.cq_per_qp = true;
+  EXPECT_EQ(spec_refusal(per_qp), "");
   for (const char* pattern : {"send_imm", "write_imm", "read", "fetch_add", "compare_swap"}) {
     TestSpec t = s;
     t.pattern = *parse_pattern(pattern);
