@@ -17,7 +17,11 @@ constexpr uint64_t kMaxReceiveRingBytes = 64ull << 20;
 }  // namespace
 
 void check_port_exists(const Context& context, uint8_t port) {
-  const int ports = context.query_device().phys_port_cnt;
+  check_port_exists(context, context.query_device(), port);
+}
+
+void check_port_exists(const Context& context, const ibv_device_attr& device, uint8_t port) {
+  const int ports = device.phys_port_cnt;
   if (port < 1 || port > ports)
     throw Error(ExitCode::kUsage, "--ib-port " + std::to_string(port) + ": " +
                                       context.device_name() + " has " + std::to_string(ports) +
@@ -25,8 +29,11 @@ void check_port_exists(const Context& context, uint8_t port) {
 }
 
 DeviceLimits device_limits(const Context& context, uint8_t port) {
-  check_port_exists(context, port);
-  const ibv_device_attr dev = context.query_device();
+  return device_limits(context, context.query_device(), port);
+}
+
+DeviceLimits device_limits(const Context& context, const ibv_device_attr& dev, uint8_t port) {
+  check_port_exists(context, dev, port);
   const ibv_port_attr pa = context.query_port(port);
   const auto provider = provider_by_vendor(dev.vendor_id);
   return {.device = context.device_name(),
@@ -98,12 +105,13 @@ uint64_t registered_bytes(const TestSpec& spec, Side side) {
 }
 
 void Endpoint::build() {
-  const DeviceLimits limits = device_limits(*context_, port_);
+  const ibv_device_attr device = context_->query_device();  // once: limits, port, provider
+  const DeviceLimits limits = device_limits(*context_, device, port_);
   validate_spec(spec_, limits);
   // Reads and atomics in flight: --outs (validated against the device), else its most, at most 16.
   rd_atomic_ = spec_.outs.value_or(std::clamp<uint32_t>(limits.max_rd_atomic(), 1, 16));
   pd_ = std::make_unique<ProtectionDomain>(*context_);
-  cover_refused_key();
+  cover_refused_key(device.vendor_id);
   const uint32_t receives = spec_.server_receives() ? spec_.rx_depth : 1;
   const int depth = static_cast<int>((spec_.tx_depth + receives) * spec_.qps_per_cq());
   // An open-loop lane of many CQs (--cq-per-qp) waits on them as one: they share its channel.
@@ -119,9 +127,8 @@ void Endpoint::build() {
   events_ = std::make_unique<AsyncEventWatch>(*context_, [this] { fail_queue_pairs(); });
 }
 
-void Endpoint::cover_refused_key() {
-  const uint32_t entries =
-      key_cover_entries(context_->query_device().vendor_id, page_bytes(Pages::kSystem));
+void Endpoint::cover_refused_key(uint32_t vendor_id) {
+  const uint32_t entries = key_cover_entries(vendor_id, page_bytes(Pages::kSystem));
   if (entries != 0)
     key_cover_ = std::make_unique<CompletionQueue>(*context_, static_cast<int>(entries), nullptr);
 }

@@ -77,7 +77,7 @@ class Endpoint {
   // Where the provider refuses a queue mapping key (siw: provider_facts.h), an idle CQ made
   // before every other queue whose mapping covers that key's page, so that none of this
   // endpoint's queues is given it (1 MiB of kernel memory on siw).
-  void cover_refused_key();
+  void cover_refused_key(uint32_t vendor_id);
   // On a fatal event (the watch's thread): every QP to the error state, which flushes what
   // is outstanding, so that the run's waits end now.
   void fail_queue_pairs() noexcept;
@@ -99,8 +99,10 @@ class Endpoint {
   std::unique_ptr<AsyncEventWatch> events_;          // destroyed first: it fails the QPs
 };
 
-// Error(kUsage) unless the open device has `port` (which --ib-port chose).
+// Error(kUsage) unless the open device has `port` (which --ib-port chose); the second from
+// the device's attributes already queried.
 void check_port_exists(const Context& context, uint8_t port);
+void check_port_exists(const Context& context, const ibv_device_attr& device, uint8_t port);
 
 // The bytes one side of `spec` registers and pins: each QP's buffer rounded up to its pages
 // (2 MiB ones with --hugepages), --srq's ring, and the work queues' and completion queues'
@@ -108,8 +110,9 @@ void check_port_exists(const Context& context, uint8_t port);
 // memlock limit must allow (rdmabench doctor). Saturates at UINT64_MAX, never wraps.
 uint64_t registered_bytes(const TestSpec& spec, Side side);
 // The limits validate_spec checks a spec against, read from an open device's port (which
-// must exist: check_port_exists).
+// must exist: check_port_exists); the second from the device's attributes already queried.
 DeviceLimits device_limits(const Context& context, uint8_t port);
+DeviceLimits device_limits(const Context& context, const ibv_device_attr& device, uint8_t port);
 
 // One run of an endpoint, begun on construction and ended on destruction, on the client and
 // the server alike: the run's abort flag never outlives it, whether it returns or throws.
