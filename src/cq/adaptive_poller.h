@@ -47,7 +47,7 @@ class AdaptivePoller {
     n = budget > 0 ? spin_within(target_, out, start, budget) : 0;
     while (n == 0) {
       n = arm_and_block(target_, out);
-      if (n == 0) n = target_.poll(out);
+      if (n == 0) n = target_.poll_skipping_quiet(out);
     }
     if (n < 0) return n;  // the peer ended: no wait to learn from
     rule_.learn(now_ns() - start);

@@ -30,10 +30,10 @@ class EpollPoller {
 
   int wait(std::span<ibv_wc> out) {
     for (;;) {
-      int n = target_.poll(out);
+      int n = target_.poll_skipping_quiet(out);
       if (n > 0) return n;
       target_.arm();
-      n = target_.poll(out);
+      n = target_.poll_skipping_quiet(out);
       if (n > 0) return n;
       const ibv_cq* woken;
       while ((woken = target_.channel.try_take_event()) == nullptr)

@@ -14,7 +14,7 @@ class EventPoller {
 
   int wait(std::span<ibv_wc> out) {
     for (;;) {
-      int n = target_.poll(out);
+      int n = target_.poll_skipping_quiet(out);
       if (n > 0) return n;
       n = arm_and_block(target_, out);
       if (n != 0) return n;

@@ -27,7 +27,7 @@ class HybridPoller {
     for (;;) {
       n = arm_and_block(target_, out);
       if (n != 0) return n;
-      n = target_.poll(out);
+      n = target_.poll_skipping_quiet(out);
       if (n > 0) return n;
     }
   }

@@ -46,7 +46,7 @@ inline int spin_within(PollTarget& target, std::span<ibv_wc> out, uint64_t start
 // completions of that poll, 0 after a wakeup (the caller polls again), or kPeerEnded.
 inline int arm_and_block(PollTarget& target, std::span<ibv_wc> out) {
   target.arm();
-  const int n = target.poll(out);
+  const int n = target.poll_skipping_quiet(out);
   if (n > 0) return n;
   const ibv_cq* woken = target.channel.wait(target.timeout, target.abort_fd);
   if (woken == nullptr) return wait_ended(target);

@@ -42,22 +42,28 @@ struct PollTarget {
   }
   // One ibv_poll_cq for up to `batch` completions; counts it when it comes back empty. Over
   // several CQs, one each in turn from where the last left off, until one has completions
-  // (each empty one counted), passing over the quiet ones (armed and found empty since: their
-  // next completion comes with an event), so that an event-driven wait polls the CQ that woke
-  // it and not every connection's.
-  int poll(std::span<ibv_wc> out) {
+  // (each empty one counted).
+  int poll(std::span<ibv_wc> out) { return poll_cqs<false>(out); }
+  // The same, but over several CQs passing over the quiet ones (armed and found empty since:
+  // their next completion comes with an event), for a wait that looks at the channel before
+  // it concludes there is nothing: it polls the CQ that woke it, not every connection's. A
+  // spin (which reads no channel) polls them all.
+  int poll_skipping_quiet(std::span<ibv_wc> out) { return poll_cqs<true>(out); }
+
+  template <bool kSkipQuiet>
+  int poll_cqs(std::span<ibv_wc> out) {
     out = out.first(std::min<size_t>(batch, out.size()));
     if (cqs.size() != 1) [[unlikely]]
-      return poll_in_turn(out);
+      return poll_in_turn(out, kSkipQuiet);
     const int n = cqs[0]->poll(out);
     if (n == 0) ++counts.empty_polls;
     return n;
   }
-  int poll_in_turn(std::span<ibv_wc> out) {
+  int poll_in_turn(std::span<ibv_wc> out, bool skip_quiet) {
     for (size_t k = 0; k < cqs.size(); ++k) {
       CompletionQueue& cq = *cqs[next_cq];
       if (++next_cq == cqs.size()) next_cq = 0;
-      if (cq.quiet()) continue;
+      if (skip_quiet && cq.quiet()) continue;
       if (const int n = cq.poll(out); n > 0) return n;
       ++counts.empty_polls;
       cq.polled_empty();

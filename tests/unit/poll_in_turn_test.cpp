@@ -86,13 +86,21 @@ TEST_F(PollInTurnTest, OnceArmedAndFoundEmptyACqIsPassedOverUntilItsEventIsTaken
   EXPECT_EQ(target().poll(wc_), 0);
   EXPECT_EQ(calls(), (std::vector<int>{2, 2, 2}));
   target().arm();
-  EXPECT_EQ(target().poll(wc_), 0);  // armed, then found empty: quiet
-  EXPECT_EQ(target().poll(wc_), 0);  // nothing polled
+  EXPECT_EQ(target().poll_skipping_quiet(wc_), 0);  // armed, then found empty: quiet
+  EXPECT_EQ(target().poll_skipping_quiet(wc_), 0);  // nothing polled
   EXPECT_EQ(calls(), (std::vector<int>{3, 3, 3}));
   EXPECT_EQ(target().counts.empty_polls, 9u);  // only the polls made
   target().event_taken(fake(2).cq().native());
-  EXPECT_EQ(target().poll(wc_), 2);  // the CQ the event named, alone
+  EXPECT_EQ(target().poll_skipping_quiet(wc_), 2);  // the CQ the event named, alone
   EXPECT_EQ(calls(), (std::vector<int>{3, 3, 4}));
+}
+
+TEST_F(PollInTurnTest, ASpinPollsEveryCqQuietOrNotForItReadsNoChannel) {
+  make({std::deque<int>{0, 0}, std::deque<int>{0, 3}, std::deque<int>{0}});
+  target().arm();
+  EXPECT_EQ(target().poll_skipping_quiet(wc_), 0);  // every one quiet
+  EXPECT_EQ(target().poll(wc_), 3);                 // CQ 1's completion, with no event taken yet
+  EXPECT_EQ(calls(), (std::vector<int>{2, 2, 1}));
 }
 
 TEST_F(PollInTurnTest, AnEventForACqTheTargetDoesNotPollIsAnError) {
