@@ -69,7 +69,9 @@ class Lobby {
   int wake_fd_;  // an eventfd: a client is ready, or the lobby failed (the session loop waits)
   int stop_fd_;  // an eventfd: written to stop the thread
   std::mutex mutex_;
-  bool free_ = false;  // the session loop waits in next()
+  // The session loop takes the next client that is in: from the start (a client in before
+  // next() is first called waits for it), and again from session_over() or next().
+  bool free_ = true;
   std::optional<AdmittedClient> ready_;
   std::string since_;  // when the session being served began (the busy answer says)
   std::exception_ptr failure_;

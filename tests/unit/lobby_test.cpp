@@ -101,6 +101,22 @@ TEST(Lobby, AClientInWhileAnotherIsServedIsToldBusyWithoutNamingIt) {
   EXPECT_EQ(said.value("since", "").size(), 20u) << said;  // 2026-11-26T00:00:00Z
 }
 
+TEST(Lobby, AClientInBeforeTheSessionLoopFirstAsksIsKeptForItAndNotToldBusy) {
+  // Before, the lobby was free only once next() had been called: a client its thread took in
+  // first (a server slow to start its session loop, under load) was told "busy", serving no one
+  // (the flaky first client of ServerAccept.AcceptOutOfDescriptorsIsSurvived...).
+  TcpSocket listener = TcpSocket::listen(0);
+  std::ostringstream log;
+  Lobby lobby(listener, {.deadline = 1h}, log);
+  TcpSocket first = TcpSocket::connect("127.0.0.1", port_of(listener), 30s);
+  first.send_all("{\"type\":\"hello\"}\n", 30s);
+  pollfd told{first.fd(), POLLIN, 0};  // a busy answer would be readable well within 500 ms
+  ASSERT_EQ(poll(&told, 1, 500), 0) << "told: " << first.receive_line(1s);
+  const std::optional<AdmittedClient> served = lobby.next(-1);
+  ASSERT_TRUE(served);
+  EXPECT_EQ(served->peer, "127.0.0.1");
+}
+
 // Whether the server has closed `socket` (EOF, or a reset), waiting at most `wait`.
 bool closed_by_server(const TcpSocket& socket, std::chrono::milliseconds wait) {
   pollfd pfd{socket.fd(), POLLIN, 0};
