@@ -69,11 +69,16 @@ TEST(Lobby, StopsPromptlyWhileAcceptFails) {
   EXPECT_LT(std::chrono::steady_clock::now() - stopping, 100ms);
 }
 
-// A client that says hello (or nothing) and the first line it is told.
-std::string first_line_to(uint16_t port, bool says_hello) {
+// A client connected to the lobby on `port` that said hello (or nothing).
+TcpSocket client_of(uint16_t port, bool says_hello = true) {
   TcpSocket client = TcpSocket::connect("127.0.0.1", port, 30s);
   if (says_hello) client.send_all("{\"type\":\"hello\"}\n", 30s);
-  return client.receive_line(30s);
+  return client;
+}
+
+// A client that says hello (or nothing) and the first line it is told.
+std::string first_line_to(uint16_t port, bool says_hello) {
+  return client_of(port, says_hello).receive_line(30s);
 }
 
 TEST(Lobby, ARefusedAddressIsToldSoWithoutAnythingItSendsBeingRead) {
@@ -90,8 +95,7 @@ TEST(Lobby, AClientInWhileAnotherIsServedIsToldBusyWithoutNamingIt) {
   TcpSocket listener = TcpSocket::listen(0);
   std::ostringstream log;
   Lobby lobby(listener, {.deadline = 1h}, log);
-  TcpSocket first = TcpSocket::connect("127.0.0.1", port_of(listener), 30s);
-  first.send_all("{\"type\":\"hello\"}\n", 30s);
+  TcpSocket first = client_of(port_of(listener));
   const std::optional<AdmittedClient> served = lobby.next(-1);
   ASSERT_TRUE(served);
   EXPECT_EQ(served->peer, "127.0.0.1");
@@ -108,8 +112,7 @@ TEST(Lobby, AClientInBeforeTheSessionLoopFirstAsksIsKeptForItAndNotToldBusy) {
   TcpSocket listener = TcpSocket::listen(0);
   std::ostringstream log;
   Lobby lobby(listener, {.deadline = 1h}, log);
-  TcpSocket first = TcpSocket::connect("127.0.0.1", port_of(listener), 30s);
-  first.send_all("{\"type\":\"hello\"}\n", 30s);
+  TcpSocket first = client_of(port_of(listener));
   pollfd told{first.fd(), POLLIN, 0};  // a busy answer would be readable well within 500 ms
   ASSERT_EQ(poll(&told, 1, 500), 0) << "told: " << first.receive_line(1s);
   const std::optional<AdmittedClient> served = lobby.next(-1);
