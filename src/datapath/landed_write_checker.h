@@ -63,6 +63,7 @@ class LandedWriteChecker {
     return bad;
   }
   uint64_t checked() const noexcept { return checked_; }
+  uint64_t ring_slots() const noexcept { return slots_; }
 
  private:
   uint8_t* slot(uint64_t message_index) const noexcept {

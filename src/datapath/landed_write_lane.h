@@ -2,7 +2,7 @@
 // each stream of its lane (landed_write_checker.h), where a write bw target is otherwise
 // passive. It ends when every stream has its messages (by iterations), or once the peer has
 // said it ended its sends ("finished": its last write completed, so every write has landed)
-// and a look at every stream finds nothing more; a stream the count of whose checks falls
+// and one more look has taken them (landed_write_watch.h); a stream the count of whose checks falls
 // short of the writes the sender completed is then said by the report. Its CPU is the
 // server's; no write landing within --timeout ends it with the slot it waited on.
 #pragma once

@@ -1,9 +1,12 @@
 // The loop of the target's lane under --validate's write bw (landed_write_lane.h): looks at
 // every stream's ring in turn, checks what landed, and ends when every stream has its messages,
 // once the peer has said it ended its sends, on an abort, or when nothing lands within
-// --timeout. A template over the stream and its checker, so that tests drive it on fakes
-// (tests/unit/landed_write_watch_test.cpp): a stream gives index(), name(),
-// abort_requested() and peer_has_ended(); a checker checked(), landed() and check_next().
+// --timeout. The sender is an adversary: one that writes without end holds the loop neither
+// past an abort (looked at every 4096 looks, landing or not) nor past its own end (a look
+// checks at most a lap of each ring, and one look follows the end). A template over the stream
+// and its checker, so that tests drive it on fakes (tests/unit/landed_write_watch_test.cpp): a
+// stream gives index(), name(), abort_requested() and peer_has_ended(); a checker checked(),
+// ring_slots(), landed() and check_next().
 #pragma once
 
 #include <chrono>
@@ -30,8 +33,9 @@ template <typename Stream>
                   " (the sender stalled or went away, or its writes go elsewhere: see --timeout)");
 }
 
-// One look at every stream: checks what landed. Returns whether anything did, and whether
-// every stream has its `due` messages.
+// One look at every stream: checks what landed, at most a lap of its ring (a sender that keeps
+// the ring's room has no more unchecked). Returns whether anything did, and whether every
+// stream has its `due` messages.
 struct Look {
   bool landed = false, all_done = true;
 };
@@ -41,7 +45,8 @@ Look look_once(std::span<Stream* const> streams, std::span<Checker> checkers, ui
   Look look;
   for (size_t i = 0; i < checkers.size(); ++i) {
     Checker& c = checkers[i];
-    while (c.checked() < due && c.landed()) {
+    const uint64_t lap_end = c.checked() + c.ring_slots();
+    while (c.checked() < due && c.checked() < lap_end && c.landed()) {
       const uint64_t bad = c.check_next();
       verify.add(bad, streams[i]->index(), c.checked());
       look.landed = true;
@@ -73,24 +78,24 @@ VerifyTally watch_landed_writes(std::span<Stream* const> streams, std::span<Chec
   const Stream& first = *streams.front();
   const uint64_t timeout_ns = static_cast<uint64_t>(timeout.count()) * 1'000'000;
   VerifyTally verify;
-  uint64_t idle_since = 0;  // when looks began to find nothing (0: something just landed)
-  for (uint32_t idle = 0;;) {
+  bool landed = false;      // since the clock was last read
+  uint64_t idle_since = 0;  // the clock when nothing had landed since the read before (0: not yet)
+  for (uint32_t turn = 1;; ++turn) {
     const bool ended = first.peer_has_ended();  // before the look: its writes have all landed
     const Look look = look_once(streams, checkers, due, verify);
-    if (look.all_done || (ended && !look.landed)) break;
-    if (look.landed) {
-      idle = 0;
-      idle_since = 0;
-      continue;
-    }
-    if ((++idle & 0xfff) != 0) continue;
+    if (look.all_done || ended) break;  // after the end, that look took every write made
+    landed = landed || look.landed;
+    if ((turn & 0xfff) != 0) continue;
     if (first.abort_requested() && !first.peer_has_ended()) throw_run_aborted(first.name());
     const uint64_t t = now_ns();
-    if (idle_since == 0) idle_since = t;
+    if (landed || idle_since == 0) {
+      landed = false;
+      idle_since = t;
+      continue;
+    }
     if (t - idle_since > timeout_ns) {
       uint64_t message = 0;
-      const Stream& stalled =
-          furthest_behind(streams, std::span<const Checker>(checkers), message);
+      const Stream& stalled = furthest_behind(streams, std::span<const Checker>(checkers), message);
       throw_nothing_landed(stalled, message, timeout);
     }
   }
