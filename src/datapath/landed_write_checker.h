@@ -23,15 +23,18 @@ inline constexpr uint64_t kLandingSettleNs = 1'000'000;
 class LandedWriteChecker {
  public:
   // A ring of `slots` slots `stride` bytes apart from `first_slot`, each to receive `expected`;
-  // the count of checked messages goes to `count_word`.
+  // the count of checked messages goes to `count_word`. A slot that does not match is re-read
+  // for `settle_ns` (the fuzzer, which damages most, gives 0).
   LandedWriteChecker(uint8_t* first_slot, uint64_t stride, uint64_t slots,
-                     std::span<const uint8_t> expected, uint64_t* count_word)
+                     std::span<const uint8_t> expected, uint64_t* count_word,
+                     uint64_t settle_ns = kLandingSettleNs)
       : first_(first_slot),
         stride_(stride),
         slots_(slots),
         expected_(expected),
         complement_(expected.size()),
-        count_(count_word) {
+        count_(count_word),
+        settle_ns_(settle_ns) {
     for (size_t i = 0; i < expected.size(); ++i)
       complement_[i] = static_cast<uint8_t>(~expected[i]);
   }
@@ -53,7 +56,7 @@ class LandedWriteChecker {
     __atomic_thread_fence(__ATOMIC_ACQUIRE);  // the bytes written before the last one turned
     uint8_t* bytes = slot(checked_);
     uint64_t bad = count_corrupt({bytes, size()}, expected_);
-    for (const uint64_t until = bad == 0 ? 0 : now_ns() + kLandingSettleNs;
+    for (const uint64_t until = bad == 0 ? 0 : now_ns() + settle_ns_;
          bad != 0 && now_ns() < until;) {
       asm volatile("" ::: "memory");  // read the slot again
       bad = count_corrupt({bytes, size()}, expected_);
@@ -76,6 +79,7 @@ class LandedWriteChecker {
   std::span<const uint8_t> expected_;
   std::vector<uint8_t> complement_;
   uint64_t* count_;
+  uint64_t settle_ns_;
   uint64_t checked_ = 0;
 };
 
