@@ -32,9 +32,18 @@ struct PresetOption {
   std::string shown = {};  // what --help says for a value too long for its line ("": the value)
 };
 
+// The study's strategies: each registered one as it says the study runs it, both sides, then
+// a busy client against an event server.
+std::string studied_strategies() {
+  std::string cq;
+  for (const StrategyInfo& s : registered_strategies())
+    if (!s.studied_as.empty()) cq += std::string(s.studied_as) + ";";
+  return cq + "client=busy,server=event";
+}
+
 const std::vector<PresetOption>& polling_preset() {
   static const std::vector<PresetOption> preset = {
-      {"--cq", "busy;event;epoll;hybrid:50;adaptive;dynamic;client=busy,server=event", {}},
+      {"--cq", studied_strategies(), {}},
       {"--mode", "lat", {}},
       {"--pattern", "send,write_imm", {}},  // write lat waits for arrival by polling memory
       {"--sizes", "2,4K", {}},

@@ -35,8 +35,8 @@ class AdaptiveBudget {
 class AdaptivePoller {
  public:
   static constexpr StrategyInfo kInfo{
-      "adaptive", "adaptive", "spin budget from the recent waits (<= 50 us), then block",
-      0,          {},         true};
+      "adaptive", "adaptive", "spin budget from the recent waits (<= 50 us), then block", 0, {},
+      true,       "adaptive"};
   explicit AdaptivePoller(PollTarget& target) : target_(target) {}
 
   int wait(std::span<ibv_wc> out) {

@@ -7,7 +7,7 @@ namespace rdmabench {
 
 class BusyPoller {
  public:
-  static constexpr StrategyInfo kInfo{"busy", "busy", "spin on ibv_poll_cq", 0, {}, false};
+  static constexpr StrategyInfo kInfo{"busy", "busy", "spin on ibv_poll_cq", 0, {}, false, "busy"};
 
   explicit BusyPoller(PollTarget& target) : target_(target) {}
 

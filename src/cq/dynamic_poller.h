@@ -64,8 +64,8 @@ class DynamicBatch {
 class DynamicPoller {
  public:
   static constexpr StrategyInfo kInfo{
-      "dynamic", "dynamic", "spin on ibv_poll_cq, its batch set by perftest 26.04's rule",
-      0,         {},        false};
+      "dynamic", "dynamic", "spin on ibv_poll_cq, its batch set by perftest 26.04's rule", 0, {},
+      false,     "dynamic"};
 
   explicit DynamicPoller(PollTarget& target)
       : target_(target), rule_(target.batch, target.qps_on_cq) {}

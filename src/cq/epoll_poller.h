@@ -16,7 +16,8 @@ namespace rdmabench {
 class EpollPoller {
  public:
   static constexpr StrategyInfo kInfo{
-      "epoll", "epoll", "the channel's fd in an epoll set, as event loops do", 0, {}, true};
+      "epoll", "epoll", "the channel's fd in an epoll set, as event loops do", 0, {},
+      true,    "epoll"};
 
   explicit EpollPoller(PollTarget& target)
       : target_(target), epoll_fd_(epoll_create1(EPOLL_CLOEXEC)) {

@@ -8,7 +8,7 @@ namespace rdmabench {
 class EventPoller {
  public:
   static constexpr StrategyInfo kInfo{
-      "event", "event", "arm the CQ and block on its completion channel", 0, {}, true};
+      "event", "event", "arm the CQ and block on its completion channel", 0, {}, true, "event"};
 
   explicit EventPoller(PollTarget& target) : target_(target) {}
 

@@ -15,7 +15,8 @@ class HybridPoller {
                                       "spin up to the budget, then arm and block",
                                       1,
                                       {1'000'000, 0},
-                                      true};
+                                      true,
+                                      "hybrid:50"};
 
   explicit HybridPoller(PollTarget& target)
       : target_(target), budget_ns_(uint64_t{target.strategy.arguments.at(0)} * 1000) {}

@@ -12,6 +12,8 @@ namespace rdmabench {
 
 class ModeratedPoller : public EventPoller {
  public:
+  // Not in the polling study's default sweep: its counts are the device's to take, and the
+  // software devices the study runs on in CI (rxe, siw) moderate nothing.
   static constexpr StrategyInfo kInfo{
       "moderated", "moderated:<count>,<us>", "CQ moderation (ibv_modify_cq), then block as event",
       2,           {65535, 65535},           true};

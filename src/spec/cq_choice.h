@@ -23,6 +23,9 @@ struct StrategyInfo {
   std::array<uint32_t, 2> argument_max{};  // each argument lies in 0..max
   bool blocks = false;  // sleeps in the kernel at times, so each completion must be its own
                         // signal (write lat then waits for every write's completion)
+  // How `rdmabench study polling` runs it by default ("hybrid:50"); "": not in its default
+  // sweep (a --cq given to the study still takes it).
+  std::string_view studied_as = {};
 };
 
 struct CqStrategy {

@@ -36,6 +36,20 @@ TEST(CqStrategy, EveryRegisteredStrategyParsesFromItsUsage) {
   EXPECT_EQ(parse_cq_strategy("hybrid:0").text(), "hybrid:0");
 }
 
+// The polling study's default sweep is what each strategy says of itself (studied_as): each
+// such text parses as that strategy, as the study's --cq will parse it.
+TEST(CqStrategy, HowTheStudyRunsAStrategyParsesAsThatStrategy) {
+  size_t studied = 0;
+  for (const StrategyInfo& info : registered_strategies()) {
+    if (info.studied_as.empty()) continue;
+    ++studied;
+    const CqStrategy parsed = parse_cq_strategy(std::string(info.studied_as));
+    EXPECT_EQ(parsed.name, info.name) << info.studied_as;
+    EXPECT_EQ(parsed.text(), info.studied_as);
+  }
+  EXPECT_GE(studied, 2u) << "the study compares strategies: at least busy and event";
+}
+
 TEST(CqStrategy, BothSidesOrEachItsOwn) {
   const CqChoice both = parse_cq_choice("epoll");
   EXPECT_EQ(both.client.name, "epoll");
