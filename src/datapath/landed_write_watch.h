@@ -79,7 +79,7 @@ VerifyTally watch_landed_writes(std::span<Stream* const> streams, std::span<Chec
   const uint64_t timeout_ns = static_cast<uint64_t>(timeout.count()) * 1'000'000;
   VerifyTally verify;
   bool landed = false;      // since the clock was last read
-  uint64_t idle_since = 0;  // the clock when nothing had landed since the read before (0: not yet)
+  uint64_t idle_since = 0;  // the last clock read after writes landed, or the first (0: none)
   for (uint32_t turn = 1;; ++turn) {
     const bool ended = first.peer_has_ended();  // before the look: its writes have all landed
     const Look look = look_once(streams, checkers, due, verify);
