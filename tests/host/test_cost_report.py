@@ -3,6 +3,7 @@ valgrind (cachegrind) and strace leave, turns N and 2N runs into a count per mes
 reports a difference below 0 as a failed measurement, never as a figure; its ratios are
 rdmabench/perftest and say which way is better."""
 import json
+from pathlib import Path
 
 from rdmabench_guest import cost_boots as boots
 from rdmabench_guest import cost_guest as cost
@@ -110,3 +111,25 @@ def test_a_count_below_one_a_message_keeps_its_digits():
     assert boots.spread([0.0037, 0.001, 0.002], cost.count_text, 3) == "0.002 (0.001-0.0037)"
     assert boots.spread([232.84, 230.0, 240.0], cost.count_text, 3) == "232.8 (230.0-240.0)"
     assert boots.spread([1.0764, 3.692], cost.ratio_text, 3) == "2.384 (1.076-3.692), 2 of 3 boots"
+
+
+def test_kept_profiles_hold_each_counters_file_by_case_tool_side_and_count(tmp_path, monkeypatch):
+    """--keep-profiles: cachegrind's file for cg_annotate, and strace -c's table beside it (its
+    system calls call by call), named by case, tool, side and message count."""
+    def counted_pair(server, client, port, ready_timeout):
+        for cmd in (server, client):
+            if cmd[2] == "valgrind":  # after "timeout 1200"
+                out = next(a.split("=", 1)[1] for a in cmd if a.startswith("--cachegrind-out-file="))
+                Path(out).write_text(CACHEGRIND)
+            else:
+                Path(cmd[cmd.index("-o") + 1]).write_text(STRACE)
+    monkeypatch.setattr(cost.vs, "run_pair", counted_pair)
+    commands = lambda case, iters, tmp: (["srv"], ["cli"], 1)  # noqa: E731
+    case = cost.SMALL_SENDS[0]
+    for counter, count in zip(cost.COUNTERS, (128234, 29)):
+        got = cost.counted_run(commands, case, 64, counter, (tmp_path, "rdmabench classic"))
+        assert got == {"client": count, "server": count}, (counter.name, got)
+    kept = sorted(p.name for p in (tmp_path / cost.slug(case.label)).iterdir())
+    assert kept == ["rdmabench-classic-client-64", "rdmabench-classic-client-64.syscalls",
+                    "rdmabench-classic-server-64", "rdmabench-classic-server-64.syscalls"], kept
+    assert "total" in (tmp_path / cost.slug(case.label) / "rdmabench-classic-server-64.syscalls").read_text()

@@ -19,8 +19,9 @@ Usage: tools/lib/run-module rdmabench_guest.cost_guest BUILD [--messages N] [--m
 their turns in an order rotated by I, so that over the boots each runs first, second and last.
 --save FILE: the counts per message as JSON, for rdmabench_guest.cost_boots to take medians of.
 
---keep-profiles DIR keeps every instruction count's cachegrind file (DIR/CASE/TOOL-SIDE-ITERS,
-for cg_annotate: where each side spends its instructions, by function).
+--keep-profiles DIR keeps every count's file: the cachegrind file (DIR/CASE/TOOL-SIDE-ITERS, for
+cg_annotate: where each side spends its instructions, by function) and strace -c's table
+(DIR/CASE/TOOL-SIDE-ITERS.syscalls: its system calls, by call).
 
 Busy polling counts its empty polls too: a spinning side's instructions per message include
 the polls that found nothing, which depend on how fast the other side answers (in the
@@ -100,18 +101,19 @@ def slug(text):
 
 def counted_run(commands, case, iters, counter, keep=None):
     """{side: count} of one server/client pair, each side under `counter`; `keep`: (directory,
-    tool name) where an instruction count's files are kept."""
+    tool name) where the counts' files are kept."""
     with tempfile.TemporaryDirectory() as tmp:
         server, client, port = commands(case, iters, tmp)
         out = {side: Path(tmp) / f"{side}.count" for side in SIDES}
         vs.run_pair(["timeout", "1200", *counter.prefix(out["server"]), *server],
                     ["timeout", "1200", *counter.prefix(out["client"]), *client], port,
                     ready_timeout=READY_TIMEOUT)
-        if keep is not None and counter.name == "instructions":
+        if keep is not None:
             where = keep[0] / slug(case.label)
             where.mkdir(parents=True, exist_ok=True)
+            suffix = "" if counter.name == "instructions" else f".{counter.name}"
             for side in SIDES:
-                shutil.copy(out[side], where / f"{slug(keep[1])}-{side}-{iters}")
+                shutil.copy(out[side], where / f"{slug(keep[1])}-{side}-{iters}{suffix}")
         return {side: counter.read(out[side]) for side in SIDES}
 
 
@@ -189,7 +191,7 @@ def main():
     p.add_argument("--messages", type=int, default=1000)
     p.add_argument("--match", default="", help="only the cases whose label this regex finds")
     p.add_argument("--keep-profiles", type=Path, metavar="DIR",
-                   help="keep each instruction count's cachegrind file under DIR")
+                   help="keep each count's file under DIR (cachegrind's; strace -c's table)")
     p.add_argument("--boot", type=int, default=0, help="this boot's number (turns the tools' order)")
     p.add_argument("--save", type=Path, metavar="FILE", help="the counts per message as JSON")
     args = p.parse_args()
