@@ -126,6 +126,7 @@ def test_kept_profiles_hold_each_counters_file_by_case_tool_side_and_count(tmp_p
     monkeypatch.setattr(cost.vs, "run_pair", counted_pair)
     commands = lambda case, iters, tmp: (["srv"], ["cli"], 1)  # noqa: E731
     case = cost.SMALL_SENDS[0]
+    assert len(cost.COUNTERS) == 2, cost.COUNTERS  # instructions, then system calls
     for counter, count in zip(cost.COUNTERS, (128234, 29)):
         got = cost.counted_run(commands, case, 64, counter, (tmp_path, "rdmabench classic"))
         assert got == {"client": count, "server": count}, (counter.name, got)
