@@ -65,10 +65,13 @@ struct SenderStream {
   uint64_t send_id(uint64_t n) const { return n; }
 };
 
+// Each slot's room ahead of its message, where a transport's receive header goes (any will do).
+constexpr uint64_t kHeader = 8;
+
 struct Target {
   Target(uint64_t size, uint64_t slots)
       : pattern(size),
-        stride(size + 8),
+        stride(size + kHeader),
         slots(slots),
         bytes(checked_count_offset(stride, slots) + sizeof(uint64_t)) {
     fill_payload(pattern, size);
@@ -113,7 +116,7 @@ void run(FuzzedDataProvider& in) {
   checker.arm();
   SenderStream sender;
   uint64_t landing = 0, posted = 0;
-  const CheckedWriteRing ring{0x1000, t.stride, 8, slots};
+  const CheckedWriteRing ring{0x1000, t.stride, kHeader, slots};
   WriteCredit credit(sender, ring, &landing);
   for (int step = 0; step < 256 && in.remaining_bytes() > 0; ++step) {
     switch (in.ConsumeIntegralInRange<int>(0, 4)) {
