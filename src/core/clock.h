@@ -26,7 +26,7 @@ struct ClockCheck {
   bool monotonic = true;      // no backwards step seen over the sample
 };
 
-// Reads the clock many times; throws Error(kInternal) when it steps backwards or its
+// Reads the clock a thousand times; throws Error(kInternal) when it steps backwards or its
 // resolution is coarser than a microsecond (no latency number would be trustworthy).
 ClockCheck verify_clock();
 
