@@ -1,13 +1,16 @@
 #include "host/timing_environment.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+
+#include "host/sysfs_file.h"
 
 namespace rdmabench {
 
@@ -42,6 +45,26 @@ std::string cpuid_hypervisor() {
 #endif
 }
 
+// QEMU's -icount shift=N takes N from 0 to 10.
+std::optional<int> icount_shift_of(std::string_view said) {
+  if (said.size() == 1 && said[0] >= '0' && said[0] <= '9') return said[0] - '0';
+  if (said == "10") return 10;
+  return std::nullopt;
+}
+
+// A version as the command line says it, kept where it is a short word of letters, digits and
+// . + ~ : _ - (QEMU's "7.2.22", Debian's "1:7.2+dfsg-7+deb12u18"), else "".
+std::string version_word(std::string_view said) {
+  constexpr size_t kMaxVersion = 64;
+  const auto fits = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view(".+~:_-").find(c) != std::string_view::npos;
+  };
+  if (said.empty() || said.size() > kMaxVersion || !std::all_of(said.begin(), said.end(), fits))
+    return "";
+  return std::string(said);
+}
+
 constexpr std::array<std::string_view, 8> kAccelerations = {"none",   "kvm",    "tcg", "tcg-icount",
                                                             "hyperv", "vmware", "xen", "other"};
 
@@ -63,8 +86,11 @@ std::string TimingEnvironment::describe() const {
     return software_emulated() ? "real time, in a software-emulated guest (QEMU TCG: its "
                                  "timing is the emulator's, busy polling most of all)"
                                : "real time";
-  return "deterministic: QEMU " + qemu_version + " -icount shift=" + icount_shift +
-         " (guest time counts instructions, 2^" + icount_shift + " ns each)";
+  const std::string qemu = qemu_version.empty() ? "(version unsaid)" : qemu_version;
+  if (!icount_shift) return "deterministic: QEMU " + qemu + " -icount (shift unsaid)";
+  const std::string shift = std::to_string(*icount_shift);
+  return "deterministic: QEMU " + qemu + " -icount shift=" + shift +
+         " (guest time counts instructions, 2^" + shift + " ns each)";
 }
 
 TimingEnvironment parse_timing_environment(std::string_view kernel_cmdline,
@@ -76,18 +102,13 @@ TimingEnvironment parse_timing_environment(std::string_view kernel_cmdline,
     if (said == known) env.acceleration = said;
   if (parameter(kernel_cmdline, "rdmabench.timing") != "icount") return env;
   env.mode = "icount";
-  env.icount_shift = parameter(kernel_cmdline, "rdmabench.icount_shift");
-  env.qemu_version = parameter(kernel_cmdline, "rdmabench.qemu");
-  if (env.icount_shift.empty()) env.icount_shift = "?";
-  if (env.qemu_version.empty()) env.qemu_version = "?";
+  env.icount_shift = icount_shift_of(parameter(kernel_cmdline, "rdmabench.icount_shift"));
+  env.qemu_version = version_word(parameter(kernel_cmdline, "rdmabench.qemu"));
   return env;
 }
 
 TimingEnvironment timing_environment() {
-  std::ifstream in("/proc/cmdline");
-  std::string line;
-  std::getline(in, line);
-  return parse_timing_environment(line, cpuid_hypervisor());
+  return parse_timing_environment(first_line("/proc/cmdline"), cpuid_hypervisor());
 }
 
 }  // namespace rdmabench

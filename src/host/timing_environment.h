@@ -3,6 +3,7 @@
 // tool announces on the guest kernel's command line (rdmabench.timing=icount ...).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -10,8 +11,11 @@ namespace rdmabench {
 
 struct TimingEnvironment {
   std::string mode = "realtime";  // "realtime" or "icount"
-  std::string icount_shift;       // icount only: guest ns per instruction is 2^shift
-  std::string qemu_version;       // icount only
+  // icount only, as the command line says them; unset (empty) where it says nothing usable: a
+  // shift that is not 0-10 (QEMU's range), a version that is not a short word of printable
+  // ASCII.
+  std::optional<int> icount_shift;  // guest ns per instruction is 2^shift
+  std::string qemu_version;
   // What runs this host's instructions: "none" (no hypervisor says it is there), "kvm", "tcg"
   // (QEMU's software emulation: timing is the emulator's), "tcg-icount" (the deterministic
   // guest), "hyperv", "vmware", "xen" or "other".

@@ -55,28 +55,34 @@ nlohmann::json side_object(const nlohmann::json& facts) {
   return side;
 }
 
+}  // namespace
+
+nlohmann::json timing_facts(const TimingEnvironment& timing) {
+  return {{"timing", timing.describe()},
+          {"timing_mode", timing.mode},
+          {"icount_shift",
+           timing.icount_shift ? nlohmann::json(*timing.icount_shift) : nlohmann::json(nullptr)},
+          {"qemu_version", timing.qemu_version.empty() ? nlohmann::json(nullptr)
+                                                       : nlohmann::json(timing.qemu_version)},
+          {"acceleration", timing.acceleration}};
+}
+
+namespace {
+
 nlohmann::json client_facts(const RunPlan& r, const LocalProbe& p, const ServerFacts& server) {
   const PortReport& port = port_in_use(r, p, server);
-  nlohmann::json facts = {
-      {"host", host_name()},
-      {"version", kVersion},
-      {"kernel", kernel_release()},
-      {"rdma_core", rdma_core_version()},
-      {"timing", p.timing.describe()},
-      {"timing_mode", p.timing.mode},
-      {"icount_shift", p.timing.icount_shift.empty()
-                           ? nlohmann::json(nullptr)
-                           : nlohmann::json(std::stoi(p.timing.icount_shift))},
-      {"qemu_version", p.timing.qemu_version.empty() ? nlohmann::json(nullptr)
-                                                     : nlohmann::json(p.timing.qemu_version)},
-      {"acceleration", p.timing.acceleration},
-      {"device", p.device.name},
-      {"driver", p.device.driver},
-      {"firmware", p.device.firmware},
-      {"link_layer", port.link_layer},
-      {"link_speed_gbps", port.speed_gbps},
-      {"link_width", port.width},
-      {"active_mtu", port.active_mtu}};
+  nlohmann::json facts = {{"host", host_name()},
+                          {"version", kVersion},
+                          {"kernel", kernel_release()},
+                          {"rdma_core", rdma_core_version()},
+                          {"device", p.device.name},
+                          {"driver", p.device.driver},
+                          {"firmware", p.device.firmware},
+                          {"link_layer", port.link_layer},
+                          {"link_speed_gbps", port.speed_gbps},
+                          {"link_width", port.width},
+                          {"active_mtu", port.active_mtu}};
+  facts.update(timing_facts(p.timing));
   if (const PathInUse* path = client_path(server)) add_path(facts, *path);
   facts.update(placement_fields(p.placement.facts()));
   return side_object(facts);

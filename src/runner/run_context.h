@@ -36,6 +36,9 @@ struct ServerFacts {
   std::string path_error;  // when paths is empty
 };
 
+// A side's timing facts as the context keys them: how its clock ran (timing, timing_mode), the
+// deterministic guest's icount shift and QEMU (null where unsaid), what ran its instructions.
+nlohmann::json timing_facts(const TimingEnvironment& timing);
 // The results' context: typed (numbers as numbers, unknown as null, the parameters as an
 // object).
 nlohmann::json run_context(const RunPlan& r, const LocalProbe& p, const ServerFacts& server);

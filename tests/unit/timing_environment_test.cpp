@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "runner/run_context.h"
+
 using namespace rdmabench;
 
 TEST(TimingEnvironment, PlainKernelIsRealTime) {
@@ -16,7 +20,7 @@ TEST(TimingEnvironment, IcountGuestAnnouncesShiftAndQemu) {
       "console=ttyS0 maxcpus=1 rdmabench.timing=icount rdmabench.icount_shift=3 "
       "rdmabench.qemu=7.2.22\n");
   EXPECT_TRUE(env.deterministic());
-  EXPECT_EQ(env.icount_shift, "3");
+  EXPECT_EQ(env.icount_shift, 3);
   EXPECT_EQ(env.qemu_version, "7.2.22");
   EXPECT_NE(env.describe().find("shift=3"), std::string::npos);
 }
@@ -25,7 +29,8 @@ TEST(TimingEnvironment, OnlyWholeKeysMatch) {
   EXPECT_FALSE(parse_timing_environment("xrdmabench.timing=icount").deterministic());
   EXPECT_FALSE(parse_timing_environment("rdmabench.timing=icountx").deterministic());
   const auto env = parse_timing_environment("rdmabench.timing=icount");
-  EXPECT_EQ(env.icount_shift, "?");
+  EXPECT_EQ(env.icount_shift, std::nullopt);
+  EXPECT_EQ(env.describe(), "deterministic: QEMU (version unsaid) -icount (shift unsaid)");
 }
 
 TEST(TimingEnvironment, TheGuestsAccelerationComesFromItsCommandLineElseFromCpuid) {
@@ -51,4 +56,37 @@ TEST(TimingEnvironment, CpuidSignaturesNameTheirHypervisor) {
   EXPECT_EQ(hypervisor_of("VMwareVMware"), "vmware");
   EXPECT_EQ(hypervisor_of("XenVMMXenVMM"), "xen");
   EXPECT_EQ(hypervisor_of("bhyve bhyve "), "other");
+}
+
+// The context's icount_shift is a number or null, whatever the command line says: a guest
+// announcing icount without a shift, or with one that is not a number, made the context's
+// writer throw (std::stoi) once the run was over.
+TEST(TimingEnvironment, TheContextTakesTheShiftAsANumberOrNull) {
+  for (const char* cmdline :
+       {"rdmabench.timing=icount", "rdmabench.timing=icount rdmabench.icount_shift=abc",
+        "rdmabench.timing=icount rdmabench.icount_shift=99999999999",
+        "rdmabench.timing=icount rdmabench.icount_shift=-1",
+        "rdmabench.timing=icount rdmabench.icount_shift=11"}) {
+    nlohmann::json facts;
+    EXPECT_NO_THROW(facts = timing_facts(parse_timing_environment(cmdline))) << cmdline;
+    EXPECT_TRUE(facts["icount_shift"].is_null()) << cmdline << ": " << facts.dump();
+    EXPECT_EQ(facts["timing_mode"], "icount") << cmdline;
+  }
+  const nlohmann::json three = timing_facts(parse_timing_environment(
+      "rdmabench.timing=icount rdmabench.icount_shift=3 rdmabench.qemu=7.2.22"));
+  EXPECT_EQ(three["icount_shift"], 3);
+  EXPECT_EQ(three["qemu_version"], "7.2.22");
+  EXPECT_TRUE(timing_facts(parse_timing_environment("quiet"))["icount_shift"].is_null());
+}
+
+// What the command line says of QEMU reaches the context and the banner printable and short.
+TEST(TimingEnvironment, TheQemuVersionIsPrintableAndBounded) {
+  const auto env = parse_timing_environment(
+      "rdmabench.timing=icount rdmabench.icount_shift=3 "
+      "rdmabench.qemu=\x1b[2J" +
+      std::string(5000, '7'));
+  EXPECT_TRUE(env.qemu_version.empty()) << env.qemu_version;
+  EXPECT_TRUE(timing_facts(env)["qemu_version"].is_null());
+  EXPECT_EQ(env.describe().find('\x1b'), std::string::npos) << env.describe();
+  EXPECT_LT(env.describe().size(), 200u) << env.describe();
 }
