@@ -8,8 +8,9 @@
 // scratch folder. An input whose first argument is "@limits-file" is a --limits-file's text
 // instead (its parts joined again), read as a run reads it for a machine type; one whose first
 // argument is "@search-report" a report `search --replay` reads (its settings, then each finding
-// replayed against a target that answers at once), and "@search-state" a search's state file,
-// resumed over the whole space.
+// replayed against a target that answers at once), "@search-state" a search's state file,
+// resumed over the whole space, and "@kernel-cmdline" a kernel command line read for a run's
+// timing.
 #include <cstddef>
 #include <cstdint>
 #include <cxxopts.hpp>
@@ -25,8 +26,11 @@
 #include "cli/search_request.h"
 #include "core/bounded_json.h"
 #include "core/error.h"
+#include "core/printable_text.h"
+#include "host/timing_environment.h"
 #include "mesh/mesh_preview.h"
 #include "runner/machine_limits.h"
+#include "runner/run_context.h"
 #include "runner/suite_preview.h"
 #include "search/measured_points.h"
 #include "search/report_replay.h"
@@ -78,6 +82,17 @@ void read_limits_file(std::string_view text) {
 constexpr std::string_view kLimitsFile = "@limits-file";
 constexpr std::string_view kSearchReport = "@search-report";
 constexpr std::string_view kSearchState = "@search-state";
+constexpr std::string_view kKernelCmdline = "@kernel-cmdline";
+
+// A kernel command line as a run reads /proc/cmdline for its timing (never an error: what it
+// cannot use is unset), and the context's facts and banner line made of it, which must be one
+// line of printable ASCII.
+void read_kernel_cmdline(std::string_view text) {
+  const rdmabench::TimingEnvironment env = rdmabench::parse_timing_environment(text, "none");
+  const nlohmann::json facts = rdmabench::timing_facts(env);
+  const std::string line = env.describe() + facts.dump();
+  if (!rdmabench::is_printable_ascii(line)) __builtin_trap();
+}
 
 // A search target that answers every point at once with the same figures.
 class AnsweringTarget final : public rdmabench::SearchTarget {
@@ -149,6 +164,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (const auto text = after(input, kSearchState)) {
     read_search_state(*text);
+    return 0;
+  }
+  if (const auto text = after(input, kKernelCmdline)) {
+    read_kernel_cmdline(*text);
     return 0;
   }
   const std::vector<std::string> args = arguments_of(data, size);
