@@ -10,9 +10,10 @@ using namespace rdmabench;
 
 namespace {
 
-// A file of `bytes` bytes of 'x' and no newline, in the fake tree.
+// A file of `bytes` bytes of 'x' and a newline (FakeSysfsTree::write ends every file so), in the
+// fake tree.
 std::filesystem::path long_file(const rdmabench::testing::FakeSysfsTree& tree, size_t bytes) {
-  tree.write("huge", std::string(bytes, 'x'));  // write() ends it with a newline
+  tree.write("huge", std::string(bytes, 'x'));
   return tree.root() / "huge";
 }
 
