@@ -10,6 +10,7 @@
 #include <cpuid.h>
 #endif
 
+#include "host/kernel_tuning.h"
 #include "host/sysfs_file.h"
 
 namespace rdmabench {
@@ -82,6 +83,12 @@ std::string hypervisor_of(std::string_view signature) {
 }
 
 std::string TimingEnvironment::describe() const {
+  std::string clock = describe_clock();
+  if (kernel_tuning.empty()) return clock;
+  return clock + "; kernel command line: " + join_tuning_words(kernel_tuning);
+}
+
+std::string TimingEnvironment::describe_clock() const {
   if (!deterministic())
     return software_emulated() ? "real time, in a software-emulated guest (QEMU TCG: its "
                                  "timing is the emulator's, busy polling most of all)"
@@ -100,6 +107,7 @@ TimingEnvironment parse_timing_environment(std::string_view kernel_cmdline,
   env.acceleration = std::string(hypervisor);
   for (const std::string_view known : kAccelerations)
     if (said == known) env.acceleration = said;
+  env.kernel_tuning = kernel_tuning_words(kernel_cmdline);
   if (parameter(kernel_cmdline, "rdmabench.timing") != "icount") return env;
   env.mode = "icount";
   env.icount_shift = icount_shift_of(parameter(kernel_cmdline, "rdmabench.icount_shift"));

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rdmabench {
 
@@ -20,11 +21,17 @@ struct TimingEnvironment {
   // (QEMU's software emulation: timing is the emulator's), "tcg-icount" (the deterministic
   // guest), "hyperv", "vmware", "xen" or "other".
   std::string acceleration = "none";
+  // The kernel command line's words that change how fast the host runs (kernel_tuning.h):
+  // "idle=poll", "isolcpus=2-5", ...; empty when it says none.
+  std::vector<std::string> kernel_tuning;
 
   bool deterministic() const { return mode == "icount"; }
   bool software_emulated() const { return acceleration.starts_with("tcg"); }
-  // One line for the JSON context and the run banner.
+  // One line for the JSON context and the run banner (the tuning words at its end).
   std::string describe() const;
+
+ private:
+  std::string describe_clock() const;
 };
 
 // The hypervisor a CPUID vendor signature (leaf 0x40000000's 12 bytes) names, as

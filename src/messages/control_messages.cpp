@@ -5,6 +5,7 @@
 #include "core/gid.h"
 #include "core/post_api.h"
 #include "core/version.h"
+#include "host/kernel_tuning.h"
 #include "messages/message_fields.h"
 #include "messages/peer_buffer.h"
 #include "messages/protocol_version.h"
@@ -43,6 +44,24 @@ auto unless_null(const nlohmann::json& m, const MessageContext& ctx, const char*
   return null_field(m, ctx, key) ? std::optional<Value>() : std::optional<Value>(read());
 }
 
+// The server's kernel tuning words: an array of at most kMaxTuningWords, each one
+// kernel_tuning_words could have said.
+std::vector<std::string> read_kernel_tuning(const nlohmann::json& hello,
+                                            const MessageContext& ctx) {
+  const nlohmann::json& words = field(hello, ctx, "kernel_tuning");
+  if (!words.is_array() || words.size() > kMaxTuningWords)
+    throw_bad_field(ctx, "kernel_tuning",
+                    "is not an array of at most " + std::to_string(kMaxTuningWords) + " words");
+  std::vector<std::string> out;
+  for (const nlohmann::json& word : words) {
+    if (!word.is_string() || !is_kernel_tuning_word(word.get_ref<const std::string&>()))
+      throw_bad_field(ctx, "kernel_tuning",
+                      "holds something that is not a kernel tuning word (idle=poll, nosmt, ...)");
+    out.push_back(word.get<std::string>());
+  }
+  return out;
+}
+
 PlacementFacts read_placement(const nlohmann::json& m, const MessageContext& ctx) {
   const auto node = [&](const char* key) {
     return unless_null(m, ctx, key, [&] {
@@ -73,6 +92,7 @@ nlohmann::json server_hello_message(const ServerDetails& details) {
           {"kernel", details.kernel},
           {"rdma_core", details.rdma_core},
           {"timing", details.timing},
+          {"kernel_tuning", details.kernel_tuning},
           {"cpus", details.cpus}};
 }
 
@@ -83,6 +103,7 @@ ServerDetails read_server_hello(const nlohmann::json& hello) {
           .kernel = text_field(hello, ctx, "kernel", kMaxNameText),
           .rdma_core = text_field(hello, ctx, "rdma_core", kMaxNameText),
           .timing = text_field(hello, ctx, "timing", kMaxReasonText),
+          .kernel_tuning = read_kernel_tuning(hello, ctx),
           .cpus = text_field(hello, ctx, "cpus", kMaxCpuListText)};
 }
 

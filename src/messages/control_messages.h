@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "datapath/path_in_use.h"
 #include "datapath/qp_stream.h"     // RemoteBuffer, and QpAddress (verbs)
@@ -42,8 +43,9 @@ struct ServerDetails {
   std::string hostname{};
   std::string kernel{};
   std::string rdma_core{};
-  std::string timing{};  // its timing environment, described
-  std::string cpus{};    // serve --cpus as a list ("" when not given)
+  std::string timing{};                      // its timing environment, described
+  std::vector<std::string> kernel_tuning{};  // its kernel command line's (kernel_tuning.h)
+  std::string cpus{};                        // serve --cpus as a list ("" when not given)
 };
 // The server's hello: its protocol and version, and its details.
 nlohmann::json server_hello_message(const ServerDetails& details);

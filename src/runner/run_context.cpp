@@ -64,7 +64,8 @@ nlohmann::json timing_facts(const TimingEnvironment& timing) {
            timing.icount_shift ? nlohmann::json(*timing.icount_shift) : nlohmann::json(nullptr)},
           {"qemu_version", timing.qemu_version.empty() ? nlohmann::json(nullptr)
                                                        : nlohmann::json(timing.qemu_version)},
-          {"acceleration", timing.acceleration}};
+          {"acceleration", timing.acceleration},
+          {"kernel_tuning", timing.kernel_tuning}};
 }
 
 namespace {
@@ -90,11 +91,9 @@ nlohmann::json client_facts(const RunPlan& r, const LocalProbe& p, const ServerF
 
 nlohmann::json server_facts(const ServerFacts& server) {
   const ServerDetails& details = server.details;
-  nlohmann::json facts = {{"host", details.hostname},
-                          {"version", details.version},
-                          {"kernel", details.kernel},
-                          {"rdma_core", details.rdma_core},
-                          {"timing", details.timing}};
+  nlohmann::json facts = {{"host", details.hostname}, {"version", details.version},
+                          {"kernel", details.kernel}, {"rdma_core", details.rdma_core},
+                          {"timing", details.timing}, {"kernel_tuning", details.kernel_tuning}};
   if (server.paths) {
     add_path(facts, server.paths->server.path);
     facts.update(placement_fields(server.paths->server.placement));

@@ -189,11 +189,13 @@ class VerbsTestHost final : public TestHost {
 };
 
 ServerDetails server_details(const ServerOptions& options) {
+  const TimingEnvironment timing = timing_environment();
   return {.version = kVersion,
           .hostname = host_name(),
           .kernel = kernel_release(),
           .rdma_core = rdma_core_version(),
-          .timing = timing_environment().describe(),
+          .timing = timing.describe(),
+          .kernel_tuning = timing.kernel_tuning,
           .cpus = cpu_list_text(options.cpus)};
 }
 

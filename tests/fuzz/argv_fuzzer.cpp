@@ -29,6 +29,7 @@
 #include "core/printable_text.h"
 #include "host/timing_environment.h"
 #include "mesh/mesh_preview.h"
+#include "messages/control_messages.h"
 #include "runner/machine_limits.h"
 #include "runner/run_context.h"
 #include "runner/suite_preview.h"
@@ -86,12 +87,26 @@ constexpr std::string_view kKernelCmdline = "@kernel-cmdline";
 
 // A kernel command line as a run reads /proc/cmdline for its timing (never an error: what it
 // cannot use is unset), and the context's facts and banner line made of it, which must be one
-// line of printable ASCII.
+// line of printable ASCII; and a server's hello saying it, which its client must take.
 void read_kernel_cmdline(std::string_view text) {
   const rdmabench::TimingEnvironment env = rdmabench::parse_timing_environment(text, "none");
   const nlohmann::json facts = rdmabench::timing_facts(env);
   const std::string line = env.describe() + facts.dump();
   if (!rdmabench::is_printable_ascii(line)) __builtin_trap();
+  const rdmabench::ServerDetails said{.version = "v",
+                                      .hostname = "h",
+                                      .kernel = "k",
+                                      .rdma_core = "r",
+                                      .timing = env.describe(),
+                                      .kernel_tuning = env.kernel_tuning,
+                                      .cpus = ""};
+  try {
+    if (rdmabench::read_server_hello(rdmabench::server_hello_message(said)).kernel_tuning !=
+        env.kernel_tuning)
+      __builtin_trap();
+  } catch (const rdmabench::Error&) {
+    __builtin_trap();  // a client would refuse this server's own hello
+  }
 }
 
 // A search target that answers every point at once with the same figures.

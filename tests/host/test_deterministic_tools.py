@@ -169,6 +169,30 @@ def test_compare_names_a_different_cpu_placement(write_json):
     assert odd.returncode == 13 and "Traceback" not in odd.stderr, odd.stderr  # breaks the schema
 
 
+def test_compare_names_kernels_tuned_differently_and_only_those(write_json):
+    """A guest booted with idle=poll against one without: compare says which side's kernel
+    was tuned how; a file that does not say (from before the field) is no difference."""
+    base, new = deterministic(), deterministic()
+    base["context"]["client"]["kernel_tuning"] = []
+    base["context"]["server"]["kernel_tuning"] = ["nosmt"]
+    new["context"]["client"]["kernel_tuning"] = ["idle=poll", "isolcpus=1"]
+    new["context"]["server"]["kernel_tuning"] = ["nosmt"]
+    proc = run_tool("compare", write_json(base, "base.json"), write_json(new, "tuned.json"),
+                    "--threshold", "2")
+    assert proc.returncode == 0, proc.stdout
+    assert "tuned differently (client none vs idle=poll isolcpus=1)" in proc.stdout, proc.stdout
+    new["context"]["client"]["kernel_tuning"] = []
+    same = run_tool("compare", write_json(base, "base.json"), write_json(new, "same.json"),
+                    "--threshold", "2")
+    assert "tuned differently" not in same.stdout, same.stdout
+    del new["context"]["client"]["kernel_tuning"]
+    new["context"]["server"]["kernel_tuning"] = None
+    unsaid = run_tool("compare", write_json(base, "base.json"), write_json(new, "unsaid.json"),
+                      "--threshold", "2")
+    assert unsaid.returncode == 0, unsaid.stdout
+    assert "tuned differently" not in unsaid.stdout, unsaid.stdout
+
+
 def test_gate_compare_writes_junit_and_summary_where_the_caller_stands(write_json, tmp_path):
     """tools/gate passes --junit and --summary to compare, paths taken from the caller's
     directory (the gate itself works from the repository's root)."""

@@ -631,6 +631,11 @@ def test_ib_port_is_used_and_recorded(rdmabench, layout, server, tmp_path):
     # figures of software emulation say so (issue 66).
     booted = re.search(r"rdmabench\.accel=(\S+)", open("/proc/cmdline").read()).group(1)
     assert ctx["client"]["acceleration"] == booted, (ctx["client"]["acceleration"], booted)
+    # The kernel command line's tuning words, both sides' (the server's from its hello): none in a
+    # guest booted plainly, idle=poll in one booted with tools/rxe-vm --append idle=poll.
+    tuning = [w for w in open("/proc/cmdline").read().split()
+              if w.split("=")[0] in ("idle", "nosmt", "isolcpus", "nohz_full", "mitigations")]
+    assert ctx["client"]["kernel_tuning"] == tuning and ctx["server"]["kernel_tuning"] == tuning, ctx
     proc = run(base + ["--ib-port", "2"], timeout=60)
     assert proc.returncode == 2 and "--ib-port 2: rxe" in proc.stderr and "has 1 port(s)" in proc.stderr
 

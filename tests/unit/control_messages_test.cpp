@@ -117,13 +117,15 @@ TEST(ControlMessages, ABusyAnswerIsReadWhateverItsFieldsAre) {
 }
 
 TEST(ControlMessages, AServersHelloComesBackAsItWasSent) {
-  const ServerDetails sent{"0.9", "node-7", "6.1.0-57-amd64", "rdma-core 44.0", "real time", "2,3"};
+  const ServerDetails sent{"0.9",         "node-7", "6.1.0-57-amd64", "rdma-core 44.0", "real time",
+                           {"idle=poll"}, "2,3"};
   const ServerDetails read = read_server_hello(over_the_wire(server_hello_message(sent), "hello"));
   EXPECT_EQ(read.version, "0.9");
   EXPECT_EQ(read.hostname, "node-7");
   EXPECT_EQ(read.kernel, "6.1.0-57-amd64");
   EXPECT_EQ(read.rdma_core, "rdma-core 44.0");
   EXPECT_EQ(read.timing, "real time");
+  EXPECT_EQ(read.kernel_tuning, std::vector<std::string>{"idle=poll"});
   EXPECT_EQ(read.cpus, "2,3");
 }
 

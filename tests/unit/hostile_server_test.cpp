@@ -23,7 +23,8 @@ json server_hello_with(const char* key, const json& value) {
   json hello = {{"type", "hello"},  {"protocol", kControlProtocolVersion},
                 {"version", "v"},   {"hostname", "h"},
                 {"kernel", "6.1"},  {"rdma_core", "44"},
-                {"timing", "real"}, {"cpus", ""}};
+                {"timing", "real"}, {"kernel_tuning", json::array()},
+                {"cpus", ""}};
   hello[key] = value;
   return hello;
 }
@@ -80,6 +81,19 @@ TEST(HostileServer, AHostNameLongerThanAnyHostsIsRefused) {
   const std::string verdict = client_verdict(server_hello_with("hostname", std::string(5000, 'h')));
   EXPECT_NE(verdict.find("hello.hostname must be printable text of at most"), std::string::npos)
       << verdict;
+}
+
+TEST(HostileServer, AServersKernelTuningIsTakenWordByWord) {
+  EXPECT_EQ(client_verdict(server_hello_with("kernel_tuning", {"idle=poll", "isolcpus=2-5"})), "");
+  EXPECT_NE(
+      client_verdict(server_hello_without("kernel_tuning")).find("hello.kernel_tuning is missing"),
+      std::string::npos);
+  for (const json& bad : {json("idle=poll"), json{"idle=\x1b]0;owned\x07"}, json{"quiet"}, json{1},
+                          json{json{"idle=poll"}}, json(std::vector<std::string>(17, "nosmt"))}) {
+    const std::string verdict = client_verdict(server_hello_with("kernel_tuning", bad));
+    EXPECT_NE(verdict.find("hello.kernel_tuning"), std::string::npos) << bad.dump();
+    EXPECT_EQ(verdict.find('\x1b'), std::string::npos) << verdict;
+  }
 }
 
 }  // namespace

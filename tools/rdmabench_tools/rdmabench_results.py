@@ -450,6 +450,19 @@ def stack_differences(base, new):
             f"{excerpt(n[what]) if n[what] else 'not recorded'}" for what in b if b[what] != n[what]]
 
 
+def tuning_differences(base, new):
+    """Where two runs' kernels were tuned differently (context.<side>.kernel_tuning), as
+    printable "client idle=poll vs none" phrases; a side either file does not say is left out."""
+    def said(words):
+        return " ".join(excerpt(str(w)) for w in words) or "none"
+    out = []
+    for side in ("client", "server"):
+        b, n = base.side(side).get("kernel_tuning"), new.side(side).get("kernel_tuning")
+        if isinstance(b, list) and isinstance(n, list) and b != n:
+            out.append(f"{side} {said(b)} vs {said(n)}")
+    return out
+
+
 def stack_mismatch(base, new, names=("BASE", "NEW")):
     """Why two deterministic runs' figures do not carry over from one to the other, or None:
     a guest kernel, rdma-core, QEMU or compiler that differs (or that one file does not name)
