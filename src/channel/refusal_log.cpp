@@ -33,6 +33,11 @@ void RefusalLog::tick(Clock::time_point now) {
   if (started_ && now - *started_ >= window_) finish();
 }
 
+std::optional<RefusalLog::Clock::time_point> RefusalLog::window_end() const {
+  if (!started_) return std::nullopt;
+  return *started_ + window_;
+}
+
 void RefusalLog::finish() {
   if (!started_) return;
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(window_).count();

@@ -32,6 +32,8 @@ class RefusalLog {
   void refused(const std::string& peer, Clock::time_point now, const std::string& detail = {});
   // Tells the counts of a window that has ended by `now` (call it now and then).
   void tick(Clock::time_point now);
+  // When the window open now ends (tick then tells its counts); nullopt when none is open.
+  std::optional<Clock::time_point> window_end() const;
   // Tells every count still held.
   void finish();
 

@@ -17,6 +17,10 @@ int poll_timeout_ms(std::chrono::steady_clock::time_point deadline) {
   return static_cast<int>(std::clamp<int64_t>(left.count(), 0, INT32_MAX));
 }
 
+int poll_timeout_ms(std::optional<std::chrono::steady_clock::time_point> deadline) {
+  return deadline ? poll_timeout_ms(*deadline) : -1;
+}
+
 bool wait_readable(int fd, std::chrono::milliseconds timeout, const char* what, int interrupt_fd) {
   // The common path reads no clock: where the TSC is unstable (as in the rxe guest) every
   // clock read is a system call, and this runs once per completion event.

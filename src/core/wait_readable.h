@@ -3,12 +3,15 @@
 
 #include <chrono>
 #include <initializer_list>
+#include <optional>
 
 namespace rdmabench {
 
 // What is left until `deadline`, as poll's timeout: whole milliseconds, rounded up (a wait never
 // wakes just before its deadline to wait again), 0 once it has passed.
 int poll_timeout_ms(std::chrono::steady_clock::time_point deadline);
+// The same, or -1 (no timeout: the wait ends on an event alone) without a deadline.
+int poll_timeout_ms(std::optional<std::chrono::steady_clock::time_point> deadline);
 
 // Waits until `fd` is readable, for at most `timeout`. A signal that interrupts the wait
 // (EINTR) does not end it: it goes on, for at most `timeout` more (the common path reads no

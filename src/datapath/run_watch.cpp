@@ -4,10 +4,10 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 
 #include "core/system_error.h"
+#include "core/wait_readable.h"
 
 namespace rdmabench {
 
@@ -52,20 +52,13 @@ RunWatch::~RunWatch() {
   close(done_fd_);
 }
 
-int RunWatch::poll_timeout_ms() const {
-  if (!deadline_) return -1;
-  const auto left =
-      std::chrono::ceil<std::chrono::milliseconds>(*deadline_ - std::chrono::steady_clock::now());
-  return static_cast<int>(std::clamp<int64_t>(left.count(), 0, 1 << 30));
-}
-
 void RunWatch::watch(int socket_fd, int stop_fd, bool input_ends_peer) {
   // POLLIN is asked for on the socket only when the peer's next message ("finished") says it
   // ended its sends; otherwise it is no reason to stop, and the socket is read after the run.
   const short socket_events = static_cast<short>(POLLRDHUP | (input_ends_peer ? POLLIN : 0));
   pollfd fds[3] = {{done_fd_, POLLIN, 0}, {socket_fd, socket_events, 0}, {stop_fd, POLLIN, 0}};
   for (;;) {
-    const int ready = poll(fds, stop_fd >= 0 ? 3 : 2, poll_timeout_ms());
+    const int ready = poll(fds, stop_fd >= 0 ? 3 : 2, poll_timeout_ms(deadline_));
     if (ready < 0) {
       if (errno == EINTR) continue;
       return;  // cannot watch; the run still ends at its --timeout

@@ -43,7 +43,6 @@ class RunWatch {
 
  private:
   void watch(int socket_fd, int stop_fd, bool input_ends_peer);
-  int poll_timeout_ms() const;
 
   const RunAbort& abort_;
   std::optional<std::chrono::steady_clock::time_point> deadline_;

@@ -15,6 +15,7 @@
 #include "core/printable_text.h"
 #include "core/system_error.h"
 #include "core/utc_now.h"
+#include "core/wait_readable.h"
 #include "messages/control_channel.h"
 #include "messages/control_messages.h"
 
@@ -83,7 +84,7 @@ class LobbyLoop {
       const bool accepting = now >= accept_again_;
       if (!accepting) fds[1].fd = -1;
       for (const Pending& p : pending_) fds.push_back({p.socket.fd(), p.events, 0});
-      if (poll(fds.data(), fds.size(), wait_ms(now)) < 0 && errno != EINTR)
+      if (poll(fds.data(), fds.size(), poll_timeout_ms(next_due(now))) < 0 && errno != EINTR)
         throw SocketError("poll(lobby)", errno);
       if (fds[0].revents & POLLIN) return;
       auto it = pending_.begin();
@@ -95,14 +96,19 @@ class LobbyLoop {
   }
 
  private:
-  // Until the earliest deadline, the next accept or the logs' next window (at most 1 s).
-  int wait_ms(Clock::time_point now) const {
-    Clock::time_point until = now + std::chrono::seconds(1);
-    for (const Pending& p : pending_) until = std::min(until, p.deadline);
-    if (accept_again_ > now) until = std::min(until, accept_again_);
-    return static_cast<int>(
-        std::chrono::ceil<std::chrono::milliseconds>(std::max(until - now, Clock::duration{}))
-            .count());
+  // The earliest of a pending connection's deadline, the next accept and the end of a log's
+  // open window; nullopt when nothing is due (the lobby then waits for a connection or stop
+  // alone: an idle server's thread does not wake beside a run).
+  std::optional<Clock::time_point> next_due(Clock::time_point now) const {
+    std::optional<Clock::time_point> due;
+    const auto consider = [&due](std::optional<Clock::time_point> t) {
+      if (t && (!due || *t < *due)) due = t;
+    };
+    for (const Pending& p : pending_) consider(p.deadline);
+    if (accept_again_ > now) consider(accept_again_);
+    consider(refusals_.window_end());
+    consider(failures_.window_end());
+    return due;
   }
 
   void take_connection() {

@@ -10,6 +10,9 @@
 #include <sys/socket.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -79,6 +82,41 @@ TcpSocket client_of(uint16_t port, bool says_hello = true) {
 // A client that says hello (or nothing) and the first line it is told.
 std::string first_line_to(uint16_t port, bool says_hello) {
   return client_of(port, says_hello).receive_line(30s);
+}
+
+// Each thread of this process, by id, with the times it has gone to sleep so far (its
+// voluntary context switches).
+std::map<std::string, long> sleeps_by_thread() {
+  std::map<std::string, long> out;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream status(task.path() / "status");
+    const std::string key = "voluntary_ctxt_switches:";
+    for (std::string line; std::getline(status, line);)
+      if (line.starts_with(key)) out[task.path().filename()] = std::stol(line.substr(key.size()));
+  }
+  return out;
+}
+
+TEST(Lobby, AnIdleLobbyDoesNotWake) {
+  // Before, its thread woke every second to tick its logs' windows, open or not: beside a run, a
+  // poll and a clock read a second that perftest's server never makes (issue 67's passive
+  // targets: 8 more of each over the 9 s more of a 2N write bw 64 KiB run than of its N run).
+  TcpSocket listener = TcpSocket::listen(0);
+  std::ostringstream log;
+  const auto before = sleeps_by_thread();
+  Lobby lobby(listener, {.deadline = 1h}, log);
+  std::this_thread::sleep_for(200ms);
+  const auto waiting = sleeps_by_thread();
+  std::this_thread::sleep_for(3s);
+  const auto after = sleeps_by_thread();
+  int threads = 0;
+  for (const auto& [thread, sleeps] : waiting) {
+    if (before.contains(thread)) continue;
+    ++threads;
+    // At most one: its first wait, had it not begun within the first 200 ms.
+    EXPECT_LE(after.at(thread) - sleeps, 1) << "the lobby's thread woke in 3 s with nothing to do";
+  }
+  EXPECT_EQ(threads, 1);
 }
 
 TEST(Lobby, ARefusedAddressIsToldSoWithoutAnythingItSendsBeingRead) {

@@ -31,6 +31,19 @@ TEST(RefusalLog, TwoThousandRefusalsOfOneAddressAreTwoLines) {
             "client 127.0.0.2: refused 1999 more times within 60 s, not in --allow 10.0.0.0/8\n");
 }
 
+// What the lobby waits for: a window's end while one is open, nothing else (it does not wake).
+TEST(RefusalLog, SaysWhenItsOpenWindowEndsAndNothingWithoutOne) {
+  std::ostringstream log;
+  RefusalLog refusals(log, "not allowed");
+  const Clock::time_point t0{};
+  EXPECT_EQ(refusals.window_end(), std::nullopt);
+  refusals.refused("10.1.0.1", t0 + std::chrono::seconds(5));
+  refusals.refused("10.1.0.1", t0 + std::chrono::seconds(7));
+  EXPECT_EQ(refusals.window_end(), t0 + std::chrono::seconds(65));
+  refusals.tick(t0 + std::chrono::seconds(65));
+  EXPECT_EQ(refusals.window_end(), std::nullopt);
+}
+
 TEST(RefusalLog, EachMinuteTellsItsCountsAndStartsAgain) {
   std::ostringstream log;
   RefusalLog refusals(log, "not in --allow 10.0.0.0/8");
