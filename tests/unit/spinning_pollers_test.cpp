@@ -82,3 +82,44 @@ TYPED_TEST(SpinningPoller, AnAbortEndsTheWaitAsAnEarlyEndOrAsThePeersEndOfSendin
   // The flag is looked at once every 1024 polls, not on each (the hot loop reads memory only).
   EXPECT_EQ(fake.calls(), 2 * 1024);
 }
+
+// A clock that counts its reads, each a second after the last.
+struct CountingNow {
+  int* reads;
+  uint64_t operator()() const noexcept { return uint64_t(++*reads) * 1'000'000'000; }
+};
+
+// Before, every spinning wait read the clock at its 1,024th poll and every 1,024 after: in the
+// rxe guest, whose clock source has no vDSO, each a system call, 32 more over the 4,096 more
+// messages of write bw 64 B -l 8's 2N run than of its N run, where perftest reads none
+// (vs-perftest --cost: 0.133 system calls a message against 0.124).
+TEST(SpinDeadline, ABusyWaitReadsTheClockOnceEvery16384PollsAYieldingOneEvery1024) {
+  FakeCq fake({});
+  FakeTarget run(fake, "busy", std::chrono::milliseconds(1500));
+  int reads = 0;
+  SpinDeadline busy(run.target, kClockEverySpinning, CountingNow{&reads});
+  for (uint32_t spins = 0; spins < 16383; ++spins) ASSERT_EQ(busy.check(spins), 0) << spins;
+  EXPECT_EQ(reads, 0);
+  EXPECT_EQ(busy.check(16383), 0);          // read at 1 s: the deadline is 2.5 s
+  EXPECT_EQ(busy.check(2 * 16384 - 1), 0);  // 2 s
+  EXPECT_EQ(reads, 2);
+  EXPECT_THROW(busy.check(3 * 16384 - 1), Error);  // 3 s: past it
+  int yield_reads = 0;
+  SpinDeadline yielding(run.target, kClockEveryYielding, CountingNow{&yield_reads});
+  for (uint32_t spins = 0; spins < 1023; ++spins) ASSERT_EQ(yielding.check(spins), 0) << spins;
+  EXPECT_EQ(yield_reads, 0);
+  EXPECT_EQ(yielding.check(1023), 0);
+  EXPECT_EQ(yield_reads, 1);
+}
+
+// The abort flag is still looked at every 1,024 turns, whatever the clock's cadence.
+TEST(SpinDeadline, AnAbortIsSeenWithin1024Turns) {
+  FakeCq fake({});
+  FakeTarget run(fake, "busy", std::chrono::hours(1));
+  int reads = 0;
+  SpinDeadline busy(run.target, kClockEverySpinning, CountingNow{&reads});
+  run.abort = true;
+  EXPECT_EQ(busy.check(1022), 0);
+  EXPECT_THROW(busy.check(1023), Error);
+  EXPECT_EQ(reads, 0);
+}
