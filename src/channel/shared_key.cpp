@@ -8,7 +8,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
+#include "core/bounded_read.h"
 #include "core/error.h"
 #include "core/printable_text.h"
 
@@ -68,20 +70,6 @@ class KeyFileDescriptor {
   int fd_;
 };
 
-// Up to `most` bytes of the open file (more than `most`: its first most + 1).
-std::string read_at_most(int fd, size_t most) {
-  std::string bytes(most + 1, '\0');
-  size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  bytes.resize(got);
-  return bytes;
-}
-
 }  // namespace
 
 SharedKey SharedKey::from_file(const std::string& path) {
@@ -98,7 +86,10 @@ SharedKey SharedKey::from_file(const std::string& path) {
     throw bad("owned by user " + std::to_string(st.st_uid) + ", not by this user (" +
               std::to_string(geteuid()) + "): chown it");
   if ((st.st_mode & 077) != 0) throw bad("readable or writable by others (chmod 600 it)");
-  std::string bytes = read_at_most(file.fd(), kLongestKey + 1);
+  // A key and its line's end at most: one byte more tells a longer file.
+  std::optional<std::string> read = read_up_to(file.fd(), kLongestKey + 2);
+  if (!read) throw bad(std::string("cannot read it: ") + std::strerror(errno));
+  std::string bytes = std::move(*read);
   if (bytes.size() > kLongestKey + 1) throw bad("longer than 4096 bytes");
   if (!bytes.empty() && bytes.back() == '\n') bytes.pop_back();
   if (bytes.size() < kShortestKey) throw bad("shorter than 32 bytes");

@@ -1,8 +1,9 @@
 #include "core/bounded_json.h"
 
-#include <filesystem>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 
+#include "core/bounded_read.h"
 #include "core/printable_text.h"
 
 namespace rdmabench {
@@ -45,16 +46,11 @@ nlohmann::json parse_bounded_json(std::string_view text, JsonBounds bounds, Exit
 nlohmann::json read_bounded_json_file(const std::string& path, JsonBounds bounds,
                                       const std::string& what) {
   constexpr ExitCode code = ExitCode::kUsage;
-  std::error_code failed;
-  const std::uintmax_t size = std::filesystem::file_size(path, failed);
-  if (failed) throw Error(ExitCode::kUsage, what + ": cannot read it (" + failed.message() + ")");
-  if (size > bounds.max_bytes)
+  const std::optional<std::string> text = read_file_up_to(path, bounds.max_bytes + 1);
+  if (!text) throw Error(code, what + ": cannot read it (" + std::strerror(errno) + ")");
+  if (text->size() > bounds.max_bytes)
     throw Error(code, what + ": is longer than " + std::to_string(bounds.max_bytes) + " bytes");
-  std::ifstream in(path, std::ios::binary);
-  std::string text(static_cast<std::size_t>(size), '\0');
-  if (!in.read(text.data(), static_cast<std::streamsize>(size)))
-    throw Error(ExitCode::kUsage, what + ": cannot read it");
-  return parse_bounded_json(text, bounds, code, what);
+  return parse_bounded_json(*text, bounds, code, what);
 }
 
 std::string json_excerpt(const nlohmann::json& value, std::size_t limit) {

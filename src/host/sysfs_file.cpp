@@ -1,7 +1,8 @@
 #include "host/sysfs_file.h"
 
 #include <algorithm>
-#include <fstream>
+
+#include "core/bounded_read.h"
 
 namespace rdmabench {
 
@@ -9,11 +10,7 @@ namespace {
 
 // At most `limit` bytes from the start of `file` ("" when it cannot be read).
 std::string read_at_most(const std::filesystem::path& file, std::size_t limit) {
-  std::ifstream in(file, std::ios::binary);
-  std::string text(limit, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(limit));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return text;
+  return read_file_up_to(file.string(), limit).value_or("");
 }
 
 }  // namespace

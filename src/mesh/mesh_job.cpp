@@ -2,13 +2,13 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <sstream>
 
 #include "core/bounded_json.h"
+#include "core/bounded_read.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/fabric.h"
@@ -160,13 +160,8 @@ MetRanks meet(const MpiWorld& world, const nlohmann::json& mine) {
 std::string rank0_file(const MpiWorld& world, const std::string& path, const char* option,
                        size_t most) {
   std::string text;
-  if (world.rank() == 0) {
-    std::ifstream in(path, std::ios::binary);
-    text.resize(most + 1);
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<size_t>(in.gcount()));
-    if (!in.is_open() || in.bad()) text = "\x01";  // unreadable, told to every rank
-  }
+  if (world.rank() == 0)  // unreadable: "\x01", told to every rank
+    text = read_file_up_to(path, most + 1).value_or("\x01");
   text = world.broadcast(text, 0);
   if (text == "\x01")
     throw Error(ExitCode::kUsage,
