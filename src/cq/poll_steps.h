@@ -6,32 +6,15 @@
 
 namespace rdmabench {
 
-// The monotonic clock, as SpinDeadline reads it (a test gives one that counts its reads).
-struct SteadyNow {
-  uint64_t operator()() const noexcept { return now_ns(); }
-};
-
-// How many turns of a spinning loop pass between two looks at the clock: a poll alone costs
-// less than a clock read (a system call where the clock source has no vDSO, as in the rxe
-// guest), so a busy wait reads it once every 16,384 polls (its deadline is then late by that
-// many polls, well under a millisecond on a host); a wait that yields after each poll reads it
-// every 1,024 (a yield may take a time slice).
-inline constexpr uint32_t kClockEverySpinning = 0x4000;
-inline constexpr uint32_t kClockEveryYielding = 0x400;
-
-// For spinning loops: looks at the abort flag once every 1024 turns, and at the clock once every
-// `clock_every` (a power of two, at least 1024). check() is 0 to spin on, or kPeerEnded.
-template <typename Now = SteadyNow>
+// For spinning loops: looks at the abort flag and the clock once every 1024 turns only.
+// check() is 0 to spin on, or kPeerEnded.
 class SpinDeadline {
  public:
-  explicit SpinDeadline(const PollTarget& target, uint32_t clock_every = kClockEverySpinning,
-                        Now now = {})
-      : target_(target), clock_mask_(clock_every - 1), now_(now) {}
+  explicit SpinDeadline(const PollTarget& target) : target_(target) {}
   int check(uint32_t spins) {
     if ((spins & 0x3ff) != 0x3ff) return 0;
     if (target_.abort_requested()) return wait_ended(target_);
-    if ((spins & clock_mask_) != clock_mask_) return 0;
-    const uint64_t t = now_();
+    const uint64_t t = now_ns();
     if (deadline_ == 0)
       deadline_ = t + static_cast<uint64_t>(target_.timeout.count()) * 1'000'000;
     else if (t > deadline_)
@@ -41,8 +24,6 @@ class SpinDeadline {
 
  private:
   const PollTarget& target_;
-  uint32_t clock_mask_;
-  Now now_;
   uint64_t deadline_ = 0;
 };
 

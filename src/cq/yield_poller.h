@@ -20,7 +20,7 @@ class YieldPoller {
   explicit YieldPoller(PollTarget& target) : target_(target) {}
 
   int wait(std::span<ibv_wc> out) {
-    SpinDeadline deadline(target_, kClockEveryYielding);
+    SpinDeadline deadline(target_);
     for (uint32_t spins = 0;; ++spins) {
       const int n = target_.poll(out);
       if (n > 0) return n;
