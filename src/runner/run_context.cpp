@@ -31,13 +31,13 @@ const PortReport& port_in_use(const RunPlan& r, const LocalProbe& p, const Serve
 // there, its device and port, the path its QPs really use (paths_in_use, asked of each QP with
 // ibv_query_qp), and where its threads and buffers are.
 constexpr const char* kSideKeys[] = {
-    "host",         "version",      "kernel",          "rdma_core",  "timing",      "timing_mode",
-    "icount_shift", "qemu_version", "acceleration",    "device",     "driver",      "fabric",
-    "firmware",     "link_layer",   "link_speed_gbps", "link_width", "active_mtu",  "port",
-    "gid_index",    "gid",          "gid_type",        "path_mtu",   "qp_timeout",  "outs",
-    "inline",       "srq",          "post_api",        "tclass",     "sl",          "comp_vectors",
-    "page_size",    "cpus",         "cpu_choice",      "numa_node",  "memory_node", "pci",
-    "pcie_link",    "machine"};
+    "host",         "version",      "kernel",       "rdma_core",       "timing",     "timing_mode",
+    "icount_shift", "qemu_version", "acceleration", "kernel_tuning",   "device",     "driver",
+    "fabric",       "firmware",     "link_layer",   "link_speed_gbps", "link_width", "active_mtu",
+    "port",         "gid_index",    "gid",          "gid_type",        "path_mtu",   "qp_timeout",
+    "outs",         "inline",       "srq",          "post_api",        "tclass",     "sl",
+    "comp_vectors", "page_size",    "cpus",         "cpu_choice",      "numa_node",  "memory_node",
+    "pci",          "pcie_link",    "machine"};
 
 // One side's path, under the side's keys: the path reply's, its MTU as path_mtu (beside the
 // port's active_mtu).
