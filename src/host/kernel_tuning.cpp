@@ -85,10 +85,4 @@ bool is_kernel_tuning_word(std::string_view word) {
   return printable_word(word) || word.substr(key.size()) == "=?";
 }
 
-std::string join_tuning_words(const std::vector<std::string>& words) {
-  std::string out;
-  for (const std::string& word : words) out += (out.empty() ? "" : " ") + word;
-  return out;
-}
-
 }  // namespace rdmabench

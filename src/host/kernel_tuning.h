@@ -22,7 +22,4 @@ std::vector<std::string> kernel_tuning_words(std::string_view cmdline);
 // Whether `word` is one kernel_tuning_words can return: what a peer's list is checked against.
 bool is_kernel_tuning_word(std::string_view word);
 
-// The words as one space-separated text ("" for none).
-std::string join_tuning_words(const std::vector<std::string>& words);
-
 }  // namespace rdmabench

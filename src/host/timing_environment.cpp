@@ -10,6 +10,7 @@
 #include <cpuid.h>
 #endif
 
+#include "core/comma_list.h"
 #include "host/kernel_tuning.h"
 #include "host/sysfs_file.h"
 
@@ -85,7 +86,9 @@ std::string hypervisor_of(std::string_view signature) {
 std::string TimingEnvironment::describe() const {
   std::string clock = describe_clock();
   if (kernel_tuning.empty()) return clock;
-  return clock + "; kernel command line: " + join_tuning_words(kernel_tuning);
+  return clock + "; kernel command line: " +
+         join_comma_list(
+             kernel_tuning, [](const std::string& word) { return word; }, " ");
 }
 
 std::string TimingEnvironment::describe_clock() const {
