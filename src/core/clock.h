@@ -16,6 +16,12 @@ inline uint64_t now_ns() noexcept {
           .count());
 }
 
+// CLOCK_MONOTONIC as an object, for code that takes its clock as a parameter (a test's clock
+// counts the reads or moves as it is told).
+struct MonotonicClock {
+  uint64_t now_ns() const noexcept { return rdmabench::now_ns(); }
+};
+
 // Seconds since 1970 by the wall clock (a metrics file's timestamp), never for a duration.
 inline double unix_seconds_now() noexcept {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();

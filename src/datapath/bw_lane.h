@@ -246,12 +246,14 @@ void tally_streams(std::deque<StreamState<Stream>>& streams, const LanePlan& pla
 // together; each step below works on them, and each wait returns what happened. `pollers` holds
 // one poller per CQ of the lane (lane.groups order), `checks` the pattern's check-run checks
 // (TransportPattern). Device-free tests give a fake stream, poller and checks
-// (tests/unit/bw_lane_test.cpp).
-template <typename Stream, typename Pollers, typename Checks>
+// (tests/unit/bw_lane_test.cpp), and a clock that counts its reads.
+template <typename Stream, typename Pollers, typename Checks, typename Clock>
 class BwLane {
  public:
-  BwLane(const LaneOf<Stream>& lane, Pollers& pollers, const LanePlan& plan, Checks& checks)
-      : lane_(lane),
+  BwLane(const LaneOf<Stream>& lane, Pollers& pollers, const LanePlan& plan, Checks& checks,
+         Clock clock)
+      : clock_(clock),
+        lane_(lane),
         pollers_(pollers),
         plan_(plan),
         checks_(checks),
@@ -292,8 +294,9 @@ class BwLane {
   [[gnu::always_inline]] inline Batch harvest_or_drain();
   [[gnu::always_inline]] inline int harvest();
   void drain_after_peer_end();
-  // A completed send on `st` at `t` (0 when not read): counted, and the stream done or not.
-  [[gnu::always_inline]] inline void take_send(State& st, const ibv_wc& wc, uint64_t t,
+  // A completed send on `st` in a batch taken at `t` (read here when 0 and the stream is done,
+  // as an untimed run reads it only then): counted, and the stream done or not.
+  [[gnu::always_inline]] inline void take_send(State& st, const ibv_wc& wc, uint64_t& t,
                                                SendCounts& sends);
   void fill_send_queues(uint64_t due) {
     for (State& st : streams_)
@@ -308,6 +311,7 @@ class BwLane {
     return streams_[stream_of_(wc)];
   }
 
+  Clock clock_;
   const LaneOf<Stream>& lane_;
   Pollers& pollers_;
   const LanePlan& plan_;
@@ -326,8 +330,8 @@ class BwLane {
 
 // One batch of completions: by a blocking wait when the lane has one CQ, otherwise a poll of
 // each in turn and a blocking wait on the CQ of the first stream still waiting.
-template <typename Stream, typename Pollers, typename Checks>
-int BwLane<Stream, Pollers, Checks>::harvest() {
+template <typename Stream, typename Pollers, typename Checks, typename Clock>
+int BwLane<Stream, Pollers, Checks, Clock>::harvest() {
   if (pollers_.size() == 1) return pollers_[0].wait(wc_);
   for (size_t k = 0; k < pollers_.size(); ++k) {
     const size_t g = next_group_;
@@ -346,18 +350,18 @@ int BwLane<Stream, Pollers, Checks>::harvest() {
 
 // The peer ended its sends over a transport that may lose messages: takes the receives still
 // arriving until every stream has its end marker, or until none came for kLossyDrainQuietNs.
-template <typename Stream, typename Pollers, typename Checks>
-void BwLane<Stream, Pollers, Checks>::drain_after_peer_end() {
+template <typename Stream, typename Pollers, typename Checks, typename Clock>
+void BwLane<Stream, Pollers, Checks, Clock>::drain_after_peer_end() {
   auto all_ended = [&] {
     for (const State& st : streams_)
       if (!st.peer_ended) return false;
     return true;
   };
-  for (uint64_t last = now_ns();
-       !all_ended() && now_ns() - last < lane_detail::kLossyDrainQuietNs;) {
+  for (uint64_t last = clock_.now_ns();
+       !all_ended() && clock_.now_ns() - last < lane_detail::kLossyDrainQuietNs;) {
     for (auto& poller : pollers_) {
       const int got = poller.try_poll(wc_);
-      if (got > 0) last = now_ns();
+      if (got > 0) last = clock_.now_ns();
       for (int i = 0; i < got; ++i) {
         check_completion(wc_[i], spec_);
         if (is_receive(wc_[i]))
@@ -370,8 +374,8 @@ void BwLane<Stream, Pollers, Checks>::drain_after_peer_end() {
 // One batch (harvest); or, when the wait was ended by the peer's end of sends (a lossy
 // transport's receiver, which sends nothing: the CQ's wait returns kPeerEnded), what is left
 // drained, and the end.
-template <typename Stream, typename Pollers, typename Checks>
-auto BwLane<Stream, Pollers, Checks>::harvest_or_drain() -> Batch {
+template <typename Stream, typename Pollers, typename Checks, typename Clock>
+auto BwLane<Stream, Pollers, Checks, Clock>::harvest_or_drain() -> Batch {
   const int got = harvest();
   if (got >= 0) [[likely]]
     return {got, false};
@@ -382,8 +386,8 @@ auto BwLane<Stream, Pollers, Checks>::harvest_or_drain() -> Batch {
 // Paced, while messages are still to be posted: polls every CQ without blocking until a batch
 // comes or the next message is due (count 0), sleeping until then when the strategy blocks,
 // else polling through. An abort falls through to the blocking harvest, which says why.
-template <typename Stream, typename Pollers, typename Checks>
-auto BwLane<Stream, Pollers, Checks>::poll_until_due() -> Batch {
+template <typename Stream, typename Pollers, typename Checks, typename Clock>
+auto BwLane<Stream, Pollers, Checks, Clock>::poll_until_due() -> Batch {
   uint64_t next = UINT64_MAX;
   for (const State& st : streams_)
     if (lane_detail::posting_left(st, marker_)) next = std::min(next, pacing_.due_at(st.posted));
@@ -392,22 +396,22 @@ auto BwLane<Stream, Pollers, Checks>::poll_until_due() -> Batch {
       if (const int got = poller.try_poll(wc_); got > 0) return {got, false};
     if (plan_.abort != nullptr && plan_.abort->load(std::memory_order_relaxed)) [[unlikely]]
       return harvest_or_drain();
-    if (now_ns() >= next) return {0, false};
+    if (clock_.now_ns() >= next) return {0, false};
     if (plan_.sleep_between) sleep_until_ns(next);
   }
 }
 
-template <typename Stream, typename Pollers, typename Checks>
-auto BwLane<Stream, Pollers, Checks>::next_batch() -> Batch {
+template <typename Stream, typename Pollers, typename Checks, typename Clock>
+auto BwLane<Stream, Pollers, Checks, Clock>::next_batch() -> Batch {
   bool paced_posting = false;
   if (pacing_.period_ns != 0)
     for (const State& st : streams_) paced_posting |= lane_detail::posting_left(st, marker_);
   return paced_posting ? poll_until_due() : harvest_or_drain();
 }
 
-template <typename Stream, typename Pollers, typename Checks>
-void BwLane<Stream, Pollers, Checks>::take_send(State& st, const ibv_wc& wc, uint64_t t,
-                                                SendCounts& sends) {
+template <typename Stream, typename Pollers, typename Checks, typename Clock>
+void BwLane<Stream, Pollers, Checks, Clock>::take_send(State& st, const ibv_wc& wc, uint64_t& t,
+                                                       SendCounts& sends) {
   const uint64_t seq = wc.wr_id & kInStreamMask;
   if (seq == kCheckedCountRead) [[unlikely]]
     return st.credit.take_read(st.posted);  // --validate's write bw: room in the target's ring
@@ -418,16 +422,17 @@ void BwLane<Stream, Pollers, Checks>::take_send(State& st, const ibv_wc& wc, uin
   sends.lane += seq - st.done;
   st.done = seq;
   if (st.done == st.limit) {
+    if (t == 0) t = clock_.now_ns();
     st.finished_at = t;
     if (--sends.sending == 0) sends.done_at = t;
   }
 }
 
-template <typename Stream, typename Pollers, typename Checks>
-LaneResult BwLane<Stream, Pollers, Checks>::run_receiving() {
+template <typename Stream, typename Pollers, typename Checks, typename Clock>
+LaneResult BwLane<Stream, Pollers, Checks, Clock>::run_receiving() {
   size_t receiving = plan_.receives ? streams_.size() : 0;
   const ResourceUsage before = ResourceUsage::now();
-  const uint64_t start = now_ns();
+  const uint64_t start = clock_.now_ns();
   while (receiving > 0) {
     const Batch batch = harvest_or_drain();
     if (batch.peer_ended) break;  // a lossy receiver, after the peer's end
@@ -445,23 +450,24 @@ LaneResult BwLane<Stream, Pollers, Checks>::run_receiving() {
   return std::move(result_);
 }
 
-template <typename Stream, typename Pollers, typename Checks>
-LaneResult BwLane<Stream, Pollers, Checks>::run() {
+template <typename Stream, typename Pollers, typename Checks, typename Clock>
+LaneResult BwLane<Stream, Pollers, Checks, Clock>::run() {
   if (!plan_.sends) return run_receiving();
   SendCounts sends{streams_.size(), 0, 0};
   size_t receiving = plan_.receives ? streams_.size() : 0;
   const ResourceUsage before = ResourceUsage::now();
-  const uint64_t start = now_ns();
+  const uint64_t start = clock_.now_ns();
   window_ = lane_detail::window_of(plan_.length, start);
   sends.done_at = start;
   bool open = timed_;  // a timed window still taking new messages
   pacing_ = {plan_.rate > 0 ? 1'000'000'000 / plan_.rate : 0, start};
   while (sends.sending > 0 || receiving > 0) {
-    fill_send_queues(pacing_.due(pacing_.period_ns != 0 ? now_ns() : start));
+    fill_send_queues(pacing_.due(pacing_.period_ns != 0 ? clock_.now_ns() : start));
     const Batch batch = next_batch();
     if (batch.peer_ended) break;  // a lossy receiver, after the peer's end
-    // When the sends' completions came (their window, the lane's end).
-    const uint64_t t = timed_ || batch.count > 0 ? now_ns() : 0;
+    // When the batch came: read for every batch of a timed window (it closes the window); by
+    // iterations, only when a stream finishes in it (take_send), not once a batch.
+    uint64_t t = timed_ ? clock_.now_ns() : 0;
     if (timed_ && batch.count > 0 && result_.first_read_ns == 0) result_.first_read_ns = t - start;
     for (int i = 0; i < batch.count; ++i) {
       check_completion(wc_[i], spec_);
@@ -484,11 +490,11 @@ LaneResult BwLane<Stream, Pollers, Checks>::run() {
   return std::move(result_);
 }
 
-// Runs one lane (BwLane).
-template <typename Stream, typename Pollers, typename Checks>
+// Runs one lane (BwLane) on `clock` (CLOCK_MONOTONIC unless a test gives its own).
+template <typename Stream, typename Pollers, typename Checks, typename Clock = MonotonicClock>
 LaneResult run_bw_lane(const LaneOf<Stream>& lane, Pollers& pollers, const LanePlan& plan,
-                       Checks& checks) {
-  return BwLane<Stream, Pollers, Checks>(lane, pollers, plan, checks).run();
+                       Checks& checks, Clock clock = {}) {
+  return BwLane<Stream, Pollers, Checks, Clock>(lane, pollers, plan, checks, clock).run();
 }
 
 }  // namespace rdmabench

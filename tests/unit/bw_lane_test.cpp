@@ -316,6 +316,15 @@ class FakePoller {
   FakeCq& cq_;
 };
 
+// CLOCK_MONOTONIC, counting its reads in `*reads`.
+struct CountingClock {
+  uint64_t now_ns() const {
+    ++*reads;
+    return rdmabench::now_ns();
+  }
+  uint64_t* reads;
+};
+
 // A check run's checks: every message checked is one error, so the sum shows each was seen.
 struct CountingChecks {
   uint64_t check_bw_receive(FakeStream&, const ibv_wc&, uint64_t) { return 1; }
@@ -372,6 +381,11 @@ struct FakeLane {
     CountingChecks checks;
     return run_bw_lane(lane, pollers, plan, checks);
   }
+  template <typename Clock>
+  LaneResult run(const LanePlan& plan, Clock clock) {
+    CountingChecks checks;
+    return run_bw_lane(lane, pollers, plan, checks, clock);
+  }
 
   std::deque<FakeCq> cqs;
   std::deque<FakeStream> streams;
@@ -423,6 +437,22 @@ TEST_P(BwLaneTest, SenderCountsEverySendOnceWhateverItSignals) {
   EXPECT_LE(r.streams[0].finish_ns, r.window_ns);
   EXPECT_EQ(f.streams[0].sequence, 111u);
   EXPECT_EQ(r.verify.errors, 0u);
+}
+
+TEST_P(BwLaneTest, ASenderByIterationsReadsTheClockAsOftenWhateverItsCount) {
+  // Untimed, a batch's time matters only to a stream that finishes in it: the clock is read at
+  // the start and as each stream finishes, never per batch (where the kernel cannot read
+  // CLOCK_MONOTONIC in user space, each read is a system call: perftest reads none a message).
+  const TestSpec spec = lane_spec("write", 4, 3);
+  auto reads_for = [&](uint64_t messages) {
+    FakeLane f(spec, {0, 1}, false);
+    uint64_t reads = 0;
+    const LaneResult r = f.run(by_iterations(messages, true, false, false), CountingClock{&reads});
+    EXPECT_EQ(r.streams[0].sent, messages);
+    EXPECT_GT(r.streams[1].finish_ns, 0u);
+    return reads;
+  };
+  EXPECT_EQ(reads_for(1200), reads_for(12));
 }
 
 TEST_P(BwLaneTest, TheLiveCountFollowsEveryCompletedSendOfTheLane) {
