@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "host/kernel_cmdline.h"
+
 namespace rdmabench {
 
 namespace {
@@ -65,13 +67,8 @@ bool printable_word(std::string_view word) {
 
 std::vector<std::string> kernel_tuning_words(std::string_view cmdline) {
   std::vector<std::string> out;
-  size_t at = 0;
-  while (at < cmdline.size() && out.size() < kMaxTuningWords) {
-    const size_t start = cmdline.find_first_not_of(" \t\n", at);
-    if (start == std::string_view::npos) break;
-    const size_t end = std::min(cmdline.find_first_of(" \t\n", start), cmdline.size());
-    const std::string_view word = cmdline.substr(start, end - start);
-    at = end;
+  for (const std::string_view word : kernel_cmdline_words(cmdline)) {
+    if (out.size() == kMaxTuningWords) break;
     const std::string_view key = key_of(word);
     if (!known_key(key)) continue;
     out.emplace_back(printable_word(word) ? word : std::string(key) + "=?");

@@ -4,31 +4,19 @@
 #include <array>
 #include <cctype>
 #include <cstring>
-#include <sstream>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 
 #include "core/comma_list.h"
+#include "host/kernel_cmdline.h"
 #include "host/kernel_tuning.h"
 #include "host/sysfs_file.h"
 
 namespace rdmabench {
 
 namespace {
-
-// The value of `key=value` among the space-separated words of a command line, or "".
-std::string parameter(std::string_view cmdline, std::string_view key) {
-  std::istringstream words{std::string(cmdline)};
-  std::string word;
-  while (words >> word) {
-    if (word.size() > key.size() && word.compare(0, key.size(), key) == 0 &&
-        word[key.size()] == '=')
-      return word.substr(key.size() + 1);
-  }
-  return "";
-}
 
 // What CPUID says runs this host: "none" without the hypervisor bit, else hypervisor_of its
 // signature ("none" on a CPU without CPUID).
@@ -106,15 +94,16 @@ std::string TimingEnvironment::describe_clock() const {
 TimingEnvironment parse_timing_environment(std::string_view kernel_cmdline,
                                            std::string_view hypervisor) {
   TimingEnvironment env;
-  const std::string said = parameter(kernel_cmdline, "rdmabench.accel");
+  const std::string_view said = kernel_cmdline_value(kernel_cmdline, "rdmabench.accel");
   env.acceleration = std::string(hypervisor);
   for (const std::string_view known : kAccelerations)
-    if (said == known) env.acceleration = said;
+    if (said == known) env.acceleration = std::string(said);
   env.kernel_tuning = kernel_tuning_words(kernel_cmdline);
-  if (parameter(kernel_cmdline, "rdmabench.timing") != "icount") return env;
+  if (kernel_cmdline_value(kernel_cmdline, "rdmabench.timing") != "icount") return env;
   env.mode = "icount";
-  env.icount_shift = icount_shift_of(parameter(kernel_cmdline, "rdmabench.icount_shift"));
-  env.qemu_version = version_word(parameter(kernel_cmdline, "rdmabench.qemu"));
+  env.icount_shift =
+      icount_shift_of(kernel_cmdline_value(kernel_cmdline, "rdmabench.icount_shift"));
+  env.qemu_version = version_word(kernel_cmdline_value(kernel_cmdline, "rdmabench.qemu"));
   return env;
 }
 
