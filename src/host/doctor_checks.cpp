@@ -8,6 +8,7 @@
 
 #include "core/byte_units.h"
 #include "host/host_memory.h"
+#include "host/kernel_tuning.h"
 
 namespace rdmabench {
 
@@ -154,6 +155,14 @@ Finding check_governors(const std::map<int, std::string>& governors) {
           true};
 }
 
+Finding check_kernel_tuning(const std::vector<std::string>& words) {
+  if (words.empty())
+    return {Level::kOk, "host", "kernel tuning", "none on the kernel command line", "",
+            "none",     true};
+  const std::string said = kernel_tuning_text(words);
+  return {Level::kOk, "host", "kernel tuning", "kernel command line: " + said, "", said, true};
+}
+
 Finding check_hugepages(const std::string& meminfo) {
   const long free_pages = meminfo_value(meminfo, "HugePages_Free");
   const long size_kb = meminfo_value(meminfo, "Hugepagesize");
@@ -235,6 +244,7 @@ std::vector<Finding> run_checks(const DoctorFacts& facts) {
   out.push_back(check_governors(facts.governors));
   out.push_back(check_hugepages(facts.meminfo));
   out.push_back(check_memlock(facts));
+  out.push_back(check_kernel_tuning(facts.kernel_tuning));
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "host/device_probe.h"
 #include "host/host_memory.h"
+#include "host/kernel_tuning.h"
 #include "host/sysfs_file.h"
 
 namespace rdmabench {
@@ -33,6 +34,7 @@ DoctorFacts gather_doctor_facts(uint64_t default_run_bytes, const fs::path& sys)
     facts.memlock_bytes = limit.rlim_cur;
   facts.lock_capability = has_lock_capability(whole_file("/proc/self/status"));
   facts.default_run_bytes = default_run_bytes;
+  facts.kernel_tuning = kernel_tuning_words(first_line("/proc/cmdline"));
   return facts;
 }
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 
+#include "core/comma_list.h"
 #include "host/kernel_cmdline.h"
 
 namespace rdmabench {
@@ -74,6 +75,11 @@ std::vector<std::string> kernel_tuning_words(std::string_view cmdline) {
     out.emplace_back(printable_word(word) ? word : std::string(key) + "=?");
   }
   return out;
+}
+
+std::string kernel_tuning_text(const std::vector<std::string>& words) {
+  return join_comma_list(
+      words, [](const std::string& word) { return word; }, " ");
 }
 
 bool is_kernel_tuning_word(std::string_view word) {

@@ -19,6 +19,9 @@ inline constexpr size_t kMaxTuningWordLength = 48;
 // kMaxTuningWordLength or holds a letter outside [A-Za-z0-9.,:_=/+-] is kept as "key=?".
 std::vector<std::string> kernel_tuning_words(std::string_view cmdline);
 
+// The words as a command line says them, space-separated ("" for none).
+std::string kernel_tuning_text(const std::vector<std::string>& words);
+
 // Whether `word` is one kernel_tuning_words can return: what a peer's list is checked against.
 bool is_kernel_tuning_word(std::string_view word);
 

@@ -9,7 +9,6 @@
 #include <cpuid.h>
 #endif
 
-#include "core/comma_list.h"
 #include "host/kernel_cmdline.h"
 #include "host/kernel_tuning.h"
 #include "host/sysfs_file.h"
@@ -74,9 +73,7 @@ std::string hypervisor_of(std::string_view signature) {
 std::string TimingEnvironment::describe() const {
   std::string clock = describe_clock();
   if (kernel_tuning.empty()) return clock;
-  return clock + "; kernel command line: " +
-         join_comma_list(
-             kernel_tuning, [](const std::string& word) { return word; }, " ");
+  return clock + "; kernel command line: " + kernel_tuning_text(kernel_tuning);
 }
 
 std::string TimingEnvironment::describe_clock() const {

@@ -24,7 +24,7 @@ def test_without_a_device_it_says_so_and_exits_3():
     assert proc.returncode == 3, proc.stdout + proc.stderr
     assert "fail  host RDMA devices: none" in proc.stdout, proc.stdout
     assert "ibverbs-providers" in proc.stdout  # what to do
-    for check in ("CPU frequency", "hugepages", "memlock"):
+    for check in ("CPU frequency", "hugepages", "memlock", "kernel tuning"):
         assert f"host {check}:" in proc.stdout, proc.stdout
     assert proc.stdout.rstrip().endswith("(exit 3)"), proc.stdout
 

@@ -135,6 +135,19 @@ TEST(Doctor, GovernorGidsMemlockAndNoDevice) {
   EXPECT_EQ(none.front().level, Level::kFail);
 }
 
+TEST(Doctor, TheKernelsTuningWordsAreSaidAndCompared) {
+  const Finding none = check_kernel_tuning({});
+  EXPECT_EQ(none.level, Level::kOk);
+  EXPECT_EQ(none.value, "none");
+  const Finding tuned = check_kernel_tuning({"idle=poll", "isolcpus=1"});
+  EXPECT_EQ(tuned.level, Level::kOk);
+  EXPECT_EQ(tuned.detail, "kernel command line: idle=poll isolcpus=1");
+  EXPECT_EQ(tuned.value, "idle=poll isolcpus=1");
+  DoctorFacts facts;
+  facts.kernel_tuning = {"nosmt"};
+  EXPECT_EQ(compared_findings(run_checks(facts), "mlx5_0")["kernel tuning"], "nosmt");
+}
+
 TEST(ComparedFindings, KeepsTheDevicesAndTheHostsComparedFactsUnderTheirChecks) {
   auto finding = [](std::string subject, std::string check, std::string value, bool compared) {
     Finding f;
