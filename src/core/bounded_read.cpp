@@ -3,14 +3,19 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace rdmabench {
 
 std::optional<std::string> read_up_to(int fd, std::size_t limit) {
-  std::string bytes(limit, '\0');
+  // The limit bounds what is read, never what is allocated: the buffer grows as bytes come (by
+  // doubling from 64 KiB), so a small file under a large bound costs what it holds.
+  std::string bytes;
   std::size_t got = 0;
-  while (got < bytes.size()) {
+  while (got < limit) {
+    if (got == bytes.size())
+      bytes.resize(std::min(limit, std::max<std::size_t>(got * 2, std::size_t{1} << 16)));
     const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return std::nullopt;
