@@ -17,10 +17,11 @@ std::vector<std::string_view> kernel_cmdline_words(std::string_view cmdline) {
 }
 
 std::string_view kernel_cmdline_value(std::string_view cmdline, std::string_view key) {
+  std::string_view value;
   for (const std::string_view word : kernel_cmdline_words(cmdline))
     if (word.size() > key.size() && word.starts_with(key) && word[key.size()] == '=')
-      return word.substr(key.size() + 1);
-  return {};
+      value = word.substr(key.size() + 1);
+  return value;
 }
 
 }  // namespace rdmabench

@@ -11,7 +11,8 @@ namespace rdmabench {
 // The words of `cmdline`, in its order, as views into it.
 std::vector<std::string_view> kernel_cmdline_words(std::string_view cmdline);
 
-// The value of the first `key=value` word of `cmdline` ("" when none says `key=`).
+// The value of the last `key=value` word of `cmdline`, as the kernel takes a parameter said
+// twice ("" when none says `key=`).
 std::string_view kernel_cmdline_value(std::string_view cmdline, std::string_view key);
 
 }  // namespace rdmabench

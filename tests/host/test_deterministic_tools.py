@@ -381,3 +381,20 @@ def test_the_suite_names_the_guest_kernel_beside_the_baselines():
     assert moved[0] == "guest kernel: 9.9.9-1-amd64\\x1b[2J (tools/rxe-vm's default guest)", moved
     assert "not judged" in moved[1] and "tools/gate refresh --deterministic)" in moved[1], moved
     assert "tools/gate refresh --deterministic --fabric siw" in moved[2], moved
+
+
+@pytest.mark.parametrize("cmdline, expected", [
+    ("ro rdmabench.timing=icount quiet\n", True),
+    ("rdmabench.timing=icount\trdmabench.icount_shift=4", True),
+    ("rdmabench.timing=realtime rdmabench.timing=icount", True),
+    # said twice, the later word wins, as the kernel and rdmabench (host/kernel_cmdline.h) take it
+    ("rdmabench.timing=icount rdmabench.timing=realtime", False),
+    ("rdmabench.timing=icountx rdmabench.timing", False),
+    ("", False),
+])
+def test_the_guest_tools_read_the_timing_word_as_rdmabench_does(tmp_path, cmdline, expected):
+    from rdmabench_guest.rxe_guest import deterministic_guest
+    path = tmp_path / "cmdline"
+    path.write_text(cmdline)
+    assert deterministic_guest(str(path)) is expected
+    assert deterministic_guest(str(tmp_path / "none")) is False

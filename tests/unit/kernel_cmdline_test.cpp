@@ -19,12 +19,14 @@ TEST(KernelCmdline, WordsAreSplitAtAnyWhiteSpaceAndKeptInOrder) {
   EXPECT_EQ(kernel_cmdline_words(""), Views{});
 }
 
-TEST(KernelCmdline, AKeysValueIsItsFirstWholeKeysWord) {
+// As the kernel takes a parameter said twice: the later word wins.
+TEST(KernelCmdline, AKeysValueIsItsLastWholeKeysWord) {
   const std::string_view line =
-      "rdmabench.timing_x=no rdmabench.timing rdmabench.timing=icount "
-      "rdmabench.timing=other\n";
+      "rdmabench.timing=other rdmabench.timing_x=no rdmabench.timing rdmabench.timing=icount "
+      "rdmabench.timing_x=\n";
   EXPECT_EQ(kernel_cmdline_value(line, "rdmabench.timing"), "icount");
-  EXPECT_EQ(kernel_cmdline_value(line, "rdmabench.timing_x"), "no");
+  EXPECT_EQ(kernel_cmdline_value(line, "rdmabench.timing_x"), "");
+  EXPECT_EQ(kernel_cmdline_value("a=1 b=2 a=3", "a"), "3");
   EXPECT_EQ(kernel_cmdline_value(line, "rdmabench"), "");
   EXPECT_EQ(kernel_cmdline_value("idle=\fnosmt", "idle"), "");
   EXPECT_EQ(kernel_cmdline_value("a=b=c", "a"), "b=c");

@@ -2,14 +2,18 @@
 instructions (the deterministic guest, whose kernel command line says rdmabench.timing=icount);
 and what a program that runs siw there must do first."""
 import resource
-from pathlib import Path
 
 
 def deterministic_guest(cmdline="/proc/cmdline"):
+    """Whether the kernel command line's last `rdmabench.timing=` word says icount: a word said
+    twice is taken as the kernel and rdmabench take it (host/kernel_cmdline.h)."""
     try:
-        return "rdmabench.timing=icount" in Path(cmdline).read_text().split()
+        with open(cmdline, encoding="utf-8", errors="replace") as f:
+            words = f.read(65536).split()  # the kernel's is at most a page or two
     except OSError:
         return False
+    said = [w.partition("=")[2] for w in words if w.startswith("rdmabench.timing=")]
+    return bool(said) and said[-1] == "icount"
 
 
 def lift_memlock():
