@@ -14,6 +14,7 @@
 #include "host/doctor_facts.h"
 #include "host/doctor_metrics.h"
 #include "host/host_info.h"
+#include "host/timing_environment.h"
 
 namespace rdmabench {
 
@@ -71,7 +72,8 @@ int run_doctor_command(int argc, char** argv) {
   const std::string metrics =
       args.count("metrics") ? metrics_option(args["metrics"].as<std::string>()) : "";
   const std::vector<Finding> findings =
-      run_checks(gather_doctor_facts(default_run_registered_bytes()));
+      run_checks(gather_doctor_facts(default_run_registered_bytes(),
+                                     timing_environment().kernel_tuning));
   const int status = exit_status_of(findings);
   print_findings(findings, status, args.count("json") > 0);
   if (metrics.empty()) return status;

@@ -4,7 +4,6 @@
 
 #include "host/device_probe.h"
 #include "host/host_memory.h"
-#include "host/kernel_tuning.h"
 #include "host/sysfs_file.h"
 
 namespace rdmabench {
@@ -21,7 +20,8 @@ std::map<int, std::string> read_governors(const fs::path& sys) {
   return governors;
 }
 
-DoctorFacts gather_doctor_facts(uint64_t default_run_bytes, const fs::path& sys) {
+DoctorFacts gather_doctor_facts(uint64_t default_run_bytes, std::vector<std::string> kernel_tuning,
+                                const fs::path& sys) {
   DoctorFacts facts;
   facts.devices = describe_all_devices();
   for (const DeviceReport& d : facts.devices)
@@ -34,7 +34,7 @@ DoctorFacts gather_doctor_facts(uint64_t default_run_bytes, const fs::path& sys)
     facts.memlock_bytes = limit.rlim_cur;
   facts.lock_capability = has_lock_capability(whole_file("/proc/self/status"));
   facts.default_run_bytes = default_run_bytes;
-  facts.kernel_tuning = kernel_tuning_words(first_line("/proc/cmdline"));
+  facts.kernel_tuning = std::move(kernel_tuning);
   return facts;
 }
 

@@ -4,14 +4,17 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "host/doctor_checks.h"
 
 namespace rdmabench {
 
 // `default_run_bytes`: what a default run registers on one side (the caller knows the
-// defaults). `sys` is "/sys" but for the tests.
-DoctorFacts gather_doctor_facts(uint64_t default_run_bytes,
+// defaults); `kernel_tuning`: the timing environment's (timing_environment.h), the one reader of
+// the kernel command line. `sys` is "/sys" but for the tests.
+DoctorFacts gather_doctor_facts(uint64_t default_run_bytes, std::vector<std::string> kernel_tuning,
                                 const std::filesystem::path& sys = "/sys");
 
 // The cpufreq governor of each CPU under `sys` that has one.

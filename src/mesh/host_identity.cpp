@@ -58,7 +58,7 @@ nlohmann::json host_identity(int rank, const std::string& address, uint16_t port
       where.pci_address.empty() ? nlohmann::json(nullptr) : nlohmann::json(where.pci_address);
   j["pcie_link"] = where.link ? nlohmann::json(where.link->describe()) : nullptr;
   const std::vector<Finding> findings =
-      run_checks(gather_doctor_facts(default_run_registered_bytes()));
+      run_checks(gather_doctor_facts(default_run_registered_bytes(), timing.kernel_tuning));
   j["doctor"] = compared_findings(findings, report.name);
   j["doctor_worst"] = to_string(worst(findings));
   j.update(port_identity(report));
