@@ -37,13 +37,23 @@ def test_a_count_that_fell_is_a_failed_measurement(monkeypatch):
     monkeypatch.setattr(cost, "counted_run", lambda *a: next(counts))
     case = cost.SMALL_SENDS[0]
     got = cost.per_message(None, case, 64, cost.COUNTERS[0])
-    assert got == {"client": 2000 / 64, "server": cost.Failed(100 / 64)}
-    assert cost.cell(got["server"]) == "measurement failed (2N below N by 1.56/msg)"
+    assert got == {"client": 2000 / 64, "server": cost.Failed(100 / 64, 100)}
+    assert cost.cell(got["server"]) == "measurement failed (2N counted 100 fewer than N, 1.6/msg)"
+
+
+def test_a_few_whole_calls_fewer_are_said_as_calls_not_as_a_rounded_zero(monkeypatch):
+    """A passive server's system calls between N and 2N: a futex or two more in the N run
+    printed as "2N below N by 0.00/msg", a figure that told nothing."""
+    counts = iter([{"client": 8215, "server": 50}, {"client": 4119, "server": 53}])
+    monkeypatch.setattr(cost, "counted_run", lambda *a: next(counts))
+    got = cost.per_message(None, cost.SMALL_SENDS[0], 4096, cost.COUNTERS[1])
+    assert got["client"] == 1.0
+    assert cost.cell(got["server"]) == "measurement failed (2N counted 3 fewer than N, 0.000732/msg)"
 
 
 def test_the_table_says_which_way_its_ratios_point():
     figures = {"perftest": {"client": 100.0, "server": 50.0},
-               "rdmabench": {"client": 80.0, "server": cost.Failed(0.5)},
+               "rdmabench": {"client": 80.0, "server": cost.Failed(0.5, 32)},
                "rdmabench classic": {"client": 90.0, "server": 60.0}}
     results = {"send bw 2B": {c.name: figures for c in cost.COUNTERS}}
     text = cost.table(results, ["perftest", "rdmabench", "rdmabench classic"])
@@ -86,7 +96,7 @@ def test_boots_give_medians_with_their_range_and_ratios_taken_within_each_boot(t
 
 def test_a_failed_boot_is_left_out_of_its_cell_and_said(tmp_path, capsys):
     files = [boot_file(tmp_path, 0, 100.0, 90.0, 80.0),
-             boot_file(tmp_path, 1, 120.0, cost.saved(cost.Failed(0.5)), 120.0)]
+             boot_file(tmp_path, 1, 120.0, cost.saved(cost.Failed(0.5, 32)), 120.0)]
     assert boots.main(files) == 0
     client = next(line for line in capsys.readouterr().out.splitlines() if " client " in line)
     assert "90.0 (90.0-90.0), 1 of 2 boots" in client

@@ -122,6 +122,7 @@ class Failed:
     """A count per message that cannot be: the 2N run counted fewer than the N run (a side
     whose own work does not grow with the messages, left with the runs' differences)."""
     short_per_message: float  # how far below 0 the difference fell, per message
+    short: float  # the same in all: how many fewer the 2N run counted than the N run
 
 
 def per_message(commands, case, messages, counter, keep=None):
@@ -131,7 +132,8 @@ def per_message(commands, case, messages, counter, keep=None):
     big = counted_run(commands, case, 2 * iters, counter, keep)
     small = counted_run(commands, case, iters, counter, keep)
     return {side: (big[side] - small[side]) / iters if big[side] >= small[side]
-            else Failed((small[side] - big[side]) / iters) for side in SIDES}
+            else Failed((small[side] - big[side]) / iters, small[side] - big[side])
+            for side in SIDES}
 
 
 def count_text(value):
@@ -146,7 +148,8 @@ def ratio_text(value):
 
 def cell(value):
     if isinstance(value, Failed):
-        return f"measurement failed (2N below N by {value.short_per_message:.2f}/msg)"
+        return (f"measurement failed (2N counted {value.short:g} fewer than N, "
+                f"{count_text(value.short_per_message)}/msg)")
     return count_text(value)
 
 
