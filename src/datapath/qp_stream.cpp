@@ -10,6 +10,7 @@
 #include "datapath/atomic_operands.h"
 #include "datapath/inline_fallback.h"
 #include "datapath/payload.h"
+#include "datapath/receive_ring.h"
 
 namespace rdmabench {
 
@@ -22,13 +23,10 @@ uint32_t ring_slots(const TestSpec& spec, Side side, uint64_t ring_bytes) {
   // --validate's write bw: the target's ring of checked slots (checked_write_ring.h).
   if (spec.checks_landed_writes()) return side == Side::kServer ? checked_write_slots(spec) : 1;
   const bool bw = spec.mode == Mode::kBandwidth;
-  // --validate: a slot for each read in flight (transfer_loops.h read_slot), and for each
-  // receive posted, so that nothing lands over a message before its check.
+  // --validate: a slot for each read in flight (transfer_loops.h read_slot); a receiver's ring
+  // (receive_ring.h).
   if (spec.validate && bw && spec.pattern->opcode == IBV_WR_RDMA_READ) return 1 + spec.tx_depth;
-  if (spec.receives_on(side) && bw)
-    return spec.validate ? spec.rx_depth
-                         : static_cast<uint32_t>(
-                               std::clamp<uint64_t>(ring_bytes / spec.size, 1, spec.rx_depth));
+  if (spec.receives_on(side) && bw) return receive_ring_slots(spec, ring_bytes);
   return 1;
 }
 

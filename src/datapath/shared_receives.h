@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/saturating.h"
+#include "datapath/receive_ring.h"
 #include "spec/test_spec.h"
 #include "verbs/memory_region.h"
 #include "verbs/protection_domain.h"
@@ -32,12 +33,12 @@ inline ReceiveWorkRequest slot_receive(const TestSpec& spec, uint64_t id, uint8_
 
 class SharedReceives {
  public:
-  // spec.rx_depth receives into at most `ring_bytes` of slots (each the transport's receive
-  // header room and spec.size bytes), all posted at once.
+  // spec.rx_depth receives, all posted at once, into the slots receive_ring.h gives them within
+  // `ring_bytes` (each the transport's receive header room and spec.size bytes).
   SharedReceives(const ProtectionDomain& pd, const TestSpec& spec, uint64_t ring_bytes)
       : header_(spec.transport->receive_header_bytes),
         stride_(spec.size + header_),
-        ring_(ring_slots(spec, ring_bytes)),
+        ring_(receive_ring_slots(spec, ring_bytes)),
         buffer_(pd, stride_ * ring_, IBV_ACCESS_LOCAL_WRITE,
                 spec.hugepages ? Pages::kHuge2M : Pages::kSystem),
         queue_(pd, spec.rx_depth) {
@@ -50,7 +51,7 @@ class SharedReceives {
   // The bytes of the ring's buffer, before it is rounded to pages (registered_bytes).
   static uint64_t buffer_bytes(const TestSpec& spec, uint64_t ring_bytes) {
     return saturating_mul(saturating_add(spec.size, spec.transport->receive_header_bytes),
-                          ring_slots(spec, ring_bytes));
+                          receive_ring_slots(spec, ring_bytes));
   }
 
   SharedReceiveQueue& queue() noexcept { return queue_; }
@@ -60,12 +61,6 @@ class SharedReceives {
   uint8_t* slot(uint64_t id) noexcept { return buffer_.data() + (id % ring_) * stride_ + header_; }
 
  private:
-  static uint32_t ring_slots(const TestSpec& spec, uint64_t ring_bytes) {
-    if (spec.validate) return spec.rx_depth;  // every receive posted keeps its message till checked
-    const uint64_t stride = saturating_add(spec.size, spec.transport->receive_header_bytes);
-    return static_cast<uint32_t>(std::clamp<uint64_t>(ring_bytes / stride, 1, spec.rx_depth));
-  }
-
   uint32_t header_;
   uint64_t stride_;
   uint32_t ring_;

@@ -122,8 +122,8 @@ def test_a_key_is_proved_never_sent(rdmabench, port, tmp_path):
 @pytest.mark.parametrize("cap, ask, named", [
     (("--max-qps", "2"), ("--qps", "4"), "asks 4 QPs, more than this server allows (--max-qps 2)"),
     (("--max-threads", "1"), ("--qps", "2", "--threads", "2"), "(--max-threads 1)"),
-    (("--max-memory", "16M"), ("--pattern", "send", "--sizes", "8M", "--iters", "20"),
-     # 72 MiB of receive ring (nine 8 MiB slots) and the queues' entries, rounded up
+    (("--max-memory", "16M"), ("--pattern", "send", "--sizes", "8M", "--iters", "20", "--verify"),
+     # --verify's 64 MiB receive ring (8 slots), the 8 MiB send slot and the queues' entries
      "would register 73 MiB on the server, more than this server allows (--max-memory 16 MiB)"),
     # (a cap the session's own set-up cannot use up, however loaded the host: with 2 s, a run
     # beside two other guests was ended by the cap before it asked for its window)

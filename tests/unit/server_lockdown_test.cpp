@@ -137,9 +137,12 @@ TEST(ServerCaps, SpecsOverACapAreRefusedNamingIt) {
             std::string::npos);
   spec.threads = 1;
   spec.size = 8ull << 20;
-  spec.pattern = *parse_pattern("send");  // the server receives into a ring of 64 MiB a side
+  spec.pattern = *parse_pattern("send");
+  spec.verify = true;  // the server receives into a ring of 64 MiB a side
   EXPECT_NE(error_text([&] { check_spec_within(caps, spec); }).find("(--max-memory 64 MiB)"),
             std::string::npos);
+  spec.verify = false;  // into one slot of 8 MiB beside its send slot: within the cap
+  EXPECT_EQ(error_text([&] { check_spec_within(caps, spec); }), "no error");
   EXPECT_EQ(caps.describe(), "--max-memory 64 MiB, --max-qps 4, --max-threads 2");
 }
 

@@ -17,7 +17,7 @@ def deterministic_guest(cmdline="/proc/cmdline"):
 
 
 def lift_memlock():
-    """siw counts registered memory against RLIMIT_MEMLOCK even for root: a run at 64 KiB
-    registers more than the guest's default 8 MiB (docs/soft-roce.md). Lifted for this process
-    and every one it starts, as the guide tells a host running siw to."""
+    """siw counts registered memory against RLIMIT_MEMLOCK even for root: a run at 8 MiB, or
+    --verify's receive ring, registers more than the guest's default 8 MiB (docs/soft-roce.md).
+    Lifted for this process and every one it starts, as the guide tells a host running siw to."""
     resource.setrlimit(resource.RLIMIT_MEMLOCK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
