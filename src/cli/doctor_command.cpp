@@ -71,9 +71,8 @@ int run_doctor_command(int argc, char** argv) {
   }
   const std::string metrics =
       args.count("metrics") ? metrics_option(args["metrics"].as<std::string>()) : "";
-  const std::vector<Finding> findings =
-      run_checks(gather_doctor_facts(default_run_registered_bytes(),
-                                     timing_environment().kernel_tuning));
+  const std::vector<Finding> findings = run_checks(
+      gather_doctor_facts(default_run_registered_bytes(), timing_environment().kernel_tuning));
   const int status = exit_status_of(findings);
   print_findings(findings, status, args.count("json") > 0);
   if (metrics.empty()) return status;

@@ -33,8 +33,7 @@ TEST(StreamBuffer, AReceiverRingFitsItsBudgetUnderVerifyAndHoldsEveryReceiveUnde
             4096u * (1 + 4));
   EXPECT_EQ(QpStream::buffer_bytes(four_kib("send", Check::kValidate), Side::kServer, kSmallRing),
             4096u * (1 + 64));
-  EXPECT_EQ(SharedReceives::buffer_bytes(four_kib("send", Check::kVerify), kSmallRing),
-            4096u * 4);
+  EXPECT_EQ(SharedReceives::buffer_bytes(four_kib("send", Check::kVerify), kSmallRing), 4096u * 4);
   EXPECT_EQ(SharedReceives::buffer_bytes(four_kib("send", Check::kValidate), kSmallRing),
             4096u * 64);
 }
