@@ -40,7 +40,7 @@ uint64_t slotted_bytes(const TestSpec& spec, uint64_t stride, uint64_t slots) {
 }  // namespace
 
 uint64_t QpStream::buffer_bytes(const TestSpec& spec, Side side, uint64_t ring_bytes) {
-  return slotted_bytes(spec, saturating_add(spec.size, spec.transport->receive_header_bytes),
+  return slotted_bytes(spec, receive_slot_bytes(spec),
                        uint64_t{1} + ring_slots(spec, side, ring_bytes));
 }
 

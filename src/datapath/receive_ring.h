@@ -9,8 +9,13 @@
 
 namespace rdmabench {
 
-// The slots (each the transport's receive header room and a message) that a bw receiver keeping
-// spec.rx_depth receives posted lands them in, given at most `ring_bytes`:
+// The bytes of one receive slot: the transport's receive header room and a message.
+inline uint64_t receive_slot_bytes(const TestSpec& spec) {
+  return saturating_add(spec.size, spec.transport->receive_header_bytes);
+}
+
+// The slots (each receive_slot_bytes) that a bw receiver keeping spec.rx_depth receives posted
+// lands them in, given at most `ring_bytes`:
 // - --validate: one a receive posted, whatever the budget: nothing lands over a message before
 //   the timed run checks it;
 // - --verify: as many as the budget holds, at most one a receive posted: the check run checks
@@ -21,9 +26,8 @@ namespace rdmabench {
 inline uint32_t receive_ring_slots(const TestSpec& spec, uint64_t ring_bytes) {
   if (spec.validate) return spec.rx_depth;
   if (!spec.verify) return 1;
-  const uint64_t stride = saturating_add(spec.size, spec.transport->receive_header_bytes);
-  return static_cast<uint32_t>(
-      std::clamp<uint64_t>(ring_bytes / std::max<uint64_t>(stride, 1), 1, spec.rx_depth));
+  return static_cast<uint32_t>(std::clamp<uint64_t>(
+      ring_bytes / std::max<uint64_t>(receive_slot_bytes(spec), 1), 1, spec.rx_depth));
 }
 
 }  // namespace rdmabench

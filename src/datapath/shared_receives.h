@@ -50,8 +50,7 @@ class SharedReceives {
 
   // The bytes of the ring's buffer, before it is rounded to pages (registered_bytes).
   static uint64_t buffer_bytes(const TestSpec& spec, uint64_t ring_bytes) {
-    return saturating_mul(saturating_add(spec.size, spec.transport->receive_header_bytes),
-                          receive_ring_slots(spec, ring_bytes));
+    return saturating_mul(receive_slot_bytes(spec), receive_ring_slots(spec, ring_bytes));
   }
 
   SharedReceiveQueue& queue() noexcept { return queue_; }
