@@ -37,7 +37,7 @@ class AdaptivePoller {
   static constexpr StrategyInfo kInfo{
       "adaptive", "adaptive", "spin budget from the recent waits (<= 50 us), then block", 0, {},
       true,       "adaptive"};
-  explicit AdaptivePoller(PollTarget& target) : target_(target) {}
+  explicit AdaptivePoller(PollTarget& target) : target_(target) { prepare_blocking(target); }
 
   int wait(std::span<ibv_wc> out) {
     int n = target_.poll(out);

@@ -22,6 +22,7 @@ class EpollPoller {
   explicit EpollPoller(PollTarget& target)
       : target_(target), epoll_fd_(epoll_create1(EPOLL_CLOEXEC)) {
     check_system(epoll_fd_ < 0 ? -1 : 0, "epoll_create1", {}, ExitCode::kNoDevice);
+    target.channel.read_blocking(false);  // epoll says when to read
     add(target.channel.fd());
     if (target.abort_fd >= 0) add(target.abort_fd);
   }

@@ -10,7 +10,7 @@ class EventPoller {
   static constexpr StrategyInfo kInfo{
       "event", "event", "arm the CQ and block on its completion channel", 0, {}, true, "event"};
 
-  explicit EventPoller(PollTarget& target) : target_(target) {}
+  explicit EventPoller(PollTarget& target) : target_(target) { prepare_blocking(target); }
 
   int wait(std::span<ibv_wc> out) {
     for (;;) {

@@ -19,7 +19,9 @@ class HybridPoller {
                                       "hybrid:50"};
 
   explicit HybridPoller(PollTarget& target)
-      : target_(target), budget_ns_(uint64_t{target.strategy.arguments.at(0)} * 1000) {}
+      : target_(target), budget_ns_(uint64_t{target.strategy.arguments.at(0)} * 1000) {
+    prepare_blocking(target);
+  }
 
   int wait(std::span<ibv_wc> out) {
     int n = target_.poll(out);

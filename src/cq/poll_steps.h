@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/clock.h"
+#include "core/error.h"
 #include "cq/poll_target.h"
 
 namespace rdmabench {
@@ -41,6 +42,14 @@ inline int spin_within(PollTarget& target, std::span<ibv_wc> out, uint64_t start
   }
 }
 
+// What a strategy that blocks in arm_and_block does once, as its poller is made (per run,
+// outside the timed windows): the channel read blocking, and a watch to bound those reads.
+inline void prepare_blocking(PollTarget& target) {
+  if (target.watch == nullptr)
+    throw Error(ExitCode::kInternal, "a blocking wait on the completion channel without its watch");
+  target.channel.read_blocking(true);
+}
+
 // Arms the CQ (every CQ not armed, over several), polls once more (so a completion that
 // raced the arming is not lost), then blocks on the completion channel. Returns the
 // completions of that poll, 0 after a wakeup (the caller polls again), or kPeerEnded.
@@ -48,7 +57,7 @@ inline int arm_and_block(PollTarget& target, std::span<ibv_wc> out) {
   target.arm();
   const int n = target.poll_skipping_quiet(out);
   if (n > 0) return n;
-  const ibv_cq* woken = target.channel.wait(target.timeout, target.abort_fd);
+  const ibv_cq* woken = target.watch->wait(target.channel);
   if (woken == nullptr) return wait_ended(target);
   ++target.counts.wakeups;
   target.event_taken(woken);

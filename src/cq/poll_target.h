@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 
+#include "cq/channel_watch.h"
 #include "cq/poll_counts.h"
 #include "cq/strategy.h"
 #include "verbs/completion_channel.h"
@@ -36,6 +37,10 @@ struct PollTarget {
   bool unreliable = false;  // the transport may lose a message, which a timeout then names
   uint32_t qps_on_cq = 1;   // the QPs whose completions come to these CQs (the most, --qps)
   size_t next_cq = 0;       // where the next poll in turn begins (several CQs)
+
+  // What bounds a blocking wait on `channel` (the waiting thread's, made per run with this
+  // timeout and abort_fd); strategies that block need it.
+  ChannelWatch* watch = nullptr;
 
   bool abort_requested() const noexcept {
     return abort != nullptr && abort->load(std::memory_order_relaxed);

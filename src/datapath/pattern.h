@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 
+#include "cq/channel_watch.h"
 #include "cq/strategy_registry.h"
 #include "datapath/client_measurement.h"
 #include "datapath/completion_check.h"
@@ -60,6 +61,9 @@ class TransportPattern {
 template <typename Fn>
 decltype(auto) with_poller(QpStream& s, std::chrono::milliseconds timeout, Fn&& fn) {
   PollTarget target = s.poll_target(timeout);
+  std::optional<ChannelWatch> watch;  // this thread's blocking waits, bounded
+  if (strategy_info(target.strategy).blocks)
+    target.watch = &watch.emplace(timeout, target.abort_fd);
   return with_poller(target, std::forward<Fn>(fn));
 }
 

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <deque>
+#include <optional>
 
 #include "cq/busy_poller.h"
+#include "cq/channel_watch.h"
 #include "datapath/landed_write_lane.h"
 #include "datapath/open_loop_client.h"
 #include "datapath/open_loop_server.h"
@@ -32,6 +34,14 @@ ThreadOutcome outcome_of_lane(const LaneResult& r, const LanePlan& plan) {
   return out;
 }
 
+// Makes `watch` to bound this thread's blocking waits when the targets' strategy blocks, and
+// hands it to each target (none for a strategy that never blocks).
+void watch_blocking_waits(std::optional<ChannelWatch>& watch, std::span<PollTarget> targets) {
+  if (strategy_info(targets.front().strategy).blocks)
+    watch.emplace(targets.front().timeout, targets.front().abort_fd);
+  for (PollTarget& t : targets) t.watch = watch ? &*watch : nullptr;
+}
+
 ThreadOutcome run_bw_thread(const Lane& lane, TransportPattern& pattern, const LanePlan& plan,
                             std::chrono::milliseconds timeout) {
   std::vector<PollTarget> targets;
@@ -42,6 +52,8 @@ ThreadOutcome run_bw_thread(const Lane& lane, TransportPattern& pattern, const L
     while (lane.group_of_stream[first] != g) ++first;
     targets.push_back(lane.streams[first]->poll_target(timeout));
   }
+  std::optional<ChannelWatch> watch;  // this thread's blocking waits, bounded, on any of its CQs
+  watch_blocking_waits(watch, targets);
   return with_poller(targets[0], [&](auto& first_poller) {
     using Poller = std::remove_reference_t<decltype(first_poller)>;
     std::deque<Poller> pollers;  // one per CQ (pollers may not be copied or moved)
@@ -109,6 +121,8 @@ ThreadOutcome run_open_loop_server(const Lane& lane, const SideRunOptions& o) {
   const ResourceUsage before = ResourceUsage::now();
   std::vector<CompletionQueue*> queues;
   PollTarget target = open_loop_target(lane, queues, o.timeout);
+  std::optional<ChannelWatch> watch;
+  watch_blocking_waits(watch, std::span(&target, 1));
   with_poller(target, [&](auto& poller) {
     using Poller = std::remove_reference_t<decltype(poller)>;
     OpenLoopEcho<QpStream, Poller> echo(lane.streams, poller, o.length,

@@ -1,7 +1,8 @@
 #include "verbs/completion_channel.h"
 
+#include <cerrno>
+
 #include "core/nonblocking.h"
-#include "core/wait_readable.h"
 #include "verbs/verbs_error.h"
 
 namespace rdmabench {
@@ -20,6 +21,22 @@ CompletionChannel::~CompletionChannel() {
   if (channel_ != nullptr && owned_) ibv_destroy_comp_channel(channel_);
 }
 
+void CompletionChannel::read_blocking(bool blocking) {
+  if (blocking == blocking_ && owned_) return;  // a borrowed channel's mode is not known
+  set_nonblocking(channel_->fd, "the completion channel", !blocking);
+  blocking_ = blocking;
+}
+
+ibv_cq* CompletionChannel::take_event_blocking() {
+  ibv_cq* cq = nullptr;
+  void* cq_context = nullptr;
+  errno = 0;
+  if (ibv_get_cq_event(channel_, &cq, &cq_context) == 0) return cq;
+  if (errno == EINTR) return nullptr;
+  // A short read sets no errno: said as an I/O error.
+  throw VerbsError("ibv_get_cq_event", errno != 0 ? errno : EIO, {}, ExitCode::kRuntime);
+}
+
 ibv_cq* CompletionChannel::try_take_event() {
   ibv_cq* cq = nullptr;
   void* cq_context = nullptr;
@@ -27,15 +44,6 @@ ibv_cq* CompletionChannel::try_take_event() {
   if (errno != EAGAIN && errno != EINTR)
     throw VerbsError("ibv_get_cq_event", errno, {}, ExitCode::kRuntime);
   return nullptr;
-}
-
-ibv_cq* CompletionChannel::wait(std::chrono::milliseconds timeout, int interrupt_fd) {
-  for (;;) {
-    if (!wait_readable(channel_->fd, timeout, "poll(completion channel)", interrupt_fd))
-      return nullptr;
-    // Readable but nothing to take (a spurious wake-up, or a signal): wait again.
-    if (ibv_cq* cq = try_take_event(); cq != nullptr) return cq;
-  }
 }
 
 }  // namespace rdmabench

@@ -1,9 +1,8 @@
-// Completion event channel (ibv_comp_channel), waited on with a timeout.
+// Completion event channel (ibv_comp_channel): its events taken without blocking (after epoll
+// says the channel is readable) or in a blocking read (cq/channel_watch.h bounds its time).
 #pragma once
 
 #include <infiniband/verbs.h>
-
-#include <chrono>
 
 #include "verbs/context.h"
 
@@ -12,8 +11,8 @@ namespace rdmabench {
 class CompletionChannel {
  public:
   explicit CompletionChannel(const Context& context);
-  // A channel made elsewhere and destroyed there (a unit test's, beside a fake CQ whose
-  // strategy never blocks on it): this object never destroys it.
+  // A channel made elsewhere and destroyed there (a unit test's, beside a fake CQ): this object
+  // never destroys it.
   static CompletionChannel borrowing(ibv_comp_channel* channel) {
     return CompletionChannel(channel);
   }
@@ -21,14 +20,18 @@ class CompletionChannel {
   CompletionChannel(const CompletionChannel&) = delete;
   CompletionChannel& operator=(const CompletionChannel&) = delete;
 
-  // Blocks until a CQ event arrives or the timeout passes. On an event, takes it with
-  // ibv_get_cq_event and returns the CQ it is for (the caller acks it through that CQ's
-  // CompletionQueue; several CQs may share one channel); nullptr when the timeout passed, or,
-  // with `interrupt_fd` >= 0, as soon as that descriptor is readable.
-  ibv_cq* wait(std::chrono::milliseconds timeout, int interrupt_fd = -1);
+  // How the channel's fd reads: blocking (take_event_blocking) or not (try_take_event, the
+  // default). Once per run, by the strategy that waits on it; a system call only on a change.
+  void read_blocking(bool blocking);
 
-  // Without blocking: takes an event if one is there (the channel's fd is non-blocking) and
-  // returns its CQ, else nullptr. For callers that wait on fd() themselves (epoll).
+  // Blocks in read(2) until an event arrives: takes it with ibv_get_cq_event and returns the CQ
+  // it is for (the caller acks it through that CQ's CompletionQueue; several CQs may share one
+  // channel); nullptr when a signal interrupted the read. One system call an event. Needs
+  // read_blocking(true).
+  ibv_cq* take_event_blocking();
+
+  // Without blocking: takes an event if one is there and returns its CQ, else nullptr. For
+  // callers that wait on fd() themselves (epoll).
   ibv_cq* try_take_event();
   int fd() const noexcept { return channel_->fd; }
 
@@ -38,6 +41,7 @@ class CompletionChannel {
   explicit CompletionChannel(ibv_comp_channel* borrowed) : channel_(borrowed), owned_(false) {}
   ibv_comp_channel* channel_;
   bool owned_ = true;
+  bool blocking_ = false;
 };
 
 }  // namespace rdmabench

@@ -37,6 +37,10 @@ class FakeCq {
     channel_.context = &context_;
     channel_.fd = -1;
   }
+  // The channel's descriptor (none by default): a pipe's read end, for a strategy that blocks
+  // in read on it, which only a signal ends (no event comes: ibv_get_cq_event's would need a
+  // provider).
+  void use_channel_fd(int fd) { channel_.fd = fd; }
   FakeCq(const FakeCq&) = delete;
   FakeCq& operator=(const FakeCq&) = delete;
 
