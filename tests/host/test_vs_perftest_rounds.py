@@ -85,3 +85,30 @@ def test_a_message_rate_round_a_tool_failed_is_left_out_and_said(monkeypatch, ca
     mr.report_workload("send bw 2B", tuple(setting.values()), {"perftest": [], "rdmabench": []},
                        ["round 1: x", "round 2: y"], 2)
     assert "not measured in any round" in capsys.readouterr().out
+
+
+def test_a_perftest_that_exits_with_an_error_is_a_failed_run_naming_its_exit_and_last_words(
+        monkeypatch, tmp_path):
+    """ib_read_lat -e on siw exited 1 in round 9 of 9 (2026-12-05, deterministic guest: "Bad wc
+    status 2"), and the script stopped with a traceback, losing the eight rounds measured. A
+    perftest run that exits with an error measured nothing: its round is left out, said with
+    its exit status and the last of what it wrote, made printable."""
+    import subprocess
+    import tempfile
+
+    def failing_pair(server_cmd, client_cmd, port, ready_timeout=10.0):
+        with tempfile.TemporaryFile(mode="w+") as errors:
+            proc = subprocess.Popen(["sh", "-c", "printf ' Bad wc status 2\\n\\033[31mUnable to"
+                                     " write to socket/rdma_cm\\n' >&2; exit 1"],
+                                    stdout=subprocess.PIPE, stderr=errors, text=True)
+            proc.stdout.read()
+            vs.cpu_seconds(proc, errors)
+        raise AssertionError("cpu_seconds took an exit status of 1 for a run")
+
+    monkeypatch.setattr(vs, "run_pair", failing_pair)
+    read_lat = vs.Case("read lat 2B -e", "ib_read_lat", "read", "lat", "event", 2)
+    with pytest.raises(vs.ToolFailed) as failed:
+        vs.perftest(read_lat, 2000)
+    said = str(failed.value)
+    assert said.startswith("ib_read_lat exited 1"), said
+    assert "Unable to write to socket/rdma_cm" in said and "\033" not in said, said

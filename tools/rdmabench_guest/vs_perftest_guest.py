@@ -179,17 +179,26 @@ FABRICS = {"rxe": Fabric("127.0.0.1", "rxe0", "rxe0", ("-x", "1"), ("--cm", "oob
 FABRIC = FABRICS["rxe"]  # main() sets the one asked for
 
 
+class ToolExited(RuntimeError):
+    """A run that exited with an error: its exit status and the end of its standard error."""
+
+    def __init__(self, proc, said):
+        super().__init__(f"{' '.join(map(str, proc.args))} exited {proc.returncode}"
+                         + (":\n" + said if said else ""))
+        self.returncode, self.said = proc.returncode, said
+
+
 def cpu_seconds(proc, errors=None):
     """Waits for proc; returns its user+system CPU seconds (and checks its exit status; a
-    failure quotes the end of `errors`, the file its standard error went to)."""
+    failure, ToolExited, quotes the end of `errors`, the file its standard error went to)."""
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         said = ""
         if errors is not None:
             errors.seek(0)
-            said = ":\n" + errors.read()[-2000:]
-        raise RuntimeError(f"{' '.join(map(str, proc.args))} exited {proc.returncode}{said}")
+            said = errors.read()[-2000:]
+        raise ToolExited(proc, said)
     return usage.ru_utime + usage.ru_stime
 
 
@@ -238,8 +247,13 @@ def perftest(case, iters):
     """(figure, client CPU s, server CPU s); figure is MiB/s (bw) or median us (lat)."""
     def cmd(device):
         return ["timeout", "300", "stdbuf", "-oL", *perftest_args(case, iters, device)]
-    out, client_cpu, server_cpu = run_pair(cmd(FABRIC.server_device),
-                                           cmd(FABRIC.client_device) + [FABRIC.host], PERFTEST_PORT)
+    try:
+        out, client_cpu, server_cpu = run_pair(cmd(FABRIC.server_device),
+                                               cmd(FABRIC.client_device) + [FABRIC.host],
+                                               PERFTEST_PORT)
+    except ToolExited as e:  # measured nothing (ib_read_lat -e on siw once: "Bad wc status 2")
+        last = " / ".join(l.strip() for l in e.said.splitlines()[-3:] if l.strip()) or "nothing"
+        raise ToolFailed(f"{case.tool} exited {e.returncode}: {excerpt(last, 200)}") from e
     return perftest_figure(case, out), client_cpu, server_cpu
 
 
