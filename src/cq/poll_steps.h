@@ -1,6 +1,9 @@
 // The steps the strategies are built from: spinning with a deadline, and arming then blocking.
 #pragma once
 
+#include <optional>
+#include <span>
+
 #include "core/clock.h"
 #include "core/error.h"
 #include "cq/poll_target.h"
@@ -48,6 +51,16 @@ inline void prepare_blocking(PollTarget& target) {
   if (target.watch == nullptr)
     throw Error(ExitCode::kInternal, "a blocking wait on the completion channel without its watch");
   target.channel.read_blocking(true);
+}
+
+// Makes `watch` to bound the calling thread's blocking waits when the targets' strategy blocks,
+// and hands it to each target (none for a strategy that never blocks): what prepare_blocking
+// then finds. Per run, by the thread that will wait.
+inline void watch_blocking_waits(std::optional<ChannelWatch>& watch,
+                                 std::span<PollTarget> targets) {
+  if (strategy_info(targets.front().strategy).blocks)
+    watch.emplace(targets.front().timeout, targets.front().abort_fd);
+  for (PollTarget& t : targets) t.watch = watch ? &*watch : nullptr;
 }
 
 // Arms the CQ (every CQ not armed, over several), polls once more (so a completion that

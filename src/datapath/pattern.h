@@ -15,6 +15,7 @@
 #include <span>
 
 #include "cq/channel_watch.h"
+#include "cq/poll_steps.h"
 #include "cq/strategy_registry.h"
 #include "datapath/client_measurement.h"
 #include "datapath/completion_check.h"
@@ -62,8 +63,7 @@ template <typename Fn>
 decltype(auto) with_poller(QpStream& s, std::chrono::milliseconds timeout, Fn&& fn) {
   PollTarget target = s.poll_target(timeout);
   std::optional<ChannelWatch> watch;  // this thread's blocking waits, bounded
-  if (strategy_info(target.strategy).blocks)
-    target.watch = &watch.emplace(timeout, target.abort_fd);
+  watch_blocking_waits(watch, std::span(&target, 1));
   return with_poller(target, std::forward<Fn>(fn));
 }
 

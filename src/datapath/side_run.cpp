@@ -6,6 +6,7 @@
 
 #include "cq/busy_poller.h"
 #include "cq/channel_watch.h"
+#include "cq/poll_steps.h"
 #include "datapath/landed_write_lane.h"
 #include "datapath/open_loop_client.h"
 #include "datapath/open_loop_server.h"
@@ -32,14 +33,6 @@ ThreadOutcome outcome_of_lane(const LaneResult& r, const LanePlan& plan) {
   out.streams = r.streams;
   out.verify = r.verify;
   return out;
-}
-
-// Makes `watch` to bound this thread's blocking waits when the targets' strategy blocks, and
-// hands it to each target (none for a strategy that never blocks).
-void watch_blocking_waits(std::optional<ChannelWatch>& watch, std::span<PollTarget> targets) {
-  if (strategy_info(targets.front().strategy).blocks)
-    watch.emplace(targets.front().timeout, targets.front().abort_fd);
-  for (PollTarget& t : targets) t.watch = watch ? &*watch : nullptr;
 }
 
 ThreadOutcome run_bw_thread(const Lane& lane, TransportPattern& pattern, const LanePlan& plan,
