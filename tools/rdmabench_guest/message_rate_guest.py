@@ -205,7 +205,7 @@ def alternate_rounds(build, best, rounds, messages):
             try:
                 got = {s.tool: sample(build, s, messages) for s in order}
             except vs.ToolFailed as e:
-                left_out[name].append(f"round {r + 1}: {e}")
+                left_out[name].append(vs.missed(r, e))
                 print(f"round {r + 1} {name}: not measured: {e}", flush=True)
                 continue
             for tool, s in got.items():
@@ -220,7 +220,7 @@ def report_workload(name, best, samples, left_out=(), rounds=None):
     rounds it measured (`left_out`: why the others were not); False when it measured none."""
     theirs, mine = samples["perftest"], samples["rdmabench"]
     if not theirs:
-        print(f"\n{name}: not measured in any round ({'; '.join(left_out)})")
+        print(f"\n{name}: not measured in any round ({'; '.join(map(str, left_out))})")
         return False
     ratios = [m.rate / t.rate for t, m in zip(theirs, mine)]
     counted = f", {len(ratios)} of {rounds} rounds" if rounds and len(ratios) < rounds else ""
@@ -268,6 +268,9 @@ def main():
           " per message, the rate no user space can pass on this guest.")
     if not all(measured):
         raise SystemExit("vs-perftest: a workload was not measured in any round (see above)")
+    if vs.failed_ours(left_out):
+        raise SystemExit(f"vs-perftest: rdmabench failed in {vs.failed_ours(left_out)} round(s) "
+                         "(see 'left out' above)")
 
 
 if __name__ == "__main__":

@@ -243,6 +243,32 @@ class ToolFailed(Exception):
     """One run of a tool that measured nothing: its round of the case is left out, and said."""
 
 
+class RdmabenchFailed(ToolFailed):
+    """A run of rdmabench that measured nothing: its round is left out like perftest's, and the
+    script still ends in error after its table, since a failure of ours is a bug to look at."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Missed:
+    """A round of a case left out: which, why, and whether rdmabench was the tool that failed."""
+    round: int  # from 1
+    why: str
+    ours: bool = False
+
+    def __str__(self):
+        return f"round {self.round}: {self.why}"
+
+
+def missed(round_index, failure):
+    """The Missed of round `round_index` (from 0) for `failure` (a ToolFailed)."""
+    return Missed(round_index + 1, str(failure), isinstance(failure, RdmabenchFailed))
+
+
+def failed_ours(left_out):
+    """How many rounds rdmabench itself failed in, over `left_out` ({name: [Missed]})."""
+    return sum(m.ours for why in left_out.values() for m in why)
+
+
 def perftest(case, iters):
     """(figure, client CPU s, server CPU s); figure is MiB/s (bw) or median us (lat)."""
     def cmd(device):
@@ -292,13 +318,22 @@ def our_commands(build, case, iters, out):
 
 
 def our_row(build, case, iters):
-    """(result row, client CPU s, server CPU s) of one rdmabench run."""
+    """(result row, client CPU s, server CPU s) of one rdmabench run; RdmabenchFailed when it
+    exited with an error, wrote no row, or its row says an error."""
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         server, client = our_commands(build, case, iters, f.name)
-        _, client_cpu, server_cpu = run_pair(server, client, OUR_PORT)
-        row = json.load(open(f.name))["benchmarks"][0]
+        try:
+            _, client_cpu, server_cpu = run_pair(server, client, OUR_PORT)
+        except ToolExited as e:
+            last = " / ".join(l.strip() for l in e.said.splitlines()[-3:] if l.strip())
+            raise RdmabenchFailed(f"rdmabench exited {e.returncode}: "
+                                  f"{excerpt(last or 'nothing', 200)}") from e
+        try:
+            row = json.load(open(f.name))["benchmarks"][0]
+        except (ValueError, LookupError, TypeError) as e:
+            raise RdmabenchFailed("rdmabench wrote no result row") from e
     if row.get("error_occurred"):
-        raise RuntimeError(f"rdmabench {case.label}: {row.get('error_message')}")
+        raise RdmabenchFailed(f"rdmabench: {excerpt(str(row.get('error_message')), 200)}")
     return row, client_cpu, server_cpu
 
 
@@ -392,8 +427,8 @@ def parse_args():
 
 def alternate_rounds(args, cases):
     """({case label: [(perftest's figures, ours, ratios)]}, {case label: [why a round was left
-    out]}), the two tools taking turns first. A round in which perftest measured nothing
-    (ToolFailed) is left out of its case, said, and the rounds go on."""
+    out, Missed]}), the two tools taking turns first. A round in which either tool measured
+    nothing (ToolFailed) is left out of its case, said, and the rounds go on."""
     results = {c.label: [] for c in cases}
     left_out = {c.label: [] for c in cases}
     for r in range(args.rounds):
@@ -405,7 +440,7 @@ def alternate_rounds(args, cases):
             try:
                 first, second = [measure(t, case, iters) for t in order]
             except ToolFailed as e:
-                left_out[case.label].append(f"round {r + 1}: {e}")
+                left_out[case.label].append(missed(r, e))
                 print(f"round {r + 1} {case.label}: not measured: {e}", flush=True)
                 continue
             theirs, mine = (first, second) if r % 2 == 0 else (second, first)
@@ -506,6 +541,9 @@ def main():
     print_rates_and_cpu(cases, results)
     if any(not rows for rows in results.values()):
         raise SystemExit("vs-perftest: a case was not measured in any round (see above)")
+    if failed_ours(left_out):
+        raise SystemExit(f"vs-perftest: rdmabench failed in {failed_ours(left_out)} round(s) "
+                         "(see 'left out' above)")
 
 
 if __name__ == "__main__":
