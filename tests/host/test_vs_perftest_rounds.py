@@ -163,3 +163,20 @@ def test_a_round_rdmabench_failed_is_left_out_and_said_and_the_script_ends_in_er
     assert "round 2 send lat 2B: not measured: rdmabench exited 5" in out, out
     assert "2 of 3 rounds" in out and "0.900 (0.900-0.900)" in out, out
     assert "left out: send lat 2B round 2: rdmabench exited 5" in out, out
+
+
+def test_a_warm_up_that_failed_is_said_and_the_rounds_go_on(monkeypatch, tmp_path, capsys):
+    """ib_send_bw -R's client on siw exited -11 ("Connection refused") in the unmeasured
+    warm-up run (2026-12-06, ordinary guest) and the script stopped with a traceback before its
+    first round. A warm-up is no figure: its failure is said, and the rounds go on."""
+    def refused(case, iters):
+        raise vs.ToolFailed("ib_send_bw exited -11: ERRNO: Connection refused.")
+
+    measured = []
+    monkeypatch.setattr(vs, "perftest", refused)
+    monkeypatch.setattr(vs, "ours", lambda build, case, iters: measured.append(iters))
+    vs.warm_up(tmp_path, [CASE, BW_CASE])
+    out = capsys.readouterr().out
+    assert "warm-up send lat 2B: perftest measured nothing: ib_send_bw exited -11" in out, out
+    assert "warm-up send bw 2B: perftest measured nothing" in out, out
+    assert measured == [50, 50]
