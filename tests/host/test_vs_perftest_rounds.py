@@ -3,6 +3,8 @@ nothing in one of them: perftest's ib_send_lat on siw once printed `inf` for eve
 (2026-12-04, ordinary guest, round 1 of 9), and the script stopped with a traceback, losing
 the rounds already measured. Such a round is left out of its case and said; the rest go on."""
 import math
+import subprocess
+import tempfile
 
 import pytest
 
@@ -90,25 +92,27 @@ def test_a_message_rate_round_a_tool_failed_is_left_out_and_said(monkeypatch, ca
     assert "not measured in any round" in capsys.readouterr().out
 
 
+def pair_whose_client_fails(script):
+    """A run_pair whose client is `sh -c script`, waited for as run_pair waits (cpu_seconds),
+    which must raise for the script's exit status."""
+    def failing_pair(server_cmd, client_cmd, port, ready_timeout=10.0):
+        with tempfile.TemporaryFile(mode="w+") as errors:
+            proc = subprocess.Popen(["sh", "-c", script], stdout=subprocess.PIPE, stderr=errors,
+                                    text=True)
+            proc.stdout.read()
+            vs.cpu_seconds(proc, errors)
+        raise AssertionError(f"cpu_seconds took the exit status of {script!r} for a run")
+    return failing_pair
+
+
 def test_a_perftest_that_exits_with_an_error_is_a_failed_run_naming_its_exit_and_last_words(
         monkeypatch, tmp_path):
     """ib_read_lat -e on siw exited 1 in round 9 of 9 (2026-12-05, deterministic guest: "Bad wc
     status 2"), and the script stopped with a traceback, losing the eight rounds measured. A
     perftest run that exits with an error measured nothing: its round is left out, said with
     its exit status and the last of what it wrote, made printable."""
-    import subprocess
-    import tempfile
-
-    def failing_pair(server_cmd, client_cmd, port, ready_timeout=10.0):
-        with tempfile.TemporaryFile(mode="w+") as errors:
-            proc = subprocess.Popen(["sh", "-c", "printf ' Bad wc status 2\\n\\033[31mUnable to"
-                                     " write to socket/rdma_cm\\n' >&2; exit 1"],
-                                    stdout=subprocess.PIPE, stderr=errors, text=True)
-            proc.stdout.read()
-            vs.cpu_seconds(proc, errors)
-        raise AssertionError("cpu_seconds took an exit status of 1 for a run")
-
-    monkeypatch.setattr(vs, "run_pair", failing_pair)
+    monkeypatch.setattr(vs, "run_pair", pair_whose_client_fails(
+        "printf ' Bad wc status 2\\n\\033[31mUnable to write to socket/rdma_cm\\n' >&2; exit 1"))
     read_lat = vs.Case("read lat 2B -e", "ib_read_lat", "read", "lat", "event", 2)
     with pytest.raises(vs.ToolFailed) as failed:
         vs.perftest(read_lat, 2000)
@@ -123,19 +127,8 @@ def test_a_round_rdmabench_failed_is_left_out_and_said_and_the_script_ends_in_er
     (RuntimeError from its result row), losing the eight rounds measured. Its round is left out
     and said as perftest's are, the table printed, and the script then exits in error: a failure
     of ours is a bug to look at, not noise."""
-    import subprocess
-    import tempfile
-
-    def failing_pair(server_cmd, client_cmd, port, ready_timeout=10.0):
-        with tempfile.TemporaryFile(mode="w+") as errors:
-            proc = subprocess.Popen(["sh", "-c", "printf 'rdmabench: send lat 2B: no completion"
-                                     " within 60000 ms\\n\\033[0m' >&2; exit 5"],
-                                    stdout=subprocess.PIPE, stderr=errors, text=True)
-            proc.stdout.read()
-            vs.cpu_seconds(proc, errors)
-        raise AssertionError("cpu_seconds took an exit status of 5 for a run")
-
-    monkeypatch.setattr(vs, "run_pair", failing_pair)
+    monkeypatch.setattr(vs, "run_pair", pair_whose_client_fails(
+        "printf 'rdmabench: send lat 2B: no completion within 60000 ms\\n\\033[0m' >&2; exit 5"))
     with pytest.raises(vs.RdmabenchFailed) as failed:
         vs.ours(tmp_path, CASE, 2000)
     said = str(failed.value)

@@ -187,6 +187,11 @@ class ToolExited(RuntimeError):
                          + (":\n" + said if said else ""))
         self.returncode, self.said = proc.returncode, said
 
+    def last_words(self):
+        """The last three lines it wrote to its standard error, joined and made printable."""
+        last = " / ".join(l.strip() for l in self.said.splitlines()[-3:] if l.strip())
+        return excerpt(last or "nothing", 200)
+
 
 def cpu_seconds(proc, errors=None):
     """Waits for proc; returns its user+system CPU seconds (and checks its exit status; a
@@ -278,8 +283,7 @@ def perftest(case, iters):
                                                cmd(FABRIC.client_device) + [FABRIC.host],
                                                PERFTEST_PORT)
     except ToolExited as e:  # measured nothing (ib_read_lat -e on siw once: "Bad wc status 2")
-        last = " / ".join(l.strip() for l in e.said.splitlines()[-3:] if l.strip()) or "nothing"
-        raise ToolFailed(f"{case.tool} exited {e.returncode}: {excerpt(last, 200)}") from e
+        raise ToolFailed(f"{case.tool} exited {e.returncode}: {e.last_words()}") from e
     return perftest_figure(case, out), client_cpu, server_cpu
 
 
@@ -325,9 +329,7 @@ def our_row(build, case, iters):
         try:
             _, client_cpu, server_cpu = run_pair(server, client, OUR_PORT)
         except ToolExited as e:
-            last = " / ".join(l.strip() for l in e.said.splitlines()[-3:] if l.strip())
-            raise RdmabenchFailed(f"rdmabench exited {e.returncode}: "
-                                  f"{excerpt(last or 'nothing', 200)}") from e
+            raise RdmabenchFailed(f"rdmabench exited {e.returncode}: {e.last_words()}") from e
         try:
             row = json.load(open(f.name))["benchmarks"][0]
         except (ValueError, LookupError, TypeError) as e:
