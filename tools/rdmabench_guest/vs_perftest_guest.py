@@ -44,6 +44,7 @@ from rdmabench_tools.command_words import replacing
 
 TX_DEPTH = 128
 PERFTEST_SIGNAL_EVERY = 100  # perftest's default --cq-mod in bw tests
+PERFTEST_MODERATION_LIMIT = 8192  # B: above it perftest signals every send (MSG_SIZE_CQ_MOD_LIMIT)
 PERFTEST_PORT, OUR_PORT = 18750, 18760  # perftest's default 18515 is rdmabench's too
 MIB = 1 << 20
 
@@ -308,6 +309,21 @@ def perftest_figure(case, out):
     return figure
 
 
+def perftest_signal_every(case):
+    """A completion every how many sends perftest asks for in `case`: what its -Q says, else
+    every send for a message above 8 KiB on a connected transport without events (perftest
+    turns its moderation off there: on siw, ib_write_bw -s 65536 -n 3000 completed 3,032
+    signalled writes), else every 100."""
+    args = list(case.perftest_args)
+    for i, word in enumerate(args[:-1]):
+        if word in ("-Q", "--cq-mod"):
+            return int(args[i + 1])
+    ud = any(a == "-c" and b == "UD" for a, b in zip(args, args[1:]))
+    if case.size > PERFTEST_MODERATION_LIMIT and not ud and case.cq != "event":
+        return 1
+    return PERFTEST_SIGNAL_EVERY
+
+
 def our_commands(build, case, iters, out):
     """(server, client) command lines of one rdmabench run of `case`, its results to `out`."""
     exe = str(build / "rdmabench")
@@ -315,7 +331,7 @@ def our_commands(build, case, iters, out):
     client = [exe, "run", FABRIC.host, *replacing(
         ["--port", OUR_PORT, *FABRIC.our_connect, "--timeout", "60", "--pattern", case.pattern,
          "--mode", case.mode, "--cq", case.cq, "--sizes", case.size, "--tx-depth", case.tx_depth,
-         "--signal-every", PERFTEST_SIGNAL_EVERY, "--out", out], case.our_args)]
+         "--signal-every", perftest_signal_every(case), "--out", out], case.our_args)]
     client += ["--duration", str(case.duration), "--margin", str(DURATION_MARGIN)] \
         if case.duration else ["--iters", str(iters)]
     return server, client
@@ -545,7 +561,8 @@ def main():
     print(f"{args.fabric}, {'deterministic guest (icount)' if deterministic else 'ordinary guest'}; "
           f"{args.rounds} alternating rounds; bw {args.bw_iters}/{2 * args.bw_iters} and lat "
           f"{args.lat_iters}/{2 * args.lat_iters} messages; tx depth {TX_DEPTH}, a completion "
-          f"every {PERFTEST_SIGNAL_EVERY} sends (perftest's default) on both", flush=True)
+          f"every {PERFTEST_SIGNAL_EVERY} sends on both, every send above "
+          f"{PERFTEST_MODERATION_LIMIT // 1024} KiB (perftest's defaults)", flush=True)
     results, left_out = alternate_rounds(args, cases)
     print_ratios(cases, results, left_out)
     print_rates_and_cpu(cases, results)
