@@ -48,6 +48,10 @@ def test_perftest_told_its_moderation_is_taken_at_its_word():
     assert signal_every(case("write bw -Q 50", 65536, perftest_args=("-Q", "50"))) == ["50"]
 
 
-def test_every_listed_case_gets_one_signalling():
-    for c in vs.ORDINARY + vs.DETERMINISTIC + vs.SIW_ORDINARY + vs.SIW_DETERMINISTIC:
-        assert len(signal_every(c)) == 1, c.label
+def test_every_listed_case_gets_one_signalling_and_the_64_kib_bw_cases_every_send():
+    cases = vs.ORDINARY + vs.DETERMINISTIC + vs.SIW_ORDINARY + vs.SIW_DETERMINISTIC
+    signalling = {c.label: signal_every(c) for c in cases}
+    assert signalling["write bw 64K"] == signalling["read bw 64K"] == ["1"]
+    assert signalling["write bw 64K -c UC"] == ["1"]
+    assert signalling["send bw 4K"] == signalling["send bw 4K -e -c UD"] == ["100"]
+    assert all(len(s) == 1 for s in signalling.values()), signalling
