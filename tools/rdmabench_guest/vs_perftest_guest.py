@@ -309,17 +309,21 @@ def perftest_figure(case, out):
     return figure
 
 
+def perftest_option(case, *names):
+    """The value `case` gives perftest for the option spelt any of `names`, or None."""
+    args = case.perftest_args
+    return next((value for word, value in zip(args, args[1:]) if word in names), None)
+
+
 def perftest_signal_every(case):
     """A completion every how many sends perftest asks for in `case`: what its -Q says, else
     every send for a message above 8 KiB on a connected transport without events (perftest
     turns its moderation off there: on siw, ib_write_bw -s 65536 -n 3000 completed 3,032
     signalled writes), else every 100."""
-    args = list(case.perftest_args)
-    for i, word in enumerate(args[:-1]):
-        if word in ("-Q", "--cq-mod"):
-            return int(args[i + 1])
-    ud = any(a == "-c" and b == "UD" for a, b in zip(args, args[1:]))
-    if case.size > PERFTEST_MODERATION_LIMIT and not ud and case.cq != "event":
+    if (told := perftest_option(case, "-Q", "--cq-mod")) is not None:
+        return int(told)
+    if (case.size > PERFTEST_MODERATION_LIMIT and case.cq != "event"
+            and perftest_option(case, "-c", "--connection") != "UD"):
         return 1
     return PERFTEST_SIGNAL_EVERY
 
