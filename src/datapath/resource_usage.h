@@ -1,4 +1,6 @@
-// This thread's CPU time and context switches (what a completion strategy costs).
+// This thread's CPU time, context switches and page faults (what a completion strategy costs,
+// and where the kernel took the thread's time: a fault that waits, say for the mm's lock while
+// khugepaged collapses a range, sleeps it as a blocking call would).
 #pragma once
 
 #include <sys/resource.h>
@@ -12,6 +14,7 @@ struct ResourceUsage {
   uint64_t cpu_ns = 0;
   int64_t voluntary_switches = 0;
   int64_t involuntary_switches = 0;
+  int64_t page_faults = 0;  // minor and major
 
   static ResourceUsage now() noexcept {
     ResourceUsage u;
@@ -23,11 +26,12 @@ struct ResourceUsage {
     getrusage(RUSAGE_THREAD, &ru);
     u.voluntary_switches = ru.ru_nvcsw;
     u.involuntary_switches = ru.ru_nivcsw;
+    u.page_faults = ru.ru_minflt + ru.ru_majflt;
     return u;
   }
   ResourceUsage operator-(const ResourceUsage& o) const noexcept {
     return {cpu_ns - o.cpu_ns, voluntary_switches - o.voluntary_switches,
-            involuntary_switches - o.involuntary_switches};
+            involuntary_switches - o.involuntary_switches, page_faults - o.page_faults};
   }
 };
 

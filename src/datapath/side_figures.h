@@ -19,17 +19,23 @@ struct SideFigures {
   uint64_t cpu_ns = 0;
   uint64_t voluntary_switches = 0;
   uint64_t involuntary_switches = 0;
+  uint64_t page_faults = 0;  // minor and major
   uint64_t wakeups = 0;      // completion events taken
   uint64_t empty_polls = 0;  // ibv_poll_cq calls that found nothing
 
   static SideFigures of(const ResourceUsage& used, const PollCounts& counts) {
-    return {used.cpu_ns, static_cast<uint64_t>(used.voluntary_switches),
-            static_cast<uint64_t>(used.involuntary_switches), counts.wakeups, counts.empty_polls};
+    return {used.cpu_ns,
+            static_cast<uint64_t>(used.voluntary_switches),
+            static_cast<uint64_t>(used.involuntary_switches),
+            static_cast<uint64_t>(used.page_faults),
+            counts.wakeups,
+            counts.empty_polls};
   }
   SideFigures& operator+=(const SideFigures& o) {
     cpu_ns += o.cpu_ns;
     voluntary_switches += o.voluntary_switches;
     involuntary_switches += o.involuntary_switches;
+    page_faults += o.page_faults;
     wakeups += o.wakeups;
     empty_polls += o.empty_polls;
     return *this;

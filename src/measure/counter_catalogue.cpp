@@ -55,6 +55,8 @@ const std::vector<CounterInfo> kCatalogue = {
     {"server_vcsw_per_msg", "switches", "msg", kDown, "server voluntary context switches", kFigure},
     {"client_ivcsw_per_msg", "switches", "msg", kDown, "client involuntary context switches", kFigure},
     {"server_ivcsw_per_msg", "switches", "msg", kDown, "server involuntary context switches", kFigure},
+    {"client_faults_per_msg", "faults", "msg", kDown, "client page faults (minor and major)", kFigure},
+    {"server_faults_per_msg", "faults", "msg", kDown, "server page faults (minor and major)", kFigure},
     {"client_wakeups_per_msg", "wakeups", "msg", kNone, "client completion events taken from its channel", kFigure},
     {"server_wakeups_per_msg", "wakeups", "msg", kNone, "server completion events taken from its channel", kFigure},
     {"client_empty_polls_per_msg", "polls", "msg", kNone, "client ibv_poll_cq calls that found nothing", kFigure},

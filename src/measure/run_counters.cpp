@@ -34,6 +34,7 @@ void add_side(RunCounters& out, const TestSpec& spec, const RunResult& r, const 
   c[side + "_cpu_us_per_msg"] = static_cast<double>(f.cpu_ns) / 1000.0 / all_msgs;
   c[side + "_vcsw_per_msg"] = static_cast<double>(f.voluntary_switches) / all_msgs;
   c[side + "_ivcsw_per_msg"] = static_cast<double>(f.involuntary_switches) / all_msgs;
+  c[side + "_faults_per_msg"] = static_cast<double>(f.page_faults) / all_msgs;
   c[side + "_wakeups_per_msg"] = static_cast<double>(f.wakeups) / all_msgs;
   c[side + "_empty_polls_per_msg"] = static_cast<double>(f.empty_polls) / all_msgs;
   if (spec.threads == 1) return;

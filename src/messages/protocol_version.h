@@ -18,7 +18,8 @@ namespace rdmabench {
 // hello carries no nonce; 15: "proved" (a datagram peer's address, datagram_proof.h); 16: the
 // client's "result" after each timed run, for the server's log; 17: the spec carries no
 // gid_index (each side's own, never sent); 18: "validate" in the spec, and "first_bad" (the
-// first message a check failed) in "done"; 19: the server's hello carries "kernel_tuning"
-inline constexpr int kControlProtocolVersion = 19;
+// first message a check failed) in "done"; 19: the server's hello carries "kernel_tuning";
+// 20: "page_faults" among each thread's figures in "done"
+inline constexpr int kControlProtocolVersion = 20;
 
 }  // namespace rdmabench

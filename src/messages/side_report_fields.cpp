@@ -12,6 +12,7 @@ nlohmann::json figures_json(const SideFigures& f) {
   return {{"cpu_ns", f.cpu_ns},
           {"voluntary_switches", f.voluntary_switches},
           {"involuntary_switches", f.involuntary_switches},
+          {"page_faults", f.page_faults},
           {"wakeups", f.wakeups},
           {"empty_polls", f.empty_polls}};
 }
@@ -21,6 +22,7 @@ SideFigures figures_from(const nlohmann::json& j, const MessageContext& ctx) {
   f.cpu_ns = unsigned_as<uint64_t>(j, ctx, "cpu_ns");
   f.voluntary_switches = unsigned_as<uint64_t>(j, ctx, "voluntary_switches");
   f.involuntary_switches = unsigned_as<uint64_t>(j, ctx, "involuntary_switches");
+  f.page_faults = unsigned_as<uint64_t>(j, ctx, "page_faults");
   f.wakeups = unsigned_as<uint64_t>(j, ctx, "wakeups");
   f.empty_polls = unsigned_as<uint64_t>(j, ctx, "empty_polls");
   return f;

@@ -102,15 +102,24 @@ def context_says_what_ran_where(ctx, layout, devices_json, sizes):
     assert params["cm"] == server_address(layout)[1] == ctx["bootstrap"]
 
 
+def never_sleeps_of_its_own_accord(name, row, side):
+    """`side` made no blocking call in its window: a voluntary switch there comes only with a
+    page fault (the kernel's sleep: a fault waits, say, for the mm's lock that khugepaged holds
+    while it collapses a range; send/bw/busy/65536 once counted one switch in 10 messages)."""
+    vcsw, faults = row[f"{side}_vcsw_per_msg"], row[f"{side}_faults_per_msg"]
+    assert vcsw == 0 or faults > 0, (name, side, "voluntary switches without a fault", vcsw, faults)
+
+
 def counters_agree(name, row, layout):
     """The rates say the same count (rates_agree), a latency row's mean is its real_time; busy
-    polling never sleeps in the server's window, which covers its pattern run alone (--verify's
-    checks come after it). The last on the two hosts, where the server has a CPU of its own."""
+    polling never sleeps of its own accord in the server's window, which covers its pattern run
+    alone (--verify's checks come after it). The last on the two hosts, where the server has a
+    CPU of its own."""
     rates_agree(row)
     if "/lat/" in name:
         assert row["lat_mean_us"] == pytest.approx(row["real_time"], rel=1e-6), name
     if "/busy/" in name and layout == "veth":
-        assert row["server_vcsw_per_msg"] == 0, (name, row["server_vcsw_per_msg"])
+        never_sleeps_of_its_own_accord(name, row, "server")
 
 
 def row_says_what_it_ran(name, row, path_mtu, layout):
@@ -550,13 +559,14 @@ def test_progress_shows_on_a_terminal_only_and_never_inside_the_table(rdmabench,
 
 # On the two hosts, where each side has a port of its own (one layout: the windows are the
 # engine's; on loopback both sides share one port). That the counters agree, and busy polling
-# never sleeps, the engine matrix checks on its every row (counters_agree).
+# never sleeps of its own accord, the engine matrix checks on its every row (counters_agree).
 @pytest.mark.layout("veth")
 def test_a_passive_target_neither_polls_nor_sleeps_in_its_window(rdmabench, layout, server, tmp_path):
     """The server's CPU and context-switch window covers its pattern run alone: a passive
     target (write bw, read) neither polls its CQ nor waits for an event in it, and never
-    sleeps. (Its CPU time is the guest's: an interrupt that lands in that window is charged
-    to it, on a machine as loaded as it happens to be; what the window holds is the code's.)"""
+    sleeps of its own accord. (Its CPU time is the guest's: an interrupt that lands in that
+    window is charged to it, on a machine as loaded as it happens to be; what the window holds
+    is the code's.)"""
     out = tmp_path / "passive.json"
     proc = client(rdmabench, layout, server, "--sizes", "2,64K", "--iters", "200",
                   "--benchmark_filter=^(read/|write/bw/)", "--out", str(out), port_counters=True)
@@ -566,7 +576,7 @@ def test_a_passive_target_neither_polls_nor_sleeps_in_its_window(rdmabench, layo
                                   (("read", "bw"), ("read", "lat"), ("write", "bw"))
                                   for cq in ("busy", "event") for size in (2, 65536)), sorted(rows)
     for name, row in rows.items():
-        assert row["server_vcsw_per_msg"] == 0, name
+        never_sleeps_of_its_own_accord(name, row, "server")
         assert row["server_empty_polls_per_msg"] == 0 and row["server_wakeups_per_msg"] == 0, name
 
 

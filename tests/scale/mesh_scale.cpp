@@ -100,7 +100,7 @@ class SyntheticRun : public RunSource {
     const uint64_t packets = n * (spec_.size / 4096 + 1);
     const auto retries = static_cast<uint64_t>(resends_ * static_cast<double>(n));
     for (SideReport* side : {&r.client, &r.server}) {
-      side->threads.assign(1, SideFigures{n * 3000, n / 10, 1, 0, n});
+      side->threads.assign(1, SideFigures{n * 3000, n / 10, 1, 0, 0, n});
       side->total = side->threads[0];
       side->counted.assign(1, n);
       side->sent.assign(1, n);

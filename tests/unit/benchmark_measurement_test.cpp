@@ -35,8 +35,8 @@ class FakeRuns : public RunSource {
       for (uint64_t i = 0; i < lat.round_trips; ++i) samples[t * per_thread + i] = 2000;
     }
     for (SideReport* side : {&r.client, &r.server}) {
-      side->threads.assign(spec_.threads, SideFigures{1000, 0, 0, 0, 0});
-      side->total = SideFigures{1000ull * spec_.threads, 0, 0, 0, 0};
+      side->threads.assign(spec_.threads, SideFigures{1000, 0, 0, 0, 0, 0});
+      side->total = SideFigures{1000ull * spec_.threads, 0, 0, 0, 0, 0};
       side->counted.assign(spec_.qps, n);
       side->sent.assign(spec_.qps, n);
       side->received.assign(spec_.qps, n - std::min(n, lost_per_stream));

@@ -43,8 +43,8 @@ class FlowFake : public RunSource {
     events_.add((window ? "window " : "warm-up ") + std::to_string(server_));
     RunResult r;
     for (SideReport* side : {&r.client, &r.server}) {
-      side->threads.assign(1, SideFigures{1000, 0, 0, 0, 0});
-      side->total = SideFigures{1000, 0, 0, 0, 0};
+      side->threads.assign(1, SideFigures{1000, 0, 0, 0, 0, 0});
+      side->total = SideFigures{1000, 0, 0, 0, 0, 0};
       side->counted.assign(1, 100);
       side->sent.assign(1, 100);
       side->received.assign(1, 100);

@@ -95,3 +95,15 @@ TEST(FuzzCorpus, SeedsSpeakTheCurrentProtocol) {
   EXPECT_GT(setups, 0);
   EXPECT_GT(runs, 0);
 }
+
+// The fuzzer's dictionary (tests/fuzz/control.dict) offers the version this build speaks: a
+// stale token builds hellos the server refuses before anything behind the version check.
+TEST(FuzzCorpus, TheDictionaryOffersTheCurrentProtocol) {
+  const auto dict =
+      std::filesystem::path(RDMABENCH_FUZZ_CORPUS).parent_path().parent_path() / "control.dict";
+  const std::string text = read_all(dict);
+  ASSERT_FALSE(text.empty()) << dict;
+  const std::string token =
+      "\"\\\"protocol\\\":" + std::to_string(kControlProtocolVersion) + "\"\n";
+  EXPECT_NE(text.find(token), std::string::npos) << dict << " lacks " << token;
+}

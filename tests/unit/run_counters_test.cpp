@@ -16,7 +16,12 @@ using namespace rdmabench;
 namespace {
 
 SideFigures figures(uint64_t cpu_ns) {
-  return {cpu_ns, 2, 1, 3, 4};
+  return {.cpu_ns = cpu_ns,
+          .voluntary_switches = 2,
+          .involuntary_switches = 1,
+          .page_faults = 6,
+          .wakeups = 3,
+          .empty_polls = 4};
 }
 
 // Two threads, two QPs (one each), 4 KiB, both directions: the client counted 100 messages
@@ -64,6 +69,10 @@ TEST(RunCounters, BidirectionalBandwidthAddsBothDirectionsEachOverItsWindow) {
   EXPECT_DOUBLE_EQ(c.seconds_per_msg, 1.0 / k.at("msgs_per_second"));
   // CPU per message over every message of the run, both directions: 4 ms / 300.
   EXPECT_DOUBLE_EQ(k.at("client_cpu_us_per_msg"), 4000.0 / 300);
+  // The kernel's part in a side's time, per message of the run: its switches and page faults.
+  EXPECT_DOUBLE_EQ(k.at("client_vcsw_per_msg"), 2.0 / 300);
+  EXPECT_DOUBLE_EQ(k.at("server_ivcsw_per_msg"), 1.0 / 300);
+  EXPECT_DOUBLE_EQ(k.at("server_faults_per_msg"), 6.0 / 300);
   // A thread's CPU over its own QP's messages (QP t on thread t): 3 ms / 150.
   EXPECT_DOUBLE_EQ(k.at("client_thread1_cpu_us_per_msg"), 3000.0 / 150);
   EXPECT_DOUBLE_EQ(k.at("client_thread0_msgs") + k.at("client_thread1_msgs"), 300);

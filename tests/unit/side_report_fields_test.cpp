@@ -12,7 +12,7 @@ namespace {
 
 SideReport two_threads_three_qps() {
   SideReport r;
-  r.threads = {SideFigures::of({1000, 2, 3}, {40, 5}), SideFigures::of({500, 1, 0}, {0, 7})};
+  r.threads = {SideFigures::of({1000, 2, 3, 6}, {40, 5}), SideFigures::of({500, 1, 0, 1}, {0, 7})};
   for (const SideFigures& f : r.threads) r.total += f;
   r.window_ns = 123456789012;
   r.counted = {10, 20, 30};
@@ -24,10 +24,11 @@ SideReport two_threads_three_qps() {
 }
 
 TEST(SideFigures, AThreadsFiguresComeFromItsResourceUseAndPollCounts) {
-  const SideFigures f = SideFigures::of({1000, 2, 3}, {40, 5});
+  const SideFigures f = SideFigures::of({1000, 2, 3, 6}, {40, 5});
   EXPECT_EQ(f.cpu_ns, 1000u);
   EXPECT_EQ(f.voluntary_switches, 2u);
   EXPECT_EQ(f.involuntary_switches, 3u);
+  EXPECT_EQ(f.page_faults, 6u);
   EXPECT_EQ(f.empty_polls, 40u);
   EXPECT_EQ(f.wakeups, 5u);
 }
@@ -37,6 +38,7 @@ TEST(SideFigures, TheTotalIsTheSumOverThreads) {
   EXPECT_EQ(r.total.cpu_ns, 1500u);
   EXPECT_EQ(r.total.voluntary_switches, 3u);
   EXPECT_EQ(r.total.involuntary_switches, 3u);
+  EXPECT_EQ(r.total.page_faults, 7u);
   EXPECT_EQ(r.total.empty_polls, 40u);
   EXPECT_EQ(r.total.wakeups, 12u);
 }
@@ -52,6 +54,7 @@ TEST(SideFigures, TheDoneMessageCarriesEveryFigureAndCount) {
     EXPECT_EQ(a.cpu_ns, b.cpu_ns) << t;
     EXPECT_EQ(a.voluntary_switches, b.voluntary_switches) << t;
     EXPECT_EQ(a.involuntary_switches, b.involuntary_switches) << t;
+    EXPECT_EQ(a.page_faults, b.page_faults) << t;
     EXPECT_EQ(a.wakeups, b.wakeups) << t;
     EXPECT_EQ(a.empty_polls, b.empty_polls) << t;
   }
