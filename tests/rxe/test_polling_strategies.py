@@ -47,7 +47,7 @@ def test_every_strategy_with_every_pattern_alike_and_mixed_verified(rdmabench, l
         assert row["verify_errors"] == 0 and row["verified_messages"] == 100, name
         # Every figure of each side, a number (its bounds: the checks below).
         for side in SIDES:
-            for figure in ("cpu_us", "vcsw", "ivcsw", "wakeups", "empty_polls"):
+            for figure in ("cpu_us", "vcsw", "ivcsw", "faults", "wakeups", "empty_polls"):
                 value = row[f"{side}_{figure}_per_msg"]
                 assert isinstance(value, (int, float)) and math.isfinite(value), (name, side, figure)
     # busy never sleeps on its channel; a side that blocks does wake up where it waits.
