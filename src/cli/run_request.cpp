@@ -162,8 +162,7 @@ std::optional<OobOnly> oob_only_option(const cxxopts::ParseResult& args,
   return std::nullopt;
 }
 
-void parse_base_spec(const cxxopts::ParseResult& args, const ServerConnection& server,
-                     TestSpec& base) {
+void parse_base_spec(const cxxopts::ParseResult& args, TestSpec& base) {
   base.tx_depth = count_option32(args, "tx-depth", 1);
   base.rx_depth = count_option32(args, "rx-depth", 1);
   base.signal_every = count_option32(args, "signal-every", 1);
@@ -280,7 +279,7 @@ std::optional<RunPlan> parse_run_request(int argc, char** argv) {
   RunPlan r;
   const ServerConnection server = server_connection_of(args);  // --cm, --ib-port: read once
   parse_suite_options(args, server, what, r.suite);
-  parse_base_spec(args, server, r.suite.matrix.base);
+  parse_base_spec(args, r.suite.matrix.base);
   // Every benchmark against the relations that hold on any device, before anything connects;
   // the device's limits are checked once it is open.
   if (std::string why = matrix_refusal(r.suite.matrix); !why.empty())

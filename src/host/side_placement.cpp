@@ -6,12 +6,15 @@
 namespace rdmabench {
 
 PlacementFacts SidePlacement::facts() const {
-  PlacementFacts facts{cpu_list_text(placement.cpus), placement.reason};
-  if (device.numa_node >= 0) facts.numa_node = device.numa_node;
-  if (placement.memory_node >= 0) facts.memory_node = placement.memory_node;
-  if (!device.pci_address.empty()) facts.pci = device.pci_address;
-  if (device.link) facts.pcie_link = device.link->describe();
-  return facts;
+  auto known = [](int node) { return node >= 0 ? std::optional<int>(node) : std::nullopt; };
+  return {.cpus = cpu_list_text(placement.cpus),
+          .cpu_choice = placement.reason,
+          .numa_node = known(device.numa_node),
+          .memory_node = known(placement.memory_node),
+          .pci = device.pci_address.empty() ? std::nullopt
+                                            : std::optional<std::string>(device.pci_address),
+          .pcie_link =
+              device.link ? std::optional<std::string>(device.link->describe()) : std::nullopt};
 }
 
 SidePlacement place_this_side(const std::string& device, const PlacementRequest& request) {

@@ -128,7 +128,10 @@ class LobbyLoop {
       return;
     }
     if (!client) return;
-    Pending p{std::move(*client), {}, Clock::now() + rules_.deadline};
+    Pending p{.socket = std::move(*client),
+              .peer = {},
+              .deadline = Clock::now() + rules_.deadline,
+              .tls = std::nullopt};
     p.peer = p.socket.peer_address();
     make_room_for(p.peer);
     if (rules_.allow && !rules_.allow->allows(p.peer)) {

@@ -548,7 +548,10 @@ def test_mesh_blames_the_size_option_it_was_given(option):
 
 
 def test_control_characters_are_escaped_not_echoed():
-    for args in (("run", "127.0.0.1", "--pattern", "wr\x01ite\x1b[2J"), ("r\x1bun",)):
+    """Whichever option refuses a value, its error shows the value escaped."""
+    for args in (("run", "127.0.0.1", "--pattern", "wr\x01ite\x1b[2J"), ("r\x1bun",),
+                 ("run", "127.0.0.1", "--post-api", "e\x01x\x1b[2J"),
+                 ("run", "127.0.0.1", "--arrivals", "fi\x01xed\x1b[2J")):
         proc = rdmabench(*args)
         assert proc.returncode == 2, proc.stderr
         assert "\x1b" not in proc.stderr and "\x01" not in proc.stderr, repr(proc.stderr)
