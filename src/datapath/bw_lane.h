@@ -13,9 +13,11 @@
 #include <cstdint>
 #include <deque>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/clock.h"
+#include "core/error.h"
 #include "datapath/atomic_operands.h"
 #include "datapath/chained_sends.h"
 #include "datapath/endpoint.h"
@@ -50,6 +52,9 @@ struct LanePlan {
   bool sleep_between = false;
   // Raised: the run ends early (the paced loop looks between its polls; the waits watch it).
   const std::atomic<bool>* abort = nullptr;
+  // --timeout: what bounds, after a sender's last write under --validate's write bw, its wait
+  // for the target to say it checked them all.
+  uint64_t timeout_ns = 0;
 };
 
 // One stream's counts after a run.
@@ -201,6 +206,19 @@ bool posting_left(const StreamState<Stream>& st, bool marker) {
   return st.posted + (marker ? 1 : 0) < st.limit;
 }
 
+// --validate's write bw: the target had not said it checked every write of `st` within the
+// timeout after the last one completed.
+template <typename Stream>
+[[noreturn]] void throw_unchecked_writes(const StreamState<Stream>& st, uint64_t timeout_ns) {
+  throw Error(ExitCode::kRuntime,
+              "--validate: the target checked " + std::to_string(st.credit.checked()) +
+                  " of the " + std::to_string(st.posted) + " writes of QP " +
+                  std::to_string(st.s.index()) + ", and no more within " +
+                  std::to_string(timeout_ns / 1'000'000) +
+                  " ms of the last one's completion (it stalled, or does not check writes as "
+                  "this version does: see --timeout)");
+}
+
 // One state per stream of the lane, each to post `n` sends (none when this side only receives;
 // unbounded in a timed window, until it closes).
 template <typename Stream>
@@ -294,6 +312,7 @@ class BwLane {
   [[gnu::always_inline]] inline Batch harvest_or_drain();
   [[gnu::always_inline]] inline int harvest();
   void drain_after_peer_end();
+  void await_target_checks(SendCounts& sends);
   // A completed send on `st` in a batch taken at `t` (read here when 0 and the stream is done,
   // as an untimed run reads it only then): counted, and the stream done or not.
   [[gnu::always_inline]] inline void take_send(State& st, const ibv_wc& wc, uint64_t& t,
@@ -428,6 +447,28 @@ void BwLane<Stream, Pollers, Checks, Clock>::take_send(State& st, const ibv_wc& 
   }
 }
 
+// --validate's write bw, after the last write completed: a write completes at its sender before
+// it lands (on iWARP, once TCP has it), so the sender's end, said by the control channel, could
+// overtake its last writes. Reads each stream's checked count again until the target says it
+// checked every write, for plan.timeout_ns at most from here, however fast the target answers.
+template <typename Stream, typename Pollers, typename Checks, typename Clock>
+void BwLane<Stream, Pollers, Checks, Clock>::await_target_checks(SendCounts& sends) {
+  const uint64_t deadline = clock_.now_ns() + plan_.timeout_ns;
+  for (size_t i = 0; i < streams_.size(); ++i) {
+    State& st = streams_[i];
+    while (st.credit.checked() < st.posted) {
+      if (clock_.now_ns() >= deadline) lane_detail::throw_unchecked_writes(st, plan_.timeout_ns);
+      if (!st.credit.reading()) st.credit.post_read(st.s);
+      const int got = pollers_[pollers_.size() == 1 ? 0 : lane_.group_of_stream[i]].wait(wc_);
+      uint64_t t = 0;
+      for (int k = 0; k < got; ++k) {  // reads of the counts (every send has completed)
+        check_completion(wc_[k], spec_);
+        take_send(stream_for(wc_[k]), wc_[k], t, sends);
+      }
+    }
+  }
+}
+
 template <typename Stream, typename Pollers, typename Checks, typename Clock>
 LaneResult BwLane<Stream, Pollers, Checks, Clock>::run_receiving() {
   size_t receiving = plan_.receives ? streams_.size() : 0;
@@ -484,6 +525,8 @@ LaneResult BwLane<Stream, Pollers, Checks, Clock>::run() {
       for (State& st : streams_) st.limit = st.posted + 1;
     }
   }
+  if (spec_.checks_landed_writes()) [[unlikely]]
+    await_target_checks(sends);
   result_.used = ResourceUsage::now() - before;
   result_.window_ns = timed_ ? plan_.length.duration_ns : sends.done_at - start;
   lane_detail::tally_streams(streams_, plan_, start, result_);

@@ -1,6 +1,7 @@
 #include "datapath/side_run.h"
 
 #include <algorithm>
+#include <chrono>
 #include <deque>
 #include <optional>
 
@@ -146,6 +147,8 @@ std::vector<ThreadOutcome> run_side(Endpoint& ep, TransportPattern& pattern, Sid
   plan.rate = bw ? spec.rate : 0;
   plan.sleep_between = strategy_info(spec.cq.of(side)).blocks;
   plan.abort = &abort.raised;
+  plan.timeout_ns = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(options.timeout).count());
   // A passive target has nothing to run, but for --validate's write bw target, which checks
   // the writes landing on its streams.
   const bool open_loop = spec.open_loop();

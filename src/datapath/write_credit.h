@@ -39,6 +39,9 @@ class WriteCredit {
   }
 
   bool on() const noexcept { return ring_.slots != 0; }
+  // The writes the target has said it checked, and whether a read of its count is in flight.
+  uint64_t checked() const noexcept { return checked_; }
+  bool reading() const noexcept { return reading_; }
   // Writes that may be posted after `posted` of the run without overwriting an unchecked slot.
   uint64_t room(uint64_t posted) const noexcept { return checked_ + ring_.slots - posted; }
   // Is a read of the count due (less than half the room left, none in flight)?

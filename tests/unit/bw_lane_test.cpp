@@ -140,6 +140,10 @@ class FakeQp {
   uint64_t ring_slots = 0, target_lag = 0, count_said = 0, count_reads = 0;
   uint64_t count_read_from = 0;    // the remote address the reads named
   bool target_overstates = false;  // the target says it checked more than was written
+  // The target catches up: a read that finds no write posted since the one before it finds
+  // its checks one write nearer (else they stay target_lag behind for good).
+  bool target_catches_up = false;
+  uint64_t count_reads_after_writes = 0;  // reads posted after the last write
   std::vector<uint64_t> ring_writes_to;
   // The immediates of the messages: how many, the first and the last; numbered_in_order
   // stays true while each is the one before plus one.
@@ -159,6 +163,11 @@ class FakeQp {
   void read_checked_count(ibv_send_wr& wr) {
     ++count_reads;
     count_read_from = wr.wr.rdma.remote_addr;
+    if (posted_at_last_read == last_posted) {
+      ++count_reads_after_writes;
+      if (target_catches_up && target_lag > 0) --target_lag;
+    }
+    posted_at_last_read = last_posted;
     const uint64_t count = target_overstates          ? last_posted + 1000
                            : last_posted > target_lag ? last_posted - target_lag
                                                       : 0;
@@ -183,6 +192,7 @@ class FakeQp {
   FakeCq& cq_;
   uint32_t tx_depth_;
   uint64_t reaped_up_to = 0;
+  uint64_t posted_at_last_read = UINT64_MAX;
   bool extended_, datagram_;
   testing::FakeExtendedQp extended_qp_;
 };
@@ -934,7 +944,10 @@ TEST_P(BwLaneTest, AValidatedWriterNeverOverrunsTheTargetsChecks) {
   FakeQp& qp = f.streams[0].qp();
   qp.ring_slots = 8;
   qp.target_lag = 3;  // the target's checks stay three writes behind those posted
-  const LaneResult r = f.run(by_iterations(50, true, false, false));
+  qp.target_catches_up = true;
+  LanePlan plan = by_iterations(50, true, false, false);
+  plan.timeout_ns = 5'000'000'000;
+  const LaneResult r = f.run(plan);
 
   ASSERT_EQ(qp.ring_writes_to.size(), 50u);
   const uint64_t first_slot = f.streams[0].remote().address;
@@ -945,6 +958,52 @@ TEST_P(BwLaneTest, AValidatedWriterNeverOverrunsTheTargetsChecks) {
   EXPECT_GE(qp.count_reads, 50u / 8);
   EXPECT_EQ(r.streams[0].sent, 50u);
   EXPECT_EQ(qp.last_posted, 50u);
+}
+
+// A write completes at its sender before it lands (iWARP: once TCP has it), so the sender's end
+// could overtake its last writes: the lane ends only when the target says it checked them all,
+// reading its count again for as long as it lags.
+TEST_P(BwLaneTest, AValidatedWriterEndsOnlyOnceTheTargetCheckedEveryWrite) {
+  TestSpec spec = lane_spec("write", 16, 4);
+  spec.validate = true;
+  spec.rx_depth = 8;
+  FakeLane f(spec, {0}, false);
+  FakeQp& qp = f.streams[0].qp();
+  qp.ring_slots = 8;
+  qp.target_lag = 3;
+  qp.target_catches_up = true;
+  LanePlan plan = by_iterations(50, true, false, false);
+  plan.timeout_ns = 5'000'000'000;
+  const LaneResult r = f.run(plan);
+  EXPECT_EQ(qp.count_said, 50u);
+  EXPECT_GE(qp.count_reads_after_writes, 3u);
+  EXPECT_EQ(r.streams[0].sent, 50u);
+}
+
+// A target whose checks never reach the writes holds the sender no longer than --timeout from
+// its last write, however fast it answers the reads.
+TEST_P(BwLaneTest, AValidatedWriterGivesUpOnATargetThatNeverChecksTheLastWrites) {
+  TestSpec spec = lane_spec("write", 16, 4);
+  spec.validate = true;
+  spec.rx_depth = 8;
+  FakeLane f(spec, {0}, false);
+  FakeQp& qp = f.streams[0].qp();
+  qp.ring_slots = 8;
+  qp.target_lag = 2;  // for good
+  LanePlan plan = by_iterations(20, true, false, false);
+  plan.timeout_ns = 30'000'000;
+  const uint64_t t0 = now_ns();
+  try {
+    f.run(plan);
+    FAIL() << "the lane ended with writes the target never checked";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), ExitCode::kRuntime);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("checked 18 of the 20 writes"), std::string::npos) << what;
+    EXPECT_NE(what.find("within 30 ms"), std::string::npos) << what;
+  }
+  EXPECT_GE(now_ns() - t0, 30'000'000u);
+  EXPECT_GT(qp.count_reads_after_writes, 1u);
 }
 
 TEST_P(BwLaneTest, ATargetThatSaysItCheckedMoreThanWasWrittenIsRefused) {
