@@ -1,5 +1,8 @@
 // rdmabench: entry point and subcommand dispatch.
+#include <openssl/crypto.h>
+
 #include <algorithm>
+#include <ctime>
 #include <cxxopts.hpp>
 #include <iostream>
 #include <string>
@@ -17,6 +20,17 @@
 namespace {
 
 using rdmabench::subcommands;
+
+// What the C library and libcrypto read from the host's files at their first use, read now:
+// the time zone (at the first local time or strftime) and OpenSSL's configuration (at the first
+// random bytes, such as an rdma_cm setup's challenge, or TLS context). A first use later can
+// come while a peer waits on this process, and in a guest whose root is the host's
+// (tools/rxe-vm) a file read is a wait for the host, which the deterministic guest's clock
+// jumps over: a server so read openssl.cnf inside a client's setup.
+void read_library_configuration() {
+  tzset();
+  OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG, nullptr);
+}
 
 void print_usage(std::ostream& out) {
   out << "rdmabench " << rdmabench::kVersion << ": RDMA verbs bandwidth and latency benchmarks\n\n"
@@ -83,6 +97,7 @@ static int run_command_line(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+  read_library_configuration();
   std::vector<char*> args(argv, argv + argc);
   // `rdmabench help run` is `rdmabench run --help` (it printed the top-level help).
   static char help_flag[] = "--help";

@@ -211,10 +211,9 @@ bool posting_left(const StreamState<Stream>& st, bool marker) {
 template <typename Stream>
 [[noreturn]] void throw_unchecked_writes(const StreamState<Stream>& st, uint64_t timeout_ns) {
   throw Error(ExitCode::kRuntime,
-              "--validate: the target checked " + std::to_string(st.credit.checked()) +
-                  " of the " + std::to_string(st.posted) + " writes of QP " +
-                  std::to_string(st.s.index()) + ", and no more within " +
-                  std::to_string(timeout_ns / 1'000'000) +
+              "--validate: the target checked " + std::to_string(st.credit.checked()) + " of the " +
+                  std::to_string(st.posted) + " writes of QP " + std::to_string(st.s.index()) +
+                  ", and no more within " + std::to_string(timeout_ns / 1'000'000) +
                   " ms of the last one's completion (it stalled, or does not check writes as "
                   "this version does: see --timeout)");
 }

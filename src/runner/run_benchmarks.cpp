@@ -62,7 +62,8 @@ LocalProbe probe_local(RunPlan& r) {
                choose_bootstrap({r.cm, peer.address, peer.local.device, peer.timeout, r.oob_only,
                                  matrix.base.transport}),
                {},
-               {}};
+               {},
+               rdma_core_version()};
   matrix.base.bootstrap = p.choice.method;
   if (p.choice.method == Bootstrap::kOob)
     peer.local.device = p.choice.device;  // oob opens this one

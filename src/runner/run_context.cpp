@@ -75,7 +75,7 @@ nlohmann::json client_facts(const RunPlan& r, const LocalProbe& p, const ServerF
   nlohmann::json facts = {{"host", host_name()},
                           {"version", kVersion},
                           {"kernel", kernel_release()},
-                          {"rdma_core", rdma_core_version()},
+                          {"rdma_core", p.rdma_core},
                           {"device", p.device.name},
                           {"driver", p.device.driver},
                           {"firmware", p.device.firmware},

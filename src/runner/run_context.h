@@ -26,6 +26,9 @@ struct LocalProbe {
   BootstrapChoice choice;
   DeviceReport device;
   SidePlacement placement;  // the device's locality, and the CPUs and memory chosen
+  // rdma-core's version (from dpkg's status file), read here: once connected, a file read is a
+  // wait the server waits out too (in tools/rxe-vm's guest, a wait for the host).
+  std::string rdma_core;
 };
 
 // What the run learnt of the server once connected: what it says of itself, and the paths

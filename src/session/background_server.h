@@ -23,6 +23,7 @@ class BackgroundServer {
 
  private:
   ServerOptions options_;
+  ServerDetails details_;  // what its hello says, gathered before it listens
   std::ostream& log_;
   TcpSocket listener_;
   int stop_fd_;

@@ -188,25 +188,15 @@ class VerbsTestHost final : public TestHost {
   std::vector<std::string>& asked_;
 };
 
-ServerDetails server_details(const ServerOptions& options) {
-  const TimingEnvironment timing = timing_environment();
-  return {.version = kVersion,
-          .hostname = host_name(),
-          .kernel = kernel_release(),
-          .rdma_core = rdma_core_version(),
-          .timing = timing.describe(),
-          .kernel_tuning = timing.kernel_tuning,
-          .cpus = cpu_list_text(options.cpus)};
-}
-
 // One client, message by message, until it says goodbye (or an Error drops it). Until the
 // client has earned the idle timeout (proved the key; without one, set up a benchmark) each
 // message is due within --timeout; none is waited for past the session's --max-duration.
-void serve_client(ControlChannel& control, const ServerOptions& options, int stop_fd,
-                  std::ostream& log, std::vector<std::string>& asked) {
+void serve_client(ControlChannel& control, const ServerOptions& options,
+                  const ServerDetails& details, int stop_fd, std::ostream& log,
+                  std::vector<std::string>& asked) {
   const SessionWaits waits(options.caps, stop_fd, control);  // every wait, the bootstraps' too
   VerbsTestHost host(control, options, waits, log, asked);
-  ControlProtocol protocol(host, server_details(options), control.secured());
+  ControlProtocol protocol(host, details, control.secured());
   while (!protocol.finished()) {
     const auto timeout = protocol.trusted() ? options.idle_timeout : options.timeout;
     std::optional<nlohmann::json> reply = protocol.handle(waits.receive(timeout));
@@ -232,8 +222,19 @@ std::string asked_text(const std::vector<std::string>& asked) {
 
 }  // namespace
 
-void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_fd,
-                   std::ostream& log) {
+ServerDetails server_details(const ServerOptions& options) {
+  const TimingEnvironment timing = timing_environment();
+  return {.version = kVersion,
+          .hostname = host_name(),
+          .kernel = kernel_release(),
+          .rdma_core = rdma_core_version(),
+          .timing = timing.describe(),
+          .kernel_tuning = timing.kernel_tuning,
+          .cpus = cpu_list_text(options.cpus)};
+}
+
+void serve_clients(TcpSocket& listener, const ServerOptions& options, const ServerDetails& details,
+                   int stop_fd, std::ostream& log) {
   // Two threads write the log, a line at a time each: the lobby's and this one.
   std::osyncstream lobby_log(log), session_log(log);
   lobby_log << std::emit_on_flush;
@@ -252,7 +253,7 @@ void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_f
     std::optional<Error> failure;
     std::vector<std::string> asked;
     try {
-      serve_client(control, options, stop_fd, session_log, asked);
+      serve_client(control, options, details, stop_fd, session_log, asked);
     } catch (const Error& e) {
       failure = e;
     } catch (const std::exception& e) {
@@ -275,6 +276,7 @@ void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_f
 
 int run_server(const ServerOptions& options, std::ostream& log) {
   StopSignals stop;
+  const ServerDetails details = server_details(options);
   TcpSocket listener = TcpSocket::listen(options.port, options.bind_address);
   {
     DeviceList devices;
@@ -295,7 +297,7 @@ int run_server(const ServerOptions& options, std::ostream& log) {
         << "; caps: " << options.caps.describe() << "\n"
         << std::flush;
   }
-  serve_clients(listener, options, stop.fd(), log);
+  serve_clients(listener, options, details, stop.fd(), log);
   if (stop.pending()) log << "rdmabench serve: stopping on signal\n" << std::flush;
   return 0;
 }

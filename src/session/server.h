@@ -14,6 +14,7 @@
 #include "channel/tls_context.h"
 #include "core/local_device.h"
 #include "core/peer_address.h"
+#include "messages/control_messages.h"
 #include "session/server_caps.h"
 
 namespace rdmabench {
@@ -38,10 +39,17 @@ struct ServerOptions {
 // Runs until SIGINT/SIGTERM. Returns the process exit code.
 int run_server(const ServerOptions& options, std::ostream& log);
 
+// What the server says of itself in its hello (version, host, kernel, rdma-core, timing, CPUs),
+// gathered before it listens: no client waits while it reads them (rdma-core's version is in
+// dpkg's status file, and in a guest whose root is the host's, tools/rxe-vm, a file read is a
+// wait for the host).
+ServerDetails server_details(const ServerOptions& options);
+
 // Serves the clients that connect to `listener`, one at a time, until `stop_fd` is readable
 // (checked while waiting for a client, within every blocking step of a test, and after each
-// client) or, with options.once, after the first client. The port in `options` is not used.
-void serve_clients(TcpSocket& listener, const ServerOptions& options, int stop_fd,
-                   std::ostream& log);
+// client) or, with options.once, after the first client; each hello says `details`. The port in
+// `options` is not used.
+void serve_clients(TcpSocket& listener, const ServerOptions& options, const ServerDetails& details,
+                   int stop_fd, std::ostream& log);
 
 }  // namespace rdmabench

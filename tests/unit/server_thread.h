@@ -59,7 +59,7 @@ class ServerThread {
   ServerThread(TcpSocket& listener, const ServerOptions& options, std::ostream& log)
       : stop_fd_(eventfd(0, EFD_CLOEXEC)), thread_([&, this] {
           try {
-            serve_clients(listener, options, stop_fd_, log);
+            serve_clients(listener, options, server_details(options), stop_fd_, log);
           } catch (const std::exception& e) {
             ended_ = e.what();
           }
