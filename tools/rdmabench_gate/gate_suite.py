@@ -112,14 +112,17 @@ class Suite:
 
     def run_rows(self, out, *options, messages="200"):
         """One server and client pair (serve_and_run) of the suite's rows into `out`, the logs
-        beside it; on a failure the client log's last lines are said."""
+        beside it; on a failure the last lines of both logs are said."""
         stem = out.with_suffix("")
-        client_log = Path(f"{stem}-client.log")
+        client_log, server_log = Path(f"{stem}-client.log"), Path(f"{stem}-server.log")
         with open(client_log, "w") as log:
-            rc = run_module("rdmabench_guest.serve_and_run", f"{stem}-server.log", self.addr, *self.serve,
+            rc = run_module("rdmabench_guest.serve_and_run", server_log, self.addr, *self.serve,
                             "--", *options, "--iters", messages, *self.client, "--out", out,
                             stdout=log).returncode
         if rc != 0:
-            say(f"suite failed (exit {rc}); client log:")
-            print("\n".join(client_log.read_text(errors="replace").splitlines()[-20:]), file=sys.stderr)
+            say(f"suite failed (exit {rc})")
+            for name, path in (("client", client_log), ("server", server_log)):
+                text = path.read_text(errors="replace") if path.exists() else ""
+                print(f"-- the {name} log's last lines ({path}):\n" +
+                      "\n".join(excerpt(line, 500) for line in text.splitlines()[-20:]), file=sys.stderr)
         return rc
