@@ -3,7 +3,8 @@
 // --rx-depth slots a stream, each filled beforehand with the pattern's complement; message n of
 // a run (from 1) is written to slot (n - 1) mod slots, and the target checks each slot as its
 // message lands, writes the complement back and counts it in a word of its buffer. The sender
-// reads that count by RDMA read (write_credit.h) and never writes into a slot not yet checked.
+// reads that count by RDMA read (write_credit.h) and never writes into a slot not yet checked;
+// after its last write it reads the count until every write is checked (bw_lane.h).
 // Both sides compute the layout from the spec alone: the peer's buffer is laid out as ours.
 #pragma once
 
