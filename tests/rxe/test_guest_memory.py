@@ -49,9 +49,9 @@ def host_files_after(trace, boundary):
 def test_neither_side_looks_at_a_host_file_once_the_other_waits_on_it(rdmabench, tmp_path):
     """Each side gathers what it says of its host (rdma-core's version from dpkg's status, the
     library's real path, the time zone) before a peer waits on it: in this guest a file of the
-    host's root is a wait for the host's 9p server, idle time the guest's clock jumps over, and
-    under a loaded host a server answering a client's hello so jumped past the client's 60 s
-    control timeout (the siw gate in CI, 2026-12-06)."""
+    host's root is a wait for the host's 9p server, idle time the guest's clock jumps over. Under
+    a loaded host that is the likely reason a client of the siw gate got no hello within its 60 s
+    control timeout (CI, 2026-12-06): its server read dpkg's status file at every hello."""
     port = free_port()
     host, cm = ("10.99.0.1", "rdmacm")
     strace = ["strace", "-f", "-qq", "-e", TRACED, "-o"]
