@@ -933,21 +933,38 @@ TEST(EndOfStream, IsAZeroByteReceiveWithOrWithoutTheOldImmediate) {
 namespace rdmabench {
 namespace {
 
+// `spec` with --validate, over a target's ring of 8 slots (--rx-depth).
+TestSpec validated_write_spec(TestSpec spec) {
+  spec.validate = true;
+  spec.rx_depth = 8;
+  return spec;
+}
+
+// The target of `f`'s one stream: its ring's 8 slots, its checks `lag` writes behind those
+// posted (and one nearer at each read after the writes end, when `catches_up`).
+FakeQp& validated_target(FakeLane& f, uint64_t lag, bool catches_up) {
+  FakeQp& qp = f.streams[0].qp();
+  qp.ring_slots = 8;
+  qp.target_lag = lag;
+  qp.target_catches_up = catches_up;
+  return qp;
+}
+
+// `writes` messages, the wait for the target's checks after the last bounded by `timeout_ns`.
+LanePlan validated_writes(uint64_t writes, uint64_t timeout_ns) {
+  LanePlan plan = by_iterations(writes, true, false, false);
+  plan.timeout_ns = timeout_ns;
+  return plan;
+}
+
 // --validate's write bw: the sender writes message n into slot (n - 1) mod rx_depth of the
 // target's ring, never into a slot whose message the target has not said (by the read of its
 // count) it checked, and reads the count again whenever less than half the ring is left.
 TEST_P(BwLaneTest, AValidatedWriterNeverOverrunsTheTargetsChecks) {
-  TestSpec spec = lane_spec("write", 16, 4);
-  spec.validate = true;
-  spec.rx_depth = 8;
+  const TestSpec spec = validated_write_spec(lane_spec("write", 16, 4));
   FakeLane f(spec, {0}, false);
-  FakeQp& qp = f.streams[0].qp();
-  qp.ring_slots = 8;
-  qp.target_lag = 3;  // the target's checks stay three writes behind those posted
-  qp.target_catches_up = true;
-  LanePlan plan = by_iterations(50, true, false, false);
-  plan.timeout_ns = 5'000'000'000;
-  const LaneResult r = f.run(plan);
+  FakeQp& qp = validated_target(f, 3, true);  // its checks three writes behind those posted
+  const LaneResult r = f.run(validated_writes(50, 5'000'000'000));
 
   ASSERT_EQ(qp.ring_writes_to.size(), 50u);
   const uint64_t first_slot = f.streams[0].remote().address;
@@ -964,17 +981,10 @@ TEST_P(BwLaneTest, AValidatedWriterNeverOverrunsTheTargetsChecks) {
 // could overtake its last writes: the lane ends only when the target says it checked them all,
 // reading its count again for as long as it lags.
 TEST_P(BwLaneTest, AValidatedWriterEndsOnlyOnceTheTargetCheckedEveryWrite) {
-  TestSpec spec = lane_spec("write", 16, 4);
-  spec.validate = true;
-  spec.rx_depth = 8;
+  const TestSpec spec = validated_write_spec(lane_spec("write", 16, 4));
   FakeLane f(spec, {0}, false);
-  FakeQp& qp = f.streams[0].qp();
-  qp.ring_slots = 8;
-  qp.target_lag = 3;
-  qp.target_catches_up = true;
-  LanePlan plan = by_iterations(50, true, false, false);
-  plan.timeout_ns = 5'000'000'000;
-  const LaneResult r = f.run(plan);
+  FakeQp& qp = validated_target(f, 3, true);
+  const LaneResult r = f.run(validated_writes(50, 5'000'000'000));
   EXPECT_EQ(qp.count_said, 50u);
   EXPECT_GE(qp.count_reads_after_writes, 3u);
   EXPECT_EQ(r.streams[0].sent, 50u);
@@ -983,18 +993,12 @@ TEST_P(BwLaneTest, AValidatedWriterEndsOnlyOnceTheTargetCheckedEveryWrite) {
 // A target whose checks never reach the writes holds the sender no longer than --timeout from
 // its last write, however fast it answers the reads.
 TEST_P(BwLaneTest, AValidatedWriterGivesUpOnATargetThatNeverChecksTheLastWrites) {
-  TestSpec spec = lane_spec("write", 16, 4);
-  spec.validate = true;
-  spec.rx_depth = 8;
+  const TestSpec spec = validated_write_spec(lane_spec("write", 16, 4));
   FakeLane f(spec, {0}, false);
-  FakeQp& qp = f.streams[0].qp();
-  qp.ring_slots = 8;
-  qp.target_lag = 2;  // for good
-  LanePlan plan = by_iterations(20, true, false, false);
-  plan.timeout_ns = 30'000'000;
+  FakeQp& qp = validated_target(f, 2, false);  // two behind for good
   const uint64_t t0 = now_ns();
   try {
-    f.run(plan);
+    f.run(validated_writes(20, 30'000'000));
     FAIL() << "the lane ended with writes the target never checked";
   } catch (const Error& e) {
     EXPECT_EQ(e.exit_code(), ExitCode::kRuntime);
