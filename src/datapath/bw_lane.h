@@ -458,7 +458,7 @@ void BwLane<Stream, Pollers, Checks, Clock>::await_target_checks(SendCounts& sen
     while (st.credit.checked() < st.posted) {
       if (clock_.now_ns() >= deadline) lane_detail::throw_unchecked_writes(st, plan_.timeout_ns);
       if (!st.credit.reading()) st.credit.post_read(st.s);
-      const int got = pollers_[pollers_.size() == 1 ? 0 : lane_.group_of_stream[i]].wait(wc_);
+      const int got = pollers_[lane_.group_of_stream[i]].wait(wc_);
       uint64_t t = 0;
       for (int k = 0; k < got; ++k) {  // reads of the counts (every send has completed)
         check_completion(wc_[k], spec_);
