@@ -27,6 +27,8 @@ rxe's hw_counters/completer_retry_err under /sys/class/infiniband/rxe*/ports/1."
 import json
 import os
 import shutil
+import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -361,6 +363,34 @@ def slurm(tmp_path_factory):
     run([script, "stop", str(state)], timeout=60)
 
 
+def slurm_logs(env):
+    """The last lines of the controller's, compute daemon's and munge's logs: srun's own error
+    names only its side."""
+    logs = Path(env["SLURM_CONF"]).parent / "log"
+    tails = []
+    for log in sorted(logs.glob("*.log")):
+        lines = log.read_text(errors="replace").splitlines(True)[-15:]
+        tails.append(f"\n--- {log.name}\n" + "".join(lines))
+    return "".join(tails)
+
+
+def test_srun_outlasts_a_credential_that_takes_15_seconds(slurm):
+    """srun connects to slurmctld first and makes its munge credential after; slurmctld reads
+    the request under MessageTimeout from its accept. With Slurm's default 10 s, a credential
+    that took longer (munged stopped 15 s here; in a CI run, the ordinary guest under a busy
+    host) ended srun with "Unexpected missing socket error" before the mesh began."""
+    munged = int((Path(slurm["SLURM_CONF"]).parent / "munged.pid").read_text())
+    os.kill(munged, signal.SIGSTOP)
+    resume = threading.Timer(15, os.kill, (munged, signal.SIGCONT))
+    resume.start()
+    try:
+        proc = run(["srun", "-n", "1", "true"], timeout=120, env=slurm)
+    finally:
+        resume.cancel()
+        os.kill(munged, signal.SIGCONT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr + slurm_logs(slurm)
+
+
 def test_srun_launches_the_mesh_under_a_real_slurm(rdmabench, tmp_path, slurm):
     """The user guide's srun line (docs/guide.md), as a cluster runs it, on this one-node Slurm: PMIx (Open MPI
     4.1.4 is built with it), Open MPI's own traffic off the RDMA devices by environment, and
@@ -375,7 +405,7 @@ def test_srun_launches_the_mesh_under_a_real_slurm(rdmabench, tmp_path, slurm):
                 "--cq", "event", "--mode", "bw", "--iters", "100", "--size", "65536", "--schedule",
                 "isolated", "--timeout", "30", "--qp-timeout", "0", "--out", str(out)], timeout=300,
                env=env)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.returncode == 0, proc.stdout + proc.stderr + slurm_logs(slurm)
     report = json.loads(out.read_text())
     assert report["context"]["ranks"] == HOSTS
     assert "Open MPI" in report["context"]["mpi"], report["context"]["mpi"]
