@@ -28,7 +28,13 @@ namespace {
 class ValidatingHost final : public rdmabench::TestHost {
  public:
   void setup(const rdmabench::TestSpec& spec) override {
-    rdmabench::validate_spec(spec, {"fuzz0", 1ull << 31, 16384, 32767, 1024});
+    rdmabench::DeviceLimits limits;
+    limits.device = "fuzz0";
+    limits.max_msg_sz = 1ull << 31;
+    limits.max_qp_wr = 16384;
+    limits.max_cqe = 32767;
+    limits.gid_table_len = 1024;
+    rdmabench::validate_spec(spec, limits);
   }
   rdmabench::SideReport run(const rdmabench::RunOrder&) override { return {}; }
   void teardown() override {}

@@ -41,9 +41,10 @@ TEST(SampleClock, InvariantTscIsWhatTheKernelSaw) {
 TEST(SampleClock, AutoTakesTheTscOnlyWhereItIsInvariant) {
   const SampleClock chosen = SampleClock::choose(ClockChoice::kAuto, 5'000'000);
   EXPECT_EQ(chosen.uses_tsc(), tsc_is_invariant());
-  if (!chosen.uses_tsc())
+  if (!chosen.uses_tsc()) {
     EXPECT_NE(chosen.description().find("not invariant"), std::string::npos)
         << chosen.description();
+  }
   const SampleClock asked = SampleClock::choose(ClockChoice::kMonotonic);
   EXPECT_FALSE(asked.uses_tsc());
   EXPECT_STREQ(asked.name(), "monotonic");

@@ -15,7 +15,13 @@ using namespace rdmabench;
 namespace {
 
 DeviceLimits rxe_like() {
-  return {"rxe0", 1ull << 31, 16384, 32767, 1024};
+  DeviceLimits limits;
+  limits.device = "rxe0";
+  limits.max_msg_sz = 1ull << 31;
+  limits.max_qp_wr = 16384;
+  limits.max_cqe = 32767;
+  limits.gid_table_len = 1024;
+  return limits;
 }
 
 // The message of the Error(kUsage) that f throws, or "" when it throws nothing.
