@@ -377,8 +377,8 @@ def slurm_logs(env):
 def test_srun_outlasts_a_credential_that_takes_15_seconds(slurm):
     """srun connects to slurmctld first and makes its munge credential after; slurmctld reads
     the request under MessageTimeout from its accept. With Slurm's default 10 s, a credential
-    that took longer (munged stopped 15 s here; in a CI run, the ordinary guest under a busy
-    host) ended srun with "Unexpected missing socket error" before the mesh began."""
+    that took longer (munged stopped 15 s here; in a CI run, this deterministic guest under a
+    busy host) ended srun with "Unexpected missing socket error" before the mesh began."""
     munged = int((Path(slurm["SLURM_CONF"]).parent / "munged.pid").read_text())
     os.kill(munged, signal.SIGSTOP)
     resume = threading.Timer(15, os.kill, (munged, signal.SIGCONT))
