@@ -18,6 +18,7 @@
 #include "messages/control_channel.h"
 #include "messages/control_messages.h"
 #include "messages/side_report_fields.h"
+#include "rxe_like_limits.h"
 #include "session/control_protocol.h"
 #include "spec/spec_validation.h"
 #include "verbs/verbs_error.h"
@@ -28,13 +29,7 @@ namespace {
 class ValidatingHost final : public rdmabench::TestHost {
  public:
   void setup(const rdmabench::TestSpec& spec) override {
-    rdmabench::DeviceLimits limits;
-    limits.device = "fuzz0";
-    limits.max_msg_sz = 1ull << 31;
-    limits.max_qp_wr = 16384;
-    limits.max_cqe = 32767;
-    limits.gid_table_len = 1024;
-    rdmabench::validate_spec(spec, limits);
+    rdmabench::validate_spec(spec, rdmabench::rxe_like("fuzz0"));
   }
   rdmabench::SideReport run(const rdmabench::RunOrder&) override { return {}; }
   void teardown() override {}

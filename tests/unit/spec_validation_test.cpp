@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../fuzz/rxe_like_limits.h"
 #include "bench/pattern_catalogue.h"
 #include "cq/strategy.h"
 #include "messages/spec_json.h"
@@ -13,16 +14,6 @@
 using namespace rdmabench;
 
 namespace {
-
-DeviceLimits rxe_like() {
-  DeviceLimits limits;
-  limits.device = "rxe0";
-  limits.max_msg_sz = 1ull << 31;
-  limits.max_qp_wr = 16384;
-  limits.max_cqe = 32767;
-  limits.gid_table_len = 1024;
-  return limits;
-}
 
 // The message of the Error(kUsage) that f throws, or "" when it throws nothing.
 template <typename F>
