@@ -28,7 +28,7 @@ def test_gate_fails_on_a_network_delay():
     reference = {b["rdmabench_spec"]["name"]: b["rdmabench_spec"]
                  for b in json.loads(THIS_BUILDS_RUN.read_text())["benchmarks"]}
     # One repetition a row: the guest repeats a figure to 0.1-1 %, the delay moves latency 15 %
-    # and more (the rows compare against the reference's median of three).
+    # and more (the rows compare against the reference's best of three).
     proc = gate("check", "--here", "--deterministic", "--baseline", str(THIS_BUILDS_RUN),
                 "--out", str(REPORTS / "gate-deterministic-netem.json"),
                 "--slow-network", "delay 20us", "--repetitions", "1")

@@ -102,6 +102,11 @@ class Benchmark:
         vals = self.values(metric)
         return statistics.median(vals) if vals else math.nan
 
+    def best(self, metric, higher_is_better):
+        """The best repetition's figure: the highest where higher is better, else the lowest."""
+        vals = self.values(metric)
+        return (max(vals) if higher_is_better else min(vals)) if vals else math.nan
+
     def spread(self, metric):
         vals = self.values(metric)
         return (min(vals), max(vals)) if vals else (math.nan, math.nan)
