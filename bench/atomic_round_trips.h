@@ -24,7 +24,7 @@ inline ClientMeasurement atomic_round_trips(QpStream& s, ibv_wr_opcode opcode,
     ClientMeasurement m;
     time_round_trips(s.sample_clock(), s.spec(), length, samples, m, [&](uint64_t i) {
       const uint64_t n = s.sequence++;
-      set_atomic_operands(s, req.wr(), n);
+      set_atomic_operands(s, req.wr(), n, fetch_slot(s, n));
       req.post(s, i + 1, true);
       await_completion(s, poller, i + 1);
       if (s.checking()) m.verify.add(count_wrong_fetch(s, opcode, n), s.index(), i + 1);

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "verbs/work_request.h"
 
@@ -38,18 +39,42 @@ uint8_t* fetch_slot(Stream& s, uint64_t n) {
   return s.target(1 + n % s.spec().tx_depth);
 }
 
-// Sets the operands and the landing slot of the stream's atomic number `n` in `wr`. Testing
-// only (--debug-corrupt, in check runs): from the post the stream's corrupt_from names, the
-// operand is wrong (fetch_add adds 2, compare_swap compares with the wrong value).
+// A stream's fetch slots in the order its atomics take them: fetch_slot of each, read from a
+// table made before the run rather than worked out with two divisions a message.
+class FetchSlots {
+ public:
+  FetchSlots() = default;  // a stream without atomics
+  template <typename Stream>
+  explicit FetchSlots(Stream& s) {
+    for (uint64_t i = 0; i < s.spec().tx_depth; ++i) slots_.push_back(fetch_slot(s, i));
+  }
+  // From here on, next() gives atomic number `n`'s slot, then n + 1's, and so on.
+  void seek(uint64_t n) noexcept { index_ = n % slots_.size(); }
+  uint8_t* next() noexcept {
+    uint8_t* slot = slots_[index_];
+    if (++index_ == slots_.size()) index_ = 0;
+    return slot;
+  }
+
+ private:
+  std::vector<uint8_t*> slots_;
+  size_t index_ = 0;
+};
+
+// Sets the operands of the stream's atomic number `n` in `wr`, and `slot` (fetch_slot(s, n))
+// as where it lands. Testing only (--debug-corrupt, in check runs): from the post the stream's
+// corrupt_from names, the operand is wrong (fetch_add adds 2, compare_swap compares with the
+// wrong value).
 template <typename Stream>
-void set_atomic_operands(Stream& s, ibv_send_wr& wr, uint64_t n) {
-  const bool corrupt = s.posted == s.corrupt_from();
-  wr.sg_list->addr = reinterpret_cast<uintptr_t>(fetch_slot(s, n));
+[[gnu::always_inline]] inline void set_atomic_operands(Stream& s, ibv_send_wr& wr, uint64_t n,
+                                                       uint8_t* slot) {
+  wr.sg_list->addr = reinterpret_cast<uintptr_t>(slot);
+  const uint64_t wrong = s.posted == s.corrupt_from() ? 1 : 0;
   if (wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
-    wr.wr.atomic.compare_add = atomic_counter_after(wr.opcode, n) + (corrupt ? 1 : 0);
+    wr.wr.atomic.compare_add = atomic_counter_after(wr.opcode, n) + wrong;
     wr.wr.atomic.swap = atomic_counter_after(wr.opcode, n + 1);
   } else {
-    wr.wr.atomic.compare_add = corrupt ? 2 : 1;
+    wr.wr.atomic.compare_add = 1 + wrong;
   }
 }
 

@@ -95,7 +95,8 @@ struct StreamState {
         credit(n > 0 && st.spec().checks_landed_writes()
                    ? WriteCredit(st, CheckedWriteRing::of(st.spec(), st.remote().address),
                                  st.checked_count_word())
-                   : WriteCredit()) {}
+                   : WriteCredit()),
+        fetch(is_atomic(opcode) ? FetchSlots(st) : FetchSlots()) {}
   Stream& s;
   ChainedSends<Stream> sends;  // --post-list of them per ibv_post_send
   EndOfStream end;
@@ -105,6 +106,7 @@ struct StreamState {
   uint64_t posted = 0, done = 0, received = 0, counted = 0, finished_at = 0;
   bool peer_ended = false;
   WriteCredit credit;  // --validate's write bw: the target's ring (else off)
+  FetchSlots fetch;    // the atomics' (else empty)
 };
 
 // bw --rate: message k of every stream (counted from 0) is due k periods after the lane's
@@ -120,6 +122,43 @@ struct Pacing {
   uint64_t due_at(uint64_t message) const { return start_ns + message * period_ns; }
 };
 
+// What holds for every send of one fill_send_queue: each carries an immediate (with_imm), atomic
+// operands (atomic); each is signalled (check: a check run whose check takes each completion);
+// each lands in its own read slot (read_slots); each writes the slot --validate's credit says.
+struct FillSettings {
+  bool with_imm, atomic, check, read_slots, credit;
+};
+
+// `chains` chains of `chain` sends on `st`, one post each. Per message only what differs
+// between messages is settled (its number, immediate, atomic operands, landing slot, signal);
+// what holds for the whole fill was settled once by the caller.
+template <typename Stream>
+[[gnu::always_inline]] inline void post_chains(StreamState<Stream>& st, const TestSpec& spec,
+                                               uint32_t chain, uint64_t chains, FillSettings fill) {
+  // Signalled: every signal_every-th of the run, its last, and in a checking run all of a
+  // pattern whose check takes each send's completion (read, the atomics).
+  uint64_t signal_at = (st.posted / spec.signal_every + 1) * spec.signal_every;
+  if (fill.atomic) st.fetch.seek(st.first_sequence + st.posted);
+  // Made once for all the chains (not once a post).
+  auto ready = [&](uint32_t k, StreamSendRequest<Stream> & r) __attribute__((always_inline)) {
+    const uint64_t seq = st.first_sequence + st.posted + k;  // the message's number
+    const uint64_t next = st.posted + k + 1;                 // its place in this run
+    if (fill.with_imm) r.wr().imm_data = htonl(static_cast<uint32_t>(seq));
+    if (fill.atomic) set_atomic_operands(st.s, r.wr(), seq, st.fetch.next());
+    if (fill.read_slots) [[unlikely]]
+      r.wr().sg_list->addr = reinterpret_cast<uintptr_t>(read_slot(st.s, next));
+    if (fill.credit) [[unlikely]]
+      r.wr().wr.rdma.remote_addr = st.credit.slot_address(next);
+    const bool every = next == signal_at;
+    if (every) signal_at += spec.signal_every;
+    r.prepare(st.s, st.s.send_id(next), every || next == st.limit || fill.check);
+  };
+  for (; chains > 0; --chains) {
+    st.sends.post(st.s, chain, ready);
+    st.posted += chain;
+  }
+}
+
 // Posts on `st` while the send queue has room and the run has messages left (and, paced, are
 // due: at most `due` of them posted), a chain of --post-list at a time (only whole chains, as
 // perftest, but for the run's last messages and, paced, those due). The closing message is
@@ -130,6 +169,9 @@ struct Pacing {
 template <typename Stream>
 void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_imm, bool atomic,
                      bool marker, uint64_t due = UINT64_MAX) {
+  const bool check = st.s.checking() && spec.pattern->arrival == Arrival::kCompletion;
+  const FillSettings fill{with_imm, atomic, check,
+                          check && spec.pattern->opcode == IBV_WR_RDMA_READ, st.credit.on()};
   while (st.posted < st.limit) {
     const uint64_t room = spec.tx_depth - (st.posted - st.done);
     const uint64_t messages = st.limit - st.posted - (marker ? 1 : 0);
@@ -140,35 +182,17 @@ void fill_send_queue(StreamState<Stream>& st, const TestSpec& spec, bool with_im
     }
     if (st.posted >= due) return;     // paced: the next one is not due yet
     uint64_t ring_room = UINT64_MAX;  // --validate's write bw: slots the target has checked
-    if (st.credit.on()) [[unlikely]] {
+    if (fill.credit) [[unlikely]] {
       if (st.credit.wants_read(st.posted)) st.credit.post_read(st.s);
       ring_room = st.credit.room(st.posted);
       if (ring_room == 0) return;  // a read of the count is in flight
     }
-    const uint32_t chain = static_cast<uint32_t>(
-        std::min({uint64_t{st.sends.capacity()}, messages, due - st.posted, ring_room}));
+    const uint64_t may = std::min(std::min(messages, due - st.posted), ring_room);
+    const uint32_t chain = static_cast<uint32_t>(std::min(uint64_t{st.sends.capacity()}, may));
     if (chain > room) return;
-    // Signalled: every signal_every-th of the run, its last, and in a checking run all of a
-    // pattern whose check takes each send's completion (read, the atomics). Settled once a
-    // chain (one division), not per message.
-    const bool check = st.s.checking() && spec.pattern->arrival == Arrival::kCompletion;
-    const bool read_slots = check && spec.pattern->opcode == IBV_WR_RDMA_READ;
-    uint64_t signal_at = (st.posted / spec.signal_every + 1) * spec.signal_every;
-    st.sends.post(
-        st.s, chain, [&](uint32_t k, StreamSendRequest<Stream> & r) __attribute__((always_inline)) {
-          const uint64_t seq = st.first_sequence + st.posted + k;  // the message's number
-          const uint64_t next = st.posted + k + 1;                 // its place in this run
-          if (with_imm) r.wr().imm_data = htonl(static_cast<uint32_t>(seq));
-          if (atomic) set_atomic_operands(st.s, r.wr(), seq);
-          if (read_slots) [[unlikely]]
-            r.wr().sg_list->addr = reinterpret_cast<uintptr_t>(read_slot(st.s, next));
-          if (st.credit.on()) [[unlikely]]
-            r.wr().wr.rdma.remote_addr = st.credit.slot_address(next);
-          const bool every = next == signal_at;
-          if (every) signal_at += spec.signal_every;
-          r.prepare(st.s, st.s.send_id(next), every || next == st.limit || check);
-        });
-    st.posted += chain;
+    // Every whole chain that fits now goes without settling the above again (but one at a
+    // time under --validate's credit, which may read the target's count between posts).
+    post_chains(st, spec, chain, fill.credit ? 1 : std::min(room, may) / chain, fill);
   }
 }
 

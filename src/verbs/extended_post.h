@@ -140,6 +140,24 @@ template <ibv_wr_opcode op, typename Request>
   return true;
 }
 
+// A read's or an atomic's requests said one by one: each one's scatter entry is its own (where
+// its read lands, where its fetched value lands), its operation `op` settled at compile time.
+// False: a shape it has no specialisation for (not one scatter entry, or inline).
+template <ibv_wr_opcode op, typename Request>
+[[gnu::always_inline]] inline bool add_own_entries(ibv_qp_ex& qp, uint32_t count,
+                                                   const ibv_send_wr& shape, bool datagram,
+                                                   Request& request) {
+  if (datagram || shape.num_sge != 1 || (shape.send_flags & IBV_SEND_INLINE) != 0) return false;
+  for (uint32_t k = 0; k < count; ++k) {
+    const ibv_send_wr& wr = request(k);
+    qp.wr_id = wr.wr_id;
+    qp.wr_flags = wr.send_flags;
+    say_operation<op>(qp, wr);
+    say_data<DataKind::kSge>(qp, wr.sg_list[0]);
+  }
+  return true;
+}
+
 // The requests one by one, each as it comes (any operation, data and destination). False: an
 // operation with no extended call (nothing said from it on).
 template <typename Request>
@@ -153,9 +171,10 @@ bool add_each(ibv_qp_ex& qp, uint32_t count, bool datagram, Request& request) {
 
 // Posts `count` requests on `qp` in one post and one pass: request(k) readies the k-th and
 // returns it, and it is said to the QP before the next is asked for (so request may hand back
-// the same ibv_send_wr each time). Every request has `shape`'s operation, inline flag and
-// scatter entry (a post list's: only ids, flags' signalling, immediates and atomic operands
-// differ), so the sends and writes are said without testing those again per request.
+// the same ibv_send_wr each time). Every request has `shape`'s operation and inline flag, and
+// a send's or write's has its scatter entry too (a post list's: only ids, flags' signalling,
+// immediates, atomic operands and the landing address of a read or an atomic differ), so
+// those are said without testing them again per request.
 // `datagram`: each request names its destination (wr.ud). Returns ibv_wr_complete's result:
 // 0, or an errno value, in which case none of them was posted (EINVAL: an operation with no
 // extended call).
@@ -178,6 +197,15 @@ template <typename Request>
       break;
     case IBV_WR_RDMA_WRITE_WITH_IMM:
       said = add_payloads<IBV_WR_RDMA_WRITE_WITH_IMM>(qp, count, shape, datagram, request);
+      break;
+    case IBV_WR_RDMA_READ:
+      said = add_own_entries<IBV_WR_RDMA_READ>(qp, count, shape, datagram, request);
+      break;
+    case IBV_WR_ATOMIC_FETCH_AND_ADD:
+      said = add_own_entries<IBV_WR_ATOMIC_FETCH_AND_ADD>(qp, count, shape, datagram, request);
+      break;
+    case IBV_WR_ATOMIC_CMP_AND_SWP:
+      said = add_own_entries<IBV_WR_ATOMIC_CMP_AND_SWP>(qp, count, shape, datagram, request);
       break;
     default:
       break;

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <set>
 
+#include "spec/test_spec.h"
+
 namespace rdmabench {
 namespace {
 
@@ -30,6 +32,25 @@ TEST(AtomicOperands, AValueIsReadInEitherByteOrderAndNothingElse) {
   EXPECT_TRUE(holds_value(bytes, value));  // a device that keeps its counter big-endian
   EXPECT_FALSE(holds_value(bytes, value + 1));
   EXPECT_FALSE(holds_value(bytes, 0));
+}
+
+// A stream as fetch_slot sees it: its spec's tx depth, and a slot i of its own at target(i).
+struct SlotStream {
+  TestSpec s;
+  uint8_t bytes[64] = {};
+  const TestSpec& spec() const { return s; }
+  uint8_t* target(uint64_t i) { return bytes + i % sizeof bytes; }
+};
+
+TEST(AtomicOperands, TheFetchSlotTableGivesEachAtomicTheSlotFetchSlotNames) {
+  SlotStream stream;
+  stream.s.tx_depth = 5;
+  FetchSlots slots(stream);
+  for (uint64_t first : {0ull, 3ull, 4ull, 5ull, 1000003ull}) {
+    slots.seek(first);
+    for (uint64_t n = first; n < first + 12; ++n)  // round the table more than twice
+      EXPECT_EQ(slots.next(), fetch_slot(stream, n)) << "from " << first << ", atomic " << n;
+  }
 }
 
 }  // namespace
