@@ -131,7 +131,8 @@ struct FillSettings {
 
 // `chains` chains of `chain` sends on `st`, one post each. Per message only what differs
 // between messages is settled (its number, immediate, atomic operands, landing slot, signal);
-// what holds for the whole fill was settled once by the caller.
+// what holds for the whole fill was settled once by the caller, how the QP is told once for
+// all the chains (QueuePair::post_sends).
 template <typename Stream>
 [[gnu::always_inline]] inline void post_chains(StreamState<Stream>& st, const TestSpec& spec,
                                                uint32_t chain, uint64_t chains, FillSettings fill) {
@@ -139,10 +140,10 @@ template <typename Stream>
   // pattern whose check takes each send's completion (read, the atomics).
   uint64_t signal_at = (st.posted / spec.signal_every + 1) * spec.signal_every;
   if (fill.atomic) st.fetch.seek(st.first_sequence + st.posted);
-  // Made once for all the chains (not once a post).
-  auto ready = [&](uint32_t k, StreamSendRequest<Stream> & r) __attribute__((always_inline)) {
-    const uint64_t seq = st.first_sequence + st.posted + k;  // the message's number
-    const uint64_t next = st.posted + k + 1;                 // its place in this run
+  uint64_t readied = st.posted;  // the sends readied so far, in the order they go
+  auto ready = [&](StreamSendRequest<Stream> & r) __attribute__((always_inline)) {
+    const uint64_t next = ++readied;                    // the message's place in this run
+    const uint64_t seq = st.first_sequence + next - 1;  // its number
     if (fill.with_imm) r.wr().imm_data = htonl(static_cast<uint32_t>(seq));
     if (fill.atomic) set_atomic_operands(st.s, r.wr(), seq, st.fetch.next());
     if (fill.read_slots) [[unlikely]]
@@ -153,10 +154,8 @@ template <typename Stream>
     if (every) signal_at += spec.signal_every;
     r.prepare(st.s, st.s.send_id(next), every || next == st.limit || fill.check);
   };
-  for (; chains > 0; --chains) {
-    st.sends.post(st.s, chain, ready);
-    st.posted += chain;
-  }
+  st.sends.post(st.s, chains, chain, ready);
+  st.posted = readied;
 }
 
 // Posts on `st` while the send queue has room and the run has messages left (and, paced, are

@@ -26,15 +26,15 @@ class ChainedSends {
 
   uint32_t capacity() const noexcept { return static_cast<uint32_t>(requests_.size()); }
 
-  // Posts `count` requests in one post, ready(k, request) readying the k-th just before the
-  // QP takes it.
+  // Posts `posts` times `count` requests, `count` a post, ready(request) readying each, in
+  // the order they go, just before the QP takes it.
   template <typename Ready>
-  [[gnu::always_inline]] void post(Stream& ep, uint32_t count, Ready&& ready) {
+  [[gnu::always_inline]] void post(Stream& ep, uint64_t posts, uint32_t count, Ready&& ready) {
     ep.qp().post_sends(
-        count,
+        posts, count,
         requests_.front().wr(), [&](uint32_t k) __attribute__((always_inline))->ibv_send_wr & {
           StreamSendRequest<Stream>& r = requests_[k];
-          ready(k, r);
+          ready(r);
           return r.wr();
         });
   }

@@ -117,37 +117,45 @@ template <ibv_wr_opcode op, DataKind data, bool datagram, typename Request>
   }
 }
 
-// add_alike for an operation that carries a payload, its data kind and destination settled
-// from the list's shape. False: a shape it has no specialisation for.
+// Whether add_payloads has a specialisation for a list of `shape` (one scatter entry; a
+// datagram's destination for sends only).
+template <ibv_wr_opcode op>
+inline bool payloads_fit(const ibv_send_wr& shape, bool datagram) noexcept {
+  const bool sends = op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM;
+  return shape.num_sge == 1 && (sends || !datagram);
+}
+
+// add_alike for an operation that carries a payload (payloads_fit), its data kind and
+// destination settled from the list's shape.
 template <ibv_wr_opcode op, typename Request>
-[[gnu::always_inline]] inline bool add_payloads(ibv_qp_ex& qp, uint32_t count,
+[[gnu::always_inline]] inline void add_payloads(ibv_qp_ex& qp, uint32_t count,
                                                 const ibv_send_wr& shape, bool datagram,
                                                 Request& request) {
-  if (shape.num_sge != 1) return false;
   const ibv_sge& sge = shape.sg_list[0];
   const bool inlined = (shape.send_flags & IBV_SEND_INLINE) != 0;
   if constexpr (op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM) {
     if (datagram) {
       inlined ? add_alike<op, DataKind::kInline, true>(qp, count, sge, request)
               : add_alike<op, DataKind::kSge, true>(qp, count, sge, request);
-      return true;
+      return;
     }
-  } else if (datagram) {
-    return false;
   }
   inlined ? add_alike<op, DataKind::kInline, false>(qp, count, sge, request)
           : add_alike<op, DataKind::kSge, false>(qp, count, sge, request);
-  return true;
 }
 
-// A read's or an atomic's requests said one by one: each one's scatter entry is its own (where
-// its read lands, where its fetched value lands), its operation `op` settled at compile time.
-// False: a shape it has no specialisation for (not one scatter entry, or inline).
+// Whether add_own_entries has a specialisation for a list of `shape` (one scatter entry, not
+// inline, no datagram).
+inline bool own_entries_fit(const ibv_send_wr& shape, bool datagram) noexcept {
+  return !datagram && shape.num_sge == 1 && (shape.send_flags & IBV_SEND_INLINE) == 0;
+}
+
+// A read's or an atomic's requests said one by one (own_entries_fit): each one's scatter entry
+// is its own (where its read lands, where its fetched value lands), its operation `op`
+// settled at compile time.
 template <ibv_wr_opcode op, typename Request>
-[[gnu::always_inline]] inline bool add_own_entries(ibv_qp_ex& qp, uint32_t count,
-                                                   const ibv_send_wr& shape, bool datagram,
+[[gnu::always_inline]] inline void add_own_entries(ibv_qp_ex& qp, uint32_t count,
                                                    Request& request) {
-  if (datagram || shape.num_sge != 1 || (shape.send_flags & IBV_SEND_INLINE) != 0) return false;
   for (uint32_t k = 0; k < count; ++k) {
     const ibv_send_wr& wr = request(k);
     qp.wr_id = wr.wr_id;
@@ -155,7 +163,6 @@ template <ibv_wr_opcode op, typename Request>
     say_operation<op>(qp, wr);
     say_data<DataKind::kSge>(qp, wr.sg_list[0]);
   }
-  return true;
 }
 
 // The requests one by one, each as it comes (any operation, data and destination). False: an
@@ -167,54 +174,92 @@ bool add_each(ibv_qp_ex& qp, uint32_t count, bool datagram, Request& request) {
   return true;
 }
 
+// `posts` posts of add_payloads<op>, each between ibv_wr_start and ibv_wr_complete. Returns 0,
+// or the first ibv_wr_complete's errno value (the posts before it were posted, none after).
+template <ibv_wr_opcode op, typename Request>
+[[gnu::always_inline]] inline int post_payloads(ibv_qp_ex& qp, uint64_t posts, uint32_t count,
+                                                const ibv_send_wr& shape, bool datagram,
+                                                Request& request) {
+  for (uint64_t p = 0; p < posts; ++p) {
+    ibv_wr_start(&qp);
+    add_payloads<op>(qp, count, shape, datagram, request);
+    if (const int rc = ibv_wr_complete(&qp); rc != 0) [[unlikely]]
+      return rc;
+  }
+  return 0;
+}
+
+// post_payloads for add_own_entries<op>.
+template <ibv_wr_opcode op, typename Request>
+[[gnu::always_inline]] inline int post_own_entries(ibv_qp_ex& qp, uint64_t posts, uint32_t count,
+                                                   Request& request) {
+  for (uint64_t p = 0; p < posts; ++p) {
+    ibv_wr_start(&qp);
+    add_own_entries<op>(qp, count, request);
+    if (const int rc = ibv_wr_complete(&qp); rc != 0) [[unlikely]]
+      return rc;
+  }
+  return 0;
+}
+
+// post_payloads through add_each (any request); EINVAL (that post aborted, none after) for an
+// operation with no extended call.
+template <typename Request>
+int post_each_generally(ibv_qp_ex& qp, uint64_t posts, uint32_t count, bool datagram,
+                        Request& request) {
+  for (uint64_t p = 0; p < posts; ++p) {
+    ibv_wr_start(&qp);
+    if (!add_each(qp, count, datagram, request)) {
+      ibv_wr_abort(&qp);
+      return EINVAL;
+    }
+    if (const int rc = ibv_wr_complete(&qp); rc != 0) return rc;
+  }
+  return 0;
+}
+
 }  // namespace extended_post_detail
 
-// Posts `count` requests on `qp` in one post and one pass: request(k) readies the k-th and
-// returns it, and it is said to the QP before the next is asked for (so request may hand back
-// the same ibv_send_wr each time). Every request has `shape`'s operation and inline flag, and
-// a send's or write's has its scatter entry too (a post list's: only ids, flags' signalling,
-// immediates, atomic operands and the landing address of a read or an atomic differ), so
-// those are said without testing them again per request.
-// `datagram`: each request names its destination (wr.ud). Returns ibv_wr_complete's result:
-// 0, or an errno value, in which case none of them was posted (EINVAL: an operation with no
-// extended call).
+// Posts `posts` times `count` requests on `qp`, `count` a post, in one pass: request(k) readies
+// the k-th of the post under way and returns it, and it is said to the QP before the next is
+// asked for (so request may hand back the same ibv_send_wr each time). Every request has
+// `shape`'s operation and inline flag, and a send's or write's has its scatter entry too (a
+// post list's: only ids, flags' signalling, immediates, atomic operands and the landing
+// address of a read or an atomic differ), so those are settled once for all the posts, not
+// tested again per post or per request. `datagram`: each request names its destination
+// (wr.ud). Returns 0, or the errno value of the first post that failed (the posts before it
+// were posted, it and those after were not; EINVAL: an operation with no extended call).
 template <typename Request>
-[[gnu::always_inline]] inline int post_extended_each(ibv_qp_ex& qp, uint32_t count,
+[[gnu::always_inline]] inline int post_extended_each(ibv_qp_ex& qp, uint64_t posts, uint32_t count,
                                                      const ibv_send_wr& shape, bool datagram,
                                                      Request&& request) {
   using namespace extended_post_detail;
-  ibv_wr_start(&qp);
-  bool said = false;
   switch (shape.opcode) {
     case IBV_WR_SEND:
-      said = add_payloads<IBV_WR_SEND>(qp, count, shape, datagram, request);
-      break;
+      if (!payloads_fit<IBV_WR_SEND>(shape, datagram)) break;
+      return post_payloads<IBV_WR_SEND>(qp, posts, count, shape, datagram, request);
     case IBV_WR_SEND_WITH_IMM:
-      said = add_payloads<IBV_WR_SEND_WITH_IMM>(qp, count, shape, datagram, request);
-      break;
+      if (!payloads_fit<IBV_WR_SEND_WITH_IMM>(shape, datagram)) break;
+      return post_payloads<IBV_WR_SEND_WITH_IMM>(qp, posts, count, shape, datagram, request);
     case IBV_WR_RDMA_WRITE:
-      said = add_payloads<IBV_WR_RDMA_WRITE>(qp, count, shape, datagram, request);
-      break;
+      if (!payloads_fit<IBV_WR_RDMA_WRITE>(shape, datagram)) break;
+      return post_payloads<IBV_WR_RDMA_WRITE>(qp, posts, count, shape, datagram, request);
     case IBV_WR_RDMA_WRITE_WITH_IMM:
-      said = add_payloads<IBV_WR_RDMA_WRITE_WITH_IMM>(qp, count, shape, datagram, request);
-      break;
+      if (!payloads_fit<IBV_WR_RDMA_WRITE_WITH_IMM>(shape, datagram)) break;
+      return post_payloads<IBV_WR_RDMA_WRITE_WITH_IMM>(qp, posts, count, shape, datagram, request);
     case IBV_WR_RDMA_READ:
-      said = add_own_entries<IBV_WR_RDMA_READ>(qp, count, shape, datagram, request);
-      break;
+      if (!own_entries_fit(shape, datagram)) break;
+      return post_own_entries<IBV_WR_RDMA_READ>(qp, posts, count, request);
     case IBV_WR_ATOMIC_FETCH_AND_ADD:
-      said = add_own_entries<IBV_WR_ATOMIC_FETCH_AND_ADD>(qp, count, shape, datagram, request);
-      break;
+      if (!own_entries_fit(shape, datagram)) break;
+      return post_own_entries<IBV_WR_ATOMIC_FETCH_AND_ADD>(qp, posts, count, request);
     case IBV_WR_ATOMIC_CMP_AND_SWP:
-      said = add_own_entries<IBV_WR_ATOMIC_CMP_AND_SWP>(qp, count, shape, datagram, request);
-      break;
+      if (!own_entries_fit(shape, datagram)) break;
+      return post_own_entries<IBV_WR_ATOMIC_CMP_AND_SWP>(qp, posts, count, request);
     default:
       break;
   }
-  if (!said && !add_each(qp, count, datagram, request)) [[unlikely]] {
-    ibv_wr_abort(&qp);
-    return EINVAL;
-  }
-  return ibv_wr_complete(&qp);
+  return post_each_generally(qp, posts, count, datagram, request);
 }
 
 // Posts the chain that starts at `first` (linked by next) on `qp`, as post_extended_each.

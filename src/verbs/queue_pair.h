@@ -115,25 +115,28 @@ class QueuePair {
     if (const int rc = ibv_post_send(qp_, &wr, &bad); rc != 0) [[unlikely]]
       throw_refused_post("ibv_post_send", rc);
   }
-  // `count` requests in one post, request(k) readying the k-th and returning it, each of
-  // `shape`'s operation, inline flag and scatter entry: through the extended API each is said
-  // to the QP as it is readied (one pass); through ibv_post_send they are linked by next as
-  // they come and posted as one chain (so each k must hand back a request of its own).
+  // `posts` posts of `count` requests each, request(k) readying the k-th of the post under
+  // way and returning it, each of `shape`'s operation and inline flag: through the extended
+  // API each is said to the QP as it is readied (one pass, the shape settled once for all the
+  // posts); through ibv_post_send each post's are linked by next as they come and posted as
+  // one chain (so each k must hand back a request of its own).
   template <typename Request>
-  [[gnu::always_inline]] void post_sends(uint32_t count, const ibv_send_wr& shape,
+  [[gnu::always_inline]] void post_sends(uint64_t posts, uint32_t count, const ibv_send_wr& shape,
                                          Request&& request) {
     if (extended_ != nullptr) {
       if (const int rc =
-              post_extended_each(*extended_, count, shape, !transport_->connected, request);
+              post_extended_each(*extended_, posts, count, shape, !transport_->connected, request);
           rc != 0) [[unlikely]]
         throw_refused_post("ibv_wr_complete", rc);
       return;
     }
-    ibv_send_wr& first = request(0);
-    ibv_send_wr* last = &first;
-    for (uint32_t k = 1; k < count; ++k) last = last->next = &request(k);
-    last->next = nullptr;
-    post_send(first);
+    for (uint64_t p = 0; p < posts; ++p) {
+      ibv_send_wr& first = request(0);
+      ibv_send_wr* last = &first;
+      for (uint32_t k = 1; k < count; ++k) last = last->next = &request(k);
+      last->next = nullptr;
+      post_send(first);
+    }
   }
   void post_recv(ibv_recv_wr& wr) {
     ibv_recv_wr* bad = nullptr;

@@ -64,20 +64,27 @@ class FakeQp {
     }
     longest_chain = std::max(longest_chain, length);
   }
-  // As QueuePair::post_sends: one pass through the extended API, one chain otherwise.
+  // As QueuePair::post_sends: one pass through the extended API, one chain a post otherwise.
   template <typename Request>
-  void post_sends(uint32_t count, const ibv_send_wr& shape, Request&& request) {
+  void post_sends(uint64_t posts, uint32_t count, const ibv_send_wr& shape, Request&& request) {
     if (!extended_) {
-      ibv_send_wr& first = request(0);
-      ibv_send_wr* last = &first;
-      for (uint32_t k = 1; k < count; ++k) last = last->next = &request(k);
-      last->next = nullptr;
-      return post_send(first);
+      for (uint64_t p = 0; p < posts; ++p) {
+        ibv_send_wr& first = request(0);
+        ibv_send_wr* last = &first;
+        for (uint32_t k = 1; k < count; ++k) last = last->next = &request(k);
+        last->next = nullptr;
+        post_send(first);
+      }
+      return;
     }
-    ++post_calls;
     const size_t before = extended_qp_.posted.size();
-    if (post_extended_each(extended_qp_.native(), count, shape, datagram_, request) != 0)
+    const int completes = extended_qp_.completes;
+    if (post_extended_each(extended_qp_.native(), posts, count, shape, datagram_, request) != 0)
       throw std::logic_error("the extended post refused a request");
+    if (extended_qp_.completes - completes != static_cast<int>(posts) ||
+        extended_qp_.posted.size() - before != posts * count)
+      throw std::logic_error("the extended posts were not `posts` posts of `count` requests");
+    post_calls += posts;
     for (size_t i = before; i < extended_qp_.posted.size(); ++i) {
       // A device reads a request's data as its flags say: inline flagged, inline given.
       const bool flagged = (extended_qp_.posted[i].send_flags & IBV_SEND_INLINE) != 0;

@@ -61,7 +61,7 @@ void expect_posted_alike(SendWorkRequest request, bool datagram = false) {
   ASSERT_EQ(qp.posted.size(), 1u);
   expect_same(wr, qp.posted.front(), datagram);
   FakeExtendedQp list;
-  ASSERT_EQ(post_extended_each(list.native(), 2, wr, datagram,
+  ASSERT_EQ(post_extended_each(list.native(), 1, 2, wr, datagram,
                                [&](uint32_t) -> ibv_send_wr& { return wr; }),
             0);
   ASSERT_EQ(list.posted.size(), 2u);
@@ -93,9 +93,9 @@ TEST(ExtendedPost, InlineRequestsOfEveryPayloadOperationArriveInline) {
     request.native().send_flags = IBV_SEND_INLINE;
     FakeExtendedQp qp;
     ibv_send_wr& wr = request.native();
-    ASSERT_EQ(
-        post_extended_each(qp.native(), 2, wr, false, [&](uint32_t) -> ibv_send_wr& { return wr; }),
-        0);
+    ASSERT_EQ(post_extended_each(qp.native(), 1, 2, wr, false,
+                                 [&](uint32_t) -> ibv_send_wr& { return wr; }),
+              0);
     ASSERT_EQ(qp.posted_inline.size(), 2u);
     EXPECT_TRUE(qp.posted_inline[0] && qp.posted_inline[1]) << wr.opcode;
   }
@@ -166,7 +166,7 @@ TEST(ExtendedPost, OnePassSaysEachRequestBeforeAskingForTheNext) {
   SendWorkRequest request = SendWorkRequest::rdma(IBV_WR_RDMA_WRITE, kPostedSge, kRemote);
   int said = 0;
   qp.on_request = [&] { ++said; };
-  ASSERT_EQ(post_extended_each(qp.native(), 3, request.native(), false,
+  ASSERT_EQ(post_extended_each(qp.native(), 1, 3, request.native(), false,
                                [&](uint32_t k) -> ibv_send_wr& {
                                  EXPECT_EQ(said, static_cast<int>(k));  // the one before is said
                                  request.native().wr_id = 10 + k;
@@ -179,13 +179,52 @@ TEST(ExtendedPost, OnePassSaysEachRequestBeforeAskingForTheNext) {
   for (uint64_t k = 0; k < 3; ++k) EXPECT_EQ(qp.posted[k].wr_id, 10 + k);
 }
 
+TEST(ExtendedPost, SeveralPostsEachStartAndCompleteTheirOwnRequestsInOrder) {
+  for (SendWorkRequest request :
+       {SendWorkRequest::send(IBV_WR_SEND, kPostedSge),
+        SendWorkRequest::rdma(IBV_WR_RDMA_WRITE, kPostedSge, kRemote),
+        SendWorkRequest::rdma(IBV_WR_RDMA_READ, kPostedSge, kRemote),
+        SendWorkRequest::fetch_add(ibv_sge{0x5000, 8, 7}, kRemote, 3),
+        SendWorkRequest::compare_swap(ibv_sge{0x5000, 8, 7}, kRemote, 5, 6)}) {
+    FakeExtendedQp qp;
+    uint64_t readied = 0;
+    ASSERT_EQ(post_extended_each(qp.native(), 3, 2, request.native(), false,
+                                 [&](uint32_t) -> ibv_send_wr& {
+                                   request.native().wr_id = ++readied;
+                                   request.native().sg_list->addr = 0x6000 + readied;
+                                   return request.native();
+                                 }),
+              0);
+    EXPECT_EQ(qp.starts, 3) << request.native().opcode;
+    EXPECT_EQ(qp.completes, 3) << request.native().opcode;
+    ASSERT_EQ(qp.posted.size(), 6u);
+    for (uint64_t k = 0; k < 6; ++k) {
+      EXPECT_EQ(qp.posted[k].wr_id, k + 1) << request.native().opcode;
+      EXPECT_EQ(qp.posted[k].opcode, request.native().opcode);
+      EXPECT_EQ(qp.posted[k].sg_list->addr, 0x6000 + k + 1) << request.native().opcode;
+    }
+  }
+}
+
+TEST(ExtendedPost, APostRefusedEndsThePostsAfterIt) {
+  FakeExtendedQp qp;
+  qp.refuse_with = ENOMEM;
+  SendWorkRequest request = SendWorkRequest::fetch_add(ibv_sge{0x5000, 8, 7}, kRemote, 3);
+  EXPECT_EQ(post_extended_each(qp.native(), 4, 1, request.native(), false,
+                               [&](uint32_t) -> ibv_send_wr& { return request.native(); }),
+            ENOMEM);
+  EXPECT_EQ(qp.starts, 1);
+  EXPECT_EQ(qp.completes, 1);
+  EXPECT_TRUE(qp.posted.empty());
+}
+
 TEST(ExtendedPost, OnePassStopsAtAnOperationWithoutAnExtendedCall) {
   FakeExtendedQp qp;
   ibv_send_wr wr{};
   wr.opcode = IBV_WR_LOCAL_INV;
-  EXPECT_EQ(
-      post_extended_each(qp.native(), 4, wr, false, [&](uint32_t) -> ibv_send_wr& { return wr; }),
-      EINVAL);
+  EXPECT_EQ(post_extended_each(qp.native(), 1, 4, wr, false,
+                               [&](uint32_t) -> ibv_send_wr& { return wr; }),
+            EINVAL);
   EXPECT_EQ(qp.aborts, 1);
   EXPECT_EQ(qp.completes, 0);
   EXPECT_TRUE(qp.posted.empty());
