@@ -102,10 +102,12 @@ inline bool add_request(ibv_qp_ex& qp, const ibv_send_wr& wr, bool datagram) noe
 }
 
 // A post list's requests said one by one, with what they share settled at compile time: the
-// operation `op`, how the data goes, whether each names a destination. Per request only its
-// own fields are read (id, flags, immediate, atomic operands); the scatter entry is `sge`'s.
-template <ibv_wr_opcode op, DataKind data, bool datagram, typename Request>
-[[gnu::always_inline]] inline void add_alike(ibv_qp_ex& qp, uint32_t count, const ibv_sge& sge,
+// operation `op`, how the data goes, whether each names a destination, and whose scatter entry
+// it is: `shared`'s, the list's one payload, or with `own_entry` each request's own (where a
+// read or an atomic's fetched value lands; `shared` unread). Per request only its own fields
+// are read (id, flags, immediate, atomic operands, and its entry when `own_entry`).
+template <ibv_wr_opcode op, DataKind data, bool datagram, bool own_entry, typename Request>
+[[gnu::always_inline]] inline void add_alike(ibv_qp_ex& qp, uint32_t count, const ibv_sge* shared,
                                              Request& request) {
   for (uint32_t k = 0; k < count; ++k) {
     const ibv_send_wr& wr = request(k);
@@ -113,7 +115,10 @@ template <ibv_wr_opcode op, DataKind data, bool datagram, typename Request>
     qp.wr_flags = wr.send_flags;
     say_operation<op>(qp, wr);
     if constexpr (datagram) say_destination(qp, wr);
-    say_data<data>(qp, sge);
+    if constexpr (own_entry)
+      say_data<data>(qp, wr.sg_list[0]);
+    else
+      say_data<data>(qp, *shared);
   }
 }
 
@@ -131,17 +136,17 @@ template <ibv_wr_opcode op, typename Request>
 [[gnu::always_inline]] inline void add_payloads(ibv_qp_ex& qp, uint32_t count,
                                                 const ibv_send_wr& shape, bool datagram,
                                                 Request& request) {
-  const ibv_sge& sge = shape.sg_list[0];
+  const ibv_sge* sge = &shape.sg_list[0];
   const bool inlined = (shape.send_flags & IBV_SEND_INLINE) != 0;
   if constexpr (op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM) {
     if (datagram) {
-      inlined ? add_alike<op, DataKind::kInline, true>(qp, count, sge, request)
-              : add_alike<op, DataKind::kSge, true>(qp, count, sge, request);
+      inlined ? add_alike<op, DataKind::kInline, true, false>(qp, count, sge, request)
+              : add_alike<op, DataKind::kSge, true, false>(qp, count, sge, request);
       return;
     }
   }
-  inlined ? add_alike<op, DataKind::kInline, false>(qp, count, sge, request)
-          : add_alike<op, DataKind::kSge, false>(qp, count, sge, request);
+  inlined ? add_alike<op, DataKind::kInline, false, false>(qp, count, sge, request)
+          : add_alike<op, DataKind::kSge, false, false>(qp, count, sge, request);
 }
 
 // Whether add_own_entries has a specialisation for a list of `shape` (one scatter entry, not
@@ -156,13 +161,7 @@ inline bool own_entries_fit(const ibv_send_wr& shape, bool datagram) noexcept {
 template <ibv_wr_opcode op, typename Request>
 [[gnu::always_inline]] inline void add_own_entries(ibv_qp_ex& qp, uint32_t count,
                                                    Request& request) {
-  for (uint32_t k = 0; k < count; ++k) {
-    const ibv_send_wr& wr = request(k);
-    qp.wr_id = wr.wr_id;
-    qp.wr_flags = wr.send_flags;
-    say_operation<op>(qp, wr);
-    say_data<DataKind::kSge>(qp, wr.sg_list[0]);
-  }
+  add_alike<op, DataKind::kSge, false, true>(qp, count, nullptr, request);
 }
 
 // The requests one by one, each as it comes (any operation, data and destination). False: an

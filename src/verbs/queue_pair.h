@@ -71,6 +71,17 @@ struct QpPathInUse {
   bool shared_receive_queue = false;  // its receives come from an SRQ (ibv_query_qp says so)
 };
 
+// One post's `count` requests as ibv_post_send takes them: request(k) readies the k-th and
+// returns it (each its own), linked by next in that order; the first is returned.
+template <typename Request>
+[[gnu::always_inline]] inline ibv_send_wr& link_chain(uint32_t count, Request& request) {
+  ibv_send_wr& first = request(0);
+  ibv_send_wr* last = &first;
+  for (uint32_t k = 1; k < count; ++k) last = last->next = &request(k);
+  last->next = nullptr;
+  return first;
+}
+
 class QueuePair {
  public:
   // A QP moved through its states by hand (out-of-band bootstrap).
@@ -130,13 +141,7 @@ class QueuePair {
         throw_refused_post("ibv_wr_complete", rc);
       return;
     }
-    for (uint64_t p = 0; p < posts; ++p) {
-      ibv_send_wr& first = request(0);
-      ibv_send_wr* last = &first;
-      for (uint32_t k = 1; k < count; ++k) last = last->next = &request(k);
-      last->next = nullptr;
-      post_send(first);
-    }
+    for (uint64_t p = 0; p < posts; ++p) post_send(link_chain(count, request));
   }
   void post_recv(ibv_recv_wr& wr) {
     ibv_recv_wr* bad = nullptr;

@@ -68,13 +68,7 @@ class FakeQp {
   template <typename Request>
   void post_sends(uint64_t posts, uint32_t count, const ibv_send_wr& shape, Request&& request) {
     if (!extended_) {
-      for (uint64_t p = 0; p < posts; ++p) {
-        ibv_send_wr& first = request(0);
-        ibv_send_wr* last = &first;
-        for (uint32_t k = 1; k < count; ++k) last = last->next = &request(k);
-        last->next = nullptr;
-        post_send(first);
-      }
+      for (uint64_t p = 0; p < posts; ++p) post_send(link_chain(count, request));
       return;
     }
     const size_t before = extended_qp_.posted.size();
