@@ -131,7 +131,9 @@ TEST(MeshSchedule, SampledCoversEveryPairWithinAGroupAndEveryGroupPairInItsRound
       }
     for (int c = 0; c < 10; ++c)
       for (int o = 0; o < 10; ++o)
-        if (c != o && group[c] == group[o]) EXPECT_TRUE(pairs.count({c, o})) << c << " " << o;
+        if (c != o && group[c] == group[o]) {
+          EXPECT_TRUE(pairs.count({c, o})) << c << " " << o;
+        }
     EXPECT_EQ(group_pairs.size(), 12u) << partners;
     const auto coverage = s.coverage();
     EXPECT_EQ(coverage["group_pairs"], 12);

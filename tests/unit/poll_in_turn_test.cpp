@@ -44,8 +44,6 @@ class PollInTurnTest : public ::testing::Test {
   std::array<ibv_wc, 32> wc_{};
 };
 
-}  // namespace
-
 TEST_F(PollInTurnTest, EachPollGoesOnFromTheCqAfterTheOneThatLastAnsweredAndCountsEveryEmptyOne) {
   make({std::deque<int>{0, 0}, std::deque<int>{2}, std::deque<int>{3}});
   EXPECT_EQ(target().poll(wc_), 2);  // CQ 0 empty, CQ 1 answers
@@ -131,3 +129,5 @@ TEST(PollOneCq, EveryPollIsOnItsOneCqAndAnEventOnItDisarmsIt) {
   holder.target.arm();
   EXPECT_EQ(fake.arms(), 2);
 }
+
+}  // namespace

@@ -31,8 +31,6 @@ class FakeSysfs : public ::testing::Test {
   fs::path root_;
 };
 
-}  // namespace
-
 TEST_F(FakeSysfs, ReadsDriverAndNetdevCountersButNotSettings) {
   const CounterSnapshot s = PortCounters({"rxe0", 1, "lo"}, root_).read();
   EXPECT_EQ(s.at("hw_sent_pkts"), 100u);
@@ -78,3 +76,5 @@ TEST_F(FakeSysfs, AReadingWaitsOutTheKernelsLifespanOfHwCounters) {
   // Without hw_counters (no lifespan) there is nothing to wait for.
   EXPECT_EQ(PortCounters({"rxe0", 2, "lo"}, root_).fresh_after(), std::chrono::milliseconds(0));
 }
+
+}  // namespace

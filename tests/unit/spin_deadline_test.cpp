@@ -34,8 +34,6 @@ struct SpinDeadlineTest : ::testing::Test {
   uint64_t t = 1'000'000'000;
 };
 
-}  // namespace
-
 TEST_F(SpinDeadlineTest, ReadsTheClockOnceEvery16384TurnsNotEvery1024) {
   SpinDeadline deadline(holder.target, SpinTestClock{&reads, &t, 1000});
   for (uint32_t spins = 0; spins < 4 * 16384; ++spins) ASSERT_EQ(deadline.check(spins), 0);
@@ -71,3 +69,5 @@ TEST_F(SpinDeadlineTest, GivesUpAtTheTimeoutCountedFromItsFirstClockRead) {
   EXPECT_EQ(reads, 5);
   EXPECT_EQ(spins, 5 * 16384 - 1);
 }
+
+}  // namespace

@@ -63,7 +63,8 @@ Outcome session_with(const std::optional<TlsContext>& server_tls, const TlsConte
                             client_tls);
       EXPECT_FALSE(session.server().hostname.empty());
     } catch (const Error& e) {
-      outcome = {e.what(), e.exit_code()};
+      outcome.error = e.what();
+      outcome.code = e.exit_code();
     }
     const auto ended = [&] {  // done, dropped, or refused before it was in
       const std::string text = log_buffer.text();
