@@ -94,8 +94,9 @@ def stalled(doc, prefix, key, factor, repetitions=None):
 def test_a_stall_in_two_repetitions_of_three_is_not_a_regression_of_the_code(write_json, prefix,
                                                                               key, factor):
     """In the deterministic guest a repetition now and then stalls (siw: 8 of 144 bandwidth
-    repetitions 2.8-9.3 % slower, unchanged code, 2026-12-06) while the code costs the same
-    instructions in each: a row is judged on its best repetition, which a slower code slows too."""
+    repetitions 2.8-9.3 % slower over 16 boots of two builds, 2026-12-06) while the code costs
+    the same instructions in each: a row is judged on its best repetition, which a slower code
+    slows too."""
     proc = run_tool("compare", DETERMINISTIC, write_json(stalled(deterministic(), prefix, key, factor,
                                                                  (0, 1)), "stalled.json"),
                     "--threshold", "2")
