@@ -891,7 +891,6 @@ TEST_P(BwLaneTest, DebugCorruptGivesOneAtomicAWrongOperand) {
   }
 }
 
-}  // namespace
 // bw --rate: message k of a stream is never posted before k periods after the lane started
 // (a bound the code decides, whatever the machine's speed), every message is still sent, and a
 // lane that fell behind posts what is due at once (here: all of a second stream's backlog).
@@ -929,6 +928,7 @@ TEST(EndOfStream, IsAZeroByteReceiveWithOrWithoutTheOldImmediate) {
   EXPECT_FALSE(is_end_of_stream(wc, 0));
 }
 
+}  // namespace
 }  // namespace rdmabench
 
 namespace rdmabench {

@@ -28,11 +28,13 @@ void expect_same(const ibv_send_wr& classic, const ibv_send_wr& extended, bool d
     ASSERT_NE(extended.sg_list, nullptr);
     EXPECT_EQ(extended.sg_list->addr, classic.sg_list->addr);
     EXPECT_EQ(extended.sg_list->length, classic.sg_list->length);
-    if ((classic.send_flags & IBV_SEND_INLINE) == 0)
+    if ((classic.send_flags & IBV_SEND_INLINE) == 0) {
       EXPECT_EQ(extended.sg_list->lkey, classic.sg_list->lkey);
+    }
   }
-  if (classic.opcode == IBV_WR_SEND_WITH_IMM || classic.opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
+  if (classic.opcode == IBV_WR_SEND_WITH_IMM || classic.opcode == IBV_WR_RDMA_WRITE_WITH_IMM) {
     EXPECT_EQ(extended.imm_data, classic.imm_data);
+  }
   if (datagram) {
     EXPECT_EQ(extended.wr.ud.ah, classic.wr.ud.ah);
     EXPECT_EQ(extended.wr.ud.remote_qpn, classic.wr.ud.remote_qpn);
