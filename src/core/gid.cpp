@@ -54,6 +54,11 @@ bool is_zero(const RawGid& gid) {
   return std::all_of(gid.begin(), gid.end(), [](uint8_t b) { return b == 0; });
 }
 
+bool names_this_port(const RawGid& gid, std::span<const GidEntry> port_gids) {
+  return !is_zero(gid) && std::any_of(port_gids.begin(), port_gids.end(),
+                                      [&](const GidEntry& e) { return e.raw == gid; });
+}
+
 int gid_preference(const GidEntry& entry) {
   if (is_zero(entry.raw)) return -1;
   const bool v4 = mapped_ipv4(entry.raw).has_value();

@@ -41,6 +41,11 @@ std::optional<std::string> mapped_ipv4(const RawGid& gid);
 bool is_ipv6_link_local(const RawGid& gid);
 bool is_zero(const RawGid& gid);
 
+// Whether `gid` is one of `port_gids`, one port's table: a GID names one port on its fabric
+// (IB: the port's GUID; RoCE: an address of its netdev; iWARP: its MAC), so a peer whose path
+// has a GID of this port's table goes out of this same port. Never for the zero GID.
+bool names_this_port(const RawGid& gid, std::span<const GidEntry> port_gids);
+
 // How well an entry suits RoCE traffic; higher is better. Negative means unusable.
 int gid_preference(const GidEntry& entry);
 

@@ -51,11 +51,20 @@ std::string kind_counter(std::string_view means) {
                                    : "wire_congestion_marks";
 }
 
-// wire_retransmissions, ...: each kind summed over both sides, where either side's driver has a
+using Reading = std::map<std::string, uint64_t>;
+
+// The readings a row counts: each side's, or with one port (RunResult::one_port) the
+// client's alone, which counted both sides' traffic.
+std::vector<const Reading*> readings_of(const RunResult& r) {
+  if (r.one_port) return {&r.client.device_counters};
+  return {&r.client.device_counters, &r.server.device_counters};
+}
+
+// wire_retransmissions, ...: each kind summed over the readings, where one of them has a
 // counter of that kind (a kind no counter shows is left out, not reported as 0).
 void add_kinds(std::map<std::string, double>& c, const RunResult& r) {
   for (const DeviceAlarm& a : kAlarms)
-    for (const auto* side : {&r.client.device_counters, &r.server.device_counters})
+    for (const Reading* side : readings_of(r))
       if (const auto it = side->find(std::string(a.counter)); it != side->end()) {
         c[kind_counter(a.means)] += static_cast<double>(it->second);
         if (a.resend_episode) c["wire_resend_episodes"] += static_cast<double>(it->second);
@@ -88,18 +97,21 @@ nlohmann::json device_alarms_json() {
 
 void add_device_counters(std::map<std::string, double>& c, const RunResult& r, double all_msgs,
                          uint64_t size) {
-  const auto& client = r.client.device_counters;
-  const auto& server = r.server.device_counters;
-  add_side(c, "client", client, all_msgs);
-  add_side(c, "server", server, all_msgs);
+  add_side(c, "client", r.client.device_counters, all_msgs);
+  if (r.one_port)
+    c["wire_one_port"] = 1;
+  else
+    add_side(c, "server", r.server.device_counters, all_msgs);
   add_kinds(c, r);
-  const double bytes[] = {wire_tx_bytes(client), wire_tx_bytes(server)};
-  const double packets[] = {wire_tx_packets(client), wire_tx_packets(server)};
+  double bytes = 0, packets = 0;  // over the readings; below 0 once one has no such counter
+  for (const Reading* side : readings_of(r)) {
+    const double b = wire_tx_bytes(*side), p = wire_tx_packets(*side);
+    bytes = bytes < 0 || b < 0 ? -1 : bytes + b;
+    packets = packets < 0 || p < 0 ? -1 : packets + p;
+  }
   const double payload = all_msgs * static_cast<double>(size);
-  if (bytes[0] >= 0 && bytes[1] >= 0 && payload > 0)
-    c["wire_bytes_per_payload_byte"] = (bytes[0] + bytes[1]) / payload;
-  if (packets[0] >= 0 && packets[1] >= 0)
-    c["wire_packets_per_msg"] = (packets[0] + packets[1]) / all_msgs;
+  if (bytes >= 0 && payload > 0) c["wire_bytes_per_payload_byte"] = bytes / payload;
+  if (packets >= 0) c["wire_packets_per_msg"] = packets / all_msgs;
 }
 
 std::vector<std::string> device_trouble(const std::map<std::string, double>& counters) {

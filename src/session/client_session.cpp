@@ -127,6 +127,7 @@ void ClientSession::setup(const TestSpec& spec) {
   }
   control_.send(setup_message(spec));
   port_.reset();
+  one_port_.reset();
   // Over rdma_cm, a named device's address: found at the first such setup, kept for the rest.
   if (spec.bootstrap == Bootstrap::kRdmaCm) options_ = with_device_address(std::move(options_));
   endpoint_ = client_bootstrap(control_, spec, options_);
@@ -148,6 +149,9 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
   // a deadline is to stop it.
   const RunAbort abort;
   const RunAbort* team_abort = spec.threads > 1 || deadline_ ? &abort : nullptr;
+  if (request.device_counters && !one_port_)  // outside the window, before "run"
+    one_port_ = peer_on_this_port(ep, paths_in_use().server.path);
+  r.one_port = request.device_counters && *one_port_;
   // Before "run", not beside the server's reading after it: a client still reading when
   // "ready" came started its traffic at once, inside a passive server's few-microsecond window
   // (read lat: 74 us of rxe softirq charged to it, against under 50 without the overlap).

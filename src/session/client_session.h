@@ -87,7 +87,8 @@ class ClientSession : public RunSource {
   ServerDetails server_;
   std::unique_ptr<TransportPattern> pattern_;
   std::unique_ptr<Endpoint> endpoint_;
-  std::optional<PortCounters> port_;                               // where endpoint_'s QPs go out
+  std::optional<PortCounters> port_;  // where endpoint_'s QPs go out
+  std::optional<bool> one_port_;      // the server's QPs go out of port_ too (asked once a setup)
   std::optional<std::chrono::steady_clock::time_point> deadline_;  // set_deadline's
   std::function<Error()> over_;
 };

@@ -8,6 +8,13 @@ PortPlace port_place_of(Endpoint& endpoint) {
   return {path.device, path.port, gid.netdev};
 }
 
+bool peer_on_this_port(Endpoint& endpoint, const PathInUse& peer) {
+  const uint8_t port = endpoint.path_in_use().port;
+  std::vector<GidEntry> gids = endpoint.context().query_gids();
+  std::erase_if(gids, [&](const GidEntry& g) { return g.port != port; });
+  return names_this_port(peer.gid, gids);
+}
+
 PortReading::PortReading(const std::optional<PortCounters>& port, bool wanted)
     : port_(wanted && port ? &*port : nullptr) {
   if (port_ != nullptr) before_ = port_->read();

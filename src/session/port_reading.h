@@ -14,6 +14,11 @@ namespace rdmabench {
 // The device, port and (RoCE) netdev of the endpoint's first QP's path.
 PortPlace port_place_of(Endpoint& endpoint);
 
+// Whether the peer's QPs go out of the endpoint's own port (one host, one device: rxe on lo),
+// told by the GID of the peer's path (`peer`, as it reported it) being in this port's table:
+// then each side's port counters count both sides' traffic.
+bool peer_on_this_port(Endpoint& endpoint, const PathInUse& peer);
+
 class PortReading {
  public:
   // Reads `port` now when `wanted`; does nothing else otherwise.

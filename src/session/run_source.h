@@ -16,6 +16,10 @@ struct RunResult {
   std::vector<ClientMeasurement> client_lat;  // lat: each client thread's measurement
   SideReport client;
   SideReport server;
+  // Both sides' QPs go out of one port (one host, one device): each side's port counters
+  // counted both sides' traffic, so the client's reading (which spans the server's) is the
+  // run's, and the server's is not added to it.
+  bool one_port = false;
 };
 
 // One run as the client asks for it.

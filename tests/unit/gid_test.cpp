@@ -89,3 +89,21 @@ TEST(GidChoice, EmptyOrAllZeroTableHasNoChoice) {
   std::vector<GidEntry> zeros = {entry(0, "::", GidType::kRoceV2)};
   EXPECT_FALSE(choose_default_gid(zeros, false).has_value());
 }
+
+// One host, one device (rxe on lo): the server's path GID is in the client's port's table, at
+// whatever index the server chose. Another host's port (veth's other end, a remote RoCE port)
+// has GIDs of its own; the zero GID names no port.
+TEST(GidPort, APeersPathGidInThisPortsTableIsThisPort) {
+  const std::vector<GidEntry> lo = {entry(0, "fe80::200:ff:fe00:0", GidType::kRoceV1),
+                                    entry(1, "fe80::200:ff:fe00:0", GidType::kRoceV2),
+                                    entry(2, "::ffff:127.0.0.1", GidType::kRoceV1),
+                                    entry(3, "::ffff:127.0.0.1", GidType::kRoceV2)};
+  EXPECT_TRUE(names_this_port(parse_gid("::ffff:127.0.0.1").value(), lo));
+  EXPECT_TRUE(names_this_port(parse_gid("fe80::200:ff:fe00:0").value(), lo));
+  EXPECT_FALSE(names_this_port(parse_gid("::ffff:10.99.0.1").value(), lo));
+  EXPECT_FALSE(names_this_port(parse_gid("fe80::5054:ff:fe12:3456").value(), lo));
+  EXPECT_FALSE(names_this_port(RawGid{}, lo));
+  const std::vector<GidEntry> with_zero = {entry(0, "::", GidType::kIb)};
+  EXPECT_FALSE(names_this_port(RawGid{}, with_zero));
+  EXPECT_FALSE(names_this_port(parse_gid("::ffff:127.0.0.1").value(), {}));
+}

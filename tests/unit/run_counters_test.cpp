@@ -192,6 +192,42 @@ TEST(RunCounters, DeviceCountersArePerSideRawAndPerMessageAndTheWireIsAccounted)
     EXPECT_TRUE(name.find("_dev_") == std::string::npos && !name.starts_with("wire_")) << name;
 }
 
+// One host, one device (rxe on lo): both sides read the same port, each reading counting both
+// sides' traffic. The row counts it once, the client's reading (it spans the server's): the
+// sums were twice the wire before.
+TEST(RunCounters, OnePortIsCountedOnceFromTheClientsReading) {
+  const TestSpec s = spec_of("write", Mode::kBandwidth, 2, 2);
+  RunResult r = bidir_bw_result();  // 300 messages of 4 KiB in the whole run
+  r.one_port = true;
+  r.client.device_counters = {{"hw_sent_pkts", 630},
+                              {"netdev_tx_bytes", 1'330'000},
+                              {"hw_completer_retry_err", 3},
+                              {"hw_duplicate_request", 16}};
+  r.server.device_counters = {{"hw_sent_pkts", 628},
+                              {"netdev_tx_bytes", 1'329'000},
+                              {"hw_completer_retry_err", 3},
+                              {"hw_duplicate_request", 16}};
+  const RunCounters c = run_counters(s, r, {});
+  expect_catalogued(c);
+  const auto& k = c.counters;
+  EXPECT_DOUBLE_EQ(k.at("wire_one_port"), 1);
+  EXPECT_DOUBLE_EQ(k.at("client_dev_hw_sent_pkts"), 630);
+  EXPECT_DOUBLE_EQ(k.at("wire_packets_per_msg"), 630.0 / 300);
+  EXPECT_DOUBLE_EQ(k.at("wire_bytes_per_payload_byte"), 1'330'000.0 / (300 * 4096));
+  EXPECT_DOUBLE_EQ(k.at("wire_retransmissions"), 19);
+  EXPECT_DOUBLE_EQ(k.at("wire_resend_episodes"), 3);
+  for (const auto& [name, value] : k) EXPECT_FALSE(name.starts_with("server_dev_")) << name;
+  EXPECT_EQ(device_trouble(k),
+            std::vector<std::string>{"retransmission 19 (client hw_completer_retry_err 3, client "
+                                     "hw_duplicate_request 16)"});
+  // Two ports (the default): each side's reading, and no wire_one_port.
+  r.one_port = false;
+  const RunCounters two = run_counters(s, r, {});
+  EXPECT_EQ(two.counters.count("wire_one_port"), 0u);
+  EXPECT_DOUBLE_EQ(two.counters.at("wire_packets_per_msg"), (630.0 + 628) / 300);
+  EXPECT_DOUBLE_EQ(two.counters.at("server_dev_hw_sent_pkts"), 628);
+}
+
 TEST(CounterCatalogue, NamesAreUniqueAndPlaceholdersMatchIndicesOnly) {
   std::set<std::string_view> names;
   for (const CounterInfo& c : counter_catalogue()) {
