@@ -47,6 +47,7 @@ def wire_carried_the_payload(name, row, path_mtu, layout):
     assert row.get("wire_one_port") == (1 if layout == "lo" else None), (name, layout)
     assert not [k for k in row if k.startswith("server_dev_")] or layout != "lo", name
     sent = {side: row[f"{side}_dev_hw_sent_pkts"] for side in sides}
+    assert len(sent) == (1 if layout == "lo" else 2), sent
     for side in sent:
         assert f"{side}_dev_netdev_tx_bytes" in row, (name, side)
         # per message is over the same messages as the wire's packets per message
