@@ -48,10 +48,7 @@ OobLocal prepare_path(Endpoint& ep, const GidChoice& gid_choice) {
   if (gid_choice.index) {
     local.path.sgid_index = *gid_choice.index;
   } else {
-    const auto gids = ep.context().query_gids();
-    std::vector<GidEntry> mine;
-    std::copy_if(gids.begin(), gids.end(), std::back_inserter(mine),
-                 [&](const GidEntry& g) { return g.port == ep.port(); });
+    const std::vector<GidEntry> mine = ep.context().query_gids(ep.port());
     auto chosen = choose_default_gid(mine, !local.path.use_grh);
     if (!chosen && local.path.use_grh)
       throw Error(ExitCode::kNoDevice,

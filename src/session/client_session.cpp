@@ -150,7 +150,7 @@ RunResult ClientSession::run(const ClientRun& request, std::span<uint64_t> sampl
   const RunAbort abort;
   const RunAbort* team_abort = spec.threads > 1 || deadline_ ? &abort : nullptr;
   if (request.device_counters && !one_port_)  // outside the window, before "run"
-    one_port_ = peer_on_this_port(ep, paths_in_use().server.path);
+    one_port_ = peer_on_this_port(ep.context(), port_->place().port, paths_in_use().server.path);
   r.one_port = request.device_counters && *one_port_;
   // Before "run", not beside the server's reading after it: a client still reading when
   // "ready" came started its traffic at once, inside a passive server's few-microsecond window

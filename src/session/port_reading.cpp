@@ -8,11 +8,8 @@ PortPlace port_place_of(Endpoint& endpoint) {
   return {path.device, path.port, gid.netdev};
 }
 
-bool peer_on_this_port(Endpoint& endpoint, const PathInUse& peer) {
-  const uint8_t port = endpoint.path_in_use().port;
-  std::vector<GidEntry> gids = endpoint.context().query_gids();
-  std::erase_if(gids, [&](const GidEntry& g) { return g.port != port; });
-  return names_this_port(peer.gid, gids);
+bool peer_on_this_port(const Context& context, uint8_t port, const PathInUse& peer) {
+  return names_this_port(peer.gid, context.query_gids(port));
 }
 
 PortReading::PortReading(const std::optional<PortCounters>& port, bool wanted)

@@ -14,10 +14,10 @@ namespace rdmabench {
 // The device, port and (RoCE) netdev of the endpoint's first QP's path.
 PortPlace port_place_of(Endpoint& endpoint);
 
-// Whether the peer's QPs go out of the endpoint's own port (one host, one device: rxe on lo),
-// told by the GID of the peer's path (`peer`, as it reported it) being in this port's table:
+// Whether the peer's QPs go out of `port` of `context` too (one host, one device: rxe on lo),
+// told by the GID of the peer's path (`peer`, as it reported it) being in that port's table:
 // then each side's port counters count both sides' traffic.
-bool peer_on_this_port(Endpoint& endpoint, const PathInUse& peer);
+bool peer_on_this_port(const Context& context, uint8_t port, const PathInUse& peer);
 
 class PortReading {
  public:

@@ -98,12 +98,16 @@ bool Context::is_iwarp() const noexcept {
   return context_->device->transport_type == IBV_TRANSPORT_IWARP;
 }
 
-Fabric Context::fabric(uint8_t port) const {
+std::vector<GidEntry> Context::query_gids(uint8_t port) const {
   std::vector<GidEntry> gids = query_gids();
   std::erase_if(gids, [&](const GidEntry& g) { return g.port != port; });
+  return gids;
+}
+
+Fabric Context::fabric(uint8_t port) const {
   return fabric_of({.iwarp_transport = is_iwarp(),
                     .ethernet_link = query_port(port).link_layer == IBV_LINK_LAYER_ETHERNET,
-                    .gids = gids});
+                    .gids = query_gids(port)});
 }
 
 }  // namespace rdmabench

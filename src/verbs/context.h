@@ -32,6 +32,8 @@ class Context {
   int completion_vectors() const noexcept { return context_->num_comp_vectors; }
   // Every valid GID of every port (ibv_query_gid_table: no walk over empty sysfs slots).
   std::vector<GidEntry> query_gids() const;
+  // The same, of one port only.
+  std::vector<GidEntry> query_gids(uint8_t port) const;
   GidEntry query_gid(uint8_t port, uint32_t index) const;
   // The device's transport is iWARP (IBV_TRANSPORT_IWARP: irdma and cxgb4 in iWARP mode, siw).
   bool is_iwarp() const noexcept;

@@ -45,7 +45,8 @@ def wire_carried_the_payload(name, row, path_mtu, layout):
     size = row["rdmabench_spec"]["size"]
     sides = ("client",) if layout == "lo" else ("client", "server")
     assert row.get("wire_one_port") == (1 if layout == "lo" else None), (name, layout)
-    assert not [k for k in row if k.startswith("server_dev_")] or layout != "lo", name
+    server_readings = [k for k in row if k.startswith("server_dev_")]
+    assert bool(server_readings) == (layout != "lo"), (name, layout, server_readings)
     sent = {side: row[f"{side}_dev_hw_sent_pkts"] for side in sides}
     assert len(sent) == (1 if layout == "lo" else 2), sent
     for side in sent:
