@@ -156,6 +156,45 @@ def processes():
                           text=True, timeout=30).stdout
 
 
+def kernel_stack(pid):
+    """Where process `pid` is in the kernel (/proc/PID/stack), or why that cannot be read."""
+    try:
+        return Path(f"/proc/{pid}/stack").read_text()
+    except OSError as e:
+        return f"(unreadable: {e.strerror})\n"
+
+
+def blocked_stacks():
+    """The kernel stack of every guest process in uninterruptible sleep (state D): what holds a
+    command that outlived its deadline inside the kernel, and what holds the lock it waits for."""
+    stacks = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text()
+        except OSError:
+            continue  # the process ended
+        name, _, rest = fields.partition(") ")
+        if rest.startswith("D"):
+            stacks.append(f"{stat.parent.name} {name.split('(', 1)[-1]}:\n{kernel_stack(stat.parent.name)}")
+    return "".join(stacks) or "(none)\n"
+
+
+def kernel_messages(lines=30):
+    """The kernel's last `lines` messages (a stalled CPU, a hung task, a warning)."""
+    proc = subprocess.run(["dmesg"], capture_output=True, text=True, timeout=30)
+    return "".join(line + "\n" for line in (proc.stdout or proc.stderr).splitlines()[-lines:])
+
+
+def stuck_report(child):
+    """What a command that outlived its deadline was doing, most telling first (a report cut
+    short keeps its head): the command's own kernel stack, then every blocked process's, the
+    kernel's last messages, and every process of the guest."""
+    return (f"its kernel stack (pid {child.pid}):\n{kernel_stack(child.pid)}"
+            f"blocked processes' kernel stacks:\n{blocked_stacks()}"
+            f"the kernel's last messages:\n{kernel_messages()}"
+            f"processes:\n{processes()}")
+
+
 def run(cmd, timeout=60, check=False, **kw):
     """`cmd`'s CompletedProcess; AssertionError when it outlives `timeout`, with what it had
     printed and the guest's processes as they stood before it was killed (where each waited)."""
@@ -164,11 +203,11 @@ def run(cmd, timeout=60, check=False, **kw):
         try:
             out, err = child.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            snapshot = processes()
+            snapshot = stuck_report(child)
             child.kill()
             out, err = child.communicate()
-            raise AssertionError(f"{cmd} still ran after {timeout} s (killed)\nstdout:\n{out}\n"
-                                 f"stderr:\n{err}\nprocesses before the kill:\n{snapshot}") from None
+            raise AssertionError(f"{cmd} still ran after {timeout} s (killed)\n{snapshot}"
+                                 f"stdout:\n{out}\nstderr:\n{err}") from None
     proc = subprocess.CompletedProcess(cmd, child.returncode, out, err)
     if check and proc.returncode != 0:
         raise AssertionError(f"{cmd} exited {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
