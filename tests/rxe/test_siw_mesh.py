@@ -2,8 +2,9 @@
 --fabric siw --deterministic) under Open MPI's mpirun, as test_mesh runs rxe's. iWARP connects
 through rdma_cm only, so the mesh takes it (--cm auto) from each rank's own address and device;
 a clean mesh measures every pair and flags nothing; under --traffic incast and ring, a host whose
-link is slower than the others' is named alone (test_mesh_traffic.py's setting: every link
-shaped with tc netem, host 2's to a quarter of the others')."""
+link is slower than the others' is named alone (test_mesh_traffic.py's rates, every link at 20
+Mbit/s and host 2's at 5, under the short, fair queues a TCP fabric's flows are judged on:
+conftest.fair_link_of_host)."""
 import json
 
 import pytest
