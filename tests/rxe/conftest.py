@@ -21,6 +21,7 @@ import json
 import os
 import resource
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -378,26 +379,55 @@ def out_of_order_requests():
     return sum(int(path.read_text()) for path in counters)
 
 
-@contextlib.contextmanager
-def netem_on_host(host, *netem):
-    """The mesh guest's host `host`: its link, both ways (its veth and the bridge's port to it),
-    under a tc netem qdisc with `netem`'s settings, removed after."""
-    devices = (f"h{host}", f"h{host}-br")
-    for dev in devices:
-        run(["tc", "qdisc", "add", "dev", dev, "root", "netem", *netem], check=True)
+def link_devices(host):
+    """The mesh guest's host `host`'s link, both ways: its veth and the bridge's port to it."""
+    return (f"h{host}", f"h{host}-br")
+
+
+def tc_batch(commands, check=True):
+    """`commands` (each the words after `tc`) run by one tc process (tc -batch; -force when not
+    checked: on past a failed one). In the deterministic guest, starting a program is a hundred
+    requests to the host's 9p (counted with the 9p_client_req trace event: 116 for `tc -V`, 109
+    for `ip -V`, although their files were read into memory), each a wait the guest's clock
+    jumps over; a CI run's `tc qdisc del` on the siw mesh guest outlived its 60 s so, and the
+    next test's `tc qdisc add` too. Shaping the mesh's links started tc 16 to 24 times a test."""
+    fd, path = tempfile.mkstemp(prefix="tc-batch.")
+    with os.fdopen(fd, "w") as f:
+        f.writelines(" ".join(words) + "\n" for words in commands)
     try:
-        yield host
+        return run(["tc", *([] if check else ["-force"]), "-batch", path], check=check)
     finally:
-        for dev in devices:
-            run(["tc", "qdisc", "del", "dev", dev, "root"], check=True)
+        os.unlink(path)
+
+
+@contextlib.contextmanager
+def root_qdiscs(commands):
+    """The tc `commands` that give devices their root qdisc, run at once, and every one of those
+    devices' root qdisc removed after (and where adding them failed part way)."""
+    devices = list(dict.fromkeys(words[words.index("dev") + 1] for words in commands))
+    removal = [["qdisc", "del", "dev", dev, "root"] for dev in devices]
+    try:
+        tc_batch(commands)
+    except AssertionError:
+        tc_batch(removal, check=False)
+        raise
+    try:
+        yield
+    finally:
+        tc_batch(removal)
+
+
+def netem_link(host, *netem):
+    """tc commands: host `host`'s link, both ways, under a netem qdisc with `netem`'s settings."""
+    return [["qdisc", "add", "dev", dev, "root", "netem", *netem] for dev in link_devices(host)]
 
 
 @pytest.fixture
 def slow_host_2():
     """The mesh guest's host 2 slowed (test_mesh.py): 1 ms more delay and 100 Mbit/s both ways
     (under half a pair's bw)."""
-    with netem_on_host(2, "delay", "1ms", "rate", "100mbit", "limit", "10000") as host:
-        yield host
+    with root_qdiscs(netem_link(2, "delay", "1ms", "rate", "100mbit", "limit", "10000")):
+        yield 2
 
 
 # mpirun's last option and the program's launcher that put every rank of a mesh on vCPU 0, the
@@ -448,10 +478,9 @@ def mpi_paged_in(layout, rdmabench, memlock_for_siw):
 LINK, SLOW_LINK = "20mbit", "5mbit"
 
 
-@contextlib.contextmanager
-def fair_link_of_host(host, rate):
-    """The mesh guest's host `host`: its link, both ways, at `rate` with short queues, one a
-    flow (htb's rate over fq_codel), removed after: the link a TCP fabric's flows are judged on.
+def fair_link(host, rate):
+    """tc commands: host `host`'s link, both ways, at `rate` with short queues, one a flow
+    (htb's rate over fq_codel): the link a TCP fabric's flows are judged on.
 
     Under netem's one deep queue, siw's flows shared a FIFO with the ACKs of the flows coming the
     other way: in siw's mesh guest, 16 runs of the ring test's mesh, every link at 20 Mbit/s and
@@ -461,18 +490,10 @@ def fair_link_of_host(host, rate):
     the test named host 0 slow beside host 2 in its 11th ring. With a queue a flow and CoDel
     keeping each short: every healthy flow 17.8-20.4 Mbit/s, no timeout, the healthy hosts
     0.972-1.000 of the median in 16 runs."""
-    devices = (f"h{host}", f"h{host}-br")
-    for dev in devices:
-        run(["tc", "qdisc", "add", "dev", dev, "root", "handle", "1:", "htb", "default", "1"],
-            check=True)
-        run(["tc", "class", "add", "dev", dev, "parent", "1:", "classid", "1:1", "htb", "rate",
-             rate], check=True)
-        run(["tc", "qdisc", "add", "dev", dev, "parent", "1:1", "fq_codel"], check=True)
-    try:
-        yield host
-    finally:
-        for dev in devices:
-            run(["tc", "qdisc", "del", "dev", dev, "root"], check=True)
+    return [words for dev in link_devices(host) for words in (
+        ["qdisc", "add", "dev", dev, "root", "handle", "1:", "htb", "default", "1"],
+        ["class", "add", "dev", dev, "parent", "1:", "classid", "1:1", "htb", "rate", rate],
+        ["qdisc", "add", "dev", dev, "parent", "1:1", "fq_codel"])]
 
 
 @contextlib.contextmanager
@@ -480,11 +501,10 @@ def links_at(rates, layout):
     """Every host's link, both ways, at its rate: {host: "20mbit"}. rxe's under netem with a
     queue of 10,000 packets (more than every flow's send queue together: with --qp-timeout 0,
     a drop stalls a flow); siw's TCP under short, fair queues that drop or mark to keep them
-    short (fair_link_of_host), as a TCP fabric's switches do."""
-    with contextlib.ExitStack() as stack:
-        for host, rate in rates.items():
-            stack.enter_context(fair_link_of_host(host, rate) if layout.startswith("siw")
-                                else netem_on_host(host, "rate", rate, "limit", "10000"))
+    short (fair_link), as a TCP fabric's switches do."""
+    with root_qdiscs([words for host, rate in rates.items() for words in (
+            fair_link(host, rate) if layout.startswith("siw")
+            else netem_link(host, "rate", rate, "limit", "10000"))]):
         yield
 
 

@@ -4,7 +4,7 @@ through rdma_cm only, so the mesh takes it (--cm auto) from each rank's own addr
 a clean mesh measures every pair and flags nothing; under --traffic incast and ring, a host whose
 link is slower than the others' is named alone (test_mesh_traffic.py's rates, every link at 20
 Mbit/s and host 2's at 5, under the short, fair queues a TCP fabric's flows are judged on:
-conftest.fair_link_of_host)."""
+conftest.fair_link)."""
 import json
 
 import pytest
