@@ -389,8 +389,9 @@ def tc_batch(commands, check=True):
     checked: on past a failed one). In the deterministic guest, starting a program is a hundred
     requests to the host's 9p (counted with the 9p_client_req trace event: 116 for `tc -V`, 109
     for `ip -V`, although their files were read into memory), each a wait the guest's clock
-    jumps over; a CI run's `tc qdisc del` on the siw mesh guest outlived its 60 s so, and the
-    next test's `tc qdisc add` too. Shaping the mesh's links started tc 16 to 24 times a test."""
+    jumps over: the likeliest reason a CI run's `tc qdisc del` on the siw mesh guest outlived
+    its 60 s, and the next test's `tc qdisc add` too (not caught in the act: run() now reports
+    the stuck command's kernel stack). Shaping the mesh's links started tc 16 to 24 times a test."""
     fd, path = tempfile.mkstemp(prefix="tc-batch.")
     with os.fdopen(fd, "w") as f:
         f.writelines(" ".join(words) + "\n" for words in commands)
